@@ -1,0 +1,71 @@
+# bash completion for attnstep                                 -*- shell-script -*-
+# Installed as share/bash-completion/completions/attnstep: the commands, the options
+# and the values of --lang, --format, --mask, --color, --only, --row and --level; file
+# names elsewhere.
+
+_attnstep()
+{
+    local cur prev words cword
+    if declare -F _init_completion >/dev/null 2>&1; then
+        _init_completion -s || return
+    else
+        cur=${COMP_WORDS[COMP_CWORD]}
+        prev=${COMP_WORDS[COMP_CWORD - 1]}
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+    fi
+
+    local commands="run trace check exercise compare"
+    local options="--lang --format --digits --mask --only --ascii --color --colour
+        --heatmap --row -o --output --force --tol --seed --tokens --width --dk --dv
+        --level --answers --help --version"
+
+    local values=
+    case $prev in
+        --lang) values="zh en" ;;
+        --format) values="text json md latex csv svg" ;;
+        --mask) values="causal none" ;;
+        --color | --colour) values="auto always never" ;;
+        --row) values="last all" ;;
+        --level) values="1 2 3" ;;
+        --only) # a comma-separated list: complete its last name
+            local done=
+            [[ $cur == *,* ]] && done=${cur%,*},
+            COMPREPLY=($(compgen -P "$done" -W "X W Q K V QKT M S A O C" -- "${cur##*,}"))
+            return ;;
+        --digits | --tol | --seed | --tokens | --width | --dk | --dv)
+            return ;; # a number: nothing to offer
+        -o | --output)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+    esac
+    if [[ -n $values ]]; then
+        COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        return
+    fi
+
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+        return
+    fi
+
+    # Only the first word that is no option (nor an option's value) may be a command.
+    local i first=1
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            --*=*) ;;
+            --lang | --format | --digits | --mask | --only | --color | --colour | --row | \
+                -o | --output | --tol | --seed | --tokens | --width | --dk | --dv | --level)
+                ((i++)) ;;
+            -*) ;;
+            *) first= ; break ;;
+        esac
+    done
+    if [[ -n $first ]]; then
+        COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+    fi
+    COMPREPLY+=($(compgen -f -- "$cur"))
+} &&
+    complete -o filenames -F _attnstep attnstep
+
+# ex: filetype=sh

@@ -1,0 +1,70 @@
+/* cli.h - the command line: every argument checked before any work (Lua's
+ * collectargs), then one command run into memory and written out whole. */
+#ifndef ATTNSTEP_CLI_H
+#define ATTNSTEP_CLI_H
+
+#include <stdio.h>
+#include "attnstep/error.h"
+#include "attnstep/parse.h"
+#include "attnstep/render.h"
+
+#define AS_VERSION "0.1.0"
+
+typedef enum as_format {
+    AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG
+} as_format;
+
+typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER } as_color_mode;
+
+/* Exit statuses (SPEC §3). */
+enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
+
+typedef struct as_cli {
+    const char *command;     /* "run", "trace", "check", "exercise", "compare" */
+    const char *arg[2];      /* the command's file arguments */
+    int nargs;
+    as_render_opts render;   /* lang, digits, ascii, only, row, heatmap; color decided late */
+    as_format format;
+    int format_set;
+    as_color_mode color;
+    as_mask_kind mask;       /* AS_MASK_DEFAULT unless --mask */
+    const char *output;      /* -o FILE, or NULL for stdout */
+    int force;
+    double tol;              /* check --tol; negative when not given */
+    /* exercise */
+    unsigned long seed;
+    long tokens, width, dk, dv, level; /* 0 when not given */
+    int answers;
+    int help, version;
+} as_cli;
+
+/* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
+ * ATTNSTEP_LANG for the default language. */
+int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err);
+
+/* Prints the --help text to out. */
+void as_cli_help(FILE *out);
+
+/* A command writes its whole output to out (memory: nothing reaches the user when it
+ * fails). Returns AS_EXIT_OK, AS_EXIT_WRONG (check found a wrong answer) or
+ * AS_EXIT_USAGE with err set. */
+typedef int (*as_command_fn)(FILE *out, const as_cli *cli, as_error *err);
+
+/* The commands, each in its own module. */
+int as_cmd_run(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+
+/* Shared by the commands: parse path and build its problem (with --mask), then run it.
+ * Returns 0; or -1 with err set, everything freed. Free with as_session_free(). */
+typedef struct as_session {
+    as_input in;
+    as_problem p;
+    as_trace t;
+} as_session;
+int as_session_open(as_session *s, const char *path, const as_cli *cli, as_error *err);
+void as_session_free(as_session *s);
+
+#endif

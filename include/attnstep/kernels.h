@@ -1,0 +1,33 @@
+/* kernels.h - fast versions of the matrix products in attention.h, for real model
+ * sizes. Each gives bit for bit what its plain reference gives (as_matmul, as_scores):
+ * every output cell is summed over the same terms in the same order, one addition at a
+ * time (no fused multiply-add), only the order in which the cells are visited differs. */
+#ifndef ATTNSTEP_KERNELS_H
+#define ATTNSTEP_KERNELS_H
+
+#include <stddef.h>
+
+/* Below this many multiply-adds a product runs on one thread: starting a second one
+ * would cost more than it saves. */
+#define AS_THREAD_MIN_WORK 10000000.0
+
+/* out[n,p] = a[n,k] @ b[k,p], row-major, as as_matmul(): blocked for the caches, tiles
+ * the compiler vectorises, and the rows split over two POSIX threads when n*k*p is at
+ * least AS_THREAD_MIN_WORK. out must not overlap a or b. Needs scratch memory; when
+ * none can be had it falls back to as_matmul() (same result, slower). */
+void as_matmul_fast(double *out, const double *a, const double *b, size_t n, size_t k, size_t p);
+
+/* As as_matmul_fast(), but always on the calling thread (for callers that run several
+ * products on threads of their own). */
+void as_matmul_fast_1(double *out, const double *a, const double *b, size_t n, size_t k,
+                      size_t p);
+
+/* out[n,m] = q[n,d] @ k[m,d]ᵀ, as as_scores(): k is transposed once into scratch so
+ * that every row of the product reads memory in order. Threads as as_matmul_fast(). */
+void as_scores_fast(double *out, const double *q, const double *k, size_t n, size_t m, size_t d);
+
+/* As as_scores_fast(), always on the calling thread. */
+void as_scores_fast_1(double *out, const double *q, const double *k, size_t n, size_t m,
+                      size_t d);
+
+#endif

@@ -1,0 +1,142 @@
+/* lex.h - reading input text byte by byte: where we are (line, character column), what
+ * kind of character is next, UTF-8 checks, and reading a whole file. parse.c builds the
+ * statements of SPEC §2 on top of this; the number syntax itself is as_parse_number()
+ * in parse.h (implemented in lex.c). */
+#ifndef ATTNSTEP_LEX_H
+#define ATTNSTEP_LEX_H
+
+#include <stddef.h>
+
+/* A read position in a text, with the line it is on. Columns are computed on demand
+ * (they are needed only for positions that are recorded or reported) and cached, so
+ * asking left to right along a line costs time linear in the line. */
+typedef struct as_cursor {
+    const char *p;          /* next byte to read */
+    const char *end;        /* one past the last byte */
+    const char *line_start; /* first byte of the current line (after a BOM on line 1) */
+    int line;               /* 1-based physical line of p */
+    const char *col_p;      /* a byte of the current line whose column is col_n */
+    int col_n;
+} as_cursor;
+
+/* Starts a cursor at the beginning of text[0..len), stepping over a UTF-8 BOM (which
+ * counts as no column). text may be NULL when len is 0. */
+void as_cursor_init(as_cursor *c, const char *text, size_t len);
+
+/* 1-based character column of byte q, which lies on the cursor's current line. */
+int as_cursor_col(as_cursor *c, const char *q);
+
+/* Steps over the line end at c->p (see as_lex_eol) and starts the next line. */
+void as_cursor_newline(as_cursor *c);
+
+/* Moves c->p to the end of the current line (before its line end), e.g. past a comment. */
+void as_cursor_skip_line(as_cursor *c);
+
+/* Line and column of byte q of text[0..len), counted from the start (slow: for errors). */
+void as_lex_locate(const char *text, size_t len, const char *q, int *line, int *col);
+
+/* The first NUL byte or invalid UTF-8 sequence in s[0..n), or NULL when there is none.
+ * Invalid: overlong forms, surrogates, code points above U+10FFFF, truncated sequences. */
+const char *as_lex_bad_byte(const char *s, size_t n);
+
+/* Bytes of the next token of a matrix or value at p: everything up to a blank, a line
+ * end, a comma (also the full-width "，"), "[", "]", "#" or the end. */
+size_t as_lex_run(const char *p, const char *end);
+
+/* Bytes of one whole UTF-8 character at p (1 for a stray byte), at most end - p. */
+size_t as_lex_char_len(const char *p, const char *end);
+
+/* Copies at most about 40 bytes of s[0..n) into out (NUL-terminated, cut at a character
+ * boundary, "..." added when cut), for quoting the input in messages. */
+void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
+
+/* Nonzero when the number syntax may start at p: a digit, ".", "+", "-", "−" or "∞". */
+int as_lex_number_start(const char *p, const char *end);
+
+/* Reads the whole file at path into a new buffer (NUL-terminated; *len excludes the
+ * NUL) that the caller frees. With allow_stdin, "-" is standard input. Returns 0, or an
+ * errno value (EISDIR for a directory, ENOMEM when memory runs out). */
+int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
+
+/* The messages as_parse_number() sets in *why, so that a caller can tell them apart. */
+extern const char as_why_too_large[];        /* 1e999, or a fraction beyond the range */
+extern const char as_why_zero_denominator[]; /* 1/0 */
+extern const char as_why_no_memory[];        /* a very long literal could not be copied */
+
+/* ---- hot helpers: inline, they run once per byte ---- */
+
+/* Bytes of the line end at p: 2 for CRLF, 1 for LF or a lone CR, 0 when none. */
+static inline size_t as_lex_eol(const char *p, const char *end)
+{
+    if (p >= end)
+        return 0;
+    if (*p == '\n')
+        return 1;
+    if (*p == '\r')
+        return (p + 1 < end && p[1] == '\n') ? 2 : 1;
+    return 0;
+}
+
+/* Bytes of one blank at p: space, tab, vertical tab, form feed, U+00A0 (no-break
+ * space) or U+3000 (ideographic space, which Chinese input methods type); else 0. */
+static inline size_t as_lex_blank(const char *p, const char *end)
+{
+    unsigned char b;
+
+    if (p >= end)
+        return 0;
+    b = (unsigned char)*p;
+    if (b == ' ' || b == '\t' || b == '\v' || b == '\f')
+        return 1;
+    if (b == 0xC2 && end - p >= 2 && (unsigned char)p[1] == 0xA0)
+        return 2;
+    if (b == 0xE3 && end - p >= 3 && (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0x80)
+        return 3;
+    return 0;
+}
+
+/* Bytes of a comma at p: 1 for ",", 3 for the full-width "，" (U+FF0C), else 0. */
+static inline size_t as_lex_comma(const char *p, const char *end)
+{
+    if (p >= end)
+        return 0;
+    if (*p == ',')
+        return 1;
+    if ((unsigned char)*p == 0xEF && end - p >= 3 && (unsigned char)p[1] == 0xBC &&
+        (unsigned char)p[2] == 0x8C)
+        return 3;
+    return 0;
+}
+
+/* Nonzero when a token ends before p: p is at a delimiter of as_lex_run() or the end. */
+static inline int as_lex_at_delim(const char *p, const char *end)
+{
+    if (p >= end)
+        return 1;
+    switch (*p) {
+    case ' ': case '\t': case '\v': case '\f': case '\n': case '\r':
+    case ',': case '[': case ']': case '#':
+        return 1;
+    default:
+        return (unsigned char)*p >= 0x80 && (as_lex_blank(p, end) > 0 || as_lex_comma(p, end) > 0);
+    }
+}
+
+/* Moves c->p past blanks (not past line ends). */
+static inline void as_cursor_skip_blanks(as_cursor *c)
+{
+    size_t n;
+
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+        c->p++;
+    while ((n = as_lex_blank(c->p, c->end)) > 0)
+        c->p += n;
+}
+
+/* Nonzero when c->p is at a line end, a comment or the end of the text. */
+static inline int as_cursor_at_stop(const as_cursor *c)
+{
+    return c->p >= c->end || *c->p == '#' || *c->p == '\n' || *c->p == '\r';
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* model.h - the attention problem: the input with its shapes checked (SPEC §1). */
+#ifndef ATTNSTEP_MODEL_H
+#define ATTNSTEP_MODEL_H
+
+#include "attnstep/parse.h"
+
+/* Storage of labels made when the file gives none ("0", "1", ...). */
+typedef struct as_label_store {
+    char *chars;
+    const char **ptr;
+} as_label_store;
+
+/* Everything the computation needs, in book layout ([in, out], right-multiplied). The
+ * problem borrows the input's matrices and token labels: free the input after it. */
+typedef struct as_problem {
+    const as_input *in;
+    const as_matrix *X, *Xkv;             /* [n, d_model], [m, d_kv_model]; Xkv == X for self */
+    const as_matrix *Wq, *Wk, *Wv, *Wo;   /* Wo NULL when not given */
+    const as_matrix *bq, *bk, *bv, *bo;   /* [1, width] or NULL when not given */
+    as_matrix M;                          /* [n, m] additive mask, built here (owned) */
+    as_mask_kind mask;                    /* CAUSAL, NONE or CUSTOM (never DEFAULT) */
+    int cross;                            /* nonzero when Xkv is given */
+    size_t n, m, d_model, d_kv_model;
+    size_t heads, d_k, d_v;               /* d_k, d_v per head */
+    size_t d_out;                         /* columns of the final O */
+    double scale;                         /* what the scores are multiplied by */
+    int scale_auto;                       /* nonzero when scale is 1/sqrt(d_k) */
+    const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
+    as_label_store own_tokens, own_kv_tokens; /* default labels made here */
+} as_problem;
+
+/* Checks the input's shapes and settings and builds p. mask_override is
+ * AS_MASK_DEFAULT to keep the file's choice, else CAUSAL or NONE. in may be modified (layout: torch transposes its W tables in place).
+ * Returns 0; or -1 with err set, naming the later matrix's position and a hint. Free p
+ * with as_problem_free(). */
+int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err);
+
+/* Frees what p owns (not the input). */
+void as_problem_free(as_problem *p);
+
+#endif

@@ -1,0 +1,74 @@
+/* parse.h - the input file (SPEC §2): settings and named matrices, as written. */
+#ifndef ATTNSTEP_PARSE_H
+#define ATTNSTEP_PARSE_H
+
+#include <stddef.h>
+#include "attnstep/error.h"
+#include "attnstep/matrix.h"
+
+/* The matrices an input may name. Order is the book's order of appearance. */
+typedef enum as_mat_id {
+    AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
+    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M, AS_NMAT
+} as_mat_id;
+
+/* Canonical name of a matrix id ("X", "Xkv", "Wq", ..., "M"). */
+const char *as_mat_name(as_mat_id id);
+
+/* Looks up a matrix name, accepting the spellings SPEC §2 allows (W_Q, WQ, W_q, Xkv,
+ * X_kv ...). Returns the id, or -1 when the name is not a matrix of the format. */
+int as_mat_lookup(const char *name, size_t len);
+
+typedef enum as_mask_kind { AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM } as_mask_kind;
+typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
+
+/* A position in the input: where a statement starts (1-based line, character column). */
+typedef struct as_pos { int line, col; } as_pos;
+
+typedef struct as_named {
+    as_matrix m;
+    int given;    /* nonzero when the file defines it */
+    as_pos pos;   /* where its name stands */
+} as_named;
+
+typedef struct as_tokens {
+    char **label;  /* count NUL-terminated UTF-8 strings */
+    size_t count;
+    as_pos pos;
+} as_tokens;
+
+typedef struct as_input {
+    char *path;          /* the file name as given ("-" for stdin): used in errors */
+    char *title;         /* NULL when not set */
+    as_tokens tokens;    /* count 0 when not set */
+    as_tokens kv_tokens; /* count 0 when not set */
+    as_mask_kind mask;   /* AS_MASK_DEFAULT when not set (a matrix M is AS_MASK_CUSTOM) */
+    as_pos mask_pos;
+    size_t heads;        /* 0 when not set */
+    as_pos heads_pos;
+    as_layout layout;
+    double scale;        /* meaningful when scale_set */
+    int scale_set;       /* 0 = auto */
+    as_pos scale_pos;
+    as_named mat[AS_NMAT];
+} as_input;
+
+/* Parses len bytes of text (need not be NUL-terminated). path names the file in errors,
+ * and load("...") paths are taken relative to its folder. Returns 0 and fills in, which
+ * the caller frees with as_input_free(); or -1 with err set (in is then empty). */
+int as_parse_text(as_input *in, const char *text, size_t len, const char *path, as_error *err);
+
+/* Reads the whole file at path ("-" is standard input) and parses it as above. */
+int as_parse_file(as_input *in, const char *path, as_error *err);
+
+/* Parses one number as the input format writes it (fractions, the Unicode minus, "1.",
+ * ".5", exponents; with allow_inf also inf, -inf, ∞, −∞). Reads the longest prefix of
+ * s[0..len) that forms a number; returns the bytes used, or 0 when none. *out gets the
+ * value. A number that overflows, or a zero denominator, returns 0 and sets *why to a
+ * message (else *why is NULL). */
+size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, const char **why);
+
+/* Frees everything in in and leaves it empty. */
+void as_input_free(as_input *in);
+
+#endif

@@ -1,0 +1,104 @@
+/* render.h - the renderers: each reads a problem and its trace and writes one format.
+ * They never compute maths. */
+#ifndef ATTNSTEP_RENDER_H
+#define ATTNSTEP_RENDER_H
+
+#include <stdio.h>
+#include "attnstep/attention.h"
+#include "attnstep/i18n.h"
+#include "attnstep/model.h"
+
+/* The tables a user can pick with --only. */
+typedef enum as_table {
+    AS_T_X, AS_T_W, AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_M, AS_T_S, AS_T_A, AS_T_O, AS_T_C,
+    AS_T_COUNT
+} as_table;
+
+typedef struct as_render_opts {
+    as_lang lang;
+    int digits;     /* decimal places shown, 0-17 */
+    int ascii;      /* plain ASCII symbols */
+    int color;      /* nonzero: ANSI colours */
+    unsigned only;  /* bit (1u << as_table) per table to show; 0 shows all */
+    long row;       /* trace: the receiving row, -1 for the last, -2 for all */
+    int heatmap;    /* run: a shaded grid of A after each A */
+    int formula;    /* text: the closing formula even when only is set */
+} as_render_opts;
+
+/* Parses a comma-separated --only list (X, W, Q, K, V, QKT/QKᵀ/QK^T, M, S, A, O, C; any
+ * case for the letters). Returns 0 and sets *only; or -1 and points *bad at the
+ * offending name (within list). */
+int as_only_parse(const char *list, unsigned *only, const char **bad);
+
+/* Nonzero when table t is to be shown under o. */
+int as_shows(const as_render_opts *o, as_table t);
+
+/* The name of table t as --only and JSON spell it ("QKT" for QKᵀ). */
+const char *as_table_name(as_table t);
+
+/* `run` as text in the book's format (SPEC §4). Returns 0, or -1 when writing failed. */
+int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* `run --format json` (SPEC §9). Returns 0, or -1 when writing failed. */
+int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* `trace`: the hand calculation as the chapter walks it (SPEC §5), for the receiving row
+ * o->row (-1 the last, -2 every row); ignores o->only. Every number comes from t.
+ * Returns 0; or -1 when o->row is no row of p, or writing failed. */
+int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* ---- formats for documents: md, latex, csv, svg ---- */
+
+/* One table of a run as the document formats show it. */
+typedef struct as_table_view {
+    as_table kind;            /* the --only name that selects it (Wq, bq, Wo... are W) */
+    const char *name;         /* "X", "Xkv", "Wq", "bq", "Q", "QKT", "M", "S", "A", "O", "C" */
+    int per_head;             /* nonzero when it is one head's table (name takes a subscript) */
+    size_t head;              /* that head */
+    const as_matrix *m;
+    const char *const *rows;  /* the rows' token labels, or NULL: numbered 0, 1, ... */
+    const char *const *cols;  /* the columns' token labels, or NULL: numbered */
+} as_table_view;
+
+/* Called for each table; a nonzero return stops the walk. */
+typedef int (*as_table_visit)(void *ctx, const as_table_view *v);
+
+/* Visits every table that o shows, in the order `run` prints them (X, W, Q, K, V, each
+ * head's QKT, M, S, A, O, then C and O). Returns 0, or what a visit returned to stop.
+ * (Defined in render_md.c; md, latex and csv share it.) */
+int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                  as_table_visit visit, void *ctx);
+
+/* Nonzero when any cell of m shows rounded at digits places (then ≈, else =). */
+int as_matrix_rounded(const as_matrix *m, int digits);
+
+/* Writes the comment line naming v and its labels: "MARK A (head 0); rows: 我 爱;
+ * columns: 我 爱" (csv with "#", latex with "%"). */
+void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
+                     const as_render_opts *o);
+
+/* `run --format md`: a Markdown table per table, token labels on the headers. */
+int as_render_md(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* `run --format latex`: a bmatrix per table in \[ \], a fragment for slides (amsmath). */
+int as_render_latex(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* Checks that only names exactly one table that csv can write alone (not W). Returns 0,
+ * or -1 with a usage message in err. */
+int as_csv_check(unsigned only, as_error *err);
+
+/* `run --format csv --only T`: that one table, round-trip numbers, -inf as -inf, after
+ * one `#` comment line (numpy.loadtxt skips it). A per-head table is head 0's. */
+int as_render_csv(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* `run --format svg`: a self-contained SVG drawing each head's A as a heatmap with the
+ * token labels on both axes and a colour scale. */
+int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* Appends to out the terminal heatmap of A [n,m]: a shaded grid (░▒▓█, or colours when
+ * o->color) with p's tokens on both axes, and its legend. */
+struct as_block;
+void as_heatmap(struct as_block *out, const as_problem *p, const as_matrix *A,
+                const as_render_opts *o);
+
+#endif

@@ -1,0 +1,57 @@
+/* textblock.h - blocks of text lines for the terminal renderers: a table printed the
+ * book's way, labels before it, captions beside it, blocks side by side. Widths are
+ * display columns (CJK characters count 2, ANSI colour codes 0). */
+#ifndef ATTNSTEP_TEXTBLOCK_H
+#define ATTNSTEP_TEXTBLOCK_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "attnstep/matrix.h"
+
+typedef struct as_block {
+    char **line;
+    size_t count, cap;
+    int failed; /* set when memory ran out: the block is then incomplete */
+} as_block;
+
+/* Display width of a UTF-8 string: wide East Asian characters count 2, ANSI escape
+ * sequences 0, other characters 1. */
+size_t as_display_width(const char *s);
+
+/* Appends a printf-formatted line (which must not hold a newline). */
+void as_block_add(as_block *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Appends every line of src to dst. */
+void as_block_append(as_block *dst, const as_block *src);
+
+/* Returns a new block: a's lines padded to a's widest line plus gap, then b's lines
+ * beside them (the shorter block padded with empty lines). The caller frees it. */
+as_block as_block_beside(const as_block *a, const as_block *b, size_t gap);
+
+/* Prefixes the first line with label and indents the others to line up beneath. */
+void as_block_label(as_block *b, const char *label);
+
+/* Writes every line (trailing spaces trimmed) and a newline after each. */
+void as_block_print(FILE *out, const as_block *b);
+
+/* Frees the lines and leaves b empty. */
+void as_block_free(as_block *b);
+
+/* Options for how a matrix's cells look. */
+typedef struct as_cell_style {
+    int digits;        /* decimal places */
+    int ascii;         /* -inf instead of −∞ */
+    const char *on;    /* escape sequence before a dimmed cell (masked), or NULL */
+    const char *off;   /* escape sequence after it */
+} as_cell_style;
+
+/* The book's bracketed form of m: [[a,b],\n [c,d]] with right-aligned columns ("," between
+ * whole numbers, ", " when any cell has decimals). Sets *rounded to 1 when any cell is
+ * shown rounded (the caller then writes ≈ instead of =). */
+as_block as_block_matrix(const as_matrix *m, const as_cell_style *st, int *rounded);
+
+#endif

@@ -1,0 +1,451 @@
+/* attention.c - the chapter's steps, each its own pure function, and the run that
+ * records every table into a trace. No I/O: renderers read the trace. */
+#include "attnstep/attention.h"
+#include "attnstep/kernels.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------------ */
+/* The steps                                                                        */
+/* ------------------------------------------------------------------------------ */
+
+void as_matmul(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+{
+    size_t i, j, t;
+
+    for (i = 0; i < n; i++) {
+        double *o = out + i * p;
+        for (j = 0; j < p; j++)
+            o[j] = 0.0;
+        /* i-t-j order reads b row-wise, so the inner loop walks memory in order */
+        for (t = 0; t < k; t++) {
+            const double x = a[i * k + t];
+            const double *brow = b + t * p;
+            for (j = 0; j < p; j++)
+                o[j] += x * brow[j];
+        }
+    }
+}
+
+void as_add_bias(double *out, const double *bias, size_t n, size_t p)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < p; j++)
+            out[i * p + j] += bias[j];
+}
+
+void as_take_columns(double *out, const double *src, size_t n, size_t cols, size_t c0, size_t w)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memcpy(out + i * w, src + i * cols + c0, w * sizeof *out);
+}
+
+void as_put_columns(double *out, const double *src, size_t n, size_t cols, size_t c0, size_t w)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memcpy(out + i * cols + c0, src + i * w, w * sizeof *out);
+}
+
+void as_scores(double *out, const double *q, const double *k, size_t n, size_t m, size_t d)
+{
+    size_t i, j, t;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++) {
+            double dot = 0.0;
+            for (t = 0; t < d; t++)
+                dot += q[i * d + t] * k[j * d + t];
+            out[i * m + j] = dot;
+        }
+}
+
+void as_scale(double *out, const double *in, size_t count, double scale)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        out[i] = in[i] * scale;
+}
+
+void as_causal_mask(double *out, size_t n)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            out[i * n + j] = j <= i ? 0.0 : -INFINITY;
+}
+
+void as_add_mask(double *out, const double *in, const double *mask, size_t count)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        out[i] = in[i] + mask[i];
+}
+
+/* Softmax of one row of m cells; returns 0, or -1 when no cell is readable. */
+static int softmax_row(double *a, double *row_max, double *shifted, double *exps, double *sum,
+                       const double *s, size_t m)
+{
+    size_t j;
+    double max = -INFINITY, total = 0.0;
+
+    /* 1. the max over readable cells only: no finite sentinel (llm.c's warning) */
+    for (j = 0; j < m; j++)
+        if (s[j] > max)
+            max = s[j];
+    if (max == -INFINITY)
+        return -1;
+    /* 2. subtract the max and 3. exponentiate: exp(-inf) is exactly 0 */
+    for (j = 0; j < m; j++) {
+        const double d = s[j] == -INFINITY ? -INFINITY : s[j] - max;
+        const double e = d == -INFINITY ? 0.0 : exp(d);
+        if (shifted)
+            shifted[j] = d;
+        if (exps)
+            exps[j] = e;
+        a[j] = e;
+        total += e;
+    }
+    /* 4. divide by the sum (at least 1: the max cell contributes exp(0)) */
+    for (j = 0; j < m; j++)
+        a[j] /= total;
+    if (row_max)
+        *row_max = max;
+    if (sum)
+        *sum = total;
+    return 0;
+}
+
+long as_softmax_rows(double *a, double *row_max, double *shifted, double *exps, double *sums,
+                     const double *s, size_t n, size_t m)
+{
+    size_t i;
+    long bad = -1;
+
+    for (i = 0; i < n; i++) {
+        const size_t o = i * m;
+        if (softmax_row(a + o, row_max ? row_max + i : NULL, shifted ? shifted + o : NULL,
+                        exps ? exps + o : NULL, sums ? sums + i : NULL, s + o, m) != 0) {
+            memset(a + o, 0, m * sizeof *a);
+            if (bad < 0)
+                bad = (long)i;
+        }
+    }
+    return bad;
+}
+
+void as_mix(double *out, const double *a, const double *v, size_t n, size_t m, size_t dv)
+{
+    as_matmul(out, a, v, n, m, dv);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The run: every step in the chapter's order, recorded into the trace             */
+/* ------------------------------------------------------------------------------ */
+
+/* Checks that t holds only finite values (allow_neg_inf: -inf is allowed, as in S).
+ * Names the table and the first bad cell in err. */
+static int check_range(const as_matrix *t, const char *name, int allow_neg_inf,
+                       const as_problem *p, as_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < t->rows * t->cols; i++) {
+        const double x = t->v[i];
+        if (isfinite(x) || (allow_neg_inf && x == -INFINITY))
+            continue;
+        as_error_set(err, p->in->path, 0, 0,
+                     "%s[%zu][%zu] leaves the range of a double (%s)", name, i / t->cols,
+                     i % t->cols, isnan(x) ? "not a number" : "overflow");
+        as_error_hint(err, "the inputs are too large to multiply safely; scale them down");
+        return -1;
+    }
+    return 0;
+}
+
+/* out = x @ w (+ b when given): one projection (the fast product: same bits). */
+static int project(as_matrix *out, const as_matrix *x, const as_matrix *w, const as_matrix *b)
+{
+    if (as_matrix_init(out, x->rows, w->cols) != 0)
+        return -1;
+    as_matmul_fast(out->v, x->v, w->v, x->rows, x->cols, w->cols);
+    if (b != NULL)
+        as_add_bias(out->v, b->v, out->rows, out->cols);
+    return 0;
+}
+
+static int alloc_head(as_head_trace *h, const as_problem *p)
+{
+    const size_t n = p->n, m = p->m;
+
+    return as_matrix_init(&h->Q, n, p->d_k) | as_matrix_init(&h->K, m, p->d_k) |
+           as_matrix_init(&h->V, m, p->d_v) | as_matrix_init(&h->QKT, n, m) |
+           as_matrix_init(&h->scaled, n, m) | as_matrix_init(&h->S, n, m) |
+           as_matrix_init(&h->row_max, n, 1) | as_matrix_init(&h->shifted, n, m) |
+           as_matrix_init(&h->exps, n, m) | as_matrix_init(&h->sums, n, 1) |
+           as_matrix_init(&h->A, n, m) | as_matrix_init(&h->O, n, p->d_v);
+}
+
+static void free_head(as_head_trace *h)
+{
+    as_matrix *all[] = {&h->Q, &h->K, &h->V, &h->QKT, &h->scaled, &h->S, &h->row_max,
+                        &h->shifted, &h->exps, &h->sums, &h->A, &h->O};
+    size_t i;
+
+    for (i = 0; i < sizeof all / sizeof all[0]; i++)
+        as_matrix_free(all[i]);
+}
+
+static void no_readable_row(const as_problem *p, long row, as_error *err)
+{
+    const as_pos at = p->mask == AS_MASK_CUSTOM ? p->in->mat[AS_M].pos : (as_pos){0, 0};
+
+    as_error_set(err, p->in->path, at.line, at.col,
+                 "row %ld (\"%s\") has no readable position: every entry of its S row is -inf",
+                 row, p->tokens[row]);
+    as_error_hint(err, "softmax over nothing is undefined; the mask M must leave every row "
+                       "at least one position it may read");
+}
+
+/* One head, steps 1-4 of the chapter, into h. */
+static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_problem *p,
+                    as_error *err)
+{
+    const size_t n = p->n, m = p->m, nm = n * m;
+    long bad;
+
+    if (alloc_head(h, p) != 0)
+        goto nomem;
+    as_take_columns(h->Q.v, t->Q.v, n, t->Q.cols, hd * p->d_k, p->d_k);
+    as_take_columns(h->K.v, t->K.v, m, t->K.cols, hd * p->d_k, p->d_k);
+    as_take_columns(h->V.v, t->V.v, m, t->V.cols, hd * p->d_v, p->d_v);
+    /* step 1: every Query row dotted with every Key row */
+    as_scores_fast(h->QKT.v, h->Q.v, h->K.v, n, m, p->d_k);
+    if (check_range(&h->QKT, "QKT", 0, p, err) != 0)
+        return -1;
+    /* step 2: scale, then add the mask */
+    as_scale(h->scaled.v, h->QKT.v, nm, p->scale);
+    as_add_mask(h->S.v, h->scaled.v, p->M.v, nm);
+    if (check_range(&h->scaled, "S", 0, p, err) != 0 || check_range(&h->S, "S", 1, p, err) != 0)
+        return -1;
+    /* step 3: softmax along each row */
+    bad = as_softmax_rows(h->A.v, h->row_max.v, h->shifted.v, h->exps.v, h->sums.v, h->S.v, n, m);
+    if (bad >= 0) {
+        no_readable_row(p, bad, err);
+        return -1;
+    }
+    /* step 4: mix the Values by the shares (as_mix, fast) */
+    as_matmul_fast(h->O.v, h->A.v, h->V.v, n, m, p->d_v);
+    return check_range(&h->O, "O", 0, p, err);
+nomem:
+    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    return -1;
+}
+
+/* The three projections and room for the heads and C: how both runs begin. */
+static int begin_run(as_trace *t, const as_problem *p, as_error *err)
+{
+    memset(t, 0, sizeof *t);
+    /* the three projections, each row of X (or Xkv) times the same table */
+    if (project(&t->Q, p->X, p->Wq, p->bq) != 0 || project(&t->K, p->Xkv, p->Wk, p->bk) != 0 ||
+        project(&t->V, p->Xkv, p->Wv, p->bv) != 0)
+        goto nomem;
+    if (check_range(&t->Q, "Q", 0, p, err) != 0 || check_range(&t->K, "K", 0, p, err) != 0 ||
+        check_range(&t->V, "V", 0, p, err) != 0)
+        return -1;
+    t->head = calloc(p->heads, sizeof *t->head);
+    if (t->head == NULL)
+        goto nomem;
+    t->heads = p->heads;
+    if (as_matrix_init(&t->C, p->n, p->heads * p->d_v) != 0)
+        goto nomem;
+    return 0;
+nomem:
+    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    return -1;
+}
+
+/* The output projection when there is one, else O = C: how both runs end. */
+static int end_run(as_trace *t, const as_problem *p, as_error *err)
+{
+    if (p->Wo != NULL ? project(&t->O, &t->C, p->Wo, p->bo) : as_matrix_copy(&t->O, &t->C)) {
+        as_error_set(err, p->in->path, 0, 0, "out of memory");
+        return -1;
+    }
+    return check_range(&t->O, "O", 0, p, err);
+}
+
+int as_attention_run(as_trace *t, const as_problem *p, as_error *err)
+{
+    size_t hd;
+
+    if (begin_run(t, p, err) != 0)
+        goto fail;
+    for (hd = 0; hd < p->heads; hd++) {
+        if (run_head(&t->head[hd], hd, t, p, err) != 0)
+            goto fail;
+        as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
+    }
+    /* the heads side by side, then the output projection when there is one */
+    if (end_run(t, p, err) != 0)
+        goto fail;
+    return 0;
+fail:
+    as_trace_free(t);
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The lean run: the same steps, one n x m scratch table per thread                 */
+/* ------------------------------------------------------------------------------ */
+
+typedef void product_fn(double *, const double *, const double *, size_t, size_t, size_t);
+
+/* One worker: the heads first, first + step, ... with its own scratch tables. */
+typedef struct lean_worker {
+    const as_trace *t;
+    const as_problem *p;
+    size_t first, step;
+    product_fn *matmul, *scores; /* one-thread kernels when the heads are on threads */
+    as_matrix q, k, v;           /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
+    as_matrix s;                 /* [n,m]: QKT, then S, then A, in place */
+    long failed;                 /* the head that failed, or -1 */
+    as_error err;
+} lean_worker;
+
+/* Steps 1-4 of head hd into h->O, with the checks of run_head() in the same order. */
+static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
+{
+    const as_problem *p = w->p;
+    const size_t n = p->n, m = p->m, nm = n * m;
+    long bad;
+
+    if (as_matrix_init(&h->O, n, p->d_v) != 0) {
+        as_error_set(&w->err, p->in->path, 0, 0, "out of memory");
+        return -1;
+    }
+    as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
+    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, hd * p->d_k, p->d_k);
+    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, hd * p->d_v, p->d_v);
+    /* step 1: the raw scores */
+    w->scores(w->s.v, w->q.v, w->k.v, n, m, p->d_k);
+    if (check_range(&w->s, "QKT", 0, p, &w->err) != 0)
+        return -1;
+    /* step 2: scale, then add the mask, in place */
+    as_scale(w->s.v, w->s.v, nm, p->scale);
+    if (check_range(&w->s, "S", 0, p, &w->err) != 0)
+        return -1;
+    as_add_mask(w->s.v, w->s.v, p->M.v, nm);
+    if (check_range(&w->s, "S", 1, p, &w->err) != 0)
+        return -1;
+    /* step 3: softmax in place (each cell is read before it is written) */
+    bad = as_softmax_rows(w->s.v, NULL, NULL, NULL, NULL, w->s.v, n, m);
+    if (bad >= 0) {
+        no_readable_row(p, bad, &w->err);
+        return -1;
+    }
+    /* step 4: mix the Values by the shares */
+    w->matmul(h->O.v, w->s.v, w->v.v, n, m, p->d_v);
+    return check_range(&h->O, "O", 0, p, &w->err);
+}
+
+static void *lean_heads(void *arg)
+{
+    lean_worker *w = arg;
+    const as_problem *p = w->p;
+    size_t hd;
+
+    if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
+        as_matrix_init(&w->v, p->m, p->d_v) | as_matrix_init(&w->s, p->n, p->m)) {
+        as_error_set(&w->err, p->in->path, 0, 0, "out of memory");
+        w->failed = (long)w->first;
+    }
+    for (hd = w->first; w->failed < 0 && hd < p->heads; hd += w->step)
+        if (lean_head(&w->t->head[hd], hd, w) != 0)
+            w->failed = (long)hd;
+    as_matrix_free(&w->q);
+    as_matrix_free(&w->k);
+    as_matrix_free(&w->v);
+    as_matrix_free(&w->s);
+    return NULL;
+}
+
+/* Every head, on two threads when there is enough work: even heads here, odd heads on
+ * a helper. The error reported is that of the first head that failed, as in the
+ * serial run. */
+static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
+{
+    const double work = (double)p->heads * (double)p->n * (double)p->m * (double)(p->d_k + p->d_v);
+    const int two = p->heads >= 2 && work >= AS_THREAD_MIN_WORK;
+    lean_worker w[2];
+    pthread_t helper;
+    long f0, f1;
+    int i, helped = 0;
+
+    for (i = 0; i < 2; i++) {
+        w[i] = (lean_worker){.t = t, .p = p, .first = (size_t)i, .step = two ? 2 : 1,
+                             .matmul = two ? as_matmul_fast_1 : as_matmul_fast,
+                             .scores = two ? as_scores_fast_1 : as_scores_fast, .failed = -1};
+        as_error_clear(&w[i].err);
+    }
+    if (two)
+        helped = pthread_create(&helper, NULL, lean_heads, &w[1]) == 0;
+    if (two && !helped)
+        w[0].step = 1; /* no helper to be had: every head on this thread */
+    lean_heads(&w[0]);
+    if (helped)
+        pthread_join(helper, NULL);
+    f0 = w[0].failed;
+    f1 = helped ? w[1].failed : -1;
+    if (f0 < 0 && f1 < 0)
+        return 0;
+    *err = f1 >= 0 && (f0 < 0 || f1 < f0) ? w[1].err : w[0].err;
+    return -1;
+}
+
+int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
+{
+    size_t hd;
+
+    if (begin_run(t, p, err) != 0 || run_heads_lean(t, p, err) != 0)
+        goto fail;
+    for (hd = 0; hd < p->heads; hd++)
+        as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
+    /* Q, K and V were needed only for the heads */
+    as_matrix_free(&t->Q);
+    as_matrix_free(&t->K);
+    as_matrix_free(&t->V);
+    if (end_run(t, p, err) != 0)
+        goto fail;
+    t->lean = 1;
+    return 0;
+fail:
+    as_trace_free(t);
+    return -1;
+}
+
+void as_trace_free(as_trace *t)
+{
+    size_t hd;
+
+    for (hd = 0; hd < t->heads; hd++)
+        free_head(&t->head[hd]);
+    free(t->head);
+    as_matrix_free(&t->Q);
+    as_matrix_free(&t->K);
+    as_matrix_free(&t->V);
+    as_matrix_free(&t->C);
+    as_matrix_free(&t->O);
+    memset(t, 0, sizeof *t);
+}

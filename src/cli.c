@@ -1,0 +1,301 @@
+/* cli.c - reading the command line. Every argument is checked here, before any work. */
+#include "attnstep/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
+       OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION };
+
+static const struct option long_options[] = {
+    {"lang", required_argument, NULL, OPT_LANG},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"digits", required_argument, NULL, OPT_DIGITS},
+    {"mask", required_argument, NULL, OPT_MASK},
+    {"only", required_argument, NULL, OPT_ONLY},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"colour", required_argument, NULL, OPT_COLOR},
+    {"output", required_argument, NULL, 'o'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"row", required_argument, NULL, OPT_ROW},
+    {"heatmap", no_argument, NULL, OPT_HEATMAP},
+    {"tol", required_argument, NULL, OPT_TOL},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"tokens", required_argument, NULL, OPT_TOKENS},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"dk", required_argument, NULL, OPT_DK},
+    {"dv", required_argument, NULL, OPT_DV},
+    {"level", required_argument, NULL, OPT_LEVEL},
+    {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+static const char *const commands[] = {"run", "trace", "check", "exercise", "compare"};
+static const int command_args[] = {1, 1, 2, 0, 2};
+
+static int usage(as_error *err, const char *fmt, const char *what)
+{
+    as_error_set(err, "", 0, 0, fmt, what);
+    return -1;
+}
+
+/* A whole decimal number in [lo, hi]; -1 when s is anything else. */
+static int whole(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* One of names[count]: its index, or -1. */
+static int choice(const char *s, const char *const *names, int count)
+{
+    int i;
+
+    for (i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int option_row(as_cli *cli, const char *arg, as_error *err)
+{
+    long v;
+
+    if (strcmp(arg, "all") == 0)
+        cli->render.row = -2;
+    else if (strcmp(arg, "last") == 0)
+        cli->render.row = -1;
+    else if (whole(arg, 0, LONG_MAX, &v) == 0)
+        cli->render.row = v;
+    else
+        return usage(err, "--row takes a row number, \"last\" or \"all\", not \"%s\"", arg);
+    return 0;
+}
+
+static int option_tol(as_cli *cli, const char *arg, as_error *err)
+{
+    char *end;
+
+    errno = 0;
+    cli->tol = strtod(arg, &end);
+    if (errno != 0 || end == arg || *end != '\0' || !(cli->tol >= 0) || cli->tol > 1e300)
+        return usage(err, "--tol takes a tolerance of 0 or more, not \"%s\"", arg);
+    return 0;
+}
+
+/* Options that take a whole number: --digits and the exercise sizes. */
+static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
+{
+    long v;
+
+    switch (opt) {
+    case OPT_DIGITS:
+        if (whole(arg, 0, 17, &v) != 0)
+            return usage(err, "--digits takes a whole number from 0 to 17, not \"%s\"", arg);
+        cli->render.digits = (int)v;
+        return 0;
+    case OPT_SEED:
+        if (whole(arg, 0, LONG_MAX, &v) != 0)
+            return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
+        cli->seed = (unsigned long)v;
+        return 0;
+    case OPT_LEVEL:
+        if (whole(arg, 1, 3, &v) != 0)
+            return usage(err, "--level takes 1, 2 or 3, not \"%s\"", arg);
+        cli->level = v;
+        return 0;
+    default:
+        if (whole(arg, 1, 64, &v) != 0)
+            return usage(err, "exercise sizes take a whole number from 1 to 64, not \"%s\"", arg);
+        *(opt == OPT_TOKENS ? &cli->tokens : opt == OPT_WIDTH ? &cli->width
+          : opt == OPT_DK   ? &cli->dk     : &cli->dv) = v;
+        return 0;
+    }
+}
+
+static int option(as_cli *cli, int opt, const char *arg, as_error *err)
+{
+    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
+    static const char *const colors[] = {"auto", "always", "never"};
+    static const char *const masks[] = {"causal", "none"};
+    const char *bad;
+    int i;
+
+    switch (opt) {
+    case OPT_LANG:
+        return as_lang_parse(arg, &cli->render.lang) == 0
+                   ? 0 : usage(err, "--lang takes zh or en, not \"%s\"", arg);
+    case OPT_FORMAT:
+        if ((i = choice(arg, formats, 6)) < 0)
+            return usage(err, "--format takes text, json, md, latex, csv or svg, not \"%s\"", arg);
+        cli->format = (as_format)i;
+        cli->format_set = 1;
+        return 0;
+    case OPT_COLOR:
+        if ((i = choice(arg, colors, 3)) < 0)
+            return usage(err, "--color takes auto, always or never, not \"%s\"", arg);
+        cli->color = (as_color_mode)i;
+        return 0;
+    case OPT_MASK:
+        if ((i = choice(arg, masks, 2)) < 0)
+            return usage(err, "--mask takes causal or none, not \"%s\"", arg);
+        cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
+        return 0;
+    case OPT_ONLY:
+        if (as_only_parse(arg, &cli->render.only, &bad) != 0)
+            return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
+                              "separated by commas; \"%s\" is not one", bad);
+        return 0;
+    case OPT_ROW: return option_row(cli, arg, err);
+    case OPT_TOL: return option_tol(cli, arg, err);
+    case OPT_ASCII: cli->render.ascii = 1; return 0;
+    case OPT_HEATMAP: cli->render.heatmap = 1; return 0;
+    case OPT_FORCE: cli->force = 1; return 0;
+    case OPT_ANSWERS: cli->answers = 1; return 0;
+    case 'o': cli->output = arg; return 0;
+    case 'h': cli->help = 1; return 0;
+    case OPT_VERSION: cli->version = 1; return 0;
+    default: return option_number(cli, opt, arg, err);
+    }
+}
+
+/* A first word that names no file and is no path, or is followed by more words, was
+ * meant as a command: `attnstep frobnicate` is a usage error, not a missing file. */
+static int looks_like_command(const char *word, int words_left)
+{
+    struct stat st;
+
+    if (strcmp(word, "-") == 0 || stat(word, &st) == 0)
+        return 0;
+    return words_left > 1 || strpbrk(word, "./") == NULL;
+}
+
+/* The command and its files from the arguments left after the options. */
+static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
+{
+    int c, want;
+
+    if (first < argc && (c = choice(argv[first], commands, 5)) >= 0) {
+        cli->command = commands[c];
+        first++;
+    } else if (first < argc && looks_like_command(argv[first], argc - first)) {
+        return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
+                          "compare)", argv[first]);
+    } else {
+        cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
+        c = 0;
+    }
+    want = command_args[c];
+    if (argc - first != want) {
+        if (argc - first < want)
+            return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
+                                              : "two files are needed");
+        return usage(err, "unexpected argument \"%s\"", argv[first + want]);
+    }
+    for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
+        cli->arg[cli->nargs] = argv[first + cli->nargs];
+    return 0;
+}
+
+int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
+{
+    const char *env = getenv("ATTNSTEP_LANG");
+    int opt;
+
+    memset(cli, 0, sizeof *cli);
+    cli->render.digits = 10;
+    cli->render.row = -1;
+    cli->tol = -1;
+    cli->level = 0;
+    if (env != NULL && env[0] != '\0' && as_lang_parse(env, &cli->render.lang) != 0)
+        return usage(err, "ATTNSTEP_LANG is \"%s\"; set it to zh or en", env);
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
+        if (opt == '?')
+            return usage(err, "unknown option \"%s\"", argv[optind - 1]);
+        if (opt == ':')
+            return usage(err, "option \"%s\" needs a value", argv[optind - 1]);
+        if (option(cli, opt, optarg, err) != 0)
+            return -1;
+    }
+    if (cli->help || cli->version)
+        return 0;
+    return positionals(cli, argc, argv, optind, err);
+}
+
+void as_cli_help(FILE *out)
+{
+    fputs(
+        "Usage: attnstep [run] FILE [options]      every table, in the book's order\n"
+        "       attnstep trace FILE [options]      the hand calculation, step by step\n"
+        "       attnstep check FILE ANSWERS        grade a student's answers\n"
+        "       attnstep exercise [options]        a new exercise for hand calculation\n"
+        "       attnstep compare BASE VARIANT      what changes when one input changes\n"
+        "       attnstep --help | --version\n"
+        "\n"
+        "A teaching calculator for one attention layer that shows every number:\n"
+        "Q = X@Wq, K = X@Wk, V = X@Wv, S = QK^T/sqrt(d_k) + M,\n"
+        "A = softmax of each row of S, O = AV.\n"
+        "FILE may be - for standard input.\n"
+        "\n"
+        "Options:\n"
+        "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
+        "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
+        "                        makes sense; csv writes the one table --only names,\n"
+        "                        svg draws each head's A as a heatmap\n"
+        "  --digits N            decimal places shown, 0-17 (default 10)\n"
+        "  --mask causal|none    override the file's mask\n"
+        "  --only LIST           only these tables, e.g. --only A,O\n"
+        "                        (X, W, Q, K, V, QKT, M, S, A, O, C)\n"
+        "  --ascii               -inf, x, *, sqrt instead of −∞, ×, ·, √ and subscripts\n"
+        "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
+        "                        set), always or never; also spelt --colour\n"
+        "  --heatmap             run: after each A, a shaded grid of the shares\n"
+        "  --row I|last|all      trace: the receiving row to walk (default last)\n"
+        "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
+        "  --force               let -o replace an existing FILE\n"
+        "  --tol T               check: accept answers within T\n"
+        "  --seed N              exercise: the seed (same seed, same exercise)\n"
+        "  --tokens T            exercise: number of tokens\n"
+        "  --width D             exercise: width of X\n"
+        "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
+        "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
+        "  --answers             exercise: add the answer key\n"
+        "  -h, --help            print this help and exit\n"
+        "  --version             print the version and exit\n"
+        "\n"
+        "Input format (UTF-8; # starts a comment):\n"
+        "  tokens: 我 爱                 labels of the rows of X\n"
+        "  mask: causal                  causal | none (or a matrix M)\n"
+        "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
+        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
+        "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
+        "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "\n"
+        "Limits: at most 16384 rows or columns, and 2^26 cells, in any one table.\n"
+        "Exit status: 0 success; 1 check found a wrong answer; 2 bad usage or input.\n"
+        "\n"
+        "Examples:\n"
+        "  attnstep run examples/f11.txt --lang en\n"
+        "  attnstep trace examples/f11.txt --row all\n"
+        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
+        "\n"
+        "Full documentation: man attnstep\n",
+        out);
+}

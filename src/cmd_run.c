@@ -1,0 +1,28 @@
+/* cmd_run.c - `attnstep run FILE`: every table, in the format asked for. */
+#include "attnstep/cli.h"
+
+typedef int (*renderer)(FILE *, const as_problem *, const as_trace *, const as_render_opts *);
+
+/* One renderer per --format (as_format order). */
+static const renderer by_format[] = {
+    [AS_FMT_TEXT] = as_render_text, [AS_FMT_JSON] = as_render_json, [AS_FMT_MD] = as_render_md,
+    [AS_FMT_LATEX] = as_render_latex, [AS_FMT_CSV] = as_render_csv, [AS_FMT_SVG] = as_render_svg,
+};
+
+int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
+{
+    as_session s;
+    int rc;
+
+    if (cli->format == AS_FMT_CSV && as_csv_check(cli->render.only, err) != 0)
+        return AS_EXIT_USAGE; /* an argument error: said before any work */
+    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+        return AS_EXIT_USAGE;
+    rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);
+    as_session_free(&s);
+    if (rc != 0) {
+        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        return AS_EXIT_USAGE;
+    }
+    return AS_EXIT_OK;
+}

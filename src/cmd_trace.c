@@ -1,0 +1,53 @@
+/* cmd_trace.c - `attnstep trace FILE`: the hand calculation, step by step (SPEC §5). */
+#include "attnstep/cli.h"
+
+/* What trace cannot honour is a usage error before any work: the walk-through is prose,
+ * so it is text only, and it walks every step, so it takes no --only. */
+static int check_options(const as_cli *cli, as_error *err)
+{
+    if (cli->format_set && cli->format != AS_FMT_TEXT) {
+        as_error_set(err, "", 0, 0, "trace writes only --format text");
+        as_error_hint(err, "for the tables in another format, use run --format ...");
+        return -1;
+    }
+    if (cli->render.only != 0) {
+        as_error_set(err, "", 0, 0, "trace takes no --only: it walks every step");
+        as_error_hint(err, "to see only some tables, use run --only ...");
+        return -1;
+    }
+    return 0;
+}
+
+/* --row must name a row of X; known only once the file is read. */
+static int check_row(const as_session *s, const as_cli *cli, as_error *err)
+{
+    if (cli->render.row < 0 || (size_t)cli->render.row < s->p.n)
+        return 0;
+    as_error_set(err, "", 0, 0, "--row %ld is out of range: %s has %zu row%s (0 to %zu)",
+                 cli->render.row, cli->arg[0], s->p.n, s->p.n == 1 ? "" : "s", s->p.n - 1);
+    as_error_hint(err, "rows are numbered from 0, one per token; --row last and --row all "
+                       "also work");
+    return -1;
+}
+
+int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
+{
+    as_session s;
+    int rc;
+
+    if (check_options(cli, err) != 0)
+        return AS_EXIT_USAGE;
+    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+        return AS_EXIT_USAGE;
+    if (check_row(&s, cli, err) != 0) {
+        as_session_free(&s);
+        return AS_EXIT_USAGE;
+    }
+    rc = as_render_trace(out, &s.p, &s.t, &cli->render);
+    as_session_free(&s);
+    if (rc != 0) {
+        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        return AS_EXIT_USAGE;
+    }
+    return AS_EXIT_OK;
+}

@@ -1,0 +1,393 @@
+/* fastfloat.c - decimal text to the nearest double (see fastfloat.h).
+ *
+ * 1. scan: the sign, the first 19 significant digits as an integer w, the decimal
+ *    exponent q (value = w * 10^q when nothing was cut off), and where the digits are;
+ * 2. Clinger's fast path: w and 10^|q| both exact doubles, one correctly rounded
+ *    multiplication or division;
+ * 3. Eisel-Lemire: w times a 128-bit power of five, from which the 53 bits of the
+ *    answer and its rounding can be read unless the product is too close to a tie;
+ *    with more than 19 digits, the answer is the same for w and w + 1, or undecided;
+ * 4. strtod, on a bounded copy of the digits, for whatever 2 and 3 leave undecided. */
+#include "attnstep/fastfloat.h"
+
+#include <float.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastfloat_pow5.h"
+
+#define MAX_W_DIGITS 19          /* 10^19 - 1 < 2^64 */
+#define EXP_CAP 1000000000000000 /* exponent digits past this only move it further out */
+#define INF_BITS ((uint64_t)0x7FF << 52)
+#define MANTISSA_MASK (((uint64_t)1 << 52) - 1)
+
+/* A halfway point between two doubles needs at most 769 significant digits, so the
+ * first KEEP_DIGITS digits plus one nonzero "sticky" digit standing for the rest round
+ * exactly as the whole number does. */
+#define KEEP_DIGITS 800
+
+/* ------------------------------------------------------------------------------ */
+/* Machine helpers: a 64x64 -> 128-bit product and leading zeros                     */
+/* ------------------------------------------------------------------------------ */
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 u128;
+
+static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    const u128 r = (u128)a * b;
+
+    *hi = (uint64_t)(r >> 64);
+    *lo = (uint64_t)r;
+}
+#else
+static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    const uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+    const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    const uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+
+    *lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+#endif
+
+static int leading_zeros(uint64_t w) /* w != 0 */
+{
+#if defined(__GNUC__)
+    return __builtin_clzll(w);
+#else
+    int n = 0;
+
+    while (!(w >> 63)) {
+        w <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 1. Scanning                                                                       */
+/* ------------------------------------------------------------------------------ */
+
+typedef struct decimal {
+    uint64_t w;            /* the first (up to) 19 significant digits */
+    int64_t q;             /* value = w * 10^q, exactly unless truncated */
+    int negative;
+    int truncated;         /* a nonzero digit was cut off after the 19th */
+    const char *mant;      /* the digits and the point, for the strtod fallback */
+    const char *mant_end;
+    int64_t exp10;         /* the written exponent (capped) */
+    int64_t nfrac;         /* digits after the point */
+} decimal;
+
+static int is_digit(char c)
+{
+    return (unsigned char)(c - '0') < 10;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_DIGITS 1
+/* Nonzero when all 8 bytes of v (loaded little-endian) are ASCII digits. */
+static int eight_digits(uint64_t v)
+{
+    return !(((v + 0x4646464646464646u) | (v - 0x3030303030303030u)) & 0x8080808080808080u);
+}
+
+/* The value of 8 ASCII digits loaded little-endian, in three multiplications
+ * (pairs, then quads, then all eight) instead of eight dependent ones. */
+static uint64_t eight_digit_value(uint64_t v)
+{
+    const uint64_t mask = 0x000000FF000000FFu;
+    const uint64_t mul1 = 100 + ((uint64_t)1000000 << 32), mul2 = 1 + ((uint64_t)10000 << 32);
+
+    v -= 0x3030303030303030u;
+    v = v * 10 + (v >> 8);
+    return (((v & mask) * mul1) + (((v >> 16) & mask) * mul2)) >> 32;
+}
+#else
+#define SWAR_DIGITS 0
+#endif
+
+/* Adds the digits at p to *w (wrapping past 19 of them); returns where they stop. */
+static const char *scan_digits(const char *p, const char *end, uint64_t *w)
+{
+    uint64_t v = *w;
+#if SWAR_DIGITS
+    uint64_t chunk;
+
+    while (end - p >= 8 && (memcpy(&chunk, p, 8), eight_digits(chunk))) {
+        v = v * 100000000 + eight_digit_value(chunk);
+        p += 8;
+    }
+#endif
+    for (; p < end && is_digit(*p); p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    *w = v;
+    return p;
+}
+
+/* More than 19 digits: w from the first 19 significant ones, q adjusted, and whether
+ * a nonzero one was cut. */
+static void rescan_long(decimal *d)
+{
+    const char *p = d->mant;
+    int64_t nsig = 0;
+
+    d->w = 0;
+    d->truncated = 0;
+    for (; p < d->mant_end; p++) {
+        if (*p == '.' || (nsig == 0 && *p == '0'))
+            continue;
+        if (nsig < MAX_W_DIGITS)
+            d->w = d->w * 10 + (uint64_t)(*p - '0');
+        else if (*p != '0')
+            d->truncated = 1;
+        nsig++;
+    }
+    d->q = d->exp10 - d->nfrac + (nsig > MAX_W_DIGITS ? nsig - MAX_W_DIGITS : 0);
+}
+
+/* [eE][+-]?digits at p, if there; returns where the number ends. */
+static const char *scan_exponent(decimal *d, const char *p, const char *end)
+{
+    const char *e = p + 1;
+    int neg = 0;
+    int64_t v = 0;
+
+    if (p >= end || (*p | 0x20) != 'e')
+        return p;
+    if (e < end && (*e == '+' || *e == '-'))
+        neg = *e++ == '-';
+    if (e >= end || !is_digit(*e))
+        return p; /* "1e" or "1e+": the number is "1" */
+    for (; e < end && is_digit(*e); e++)
+        if (v < EXP_CAP)
+            v = v * 10 + (*e - '0');
+    d->exp10 = neg ? -v : v;
+    return e;
+}
+
+/* Reads the number at s into d; returns its end, or NULL when there is none. */
+static const char *scan(decimal *d, const char *s, const char *end)
+{
+    const char *p = s, *digits;
+    uint64_t w = 0;
+    int64_t ndigits;
+
+    d->negative = 0;
+    if (p < end && (*p == '+' || *p == '-'))
+        d->negative = *p++ == '-';
+    d->mant = digits = p;
+    /* every digit goes into w; more than 19 wrap around and are read again below */
+    p = scan_digits(p, end, &w);
+    ndigits = p - digits;
+    d->nfrac = 0;
+    if (p < end && *p == '.') {
+        const char *frac = ++p;
+        p = scan_digits(p, end, &w);
+        d->nfrac = p - frac;
+        ndigits += d->nfrac;
+    }
+    if (ndigits == 0)
+        return NULL;
+    d->mant_end = p;
+    d->exp10 = 0;
+    p = scan_exponent(d, p, end);
+    d->w = w;
+    d->truncated = 0;
+    d->q = d->exp10 - d->nfrac;
+    if (ndigits > MAX_W_DIGITS)
+        rescan_long(d);
+    return p;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 2. Clinger's fast path                                                            */
+/* ------------------------------------------------------------------------------ */
+
+/* w * 10^q when w <= 2^53 and |q| <= 22: both operands are exact doubles, so the one
+ * IEEE operation rounds correctly. Needs arithmetic in double precision itself. */
+static int clinger(uint64_t w, int64_t q, double *x)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+    if (w <= (uint64_t)1 << 53 && q >= -22 && q <= 22) {
+        *x = q < 0 ? (double)w / p10[-q] : (double)w * p10[q];
+        return 1;
+    }
+#else
+    (void)w, (void)q, (void)x;
+#endif
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 3. Eisel-Lemire                                                                   */
+/* ------------------------------------------------------------------------------ */
+
+/* floor(log2(10^q)) + 63, by the fixed-point log2(10) ~ 217706 / 2^16 (exact for
+ * |q| < 1700). The bias 32768 keeps the shifted value non-negative and is a multiple
+ * that divides out exactly (217706 * 32768 / 65536 = 108853). */
+static int64_t binary_exponent(int64_t q)
+{
+    return ((217706 * (q + 32768)) >> 16) - 108853 + 63;
+}
+
+/* The top bits of w * 5^q, with w shifted so its top bit is set (Lemire, section 5). */
+static void product_5q(uint64_t w, int64_t q, uint64_t *hi, uint64_t *lo)
+{
+    const uint64_t *p5 = pow5_128[q - POW5_MIN_Q];
+
+    mul_64x64(w, p5[0], hi, lo);
+    if ((*hi & 0x1FF) == 0x1FF) { /* the 9 bits below the answer's 55 may carry: refine */
+        uint64_t hi2, lo2;
+        mul_64x64(w, p5[1], &hi2, &lo2);
+        *lo += hi2;
+        if (hi2 > *lo)
+            (*hi)++;
+    }
+}
+
+/* Rounds a subnormal answer: power2 <= 0 means the exponent field will be 0. */
+static uint64_t subnormal_bits(uint64_t m, int64_t power2)
+{
+    if (-power2 + 1 >= 64)
+        return 0;
+    m >>= -power2 + 1;
+    m += m & 1;
+    m >>= 1;
+    /* rounding up may reach the smallest normal number: exponent field 1 */
+    return (m < ((uint64_t)1 << 52) ? 0 : (uint64_t)1 << 52) | (m & MANTISSA_MASK);
+}
+
+/* The bits of the positive double nearest to w * 10^q (w != 0) into *bits; returns 0,
+ * or -1 when the product leaves the answer undecided. */
+static int eisel_lemire(uint64_t w, int64_t q, uint64_t *bits)
+{
+    uint64_t hi, lo, m;
+    int64_t power2;
+    int lz, upper, shift;
+
+    if (q < POW5_MIN_Q) { /* below 2^64 * 10^-343: under half the least subnormal */
+        *bits = 0;
+        return 0;
+    }
+    if (q > POW5_MAX_Q) { /* at least 10^309 */
+        *bits = INF_BITS;
+        return 0;
+    }
+    lz = leading_zeros(w);
+    w <<= lz;
+    product_5q(w, q, &hi, &lo);
+    if (lo == UINT64_MAX && (q < -27 || q > 55))
+        return -1; /* the truncated power of five may hide a carry */
+    upper = (int)(hi >> 63);
+    shift = upper + 64 - 52 - 3;
+    m = hi >> shift;
+    power2 = binary_exponent(q) + upper - lz + 1023;
+    if (power2 <= 0) {
+        *bits = subnormal_bits(m, power2);
+        return 0;
+    }
+    /* an exact tie (only possible for small |q|) rounds to even */
+    if (lo <= 1 && q >= -4 && q <= 23 && (m & 3) == 1 && (m << shift) == hi)
+        m &= ~(uint64_t)1;
+    m += m & 1;
+    m >>= 1;
+    if (m >= (uint64_t)2 << 52) { /* rounding carried into a new bit */
+        m = (uint64_t)1 << 52;
+        power2++;
+    }
+    *bits = power2 >= 0x7FF ? INF_BITS : (uint64_t)power2 << 52 | (m & MANTISSA_MASK);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 4. The strtod fallback                                                            */
+/* ------------------------------------------------------------------------------ */
+
+/* strtod on "[-]DIGITS[1]e<exp>": the first KEEP_DIGITS significant digits of d, a
+ * sticky 1 when a nonzero digit follows them. Bounded, NUL-terminated, no locale
+ * dependent decimal point. */
+static double fallback(const decimal *d)
+{
+    char buf[KEEP_DIGITS + 48], *b = buf;
+    const char *p;
+    int64_t nsig = 0, extra = 0, e;
+    int sticky = 0;
+
+    if (d->negative)
+        *b++ = '-';
+    for (p = d->mant; p < d->mant_end; p++) {
+        if (*p == '.' || (nsig == 0 && *p == '0'))
+            continue;
+        if (nsig++ < KEEP_DIGITS)
+            *b++ = *p;
+        else {
+            extra++;
+            sticky |= *p != '0';
+        }
+    }
+    if (nsig == 0)
+        *b++ = '0';
+    e = d->exp10 - d->nfrac + extra;
+    if (sticky) {
+        *b++ = '1';
+        e--;
+    }
+    snprintf(b, (size_t)(buf + sizeof buf - b), "e%lld", (long long)e);
+    return strtod(buf, NULL);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The whole conversion                                                              */
+/* ------------------------------------------------------------------------------ */
+
+static double from_bits(uint64_t bits, int negative)
+{
+    double x;
+
+    bits |= (uint64_t)(negative != 0) << 63;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static double to_double(const decimal *d)
+{
+    uint64_t b1, b2;
+    double x;
+
+    if (d->w == 0) /* every digit zero */
+        return d->negative ? -0.0 : 0.0;
+    if (!d->truncated) {
+        if (clinger(d->w, d->q, &x))
+            return d->negative ? -x : x;
+        if (eisel_lemire(d->w, d->q, &b1) == 0)
+            return from_bits(b1, d->negative);
+    } else if (eisel_lemire(d->w, d->q, &b1) == 0 && eisel_lemire(d->w + 1, d->q, &b2) == 0 &&
+               b1 == b2) {
+        /* the true value lies strictly between w and w + 1 (times 10^q) */
+        return from_bits(b1, d->negative);
+    }
+    return fallback(d);
+}
+
+const char *as_strtod_fast(const char *s, const char *end, double *out)
+{
+    decimal d;
+    const char *stop;
+
+    if (s == NULL || s >= end)
+        return NULL;
+    stop = scan(&d, s, end);
+    if (stop != NULL)
+        *out = to_double(&d);
+    return stop;
+}

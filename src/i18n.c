@@ -1,0 +1,201 @@
+/* i18n.c - the message table: every caption, in Chinese (the book's) and English. */
+#include "attnstep/i18n.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const table[AS_MSG_COUNT][2] = {
+    [MSG_TITLE] = {"标题：%s", "title: %s"},
+    [MSG_ROW_IS] = {"第%zu行对应“%s”", "row %zu is “%s”"},
+    [MSG_SHAPE_X] = {"形状：[%zu,%zu] = [Token位置数, 每个位置的特征数]",
+                     "shape: [%zu,%zu] = [token positions, features per position]"},
+    [MSG_SHAPE_XKV] = {"形状：[%zu,%zu] = [被读取的位置数, 每个位置的特征数]",
+                       "shape: [%zu,%zu] = [positions read, features per position]"},
+    [MSG_LAYOUT_TORCH] = {"（W按PyTorch的[输出宽度,输入宽度]给出，已转置为本书的[输入宽度,输出宽度]右乘约定）",
+                          "(the W tables were given as [out, in] like PyTorch, and are shown "
+                          "transposed to the book's [in, out])"},
+    [MSG_QKT_ROWS] = {"行：接收信息的位置（Query）", "rows: positions receiving information (Query)"},
+    [MSG_QKT_COLS] = {"列：提供信息的位置（Key）", "columns: positions providing information (Key)"},
+    [MSG_MASK_ONLY] = {"第%zu行只能读%s", "row %zu reads only %s"},
+    [MSG_MASK_READS] = {"第%zu行能读%s", "row %zu reads %s"},
+    [MSG_MASK_READS_N] = {"第%zu行能读%zu个位置", "row %zu reads %zu positions"},
+    [MSG_LIST_AND] = {"和", " and "},
+    [MSG_LIST_SEP] = {"、", ", "},
+    [MSG_SOFTMAX_ROWS] = {"每行softmax(S)", "softmax of each row of S"},
+    [MSG_HEAD_TITLE] = {"── 第%zu个头 ──", "── head %zu ──"},
+    [MSG_CONCAT] = {"各头的输出并排", "the heads' outputs side by side"},
+    [MSG_SCALE_CUSTOM] = {"（缩放系数由输入指定：%s）", "(the scale is set by the input: %s)"},
+    [MSG_MASK_NONE_NOTE] = {"（无掩码：每行能读所有位置）", "(no mask: every row reads every position)"},
+    [MSG_CROSS_NOTE] = {"（交叉注意力：Query来自X，Key和Value来自Xkv）",
+                        "(cross-attention: Queries come from X, Keys and Values from Xkv)"},
+    /* formats */
+    [MSG_FMT_HEAD] = {"第%zu个头", "head %zu"},
+    [MSG_FMT_ROWS] = {"行：", "rows: "},
+    [MSG_FMT_COLS] = {"列：", "columns: "},
+    [MSG_FMT_MASKED] = {"不可读（掩码）", "not readable (masked)"},
+    [MSG_FMT_BLANK] = {"空白：不可读（掩码）", "blank: not readable (masked)"},
+    [MSG_FMT_SCALE] = {"读取份额", "reading share"},
+    /* trace */
+    [MSG_TR_PROJ_INTRO] = {"每个输出格子都是输入的一行与参数表的一列做点积：",
+                           "Each output cell is a row of the input dotted with a column of the table:"},
+    [MSG_TR_INPUT] = {"取“%s”的输入%s：", "The input of “%s”: %s"},
+    [MSG_TR_INPUT_KV] = {"取被读取的“%s”的输入%s（Xkv的一行）：", "The input of “%s” (a row of Xkv): %s"},
+    [MSG_TR_ELIDED] = {"（超过%d项的式子只写出前%d项和后%d项，中间以%s代替。）",
+                       "(a sum or list of more than %d items shows its first %d and last %d; "
+                       "%s stands for the rest)"},
+    [MSG_TR_RULE_CAUSAL] = {"本例使用因果读取规则：当前位置能读自己和前面的位置。",
+                            "The causal rule applies: a position reads itself and the positions "
+                            "before it."},
+    [MSG_TR_RULE_NONE] = {"本例不加掩码：每个位置都能读所有位置。",
+                          "There is no mask: every position reads every position."},
+    [MSG_TR_RULE_CUSTOM] = {"掩码M由输入给出：M为%s的格子不可读，其余格子的值加到缩放后的分数上。",
+                            "The mask M comes from the input: a cell of M that is %s may not be "
+                            "read; the others are added to the scaled scores."},
+    [MSG_TR_ROW_TITLE] = {"对“%s”这个位置（第%zu行），从打分一直算到新表示",
+                          "Position “%s” (row %zu): from the scores to its new representation"},
+    [MSG_TR_HEAD] = {"── 第%zu个头：q、k取第%zu至%zu列，v取第%zu至%zu列 ──",
+                     "── head %zu: columns %zu to %zu of q and k, %zu to %zu of v ──"},
+    [MSG_TR_RECEIVER] = {"当前接收者：%s，%s", "receiver: %s, %s"},
+    [MSG_TR_READABLE] = {"可读位置%zu：%s，%s，%s", "readable position %zu: %s, %s, %s"},
+    [MSG_TR_FUTURE] = {"不可读位置%zu：%s（因果掩码：它在当前位置之后，属于未来）",
+                       "position %zu: %s is not readable (causal mask: it lies in the future)"},
+    [MSG_TR_MASKED] = {"不可读位置%zu：%s（M[%zu][%zu]=%s：M规定不能读）",
+                       "position %zu: %s is not readable (M[%zu][%zu]=%s: M says so)"},
+    [MSG_TR_STEP1] = {"第一步：Query和每一个Key打分。", "Step 1: score the Query against every Key."},
+    [MSG_TR_RAW_ONE] = {"对“%s”的原始分数：%s", "raw score for “%s”: %s"},
+    [MSG_TR_RAW_ALL] = {"原始分数：%s，顺序仍是%s", "raw scores: %s, in the order %s"},
+    [MSG_TR_STEP2] = {"第二步：把分数除以%s（d_k=%zu）。", "Step 2: divide the scores by %s (d_k=%zu)."},
+    [MSG_TR_STEP2_SCALE] = {"第二步：把分数乘以输入指定的缩放系数%s。",
+                            "Step 2: multiply the scores by the scale the input sets, %s."},
+    [MSG_TR_SCALED] = {"缩放分数：%s", "scaled scores: %s"},
+    [MSG_TR_ADD_M] = {"加上M的对应格子：%s", "add the matching cells of M: %s"},
+    [MSG_TR_STEP3] = {"第三步：沿可读位置做softmax，得到读取份额。",
+                      "Step 3: softmax along the readable positions gives the reading shares."},
+    [MSG_TR_SHIFT] = {"减最大值：", "subtract the max:"},
+    [MSG_TR_EXP] = {"取指数：", "exponentiate:"},
+    [MSG_TR_SUM] = {"指数之和：", "sum of the exps:"},
+    [MSG_TR_DIVIDE] = {"除以总和：", "divide by the sum:"},
+    [MSG_TR_MAX_IS] = {"（最大值是%s）", " (the max is %s)"},
+    [MSG_TR_SHARE_FROM] = {"来自“%s”的份额", "share from “%s”"},
+    [MSG_TR_STEP4] = {"第四步：用份额混合Value的对应格子。",
+                      "Step 4: mix the matching cells of the Values by the shares."},
+    [MSG_TR_OUT_CELL] = {"输出第%zu格 = %s", "output cell %zu = %s"},
+    [MSG_TR_OUT_ROW] = {"“%s”位置的注意力输出 %s", "attention output of position “%s”: %s"},
+    [MSG_TR_HEAD_OUT] = {"第%zu个头在“%s”位置的输出 %s", "head %zu's output for position “%s”: %s"},
+    [MSG_TR_CONCAT_ROW] = {"各头的输出并排：%s", "the heads' outputs side by side: %s"},
+    [MSG_TR_WO] = {"再乘输出投影Wo：", "then the output projection Wo:"},
+    [MSG_TR_WHOLE] = {"把一行变成所有行，公式就出现了：",
+                      "All rows at once: the whole-matrix form and the formula:"},
+    /* teacher tools */
+    [MSG_EX_HEADER] = {"attnstep练习：第%d级，种子%lu", "attnstep exercise: level %d, seed %lu"},
+    [MSG_EX_AGAIN] = {"同样的命令再生成同一道题：%s", "the same command makes the same exercise: %s"},
+    [MSG_EX_TASK] = {"手算Q、K、V、QKᵀ、S、A、O，再用 attnstep run 核对。",
+                     "Compute Q, K, V, QKᵀ, S, A and O by hand, then check with attnstep run."},
+    [MSG_EX_KEY] = {"答案，attnstep check 读得懂的格式：attnstep check 练习文件 本文件",
+                    "the answer key, in the format attnstep check reads: "
+                    "attnstep check EXERCISE THIS-FILE"},
+    [MSG_SHEET_TITLE] = {"注意力手算练习（第%d级，种子%lu）", "Attention by hand (level %d, seed %lu)"},
+    [MSG_SHEET_GIVEN] = {"已知", "Given"},
+    [MSG_SHEET_TOKENS] = {"Token：%s", "Tokens: %s"},
+    [MSG_SHEET_FILL] = {"请填写（d_k=%zu）", "Fill in (d_k = %zu)"},
+    [MSG_SHEET_KEY] = {"答案", "Answer key"},
+    [MSG_SHEET_WALK] = {"逐步计算：第%zu行（“%s”）", "Step by step: row %zu (“%s”)"},
+    [MSG_CHK_RIGHT] = {"%s：正确", "%s: right"},
+    [MSG_CHK_WRONG] = {"%s：不对（有%zu个格子不对，共%zu个）", "%s: wrong (%zu of %zu cells)"},
+    [MSG_CHK_SHAPE] = {"%s：形状是[%zu,%zu]，应为[%zu,%zu]",
+                       "%s: the shape is [%zu,%zu], it should be [%zu,%zu]"},
+    [MSG_CHK_CELL] = {"%s[%zu][%zu]：写的是%s，应为%s", "%s[%zu][%zu]: written %s, expected %s"},
+    [MSG_CHK_MORE] = {"……还有%zu个格子不对", "... and %zu more wrong cells"},
+    [MSG_CHK_DIAG] = {"诊断：%s——%s", "diagnosis: %s — %s"},
+    [MSG_CHK_ALL_RIGHT] = {"全部正确：共%zu张表", "all right: %zu tables"},
+    [MSG_CHK_SOME_WRONG] = {"有%zu张表不对，共%zu张", "%zu of %zu tables are wrong"},
+    [MSG_DIAG_NO_SCALE] = {"分数没有除以%s", "the scores were not divided by %s"},
+    [MSG_DIAG_SCALE_MULT] = {"分数乘了%s，应当除以它", "the scores were multiplied by %s instead of divided"},
+    [MSG_DIAG_NO_MASK] = {"没有加掩码M，读了不该读的位置",
+                          "the mask M was left out, so forbidden positions were read"},
+    [MSG_DIAG_SOFTMAX_COLUMNS] = {"softmax沿列做了，应当沿每一行（每个接收位置）做",
+                                  "softmax was taken down each column; it goes along each row "
+                                  "(each receiving position)"},
+    [MSG_DIAG_TRANSPOSED] = {"整张表转置了（行和列对调）",
+                             "the whole table is transposed (rows and columns swapped)"},
+    [MSG_DIAG_CARRIED] = {"这一步本身做对了，错误来自你前面的%s",
+                          "this step itself was done right; the error comes from your own %s"},
+    [MSG_CMP_INPUTS] = {"改变的输入：%s", "inputs changed: %s"},
+    [MSG_CMP_NO_INPUTS] = {"两份输入相同", "the two inputs are the same"},
+    [MSG_CMP_SAME] = {"%s：不变", "%s: unchanged"},
+    [MSG_CMP_CHANGED] = {"%s：改变，最大变化%s", "%s: changed, by at most %s"},
+    [MSG_CMP_RESHAPED] = {"%s：形状从[%zu,%zu]变成[%zu,%zu]",
+                          "%s: the shape changed from [%zu,%zu] to [%zu,%zu]"},
+    [MSG_CMP_WHY] = {"%s变了：%s随之改变，%s不变——%s。",
+                     "%s changed: %s changed with it, while %s stayed the same — %s."},
+    [MSG_CMP_WHY_ALL] = {"%s变了：每张表都随之改变——%s。", "%s changed: every table changed with it — %s."},
+    [MSG_CMP_WHY_NONE] = {"%s变了，但没有一个数值随之改变。", "%s changed, but no number changed with it."},
+    [MSG_CMP_WHY_SAME] = {"两份输入相同，所以每张表都相同。",
+                          "The two inputs are the same, so every table is the same."},
+    [MSG_WHY_VALUE] = {"Value只决定每个位置提供什么内容，不决定读取多少，打分只用Q和K",
+                       "the Values decide what each position offers, not how much of it is "
+                       "read: the scores use only Q and K"},
+    [MSG_WHY_SCORE] = {"打分变了，读取份额A和混合结果O都跟着变，V不参与打分",
+                       "the scores changed, so the shares A and the mix O follow them; V takes "
+                       "no part in scoring"},
+    [MSG_WHY_X] = {"X是三个投影共同的输入", "X feeds all three projections"},
+    [MSG_WHY_OUT] = {"输出投影Wo只在各头的输出并排之后才用到",
+                     "the output projection Wo is used only after the heads' outputs are put "
+                     "side by side"},
+    [MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
+};
+
+const char *as_msg_text(as_lang lang, as_msg msg)
+{
+    const char *s = table[msg][lang == AS_LANG_EN];
+
+    return s != NULL ? s : table[msg][0];
+}
+
+static const char *const symbols[AS_SYM_COUNT][2] = {
+    [SYM_NEG_INF] = {"\xe2\x88\x92\xe2\x88\x9e", "-inf"},
+    [SYM_TIMES] = {"×", "x"},
+    [SYM_DOT] = {"·", "*"},
+    [SYM_SQRT] = {"√", "sqrt"},
+    [SYM_T] = {"ᵀ", "^T"},
+    [SYM_APPROX] = {"≈", "~="},
+    [SYM_ELLIPSIS] = {"…", "..."},
+    [SYM_MINUS] = {"−", "-"},
+};
+
+const char *as_sym_text(int ascii, as_sym sym)
+{
+    return symbols[sym][ascii != 0];
+}
+
+void as_subscript(char *buf, size_t size, unsigned long n, int ascii)
+{
+    static const char *const digit[10] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    char plain[24];
+    size_t i, used = 0;
+
+    if (ascii) {
+        snprintf(buf, size, "[%lu]", n);
+        return;
+    }
+    snprintf(plain, sizeof plain, "%lu", n);
+    buf[0] = '\0';
+    for (i = 0; plain[i] != '\0' && used + 4 < size; i++) {
+        memcpy(buf + used, digit[plain[i] - '0'], 3); /* each subscript digit is 3 bytes */
+        used += 3;
+        buf[used] = '\0';
+    }
+}
+
+int as_lang_parse(const char *name, as_lang *lang)
+{
+    if (strncmp(name, "zh", 2) == 0 && (name[2] == '\0' || name[2] == '_' || name[2] == '-')) {
+        *lang = AS_LANG_ZH;
+        return 0;
+    }
+    if (strncmp(name, "en", 2) == 0 && (name[2] == '\0' || name[2] == '_' || name[2] == '-')) {
+        *lang = AS_LANG_EN;
+        return 0;
+    }
+    return -1;
+}

@@ -1,0 +1,87 @@
+/* main.c - thin: check the arguments, run one command into memory, write it whole,
+ * map the status to the exit code. */
+#include "attnstep/cli.h"
+#include "attnstep/output.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct {
+    const char *name;
+    as_command_fn fn;
+} table[] = {
+    {"run", as_cmd_run},
+    {"trace", as_cmd_trace},
+    {"check", as_cmd_check},
+    {"exercise", as_cmd_exercise},
+    {"compare", as_cmd_compare},
+};
+
+static as_command_fn command(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return table[i].fn;
+    return NULL;
+}
+
+/* --color auto: only on a terminal, and never when NO_COLOR is set (no-color.org). */
+static int want_color(const as_cli *cli)
+{
+    const char *no = getenv("NO_COLOR");
+
+    if (cli->color != AS_COLOR_AUTO)
+        return cli->color == AS_COLOR_ALWAYS;
+    return cli->output == NULL && isatty(STDOUT_FILENO) && (no == NULL || no[0] == '\0');
+}
+
+static int usage_error(const as_error *err)
+{
+    as_error_print(err, stderr);
+    fputs("usage: attnstep [run|trace|check|exercise|compare] [options] FILE...\n"
+          "Try 'attnstep --help' for more information.\n",
+          stderr);
+    return AS_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    as_cli cli;
+    as_error err;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem;
+    int rc;
+
+    as_error_clear(&err);
+    if (as_cli_parse(&cli, argc, argv, &err) != 0)
+        return usage_error(&err);
+    if (cli.help) {
+        as_cli_help(stdout);
+        return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
+    }
+    if (cli.version) {
+        printf("attnstep %s\n", AS_VERSION);
+        return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
+    }
+    cli.render.color = want_color(&cli);
+    if ((mem = open_memstream(&buf, &len)) == NULL) {
+        fputs("attnstep: error: out of memory\n", stderr);
+        return AS_EXIT_USAGE;
+    }
+    rc = command(cli.command)(mem, &cli, &err);
+    if (fclose(mem) != 0 && rc != AS_EXIT_USAGE) {
+        as_error_set(&err, "", 0, 0, "out of memory while writing the output");
+        rc = AS_EXIT_USAGE;
+    }
+    if (rc != AS_EXIT_USAGE && as_write_output(cli.output, buf, len, cli.force, &err) != 0)
+        rc = AS_EXIT_USAGE;
+    free(buf);
+    if (rc == AS_EXIT_USAGE)
+        as_error_print(&err, stderr);
+    return rc;
+}

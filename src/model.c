@@ -1,0 +1,312 @@
+/* model.c - from the parsed input to a checked attention problem: required tables,
+ * layouts, shapes (with the reason two widths must agree), tokens and the mask. */
+#include "attnstep/model.h"
+#include "attnstep/attention.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The later of two matrices' positions: a mismatch is reported where it shows up. */
+static as_pos later(const as_named *a, const as_named *b)
+{
+    if (a->pos.line > b->pos.line || (a->pos.line == b->pos.line && a->pos.col > b->pos.col))
+        return a->pos;
+    return b->pos;
+}
+
+static int fail_at(as_error *err, const as_problem *p, as_pos at, const char *hint,
+                   const char *msg)
+{
+    as_error_set(err, p->in->path, at.line, at.col, "%s", msg);
+    if (hint != NULL)
+        as_error_hint(err, "%s", hint);
+    return -1;
+}
+
+/* ---- required tables and layout ---- */
+
+static int check_required(const as_problem *p, as_error *err)
+{
+    static const as_mat_id need[] = {AS_X, AS_WQ, AS_WK, AS_WV};
+    size_t i;
+    char msg[96];
+
+    for (i = 0; i < sizeof need / sizeof need[0]; i++) {
+        if (p->in->mat[need[i]].given)
+            continue;
+        snprintf(msg, sizeof msg, "no matrix %s is given", as_mat_name(need[i]));
+        return fail_at(err, p, (as_pos){0, 0},
+                       "an input needs X (one row per token) and the tables Wq, Wk and Wv, "
+                       "e.g. X = [[1, 1], [1, -1]]",
+                       msg);
+    }
+    return 0;
+}
+
+/* layout: torch gives every W as [out, in]; the book right-multiplies [in, out]. */
+static int apply_layout(as_input *in, as_error *err)
+{
+    static const as_mat_id w[] = {AS_WQ, AS_WK, AS_WV, AS_WO};
+    size_t i;
+
+    if (in->layout != AS_LAYOUT_TORCH)
+        return 0;
+    for (i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (in->mat[w[i]].given && as_matrix_transpose(&in->mat[w[i]].m) != 0) {
+            as_error_set(err, in->path, 0, 0, "out of memory");
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- shapes ---- */
+
+/* When got != want: an error at `at` whose message is fmt filled with (got, want). */
+static int agree(const as_problem *p, as_error *err, size_t got, size_t want, as_pos at,
+                 const char *fmt, const char *hint)
+{
+    char msg[256];
+
+    if (got == want)
+        return 0;
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    snprintf(msg, sizeof msg, fmt, got, want);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    return fail_at(err, p, at, hint, msg);
+}
+
+#define NAMED(id) (&p->in->mat[id])
+
+/* The projections: each W needs one row per feature of the rows it multiplies. */
+static int check_projections(const as_problem *p, as_error *err)
+{
+    const char *xkv = p->cross ? "Xkv" : "X";
+    char fk[96], fv[96];
+
+    snprintf(fk, sizeof fk, "Wk has %%zu rows, but %s has %%zu columns (its features)", xkv);
+    snprintf(fv, sizeof fv, "Wv has %%zu rows, but %s has %%zu columns (its features)", xkv);
+    return agree(p, err, p->Wq->rows, p->X->cols, later(NAMED(AS_X), NAMED(AS_WQ)),
+                 "Wq has %zu rows, but X has %zu columns (its features)",
+                 "Q = X @ Wq multiplies each row of X by Wq, so Wq needs one row for each "
+                 "number in a row of X") ||
+           agree(p, err, p->Wk->rows, p->Xkv->cols,
+                 later(NAMED(p->cross ? AS_XKV : AS_X), NAMED(AS_WK)), fk,
+                 "K = X @ Wk multiplies each row by Wk, so Wk needs one row for each number "
+                 "in a row of the key/value source") ||
+           agree(p, err, p->Wv->rows, p->Xkv->cols,
+                 later(NAMED(p->cross ? AS_XKV : AS_X), NAMED(AS_WV)), fv,
+                 "V = X @ Wv multiplies each row by Wv, so Wv needs one row for each number "
+                 "in a row of the key/value source") ||
+           agree(p, err, p->Wk->cols, p->Wq->cols, later(NAMED(AS_WQ), NAMED(AS_WK)),
+                 "Wk makes Keys of width %zu, but Wq makes Queries of width %zu",
+                 "a Query and a Key are compared by a dot product, so both need d_k numbers");
+}
+
+/* A bias is one row that adds a number to each column of its projection. */
+static int check_bias(const as_problem *p, as_error *err, as_mat_id b, as_mat_id w)
+{
+    const as_named *nb = NAMED(b);
+    char fmt[96];
+
+    if (!nb->given)
+        return 0;
+    snprintf(fmt, sizeof fmt, "%s has %%zu rows, but a bias is %%zu row", as_mat_name(b));
+    if (agree(p, err, nb->m.rows, 1, nb->pos, fmt, "write a bias as one row, e.g. [0.5, -1]"))
+        return -1;
+    snprintf(fmt, sizeof fmt, "%s has %%zu numbers, but %s makes %%zu columns", as_mat_name(b),
+             as_mat_name(w));
+    return agree(p, err, nb->m.cols, p->in->mat[w].m.cols, later(NAMED(w), nb), fmt,
+                 "a bias adds one number to each column of its projection");
+}
+
+/* heads: the columns of Q/K and of V split into equal blocks, one per head. */
+static int check_heads(as_problem *p, as_error *err)
+{
+    const as_pos at = p->in->heads_pos;
+    char msg[160];
+
+    p->heads = p->in->heads ? p->in->heads : 1;
+    if (p->Wq->cols % p->heads != 0 || p->Wv->cols % p->heads != 0) {
+        snprintf(msg, sizeof msg, "heads: %zu does not divide the widths of Q/K (%zu) and V (%zu)",
+                 p->heads, p->Wq->cols, p->Wv->cols);
+        return fail_at(err, p, at,
+                       "each head takes an equal block of the columns of Q, K and V, so the "
+                       "number of heads must divide their widths",
+                       msg);
+    }
+    p->d_k = p->Wq->cols / p->heads;
+    p->d_v = p->Wv->cols / p->heads;
+    if (p->d_k == 0 || p->d_v == 0)
+        return fail_at(err, p, NAMED(AS_WQ)->pos, "every head needs at least one column",
+                       "Q, K and V need at least one column");
+    return 0;
+}
+
+static int check_output(const as_problem *p, as_error *err)
+{
+    if (NAMED(AS_BO)->given && !NAMED(AS_WO)->given)
+        return fail_at(err, p, NAMED(AS_BO)->pos, "bo is added after the output table Wo",
+                       "bo is given without Wo");
+    if (!NAMED(AS_WO)->given)
+        return 0;
+    return agree(p, err, p->Wo->rows, p->heads * p->d_v, NAMED(AS_WO)->pos,
+                 "Wo has %zu rows, but the heads side by side (C) have %zu columns",
+                 "O = C @ Wo multiplies each row of C by Wo, so Wo needs one row per column "
+                 "of C (heads x d_v)") ||
+           check_bias(p, err, AS_BO, AS_WO);
+}
+
+/* ---- token labels ---- */
+
+/* Labels for count rows: the file's (their number must match), or "0", "1", ... made in
+ * own. */
+static int labels(const as_problem *p, const as_tokens *given, const char *key, size_t count,
+                  const char *what, const char ***out, as_label_store *own, as_error *err)
+{
+    size_t i;
+    char msg[160], *s;
+
+    if (given->count > 0) {
+        snprintf(msg, sizeof msg, "%s has %zu labels, but %s has %zu rows", key, given->count,
+                 what, count);
+        if (given->count != count)
+            return fail_at(err, p, given->pos, "give one label per row, in order", msg);
+        *out = (const char **)given->label;
+        return 0;
+    }
+    own->ptr = calloc(count ? count : 1, sizeof *own->ptr);
+    own->chars = malloc(count * 8 + 1); /* at most 5 digits and a NUL per label */
+    if (own->ptr == NULL || own->chars == NULL)
+        return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
+    for (i = 0, s = own->chars; i < count; i++) {
+        own->ptr[i] = s;
+        s += sprintf(s, "%zu", i) + 1;
+    }
+    *out = own->ptr;
+    return 0;
+}
+
+static int check_tokens(as_problem *p, as_error *err)
+{
+    if (labels(p, &p->in->tokens, "tokens", p->n, "X", &p->tokens, &p->own_tokens, err) != 0)
+        return -1;
+    if (!p->cross && p->in->kv_tokens.count == 0) {
+        p->kv_tokens = p->tokens;
+        return 0;
+    }
+    return labels(p, &p->in->kv_tokens, "kv_tokens", p->m, p->cross ? "Xkv" : "X",
+                  &p->kv_tokens, &p->own_kv_tokens, err);
+}
+
+/* ---- the mask ---- */
+
+static int custom_mask(as_problem *p, as_error *err)
+{
+    const as_named *nm = NAMED(AS_M);
+    size_t i;
+    char msg[160];
+
+    snprintf(msg, sizeof msg, "M is [%zu,%zu], but the scores QK\xe1\xb5\x80 are [%zu,%zu]",
+             nm->m.rows, nm->m.cols, p->n, p->m);
+    if (nm->m.rows != p->n || nm->m.cols != p->m)
+        return fail_at(err, p, nm->pos,
+                       "M is added to the scores cell by cell, so it needs one row per query "
+                       "(row of X) and one column per key",
+                       msg);
+    for (i = 0; i < nm->m.rows * nm->m.cols; i++)
+        if (isnan(nm->m.v[i]) || nm->m.v[i] == INFINITY)
+            return fail_at(err, p, nm->pos,
+                           "write 0 where reading is allowed and -inf where it is forbidden",
+                           "M may hold finite numbers and -inf, not +inf");
+    if (as_matrix_copy(&p->M, &nm->m) != 0)
+        return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
+    return 0;
+}
+
+/* Decides the mask (command line, then file, then the default) and builds M [n, m]. */
+static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
+{
+    const as_input *in = p->in;
+    char msg[160];
+
+    if (in->mask != AS_MASK_DEFAULT && in->mask != AS_MASK_CUSTOM && NAMED(AS_M)->given)
+        return fail_at(err, p, NAMED(AS_M)->pos,
+                       "write either the setting mask: or a matrix M, not both",
+                       "a matrix M is given, but the setting mask: chooses another mask");
+    p->mask = override != AS_MASK_DEFAULT ? override
+              : NAMED(AS_M)->given        ? AS_MASK_CUSTOM
+              : in->mask != AS_MASK_DEFAULT ? in->mask
+              : p->cross                   ? AS_MASK_NONE
+                                           : AS_MASK_CAUSAL;
+    if (p->mask == AS_MASK_CUSTOM)
+        return custom_mask(p, err);
+    if (as_matrix_init(&p->M, p->n, p->m) != 0)
+        return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
+    if (p->mask == AS_MASK_NONE)
+        return 0;
+    snprintf(msg, sizeof msg, "a causal mask needs as many queries as keys, but X has %zu rows "
+             "and Xkv has %zu", p->n, p->m);
+    if (p->n != p->m)
+        return fail_at(err, p, in->mask_pos.line ? in->mask_pos : NAMED(AS_XKV)->pos,
+                       "causal means \"row i reads positions 0..i of the same sequence\"; "
+                       "for cross-attention use mask: none or a matrix M",
+                       msg);
+    as_causal_mask(p->M.v, p->n);
+    return 0;
+}
+
+/* ---- the whole problem ---- */
+
+int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->in = in;
+    if (check_required(p, err) != 0 || apply_layout(in, err) != 0)
+        goto fail;
+    p->cross = in->mat[AS_XKV].given;
+    p->X = &in->mat[AS_X].m;
+    p->Xkv = p->cross ? &in->mat[AS_XKV].m : p->X;
+    p->Wq = &in->mat[AS_WQ].m;
+    p->Wk = &in->mat[AS_WK].m;
+    p->Wv = &in->mat[AS_WV].m;
+    p->Wo = in->mat[AS_WO].given ? &in->mat[AS_WO].m : NULL;
+    p->bq = in->mat[AS_BQ].given ? &in->mat[AS_BQ].m : NULL;
+    p->bk = in->mat[AS_BK].given ? &in->mat[AS_BK].m : NULL;
+    p->bv = in->mat[AS_BV].given ? &in->mat[AS_BV].m : NULL;
+    p->bo = in->mat[AS_BO].given ? &in->mat[AS_BO].m : NULL;
+    p->n = p->X->rows;
+    p->m = p->Xkv->rows;
+    p->d_model = p->X->cols;
+    p->d_kv_model = p->Xkv->cols;
+    if (check_projections(p, err) || check_bias(p, err, AS_BQ, AS_WQ) ||
+        check_bias(p, err, AS_BK, AS_WK) || check_bias(p, err, AS_BV, AS_WV) ||
+        check_heads(p, err) || check_output(p, err) || check_tokens(p, err) ||
+        build_mask(p, mask_override, err))
+        goto fail;
+    p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
+    p->scale_auto = !in->scale_set;
+    /* sqrt(1/d_k) is correctly rounded whenever 1/d_k is exact (d_k a power of two), so
+     * the book's 1/√2 is the double nearest the true value */
+    p->scale = in->scale_set ? in->scale : sqrt(1.0 / (double)p->d_k);
+    return 0;
+fail:
+    as_problem_free(p);
+    return -1;
+}
+
+void as_problem_free(as_problem *p)
+{
+    as_matrix_free(&p->M);
+    free(p->own_tokens.chars);
+    free(p->own_tokens.ptr);
+    free(p->own_kv_tokens.chars);
+    free(p->own_kv_tokens.ptr);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,335 @@
+/* render_text.c - `run` as text: every table in the chapter's order and format. */
+#include "attnstep/render.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CAPTION_GAP 6 /* spaces between a table and its captions, as the book prints */
+#define SIDE_BY_SIDE_MAX 100 /* widest line for printing Wq, Wk, Wv side by side */
+
+static const char *msg(const as_render_opts *o, as_msg m)
+{
+    return as_msg_text(o->lang, m);
+}
+
+static const char *sym(const as_render_opts *o, as_sym s)
+{
+    return as_sym_text(o->ascii, s);
+}
+
+/* Nonzero when the one head's AV is the layer's output (no Wo, one head). */
+static int is_final_output(const as_problem *p)
+{
+    return p->heads == 1 && p->Wo == NULL;
+}
+
+/* A blank line between groups of tables (never two, never first). */
+static void gap(as_block *out)
+{
+    if (out->count > 0 && out->line[out->count - 1][0] != '\0')
+        as_block_add(out, "%s", "");
+}
+
+/* "Q" or, with several heads, "Q₀" (base followed by the head's subscript). */
+static void head_name(char *buf, size_t size, const char *base, const as_problem *p, size_t h,
+                      const as_render_opts *o)
+{
+    char sub[32] = "";
+
+    if (p->heads > 1)
+        as_subscript(sub, sizeof sub, h, o->ascii);
+    snprintf(buf, size, "%s%s", base, sub);
+}
+
+/* A table: "EXPR = " (or "≈" when a shown value is rounded), the matrix, captions beside. */
+static void table(as_block *out, const char *expr, const as_matrix *m, const as_block *captions,
+                  const as_render_opts *o)
+{
+    const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
+    char label[256];
+    int rounded = 0;
+    as_block b = as_block_matrix(m, &st, &rounded);
+
+    snprintf(label, sizeof label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr,
+             o->color ? "\x1b[0m" : "", rounded ? sym(o, SYM_APPROX) : "=");
+    as_block_label(&b, label);
+    if (captions != NULL && captions->count > 0) {
+        as_block both = as_block_beside(&b, captions, CAPTION_GAP);
+        as_block_append(out, &both);
+        as_block_free(&both);
+    } else {
+        as_block_append(out, &b);
+    }
+    as_block_free(&b);
+}
+
+/* ---- captions ---- */
+
+/* “label” for each row: 第0行对应“我”. */
+static as_block row_captions(const char *const *labels, size_t rows, const as_render_opts *o)
+{
+    as_block c = {0};
+    size_t i;
+
+    for (i = 0; i < rows; i++)
+        as_block_add(&c, msg(o, MSG_ROW_IS), i, labels[i]);
+    return c;
+}
+
+/* Which keys row i may read: 第0行只能读“我”, 第1行能读“我”和“爱”. */
+static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_render_opts *o)
+{
+    char list[512] = "";
+    size_t j, count = 0, used = 0, last = 0;
+
+    for (j = 0; j < p->m; j++)
+        if (AS_AT(p->M, i, j) != -INFINITY)
+            count++, last = j;
+    if (count > 6) {
+        as_block_add(c, msg(o, MSG_MASK_READS_N), i, count);
+        return;
+    }
+    for (j = 0; j < p->m && used < sizeof list; j++) {
+        if (AS_AT(p->M, i, j) == -INFINITY)
+            continue;
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s“%s”",
+                                 used == 0    ? ""
+                                 : j == last ? msg(o, MSG_LIST_AND)
+                                             : msg(o, MSG_LIST_SEP),
+                                 p->kv_tokens[j]);
+    }
+    as_block_add(c, msg(o, count == 1 ? MSG_MASK_ONLY : MSG_MASK_READS), i, list);
+}
+
+/* ---- sections, in the chapter's order ---- */
+
+static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    as_block cap = row_captions(p->tokens, p->n, o);
+
+    if (p->in->title != NULL)
+        as_block_add(out, msg(o, MSG_TITLE), p->in->title);
+    table(out, "X", p->X, &cap, o);
+    as_block_free(&cap);
+    as_block_add(out, msg(o, MSG_SHAPE_X), p->n, p->d_model);
+    if (p->cross) {
+        gap(out);
+        cap = row_captions(p->kv_tokens, p->m, o);
+        table(out, "Xkv", p->Xkv, &cap, o);
+        as_block_free(&cap);
+        as_block_add(out, msg(o, MSG_SHAPE_XKV), p->m, p->d_kv_model);
+        as_block_add(out, "%s", msg(o, MSG_CROSS_NOTE));
+    }
+}
+
+/* Wq, Wk, Wv side by side as the book prints them when they fit, else one by one. */
+static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    const as_matrix *w[] = {p->Wq, p->Wk, p->Wv, p->bq, p->bk, p->bv, p->Wo, p->bo};
+    static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
+    as_block row = {0};
+    size_t i, widest = 0;
+
+    if (p->in->layout == AS_LAYOUT_TORCH)
+        as_block_add(out, "%s", msg(o, MSG_LAYOUT_TORCH));
+    for (i = 0; i < 3; i++) {
+        as_block one = {0}, next;
+        table(&one, name[i], w[i], NULL, o);
+        next = as_block_beside(&row, &one, row.count ? 4 : 0);
+        as_block_free(&one);
+        as_block_free(&row);
+        row = next;
+    }
+    for (i = 0; i < row.count; i++)
+        if (as_display_width(row.line[i]) > widest)
+            widest = as_display_width(row.line[i]);
+    if (widest <= SIDE_BY_SIDE_MAX)
+        as_block_append(out, &row);
+    else
+        for (i = 0; i < 3; i++)
+            table(out, name[i], w[i], NULL, o);
+    as_block_free(&row);
+    for (i = 3; i < 8; i++)
+        if (w[i] != NULL)
+            table(out, name[i], w[i], NULL, o);
+}
+
+/* Q = X @ Wq (+ bq), K and V likewise. */
+static void projections(as_block *out, const as_problem *p, const as_trace *t,
+                        const as_render_opts *o)
+{
+    const as_matrix *res[] = {&t->Q, &t->K, &t->V};
+    const as_matrix *bias[] = {p->bq, p->bk, p->bv};
+    static const char *const what[] = {"Q", "K", "V"}, *const w[] = {"Wq", "Wk", "Wv"};
+    static const as_table tab[] = {AS_T_Q, AS_T_K, AS_T_V};
+    char expr[64];
+    size_t i;
+
+    for (i = 0; i < 3; i++) {
+        if (!as_shows(o, tab[i]))
+            continue;
+        snprintf(expr, sizeof expr, "%s = %s @ %s%s%s", what[i], i && p->cross ? "Xkv" : "X", w[i],
+                 bias[i] ? " + b" : "", bias[i] ? w[i] + 1 : "");
+        table(out, expr, res[i], NULL, o);
+    }
+}
+
+/* "QKᵀ/√2" (or "QKᵀ×0.5" for a scale set by the input), with head subscripts. */
+static void scaled_expr(char *buf, size_t size, const as_problem *p, size_t h,
+                        const as_render_opts *o)
+{
+    char q[32], k[32], num[AS_NUM_BUF];
+
+    head_name(q, sizeof q, "Q", p, h, o);
+    head_name(k, sizeof k, "K", p, h, o);
+    if (p->scale_auto) {
+        snprintf(buf, size, o->ascii ? "%s%s%s/%s(%zu)" : "%s%s%s/%s%zu", q, k, sym(o, SYM_T),
+                 sym(o, SYM_SQRT), p->d_k);
+    } else {
+        as_fmt_display(num, sizeof num, p->scale, o->digits, o->ascii);
+        snprintf(buf, size, "%s%s%s%s%s", q, k, sym(o, SYM_T), sym(o, SYM_TIMES), num);
+    }
+}
+
+/* Nonzero when any table titled by a head is to be shown. */
+static int shows_any_head_table(const as_render_opts *o)
+{
+    static const as_table t[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_M, AS_T_S, AS_T_A, AS_T_C};
+    size_t i;
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (as_shows(o, t[i]))
+            return 1;
+    return 0;
+}
+
+/* One head: (its Q, K, V slices), QKᵀ, M, S, A, O. */
+static void head(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
+                 const as_render_opts *o)
+{
+    char q[32], k[32], v[32], a[32], oo[32], s[32], expr[256], sc[160];
+    as_block cap = {0};
+    size_t i;
+
+    head_name(q, sizeof q, "Q", p, hd, o);
+    head_name(k, sizeof k, "K", p, hd, o);
+    head_name(v, sizeof v, "V", p, hd, o);
+    head_name(a, sizeof a, "A", p, hd, o);
+    head_name(s, sizeof s, "S", p, hd, o);
+    head_name(oo, sizeof oo, "O", p, hd, o);
+    if (p->heads > 1 && shows_any_head_table(o)) {
+        gap(out);
+        as_block_add(out, msg(o, MSG_HEAD_TITLE), hd);
+        if (as_shows(o, AS_T_Q))
+            table(out, q, &h->Q, NULL, o);
+        if (as_shows(o, AS_T_K))
+            table(out, k, &h->K, NULL, o);
+        if (as_shows(o, AS_T_V))
+            table(out, v, &h->V, NULL, o);
+    }
+    if (as_shows(o, AS_T_QKT)) {
+        gap(out);
+        as_block_add(&cap, "%s", msg(o, MSG_QKT_ROWS));
+        as_block_add(&cap, "%s", msg(o, MSG_QKT_COLS));
+        snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, SYM_T));
+        table(out, expr, &h->QKT, &cap, o);
+        as_block_free(&cap);
+    }
+    if (as_shows(o, AS_T_M) && hd == 0) {
+        gap(out);
+        for (i = 0; i < p->n; i++)
+            mask_caption(&cap, p, i, o);
+        table(out, "M", &p->M, &cap, o);
+        as_block_free(&cap);
+    }
+    gap(out);
+    scaled_expr(sc, sizeof sc, p, hd, o);
+    snprintf(expr, sizeof expr, "%s = %s + M", s, sc);
+    if (as_shows(o, AS_T_S))
+        table(out, expr, &h->S, NULL, o);
+    snprintf(expr, sizeof expr, "%s = %s", a, msg(o, MSG_SOFTMAX_ROWS));
+    if (p->heads > 1)
+        snprintf(expr, sizeof expr, "%s = softmax(%s)", a, s);
+    if (as_shows(o, AS_T_A)) {
+        table(out, expr, &h->A, NULL, o);
+        if (o->heatmap)
+            as_heatmap(out, p, &h->A, o);
+    }
+    snprintf(expr, sizeof expr, "%s = %s%s", oo, a, v);
+    if (as_shows(o, is_final_output(p) ? AS_T_O : AS_T_C))
+        table(out, expr, &h->O, NULL, o);
+}
+
+/* The heads side by side (C) and the output projection, when there are any. */
+static void output(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+{
+    char expr[256] = "C = [", sub[32];
+    size_t h, used = strlen(expr);
+
+    if (is_final_output(p))
+        return;
+    for (h = 0; h < p->heads && used < sizeof expr; h++) {
+        head_name(sub, sizeof sub, "O", p, h, o);
+        used += (size_t)snprintf(expr + used, sizeof expr - used, "%s%s", h ? "|" : "", sub);
+    }
+    snprintf(expr + used, sizeof expr - used, "]");
+    gap(out);
+    if (p->heads > 1 && as_shows(o, AS_T_C))
+        table(out, expr, &t->C, NULL, o);
+    if (p->Wo != NULL && as_shows(o, AS_T_O))
+        table(out, p->bo ? "O = C @ Wo + bo" : "O = C @ Wo", &t->O, NULL, o);
+    else if (as_shows(o, AS_T_O))
+        table(out, "O = C", &t->O, NULL, o);
+}
+
+/* The chapter's closing formula: Q=XWq, K=XWk, V=XWv; O=softmax(QKᵀ/√d_k + M)V. */
+static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    const char *src = p->cross ? "Xkv" : "X", *hs = o->ascii ? "_h" : "\xe2\x82\x95";
+    char sc[64], num[AS_NUM_BUF];
+
+    gap(out);
+    as_fmt_display(num, sizeof num, p->scale, o->digits, o->ascii);
+    if (p->scale_auto)
+        snprintf(sc, sizeof sc, o->ascii ? "/%s(d_k)" : "/%sd_k", sym(o, SYM_SQRT));
+    else
+        snprintf(sc, sizeof sc, "%s%s", sym(o, SYM_TIMES), num);
+    as_block_add(out, "Q = XWq%s, K = %sWk%s, V = %sWv%s", p->bq ? " + bq" : "", src,
+                 p->bk ? " + bk" : "", src, p->bv ? " + bv" : "");
+    if (is_final_output(p)) {
+        as_block_add(out, "O = softmax(QK%s%s + M)V", sym(o, SYM_T), sc);
+        return;
+    }
+    as_block_add(out, "head%s = softmax(Q%sK%s%s%s + M)V%s", hs, hs, hs, sym(o, SYM_T), sc, hs);
+    as_block_add(out, "O = [head%s|head%s|%s]%s%s", o->ascii ? "_0" : "\xe2\x82\x80",
+                 o->ascii ? "_1" : "\xe2\x82\x81", sym(o, SYM_ELLIPSIS), p->Wo ? "Wo" : "",
+                 p->bo ? " + bo" : "");
+}
+
+int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+{
+    as_block b = {0};
+    size_t h;
+    int failed;
+
+    if (as_shows(o, AS_T_X))
+        inputs(&b, p, o);
+    if (as_shows(o, AS_T_W)) {
+        gap(&b);
+        weights(&b, p, o);
+    }
+    gap(&b);
+    projections(&b, p, t, o);
+    for (h = 0; h < t->heads; h++)
+        head(&b, p, &t->head[h], h, o);
+    output(&b, p, t, o);
+    if (o->only == 0 || o->formula)
+        formula(&b, p, o);
+    as_block_print(out, &b);
+    failed = b.failed;
+    as_block_free(&b);
+    return failed || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,683 @@
+/* render_trace.c - `trace`: the chapter's hand calculation, line by line, for any input
+ * (SPEC §5). It reads the problem and its trace and never computes the maths: every
+ * number printed is a value the trace recorded (attention.c); the written-out sums and
+ * the exact forms such as "1/√2" are only the formatting of those values (expand.c).
+ *
+ * Order, as the chapter walks it: the input and its shape; each projection row by row;
+ * then, for each receiving row (and each head), its readable positions and the four
+ * steps; then the whole-matrix form and the formula, as `run` prints them. */
+#include "attnstep/render.h"
+#include "attnstep/expand.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The walk-through being written. */
+typedef struct walk {
+    const as_problem *p;
+    const as_trace *t;
+    const as_render_opts *o;
+    as_expand_style st;
+    as_block *b;   /* the lines so far */
+    size_t *idx;   /* [m] the positions the current row may read */
+    size_t nread;  /* how many */
+} walk;
+
+static const char *msg(const walk *w, as_msg m)
+{
+    return as_msg_text(w->o->lang, m);
+}
+
+static const char *sym(const walk *w, as_sym s)
+{
+    return as_sym_text(w->o->ascii, s);
+}
+
+/* "=" between a value and its exact written-out form; "≈" when a shown value is rounded
+ * (the display rule of SPEC §4). */
+static const char *rel(const walk *w, int rounded)
+{
+    return rounded ? sym(w, SYM_APPROX) : "=";
+}
+
+/* A blank line between groups (never two, never first). */
+static void gap(walk *w)
+{
+    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
+        as_block_add(w->b, "%s", "");
+}
+
+/* Notes a text that ran out of memory and frees it. */
+static void done(walk *w, as_text *t)
+{
+    w->b->failed |= t->failed;
+    as_text_free(t);
+}
+
+/* Appends " = res" or " ≈ res" (rounded: whether any shown number was rounded) and
+ * frees res. */
+static void equals(walk *w, as_text *t, int rounded, as_text *res)
+{
+    as_text_addf(t, " %s %s", rel(w, rounded), as_text_str(res));
+    done(w, res);
+}
+
+/* Adds t as one line and frees it. */
+static void emit(walk *w, as_text *t)
+{
+    as_block_add(w->b, "%s", as_text_str(t));
+    done(w, t);
+}
+
+/* ---- views into the trace's tables ---- */
+
+/* Row i of m, every column. */
+static as_view row_of(const as_matrix *m, size_t i)
+{
+    const as_view v = {&AS_AT(*m, i, 0), 1, NULL, m->cols};
+    return v;
+}
+
+/* Row i of m at the readable positions of the current row. */
+static as_view readable_of(const walk *w, const as_matrix *m, size_t i)
+{
+    const as_view v = {&AS_AT(*m, i, 0), 1, w->idx, w->nread};
+    return v;
+}
+
+/* Column j of m at rows idx (or all rows when idx is NULL). */
+static as_view column_of(const as_matrix *m, size_t j, const size_t *idx, size_t count)
+{
+    const as_view v = {&AS_AT(*m, 0, j), m->cols, idx, count};
+    return v;
+}
+
+/* Appends "name₁=[1,0]". */
+static void named_row(as_text *t, const char *name, size_t i, const as_matrix *m,
+                      const as_expand_style *st)
+{
+    const as_view v = row_of(m, i);
+
+    as_expand_sub(t, name, i, st);
+    as_text_addf(t, "=");
+    as_expand_vector(t, &v, st);
+}
+
+/* ---- tables as `run` prints them ---- */
+
+/* Appends the lines of buf[0..len) to b, without the blank lines at its end. */
+static void add_lines(as_block *b, const char *buf, size_t len)
+{
+    const char *s = buf, *end = buf + len;
+
+    while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const size_t n = nl != NULL ? (size_t)(nl - s) : (size_t)(end - s);
+        as_block_add(b, "%.*s", (int)n, s);
+        s += n + 1;
+    }
+}
+
+/* The tables in only (and the formula when asked), exactly as `run` writes them. */
+static int run_tables(walk *w, const as_trace *t, unsigned only, int formula)
+{
+    as_render_opts o = *w->o;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc;
+
+    if (mem == NULL)
+        return -1;
+    o.only = only;
+    o.formula = formula;
+    rc = as_render_text(mem, w->p, t, &o);
+    if (fclose(mem) != 0)
+        rc = -1;
+    if (rc == 0)
+        add_lines(w->b, buf, len);
+    free(buf);
+    return rc;
+}
+
+/* The title, X (and Xkv) with their shapes, and the W tables. */
+static int inputs(walk *w)
+{
+    return run_tables(w, w->t, (1u << AS_T_X) | (1u << AS_T_W), 0);
+}
+
+/* ---- the projections, row by row ---- */
+
+/* One projection: out = in @ W (+ b), as "q₀ = x₀Wq + bq". */
+typedef struct projection {
+    const char *out, *in, *w, *b;    /* row names and table names */
+    const as_matrix *x, *wm, *bias;  /* the input rows, the table, the bias or NULL */
+    const as_matrix *res;            /* the result the trace recorded */
+} projection;
+
+struct proj_cell_ctx {
+    const projection *pr;
+    size_t i;
+    const as_expand_style *st;
+};
+
+/* Cell j of row i: "1×0.5+1×(-0.5)", and "+0.1" when there is a bias. */
+static int proj_cell(as_text *t, size_t j, void *ctx)
+{
+    const struct proj_cell_ctx *c = ctx;
+    const as_view a = row_of(c->pr->x, c->i);
+    const as_view b = column_of(c->pr->wm, j, NULL, c->pr->wm->rows);
+    int rounded = as_expand_products(t, &a, &b, "+", c->st);
+
+    if (c->pr->bias != NULL) {
+        as_text_addf(t, "+");
+        rounded |= as_expand_factor(t, AS_AT(*c->pr->bias, 0, j), c->st);
+    }
+    return rounded;
+}
+
+/* "q₀ = x₀Wq = [1×0.5+1×(-0.5), 1×0.5+1×0.5] = [0,1]" */
+static void proj_line(walk *w, const projection *pr, size_t i)
+{
+    struct proj_cell_ctx c = {pr, i, &w->st};
+    const as_view row = row_of(pr->res, i);
+    as_text t = {0}, res = {0};
+    int rounded;
+
+    as_expand_sub(&t, pr->out, i, &w->st);
+    as_text_addf(&t, " = ");
+    as_expand_sub(&t, pr->in, i, &w->st);
+    as_text_addf(&t, "%s%s%s = [", pr->w, pr->bias ? " + " : "", pr->bias ? pr->b : "");
+    rounded = as_expand_join(&t, pr->wm->cols, ", ", proj_cell, &c, &w->st);
+    as_text_addf(&t, "]");
+    rounded |= as_expand_vector(&res, &row, &w->st);
+    equals(w, &t, rounded, &res);
+    emit(w, &t);
+}
+
+/* "取“我”的输入x₀=[1,1]：" */
+static void input_line(walk *w, as_msg m, const char *token, const char *name,
+                       const as_matrix *x, size_t i)
+{
+    as_text t = {0};
+
+    named_row(&t, name, i, x, &w->st);
+    as_block_add(w->b, msg(w, m), token, as_text_str(&t));
+    done(w, &t);
+}
+
+static void projections(walk *w)
+{
+    const as_problem *p = w->p;
+    const char *kv = p->cross ? "xkv" : "x";
+    const projection q = {"q", "x", "Wq", "bq", p->X, p->Wq, p->bq, &w->t->Q};
+    const projection k = {"k", kv, "Wk", "bk", p->Xkv, p->Wk, p->bk, &w->t->K};
+    const projection v = {"v", kv, "Wv", "bv", p->Xkv, p->Wv, p->bv, &w->t->V};
+    size_t i;
+
+    gap(w);
+    as_block_add(w->b, "%s", msg(w, MSG_TR_PROJ_INTRO));
+    for (i = 0; i < p->n; i++) {
+        gap(w);
+        input_line(w, MSG_TR_INPUT, p->tokens[i], "x", p->X, i);
+        proj_line(w, &q, i);
+        if (!p->cross) {
+            proj_line(w, &k, i);
+            proj_line(w, &v, i);
+        }
+    }
+    for (i = 0; p->cross && i < p->m; i++) {
+        gap(w);
+        input_line(w, MSG_TR_INPUT_KV, p->kv_tokens[i], kv, p->Xkv, i);
+        proj_line(w, &k, i);
+        proj_line(w, &v, i);
+    }
+}
+
+/* ---- one receiving row: who it reads ---- */
+
+static void find_readable(walk *w, size_t i)
+{
+    size_t j;
+
+    w->nread = 0;
+    for (j = 0; j < w->p->m; j++)
+        if (AS_AT(w->p->M, i, j) != -INFINITY)
+            w->idx[w->nread++] = j;
+}
+
+/* The receiver, then each position: readable with its k and v, or why not. */
+static void positions(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_problem *p = w->p;
+    as_text q = {0}, k = {0}, v = {0};
+    size_t j;
+
+    named_row(&q, "q", i, &h->Q, &w->st);
+    as_block_add(w->b, msg(w, MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
+    for (j = 0; j < p->m; j++) {
+        if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_CAUSAL) {
+            as_block_add(w->b, msg(w, MSG_TR_FUTURE), j, p->kv_tokens[j]);
+        } else if (AS_AT(p->M, i, j) == -INFINITY) {
+            as_block_add(w->b, msg(w, MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
+                         sym(w, SYM_NEG_INF));
+        } else {
+            named_row(&k, "k", j, &h->K, &w->st);
+            named_row(&v, "v", j, &h->V, &w->st);
+            as_block_add(w->b, msg(w, MSG_TR_READABLE), j, p->kv_tokens[j], as_text_str(&k),
+                         as_text_str(&v));
+            done(w, &k);
+            done(w, &v);
+        }
+    }
+    done(w, &q);
+}
+
+/* ---- step 1: the raw scores ---- */
+
+/* "q₁·k₀ = 1×1+0×0 = 1" */
+static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
+{
+    const as_view qv = row_of(&h->Q, i), kv = row_of(&h->K, j);
+    as_text t = {0}, res = {0};
+    int rounded;
+
+    as_expand_sub(&t, "q", i, &w->st);
+    as_text_addf(&t, "%s", sym(w, SYM_DOT));
+    as_expand_sub(&t, "k", j, &w->st);
+    as_text_addf(&t, " = ");
+    rounded = as_expand_products(&t, &qv, &kv, "+", &w->st);
+    rounded |= as_expand_number(&res, AS_AT(h->QKT, i, j), &w->st);
+    equals(w, &t, rounded, &res);
+    as_block_add(w->b, msg(w, MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
+    done(w, &t);
+}
+
+static void step1(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_view raw = readable_of(w, &h->QKT, i);
+    as_text scores = {0}, order = {0};
+    size_t k;
+
+    as_block_add(w->b, "%s", msg(w, MSG_TR_STEP1));
+    for (k = 0; k < w->nread; k++)
+        dot_line(w, h, i, w->idx[k]);
+    as_expand_vector(&scores, &raw, &w->st);
+    as_expand_words(&order, w->p->kv_tokens, w->idx, w->nread, &w->st);
+    as_block_add(w->b, msg(w, MSG_TR_RAW_ALL), as_text_str(&scores), as_text_str(&order));
+    done(w, &scores);
+    done(w, &order);
+}
+
+/* ---- step 2: the scaling (and the finite cells of a custom M) ---- */
+
+struct raw_ctx {
+    const walk *w;
+    const as_view *raw;
+};
+
+/* One exact scaled score: "1/√2", "3/2". */
+static int exact_item(as_text *t, size_t k, void *ctx)
+{
+    const struct raw_ctx *c = ctx;
+
+    return as_expand_over_sqrt(t, as_view_at(c->raw, k), c->w->p->d_k, &c->w->st);
+}
+
+/* "[1/√2, 0/√2]" (dividing by √d_k), or "[1×0.5, 0×0.5]" for a scale the input sets.
+ * Returns 1 when a shown number was rounded. */
+static int exact_scaled(const walk *w, as_text *t, const as_view *raw)
+{
+    const as_view scale = {&w->p->scale, 0, NULL, raw->count};
+    struct raw_ctx c = {w, raw};
+    int rounded;
+
+    as_text_addf(t, "[");
+    rounded = w->p->scale_auto ? as_expand_join(t, raw->count, ", ", exact_item, &c, &w->st)
+                               : as_expand_products(t, raw, &scale, ", ", &w->st);
+    as_text_addf(t, "]");
+    return rounded;
+}
+
+/* Nonzero when a and b differ in spaces only ("[2, 0]" and "[2,0]"). */
+static int same_but_spaces(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        while (*a == ' ')
+            a++;
+        while (*b == ' ')
+            b++;
+        if (*a != *b)
+            return 0;
+        if (*a == '\0')
+            return 1;
+    }
+}
+
+static void step2_heading(walk *w)
+{
+    as_text t = {0};
+
+    if (w->p->scale_auto) {
+        as_text_addf(&t, w->o->ascii ? "%s(d_k)" : "%sd_k", sym(w, SYM_SQRT));
+        as_block_add(w->b, msg(w, MSG_TR_STEP2), as_text_str(&t), w->p->d_k);
+    } else {
+        as_expand_number(&t, w->p->scale, &w->st);
+        as_block_add(w->b, msg(w, MSG_TR_STEP2_SCALE), as_text_str(&t));
+    }
+    done(w, &t);
+}
+
+struct mask_ctx {
+    const walk *w;
+    const as_head_trace *h;
+    size_t i;
+};
+
+/* One readable cell of S: "0.7071067812+(-1)". */
+static int mask_item(as_text *t, size_t k, void *ctx)
+{
+    const struct mask_ctx *c = ctx;
+    const size_t j = c->w->idx[k];
+    const int rounded = as_expand_number(t, AS_AT(c->h->scaled, c->i, j), &c->w->st);
+
+    as_text_addf(t, "+");
+    return rounded | as_expand_factor(t, AS_AT(c->w->p->M, c->i, j), &c->w->st);
+}
+
+/* A custom M may add finite numbers to readable cells: show that sum when it does. */
+static void add_mask(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_view s = readable_of(w, &h->S, i);
+    struct mask_ctx c = {w, h, i};
+    as_text t = {0}, res = {0};
+    size_t k = 0;
+    int rounded;
+
+    while (k < w->nread && AS_AT(w->p->M, i, w->idx[k]) == 0)
+        k++;
+    if (k == w->nread)
+        return; /* M adds nothing to this row's readable cells */
+    as_text_addf(&t, "[");
+    rounded = as_expand_join(&t, w->nread, ", ", mask_item, &c, &w->st);
+    as_text_addf(&t, "]");
+    rounded |= as_expand_vector(&res, &s, &w->st);
+    equals(w, &t, rounded, &res);
+    as_block_add(w->b, msg(w, MSG_TR_ADD_M), as_text_str(&t));
+    done(w, &t);
+}
+
+static void step2(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_view raw = readable_of(w, &h->QKT, i), scaled = readable_of(w, &h->scaled, i);
+    as_text exact = {0}, dec = {0};
+    int exact_rounded, dec_rounded;
+
+    step2_heading(w);
+    exact_rounded = exact_scaled(w, &exact, &raw);
+    dec_rounded = as_expand_vector(&dec, &scaled, &w->st);
+    /* the written-out division (or product) where it says more than the decimals do */
+    if (same_but_spaces(as_text_str(&exact), as_text_str(&dec))) {
+        as_block_add(w->b, msg(w, MSG_TR_SCALED), as_text_str(&dec));
+        done(w, &dec);
+    } else {
+        equals(w, &exact, exact_rounded | dec_rounded, &dec);
+        as_block_add(w->b, msg(w, MSG_TR_SCALED), as_text_str(&exact));
+    }
+    done(w, &exact);
+    add_mask(w, h, i);
+}
+
+/* ---- step 3: the softmax sub-steps ---- */
+
+static const as_msg softmax_label[] = {MSG_TR_SHIFT, MSG_TR_EXP, MSG_TR_SUM, MSG_TR_DIVIDE};
+
+/* Columns before the values of step 3: the widest label and a space, so that the values
+ * line up as the chapter prints them. */
+static size_t softmax_indent(const walk *w)
+{
+    size_t k, width = 0;
+
+    for (k = 0; k < sizeof softmax_label / sizeof softmax_label[0]; k++)
+        if (as_display_width(msg(w, softmax_label[k])) > width)
+            width = as_display_width(msg(w, softmax_label[k]));
+    return width + 1;
+}
+
+/* Starts t with the label of sub-step k, padded to indent columns. */
+static void softmax_line(const walk *w, as_text *t, size_t k, size_t indent)
+{
+    const char *label = msg(w, softmax_label[k]);
+
+    as_text_addf(t, "%s%*s", label, (int)(indent - as_display_width(label)), "");
+}
+
+/* "来自“我”的份额   来自“爱”的份额" under the shares, from the bracket on. */
+static void share_captions(walk *w, size_t indent)
+{
+    as_text t = {0};
+    size_t k;
+
+    if (as_expand_elides(w->nread))
+        return; /* the order was said in step 1 */
+    as_text_addf(&t, "%*s", (int)indent + 1, "");
+    for (k = 0; k < w->nread; k++) {
+        if (k > 0)
+            as_text_addf(&t, "   ");
+        as_text_addf(&t, msg(w, MSG_TR_SHARE_FROM), w->p->kv_tokens[w->idx[k]]);
+    }
+    emit(w, &t);
+}
+
+static void step3(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_view shifted = readable_of(w, &h->shifted, i), exps = readable_of(w, &h->exps, i);
+    const as_view a = readable_of(w, &h->A, i);
+    const size_t indent = softmax_indent(w);
+    as_text t = {0}, max = {0};
+
+    as_block_add(w->b, "%s", msg(w, MSG_TR_STEP3));
+    softmax_line(w, &t, 0, indent);
+    as_expand_vector(&t, &shifted, &w->st);
+    as_expand_number(&max, AS_AT(h->row_max, i, 0), &w->st);
+    as_text_addf(&t, msg(w, MSG_TR_MAX_IS), as_text_str(&max));
+    done(w, &max);
+    emit(w, &t);
+    softmax_line(w, &t, 1, indent);
+    as_expand_vector(&t, &exps, &w->st);
+    emit(w, &t);
+    softmax_line(w, &t, 2, indent);
+    as_expand_number(&t, AS_AT(h->sums, i, 0), &w->st);
+    emit(w, &t);
+    softmax_line(w, &t, 3, indent);
+    as_expand_vector(&t, &a, &w->st);
+    emit(w, &t);
+    share_captions(w, indent);
+}
+
+/* ---- step 4: mixing the Values ---- */
+
+/* Nonzero when the one head's output is the layer's output (one head, no Wo). */
+static int is_final_output(const as_problem *p)
+{
+    return p->heads == 1 && p->Wo == NULL;
+}
+
+/* "输出第0格 = 0.6697615493×10 + 0.3302384507×0 ≈ 6.6976154933" */
+static void out_cell(walk *w, const as_head_trace *h, size_t i, size_t j)
+{
+    const as_view a = readable_of(w, &h->A, i), v = column_of(&h->V, j, w->idx, w->nread);
+    as_text t = {0}, res = {0};
+    int rounded = as_expand_products(&t, &a, &v, " + ", &w->st);
+
+    rounded |= as_expand_number(&res, AS_AT(h->O, i, j), &w->st);
+    equals(w, &t, rounded, &res);
+    as_block_add(w->b, msg(w, MSG_TR_OUT_CELL), j, as_text_str(&t));
+    done(w, &t);
+}
+
+/* "o₁ ≈ [6.6976154933, 6.6047690135]": row i of m, named. */
+static void named_result(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
+{
+    const as_view row = row_of(m, i);
+    as_text res = {0};
+    const int rounded = as_expand_vector(&res, &row, &w->st);
+
+    as_expand_sub(t, name, i, &w->st);
+    equals(w, t, rounded, &res);
+}
+
+/* "“爱”位置的注意力输出 o₁ ≈ [6.6976154933, 6.6047690135]" */
+static void out_row(walk *w, size_t i, const as_matrix *o)
+{
+    as_text t = {0};
+
+    named_result(w, &t, "o", i, o);
+    as_block_add(w->b, msg(w, MSG_TR_OUT_ROW), w->p->tokens[i], as_text_str(&t));
+    done(w, &t);
+}
+
+static void step4(walk *w, const as_head_trace *h, size_t i, size_t hd)
+{
+    const as_view row = row_of(&h->O, i);
+    as_text t = {0}, res = {0};
+    size_t j;
+
+    as_block_add(w->b, "%s", msg(w, MSG_TR_STEP4));
+    for (j = 0; j < h->O.cols; j++)
+        out_cell(w, h, i, j);
+    if (is_final_output(w->p)) {
+        out_row(w, i, &h->O);
+        return;
+    }
+    /* one head of several, or one before Wo: its row is not yet the layer's output */
+    as_text_addf(&t, "%s ", rel(w, as_expand_vector(&res, &row, &w->st)));
+    as_text_addf(&t, "%s", as_text_str(&res));
+    as_block_add(w->b, msg(w, MSG_TR_HEAD_OUT), hd, w->p->tokens[i], as_text_str(&t));
+    done(w, &res);
+    done(w, &t);
+}
+
+/* The heads side by side, the output projection when there is one, the output row. */
+static void closing(walk *w, size_t i)
+{
+    const as_problem *p = w->p;
+    const projection o = {"o", "c", "Wo", "bo", &w->t->C, p->Wo, p->bo, &w->t->O};
+
+    as_text t = {0};
+
+    gap(w);
+    if (p->heads > 1) {
+        named_result(w, &t, "c", i, &w->t->C);
+        as_block_add(w->b, msg(w, MSG_TR_CONCAT_ROW), as_text_str(&t));
+        done(w, &t);
+    }
+    if (p->Wo != NULL) {
+        as_block_add(w->b, "%s", msg(w, MSG_TR_WO));
+        proj_line(w, &o, i);
+    }
+    out_row(w, i, &w->t->O);
+}
+
+/* ---- the walk ---- */
+
+/* The receiving row i: who it reads, then the four steps, head by head. */
+static void walk_row(walk *w, size_t i)
+{
+    const as_problem *p = w->p;
+    size_t hd;
+
+    gap(w);
+    as_block_add(w->b, msg(w, MSG_TR_ROW_TITLE), p->tokens[i], i);
+    find_readable(w, i);
+    for (hd = 0; hd < w->t->heads; hd++) {
+        const as_head_trace *h = &w->t->head[hd];
+        if (w->t->heads > 1) {
+            gap(w);
+            as_block_add(w->b, msg(w, MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+                         hd * p->d_v, (hd + 1) * p->d_v - 1);
+        }
+        positions(w, h, i);
+        gap(w);
+        step1(w, h, i);
+        gap(w);
+        step2(w, h, i);
+        gap(w);
+        step3(w, h, i);
+        gap(w);
+        step4(w, h, i, hd);
+    }
+    if (!is_final_output(p))
+        closing(w, i);
+}
+
+/* The reading rule, once before the rows. */
+static void rule(walk *w)
+{
+    gap(w);
+    if (w->p->mask == AS_MASK_CAUSAL)
+        as_block_add(w->b, "%s", msg(w, MSG_TR_RULE_CAUSAL));
+    else if (w->p->mask == AS_MASK_NONE)
+        as_block_add(w->b, "%s", msg(w, MSG_TR_RULE_NONE));
+    else
+        as_block_add(w->b, msg(w, MSG_TR_RULE_CUSTOM), sym(w, SYM_NEG_INF));
+}
+
+/* The note that long sums and lists are elided, when any of them will be. */
+static void elision_note(walk *w)
+{
+    const as_problem *p = w->p;
+    const size_t longest[] = {p->d_model, p->d_kv_model, p->heads * p->d_k, p->heads * p->d_v,
+                              p->m, p->d_out};
+    size_t k;
+
+    for (k = 0; k < sizeof longest / sizeof longest[0]; k++)
+        if (as_expand_elides(longest[k])) {
+            gap(w);
+            as_block_add(w->b, msg(w, MSG_TR_ELIDED), AS_EXPAND_MAX, AS_EXPAND_HEAD,
+                         AS_EXPAND_TAIL, sym(w, SYM_ELLIPSIS));
+            return;
+        }
+}
+
+/* The whole-matrix form (QKᵀ, M, S, A, O; C with several heads) and the formula. */
+static int whole(walk *w)
+{
+    const unsigned only = (1u << AS_T_QKT) | (1u << AS_T_M) | (1u << AS_T_S) |
+                          (1u << AS_T_A) | (1u << AS_T_O) | (1u << AS_T_C);
+
+    gap(w);
+    as_block_add(w->b, "%s", msg(w, MSG_TR_WHOLE));
+    return run_tables(w, w->t, only, 1);
+}
+
+int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+{
+    as_block b = {0};
+    walk w = {p, t, o, {o->digits, o->ascii}, &b, NULL, 0};
+    const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
+    const size_t last = o->row == -2 ? p->n - 1 : first;
+    size_t i;
+    int rc;
+
+    if (o->row < -2 || first >= p->n || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
+        return -1;
+    rc = inputs(&w);
+    elision_note(&w);
+    projections(&w);
+    rule(&w);
+    for (i = first; i <= last; i++)
+        walk_row(&w, i);
+    rc |= whole(&w);
+    as_block_print(out, &b);
+    rc |= b.failed || ferror(out) ? -1 : 0;
+    as_block_free(&b);
+    free(w.idx);
+    return rc != 0 ? -1 : 0;
+}

@@ -1,0 +1,253 @@
+/* textblock.c - lines of text composed the way the book lays out its tables. */
+#include "attnstep/textblock.h"
+#include "attnstep/numfmt.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- display width ---- */
+
+/* Wide (two-column) code points: CJK, Hangul, full-width forms. */
+static int is_wide(uint32_t c)
+{
+    return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF && c != 0x303F) ||
+           (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+           (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+           (c >= 0x20000 && c <= 0x3FFFD);
+}
+
+size_t as_display_width(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t w = 0;
+
+    while (*p) {
+        uint32_t c;
+        int len;
+        if (*p == 0x1b) { /* ANSI escape: ESC [ ... letter */
+            p++;
+            if (*p == '[')
+                for (p++; *p && !(*p >= '@' && *p <= '~'); p++)
+                    ;
+            if (*p)
+                p++;
+            continue;
+        }
+        len = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+        c = len == 1 ? *p : (uint32_t)(*p & (0x3F >> (len - 1)));
+        for (int k = 1; k < len && p[k]; k++)
+            c = (c << 6) | (p[k] & 0x3F);
+        w += is_wide(c) ? 2 : 1;
+        for (int k = 0; k < len && *p; k++)
+            p++;
+    }
+    return w;
+}
+
+/* ---- lines ---- */
+
+static void push(as_block *b, char *line)
+{
+    if (line == NULL) {
+        b->failed = 1;
+        return;
+    }
+    if (b->count == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 8;
+        char **grown = realloc(b->line, cap * sizeof *grown);
+        if (grown == NULL) {
+            free(line);
+            b->failed = 1;
+            return;
+        }
+        b->line = grown;
+        b->cap = cap;
+    }
+    b->line[b->count++] = line;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list copy;
+    int len;
+    char *s;
+
+    va_copy(copy, ap);
+    len = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (len < 0 || (s = malloc((size_t)len + 1)) == NULL)
+        return NULL;
+    vsnprintf(s, (size_t)len + 1, fmt, ap);
+    return s;
+}
+
+void as_block_add(as_block *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    push(b, vformat(fmt, ap));
+    va_end(ap);
+}
+
+void as_block_append(as_block *dst, const as_block *src)
+{
+    size_t i;
+
+    for (i = 0; i < src->count; i++)
+        as_block_add(dst, "%s", src->line[i]);
+    dst->failed |= src->failed;
+}
+
+/* s followed by spaces up to display width w. */
+static char *padded(const char *s, size_t w)
+{
+    const size_t have = as_display_width(s), len = strlen(s);
+    const size_t pad = have < w ? w - have : 0;
+    char *out = malloc(len + pad + 1);
+
+    if (out == NULL)
+        return NULL;
+    memcpy(out, s, len);
+    memset(out + len, ' ', pad);
+    out[len + pad] = '\0';
+    return out;
+}
+
+as_block as_block_beside(const as_block *a, const as_block *b, size_t gap)
+{
+    as_block out = {0};
+    size_t i, w = 0, rows = a->count > b->count ? a->count : b->count;
+
+    for (i = 0; i < a->count; i++)
+        if (as_display_width(a->line[i]) > w)
+            w = as_display_width(a->line[i]);
+    for (i = 0; i < rows; i++) {
+        char *left = padded(i < a->count ? a->line[i] : "", w + gap);
+        if (left == NULL) {
+            out.failed = 1;
+            break;
+        }
+        as_block_add(&out, "%s%s", left, i < b->count ? b->line[i] : "");
+        free(left);
+    }
+    out.failed |= a->failed | b->failed;
+    return out;
+}
+
+void as_block_label(as_block *b, const char *label)
+{
+    const size_t w = as_display_width(label);
+    size_t i;
+
+    for (i = 0; i < b->count; i++) {
+        char *old = b->line[i], *indent = padded("", w), *line = NULL;
+        size_t len;
+        if (indent != NULL) {
+            const char *lead = i == 0 ? label : indent;
+            len = strlen(lead) + strlen(old);
+            if ((line = malloc(len + 1)) != NULL)
+                snprintf(line, len + 1, "%s%s", lead, old);
+        }
+        free(indent);
+        if (line == NULL) {
+            b->failed = 1;
+            return;
+        }
+        b->line[i] = line;
+        free(old);
+    }
+}
+
+void as_block_print(FILE *out, const as_block *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->count; i++) {
+        size_t len = strlen(b->line[i]);
+        while (len > 0 && b->line[i][len - 1] == ' ')
+            len--;
+        fwrite(b->line[i], 1, len, out);
+        fputc('\n', out);
+    }
+}
+
+void as_block_free(as_block *b)
+{
+    size_t i;
+
+    for (i = 0; i < b->count; i++)
+        free(b->line[i]);
+    free(b->line);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- a matrix, the book's way ---- */
+
+/* Formats every cell of m into cells (AS_NUM_BUF bytes each) and each column's width. */
+static int format_cells(char (*cells)[AS_NUM_BUF], size_t *colw, const as_matrix *m,
+                        const as_cell_style *st, int *whole)
+{
+    size_t i, j;
+    int rounded = 0;
+
+    *whole = 1;
+    for (i = 0; i < m->rows; i++)
+        for (j = 0; j < m->cols; j++) {
+            char *c = cells[i * m->cols + j];
+            rounded |= as_fmt_display(c, AS_NUM_BUF, AS_AT(*m, i, j), st->digits, st->ascii);
+            if (strpbrk(c, ".e") != NULL)
+                *whole = 0;
+            if (as_display_width(c) > colw[j])
+                colw[j] = as_display_width(c);
+        }
+    return rounded;
+}
+
+/* One row: "[[" or " [", the right-aligned cells, then "]]" or "],". */
+static char *matrix_line(const as_matrix *m, size_t i, char (*cells)[AS_NUM_BUF],
+                         const size_t *colw, const char *sep, const as_cell_style *st)
+{
+    size_t j, len = 8, used = 0;
+    char *line;
+
+    for (j = 0; j < m->cols; j++)
+        len += colw[j] + AS_NUM_BUF + strlen(sep) + (st->on ? strlen(st->on) + strlen(st->off) : 0);
+    if ((line = malloc(len)) == NULL)
+        return NULL;
+    used += (size_t)snprintf(line, len, "%s", i == 0 ? "[[" : " [");
+    for (j = 0; j < m->cols; j++) {
+        const char *c = cells[i * m->cols + j];
+        const int dim = st->on != NULL && isinf(AS_AT(*m, i, j)) && AS_AT(*m, i, j) < 0;
+        const size_t pad = colw[j] - as_display_width(c);
+        used += (size_t)snprintf(line + used, len - used, "%s%*s%s%s%s", j ? sep : "", (int)pad,
+                                 "", dim ? st->on : "", c, dim ? st->off : "");
+    }
+    snprintf(line + used, len - used, "%s", i + 1 == m->rows ? "]]" : "],");
+    return line;
+}
+
+as_block as_block_matrix(const as_matrix *m, const as_cell_style *st, int *rounded)
+{
+    as_block b = {0};
+    char(*cells)[AS_NUM_BUF] = calloc(m->rows * m->cols + 1, sizeof *cells);
+    size_t *colw = calloc(m->cols + 1, sizeof *colw);
+    int whole;
+    size_t i;
+
+    if (cells == NULL || colw == NULL) {
+        b.failed = 1;
+        goto done;
+    }
+    *rounded = format_cells(cells, colw, m, st, &whole);
+    for (i = 0; i < m->rows; i++)
+        push(&b, matrix_line(m, i, cells, colw, whole ? "," : ", ", st));
+done:
+    free(cells);
+    free(colw);
+    return b;
+}

@@ -1,0 +1,110 @@
+/* cli_util.h - running the attnstep binary from a cmocka test: its exit status, its
+ * output against a golden file (the diff printed when they differ), its messages.
+ * Include after <cmocka.h>. The binary is $ATTNSTEP_BIN (the Makefile sets it), else
+ * build/attnstep. Define CLI_OUT and CLI_ERR before including to give a test program
+ * files of its own. */
+#ifndef ATTNSTEP_CLI_UTIL_H
+#define ATTNSTEP_CLI_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#ifndef CLI_OUT
+#define CLI_OUT "build/tests/cli.out"
+#endif
+#ifndef CLI_ERR
+#define CLI_ERR "build/tests/cli.err"
+#endif
+/* what older tests call them */
+#define OUT CLI_OUT
+#define ERR CLI_ERR
+
+/* Runs `attnstep ARGS` (a shell fragment) with stdout and stderr to files; returns the
+ * exit status. */
+static inline int run(const char *args)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    char cmd[2048];
+    int st;
+
+    snprintf(cmd, sizeof cmd, "%s %s >" CLI_OUT " 2>" CLI_ERR " </dev/null",
+             bin ? bin : "build/attnstep", args);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The whole file at path in a new NUL-terminated buffer the caller frees; NULL when it
+ * cannot be read. */
+static inline char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long len;
+
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)len + 1);
+    if (buf != NULL && fread(buf, 1, (size_t)len, f) == (size_t)len)
+        buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* stdout of the last run equals the golden file; prints the diff when not. */
+static inline void assert_golden(const char *golden)
+{
+    char *want = slurp(golden), *got = slurp(CLI_OUT), cmd[512];
+
+    assert_non_null(want);
+    assert_non_null(got);
+    if (strcmp(want, got) != 0) {
+        snprintf(cmd, sizeof cmd, "diff -u %s " CLI_OUT " >&2", golden);
+        if (system(cmd) == -1)
+            print_error("diff could not run\n");
+        print_error("output differs from %s (to accept a deliberate change, check the new "
+                    "output by hand against the chapter, then copy it over)\n", golden);
+        fail();
+    }
+    free(want);
+    free(got);
+}
+
+static inline void assert_file_contains(const char *path, const char *want)
+{
+    char *got = slurp(path);
+
+    assert_non_null(got);
+    if (strstr(got, want) == NULL) {
+        print_error("%s lacks \"%s\"; it holds:\n%s\n", path, want, got);
+        fail();
+    }
+    free(got);
+}
+
+static inline void assert_file_lacks(const char *path, const char *unwanted)
+{
+    char *got = slurp(path);
+
+    assert_non_null(got);
+    if (strstr(got, unwanted) != NULL) {
+        print_error("%s holds \"%s\":\n%s\n", path, unwanted, got);
+        fail();
+    }
+    free(got);
+}
+
+static inline void assert_stdout_empty(void)
+{
+    char *got = slurp(CLI_OUT);
+
+    assert_non_null(got);
+    assert_string_equal(got, "");
+    free(got);
+}
+
+#endif

@@ -1,0 +1,188 @@
+/* test_cli.c - the command line, end to end: golden output files (each checked by hand
+ * once against the chapter, see tests/golden/README), exit codes, and errors. Runs the
+ * binary named by $ATTNSTEP_BIN (the Makefile sets it). A failing golden test prints
+ * the diff. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "cli_util.h" /* run(), slurp(), assert_golden() ...; OUT and ERR */
+
+/* ---- run: the chapter's example, golden files checked by hand (tests/golden/README.md) */
+
+static void test_run_prints_the_chapters_tables_in_chinese(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/f11.txt"), 0);
+    assert_golden("tests/golden/f11.run.zh.txt");
+}
+
+static void test_a_file_alone_means_run(void **state)
+{
+    (void)state;
+    assert_int_equal(run("examples/f11.txt"), 0);
+    assert_golden("tests/golden/f11.run.zh.txt");
+}
+
+static void test_run_speaks_english_with_lang_en_or_the_environment(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --lang en examples/f11.txt"), 0);
+    assert_golden("tests/golden/f11.run.en.txt");
+    assert_int_equal(run("run examples/f11.txt --lang=en"), 0);
+    assert_golden("tests/golden/f11.run.en.txt");
+    setenv("ATTNSTEP_LANG", "en", 1);
+    assert_int_equal(run("run examples/f11.txt"), 0);
+    unsetenv("ATTNSTEP_LANG");
+    assert_golden("tests/golden/f11.run.en.txt");
+}
+
+static void test_ascii_spells_every_symbol_in_ascii(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --ascii --lang en examples/f11.txt"), 0);
+    assert_golden("tests/golden/f11.run.ascii.txt");
+    assert_file_contains(OUT, "-inf");
+    assert_file_contains(OUT, "sqrt(2)");
+    assert_file_contains(OUT, "QK^T");
+    /* token labels (我, 爱) and their quotes stay: only the symbols are spelled */
+    assert_file_lacks(OUT, "\xe2\x88\x92\xe2\x88\x9e"); /* −∞ */
+    assert_file_lacks(OUT, "√");
+    assert_file_lacks(OUT, "ᵀ");
+    assert_file_lacks(OUT, "≈");
+}
+
+static void test_json_follows_the_spec_to_the_key(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --format json examples/f11.txt"), 0);
+    assert_golden("tests/golden/f11.run.json");
+}
+
+static void test_every_way_of_writing_the_example_gives_the_same_numbers(void **state)
+{
+    static const char *const variants[] = {
+        "tests/data/cli/f11-numpy.txt", "tests/data/cli/f11-fractions.txt",
+        "tests/data/cli/f11-bom-crlf.txt"};
+    char args[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, "run --format json %s", variants[i]);
+        assert_int_equal(run(args), 0);
+        assert_golden("tests/golden/f11.run.json");
+    }
+}
+
+static void test_standard_input_is_read_from_a_dash(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    char cmd[512];
+
+    (void)state;
+    snprintf(cmd, sizeof cmd, "%s run --format json - <examples/f11.txt >" OUT,
+             bin ? bin : "build/attnstep");
+    assert_int_equal(system(cmd), 0);
+    assert_golden("tests/golden/f11.run.json");
+}
+
+static void test_digits_and_only_shape_the_output(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --digits 3 --only A,O examples/f11.txt"), 0);
+    assert_file_contains(OUT, "0.67");
+    assert_file_contains(OUT, "6.605");
+    assert_file_lacks(OUT, "Q = X @ Wq");
+    assert_file_lacks(OUT, "S = ");
+}
+
+static void test_mask_none_lets_every_row_read_everything(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --mask none --format json examples/f11.txt"), 0);
+    assert_file_contains(OUT, "\"mask\": \"none\"");
+    assert_file_contains(OUT, "\"M\": [[0,0],[0,0]]");
+}
+
+/* ---- errors: FILE:LINE:COL, a hint, exit 2, nothing on stdout ---- */
+
+static void expect_input_error(const char *file, const char *where)
+{
+    char args[256];
+
+    snprintf(args, sizeof args, "run %s", file);
+    assert_int_equal(run(args), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, where);
+    assert_file_contains(ERR, "  hint: ");
+}
+
+static void test_a_ragged_row_is_reported_at_its_line(void **state)
+{
+    (void)state;
+    expect_input_error("tests/data/cli/ragged.txt", "attnstep: tests/data/cli/ragged.txt:2:6: error: ");
+}
+
+static void test_a_word_inside_a_matrix_is_reported_at_its_column(void **state)
+{
+    (void)state;
+    expect_input_error("tests/data/cli/word.txt", "attnstep: tests/data/cli/word.txt:2:10: error: ");
+}
+
+static void test_a_matrix_given_twice_is_reported_at_the_second(void **state)
+{
+    (void)state;
+    expect_input_error("tests/data/cli/twice.txt", "attnstep: tests/data/cli/twice.txt:6:1: error: ");
+}
+
+static void test_usage_errors_exit_2_with_a_usage_line(void **state)
+{
+    static const char *const bad[] = {"--digits 99 examples/f11.txt", "--lang fr examples/f11.txt",
+                                      "--frobnicate examples/f11.txt", "frobnicate",
+                                      "run", "--only Z examples/f11.txt", "--format"};
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(run(bad[i]), 2);
+        assert_stdout_empty();
+        assert_file_contains(ERR, "attnstep: error: ");
+        assert_file_contains(ERR, "usage: attnstep");
+    }
+}
+
+static void test_a_missing_file_is_a_clear_error(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run no/such/file.txt"), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, "attnstep: no/such/file.txt: error: ");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_prints_the_chapters_tables_in_chinese),
+        cmocka_unit_test(test_a_file_alone_means_run),
+        cmocka_unit_test(test_run_speaks_english_with_lang_en_or_the_environment),
+        cmocka_unit_test(test_ascii_spells_every_symbol_in_ascii),
+        cmocka_unit_test(test_json_follows_the_spec_to_the_key),
+        cmocka_unit_test(test_every_way_of_writing_the_example_gives_the_same_numbers),
+        cmocka_unit_test(test_standard_input_is_read_from_a_dash),
+        cmocka_unit_test(test_digits_and_only_shape_the_output),
+        cmocka_unit_test(test_mask_none_lets_every_row_read_everything),
+        cmocka_unit_test(test_a_ragged_row_is_reported_at_its_line),
+        cmocka_unit_test(test_a_word_inside_a_matrix_is_reported_at_its_column),
+        cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
+        cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
+        cmocka_unit_test(test_a_missing_file_is_a_clear_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

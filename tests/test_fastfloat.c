@@ -1,0 +1,539 @@
+/* test_fastfloat.c - as_strtod_fast against the C library's strtod, bit for bit: the
+ * oracle is glibc's correctly rounded strtod, plus a few values whose bits come from
+ * the IEEE 754 definition (hexadecimal literals). The table of powers of five is
+ * re-checked entry by entry with exact integer arithmetic.
+ *
+ * ATTNSTEP_FUZZ_N sets how many random strings the fuzz test draws (200000 by
+ * default; `make parser-stress` asks for 10000000). */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "attnstep/fastfloat.h"
+#include "../src/fastfloat_pow5.h"
+#include "test_util.h"
+
+static unsigned long long fuzz_n = 200000;
+
+/* ------------------------------------------------------------------------------ */
+/* Helpers                                                                           */
+/* ------------------------------------------------------------------------------ */
+
+/* splitmix64 (Steele, Lea, Flood 2014): a fixed seed gives the same strings each run. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static uint64_t bits_of(double x)
+{
+    uint64_t b;
+
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static double double_of(uint64_t b)
+{
+    double x;
+
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* Parses the NUL-terminated s both ways; nonzero (after printing why) when the double
+ * or the end of the number differ. */
+static int differs_from_strtod(const char *s)
+{
+    const size_t len = strlen(s);
+    char *lib_end;
+    double lib = strtod(s, &lib_end), ours = 0;
+    const char *our_end = as_strtod_fast(s, s + len, &ours);
+
+    if (our_end == lib_end && bits_of(ours) == bits_of(lib))
+        return 0;
+    print_error("\"%.120s%s\" (%zu chars): strtod %a (end %td), as_strtod_fast %a (end %td)\n", s,
+                len > 120 ? "..." : "", len, lib, lib_end - s, ours,
+                our_end ? our_end - s : (ptrdiff_t)-1);
+    return 1;
+}
+
+static void assert_same_as_strtod(const char *s)
+{
+    if (differs_from_strtod(s))
+        fail();
+}
+
+/* Reads s whole and checks the bits of the result. */
+static void assert_reads_as(const char *s, double want)
+{
+    double got = 0;
+    const char *end = as_strtod_fast(s, s + strlen(s), &got);
+
+    assert_non_null(end);
+    assert_int_equal(end - s, strlen(s));
+    if (bits_of(got) != bits_of(want)) {
+        print_error("\"%s\" read as %a, expected %a\n", s, got, want);
+        fail();
+    }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The table of powers of five, checked by multiplication alone                     */
+/* ------------------------------------------------------------------------------ */
+
+#define BIG_LIMBS 72 /* 32-bit limbs: room for (2^128 * 2^s) * 5^342 */
+
+typedef struct big {
+    uint32_t d[BIG_LIMBS];
+} big;
+
+static void big_small(big *a, uint32_t v)
+{
+    memset(a, 0, sizeof *a);
+    a->d[0] = v;
+}
+
+static void big_mul(big *r, const big *a, const big *b) /* r = a * b, no overflow */
+{
+    big t;
+    int i, j;
+
+    big_small(&t, 0);
+    for (i = 0; i < BIG_LIMBS; i++) {
+        uint64_t carry = 0;
+        if (a->d[i] == 0)
+            continue;
+        for (j = 0; i + j < BIG_LIMBS; j++) {
+            const uint64_t x = (uint64_t)a->d[i] * b->d[j] + t.d[i + j] + carry;
+            t.d[i + j] = (uint32_t)x;
+            carry = x >> 32;
+        }
+    }
+    *r = t;
+}
+
+static void big_pow5(big *a, int k)
+{
+    big five;
+
+    big_small(a, 1);
+    big_small(&five, 5);
+    while (k-- > 0)
+        big_mul(a, a, &five);
+}
+
+static void big_pow2(big *a, int k)
+{
+    big_small(a, 0);
+    a->d[k / 32] = (uint32_t)1 << (k % 32);
+}
+
+static void big_from128(big *a, uint64_t hi, uint64_t lo)
+{
+    big_small(a, 0);
+    a->d[0] = (uint32_t)lo, a->d[1] = (uint32_t)(lo >> 32);
+    a->d[2] = (uint32_t)hi, a->d[3] = (uint32_t)(hi >> 32);
+}
+
+static void big_add_signed(big *a, int v) /* a += v, v in {-1, +1}, no wrap */
+{
+    int i;
+
+    for (i = 0; i < BIG_LIMBS; i++) {
+        const uint32_t old = a->d[i];
+        a->d[i] = old + (uint32_t)v;
+        if ((v > 0 && a->d[i] != 0) || (v < 0 && old != 0))
+            break;
+    }
+}
+
+static int big_cmp(const big *a, const big *b)
+{
+    int i;
+
+    for (i = BIG_LIMBS - 1; i >= 0; i--)
+        if (a->d[i] != b->d[i])
+            return a->d[i] < b->d[i] ? -1 : 1;
+    return 0;
+}
+
+static int big_bitlen(const big *a)
+{
+    int i, b;
+
+    for (i = BIG_LIMBS - 1; i >= 0; i--)
+        if (a->d[i] != 0) {
+            for (b = 31; !(a->d[i] >> b & 1); b--)
+                ;
+            return 32 * i + b + 1;
+        }
+    return 0;
+}
+
+/* q >= 0: the entry is 5^q cut to its top 128 bits, so entry * 2^s <= 5^q < (entry + 1)
+ * * 2^s with s = bitlen(5^q) - 128 (or entry = 5^q * 2^-s exactly when s < 0). */
+static int positive_entry_ok(int q, const big *c)
+{
+    big p, lo, hi, two_s;
+    int s;
+
+    big_pow5(&p, q);
+    s = big_bitlen(&p) - 128;
+    if (s <= 0) {
+        big_pow2(&two_s, -s);
+        big_mul(&lo, &p, &two_s);
+        return big_cmp(&lo, c) == 0;
+    }
+    big_pow2(&two_s, s);
+    big_mul(&lo, c, &two_s);
+    hi = *c;
+    big_add_signed(&hi, 1);
+    big_mul(&hi, &hi, &two_s);
+    return big_cmp(&lo, &p) <= 0 && big_cmp(&p, &hi) < 0;
+}
+
+/* q < 0, p = 5^-q with z bits: the entry c is floor((floor(2^b / p) + 1) / 2^s) with
+ * b = z + 127 (-q <= 27) or 2z + 128 and s = b - z + 1 - 128 (0 when negative). With
+ * integers, floor(x) >= a iff x >= a, so that is:
+ *     (c * 2^s - 1) * p <= 2^b < ((c + 1) * 2^s - 1) * p. */
+static int negative_entry_ok(int q, const big *c)
+{
+    big p, two_b, two_s, lo, hi;
+    int z, b, s;
+
+    big_pow5(&p, -q);
+    z = big_bitlen(&p);
+    b = -q <= 27 ? z + 127 : 2 * z + 128;
+    s = b - z + 1 - 128 > 0 ? b - z + 1 - 128 : 0;
+    big_pow2(&two_b, b);
+    big_pow2(&two_s, s);
+    big_mul(&lo, c, &two_s);
+    big_add_signed(&lo, -1);
+    big_mul(&lo, &lo, &p);
+    hi = *c;
+    big_add_signed(&hi, 1);
+    big_mul(&hi, &hi, &two_s);
+    big_add_signed(&hi, -1);
+    big_mul(&hi, &hi, &p);
+    return big_cmp(&lo, &two_b) <= 0 && big_cmp(&two_b, &hi) < 0;
+}
+
+static void test_every_power_of_five_in_the_table_is_exact(void **state)
+{
+    int q;
+
+    (void)state;
+    for (q = POW5_MIN_Q; q <= POW5_MAX_Q; q++) {
+        const uint64_t *e = pow5_128[q - POW5_MIN_Q];
+        big c;
+        big_from128(&c, e[0], e[1]);
+        if (!(e[0] >> 63) || !(q >= 0 ? positive_entry_ok(q, &c) : negative_entry_ok(q, &c))) {
+            print_error("table entry for 5^%d is wrong: %016llx %016llx\n", q,
+                        (unsigned long long)e[0], (unsigned long long)e[1]);
+            fail();
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Edge cases                                                                        */
+/* ------------------------------------------------------------------------------ */
+
+static void test_values_with_known_bits_are_read_exactly(void **state)
+{
+    (void)state;
+    /* IEEE 754 binary64 by definition */
+    assert_reads_as("4.9e-324", 0x1p-1074);                  /* least subnormal */
+    assert_reads_as("2.4703282292062328e-324", 0x1p-1074);   /* just above its half */
+    assert_reads_as("2.4703282292062327e-324", 0.0);         /* just below: 0 */
+    assert_reads_as("2.2250738585072014e-308", 0x1p-1022);   /* least normal */
+    assert_reads_as("1.7976931348623157e308", DBL_MAX);
+    assert_reads_as("1.7976931348623159e308", INFINITY);     /* past the tie: inf */
+    assert_reads_as("9007199254740993", 0x1p53);             /* tie 2^53 + 1: to even */
+    assert_reads_as("9007199254740995", 0x1p53 + 4);         /* tie: to even, upwards */
+    assert_reads_as("1e23", 0x1.52d02c7e14af6p+76);          /* 99999999999999991611392 */
+    assert_reads_as("0.1", 0x1.999999999999ap-4);
+    assert_reads_as("-0.0", -0.0);
+    assert_reads_as("1.", 1.0);
+    assert_reads_as(".5", 0.5);
+    assert_reads_as("+.5e1", 5.0);
+    assert_reads_as("-1e-400", -0.0);
+    assert_reads_as("1e400", INFINITY);
+    assert_reads_as("-1e99999999999999999999999", -INFINITY);
+    assert_reads_as("0e99999999999999999999999", 0.0);
+}
+
+static void test_edge_cases_agree_with_strtod(void **state)
+{
+    static const char *const cases[] = {
+        "4.9e-324", "5e-324", "2.4703282292062328e-324", "2.4703282292062327e-324",
+        "2.2250738585072011e-308", "2.2250738585072012e-308", "2.2250738585072014e-308",
+        "2.225073858507201136057409796709131975934819546351645648e-308",
+        "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+        "1.797693134862315807937289714053e308", "1.797693134862315708145274237317e308",
+        "0.1", "0.2", "0.3", "9007199254740993", "9007199254740992.5", "9007199254740993.0000001",
+        "1e23", "8.98846567431158e307", "8.988465674311579538646525953945e307",
+        "1", "0", "-0", "-0.0", "+0", "0.", ".0", "1.", ".5", "-.5", "+1.e-3", "00000001",
+        "0.000000000000000000000000000000000000000000000001", "123456789012345678",
+        "1234567890123456789", "12345678901234567890", "18446744073709551615",
+        "18446744073709551616", "7.2057594037927933e16", "1e22", "1e-22", "4e22", "1e308",
+        "1e309", "1e-324", "1e-323", "3e-324", "2.5e-324", "7.4109846876186982e-324",
+        "4.4501477170144023e-308", "4.4501477170144018e-308", "6.631236846766476e-316",
+        "3.4028234663852886e38", "1.4012984643248171e-45", "9.999999999999999e22",
+        "1e-5", "2e-5", "179769313486231580793728971405303415079934132710037826936173778980"
+        "444968292764750946649017977587207096330286416692887910946555547851940402630657488671"
+        "505820681908902000708383676273854845817711531764475730270069855571366959622842914819"
+        "860834936475292719074168444365510704342711559699508093042880177904174497791.9999999",
+        "1e", "1e+", "1e-", "1.5e+3x", "12abc", "1.2.3", "5E5", "5e-0", "-5e+00",
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_same_as_strtod(cases[i]);
+}
+
+/* Prints the exact decimal of the point halfway between x and the next double up. */
+static int halfway_text(char *buf, size_t size, double x, int digits)
+{
+#if LDBL_MANT_DIG >= 64 /* x87 extended: 64 bits hold any midpoint of two doubles */
+    const long double up = isinf(nextafter(x, INFINITY)) ? ldexpl(1, 1024)
+                                                          : (long double)nextafter(x, INFINITY);
+    return snprintf(buf, size, "%.*Le", digits, ((long double)x + up) / 2);
+#else
+    (void)buf, (void)size, (void)x, (void)digits;
+    return -1;
+#endif
+}
+
+/* Inserts digits at the end of the mantissa of buf ("1.5e3" -> "1.5DIGITSe3"). */
+static void insert_before_exponent(char *buf, size_t size, const char *digits)
+{
+    const size_t at = strcspn(buf, "eE"), n = strlen(digits), len = strlen(buf);
+
+    assert_true(len + n < size);
+    memmove(buf + at + n, buf + at, len - at + 1);
+    memcpy(buf + at, digits, n);
+}
+
+static void test_exact_halfway_points_round_to_even(void **state)
+{
+    static const double at[] = {0x1p-1074, 0x1p-1073, 0x1.8p-1073, 0x1p-1022, 0x1.fffffffffffffp-1023,
+                                1.0, 0x1p53, 1e23, 8.98846567431158e307, DBL_MAX};
+    char buf[1200];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+        if (halfway_text(buf, sizeof buf, at[i], 780) < 0)
+            skip();
+        assert_same_as_strtod(buf);
+        /* a nonzero digit far past the 769 a tie can need still breaks it upwards */
+        insert_before_exponent(buf, sizeof buf, "000000000000000000000000000000000000001");
+        assert_same_as_strtod(buf);
+        buf[0] = '-'; /* the same tie, but negative */
+        halfway_text(buf + 1, sizeof buf - 1, at[i], 780);
+        assert_same_as_strtod(buf);
+    }
+    /* the tie below the least subnormal rounds to 0 (even), just above it to 2^-1074 */
+    halfway_text(buf, sizeof buf, 0.0, 780);
+    assert_reads_as(buf, 0.0);
+    insert_before_exponent(buf, sizeof buf, "000001");
+    assert_reads_as(buf, 0x1p-1074);
+}
+
+static void test_eight_hundred_digit_mantissas_agree_with_strtod(void **state)
+{
+    uint64_t seed = 800;
+    char buf[900];
+    int round, i;
+
+    (void)state;
+    for (round = 0; round < 200; round++) {
+        buf[0] = (char)('1' + next_random(&seed) % 9);
+        buf[1] = '.';
+        for (i = 2; i < 802; i++)
+            buf[i] = (char)('0' + next_random(&seed) % 10);
+        if (round % 4 == 0) /* a long run of zeros or nines behind a short prefix */
+            memset(buf + 20, round % 8 ? '9' : '0', 780);
+        snprintf(buf + 802, sizeof buf - 802, "e%d", (int)(next_random(&seed) % 700) - 350);
+        assert_same_as_strtod(buf);
+    }
+}
+
+static void test_text_without_a_number_gives_null(void **state)
+{
+    static const char *const none[] = {"", ".", "+", "-", "+.", "e5", ".e1", "-.e1", " 1",
+                                       "inf", "nan", "-inf", "\xe2\x88\x92" "1", "x1"};
+    double x = 42;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof none / sizeof none[0]; i++)
+        assert_null(as_strtod_fast(none[i], none[i] + strlen(none[i]), &x));
+    assert_true(x == 42); /* untouched */
+    assert_null(as_strtod_fast(NULL, NULL, &x));
+}
+
+static void test_hexadecimal_text_reads_only_its_leading_zero(void **state)
+{
+    const char *s = "0x1p3";
+    double x = 1;
+
+    (void)state;
+    assert_ptr_equal(as_strtod_fast(s, s + 5, &x), s + 1);
+    assert_true(x == 0.0);
+}
+
+static void test_reading_stops_at_the_given_end(void **state)
+{
+    /* the bytes after end are digits and an exponent: they must not be read */
+    const char text[] = "12345.678e9";
+    double x = 0;
+
+    (void)state;
+    assert_ptr_equal(as_strtod_fast(text, text + 3, &x), text + 3);
+    assert_true(x == 123.0);
+    assert_ptr_equal(as_strtod_fast(text, text + 8, &x), text + 8);
+    assert_true(x == 12345.67);
+    assert_ptr_equal(as_strtod_fast(text, text + 10, &x), text + 9); /* "e" without digits */
+    assert_true(x == 12345.678);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Random strings of several shapes                                                  */
+/* ------------------------------------------------------------------------------ */
+
+static double random_finite(uint64_t *seed)
+{
+    double x;
+
+    do
+        x = double_of(next_random(seed));
+    while (!isfinite(x));
+    return x;
+}
+
+/* Random digits: sign, up to 24 integer and 24 fraction digits, maybe an exponent. */
+static void random_digits(char *buf, size_t size, uint64_t *seed)
+{
+    const uint64_t r = next_random(seed);
+    size_t n = 0, i, ni = r % 25, nf = (r >> 8) % 25;
+
+    if (r >> 16 & 1)
+        buf[n++] = (r >> 17 & 1) ? '-' : '+';
+    if (ni + nf == 0)
+        ni = 1;
+    for (i = 0; i < ni; i++)
+        buf[n++] = (char)('0' + next_random(seed) % 10);
+    if (nf > 0 || (r >> 18 & 1))
+        buf[n++] = '.';
+    for (i = 0; i < nf; i++)
+        buf[n++] = (char)('0' + next_random(seed) % 10);
+    buf[n] = '\0';
+    if (r >> 19 & 1)
+        snprintf(buf + n, size - n, "%c%d", (r >> 20 & 1) ? 'e' : 'E',
+                 (int)((r >> 24) % 700) - 350);
+}
+
+/* Near a tie: the exact midpoint, or the long doubles either side of it, cut to a
+ * random number of digits (or not at all). */
+static void random_near_tie(char *buf, size_t size, uint64_t *seed)
+{
+    const uint64_t r = next_random(seed);
+    double x = random_finite(seed);
+    static const int digits[] = {15, 16, 17, 18, 19, 20, 22, 25, 30, 40};
+    const int d = (r & 63) == 0 ? 780 : digits[(r >> 6) % 10];
+#if LDBL_MANT_DIG >= 64
+    long double up, mid;
+
+    if (r >> 10 & 1) /* subnormals half of the time */
+        x = double_of(next_random(seed) & 0x800FFFFFFFFFFFFFu);
+    up = isinf(nextafter(x, INFINITY)) ? ldexpl(1, 1024) : (long double)nextafter(x, INFINITY);
+    mid = ((long double)x + up) / 2;
+    if (r >> 11 & 1)
+        mid = nextafterl(mid, (r >> 12 & 1) ? 0.0L : (long double)INFINITY);
+    snprintf(buf, size, "%.*Le", d, mid);
+#else
+    snprintf(buf, size, "%.*e", d, x);
+#endif
+}
+
+/* One random string of the shape picked by k. */
+static void random_string(char *buf, size_t size, unsigned k, uint64_t *seed)
+{
+    switch (k) {
+    case 0: /* what numpy.savetxt writes */
+        snprintf(buf, size, "%.18e", random_finite(seed));
+        break;
+    case 1: /* shortest-ish round trips and fewer digits */
+        snprintf(buf, size, "%.*g", (int)(next_random(seed) % 17) + 1, random_finite(seed));
+        break;
+    case 2:
+        random_digits(buf, size, seed);
+        break;
+    case 3:
+        random_near_tie(buf, size, seed);
+        break;
+    case 4: /* subnormals, to a random number of digits */
+        snprintf(buf, size, "%.*e", (int)(next_random(seed) % 25),
+                 double_of(next_random(seed) & 0x800FFFFFFFFFFFFFu));
+        break;
+    case 5: /* ordinary magnitudes, as weights and activations are */
+        snprintf(buf, size, "%.*f", (int)(next_random(seed) % 20),
+                 (double)(int64_t)next_random(seed) / 9.3e15);
+        break;
+    default: /* integers around 2^53 .. 2^64 */
+        snprintf(buf, size, "%llu", (unsigned long long)(next_random(seed) >> (next_random(seed) % 12)));
+        break;
+    }
+}
+
+static void test_random_strings_agree_with_strtod(void **state)
+{
+    uint64_t seed = 20240611;
+    unsigned long long i, bad = 0;
+    char buf[1200];
+
+    (void)state;
+    for (i = 0; i < fuzz_n; i++) {
+        random_string(buf, sizeof buf, (unsigned)(i % 7), &seed);
+        if (differs_from_strtod(buf) && ++bad >= 10)
+            break;
+    }
+    if (bad > 0)
+        fail_msg("%llu of %llu strings differ from strtod", bad, i);
+    printf("[ fuzz     ] %llu random strings agree with strtod bit for bit\n", fuzz_n);
+}
+
+int main(void)
+{
+    const char *n = getenv("ATTNSTEP_FUZZ_N");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_power_of_five_in_the_table_is_exact),
+        cmocka_unit_test(test_values_with_known_bits_are_read_exactly),
+        cmocka_unit_test(test_edge_cases_agree_with_strtod),
+        cmocka_unit_test(test_exact_halfway_points_round_to_even),
+        cmocka_unit_test(test_eight_hundred_digit_mantissas_agree_with_strtod),
+        cmocka_unit_test(test_text_without_a_number_gives_null),
+        cmocka_unit_test(test_hexadecimal_text_reads_only_its_leading_zero),
+        cmocka_unit_test(test_reading_stops_at_the_given_end),
+        cmocka_unit_test(test_random_strings_agree_with_strtod),
+    };
+
+    if (n != NULL && *n != '\0')
+        fuzz_n = strtoull(n, NULL, 10);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

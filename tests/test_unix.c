@@ -1,0 +1,521 @@
+/* test_unix.c - attnstep as a well-mannered Unix tool (issue 7): --help and --version,
+ * the man page (its examples run, groff finds nothing to warn about), make install and
+ * uninstall, colour only where it belongs, -o that never clobbers, and the document
+ * formats (csv parsed here as numbers, md, latex, svg checked for well-formed XML).
+ * The numbers expected are the chapter's printed ones (F11: A row 1 = 0.6697615493,
+ * 0.3302384507; O row 1 = 6.6976154933, 6.6047690135). Runs from the repository root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/unix.out"
+#define CLI_ERR "build/tests/unix.err"
+#include "cli_util.h"
+#include "test_util.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define F11 "examples/f11.txt"
+
+/* ---- helpers ---- */
+
+/* rel made absolute (from the current folder) in buf of PATH_MAX bytes. */
+static void abs_path(char *buf, const char *rel)
+{
+    char cwd[PATH_MAX / 2];
+
+    if (rel[0] == '/') {
+        snprintf(buf, PATH_MAX, "%s", rel);
+        return;
+    }
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(buf, PATH_MAX, "%s/%s", cwd, rel);
+}
+
+/* A fresh folder under build/tests (absolute path in dir); removed by rm_dir(). */
+static void make_dir(char *dir)
+{
+    char tmpl[] = "build/tests/unix-XXXXXX", *made = mkdtemp(tmpl);
+
+    assert_non_null(made);
+    abs_path(dir, made);
+}
+
+static void rm_dir(const char *dir)
+{
+    char cmd[PATH_MAX + 16];
+
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The binary's absolute path, for commands run in another folder. */
+static void bin_path(char *buf)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+
+    abs_path(buf, bin ? bin : "build/attnstep");
+}
+
+/* Runs a shell command; returns its exit status. */
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    int st;
+
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int have(const char *tool)
+{
+    return sh("command -v %s >/dev/null 2>&1", tool) == 0;
+}
+
+static int file_exists(const char *dir, const char *rel)
+{
+    char path[PATH_MAX * 2];
+
+    snprintf(path, sizeof path, "%s%s", dir, rel);
+    return access(path, F_OK) == 0;
+}
+
+static void assert_no_escape_codes(const char *path)
+{
+    assert_file_lacks(path, "\x1b");
+}
+
+/* ---- --help and --version ---- */
+
+static void test_help_lists_commands_options_input_and_examples_on_stdout(void **state)
+{
+    static const char *const want[] = {
+        "Usage: attnstep", "run", "trace", "check", "exercise", "compare", "--lang",
+        "--format", "--digits", "--mask", "--only", "--ascii", "--color", "--heatmap",
+        "--row", "-o, --output", "--force", "--tol", "--seed", "--tokens", "--width", "--dk",
+        "--dv", "--level", "--answers", "--help", "--version", "Input format", "Examples:",
+        "man attnstep"};
+    size_t i;
+
+    (void)state;
+    assert_int_equal(run("--help"), 0);
+    for (i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_file_contains(CLI_OUT, want[i]);
+    assert_int_equal(sh("test ! -s " CLI_ERR), 0);
+    assert_int_equal(run("-h"), 0);
+    assert_file_contains(CLI_OUT, "Usage: attnstep");
+}
+
+static void test_version_names_the_program_and_version_on_the_first_line(void **state)
+{
+    char *out;
+    unsigned a, b, c;
+    char tail;
+
+    (void)state;
+    assert_int_equal(run("--version"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_int_equal(sscanf(out, "attnstep %u.%u.%u%c", &a, &b, &c, &tail), 4);
+    assert_int_equal(tail, '\n');
+    free(out);
+}
+
+static void test_unknown_option_is_a_usage_error_that_points_to_help(void **state)
+{
+    (void)state;
+    assert_int_equal(run("--frobnicate " F11), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "attnstep --help");
+}
+
+/* ---- the man page ---- */
+
+static void test_man_page_has_every_section(void **state)
+{
+    static const char *const section[] = {
+        ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH COMMANDS", ".SH OPTIONS",
+        ".SH INPUT FORMAT", ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES",
+        ".SH EXAMPLES", ".SH SEE ALSO"};
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof section / sizeof section[0]; i++)
+        assert_file_contains("doc/attnstep.1", section[i]);
+}
+
+static void test_groff_renders_the_man_page_without_a_warning(void **state)
+{
+    (void)state;
+    if (!have("groff"))
+        skip();
+    assert_int_equal(sh("groff -man -ww -z doc/attnstep.1 >" CLI_ERR " 2>&1"), 0);
+    assert_int_equal(sh("test ! -s " CLI_ERR), 0); /* not a word printed */
+}
+
+/* Copies the man page's example line (after "attnstep") with roff's \- as -. */
+static void unroff(char *dst, size_t size, const char *src)
+{
+    size_t n = 0;
+
+    for (; *src && *src != '\n' && n + 1 < size; src++) {
+        if (src[0] == '\\' && src[1] == '-')
+            src++;
+        dst[n++] = *src;
+    }
+    dst[n] = '\0';
+}
+
+/* Runs every line of the EXAMPLES section that starts with "attnstep", in order, in
+ * a folder holding a copy of the chapter's example; returns how many ran. */
+static int run_man_examples(const char *page, const char *dir, const char *bin)
+{
+    const char *p = strstr(page, "\n.SH EXAMPLES"), *end;
+    char args[1024];
+    int count = 0;
+
+    assert_non_null(p);
+    end = strstr(p + 1, "\n.SH ");
+    for (p = strchr(p + 1, '\n'); p != NULL && (end == NULL || p < end); p = strchr(p + 1, '\n')) {
+        if (strncmp(p + 1, "attnstep ", 9) != 0)
+            continue;
+        unroff(args, sizeof args, p + 10);
+        if (sh("cd '%s' && '%s' %s >/dev/null 2>example.err", dir, bin, args) != 0) {
+            sh("cat '%s/example.err' >&2", dir);
+            print_error("the man page's example failed: attnstep %s\n", args);
+            fail();
+        }
+        count++;
+    }
+    return count;
+}
+
+static void test_man_page_examples_run(void **state)
+{
+    char dir[PATH_MAX], bin[PATH_MAX];
+    char *page = slurp("doc/attnstep.1");
+
+    (void)state;
+    assert_non_null(page);
+    make_dir(dir);
+    bin_path(bin);
+    assert_int_equal(sh("cp " F11 " '%s/f11.txt'", dir), 0);
+    assert_true(run_man_examples(page, dir, bin) >= 5);
+    assert_true(file_exists(dir, "/f11.svg") && file_exists(dir, "/a.csv"));
+    rm_dir(dir);
+    free(page);
+}
+
+/* ---- make install / uninstall ---- */
+
+static const char *const installed[] = {
+    "/usr/bin/attnstep", "/usr/share/man/man1/attnstep.1",
+    "/usr/share/bash-completion/completions/attnstep", "/usr/share/attnstep/examples/f11.txt"};
+
+static void test_install_and_uninstall_honour_destdir_and_prefix(void **state)
+{
+    char dir[PATH_MAX];
+    size_t i;
+
+    (void)state;
+    make_dir(dir);
+    /* a make of its own: not the jobserver of the make that runs the tests */
+    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s install DESTDIR='%s' PREFIX=/usr "
+                        ">" CLI_OUT " 2>&1", dir), 0);
+    for (i = 0; i < sizeof installed / sizeof installed[0]; i++)
+        if (!file_exists(dir, installed[i])) {
+            print_error("make install did not install %s\n", installed[i]);
+            fail();
+        }
+    assert_int_equal(sh("test -x '%s/usr/bin/attnstep'", dir), 0);
+    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s uninstall DESTDIR='%s' PREFIX=/usr "
+                        ">" CLI_OUT " 2>&1", dir), 0);
+    for (i = 0; i < sizeof installed / sizeof installed[0]; i++)
+        assert_false(file_exists(dir, installed[i]));
+    assert_int_equal(sh("test -z \"$(find '%s' -type f)\"", dir), 0); /* nothing left */
+    rm_dir(dir);
+}
+
+static void test_bash_completion_offers_commands_and_option_values(void **state)
+{
+    (void)state;
+    if (!have("bash"))
+        skip();
+    assert_int_equal(
+        sh("bash -c '. doc/attnstep.bash; "
+           "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _attnstep; "
+           "echo \"${COMPREPLY[*]}\"; }; "
+           "t attnstep tr; t attnstep --format \"\"; t attnstep run --lang \"\"; "
+           "t attnstep --mask \"\"; t attnstep --color \"\"; t attnstep --hea' >" CLI_OUT),
+        0);
+    assert_file_contains(CLI_OUT, "trace\n");
+    assert_file_contains(CLI_OUT, "text json md latex csv svg\n");
+    assert_file_contains(CLI_OUT, "zh en\n");
+    assert_file_contains(CLI_OUT, "causal none\n");
+    assert_file_contains(CLI_OUT, "auto always never\n");
+    assert_file_contains(CLI_OUT, "--heatmap\n");
+}
+
+/* ---- colour ---- */
+
+static void test_piped_output_has_no_escape_codes(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run " F11 " --heatmap"), 0);
+    assert_no_escape_codes(CLI_OUT);
+    assert_int_equal(run("trace " F11), 0);
+    assert_no_escape_codes(CLI_OUT);
+}
+
+static void test_color_always_colours_even_in_a_pipe(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run " F11 " --color always --heatmap"), 0);
+    assert_file_contains(CLI_OUT, "\x1b[");
+}
+
+/* On a terminal (a pseudo-terminal from script(1)), auto colours unless NO_COLOR. */
+static void test_no_color_turns_auto_off_even_on_a_terminal(void **state)
+{
+    char bin[PATH_MAX];
+    const char *fmt = "%sscript -q -e -c \"'%s' run " F11 " --color auto\" /dev/null "
+                      "</dev/null >" CLI_OUT " 2>" CLI_ERR;
+
+    (void)state;
+    if (!have("script"))
+        skip();
+    bin_path(bin);
+    assert_int_equal(sh(fmt, "env -u NO_COLOR ", bin), 0);
+    assert_file_contains(CLI_OUT, "\x1b["); /* the terminal is seen as one */
+    assert_int_equal(sh(fmt, "NO_COLOR=1 ", bin), 0);
+    assert_file_contains(CLI_OUT, "0.6697615493");
+    assert_no_escape_codes(CLI_OUT);
+}
+
+/* ---- the formats ---- */
+
+/* Parses the CSV at path as numbers the way numpy.loadtxt(delimiter=",") does: `#`
+ * lines skipped, every field a whole number text. Returns the rows read into v[rows][2]. */
+static size_t parse_csv_2cols(const char *path, double v[][2], size_t max_rows)
+{
+    char *text = slurp(path), *line, *save = NULL;
+    size_t rows = 0;
+
+    assert_non_null(text);
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *p = line, *end;
+        int j;
+        if (line[0] == '#')
+            continue;
+        assert_true(rows < max_rows);
+        for (j = 0; j < 2; j++) {
+            v[rows][j] = strtod(p, &end);
+            assert_true(end != p);
+            assert_int_equal(*end, j == 0 ? ',' : '\0');
+            p = end + 1;
+        }
+        rows++;
+    }
+    free(text);
+    return rows;
+}
+
+static void test_csv_of_A_loads_as_numbers(void **state)
+{
+    double a[4][2];
+
+    (void)state;
+    assert_int_equal(run("run " F11 " --format csv --only A"), 0);
+    assert_int_equal(parse_csv_2cols(CLI_OUT, a, 4), 2);
+    assert_close(a[0][0], 1, 0);
+    assert_close(a[0][1], 0, 0); /* masked: exactly 0 */
+    assert_close(a[1][0], 0.6697615493, 5e-11);
+    assert_close(a[1][1], 0.3302384507, 5e-11);
+    assert_close(a[1][0] + a[1][1], 1, 1e-15);
+    assert_int_equal(run("run " F11 " --format csv --only S"), 0);
+    assert_int_equal(parse_csv_2cols(CLI_OUT, a, 4), 2);
+    assert_true(isinf(a[0][1]) && a[0][1] < 0); /* −∞ as -inf */
+    assert_close(a[1][0], 0.7071067812, 5e-11);
+}
+
+static void test_csv_needs_exactly_one_table(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run " F11 " --format csv"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "--only");
+    assert_int_equal(run("run " F11 " --format csv --only A,O"), 2);
+    assert_stdout_empty();
+    assert_int_equal(run("run " F11 " --format csv --only W"), 2);
+    assert_stdout_empty();
+}
+
+static void assert_holds_the_f11_numbers(void)
+{
+    assert_file_contains(CLI_OUT, "0.6697615493");
+    assert_file_contains(CLI_OUT, "0.3302384507");
+    assert_file_contains(CLI_OUT, "0.7071067812");
+    assert_file_contains(CLI_OUT, "6.6976154933");
+    assert_file_contains(CLI_OUT, "6.6047690135");
+}
+
+static void test_markdown_holds_the_f11_numbers_in_tables(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run " F11 " --format md"), 0);
+    assert_holds_the_f11_numbers();
+    assert_file_contains(CLI_OUT, "**A** ≈");
+    assert_file_contains(CLI_OUT, "|     |           我 |           爱 |\n");
+    assert_file_contains(CLI_OUT, "| 爱  | 0.6697615493 | 0.3302384507 |\n");
+    assert_file_contains(CLI_OUT, "−∞");
+}
+
+static void test_latex_holds_the_f11_numbers_in_bmatrices(void **state)
+{
+    char *tex;
+    const char *p;
+    int begins = 0, ends = 0;
+
+    (void)state;
+    assert_int_equal(run("run " F11 " --format latex"), 0);
+    assert_holds_the_f11_numbers();
+    assert_file_contains(CLI_OUT, "A \\approx \\begin{bmatrix}");
+    assert_file_contains(CLI_OUT, "0 & -\\infty \\\\");
+    assert_file_contains(CLI_OUT, "0.6697615493 & 0.3302384507\n");
+    tex = slurp(CLI_OUT);
+    for (p = tex; (p = strstr(p, "\\begin{bmatrix}")) != NULL; p++)
+        begins++;
+    for (p = tex; (p = strstr(p, "\\end{bmatrix}")) != NULL; p++)
+        ends++;
+    assert_int_equal(begins, ends);
+    assert_true(begins >= 10);
+    free(tex);
+}
+
+/* A small well-formedness check: tags balance, one <svg> root, no stray '<' or '&'. */
+static int xml_balanced(const char *s)
+{
+    const char *stack[64];
+    size_t depth = 0, roots = 0;
+
+    for (; (s = strpbrk(s, "<&")) != NULL; s++) {
+        const char *close;
+        if (*s == '&') {
+            if (strncmp(s, "&amp;", 5) && strncmp(s, "&lt;", 4) && strncmp(s, "&gt;", 4) &&
+                strncmp(s, "&quot;", 6))
+                return 0;
+            continue;
+        }
+        if ((close = strchr(s, '>')) == NULL)
+            return 0;
+        if (s[1] == '?' || s[1] == '!') {
+            s = close;
+            continue;
+        }
+        if (s[1] == '/') {
+            const size_t n = strcspn(s + 2, ">");
+            if (depth == 0 || strncmp(stack[depth - 1], s + 2, n) != 0 ||
+                strchr(" >/", stack[depth - 1][n]) == NULL)
+                return 0;
+            depth--;
+        } else if (close[-1] != '/') {
+            if (depth == 64)
+                return 0;
+            roots += depth == 0;
+            stack[depth++] = s + 1;
+        }
+        s = close;
+    }
+    return depth == 0 && roots == 1;
+}
+
+static void test_svg_is_well_formed_with_the_tokens_on_its_axes(void **state)
+{
+    char *svg;
+
+    (void)state;
+    assert_int_equal(run("run " F11 " --format svg"), 0);
+    svg = slurp(CLI_OUT);
+    assert_non_null(svg);
+    assert_true(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44) == 0);
+    assert_true(xml_balanced(svg));
+    assert_non_null(strstr(svg, ">我</text>"));
+    assert_non_null(strstr(svg, ">爱</text>"));
+    assert_non_null(strstr(svg, ">0.6698</text>")); /* A[1][0], shown to 4 places */
+    assert_null(strstr(svg, "href"));                /* self-contained */
+    free(svg);
+    if (have("xmllint"))
+        assert_int_equal(sh("xmllint --noout " CLI_OUT), 0);
+}
+
+static void test_heatmap_lines_up_chinese_labels(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run " F11 " --heatmap --only A --color never"), 0);
+    /* 我 and 爱 are two columns wide: each cell is two columns under its label */
+    assert_file_contains(CLI_OUT, "\n    我 爱\n我  ██\n爱  ▓▓ ▒▒\n");
+    assert_int_equal(run("run " F11 " --heatmap --only A --ascii"), 0);
+    assert_file_contains(CLI_OUT, "\n    我 爱\n我  ##\n爱  ** ++\n");
+}
+
+/* ---- -o ---- */
+
+static void test_output_file_is_never_overwritten_without_force(void **state)
+{
+    char dir[] = "build/tests/unix-XXXXXX", file[64], args[256];
+    char *kept;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/out.txt", dir);
+    assert_int_equal(sh("printf 'old content\\n' > '%s'", file), 0);
+    snprintf(args, sizeof args, "run " F11 " -o '%s'", file);
+    assert_int_equal(run(args), 2);
+    assert_file_contains(CLI_ERR, "--force");
+    kept = slurp(file);
+    assert_string_equal(kept, "old content\n");
+    free(kept);
+    snprintf(args, sizeof args, "run " F11 " -o '%s' --force", file);
+    assert_int_equal(run(args), 0);
+    assert_stdout_empty();
+    assert_file_contains(file, "0.6697615493");
+    assert_no_escape_codes(file);
+    assert_int_equal(sh("test \"$(ls -A '%s')\" = out.txt", dir), 0); /* no temp file */
+    rm_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_lists_commands_options_input_and_examples_on_stdout),
+        cmocka_unit_test(test_version_names_the_program_and_version_on_the_first_line),
+        cmocka_unit_test(test_unknown_option_is_a_usage_error_that_points_to_help),
+        cmocka_unit_test(test_man_page_has_every_section),
+        cmocka_unit_test(test_groff_renders_the_man_page_without_a_warning),
+        cmocka_unit_test(test_man_page_examples_run),
+        cmocka_unit_test(test_install_and_uninstall_honour_destdir_and_prefix),
+        cmocka_unit_test(test_bash_completion_offers_commands_and_option_values),
+        cmocka_unit_test(test_piped_output_has_no_escape_codes),
+        cmocka_unit_test(test_color_always_colours_even_in_a_pipe),
+        cmocka_unit_test(test_no_color_turns_auto_off_even_on_a_terminal),
+        cmocka_unit_test(test_csv_of_A_loads_as_numbers),
+        cmocka_unit_test(test_csv_needs_exactly_one_table),
+        cmocka_unit_test(test_markdown_holds_the_f11_numbers_in_tables),
+        cmocka_unit_test(test_latex_holds_the_f11_numbers_in_bmatrices),
+        cmocka_unit_test(test_svg_is_well_formed_with_the_tokens_on_its_axes),
+        cmocka_unit_test(test_heatmap_lines_up_chinese_labels),
+        cmocka_unit_test(test_output_file_is_never_overwritten_without_force),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,20 @@
+/* test_util.h - shared helpers for the cmocka tests. */
+#ifndef ATTNSTEP_TEST_UTIL_H
+#define ATTNSTEP_TEST_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+
+/* cmocka 1.1.5 has no assert_double_equal and its assert_float_equal casts to float:
+ * this compares doubles within an absolute tolerance and reports both values. */
+#define assert_close(actual, expected, tol)                                            \
+    do {                                                                               \
+        double ac_a_ = (actual), ac_e_ = (expected), ac_t_ = (tol);                    \
+        if (!(ac_a_ == ac_e_ || fabs(ac_a_ - ac_e_) <= ac_t_)) {                       \
+            print_error("%s = %.17g, expected %.17g (tolerance %g)\n", #actual, ac_a_, \
+                        ac_e_, ac_t_);                                                 \
+            fail();                                                                    \
+        }                                                                              \
+    } while (0)
+
+#endif
