@@ -111,6 +111,17 @@ static void test_mask_none_lets_every_row_read_everything(void **state)
     assert_file_contains(OUT, "\"M\": [[0,0],[0,0]]");
 }
 
+static void test_every_bundled_example_runs(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    char cmd[512];
+
+    (void)state;
+    snprintf(cmd, sizeof cmd, "for f in examples/*.txt; do %s run \"$f\" >/dev/null || exit 1; done",
+             bin ? bin : "build/attnstep");
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- errors: FILE:LINE:COL, a hint, exit 2, nothing on stdout ---- */
 
 static void expect_input_error(const char *file, const char *where)
@@ -140,6 +151,31 @@ static void test_a_matrix_given_twice_is_reported_at_the_second(void **state)
 {
     (void)state;
     expect_input_error("tests/data/cli/twice.txt", "attnstep: tests/data/cli/twice.txt:6:1: error: ");
+}
+
+static void test_every_shape_mismatch_names_both_sides_and_why(void **state)
+{
+    static const char *const cases[][2] = {
+        {"shape-keys", "shape-keys.txt:3:1: error: Wk makes Keys of width 3, but Wq makes Queries of width 2"},
+        {"shape-wq-rows", "shape-wq-rows.txt:2:1: error: Wq has 3 rows, but X has 2 columns"},
+        {"causal-cross", "causal-cross.txt:3:1: error: a causal mask needs as many queries as keys"},
+        {"masked-row", "masked-row.txt:5:1: error: row 1 (\"1\") has no readable position"},
+        {"heads-divide", "heads-divide.txt:1:1: error: heads: 3 does not divide"},
+        {"bias-width", "bias-width.txt:5:1: error: bq has 3 numbers, but Wq makes 2 columns"},
+        {"wo-rows", "wo-rows.txt:5:1: error: Wo has 3 rows, but the heads side by side (C) have 2"},
+        {"tokens-count", "tokens-count.txt:1:1: error: tokens has 3 labels, but X has 2 rows"},
+    };
+    char file[128];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(file, sizeof file, "tests/data/cli/%s.txt", cases[i][0]);
+        expect_input_error(file, cases[i][1]);
+    }
+    /* the reason two widths must agree, for a learner */
+    expect_input_error("tests/data/cli/shape-keys.txt",
+                       "hint: a Query and a Key are compared by a dot product, so both need d_k numbers");
 }
 
 static void test_usage_errors_exit_2_with_a_usage_line(void **state)
@@ -178,9 +214,11 @@ int main(void)
         cmocka_unit_test(test_standard_input_is_read_from_a_dash),
         cmocka_unit_test(test_digits_and_only_shape_the_output),
         cmocka_unit_test(test_mask_none_lets_every_row_read_everything),
+        cmocka_unit_test(test_every_bundled_example_runs),
         cmocka_unit_test(test_a_ragged_row_is_reported_at_its_line),
         cmocka_unit_test(test_a_word_inside_a_matrix_is_reported_at_its_column),
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
+        cmocka_unit_test(test_every_shape_mismatch_names_both_sides_and_why),
         cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
         cmocka_unit_test(test_a_missing_file_is_a_clear_error),
     };
