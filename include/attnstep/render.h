@@ -69,6 +69,9 @@ typedef int (*as_table_visit)(void *ctx, const as_table_view *v);
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
                   as_table_visit visit, void *ctx);
 
+/* labels[i], or i itself written into buf when the axis is numbered (labels NULL). */
+const char *as_axis_label(char *buf, size_t size, const char *const *labels, size_t i);
+
 /* Nonzero when any cell of m shows rounded at digits places (then ≈, else =). */
 int as_matrix_rounded(const as_matrix *m, int digits);
 
