@@ -117,7 +117,8 @@ static void test_every_bundled_example_runs(void **state)
     char cmd[512];
 
     (void)state;
-    snprintf(cmd, sizeof cmd, "for f in examples/*.txt; do %s run \"$f\" >/dev/null || exit 1; done",
+    snprintf(cmd, sizeof cmd, "for f in examples/*.txt; do case \"$f\" in *-answers.txt) continue;; esac; "
+             "%s run \"$f\" >/dev/null || exit 1; done",
              bin ? bin : "build/attnstep");
     assert_int_equal(system(cmd), 0);
 }

@@ -1,0 +1,66 @@
+/* exercise.h - new hand-calculation exercises (SPEC §7): drawn from the project's own
+ * PRNG, checked with the real computation, written as an input file, a worksheet or an
+ * answer key. */
+#ifndef ATTNSTEP_EXERCISE_H
+#define ATTNSTEP_EXERCISE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "attnstep/attention.h"
+#include "attnstep/cli.h"
+#include "attnstep/error.h"
+#include "attnstep/i18n.h"
+#include "attnstep/model.h"
+#include "attnstep/render.h"
+
+#define AS_EXERCISE_MAX_TOKENS 8   /* more rows than anyone computes by hand */
+#define AS_EXERCISE_MAX_WIDTH 8    /* the same for width, d_k and d_v */
+#define AS_EXERCISE_L3_TOKENS 5    /* level 3: up to 5 tokens (SPEC §7) */
+#define AS_EXERCISE_MAX_SCORE 10   /* |QKᵀ| stays at most this */
+
+typedef struct as_exercise_opts {
+    unsigned long seed;
+    int level;              /* 1, 2 or 3; 0 takes 2 (the chapter's kind) */
+    size_t tokens, width;   /* 0 takes the level's default */
+    size_t dk, dv;          /* 0 takes the level's default */
+    as_mask_kind mask;      /* CAUSAL or NONE; DEFAULT takes causal, as F11 */
+    as_lang lang;           /* of the token labels and the comments */
+} as_exercise_opts;
+
+/* Fills in the level's defaults (level 2, causal; level 1: 2 tokens, width 2, d_k 4,
+ * d_v 2; level 2: 2 tokens, width 2, d_k 2, d_v 2; level 3: 3 tokens, width 2, d_k 2,
+ * d_v 3) and checks the level's rules (level 1: d_k 1 or 4; level 2: d_k 2; level 3:
+ * at most 5 tokens and d_v != d_k; at least 2 tokens; sizes within the limits above).
+ * Returns 0, or -1 with a usage message in err. */
+int as_exercise_settle(as_exercise_opts *o, as_error *err);
+
+/* Draws the exercise for settled options o and writes it as the text of an input file
+ * (a comment naming seed and level first). Every draw is parsed back, built and run,
+ * and a degenerate one (an all-zero row in Q, K or V; a walk-through row without two
+ * readable positions of different scores; |QKᵀ| over the limit; fractions where the
+ * level promises whole numbers) is replaced by the PRNG's next draw, so the same
+ * options give the same bytes on every machine. Returns 0 and a new NUL-terminated
+ * *text of *len bytes the caller frees; or -1 with err set. */
+int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_error *err);
+
+/* Parses an exercise's text (as_exercise_make's) and runs it into s. Returns 0 (free s
+ * with as_session_free()), or -1 with err set and s empty. */
+int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err);
+
+/* Writes the answer key of the exercise's run t in the ANSWERS syntax that `check`
+ * reads (Q, K, V, QKT, S, A, O, rounded to ro->digits places; masked cells as −∞, or
+ * -inf with ro->ascii), after comment lines naming the exercise. Returns 0, or -1 when
+ * writing failed. */
+int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
+                    const as_render_opts *ro);
+
+/* Writes a worksheet (SPEC §7): the given tables, an empty grid of the right shape for
+ * each table to compute, and with answers the answer key (every table, and the
+ * walk-through of the last row). latex nonzero writes a standalone LaTeX document that
+ * needs no package beyond amsmath (its words are English: pdflatex alone has no
+ * Chinese fonts, so the exercise must be drawn with lang AS_LANG_EN, whose labels are
+ * ASCII); else Markdown in ro->lang. Returns 0, or -1 when writing failed. */
+int as_render_sheet(FILE *out, int latex, int answers, const as_problem *p, const as_trace *t,
+                    const as_exercise_opts *o, const as_render_opts *ro);
+
+#endif

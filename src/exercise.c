@@ -1,0 +1,444 @@
+/* exercise.c - new hand-calculation exercises (SPEC §7). Numbers are drawn as small
+ * integers k and written as k/2 or k/4 (exact in binary and in decimals), from the
+ * project's own PRNG; each draw is written out, parsed back and run for real, and a
+ * draw that breaks a promise of its level is replaced by the next one. */
+#include "attnstep/exercise.h"
+#include "attnstep/parse.h"
+#include "attnstep/prng.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TRIES 20000     /* draws before giving up (every level needs far fewer) */
+#define COLUMN_TRIES 1000   /* draws of one W column that must give whole numbers */
+#define EXACT_DIGITS 17     /* enough places to write any k/4 exactly */
+
+/* ------------------------------------------------------------------------------ */
+/* The levels                                                                       */
+/* ------------------------------------------------------------------------------ */
+
+/* Entries are k/den with k drawn from [lo, hi]. */
+typedef struct range {
+    long lo, hi;
+    int den;
+} range;
+
+typedef struct level_rule {
+    size_t tokens, width, dk, dv; /* defaults */
+    range x, w, wv;               /* X; Wq and Wk; Wv */
+    int whole;                    /* Q, K, V and QKᵀ must be whole numbers */
+} level_rule;
+
+static const level_rule rules[3] = {
+    /* 1: small integers everywhere, d_k 4 so that √d_k = 2 */
+    {2, 2, 4, 2, {-2, 2, 1}, {-1, 1, 1}, {-2, 2, 1}, 1},
+    /* 2: like F11, halves in the W tables but whole Q, K, V */
+    {2, 2, 2, 2, {-2, 2, 1}, {-2, 2, 2}, {-10, 10, 2}, 1},
+    /* 3: halves in X, quarters in W, fractions everywhere after */
+    {3, 2, 2, 3, {-4, 4, 2}, {-4, 4, 4}, {-8, 8, 4}, 0},
+};
+
+/* Token labels: a sentence per language, drawn by one index so both get the same numbers. */
+#define SENTENCES 5
+static const char *const sentence[SENTENCES][2][AS_EXERCISE_MAX_TOKENS] = {
+    {{"我", "爱", "吃", "苹", "果", "和", "香", "蕉"},
+     {"I", "like", "to", "eat", "apples", "and", "ripe", "bananas"}},
+    {{"猫", "坐", "在", "垫", "子", "上", "睡", "觉"},
+     {"my", "little", "cat", "sleeps", "on", "a", "warm", "mat"}},
+    {{"今", "天", "我", "们", "一", "起", "读", "书"},
+     {"we", "read", "books", "together", "in", "a", "quiet", "library"}},
+    {{"春", "风", "吹", "绿", "了", "江", "南", "岸"},
+     {"spring", "wind", "turns", "every", "river", "bank", "bright", "green"}},
+    {{"小", "狗", "在", "院", "子", "里", "跑", "步"},
+     {"a", "small", "dog", "runs", "around", "our", "green", "yard"}},
+};
+
+static int usage(as_error *err, const char *msg, const char *hint)
+{
+    as_error_set(err, "", 0, 0, "%s", msg);
+    as_error_hint(err, "%s", hint);
+    return -1;
+}
+
+/* The level's own rules for d_k and d_v. */
+static int check_level(const as_exercise_opts *o, as_error *err)
+{
+    if (o->level == 1 && o->dk != 1 && o->dk != 4)
+        return usage(err, "level 1 takes --dk 1 or 4",
+                     "at level 1 the square root of d_k is a whole number");
+    if (o->level == 2 && o->dk != 2)
+        return usage(err, "level 2 takes --dk 2", "level 2 is like the chapter: d_k = 2");
+    if (o->level == 3 && o->dv == o->dk)
+        return usage(err, "level 3 takes --dv other than --dk",
+                     "level 3 shows that a Value's width need not be the Key's");
+    if (o->level == 3 && o->tokens > AS_EXERCISE_L3_TOKENS)
+        return usage(err, "level 3 takes at most 5 tokens", "use --tokens 2 to 5");
+    return 0;
+}
+
+int as_exercise_settle(as_exercise_opts *o, as_error *err)
+{
+    const level_rule *r;
+
+    if (o->level == 0)
+        o->level = 2;
+    if (o->level < 1 || o->level > 3)
+        return usage(err, "--level takes 1, 2 or 3", "level 2 is like the chapter");
+    r = &rules[o->level - 1];
+    o->tokens = o->tokens ? o->tokens : r->tokens;
+    o->width = o->width ? o->width : r->width;
+    o->dk = o->dk ? o->dk : r->dk;
+    o->dv = o->dv ? o->dv : r->dv;
+    if (o->mask == AS_MASK_DEFAULT)
+        o->mask = AS_MASK_CAUSAL;
+    if (o->tokens < 2)
+        return usage(err, "an exercise needs at least 2 tokens",
+                     "the walk-through row must read two positions with different scores");
+    if (o->tokens > AS_EXERCISE_MAX_TOKENS || o->width > AS_EXERCISE_MAX_WIDTH ||
+        o->dk > AS_EXERCISE_MAX_WIDTH || o->dv > AS_EXERCISE_MAX_WIDTH)
+        return usage(err, "an exercise has at most 8 tokens and widths of at most 8",
+                     "it is meant to be computed by hand");
+    return check_level(o, err);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Drawing                                                                          */
+/* ------------------------------------------------------------------------------ */
+
+typedef struct draft {
+    as_matrix x, wq, wk, wv; /* [n, width], [width, d_k], [width, d_k], [width, d_v] */
+} draft;
+
+static double draw_one(as_prng *g, const range *r)
+{
+    return (double)as_prng_range(g, r->lo, r->hi) / r->den;
+}
+
+/* One entry of a W column of the given length: in a column longer than 2 about two
+ * entries are nonzero, so that a wide exercise keeps small scores (a column of 2 makes
+ * no extra draw: the chapter's size draws the same numbers either way). */
+static double draw_weight(as_prng *g, const range *r, size_t length)
+{
+    if (length > 2 && as_prng_range(g, 1, (long)length) > 2)
+        return 0;
+    return draw_one(g, r);
+}
+
+/* Column j of w, drawn again until x @ column is whole when whole is set. Every value
+ * is a multiple of 1/2 far below 2^50, so the sums are exact. */
+static void draw_column(as_matrix *w, size_t j, const as_matrix *x, as_prng *g,
+                        const range *r, int whole)
+{
+    size_t i, t, tries;
+    int ok = 0;
+
+    for (tries = 0; tries < COLUMN_TRIES && !ok; tries++) {
+        for (t = 0; t < w->rows; t++)
+            AS_AT(*w, t, j) = draw_weight(g, r, w->rows);
+        for (ok = 1, i = 0; whole && i < x->rows; i++) {
+            double s = 0;
+            for (t = 0; t < x->cols; t++)
+                s += AS_AT(*x, i, t) * AS_AT(*w, t, j);
+            ok &= s == floor(s);
+        }
+    }
+    if (!ok) /* a zero column always gives whole numbers; the check then rejects the draw */
+        for (t = 0; t < w->rows; t++)
+            AS_AT(*w, t, j) = 0;
+}
+
+static void draw_weights(as_matrix *w, const as_matrix *x, as_prng *g, const range *r, int whole)
+{
+    size_t j;
+
+    for (j = 0; j < w->cols; j++)
+        draw_column(w, j, x, g, r, whole);
+}
+
+static void draw_all(draft *d, as_prng *g, const level_rule *r)
+{
+    size_t i;
+
+    for (i = 0; i < d->x.rows * d->x.cols; i++)
+        d->x.v[i] = draw_one(g, &r->x);
+    draw_weights(&d->wq, &d->x, g, &r->w, r->whole);
+    draw_weights(&d->wk, &d->x, g, &r->w, r->whole);
+    draw_weights(&d->wv, &d->x, g, &r->wv, r->whole);
+}
+
+static int draft_init(draft *d, const as_exercise_opts *o)
+{
+    memset(d, 0, sizeof *d);
+    return as_matrix_init(&d->x, o->tokens, o->width) | as_matrix_init(&d->wq, o->width, o->dk) |
+           as_matrix_init(&d->wk, o->width, o->dk) | as_matrix_init(&d->wv, o->width, o->dv);
+}
+
+static void draft_free(draft *d)
+{
+    as_matrix_free(&d->x);
+    as_matrix_free(&d->wq);
+    as_matrix_free(&d->wk);
+    as_matrix_free(&d->wv);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Writing                                                                          */
+/* ------------------------------------------------------------------------------ */
+
+/* "NAME = [[...]]" the book's way, with digits places (−∞, or -inf with ascii). */
+static as_block statement_block(const char *name, const as_matrix *m, int digits, int ascii)
+{
+    const as_cell_style st = {digits, ascii, NULL, NULL};
+    char label[32];
+    int rounded;
+    as_block b = as_block_matrix(m, &st, &rounded);
+
+    snprintf(label, sizeof label, "%s = ", name);
+    as_block_label(&b, label);
+    return b;
+}
+
+/* The comment lines that name the exercise and the command that makes it again. */
+static void header(FILE *out, const as_exercise_opts *o, as_msg what)
+{
+    static const char *const masks[] = {"causal", "causal", "none", "custom"};
+    char again[256];
+
+    snprintf(again, sizeof again,
+             "attnstep exercise --level %d --seed %lu --tokens %zu --width %zu --dk %zu "
+             "--dv %zu --mask %s%s",
+             o->level, o->seed, o->tokens, o->width, o->dk, o->dv, masks[o->mask],
+             o->lang == AS_LANG_EN ? " --lang en" : "");
+    fputs("# ", out);
+    fprintf(out, as_msg_text(o->lang, MSG_EX_HEADER), o->level, o->seed);
+    fputs("\n# ", out);
+    fprintf(out, as_msg_text(o->lang, MSG_EX_AGAIN), again);
+    fprintf(out, "\n# %s\n", as_msg_text(o->lang, what));
+}
+
+/* X with a comment naming each row's token, as examples/f11.txt has it. */
+static void write_x(as_block *out, const as_matrix *x, const char *const *labels, as_lang lang)
+{
+    as_block b = statement_block("X", x, EXACT_DIGITS, 1), cap = {0}, both;
+    char line[128];
+    size_t i;
+
+    for (i = 0; i < x->rows; i++) {
+        snprintf(line, sizeof line, as_msg_text(lang, MSG_ROW_IS), i, labels[i]);
+        as_block_add(&cap, "# %s", line);
+    }
+    both = as_block_beside(&b, &cap, 6);
+    as_block_append(out, &both);
+    as_block_free(&both);
+    as_block_free(&cap);
+    as_block_free(&b);
+}
+
+/* Wq, Wk and Wv side by side, as the chapter prints them. */
+static void write_weights(as_block *out, const draft *d)
+{
+    const as_matrix *w[] = {&d->wq, &d->wk, &d->wv};
+    static const char *const name[] = {"Wq", "Wk", "Wv"};
+    as_block row = {0};
+    size_t i;
+
+    for (i = 0; i < 3; i++) {
+        as_block one = statement_block(name[i], w[i], EXACT_DIGITS, 1);
+        as_block next = as_block_beside(&row, &one, row.count ? 4 : 0);
+        as_block_free(&one);
+        as_block_free(&row);
+        row = next;
+    }
+    as_block_append(out, &row);
+    as_block_free(&row);
+}
+
+/* The exercise as an input file, into a new buffer. */
+static int write_input(char **text, size_t *len, const draft *d, const as_exercise_opts *o,
+                       const char *const *labels)
+{
+    FILE *out = open_memstream(text, len);
+    as_block b = {0};
+    size_t i;
+    int failed;
+
+    if (out == NULL)
+        return -1;
+    header(out, o, MSG_EX_TASK);
+    fputs("tokens:", out);
+    for (i = 0; i < o->tokens; i++)
+        fprintf(out, " %s", labels[i]);
+    fprintf(out, "\nmask: %s\n\n", o->mask == AS_MASK_NONE ? "none" : "causal");
+    write_x(&b, &d->x, labels, o->lang);
+    as_block_add(&b, "%s", "");
+    write_weights(&b, d);
+    as_block_print(out, &b);
+    failed = b.failed;
+    as_block_free(&b);
+    failed |= ferror(out);
+    if (fclose(out) != 0 || failed) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The promises, checked on the real run                                            */
+/* ------------------------------------------------------------------------------ */
+
+static int has_zero_row(const as_matrix *m)
+{
+    size_t i, j;
+
+    for (i = 0; i < m->rows; i++) {
+        for (j = 0; j < m->cols && AS_AT(*m, i, j) == 0; j++)
+            ;
+        if (j == m->cols)
+            return 1;
+    }
+    return 0;
+}
+
+/* Nonzero when every value is whole and at most limit in size (limit < 0: any size). */
+static int whole_within(const as_matrix *m, int whole, double limit)
+{
+    size_t i;
+
+    for (i = 0; i < m->rows * m->cols; i++)
+        if ((whole && m->v[i] != floor(m->v[i])) || (limit >= 0 && fabs(m->v[i]) > limit))
+            return 0;
+    return 1;
+}
+
+/* Nonzero when row i of S holds two readable cells with different scores. */
+static int scores_differ(const as_matrix *S, size_t i)
+{
+    size_t j, first = S->cols;
+
+    for (j = 0; j < S->cols; j++) {
+        const double s = AS_AT(*S, i, j);
+        if (s == -INFINITY)
+            continue;
+        if (first == S->cols)
+            first = j;
+        else if (s != AS_AT(*S, i, first))
+            return 1;
+    }
+    return 0;
+}
+
+static int has_fraction(const as_matrix *m)
+{
+    return !whole_within(m, 1, -1);
+}
+
+static int promises_kept(const as_problem *p, const as_trace *t, const as_exercise_opts *o)
+{
+    const as_head_trace *h = &t->head[0];
+    const int whole = rules[o->level - 1].whole;
+
+    if (has_zero_row(&t->Q) || has_zero_row(&t->K) || has_zero_row(&t->V))
+        return 0;
+    if (!scores_differ(&h->S, p->n - 1))
+        return 0; /* the walk-through row is the last */
+    if (!whole_within(&t->Q, whole, -1) || !whole_within(&t->K, whole, -1) ||
+        !whole_within(&t->V, whole, -1) || !whole_within(&h->QKT, whole, AS_EXERCISE_MAX_SCORE))
+        return 0;
+    /* level 2 is like the chapter: halves in Wq and Wk */
+    return o->level != 2 || (has_fraction(p->Wq) && has_fraction(p->Wk));
+}
+
+int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (as_parse_text(&s->in, text, len, "(exercise)", err) != 0 ||
+        as_problem_build(&s->p, &s->in, AS_MASK_DEFAULT, err) != 0 ||
+        as_attention_run(&s->t, &s->p, err) != 0) {
+        as_session_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parses the written exercise back and runs it: 1 when it keeps every promise, 0 when
+ * not, -1 when it does not even read back (a bug, reported in err). */
+static int acceptable(const char *text, size_t len, const as_exercise_opts *o, as_error *err)
+{
+    as_session s;
+    int ok;
+
+    if (as_exercise_open(&s, text, len, err) != 0)
+        return -1;
+    ok = promises_kept(&s.p, &s.t, o);
+    as_session_free(&s);
+    return ok;
+}
+
+int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_error *err)
+{
+    const level_rule *r = &rules[o->level - 1];
+    const char *const *labels;
+    as_prng g;
+    draft d;
+    size_t tries;
+    int ok = 0;
+
+    *text = NULL;
+    as_prng_seed(&g, o->seed);
+    /* the labels first, one draw for both languages: the numbers do not depend on them */
+    labels = sentence[as_prng_range(&g, 0, SENTENCES - 1)][o->lang];
+    if (draft_init(&d, o) != 0)
+        goto nomem;
+    for (tries = 0; tries < MAX_TRIES && ok == 0; tries++) {
+        draw_all(&d, &g, r);
+        if (write_input(text, len, &d, o, labels) != 0)
+            goto nomem;
+        if ((ok = acceptable(*text, *len, o, err)) != 1) {
+            free(*text);
+            *text = NULL;
+        }
+    }
+    draft_free(&d);
+    if (ok == 0) {
+        as_error_set(err, "", 0, 0, "no exercise of these sizes keeps every promise of level %d",
+                     o->level);
+        as_error_hint(err, "try fewer tokens, a smaller --width or --dk, or another --seed");
+    }
+    return ok == 1 ? 0 : -1;
+nomem:
+    draft_free(&d);
+    as_error_set(err, "", 0, 0, "out of memory");
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The answer key, in the ANSWERS syntax                                            */
+/* ------------------------------------------------------------------------------ */
+
+int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
+                    const as_render_opts *ro)
+{
+    const as_head_trace *h = &t->head[0];
+    const as_matrix *m[] = {&t->Q, &t->K, &t->V, &h->QKT, &h->S, &h->A, &t->O};
+    static const char *const name[] = {"Q", "K", "V", "QKT", "S", "A", "O"};
+    as_block b = {0};
+    size_t i;
+    int failed;
+
+    header(out, o, MSG_EX_KEY);
+    for (i = 0; i < sizeof m / sizeof m[0]; i++) {
+        as_block one = statement_block(name[i], m[i], ro->digits, ro->ascii);
+        as_block_add(&b, "%s", "");
+        as_block_append(&b, &one);
+        as_block_free(&one);
+    }
+    as_block_print(out, &b);
+    failed = b.failed;
+    as_block_free(&b);
+    return failed || ferror(out) ? -1 : 0;
+}

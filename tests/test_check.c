@@ -1,0 +1,403 @@
+/* test_check.c - grading answers (SPEC §6) on the F11 example. Every expected value is
+ * the chapter's (Q, K, V, QKᵀ, S, A, O as printed) or a hand calculation written next
+ * to it, in the test or in the answers file under tests/data/check/. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/test_check.out"
+#define CLI_ERR "build/tests/test_check.err"
+#include "attnstep/check.h"
+#include "attnstep/cli.h"
+#include "cli_util.h"
+#include "test_util.h"
+
+#define DATA "tests/data/check/"
+
+/* ---- helpers ---- */
+
+static void open_file(as_session *s, const char *path)
+{
+    as_cli cli;
+    as_error err;
+
+    memset(&cli, 0, sizeof cli);
+    as_error_clear(&err);
+    if (as_session_open(s, path, &cli, &err) != 0) {
+        print_error("%s: %s\n", path, err.msg);
+        fail();
+    }
+}
+
+static void parse(as_answers *a, const char *text)
+{
+    as_error err;
+
+    as_error_clear(&err);
+    if (as_answers_parse(a, text, strlen(text), "answers", &err) != 0) {
+        print_error("answers: %d:%d: %s\n", err.line, err.col, err.msg);
+        fail();
+    }
+}
+
+/* Grades the answers text against examples/f11.txt (or another input). */
+static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *input,
+                       const char *text, double tol)
+{
+    as_error err;
+
+    open_file(s, input);
+    parse(a, text);
+    as_error_clear(&err);
+    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, tol, &err), 0);
+}
+
+static void done(as_grade *g, as_session *s, as_answers *a)
+{
+    as_grade_free(g);
+    as_answers_free(a);
+    as_session_free(s);
+}
+
+/* The file's answers graded on F11: all right or not, and the diagnosis of the last
+ * table (the one each mistake file is about). */
+static void assert_file_grades(const char *input, const char *file, int correct, as_diag last)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+    char *text = slurp(file);
+
+    assert_non_null(text);
+    grade_text(&g, &s, &a, input, text, -1);
+    assert_int_equal(g.correct, correct);
+    assert_int_equal(g.table[g.count - 1].diagnosis, last);
+    done(&g, &s, &a);
+    free(text);
+}
+
+/* Grades one answers text on F11: right or not, how many cells are wrong and the first
+ * of them (flat index), and the diagnosis of the first table. */
+static void assert_grades(const char *text, double tol, int correct, size_t nwrong,
+                          size_t first_wrong, as_diag diag)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    grade_text(&g, &s, &a, "examples/f11.txt", text, tol);
+    assert_int_equal(g.correct, correct);
+    assert_int_equal(g.table[0].nwrong, nwrong);
+    if (nwrong > 0)
+        assert_int_equal(g.table[0].wrong[0], first_wrong);
+    assert_int_equal(g.table[0].diagnosis, diag);
+    done(&g, &s, &a);
+}
+
+/* ---- the precision a number was written to ---- */
+
+static void test_written_unit_is_the_last_decimal_place(void **state)
+{
+    (void)state;
+    assert_close(as_written_unit("0.67", 4), 0.01, 1e-18);
+    assert_close(as_written_unit("-0.5", 4), 0.1, 1e-17);
+    assert_close(as_written_unit("6.6976", 6), 1e-4, 1e-19);
+    assert_close(as_written_unit("3.", 2), 1, 0);
+    assert_close(as_written_unit("1e-3", 4), 1e-3, 1e-18);
+    assert_close(as_written_unit("1.5e-3", 6), 1e-4, 1e-19);
+    /* exact as written: whole numbers, fractions, infinities */
+    assert_close(as_written_unit("2", 1), 0, 0);
+    assert_close(as_written_unit("2e3", 3), 0, 0);
+    assert_close(as_written_unit("1/3", 3), 0, 0);
+    assert_close(as_written_unit("-0.5/3", 6), 0, 0);
+    assert_close(as_written_unit("\xe2\x88\x92\xe2\x88\x9e", 6), 0, 0);
+    assert_close(as_written_unit("-inf", 4), 0, 0);
+}
+
+static void test_answer_names_follow_the_book(void **state)
+{
+    static const char *const good[] = {"Q", "K", "V", "QKT", "QK\xe1\xb5\x80", "QK^T", "S",
+                                       "A", "O", "C", "S_h0", "QKT_h12"};
+    static const char *const bad[] = {"X", "Wq", "M", "q", "QKT_", "S_h", "S_hx", "S_h1x", "QKt"};
+    as_answer_kind kind;
+    long head;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++)
+        assert_int_equal(as_answer_name(good[i], &kind, &head), 0);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(as_answer_name(bad[i], &kind, &head), -1);
+    as_answer_name("QK^T_h3", &kind, &head);
+    assert_int_equal(kind, AS_ANS_QKT);
+    assert_int_equal(head, 3);
+}
+
+/* ---- reading ANSWERS ---- */
+
+static void test_answers_read_side_by_side_as_the_book_prints(void **state)
+{
+    /* the chapter's block of Q, K and V, pasted as printed */
+    static const char text[] = "title: ignored\n"
+                               "Q = [[0,1],        K = [[1,0],        V = [[10,0],\n"
+                               "     [1,0]]             [0,1]]             [0,20]]\n"
+                               "S = [[0, \xe2\x88\x92\xe2\x88\x9e],   # comment\n"
+                               "     [0.7071, 0]]\n"
+                               "A = [1, 0]\n";
+    as_answers a;
+
+    (void)state;
+    parse(&a, text);
+    assert_int_equal(a.count, 5);
+    assert_string_equal(a.item[1].name, "K");
+    assert_int_equal(a.item[2].value.rows, 2);
+    assert_close(AS_AT(a.item[2].value, 1, 1), 20, 0);
+    assert_close(AS_AT(a.item[0].value, 1, 0), 1, 0);
+    assert_true(AS_AT(a.item[3].value, 0, 1) == -INFINITY);
+    assert_close(AS_AT(a.item[3].unit, 1, 0), 1e-4, 1e-19);
+    assert_int_equal(a.item[3].pos.line, 4);
+    assert_int_equal(a.item[4].value.rows, 1); /* a single row written [1, 0] */
+    as_answers_free(&a);
+}
+
+static void test_answers_errors_name_the_place(void **state)
+{
+    static const struct {
+        const char *text;
+        int line, col;
+    } bad[] = {
+        {"S = [[1, 2],\n     [3]]\n", 2, 8},   /* a short row: at its "]" */
+        {"S = [[1, x]]\n", 1, 10},              /* not a number */
+        {"S = [[1, 2]\n", 1, 1},                /* never closed */
+        {"[[1, 2]]\n", 1, 1},                   /* no name */
+        {"S [[1]]\n", 1, 3},                    /* no "=" */
+    };
+    as_answers a;
+    as_error err;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        as_error_clear(&err);
+        assert_int_equal(as_answers_parse(&a, bad[i].text, strlen(bad[i].text), "f", &err), -1);
+        assert_int_equal(err.line, bad[i].line);
+        assert_int_equal(err.col, bad[i].col);
+        assert_int_equal(a.count, 0);
+    }
+}
+
+/* ---- grading the F11 example ---- */
+
+static void test_right_answers_to_4_places_are_all_right(void **state)
+{
+    (void)state;
+    assert_file_grades("examples/f11.txt", DATA "f11-right-4-places.txt", 1, AS_DIAG_NONE);
+    assert_file_grades("examples/f11.txt", "examples/f11-answers.txt", 1, AS_DIAG_NONE);
+}
+
+static void test_two_places_are_right_for_0_6698(void **state)
+{
+    (void)state;
+    /* chapter: A[1] = [0.6697615493, 0.3302384507]; 0.67 and 0.33 are within 0.005 */
+    assert_file_grades("examples/f11.txt", DATA "f11-two-places.txt", 1, AS_DIAG_NONE);
+}
+
+static void test_a_wrong_last_digit_is_wrong(void **state)
+{
+    (void)state;
+    /* 0.6699 is 0.00014 from 0.6697615, more than half of 0.0001: cell [1][0] */
+    assert_grades("A = [[1, 0], [0.6699, 0.3302]]", -1, 0, 1, 2, AS_DIAG_NONE);
+}
+
+static void test_tol_overrides_the_written_precision(void **state)
+{
+    (void)state;
+    /* 0.75 is 0.043 from 1/√2: right within --tol 0.05, wrong to two places */
+    assert_grades("S = [[0, -inf], [0.75, 0]]", 0.05, 1, 0, 0, AS_DIAG_NONE);
+    assert_grades("S = [[0, -inf], [0.75, 0]]", -1, 0, 1, 2, AS_DIAG_NONE);
+}
+
+static void test_masked_cells_of_s_must_be_minus_infinity(void **state)
+{
+    (void)state;
+    /* a huge negative number is not −∞: cell [0][1] */
+    assert_grades("S = [[0, -1e300], [0.7071, 0]]", -1, 0, 1, 1, AS_DIAG_NONE);
+}
+
+static void test_s_without_scaling_is_diagnosed_no_scale(void **state)
+{
+    (void)state;
+    assert_file_grades("examples/f11.txt", DATA "f11-no-scale.txt", 0, AS_DIAG_NO_SCALE);
+    /* the wrong cell is [1][0]: 1 written, 1/√2 expected (chapter) */
+    assert_grades("S = [[0, -inf], [1, 0]]", -1, 0, 1, 2, AS_DIAG_NO_SCALE);
+    assert_string_equal(as_diag_code(AS_DIAG_NO_SCALE), "no_scale");
+}
+
+static void test_s_multiplied_by_the_root_is_scale_multiplied(void **state)
+{
+    (void)state;
+    assert_file_grades("examples/f11.txt", DATA "f11-scale-multiplied.txt", 0,
+                       AS_DIAG_SCALE_MULTIPLIED);
+}
+
+static void test_a_without_the_mask_is_diagnosed_no_mask(void **state)
+{
+    (void)state;
+    assert_file_grades("examples/f11.txt", DATA "f11-no-mask.txt", 0, AS_DIAG_NO_MASK);
+}
+
+static void test_column_softmax_is_diagnosed_softmax_columns(void **state)
+{
+    (void)state;
+    assert_file_grades("examples/f11.txt", DATA "f11-softmax-columns.txt", 0,
+                       AS_DIAG_SOFTMAX_COLUMNS);
+}
+
+static void test_transposed_tables_are_diagnosed_transposed(void **state)
+{
+    (void)state;
+    /* F11's QKᵀ = [[0,1],[1,0]] is its own transpose, so the transposed A stands in;
+     * the Wq comparison's QKᵀ = [[0,2],[1,-1]] is not symmetric */
+    assert_file_grades("examples/f11.txt", DATA "f11-transposed.txt", 0, AS_DIAG_TRANSPOSED);
+    assert_file_grades("examples/f11-change-wq.txt", DATA "f11-change-wq-transposed.txt", 0,
+                       AS_DIAG_TRANSPOSED);
+}
+
+static void test_o_from_a_wrong_a_is_a_carried_error(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+    char *text = slurp(DATA "f11-carried-error.txt");
+
+    (void)state;
+    assert_non_null(text);
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(g.table[0].diagnosis, AS_DIAG_NO_SCALE); /* A: the scaling left out */
+    assert_int_equal(g.table[1].diagnosis, AS_DIAG_CARRIED_ERROR);
+    assert_string_equal(g.table[1].carried_from, "A");
+    done(&g, &s, &a);
+    free(text);
+    /* O computed from the unrounded wrong A: the rounding of A is allowed for */
+    assert_file_grades("examples/f11.txt", DATA "f11-carried-full-precision.txt", 0,
+                       AS_DIAG_CARRIED_ERROR);
+}
+
+static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **state)
+{
+    (void)state;
+    assert_grades("O = [[10, 0], [6, 6]]", -1, 0, 2, 2, AS_DIAG_NONE);
+}
+
+static void test_answers_that_cannot_be_graded_are_refused(void **state)
+{
+    static const char *const bad[] = {"X = [[1, 1], [1, -1]]", "S_h1 = [[0]]",
+                                      "O = [[1]]\nO_h0 = [[1]]", "# nothing\n"};
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+    size_t i;
+
+    (void)state;
+    open_file(&s, "examples/f11.txt");
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        parse(&a, bad[i]);
+        as_error_clear(&err);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, -1, &err), -1);
+        assert_true(err.set);
+        as_answers_free(&a);
+    }
+    as_session_free(&s);
+}
+
+static void test_tables_are_reported_in_the_books_order(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_text(&g, &s, &a, "examples/f11.txt", "O = [[10,0],[6.6976,6.6048]]\nQ = [[0,1],[1,0]]\n"
+               "QK^T = [[0,1],[1,0]]", -1);
+    assert_string_equal(g.table[0].name, "Q");
+    assert_string_equal(g.table[1].name, "QKT");
+    assert_string_equal(g.table[2].name, "O");
+    done(&g, &s, &a);
+}
+
+/* ---- the command ---- */
+
+static void test_check_command_exits_0_1_2(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt"), 0);
+    assert_int_equal(run("check examples/f11.txt examples/f11-answers.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "all right: 7 tables");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt"), 1);
+    assert_file_contains(CLI_OUT, "no_scale");
+    assert_int_equal(run("check examples/f11.txt examples/f11.txt"), 2); /* X is no answer */
+    assert_int_equal(run("check examples/f11.txt " DATA "missing.txt"), 2);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format md"), 2);
+}
+
+static void test_check_json_is_exactly_the_specs_shape(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format json"), 1);
+    out = slurp(CLI_OUT);
+    assert_string_equal(out, "{\"correct\": false, \"tables\": [{\"name\": \"S\", \"correct\": "
+                             "false, \"wrong_cells\": [[1,0]], \"diagnosis\": \"no_scale\"}]}\n");
+    free(out);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format json"), 0);
+    out = slurp(CLI_OUT);
+    assert_string_equal(out, "{\"correct\": true, \"tables\": [{\"name\": \"A\", \"correct\": "
+                             "true, \"wrong_cells\": [], \"diagnosis\": null}]}\n");
+    free(out);
+}
+
+static void test_check_text_names_the_cell_and_the_expected_value(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt"), 1);
+    assert_file_contains(CLI_OUT, "S[1][0]：写的是1，应为0.7071067812");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-carried-error.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "diagnosis: carried_error");
+    assert_file_contains(CLI_OUT, "the error comes from your own A");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_written_unit_is_the_last_decimal_place),
+        cmocka_unit_test(test_answer_names_follow_the_book),
+        cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
+        cmocka_unit_test(test_answers_errors_name_the_place),
+        cmocka_unit_test(test_right_answers_to_4_places_are_all_right),
+        cmocka_unit_test(test_two_places_are_right_for_0_6698),
+        cmocka_unit_test(test_a_wrong_last_digit_is_wrong),
+        cmocka_unit_test(test_tol_overrides_the_written_precision),
+        cmocka_unit_test(test_masked_cells_of_s_must_be_minus_infinity),
+        cmocka_unit_test(test_s_without_scaling_is_diagnosed_no_scale),
+        cmocka_unit_test(test_s_multiplied_by_the_root_is_scale_multiplied),
+        cmocka_unit_test(test_a_without_the_mask_is_diagnosed_no_mask),
+        cmocka_unit_test(test_column_softmax_is_diagnosed_softmax_columns),
+        cmocka_unit_test(test_transposed_tables_are_diagnosed_transposed),
+        cmocka_unit_test(test_o_from_a_wrong_a_is_a_carried_error),
+        cmocka_unit_test(test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis),
+        cmocka_unit_test(test_answers_that_cannot_be_graded_are_refused),
+        cmocka_unit_test(test_tables_are_reported_in_the_books_order),
+        cmocka_unit_test(test_check_command_exits_0_1_2),
+        cmocka_unit_test(test_check_json_is_exactly_the_specs_shape),
+        cmocka_unit_test(test_check_text_names_the_cell_and_the_expected_value),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,460 @@
+/* test_exercise.c - the exercise generator (SPEC §7) and its worksheets. The promises
+ * are checked here by loops of the test's own on the real run of each exercise, not by
+ * the generator's checks; the PRNG's numbers come from the published splitmix64
+ * reference (Vigna's splitmix64.c), recomputed with an independent Python transcription. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/test_exercise.out"
+#define CLI_ERR "build/tests/test_exercise.err"
+#include "attnstep/check.h"
+#include "attnstep/exercise.h"
+#include "attnstep/prng.h"
+#include "cli_util.h"
+#include "test_util.h"
+
+#define SEEDS 20
+
+/* ---- helpers ---- */
+
+static char *make_in(unsigned long seed, int level, as_lang lang, as_exercise_opts *o,
+                     size_t *len)
+{
+    as_error err;
+    char *text;
+
+    memset(o, 0, sizeof *o);
+    as_error_clear(&err);
+    o->seed = seed;
+    o->level = level;
+    o->lang = lang;
+    assert_int_equal(as_exercise_settle(o, &err), 0);
+    if (as_exercise_make(&text, len, o, &err) != 0) {
+        print_error("seed %lu level %d: %s\n", seed, level, err.msg);
+        fail();
+    }
+    return text;
+}
+
+static char *make(unsigned long seed, int level, as_exercise_opts *o, size_t *len)
+{
+    return make_in(seed, level, AS_LANG_ZH, o, len);
+}
+
+static void open_exercise(as_session *s, const char *text, size_t len)
+{
+    as_error err;
+
+    as_error_clear(&err);
+    if (as_exercise_open(s, text, len, &err) != 0) {
+        print_error("the exercise does not run: %s\n%s\n", err.msg, text);
+        fail();
+    }
+}
+
+static int whole(const as_matrix *m)
+{
+    size_t i;
+
+    for (i = 0; i < m->rows * m->cols; i++)
+        if (m->v[i] != floor(m->v[i]))
+            return 0;
+    return 1;
+}
+
+/* Nonzero when every entry is a multiple of 1/den. */
+static int multiples_of(const as_matrix *m, double den)
+{
+    size_t i;
+
+    for (i = 0; i < m->rows * m->cols; i++)
+        if (m->v[i] * den != floor(m->v[i] * den))
+            return 0;
+    return 1;
+}
+
+static void assert_no_zero_row(const as_matrix *m)
+{
+    size_t i, j, nonzero;
+
+    for (i = 0; i < m->rows; i++) {
+        for (nonzero = 0, j = 0; j < m->cols; j++)
+            nonzero += AS_AT(*m, i, j) != 0;
+        assert_true(nonzero > 0);
+    }
+}
+
+/* The last row (the walk-through's) reads at least two positions with different scores. */
+static void assert_distinct_scores(const as_matrix *S)
+{
+    const size_t i = S->rows - 1;
+    size_t j, readable = 0;
+    double lo = INFINITY, hi = -INFINITY;
+
+    for (j = 0; j < S->cols; j++) {
+        const double s = AS_AT(*S, i, j);
+        if (s == -INFINITY)
+            continue;
+        readable++;
+        lo = fmin(lo, s);
+        hi = fmax(hi, s);
+    }
+    assert_true(readable >= 2);
+    assert_true(hi > lo);
+}
+
+static void assert_small_scores(const as_matrix *qkt)
+{
+    size_t i;
+
+    for (i = 0; i < qkt->rows * qkt->cols; i++)
+        assert_true(fabs(qkt->v[i]) <= 10);
+}
+
+/* The level's promises (SPEC §7) on the real run of one exercise. */
+static void assert_level_promises(const as_session *s, int level)
+{
+    const as_head_trace *h = &s->t.head[0];
+
+    assert_no_zero_row(&s->t.Q);
+    assert_no_zero_row(&s->t.K);
+    assert_no_zero_row(&s->t.V);
+    assert_distinct_scores(&h->S);
+    if (level <= 2) {
+        assert_true(whole(&s->t.Q) && whole(&s->t.K) && whole(&s->t.V) && whole(&h->QKT));
+        assert_small_scores(&h->QKT);
+    }
+    if (level == 1) {
+        assert_true(s->p.d_k == 1 || s->p.d_k == 4);
+        assert_true(whole(s->p.X) && whole(s->p.Wq) && whole(s->p.Wk) && whole(s->p.Wv));
+    } else if (level == 2) {
+        assert_int_equal(s->p.d_k, 2);
+        assert_true(multiples_of(s->p.Wq, 2) && multiples_of(s->p.Wk, 2));
+        assert_false(whole(s->p.Wq) && whole(s->p.Wk)); /* halves, as in F11 */
+    } else {
+        assert_true(s->p.n <= 5);
+        assert_true(s->p.d_v != s->p.d_k);
+    }
+}
+
+/* ---- tests ---- */
+
+static void test_prng_matches_the_splitmix64_reference(void **state)
+{
+    as_prng g;
+
+    (void)state;
+    as_prng_seed(&g, 0);
+    assert_true(as_prng_next(&g) == UINT64_C(0xe220a8397b1dcdaf));
+    assert_true(as_prng_next(&g) == UINT64_C(0x6e789e6aa1b965f4));
+    as_prng_seed(&g, 1234567);
+    assert_true(as_prng_next(&g) == UINT64_C(6457827717110365317));
+    assert_true(as_prng_next(&g) == UINT64_C(3203168211198807973));
+}
+
+static void test_prng_range_stays_inside_and_reaches_both_ends(void **state)
+{
+    as_prng g;
+    int seen[5] = {0}, i;
+
+    (void)state;
+    as_prng_seed(&g, 42);
+    for (i = 0; i < 1000; i++) {
+        long v = as_prng_range(&g, -2, 2);
+        assert_true(v >= -2 && v <= 2);
+        seen[v + 2] = 1;
+    }
+    for (i = 0; i < 5; i++)
+        assert_true(seen[i]);
+}
+
+/* Calls fn for every level and the seeds 1 to SEEDS. */
+static void each_exercise(void (*fn)(unsigned long seed, int level))
+{
+    unsigned long seed;
+    int level;
+
+    for (level = 1; level <= 3; level++)
+        for (seed = 1; seed <= SEEDS; seed++)
+            fn(seed, level);
+}
+
+static void runs_and_keeps_promises(unsigned long seed, int level)
+{
+    as_exercise_opts o;
+    as_session s;
+    size_t len;
+    char *text = make(seed, level, &o, &len);
+
+    open_exercise(&s, text, len);
+    assert_level_promises(&s, level);
+    as_session_free(&s);
+    free(text);
+}
+
+static void test_every_seed_and_level_runs_and_keeps_its_promises(void **state)
+{
+    (void)state;
+    each_exercise(runs_and_keeps_promises);
+}
+
+static void gives_the_same_bytes_twice(unsigned long seed, int level)
+{
+    as_exercise_opts o;
+    size_t la, lb;
+    char *a = make(seed, level, &o, &la), *b = make(seed, level, &o, &lb);
+
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+    free(a);
+    free(b);
+}
+
+static void test_same_seed_gives_the_same_bytes(void **state)
+{
+    (void)state;
+    each_exercise(gives_the_same_bytes_twice);
+}
+
+/* The numbers after the header: what makes two exercises different. */
+static const char *body(const char *text)
+{
+    const char *x = strstr(text, "\nX = ");
+
+    assert_non_null(x);
+    return x;
+}
+
+static void test_another_seed_gives_another_exercise(void **state)
+{
+    as_exercise_opts o;
+    char *text[SEEDS];
+    size_t len, i, j;
+    int level;
+
+    (void)state;
+    for (level = 1; level <= 3; level++) {
+        for (i = 0; i < SEEDS; i++)
+            text[i] = make(i + 1, level, &o, &len);
+        for (i = 0; i < SEEDS; i++)
+            for (j = 0; j < i; j++)
+                assert_string_not_equal(body(text[i]), body(text[j]));
+        for (i = 0; i < SEEDS; i++)
+            free(text[i]);
+    }
+}
+
+/* The bytes of one exercise, pinned: the same on every machine. Checked by hand that it
+ * keeps the level-2 promises: Q = X Wq = [[3,0],[2,-1]], K = X Wk = [[-1,-1],[-2,-1]],
+ * V = X Wv = [[-1,-2],[4,3]], QKᵀ = [[-3,-6],[-1,-3]]: whole numbers, halves in Wq
+ * and Wk, the last row's scores -1 and -3 differ. */
+static void test_seed_1_level_2_is_pinned_to_these_bytes(void **state)
+{
+    static const char want[] =
+        "# attnstep exercise: level 2, seed 1\n"
+        "# the same command makes the same exercise: attnstep exercise --level 2 --seed 1 "
+        "--tokens 2 --width 2 --dk 2 --dv 2 --mask causal --lang en\n"
+        "# Compute Q, K, V, QK\xe1\xb5\x80, S, A and O by hand, then check with attnstep run.\n"
+        "tokens: I like\n"
+        "mask: causal\n"
+        "\n"
+        "X = [[-1,-2],      # row 0 is \xe2\x80\x9cI\xe2\x80\x9d\n"
+        "     [ 0,-2]]      # row 1 is \xe2\x80\x9clike\xe2\x80\x9d\n"
+        "\n"
+        "Wq = [[-1,  -1],    Wk = [[-1,   0],    Wv = [[ 5,    5],\n"
+        "      [-1, 0.5]]          [ 1, 0.5]]          [-2, -1.5]]\n";
+    as_exercise_opts o;
+    char *text;
+    size_t len;
+
+    (void)state;
+    text = make_in(1, 2, AS_LANG_EN, &o, &len);
+    assert_int_equal(len, sizeof want - 1);
+    assert_memory_equal(text, want, len);
+    free(text);
+}
+
+static void test_level_rules_refuse_what_they_cannot_keep(void **state)
+{
+    static const struct {
+        int level;
+        size_t tokens, dk, dv;
+    } bad[] = {{1, 0, 2, 0}, {2, 0, 3, 0}, {3, 0, 2, 2}, {3, 6, 0, 0}, {2, 1, 0, 0}, {2, 9, 0, 0}};
+    as_exercise_opts o;
+    as_error err;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&o, 0, sizeof o);
+        as_error_clear(&err);
+        o.level = bad[i].level;
+        o.tokens = bad[i].tokens;
+        o.dk = bad[i].dk;
+        o.dv = bad[i].dv;
+        assert_int_equal(as_exercise_settle(&o, &err), -1);
+        assert_true(err.set);
+    }
+}
+
+/* The key, read back by check, is right for its own exercise. */
+static void key_checks_as_right(unsigned long seed, int level)
+{
+    as_render_opts ro = {AS_LANG_ZH, 10, 0, 0, 0, -1, 0, 0};
+    as_exercise_opts o;
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+    char *key, *text;
+    size_t len, klen;
+    FILE *mem = open_memstream(&key, &klen);
+
+    text = make(seed, level, &o, &len);
+    open_exercise(&s, text, len);
+    assert_int_equal(as_exercise_key(mem, &s.t, &o, &ro), 0);
+    fclose(mem);
+    as_error_clear(&err);
+    assert_int_equal(as_answers_parse(&a, key, klen, "key", &err), 0);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, -1, &err), 0);
+    assert_true(g.correct);
+    assert_int_equal(g.count, 7);
+    as_grade_free(&g);
+    as_answers_free(&a);
+    as_session_free(&s);
+    free(text);
+    free(key);
+}
+
+static void test_answer_key_checks_as_right(void **state)
+{
+    (void)state;
+    each_exercise(key_checks_as_right);
+}
+
+/* A worksheet into a new buffer (a LaTeX one of an exercise drawn in English, as the
+ * command does: its labels are then ASCII). */
+static char *sheet(int latex, int answers, int level)
+{
+    as_render_opts ro = {AS_LANG_ZH, 4, 0, 0, 0, -1, 0, 0};
+    as_exercise_opts o;
+    as_session s;
+    char *text, *out;
+    size_t len, olen;
+    FILE *mem = open_memstream(&out, &olen);
+
+    text = make_in(3, level, latex ? AS_LANG_EN : AS_LANG_ZH, &o, &len);
+    open_exercise(&s, text, len);
+    assert_int_equal(as_render_sheet(mem, latex, answers, &s.p, &s.t, &o, &ro), 0);
+    fclose(mem);
+    as_session_free(&s);
+    free(text);
+    return out;
+}
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+
+    for (; (s = strstr(s, what)) != NULL; s++)
+        n++;
+    return n;
+}
+
+static void test_markdown_sheet_has_an_empty_grid_of_each_shape(void **state)
+{
+    char *md = sheet(0, 0, 3); /* level 3 defaults: 3 tokens, d_k 2, d_v 3 */
+
+    (void)state;
+    /* the seven tables to fill, each with its shape */
+    assert_non_null(strstr(md, "`Q = X Wq` [3,2]"));
+    assert_non_null(strstr(md, "`K = X Wk` [3,2]"));
+    assert_non_null(strstr(md, "`V = X Wv` [3,3]"));
+    assert_non_null(strstr(md, "`QKᵀ` [3,3]"));
+    assert_non_null(strstr(md, "`S = QKᵀ/√d_k + M` [3,3]"));
+    assert_non_null(strstr(md, "[3,3]\n\n|   |"));
+    assert_non_null(strstr(md, "`O = AV` [3,3]"));
+    /* 3 empty rows in each of the 7 grids; 3 empty cells in those of the 5 wide ones */
+    assert_int_equal(count(md, " |        |        |\n"), 7 * 3);
+    assert_int_equal(count(md, " |        |        |        |\n"), 5 * 3);
+    assert_null(strstr(md, "## 答案"));
+    free(md);
+}
+
+static void test_markdown_key_has_every_table_and_a_walk_through(void **state)
+{
+    char *md = sheet(0, 1, 2);
+
+    (void)state;
+    assert_non_null(strstr(md, "## 答案"));
+    assert_non_null(strstr(md, "**QKᵀ** ="));
+    assert_non_null(strstr(md, "**O** "));
+    assert_non_null(strstr(md, "### 逐步计算：第1行"));
+    assert_non_null(strstr(md, "第三步"));
+    free(md);
+}
+
+static void test_latex_sheet_is_standalone_with_only_amsmath(void **state)
+{
+    char *tex = sheet(1, 1, 3);
+
+    (void)state;
+    assert_memory_equal(tex, "\\documentclass{article}\n\\usepackage{amsmath}\n", 44);
+    assert_int_equal(count(tex, "\\usepackage"), 1);
+    assert_non_null(strstr(tex, "\\end{document}\n"));
+    assert_int_equal(count(tex, "\\begin{"), count(tex, "\\end{"));
+    assert_int_equal(count(tex, "\\begin{array}"), 7); /* the seven grids */
+    assert_non_null(strstr(tex, "Answer key"));
+    assert_non_null(strstr(tex, "\\begin{verbatim}"));
+    /* pdflatex without a CJK package: nothing but ASCII outside % comments */
+    {
+        const char *line;
+        for (line = tex; *line; line = strchr(line, '\n') + 1) {
+            const char *end = strchr(line, '\n'), *c;
+            for (c = line; *line != '%' && c < end; c++)
+                assert_true((unsigned char)*c < 0x80);
+        }
+    }
+    free(tex);
+}
+
+static void test_exercise_command_writes_what_run_and_check_accept(void **state)
+{
+    (void)state;
+    assert_int_equal(run("exercise --seed 4 --level 3 -o build/tests/ex4.txt --force"), 0);
+    assert_int_equal(run("exercise --seed 4 --level 3 --answers -o build/tests/ex4-key.txt "
+                         "--force"), 0);
+    assert_int_equal(run("run build/tests/ex4.txt"), 0);
+    assert_int_equal(run("check build/tests/ex4.txt build/tests/ex4-key.txt"), 0);
+    assert_int_equal(run("exercise --seed 4 --format latex"), 0);
+    assert_file_contains(CLI_OUT, "Attention by hand (level 2, seed 4)"); /* English */
+    assert_int_equal(run("exercise --format json"), 2);
+    assert_int_equal(run("exercise --level 2 --dk 3"), 2);
+    assert_file_contains(CLI_ERR, "level 2 takes --dk 2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prng_matches_the_splitmix64_reference),
+        cmocka_unit_test(test_prng_range_stays_inside_and_reaches_both_ends),
+        cmocka_unit_test(test_every_seed_and_level_runs_and_keeps_its_promises),
+        cmocka_unit_test(test_same_seed_gives_the_same_bytes),
+        cmocka_unit_test(test_another_seed_gives_another_exercise),
+        cmocka_unit_test(test_seed_1_level_2_is_pinned_to_these_bytes),
+        cmocka_unit_test(test_level_rules_refuse_what_they_cannot_keep),
+        cmocka_unit_test(test_answer_key_checks_as_right),
+        cmocka_unit_test(test_markdown_sheet_has_an_empty_grid_of_each_shape),
+        cmocka_unit_test(test_markdown_key_has_every_table_and_a_walk_through),
+        cmocka_unit_test(test_latex_sheet_is_standalone_with_only_amsmath),
+        cmocka_unit_test(test_exercise_command_writes_what_run_and_check_accept),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
