@@ -11,7 +11,7 @@ DATADIR ?= $(PREFIX)/share
 # Warnings and language: always on, never -ffast-math (output is compared to 10 places).
 WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS_ALL = -D_POSIX_C_SOURCE=200809L -Iinclude $(CPPFLAGS)
-LIBS    = -lm
+LIBS    = -lm -lpthread
 
 BUILD   = build
 SRCS    = $(wildcard src/*.c)
@@ -74,3 +74,27 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(wildcard $(BUILD)/obj/*.d)
+
+# ---- Performance (issue 8) ----
+# `make bench` times `attnstep run --only O` on a GPT-2-sized layer against numpy
+# (tests/bench/bench.sh); `make parser-stress` checks as_strtod_fast against strtod on
+# 10 million strings; `make pow5-table` regenerates src/fastfloat_pow5.h.
+.PHONY: bench parser-stress pow5-table
+
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libattnstep.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -o $@ $< $(BUILD)/libattnstep.a $(LIBS)
+
+$(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+
+bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only
+	@sh tests/bench/bench.sh
+
+parser-stress: $(BUILD)/tests/test_fastfloat
+	@sh tests/ensure-cmocka.sh
+	time env ATTNSTEP_FUZZ_N=10000000 ./$(BUILD)/tests/test_fastfloat
+
+pow5-table: $(BUILD)/bench/gen_pow5
+	./$(BUILD)/bench/gen_pow5 > src/fastfloat_pow5.h

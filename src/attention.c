@@ -154,7 +154,8 @@ void as_mix(double *out, const double *a, const double *v, size_t n, size_t m, s
 /* The run: every step in the chapter's order, recorded into the trace             */
 /* ------------------------------------------------------------------------------ */
 
-/* Checks that t holds only finite values (allow_neg_inf: -inf is allowed, as in S).
+/* Checks that t holds only finite values (allow_neg_inf: t is S [n,m], where -inf is
+ * allowed in the cells the mask forbids; elsewhere it is a sum that overflowed).
  * Names the table and the first bad cell in err. */
 static int check_range(const as_matrix *t, const char *name, int allow_neg_inf,
                        const as_problem *p, as_error *err)
@@ -163,7 +164,7 @@ static int check_range(const as_matrix *t, const char *name, int allow_neg_inf,
 
     for (i = 0; i < t->rows * t->cols; i++) {
         const double x = t->v[i];
-        if (isfinite(x) || (allow_neg_inf && x == -INFINITY))
+        if (isfinite(x) || (allow_neg_inf && x == -INFINITY && p->M.v[i] == -INFINITY))
             continue;
         as_error_set(err, p->in->path, 0, 0,
                      "%s[%zu][%zu] leaves the range of a double (%s)", name, i / t->cols,
@@ -286,11 +287,29 @@ static int end_run(as_trace *t, const as_problem *p, as_error *err)
     return check_range(&t->O, "O", 0, p, err);
 }
 
+/* Nonzero (err set) when the full trace would keep more than AS_MAX_CELLS score cells
+ * over all heads: it keeps six n x m tables a head, so this bounds its memory for any
+ * file within the limits of one table (which model.c checked: n x m fits). */
+static int trace_too_large(const as_problem *p, as_error *err)
+{
+    const size_t per_head = p->n * p->m;
+
+    if (per_head == 0 || p->heads <= AS_MAX_CELLS / per_head)
+        return 0;
+    as_error_set(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
+                 "%zu heads of [%zu,%zu] scores would hold more than the %u numbers that all "
+                 "heads together may keep", p->heads, p->n, p->m, AS_MAX_CELLS);
+    as_error_hint(err, "every table of every head is kept to be shown; use fewer heads or "
+                       "fewer tokens");
+    return -1;
+}
+
 int as_attention_run(as_trace *t, const as_problem *p, as_error *err)
 {
     size_t hd;
 
-    if (begin_run(t, p, err) != 0)
+    memset(t, 0, sizeof *t);
+    if (trace_too_large(p, err) || begin_run(t, p, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++) {
         if (run_head(&t->head[hd], hd, t, p, err) != 0)

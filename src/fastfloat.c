@@ -112,8 +112,9 @@ static uint64_t eight_digit_value(uint64_t v)
 #define SWAR_DIGITS 0
 #endif
 
-/* Adds the digits at p to *w (wrapping past 19 of them); returns where they stop. */
-static const char *scan_digits(const char *p, const char *end, uint64_t *w)
+/* Adds the digits at p to *w (wrapping past 19 of them); returns where they stop.
+ * Inline: it runs for the integer and the fraction digits of every number. */
+static inline const char *scan_digits(const char *p, const char *end, uint64_t *w)
 {
     uint64_t v = *w;
 #if SWAR_DIGITS
@@ -269,7 +270,7 @@ static uint64_t subnormal_bits(uint64_t m, int64_t power2)
 
 /* The bits of the positive double nearest to w * 10^q (w != 0) into *bits; returns 0,
  * or -1 when the product leaves the answer undecided. */
-static int eisel_lemire(uint64_t w, int64_t q, uint64_t *bits)
+static inline int eisel_lemire(uint64_t w, int64_t q, uint64_t *bits)
 {
     uint64_t hi, lo, m;
     int64_t power2;

@@ -1,7 +1,8 @@
 /* lex.c - the byte level of the input format: positions, UTF-8, whole-file reading,
  * and the number syntax of SPEC §2 (as_parse_number), whose decimal conversion lives in
- * one function (convert_decimal) so that a faster correctly rounded one can replace it. */
+ * one function (convert_decimal). */
 #include "attnstep/lex.h"
+#include "attnstep/fastfloat.h"
 #include "attnstep/parse.h"
 
 #include <errno.h>
@@ -215,84 +216,25 @@ const char as_why_too_large[] = "the number is too large for a double";
 const char as_why_zero_denominator[] = "the fraction divides by zero";
 const char as_why_no_memory[] = "out of memory";
 
-/* Bytes of the longest unsigned decimal literal at p: digits with at most one ".", at
- * least one digit, then an exponent only when it has digits. 0 when there is none. */
-static size_t scan_decimal(const char *p, size_t len)
-{
-    size_t i = 0, int_end, j;
-
-    while (i < len && (unsigned)(p[i] - '0') < 10)
-        i++;
-    int_end = i;
-    if (i < len && p[i] == '.') {
-        i++;
-        while (i < len && (unsigned)(p[i] - '0') < 10)
-            i++;
-    }
-    if (int_end == 0 && i <= 1)
-        return 0; /* no digit at all: "", "." */
-    if (i < len && (p[i] | 0x20) == 'e') {
-        j = i + 1;
-        if (j < len && (p[j] == '+' || p[j] == '-'))
-            j++;
-        if (j < len && (unsigned)(p[j] - '0') < 10) {
-            while (j < len && (unsigned)(p[j] - '0') < 10)
-                j++;
-            i = j; /* "1e" or "1e+" without digits: the number is "1" */
-        }
-    }
-    return i;
-}
-
-/* A literal too long for the stack buffer of convert_decimal (64 bytes or more). */
-static size_t convert_long(const char *s, size_t len, double *out, const char **why)
-{
-    size_t n = scan_decimal(s, len);
-    char *buf;
-
-    if (n == 0)
-        return 0;
-    buf = malloc(n + 1);
-    if (buf == NULL) {
-        *why = as_why_no_memory;
-        return 0;
-    }
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    *out = strtod(buf, NULL);
-    free(buf);
-    return n;
-}
-
-/* THE place decimal text becomes a double: a faster correctly rounded converter (in the
- * manner of from_chars) may replace this one function. Reads the longest unsigned
- * decimal literal at s[0..len) (digits with at most one ".", at least one digit, then
- * an exponent only when it has digits) and returns its bytes, 0 when there is none.
- * Overflow returns 0 with *why set; underflow to a subnormal or 0 is fine.
- *
- * strtod rounds correctly and the locale stays "C" ("." is the decimal point). It finds
- * the literal's end itself, so the digits are walked once; its grammar is ours once a
- * leading sign, blanks, "inf", "nan" and hex ("0x") are kept away from it. */
+/* THE place decimal text becomes a double. Reads the longest unsigned decimal literal
+ * at s[0..len) (digits with at most one ".", at least one digit, then an exponent only
+ * when it has digits) and returns its bytes, 0 when there is none. Overflow returns 0
+ * with *why set; underflow to a subnormal or 0 is fine. as_strtod_fast() rounds exactly
+ * as strtod does (tested bit for bit against it) without needing a NUL-terminated copy. */
 static size_t convert_decimal(const char *s, size_t len, double *out, const char **why)
 {
-    char buf[64], *stop;
-    size_t k = len < sizeof buf - 1 ? len : sizeof buf - 1, n;
+    const char *e;
 
     if (len == 0 || !((unsigned)(s[0] - '0') < 10 || s[0] == '.'))
+        return 0; /* unsigned: the caller reads the sign */
+    e = as_strtod_fast(s, s + len, out);
+    if (e == NULL)
         return 0;
-    memcpy(buf, s, k);
-    buf[k] = '\0';
-    if (k >= 2 && buf[0] == '0' && (buf[1] | 0x20) == 'x')
-        buf[1] = '\0'; /* "0x1p3" is the number 0 followed by text, as in our grammar */
-    *out = strtod(buf, &stop);
-    n = (size_t)(stop - buf);
-    if (k < len && n + 2 >= k)
-        n = convert_long(s, len, out, why); /* it may go on past the copy ("...e" "+5") */
-    if (n > 0 && isinf(*out)) {
+    if (isinf(*out)) {
         *why = as_why_too_large;
         return 0;
     }
-    return n;
+    return (size_t)(e - s);
 }
 
 /* Bytes of a sign at p ("+", "-" or U+2212 "−"); *neg set when it is a minus. */
@@ -381,7 +323,8 @@ size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, co
 
 /* Reads fd to its end into a new NUL-terminated buffer, starting with room for hint
  * bytes (plus one to see the end and one for the NUL, so a file read whole needs no
- * regrowth). Returns 0 or an errno value. */
+ * regrowth). Stops after a chunk with a NUL byte, and past AS_MAX_INPUT bytes (EFBIG),
+ * so that an endless stream cannot fill the memory. Returns 0 or an errno value. */
 static int read_fd(int fd, size_t hint, char **buf, size_t *len)
 {
     size_t cap = hint + 2, n = 0;
@@ -411,6 +354,12 @@ static int read_fd(int fd, size_t hint, char **buf, size_t *len)
         if (got == 0)
             break;
         n += (size_t)got;
+        if (n > AS_MAX_INPUT) {
+            free(b);
+            return EFBIG;
+        }
+        if (memchr(b + n - (size_t)got, '\0', (size_t)got) != NULL)
+            break; /* the text is refused at that NUL anyway (/dev/zero never ends) */
     }
     b[n] = '\0';
     *buf = b;
@@ -441,7 +390,11 @@ int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len)
         rc = EISDIR;
         goto done;
     }
-    if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size < SIZE_MAX / 2)
+    if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size > AS_MAX_INPUT) {
+        rc = EFBIG; /* said before reading a byte */
+        goto done;
+    }
+    if (S_ISREG(st.st_mode) && st.st_size >= 0)
         hint = (size_t)st.st_size; /* one read, no regrowth, for a file that stays put */
     rc = read_fd(fd, hint, buf, len);
 done:

@@ -163,6 +163,44 @@ static int check_output(const as_problem *p, as_error *err)
            check_bias(p, err, AS_BO, AS_WO);
 }
 
+/* ---- limits ---- */
+
+/* Each table the run makes stays within the limits of one table (SPEC §10), checked
+ * before anything is allocated: a layer too large is an input error that names the
+ * table, not "out of memory". Every factor is one matrix's dimension (at most
+ * AS_MAX_DIM; heads x d_v is Wv's width), so as_shape_ok() sees no overflow. */
+static int check_sizes(const as_problem *p, as_error *err)
+{
+    const as_mat_id kv = p->cross ? AS_XKV : AS_X;
+    const struct {
+        const char *name;
+        size_t rows, cols;
+        as_mat_id a, b; /* reported at the later of the two */
+    } t[] = {
+        {"Q", p->n, p->Wq->cols, AS_X, AS_WQ},
+        {"K", p->m, p->Wk->cols, kv, AS_WK},
+        {"V", p->m, p->Wv->cols, kv, AS_WV},
+        {"QK\xe1\xb5\x80", p->n, p->m, AS_X, kv},
+        {"C", p->n, p->Wv->cols, AS_X, AS_WV},
+        {"O", p->n, p->Wo ? p->Wo->cols : p->Wv->cols, AS_X, p->Wo ? AS_WO : AS_WV},
+    };
+    size_t i;
+    char msg[160];
+
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        if (as_shape_ok(t[i].rows, t[i].cols))
+            continue;
+        snprintf(msg, sizeof msg, "the table %s would be [%zu,%zu], more than the %u numbers "
+                 "one table may hold", t[i].name, t[i].rows, t[i].cols, AS_MAX_CELLS);
+        return fail_at(err, p, later(NAMED(t[i].a), NAMED(t[i].b)),
+                       "every table of the layer holds at most 16384 rows, 16384 columns and "
+                       "67108864 (2^26) numbers; QK\xe1\xb5\x80, S and A have a row per token "
+                       "of X and a column per token of the keys",
+                       msg);
+    }
+    return 0;
+}
+
 /* ---- token labels ---- */
 
 /* Labels for count rows: the file's (their number must match), or "0", "1", ... made in
@@ -287,7 +325,8 @@ int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as
     p->d_kv_model = p->Xkv->cols;
     if (check_projections(p, err) || check_bias(p, err, AS_BQ, AS_WQ) ||
         check_bias(p, err, AS_BK, AS_WK) || check_bias(p, err, AS_BV, AS_WV) ||
-        check_heads(p, err) || check_output(p, err) || check_tokens(p, err) ||
+        check_heads(p, err) || check_output(p, err) || check_sizes(p, err) ||
+        check_tokens(p, err) ||
         build_mask(p, mask_override, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;

@@ -5,7 +5,9 @@
  * not close on the line that opens it stays "open"; each later line hands its row pieces
  * to the matrices still open, in the order they were opened (left to right in the book's
  * layout). With one matrix open the whole line is its; with several, each gets one piece:
- * the rest of a row, or one row, with the "]" and "," that follow it. */
+ * the rest of a row, or one row, with the "]" and "," that follow it. A line that starts
+ * with a statement is no row line: a matrix still open there lacks its "]]".
+ * Errors stop the parse at the first one; everything allocated is freed. */
 #include "attnstep/parse.h"
 #include "attnstep/lex.h"
 
@@ -14,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -680,6 +683,10 @@ static const char *read_reason(int e)
         return "permission denied";
     case ENOMEM:
         return "out of memory";
+    case EFBIG:
+        return "it is larger than 2 GiB, the most one input file may hold";
+    case ENODEV:
+        return "not a regular file"; /* load() takes files, not devices or pipes */
     default:
         return strerror(e);
     }
@@ -797,6 +804,18 @@ static int load_text(parser *ps, source *src, builder *b, const char *text, size
     return 0;
 }
 
+/* 0 when path may be opened for load(), else ENODEV: a device or a pipe named by an
+ * input (/dev/zero, a FIFO) could block at open or never end, so only regular files
+ * (and directories and missing files, which reading reports) get that far. */
+static int loadable(const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return ENODEV;
+    return 0;
+}
+
 /* NAME = load("name"): at is where the name stands in the input, for errors about the
  * file as a whole; errors inside it are reported at its own lines. */
 static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_pos at)
@@ -815,7 +834,9 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
         goto fail;
     }
     src.path = path;
-    e = as_lex_read_file(path, 0, &text, &len);
+    e = loadable(path);
+    if (e == 0)
+        e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {
         fail_pos(ps, ps->main.path, at,
                  "load() paths are taken relative to the folder of the input file",

@@ -87,7 +87,7 @@ static void inputs(FILE *out, const as_problem *p)
     fputc('}', out);
 }
 
-static void head(FILE *out, const as_head_trace *h, const as_render_opts *o)
+static void head(FILE *out, const as_head_trace *h, int final, const as_render_opts *o)
 {
     const as_matrix *m[] = {&h->Q, &h->K, &h->V, &h->QKT, &h->S, &h->A, &h->O};
     static const as_table t[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_O};
@@ -96,9 +96,8 @@ static void head(FILE *out, const as_head_trace *h, const as_render_opts *o)
 
     fputc('{', out);
     for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-        /* with several heads, the per-head O is what --only C asks for too */
-        if (!as_shows(o, t[i]) && !(t[i] == AS_T_O && as_shows(o, AS_T_C)))
-            continue;
+        if (!as_shows(o, t[i] == AS_T_O && !final ? AS_T_C : t[i]))
+            continue; /* a head's O is the output only with one head and no Wo, else part of C */
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_table_name(t[i]));
         json_matrix(out, m[i]);
         first = 0;
@@ -143,7 +142,7 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     fputc('[', out);
     for (h = 0; h < t->heads; h++) {
         fputs(h ? ",\n    " : "\n    ", out);
-        head(out, &t->head[h], o);
+        head(out, &t->head[h], p->heads == 1 && p->Wo == NULL, o);
     }
     fputs("\n  ]", out);
     if (p->heads > 1 && as_shows(o, AS_T_C)) {

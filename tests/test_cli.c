@@ -111,6 +111,37 @@ static void test_mask_none_lets_every_row_read_everything(void **state)
     assert_file_contains(OUT, "\"M\": [[0,0],[0,0]]");
 }
 
+/* The line of the top-level "O" in the JSON output of the last run (caller frees). */
+static char *top_o_line(void)
+{
+    char *all = slurp(OUT), *start, *end, *line;
+
+    assert_non_null(all);
+    start = strstr(all, "\n  \"O\": ");
+    assert_non_null(start);
+    end = strchr(start + 1, '\n');
+    line = strndup(start, end ? (size_t)(end - start) : strlen(start));
+    free(all);
+    return line;
+}
+
+static void test_only_o_prints_the_same_output_as_the_full_run(void **state)
+{
+    char *full, *lean;
+
+    (void)state;
+    /* --only O keeps only the output (a lean run); its O must be the full run's, bit for
+     * bit, and with several heads the per-head tables are left out */
+    assert_int_equal(run("run --format json examples/two-heads.txt"), 0);
+    full = top_o_line();
+    assert_int_equal(run("run --only O --format json examples/two-heads.txt"), 0);
+    assert_file_contains(OUT, "\"heads\": [\n    {},\n    {}\n  ]");
+    lean = top_o_line();
+    assert_string_equal(lean, full);
+    free(full);
+    free(lean);
+}
+
 static void test_every_bundled_example_runs(void **state)
 {
     const char *bin = getenv("ATTNSTEP_BIN");
@@ -215,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_standard_input_is_read_from_a_dash),
         cmocka_unit_test(test_digits_and_only_shape_the_output),
         cmocka_unit_test(test_mask_none_lets_every_row_read_everything),
+        cmocka_unit_test(test_only_o_prints_the_same_output_as_the_full_run),
         cmocka_unit_test(test_every_bundled_example_runs),
         cmocka_unit_test(test_a_ragged_row_is_reported_at_its_line),
         cmocka_unit_test(test_a_word_inside_a_matrix_is_reported_at_its_column),

@@ -376,7 +376,7 @@ static void test_eight_hundred_digit_mantissas_agree_with_strtod(void **state)
 static void test_text_without_a_number_gives_null(void **state)
 {
     static const char *const none[] = {"", ".", "+", "-", "+.", "e5", ".e1", "-.e1", " 1",
-                                       "inf", "nan", "-inf", "\xe2\x88\x92" "1", "x1"};
+                                       "inf", "nan", "-inf", ("\xe2\x88\x92" "1"), "x1"};
     double x = 42;
     size_t i;
 

@@ -75,12 +75,12 @@ typedef struct as_trace {
  * the double range (naming the table and cell). t is then empty. */
 int as_attention_run(as_trace *t, const as_problem *p, as_error *err);
 
-/* As as_attention_run(), for `--only O` at model sizes: the same C, O and per-head O,
- * bit for bit, and the same errors, but no other table is kept (t->lean is set; see
- * as_trace). Each head's n x m scores live in one scratch table, reused from step to
- * step and from head to head (one per thread; the heads run on two threads when the
- * layer is large), so memory stays near the size of the inputs. Free t with
- * as_trace_free(). */
+/* As as_attention_run(), for `--only O` (or C) at model sizes: the same C, O and
+ * per-head O, bit for bit, and the same errors, but no other table is kept (t->lean is
+ * set; see as_trace), so it has no limit on all heads' tables together. Each head's
+ * n x m scores live in one scratch table, reused from step to step and from head to
+ * head (one per thread; the heads run on two threads when the layer is large), so
+ * memory stays near the size of the inputs. Free t with as_trace_free(). */
 int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err);
 
 /* Frees every table of t. */

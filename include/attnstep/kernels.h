@@ -30,4 +30,11 @@ void as_scores_fast(double *out, const double *q, const double *k, size_t n, siz
 void as_scores_fast_1(double *out, const double *q, const double *k, size_t n, size_t m,
                       size_t d);
 
+/* The vector instructions the products use: returns 1 when they run on AVX2 (chosen
+ * at run time where the processor has it), 0 for the baseline (SSE2 on x86-64). level
+ * 0 turns AVX2 off, 1 back on where available, -1 only asks. The results are the same
+ * bits either way; this is for tests and benchmarks. Not to be called while a product
+ * runs on another thread. */
+int as_kernels_simd(int level);
+
 #endif

@@ -53,9 +53,16 @@ void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
 /* Nonzero when the number syntax may start at p: a digit, ".", "+", "-", "−" or "∞". */
 int as_lex_number_start(const char *p, const char *end);
 
+/* The most bytes one input file (or loaded file) may hold: 2 GiB, room for a table at
+ * the 2^26-cell limit as numpy.savetxt writes it ("%.18e", 25 bytes a number). */
+#define AS_MAX_INPUT ((size_t)1 << 31)
+
 /* Reads the whole file at path into a new buffer (NUL-terminated; *len excludes the
- * NUL) that the caller frees. With allow_stdin, "-" is standard input. Returns 0, or an
- * errno value (EISDIR for a directory, ENOMEM when memory runs out). */
+ * NUL) that the caller frees. With allow_stdin, "-" is standard input. Reading stops
+ * early after a chunk that holds a NUL byte (such a text is refused at its first NUL,
+ * so /dev/zero ends at once): the buffer then ends a little past that NUL. Returns 0,
+ * or an errno value (EISDIR for a directory, EFBIG past AS_MAX_INPUT bytes, ENOMEM
+ * when memory runs out). */
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
 
 /* The messages as_parse_number() sets in *why, so that a caller can tell them apart. */

@@ -1,0 +1,73 @@
+"""numpy_ref.py - the numpy script a user would otherwise write, for `make bench`.
+
+    numpy_ref.py DIR [HEADS] [OUT.json]
+
+Loads the layer that tests/bench/gen_layer.c wrote into DIR with numpy.loadtxt and
+computes the same attention layer in float64: torch layout, so Q = X @ Wq.T + bq (and
+likewise K, V), a causal mask, a stable softmax per row, the heads side by side, then
+O = C @ Wo.T + bo. Prints the seconds spent loading and computing ("load_s", "compute_s")
+and the BLAS library numpy used ("blas"), and writes O as JSON, {"O": [[...]]}, to OUT.json when given (as attnstep writes its
+output; bench.sh compares the two).
+"""
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def load(d, name):
+    return np.loadtxt(f"{d}/{name}", dtype=np.float64, ndmin=2)
+
+
+def read_all(d):
+    x = load(d, "x.txt")
+    w = {k: load(d, f"w{k}.txt") for k in "qkvo"}
+    b = {k: load(d, f"b{k}.txt")[0] for k in "qkvo"}
+    return x, w, b
+
+
+def layer(x, w, b, heads):
+    q = x @ w["q"].T + b["q"]
+    k = x @ w["k"].T + b["k"]
+    v = x @ w["v"].T + b["v"]
+    n, width = q.shape
+    dk = width // heads
+    future = np.triu(np.ones((n, n), dtype=bool), 1)
+    c = np.empty_like(q)
+    for h in range(heads):
+        cols = slice(h * dk, (h + 1) * dk)
+        s = (q[:, cols] @ k[:, cols].T) / np.sqrt(dk)
+        s[future] = -np.inf
+        s -= s.max(axis=1, keepdims=True)
+        e = np.exp(s)
+        c[:, cols] = (e / e.sum(axis=1, keepdims=True)) @ v[:, cols]
+    return c @ w["o"].T + b["o"]
+
+
+def blas_in_use():
+    """The BLAS library numpy loaded (reference BLAS is far slower than OpenBLAS)."""
+    try:
+        with open("/proc/self/maps") as f:
+            libs = {line.split()[-1] for line in f if "blas" in line.lower()}
+        return ",".join(sorted(libs)) or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def main():
+    d = sys.argv[1]
+    heads = int(sys.argv[2]) if len(sys.argv) > 2 else 12
+    t0 = time.perf_counter()
+    x, w, b = read_all(d)
+    t1 = time.perf_counter()
+    o = layer(x, w, b, heads)
+    t2 = time.perf_counter()
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "w") as f:
+            json.dump({"O": o.tolist()}, f)
+    print(f"load_s {t1 - t0:.6f}\ncompute_s {t2 - t1:.6f}\nblas {blas_in_use()}")
+
+
+if __name__ == "__main__":
+    main()

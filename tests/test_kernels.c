@@ -1,0 +1,354 @@
+/* test_kernels.c - the fast products against the plain reference functions of
+ * attention.c (as_matmul, as_scores), which test_attention.c checks against the
+ * chapter and mpmath: bit for bit (the fast ones add the same products in the same
+ * order), and so certainly within the 1e-12 relative error asked of them. Shapes: 1x1,
+ * odd sizes, sizes that are no multiple of the 4 x 8 tile or the 128/256/768 blocks,
+ * and products large enough to be split over two threads; each with and without AVX2.
+ * Then the lean run (`--only O`) against the full run, bit for bit. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "attnstep/attention.h"
+#include "attnstep/kernels.h"
+#include "attnstep/model.h"
+#include "attnstep/parse.h"
+#include "test_util.h"
+
+/* ------------------------------------------------------------------------------ */
+/* Helpers                                                                           */
+/* ------------------------------------------------------------------------------ */
+
+/* splitmix64: the same numbers on every run. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* count values in [-1, 1), with some exact zeros and negative zeros mixed in. */
+static double *random_values(size_t count, uint64_t *seed)
+{
+    double *v = malloc((count ? count : 1) * sizeof *v);
+    size_t i;
+
+    assert_non_null(v);
+    for (i = 0; i < count; i++) {
+        const uint64_t r = next_random(seed);
+        v[i] = (r & 63) == 0 ? ((r >> 6 & 1) ? -0.0 : 0.0) : (double)(int64_t)r * 0x1p-63;
+    }
+    return v;
+}
+
+/* Bit for bit, and (saying so when not) within 1e-12 relative to the larger size. */
+static void assert_same_cells(const double *got, const double *want, size_t count,
+                              const char *what, size_t n, size_t k, size_t p)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++) {
+        if (memcmp(&got[i], &want[i], sizeof got[i]) == 0)
+            continue;
+        print_error("%s %zux%zux%zu, simd %d: cell %zu is %.17g, reference %.17g (%s)\n", what,
+                    n, k, p, as_kernels_simd(-1), i, got[i], want[i],
+                    fabs(got[i] - want[i]) <= 1e-12 * fabs(want[i]) ? "within 1e-12"
+                                                                     : "beyond 1e-12");
+        fail();
+    }
+}
+
+/* Shapes n x k x p: tiny, odd, block edges (MR 4, NR 8, MC 128, KC 256, NC 768) and
+ * large enough for two threads (n*k*p >= 1e7). */
+static const size_t shapes[][3] = {
+    {1, 1, 1},     {1, 7, 1},     {2, 3, 2},     {3, 5, 7},     {4, 8, 8},     {5, 9, 17},
+    {7, 1, 13},    {13, 300, 9},  {17, 33, 65},  {129, 257, 31}, {31, 513, 769}, {64, 64, 64},
+    {257, 300, 140}, {300, 77, 450}, {0, 3, 3},  {3, 0, 3},     {3, 3, 0},
+};
+#define NSHAPES (sizeof shapes / sizeof shapes[0])
+
+static void for_each_simd_level(void (*check)(size_t, size_t, size_t, uint64_t *))
+{
+    uint64_t seed = 12345;
+    int level;
+    size_t s;
+
+    for (level = 0; level <= 1; level++) {
+        as_kernels_simd(level);
+        for (s = 0; s < NSHAPES; s++)
+            check(shapes[s][0], shapes[s][1], shapes[s][2], &seed);
+    }
+    as_kernels_simd(1);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Products                                                                          */
+/* ------------------------------------------------------------------------------ */
+
+static void check_matmul(size_t n, size_t k, size_t p, uint64_t *seed)
+{
+    double *a = random_values(n * k, seed), *b = random_values(k * p, seed);
+    double *want = malloc((n * p + 1) * sizeof *want), *got = malloc((n * p + 1) * sizeof *got);
+
+    as_matmul(want, a, b, n, k, p);
+    memset(got, 0xff, (n * p + 1) * sizeof *got); /* NaNs: every cell must be written */
+    as_matmul_fast(got, a, b, n, k, p);
+    assert_same_cells(got, want, n * p, "as_matmul_fast", n, k, p);
+    memset(got, 0xff, (n * p + 1) * sizeof *got);
+    as_matmul_fast_1(got, a, b, n, k, p);
+    assert_same_cells(got, want, n * p, "as_matmul_fast_1", n, k, p);
+    free(a), free(b), free(want), free(got);
+}
+
+static void check_scores(size_t n, size_t d, size_t m, uint64_t *seed)
+{
+    double *q = random_values(n * d, seed), *k = random_values(m * d, seed);
+    double *want = malloc((n * m + 1) * sizeof *want), *got = malloc((n * m + 1) * sizeof *got);
+
+    as_scores(want, q, k, n, m, d);
+    memset(got, 0xff, (n * m + 1) * sizeof *got);
+    as_scores_fast(got, q, k, n, m, d);
+    assert_same_cells(got, want, n * m, "as_scores_fast", n, d, m);
+    memset(got, 0xff, (n * m + 1) * sizeof *got);
+    as_scores_fast_1(got, q, k, n, m, d);
+    assert_same_cells(got, want, n * m, "as_scores_fast_1", n, d, m);
+    free(q), free(k), free(want), free(got);
+}
+
+static void test_fast_product_of_a_small_example_is_the_hand_result(void **state)
+{
+    /* by hand: [1,2,3] @ [[1,0],[0,1],[1,1]] = [4,5]; [0,1,-1] @ ... = [-1,0] */
+    static const double a[] = {1, 2, 3, 0, 1, -1}, b[] = {1, 0, 0, 1, 1, 1};
+    double out[4];
+    int level;
+
+    (void)state;
+    for (level = 0; level <= 1; level++) {
+        as_kernels_simd(level);
+        as_matmul_fast(out, a, b, 2, 3, 2);
+        assert_close(out[0], 4, 0);
+        assert_close(out[1], 5, 0);
+        assert_close(out[2], -1, 0);
+        assert_close(out[3], 0, 0);
+    }
+    as_kernels_simd(1);
+}
+
+static void test_fast_product_equals_the_reference_on_every_shape(void **state)
+{
+    (void)state;
+    for_each_simd_level(check_matmul);
+}
+
+static void test_fast_scores_equal_the_reference_on_every_shape(void **state)
+{
+    (void)state;
+    for_each_simd_level(check_scores);
+}
+
+static void test_fast_product_keeps_a_large_sum_in_order(void **state)
+{
+    /* every cell is 1e16 + 1 + 1 + ... (999 ones): in order each 1 is lost to rounding
+     * (half an ulp of 1e16, a tie, to even) and the sum stays 1e16; any other order of
+     * the additions would keep some of them. 4 x 1000 x 8 runs through the tiles and
+     * across the KC = 256 blocks. */
+    enum { N = 4, K = 1000, P = 8 };
+    static double a[N * K], b[K * P], out[N * P];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < N * K; i++)
+        a[i] = 1.0;
+    for (i = 0; i < K * P; i++)
+        b[i] = i < P ? 1e16 : 1.0;
+    as_matmul_fast(out, a, b, N, K, P);
+    for (i = 0; i < N * P; i++)
+        assert_true(out[i] == 1e16);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The lean run against the full run                                                 */
+/* ------------------------------------------------------------------------------ */
+
+/* Appends NAME = [[...], ...] of rows x cols random values (scaled) to the text. */
+static void put_matrix(char **text, size_t *len, size_t *cap, const char *name, size_t rows,
+                       size_t cols, double scale, uint64_t *seed)
+{
+    size_t i, j;
+
+    for (i = 0; i < rows * cols + 1; i++) {
+        if (*cap - *len < 64) {
+            *cap = *cap * 2 + 4096;
+            *text = realloc(*text, *cap);
+            assert_non_null(*text);
+        }
+        if (i == 0) {
+            *len += (size_t)snprintf(*text + *len, *cap - *len, "%s = [[", name);
+            continue;
+        }
+        j = (i - 1) % cols;
+        *len += (size_t)snprintf(*text + *len, *cap - *len, "%.17g%s",
+                                 scale * (double)(int64_t)next_random(seed) * 0x1p-63,
+                                 j + 1 < cols ? ", " : (i == rows * cols ? "]]\n" : "], ["));
+    }
+}
+
+/* A self-attention layer of n tokens, width d, with Wo and biases, parsed and built. */
+static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t heads,
+                       const char *extra)
+{
+    static const char *const names[] = {"Wq", "Wk", "Wv", "Wo"};
+    char *text = NULL;
+    size_t len = 0, cap = 0, i;
+    uint64_t seed = n * 1000 + d;
+    as_error err;
+
+    put_matrix(&text, &len, &cap, "X", n, d, 1.0, &seed);
+    for (i = 0; i < 4; i++)
+        put_matrix(&text, &len, &cap, names[i], d, d, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "bq", 1, d, 0.1, &seed);
+    put_matrix(&text, &len, &cap, "bo", 1, d, 0.1, &seed);
+    text = realloc(text, len + strlen(extra) + 64);
+    assert_non_null(text);
+    len += (size_t)sprintf(text + len, "heads: %zu\n%s", heads, extra);
+    as_error_clear(&err);
+    if (as_parse_text(in, text, len, "layer.txt", &err) != 0 ||
+        as_problem_build(p, in, AS_MASK_DEFAULT, &err) != 0) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+    free(text);
+}
+
+static void assert_same_table(const as_matrix *got, const as_matrix *want, const char *name)
+{
+    assert_int_equal(got->rows, want->rows);
+    assert_int_equal(got->cols, want->cols);
+    if (memcmp(got->v, want->v, got->rows * got->cols * sizeof *got->v) != 0) {
+        print_error("%s differs between the lean and the full run\n", name);
+        fail();
+    }
+}
+
+static int empty(const as_matrix *m)
+{
+    return m->rows == 0 && m->cols == 0 && m->v == NULL;
+}
+
+/* Runs both ways and compares O, C and every head's O; checks the lean contract. */
+static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char *extra)
+{
+    as_input in;
+    as_problem p;
+    as_trace full, lean;
+    as_error err;
+    size_t h;
+
+    make_layer(&in, &p, n, d, heads, extra);
+    as_error_clear(&err);
+    assert_int_equal(as_attention_run(&full, &p, &err), 0);
+    assert_int_equal(as_attention_run_lean(&lean, &p, &err), 0);
+    assert_true(lean.lean && !full.lean);
+    assert_same_table(&lean.O, &full.O, "O");
+    assert_same_table(&lean.C, &full.C, "C");
+    assert_true(empty(&lean.Q) && empty(&lean.K) && empty(&lean.V));
+    assert_int_equal(lean.heads, heads);
+    for (h = 0; h < heads; h++) {
+        const as_head_trace *l = &lean.head[h];
+        assert_same_table(&l->O, &full.head[h].O, "a head's O");
+        assert_true(empty(&l->Q) && empty(&l->K) && empty(&l->V) && empty(&l->QKT) &&
+                    empty(&l->scaled) && empty(&l->S) && empty(&l->row_max) &&
+                    empty(&l->shifted) && empty(&l->exps) && empty(&l->sums) && empty(&l->A));
+    }
+    as_trace_free(&full);
+    as_trace_free(&lean);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+static void test_lean_run_gives_the_full_runs_output_bit_for_bit(void **state)
+{
+    (void)state;
+    check_lean_equals_full(1, 3, 1, "");
+    check_lean_equals_full(9, 12, 3, "mask: none\n");
+    check_lean_equals_full(37, 24, 4, "scale: 0.3\n");
+}
+
+static void test_lean_run_on_two_threads_gives_the_same_bits(void **state)
+{
+    /* 4 heads x 200 x 200 x (40 + 40) multiply-adds: above AS_THREAD_MIN_WORK */
+    (void)state;
+    check_lean_equals_full(200, 160, 4, "");
+}
+
+static void test_lean_run_reports_the_full_runs_error(void **state)
+{
+    /* row 1 of the custom mask reads nothing: both runs name row 1 the same way */
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_error full_err, lean_err;
+
+    (void)state;
+    make_layer(&in, &p, 3, 4, 2, "M = [[0, -inf, -inf], [-inf, -inf, -inf], [0, 0, 0]]\n");
+    as_error_clear(&full_err);
+    as_error_clear(&lean_err);
+    assert_int_equal(as_attention_run(&t, &p, &full_err), -1);
+    assert_int_equal(as_attention_run_lean(&t, &p, &lean_err), -1);
+    assert_string_equal(lean_err.msg, full_err.msg);
+    assert_string_equal(lean_err.hint, full_err.hint);
+    assert_non_null(strstr(lean_err.msg, "row 1"));
+    assert_true(t.head == NULL && t.heads == 0); /* t is left empty */
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+static void test_lean_run_on_two_threads_reports_the_first_failing_head(void **state)
+{
+    /* only head 1 (on the helper thread) overflows: Q and K of its columns near 1e201,
+     * so QKT leaves the double range; the full run names the same cell */
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_error full_err, lean_err;
+    size_t i, j;
+
+    (void)state;
+    make_layer(&in, &p, 200, 160, 4, "");
+    for (i = 0; i < 160; i++)
+        for (j = 40; j < 80; j++) {
+            AS_AT(in.mat[AS_WQ].m, i, j) = 1e200;
+            AS_AT(in.mat[AS_WK].m, i, j) = 1e200;
+        }
+    as_error_clear(&full_err);
+    as_error_clear(&lean_err);
+    assert_int_equal(as_attention_run(&t, &p, &full_err), -1);
+    assert_int_equal(as_attention_run_lean(&t, &p, &lean_err), -1);
+    assert_non_null(strstr(full_err.msg, "QKT"));
+    assert_string_equal(lean_err.msg, full_err.msg);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast_product_of_a_small_example_is_the_hand_result),
+        cmocka_unit_test(test_fast_product_equals_the_reference_on_every_shape),
+        cmocka_unit_test(test_fast_scores_equal_the_reference_on_every_shape),
+        cmocka_unit_test(test_fast_product_keeps_a_large_sum_in_order),
+        cmocka_unit_test(test_lean_run_gives_the_full_runs_output_bit_for_bit),
+        cmocka_unit_test(test_lean_run_on_two_threads_gives_the_same_bits),
+        cmocka_unit_test(test_lean_run_reports_the_full_runs_error),
+        cmocka_unit_test(test_lean_run_on_two_threads_reports_the_first_failing_head),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
