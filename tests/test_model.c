@@ -14,8 +14,10 @@
 #include "attnstep/model.h"
 #include "test_util.h"
 
+/* Gives the input matrix id (replacing any earlier one), as written at line. */
 static void give(as_input *in, as_mat_id id, size_t r, size_t c, const double *v, int line)
 {
+    as_matrix_free(&in->mat[id].m);
     assert_int_equal(as_matrix_init(&in->mat[id].m, r, c), 0);
     memcpy(in->mat[id].m.v, v, r * c * sizeof *v);
     in->mat[id].given = 1;
@@ -106,7 +108,6 @@ static void test_keys_of_another_width_than_queries_are_refused(void **state)
 
     (void)state;
     f11(&in);
-    as_matrix_free(&in.mat[AS_WK].m);
     give(&in, AS_WK, 2, 3, wk3, 7);
     expect_error(&in, "Wk makes Keys of width 3, but Wq makes Queries of width 2", 7);
 }
@@ -118,7 +119,6 @@ static void test_a_w_with_the_wrong_number_of_rows_is_refused(void **state)
 
     (void)state;
     f11(&in);
-    as_matrix_free(&in.mat[AS_WQ].m);
     give(&in, AS_WQ, 3, 2, wq3, 5);
     expect_error(&in, "Wq has 3 rows, but X has 2 columns", 5);
 }
