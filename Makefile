@@ -17,6 +17,10 @@ BUILD   = build
 SRCS    = $(wildcard src/*.c)
 LIBOBJS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
 TESTS   = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+# the fuzz entry points (tests/fuzz/fuzz_NAME.c), also built as plain replay programs
+FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SEEDS = examples tests/bad tests/bad/loaded tests/fuzz/corpus
+REPLAYS    = $(patsubst %,$(BUILD)/fuzz-replay/%,$(FUZZ_NAMES))
 
 .PHONY: all run test check-run install uninstall clean
 
@@ -46,10 +50,15 @@ CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libattnstep.a
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(CMOCKA_CFLAGS) -o $@ $< $(BUILD)/libattnstep.a $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $(CMOCKA_CFLAGS) $(TEST_LDFLAGS) -o $@ $< $(BUILD)/libattnstep.a $(CMOCKA_LIBS) $(LIBS)
 
-check-run: $(TESTS) $(BUILD)/attnstep
-	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $$t; done
+# test_alloc fails the Nth allocation: the library's calls to the allocator go through
+# the test's wrappers.
+$(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
+
+check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
+	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done
+	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS); done
 	@echo "all test programs passed"
 
 # What `make install` puts where; `make uninstall` removes exactly these.
@@ -78,8 +87,10 @@ clean:
 # ---- Performance (issue 8) ----
 # `make bench` times `attnstep run --only O` on a GPT-2-sized layer against numpy
 # (tests/bench/bench.sh); `make parser-stress` checks as_strtod_fast against strtod on
-# 10 million strings; `make pow5-table` regenerates src/fastfloat_pow5.h.
-.PHONY: bench parser-stress pow5-table
+# 10 million strings; `make numfmt-stress` checks as_fmt_roundtrip against printf on 10
+# million doubles; `make pow5-table` and `make numfmt-table` regenerate the tables of
+# powers of five, src/fastfloat_pow5.h and src/numfmt_pow5.h.
+.PHONY: bench parser-stress numfmt-stress pow5-table numfmt-table
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libattnstep.a
 	@mkdir -p $(@D)
@@ -96,5 +107,67 @@ parser-stress: $(BUILD)/tests/test_fastfloat
 	@sh tests/ensure-cmocka.sh
 	time env ATTNSTEP_FUZZ_N=10000000 ./$(BUILD)/tests/test_fastfloat
 
+numfmt-stress: $(BUILD)/tests/test_numfmt
+	@sh tests/ensure-cmocka.sh
+	time env ATTNSTEP_FUZZ_N=10000000 ./$(BUILD)/tests/test_numfmt
+
 pow5-table: $(BUILD)/bench/gen_pow5
 	./$(BUILD)/bench/gen_pow5 > src/fastfloat_pow5.h
+
+numfmt-table: $(BUILD)/bench/gen_pow5
+	./$(BUILD)/bench/gen_pow5 ryu > src/numfmt_pow5.h
+
+# ---- Hostile input: sanitizers, valgrind, fuzzing (issue 5) ----
+# `make sanitize` builds everything again into build/san with AddressSanitizer and
+# UndefinedBehaviorSanitizer and runs the whole test suite on that build; `make valgrind`
+# builds it into build/valgrind (DWARF 4, which valgrind 3.19 reads from gcc and clang
+# alike) and runs every test program under valgrind, and every run of the binary they
+# make too ($ATTNSTEP_WRAP); `make fuzz` builds the libFuzzer targets of tests/fuzz/
+# with clang into build/fuzz and, with FUZZ_SECONDS=N, runs each for N seconds from a
+# seed corpus of examples/, tests/bad/ and tests/fuzz/corpus/. A crash is saved as
+# build/fuzz/crash-*: it goes into tests/fuzz/corpus/ with its fix. `make test` replays
+# the same seeds through the fuzz entry points built as plain programs
+# (tests/fuzz/replay_main.c).
+.PHONY: sanitize valgrind fuzz
+
+SAN_FLAGS    = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+VG_FLAGS     = -O1 -g -gdwarf-4
+VALGRIND     = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+FUZZ_CC      = clang
+FUZZ_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS = 0
+FUZZ_LINK    = -Wl,--wrap=as_lex_read_file tests/fuzz/vfs.c
+FUZZ_OPTIONS = -dict=tests/fuzz/attnstep.dict -max_len=16384 -timeout=10 -rss_limit_mb=4096 \
+               -artifact_prefix=build/fuzz/ -print_final_stats=1
+
+$(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/vfs.c \
+                        tests/fuzz/vfs.h $(BUILD)/libattnstep.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -o $@ $< tests/fuzz/replay_main.c $(FUZZ_LINK) \
+	    $(BUILD)/libattnstep.a $(LIBS)
+
+# The CLI tests keep their output files in build/tests, whatever BUILD is.
+sanitize:
+	@sh tests/ensure-cmocka.sh
+	@mkdir -p build/tests
+	@$(MAKE) --no-print-directory BUILD=build/san CFLAGS="$(SAN_FLAGS)" check-run
+
+valgrind:
+	@sh tests/ensure-cmocka.sh
+	@command -v valgrind >/dev/null || { echo "make valgrind needs valgrind" >&2; exit 1; }
+	@mkdir -p build/tests
+	@ATTNSTEP_WRAP="$(VALGRIND)" ATTNSTEP_TIMEOUT_MS=120000 $(MAKE) --no-print-directory \
+	    BUILD=build/valgrind CFLAGS="$(VG_FLAGS)" TEST_RUNNER="$(VALGRIND)" check-run
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) \
+	    CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build/fuzz/libattnstep.a
+	@set -e; for n in $(FUZZ_NAMES); do echo "$(FUZZ_CC) ... -o build/fuzz/fuzz_$$n"; \
+	    $(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer $(CPPFLAGS_ALL) -o build/fuzz/fuzz_$$n \
+	        tests/fuzz/fuzz_$$n.c $(FUZZ_LINK) build/fuzz/libattnstep.a $(LIBS); done
+	@rm -rf build/fuzz/seed && mkdir -p build/fuzz/seed
+	@find $(FUZZ_SEEDS) -maxdepth 1 -type f ! -name '*.expect' -exec cp {} build/fuzz/seed/ \;
+	@set -e; if [ "$(FUZZ_SECONDS)" -gt 0 ]; then for n in $(FUZZ_NAMES); do \
+	    mkdir -p build/fuzz/corpus-$$n; \
+	    build/fuzz/fuzz_$$n $(FUZZ_OPTIONS) -max_total_time=$(FUZZ_SECONDS) \
+	        build/fuzz/corpus-$$n build/fuzz/seed; done; fi

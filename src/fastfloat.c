@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fastfloat_pow5.h"
+#include "mul128.h"
 
 #define MAX_W_DIGITS 19          /* 10^19 - 1 < 2^64 */
 #define EXP_CAP 1000000000000000 /* exponent digits past this only move it further out */
@@ -29,30 +30,8 @@
 #define KEEP_DIGITS 800
 
 /* ------------------------------------------------------------------------------ */
-/* Machine helpers: a 64x64 -> 128-bit product and leading zeros                     */
+/* Machine helpers: a 64x64 -> 128-bit product (mul128.h) and leading zeros          */
 /* ------------------------------------------------------------------------------ */
-
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 u128;
-
-static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-    const u128 r = (u128)a * b;
-
-    *hi = (uint64_t)(r >> 64);
-    *lo = (uint64_t)r;
-}
-#else
-static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-    const uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
-    const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    const uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
-
-    *lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
-    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-#endif
 
 static int leading_zeros(uint64_t w) /* w != 0 */
 {

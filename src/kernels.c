@@ -288,18 +288,6 @@ void as_matmul_fast(double *out, const double *a, const double *b, size_t n, siz
 /* Scores                                                                            */
 /* ------------------------------------------------------------------------------ */
 
-/* kt[d,m] = k[m,d]ᵀ, in square blocks so both sides stay in cache. */
-static void transpose(double *kt, const double *k, size_t m, size_t d)
-{
-    size_t i0, j0, i, j;
-
-    for (i0 = 0; i0 < m; i0 += 32)
-        for (j0 = 0; j0 < d; j0 += 32)
-            for (i = i0; i < min_size(i0 + 32, m); i++)
-                for (j = j0; j < min_size(j0 + 32, d); j++)
-                    kt[j * m + i] = k[i * d + j];
-}
-
 /* q @ kᵀ as q @ (kᵀ stored): each cell is the same sum over t in the same order as
  * as_scores() makes it. */
 static void scores_with(void (*product)(double *, const double *, const double *, size_t,
@@ -314,7 +302,7 @@ static void scores_with(void (*product)(double *, const double *, const double *
         as_scores(out, q, k, n, m, d);
         return;
     }
-    transpose(kt, k, m, d);
+    as_transpose(kt, k, m, d); /* kt[d,m] */
     product(out, q, kt, n, d, m);
     free(kt);
 }

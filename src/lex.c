@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -285,12 +286,31 @@ static size_t scan_signed(const char *s, size_t len, int allow_inf, double *out,
     return k + n;
 }
 
+/* The common case in one call: a finite decimal with an ASCII minus at most, no fraction
+ * bar after it ("-1.5e-03", as numpy.savetxt writes). as_strtod_fast reads the sign
+ * itself, so this is exactly what scan_signed and the checks below give for it. Returns
+ * its bytes, or 0 for anything else (the general path then decides). */
+static size_t plain_decimal(const char *s, size_t len, double *out)
+{
+    const size_t k = len > 0 && s[0] == '-';
+    const char *e;
+
+    if (len <= k || (unsigned)(s[k] - '0') >= 10)
+        return 0;
+    e = as_strtod_fast(s, s + len, out);
+    if (e == NULL || isinf(*out) || (e < s + len && *e == '/'))
+        return 0;
+    return (size_t)(e - s);
+}
+
 size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, const char **why)
 {
     double p = 0, q = 0;
     size_t n, m;
 
     *why = NULL;
+    if ((n = plain_decimal(s, len, out)) > 0)
+        return n;
     *out = 0;
     n = scan_signed(s, len, allow_inf, &p, why);
     if (n == 0)
@@ -401,4 +421,29 @@ done:
     if (!from_stdin)
         close(fd);
     return rc;
+}
+
+int as_lex_map_file(const char *path, size_t min, const char **text, size_t *len)
+{
+    struct stat st;
+    void *p = MAP_FAILED;
+    int fd = open(path, O_RDONLY);
+
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uintmax_t)st.st_size >= min && (uintmax_t)st.st_size <= AS_MAX_INPUT)
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd); /* the mapping stays */
+    if (p == MAP_FAILED)
+        return -1;
+    posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
+    *text = p;
+    *len = (size_t)st.st_size;
+    return 0;
+}
+
+void as_lex_unmap_file(const char *text, size_t len)
+{
+    munmap((void *)(uintptr_t)text, len);
 }

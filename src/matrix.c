@@ -45,16 +45,45 @@ int as_matrix_copy(as_matrix *dst, const as_matrix *src)
     return 0;
 }
 
+void as_transpose(double *out, const double *in, size_t rows, size_t cols)
+{
+    size_t i0, j0, i, j;
+
+    for (i0 = 0; i0 < rows; i0 += 32)
+        for (j0 = 0; j0 < cols; j0 += 32)
+            for (i = i0; i < i0 + 32 && i < rows; i++)
+                for (j = j0; j < j0 + 32 && j < cols; j++)
+                    out[j * rows + i] = in[i * cols + j];
+}
+
+/* A square m transposed where it stands (no new memory to fault in): the cells above the
+ * diagonal swapped with their mirror images, in blocks as above. */
+static void transpose_square(as_matrix *m)
+{
+    const size_t n = m->rows;
+    size_t i0, j0, i, j;
+
+    for (i0 = 0; i0 < n; i0 += 32)
+        for (j0 = i0; j0 < n; j0 += 32)
+            for (i = i0; i < i0 + 32 && i < n; i++)
+                for (j = j0 > i ? j0 : i + 1; j < j0 + 32 && j < n; j++) {
+                    const double x = m->v[i * n + j];
+                    m->v[i * n + j] = m->v[j * n + i];
+                    m->v[j * n + i] = x;
+                }
+}
+
 int as_matrix_transpose(as_matrix *m)
 {
     as_matrix t;
-    size_t i, j;
 
+    if (m->rows == m->cols) {
+        transpose_square(m);
+        return 0;
+    }
     if (as_matrix_init(&t, m->cols, m->rows) != 0)
         return -1;
-    for (i = 0; i < m->rows; i++)
-        for (j = 0; j < m->cols; j++)
-            AS_AT(t, j, i) = AS_AT(*m, i, j);
+    as_transpose(t.v, m->v, m->rows, m->cols);
     as_matrix_free(m);
     *m = t;
     return 0;

@@ -1,10 +1,35 @@
-/* numfmt.c - number display: rounding is decided here and nowhere else. */
+/* numfmt.c - number display: rounding is decided here and nowhere else.
+ *
+ * The JSON text of a double (as_fmt_roundtrip) is DEFINED by as_fmt_roundtrip_printf:
+ * the first "%.{p}g", p = 1 .. 17, that strtod reads back to the same double. That
+ * costs up to 17 printf and strtod calls (some 3.6 microseconds), so it is computed
+ * instead by Ryu (Ulf Adams, "Ryu: fast float-to-string conversion", PLDI 2018) and laid
+ * out as printf's %g would lay it out:
+ *
+ * 1. the interval of reals that round to v, scaled by a power of ten so that its
+ *    bounds are 17 to 19 digit integers (one 64 x 128-bit product each, with the
+ *    generated table numfmt_pow5.h), noting which divisions were exact;
+ * 2. digits dropped from all three while the bounds stay apart: what is left is the
+ *    shortest length L, and rounding the last digit dropped gives the L-digit
+ *    decimal nearest to v (ties to even, as printf rounds);
+ * 3. that is the text of "%.{L}g": no shorter precision reads back (nothing shorter
+ *    lies in the interval), and "%.{L}g" prints the L-digit decimal nearest to v,
+ *    which is Ryu's whenever the interval is symmetric around v.
+ * The one asymmetric case, a power of two (its lower neighbour is twice as near), can
+ * make the nearest L-digit decimal fall outside the narrow side while another lies
+ * inside the wide one; those 2 x 2045 doubles go to the definition itself.
+ * tests/test_numfmt.c compares the two byte for byte on edge cases, every binary
+ * exponent and random doubles (`make numfmt-stress`: 10 million). */
 #include "attnstep/numfmt.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "mul128.h"
+#include "numfmt_pow5.h"
 
 /* Drops trailing zeros after a decimal point, then the point itself. */
 static void trim_zeros(char *buf)
@@ -46,7 +71,7 @@ int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
     return strtod(buf, NULL) != v;
 }
 
-void as_fmt_roundtrip(char *buf, size_t size, double v)
+void as_fmt_roundtrip_printf(char *buf, size_t size, double v)
 {
     int prec;
 
@@ -60,4 +85,300 @@ void as_fmt_roundtrip(char *buf, size_t size, double v)
             return;
     }
     snprintf(buf, size, "%.17g", v);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 1. The rounding interval, scaled to decimal                                      */
+/* ------------------------------------------------------------------------------ */
+
+#define MANTISSA_BITS 52
+#define EXPONENT_FIELD_MAX 0x7FF
+/* e2 below is the exponent of 4v: two more bits make room for the bounds 4v +- 2 */
+#define E2_BIAS (1023 + MANTISSA_BITS + 2)
+#define TABLE_BITS 125 /* the precision of the entries of numfmt_pow5.h */
+
+/* The interval around v = m2 * 2^(e2 + 2): 4 m2 and its bounds 4 m2 +- 2 (the halfway
+ * points to the neighbours), times 2^e2 / 10^e10 and rounded down. */
+typedef struct scaled {
+    uint64_t vr, vp, vm; /* the value, the upper bound, the lower bound */
+    int e10;
+    int vr_exact;        /* nothing was lost dividing the value, or the lower bound */
+    int vm_exact;
+} scaled;
+
+/* floor(log10(2^e)), floor(log10(5^e)) and the bit length of 5^e, for 0 <= e <= 1650
+ * (fixed-point logarithms, exact in that range). */
+static int log10_pow2(int e) { return (int)(((uint32_t)e * 78913) >> 18); }
+static int log10_pow5(int e) { return (int)(((uint32_t)e * 732923) >> 20); }
+static int pow5_bits(int e) { return (int)(((uint32_t)e * 1217359) >> 19) + 1; }
+
+/* floor(m * t / 2^j) for a table entry t = {high, low}; 118 <= j <= 125 here, and the
+ * quotient fits in 64 bits. */
+static uint64_t mul_shift(uint64_t m, const uint64_t t[2], int j)
+{
+    uint64_t lo_hi, lo_lo, hi, mid;
+
+    mul_64x64(m, t[1], &lo_hi, &lo_lo);
+    mul_64x64(m, t[0], &hi, &mid);
+    mid += lo_hi;
+    hi += mid < lo_hi; /* the carry */
+    j -= 64;
+    return (hi << (64 - j)) | (mid >> j);
+}
+
+/* Nonzero when 5^p divides v, or 2^p does. */
+static int pow5_divides(uint64_t v, int p)
+{
+    for (; p > 0; p--, v /= 5)
+        if (v % 5 != 0)
+            return 0;
+    return 1;
+}
+
+static int pow2_divides(uint64_t v, int p)
+{
+    return p < 64 && (v & (((uint64_t)1 << p) - 1)) == 0;
+}
+
+/* e2 >= 0: divides by 10^q, q = floor(log10(2^e2)) - 1, through the inverse powers. A
+ * bound x * 2^e2 / 10^q (e2 >= q) is exact when 5^q divides x; at most one of the
+ * three does, and none once 5^q > 2^55 > x. An exact upper bound that rounds away from
+ * v (accept == 0) is no candidate: one less. */
+static void scale_up(scaled *s, uint64_t mv, int e2, int accept)
+{
+    const int q = log10_pow2(e2) - (e2 > 3);
+    const int j = -e2 + q + pow5_bits(q) - 1 + TABLE_BITS;
+    const uint64_t *t = ryu_pow5_inv[q];
+
+    s->e10 = q;
+    s->vr = mul_shift(mv, t, j);
+    s->vp = mul_shift(mv + 2, t, j);
+    s->vm = mul_shift(mv - 2, t, j);
+    s->vr_exact = s->vm_exact = 0;
+    if (q >= 24)
+        return;
+    if (mv % 5 == 0)
+        s->vr_exact = pow5_divides(mv, q);
+    else if (accept)
+        s->vm_exact = pow5_divides(mv - 2, q);
+    else
+        s->vp -= (uint64_t)pow5_divides(mv + 2, q);
+}
+
+/* e2 < 0: x * 2^e2 / 10^e10 with e10 = e2 + q is x * 5^i / 2^q, i = -e2 - q, through
+ * the powers of five; exact when 2^q divides x. */
+static void scale_down(scaled *s, uint64_t mv, int e2, int accept)
+{
+    const int q = log10_pow5(-e2) - (-e2 > 1);
+    const int i = -e2 - q;
+    const int j = q - pow5_bits(i) + TABLE_BITS;
+    const uint64_t *t = ryu_pow5[i];
+
+    s->e10 = q + e2;
+    s->vr = mul_shift(mv, t, j);
+    s->vp = mul_shift(mv + 2, t, j);
+    s->vm = mul_shift(mv - 2, t, j);
+    s->vr_exact = pow2_divides(mv, q);
+    s->vm_exact = accept && pow2_divides(mv - 2, q);
+    if (!accept && pow2_divides(mv + 2, q))
+        s->vp--;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 2. The shortest digits                                                            */
+/* ------------------------------------------------------------------------------ */
+
+/* What is left of s after dropping digits, and how the dropped ones end. */
+typedef struct trimmed {
+    uint64_t vr, vp, vm;
+    int removed;  /* digits dropped */
+    int last;     /* the last digit dropped from vr */
+    int vr_zeros; /* everything dropped from vr before the last was 0, and exact */
+    int vm_zeros; /* everything dropped from vm was 0, and exact */
+} trimmed;
+
+static void drop_digit(trimmed *t)
+{
+    t->vr_zeros &= t->last == 0;
+    t->last = (int)(t->vr % 10);
+    t->vr /= 10;
+    t->vp /= 10;
+    t->vm /= 10;
+    t->removed++;
+}
+
+/* The shortest decimal in the interval, nearest to v: drops digits while the bounds
+ * stay apart, then (the lower bound being exact and allowed) while it ends in 0; then
+ * rounds vr by the digits dropped, ties to even, and steps off an excluded vm. */
+static uint64_t shortest_digits(const scaled *s, int accept, int *removed)
+{
+    trimmed t;
+
+    t.vr = s->vr, t.vp = s->vp, t.vm = s->vm;
+    t.removed = t.last = 0;
+    t.vr_zeros = s->vr_exact;
+    t.vm_zeros = s->vm_exact;
+    while (t.vp / 10 > t.vm / 10) {
+        t.vm_zeros &= t.vm % 10 == 0;
+        drop_digit(&t);
+    }
+    if (t.vm_zeros)
+        while (t.vm % 10 == 0)
+            drop_digit(&t);
+    if (t.vr_zeros && t.last == 5 && t.vr % 2 == 0)
+        t.last = 4; /* exactly halfway: keep the even digit */
+    *removed = t.removed;
+    return t.vr + ((t.vr == t.vm && (!accept || !t.vm_zeros)) || t.last >= 5);
+}
+
+/* The shortest digits of |v| (finite, nonzero) and the exponent of their last digit;
+ * -1 for the powers of two with an asymmetric interval (see the top of the file). */
+static int shortest(double v, uint64_t *digits, int *exp10)
+{
+    uint64_t bits, mantissa, m2;
+    int field, e2, removed;
+    scaled s;
+
+    memcpy(&bits, &v, sizeof bits);
+    mantissa = bits & (((uint64_t)1 << MANTISSA_BITS) - 1);
+    field = (int)((bits >> MANTISSA_BITS) & EXPONENT_FIELD_MAX);
+    if (mantissa == 0 && field > 1)
+        return -1;
+    m2 = field == 0 ? mantissa : mantissa | (uint64_t)1 << MANTISSA_BITS;
+    e2 = (field == 0 ? 1 : field) - E2_BIAS;
+    if (e2 >= 0)
+        scale_up(&s, 4 * m2, e2, (m2 & 1) == 0);
+    else
+        scale_down(&s, 4 * m2, e2, (m2 & 1) == 0);
+    *digits = shortest_digits(&s, (m2 & 1) == 0, &removed);
+    *exp10 = s.e10 + removed;
+    while (*digits % 10 == 0) { /* 999.7 -> 1000: carried into zeros */
+        *digits /= 10;
+        ++*exp10;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* 3. Laid out as printf lays it out                                                 */
+/* ------------------------------------------------------------------------------ */
+
+/* Digits of d, 1 <= d < 10^17 (Ryu's shortest has at most 17): from the top, since
+ * most doubles need 16 or 17. */
+static int digit_count(uint64_t d)
+{
+    uint64_t p = 10000000000000000u; /* 10^16 */
+    int n = 17;
+
+    for (; n > 1 && d < p; n--)
+        p /= 10;
+    return n;
+}
+
+/* The two digits of q < 100 at p[0..2): (q * 103) >> 10 is q / 10 for every q < 100. */
+static void put_pair(char *p, uint32_t q)
+{
+    const uint32_t tens = (q * 103) >> 10;
+
+    p[0] = (char)('0' + tens);
+    p[1] = (char)('0' + q - 10 * tens);
+}
+
+/* The n digits of d < 10^n at p[0..n): eight at a time in 32-bit arithmetic (four
+ * independent pairs), then pairs. */
+static void put_digits(char *p, uint64_t d, int n)
+{
+    uint32_t rest;
+
+    for (; n >= 8; n -= 8) {
+        const uint32_t x = (uint32_t)(d % 100000000), hi = x / 10000, lo = x % 10000;
+        d /= 100000000;
+        put_pair(p + n - 8, hi / 100);
+        put_pair(p + n - 6, hi % 100);
+        put_pair(p + n - 4, lo / 100);
+        put_pair(p + n - 2, lo % 100);
+    }
+    for (rest = (uint32_t)d; n >= 2; n -= 2, rest /= 100)
+        put_pair(p + n - 2, rest % 100);
+    if (n == 1)
+        p[0] = (char)('0' + rest);
+}
+
+/* "e+05", "e-308": a sign and at least two digits, as %e writes the exponent. */
+static char *put_exponent(char *p, int e)
+{
+    *p++ = 'e';
+    *p++ = e < 0 ? '-' : '+';
+    e = e < 0 ? -e : e;
+    if (e >= 100)
+        *p++ = (char)('0' + e / 100);
+    *p++ = (char)('0' + e / 10 % 10);
+    *p++ = (char)('0' + e % 10);
+    return p;
+}
+
+/* The text "%.{n}g" gives for the n significant digits d (no trailing zero) whose first
+ * stands for 10^e: exponent form when e < -4 or e >= n, else fixed. Returns its length
+ * (at most 24 bytes). */
+static size_t layout_g(char *out, int negative, uint64_t d, int n, int e)
+{
+    const int exp_form = e < -4 || e >= n;
+    char *p = out + negative;
+    int before = exp_form ? 1 : e + 1, i; /* digits before the point */
+
+    out[0] = '-';
+    if (before <= 0) { /* 0.000ddd */
+        memcpy(p, "0.0000", 6);
+        p += 1 - e;
+    }
+    if (before > 0 && n > before) { /* the digits one place on, then the point */
+        put_digits(p + 1, d, n);
+        for (i = 0; i < before; i++)
+            p[i] = p[i + 1];
+        p[before] = '.';
+        p += n + 1;
+    } else {
+        put_digits(p, d, n);
+        p += n;
+    }
+    if (exp_form)
+        p = put_exponent(p, e);
+    return (size_t)(p - out);
+}
+
+/* "%.0f" of a whole number below 1e15 in magnitude; -0 as "0". */
+static size_t layout_whole(char *out, double v)
+{
+    const uint64_t u = (uint64_t)fabs(v);
+    const int n = digit_count(u), neg = v < 0;
+
+    out[0] = '-';
+    put_digits(out + neg, u, n);
+    return (size_t)(n + neg);
+}
+
+size_t as_fmt_roundtrip(char *buf, size_t size, double v)
+{
+    char text[32], *out = size >= sizeof text ? buf : text; /* room: no copy */
+    size_t len;
+    uint64_t digits;
+    int exp10;
+
+    if (v == floor(v) && fabs(v) < 1e15)
+        len = layout_whole(out, v);
+    else if (isfinite(v) && shortest(v, &digits, &exp10) == 0) {
+        const int n = digit_count(digits);
+        len = layout_g(out, signbit(v) != 0, digits, n, exp10 + n - 1);
+    } else {
+        as_fmt_roundtrip_printf(buf, size, v);
+        return size > 0 ? strlen(buf) : 0;
+    }
+    if (out == text) { /* cut as snprintf cuts */
+        if (size == 0)
+            return 0;
+        len = len < size ? len : size - 1;
+        memcpy(buf, text, len);
+    }
+    buf[len] = '\0';
+    return len;
 }

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -783,18 +784,133 @@ static int load_rows(parser *ps, source *src, builder *b)
     return 0;
 }
 
-/* Reads the matrix of a loaded file (already read into text) into b. */
+/* ------------------------------------------------------------------ load() on two threads ---- */
+
+/* A loaded file of at least this many bytes is read in two halves at once, split at the
+ * start of a line: no row, comment or UTF-8 character spans the split, so each half
+ * reads as a file of its own. Only a clean read is kept: an error in either half, or
+ * halves that do not fit together (widths, limits), and the file is read again in one
+ * piece, which reports the first error in file order at its exact line and column.
+ * Such a file is also mapped rather than copied into memory (as_lex_map_file). */
+#define SPLIT_MIN ((size_t)1 << 20)
+
+/* One half: a parser of its own (the same settings, its own error record, never
+ * shown) and the rows it read. */
+typedef struct half {
+    parser ps;
+    as_error err;
+    source src;
+    builder b;
+    const char *text;
+    size_t len;
+    int rc;
+} half;
+
+static void half_init(half *h, const parser *ps, const source *src, as_mat_id id,
+                      const char *text, size_t len)
+{
+    h->ps = *ps;
+    h->ps.err = &h->err;
+    as_error_clear(&h->err);
+    h->src.path = src->path;
+    memset(&h->b, 0, sizeof h->b);
+    h->b.id = id;
+    h->text = text;
+    h->len = len;
+    h->rc = -1;
+}
+
+/* The thread body: the rows of one half, when all of its bytes are valid text. */
+static void *read_half(void *arg)
+{
+    half *h = arg;
+
+    if (as_lex_bad_byte(h->text, h->len) == NULL) {
+        as_cursor_init(&h->src.c, h->text, h->len);
+        h->rc = load_rows(&h->ps, &h->src, &h->b);
+    }
+    return NULL;
+}
+
+/* Where the second half starts: just after the first "\n" past the middle; 0 when there
+ * is none, or when a BOM stands there (it would be skipped as the file's mark). */
+static size_t split_point(const char *text, size_t len)
+{
+    const char *nl = memchr(text + len / 2, '\n', len - len / 2);
+    size_t at = nl != NULL ? (size_t)(nl + 1 - text) : 0;
+
+    if (at >= len || (len - at >= 3 && memcmp(text + at, "\xEF\xBB\xBF", 3) == 0))
+        return 0;
+    return at;
+}
+
+/* Appends the rows of tail to head; -1 when their widths differ or the whole is over the
+ * limits (which the reading in one piece then reports where it happens). */
+static int join_halves(builder *head, builder *tail)
+{
+    size_t rows = head->rows + tail->rows, cols = head->rows > 0 ? head->cols : tail->cols;
+    double *v;
+
+    if (tail->rows == 0)
+        return 0; /* notes and blank lines only */
+    if (head->rows > 0 && tail->cols != head->cols)
+        return -1;
+    if (rows > AS_MAX_DIM || !as_shape_ok(rows, cols))
+        return -1;
+    v = realloc(head->v, rows * cols * sizeof *v);
+    if (v == NULL)
+        return -1;
+    memcpy(v + head->rows * cols, tail->v, tail->rows * cols * sizeof *v);
+    head->v = v;
+    head->cap = rows * cols;
+    head->rows = rows;
+    head->cols = cols;
+    return 0;
+}
+
+/* Reads text[0..len) into b (fresh) on two threads; 0 when that gave the whole matrix,
+ * -1 when the file is small, has no split point, or did not read cleanly in halves. */
+static int load_in_halves(const parser *ps, const source *src, builder *b, const char *text,
+                          size_t len)
+{
+    half h[2];
+    pthread_t second;
+    size_t at = len >= SPLIT_MIN ? split_point(text, len) : 0;
+    int rc = -1;
+
+    if (at == 0)
+        return -1;
+    half_init(&h[0], ps, src, b->id, text, at);
+    half_init(&h[1], ps, src, b->id, text + at, len - at);
+    if (pthread_create(&second, NULL, read_half, &h[1]) != 0)
+        return -1;
+    read_half(&h[0]);
+    pthread_join(second, NULL);
+    if (h[0].rc == 0 && h[1].rc == 0 && join_halves(&h[0].b, &h[1].b) == 0) {
+        *b = h[0].b; /* b gets the values; h[0] gives them up */
+        h[0].b.v = NULL;
+        rc = 0;
+    }
+    free(h[0].b.v);
+    free(h[1].b.v);
+    return rc;
+}
+
+/* Reads the matrix of a loaded file (already read into text) into b: in two halves at
+ * once when it is large and clean, else in one piece. */
 static int load_text(parser *ps, source *src, builder *b, const char *text, size_t len)
 {
     static const char hint[] = "load() reads rows of numbers, as numpy.savetxt writes them";
 
-    if (check_text(ps, src->path, text, len) != 0)
-        return -1;
-    as_cursor_init(&src->c, text, len);
-    if (src->c.p == src->c.end)
-        return fail_pos(ps, src->path, no_pos, hint, "the file is empty");
-    if (load_rows(ps, src, b) != 0)
-        return -1;
+    if (load_in_halves(ps, src, b, text, len) != 0) {
+        if (check_text(ps, src->path, text, len) != 0)
+            return -1;
+        as_cursor_init(&src->c, text, len);
+        if (src->c.p == src->c.end)
+            return fail_pos(ps, src->path, no_pos, hint, "the file is empty");
+        if (load_rows(ps, src, b) != 0)
+            return -1;
+    }
     if (b->rows == 0)
         return fail_pos(ps, src->path, no_pos, hint, "the file holds no numbers");
     if (is_bias(b->id) && b->cols == 1) {
@@ -823,8 +939,9 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
     source src;
     builder b;
     char *path, *text = NULL;
+    const char *mapped = NULL; /* a large file is mapped, not copied */
     size_t len = 0;
-    int e;
+    int e, rc = -1;
 
     memset(&b, 0, sizeof b);
     b.id = id;
@@ -835,7 +952,7 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
     }
     src.path = path;
     e = loadable(path);
-    if (e == 0)
+    if (e == 0 && as_lex_map_file(path, SPLIT_MIN, &mapped, &len) != 0)
         e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {
         fail_pos(ps, ps->main.path, at,
@@ -843,17 +960,17 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
                  "cannot load \"%s\": %s", path, read_reason(e));
         goto fail;
     }
-    if (load_text(ps, &src, &b, text, len) != 0)
+    if (load_text(ps, &src, &b, mapped != NULL ? mapped : text, len) != 0)
         goto fail;
     store_matrix(ps, &b);
-    free(path);
-    free(text);
-    return 0;
+    rc = 0;
 fail:
     free(b.v);
     free(path);
     free(text);
-    return -1;
+    if (mapped != NULL)
+        as_lex_unmap_file(mapped, len);
+    return rc;
 }
 
 /* "load" at the cursor: load("file.txt") or load('file.txt'). */

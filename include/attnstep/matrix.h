@@ -31,6 +31,10 @@ int as_matrix_copy(as_matrix *dst, const as_matrix *src);
 /* Replaces m by its transpose. Returns 0 or -1 (out of memory; m unchanged). */
 int as_matrix_transpose(as_matrix *m);
 
+/* out[cols, rows] = in[rows, cols]ᵀ (out and in apart), in square blocks so that both
+ * sides stay in the cache. */
+void as_transpose(double *out, const double *in, size_t rows, size_t cols);
+
 /* Nonzero when every value is finite. */
 int as_matrix_all_finite(const as_matrix *m);
 

@@ -1,8 +1,12 @@
-/* gen_pow5.c - writes src/fastfloat_pow5.h, the table of 128-bit powers of five that the
- * Eisel-Lemire method of src/fastfloat.c multiplies by. Run by `make pow5-table`:
+/* gen_pow5.c - writes the tables of powers of five that the number conversions multiply
+ * by: src/fastfloat_pow5.h for the Eisel-Lemire parser of src/fastfloat.c (`make
+ * pow5-table`) and, with the argument "ryu", src/numfmt_pow5.h for the Ryu printer of
+ * src/numfmt.c (`make numfmt-table`):
  *
- *     build/gen_pow5 > src/fastfloat_pow5.h
+ *     build/bench/gen_pow5 > src/fastfloat_pow5.h
+ *     build/bench/gen_pow5 ryu > src/numfmt_pow5.h
  *
+ * Eisel-Lemire:
  * Exact big-integer arithmetic, nothing else: for q = -342 .. 308 the entry is
  *   q >= 0: 5^q shifted so that its top bit is bit 127 of 128, lower bits cut off;
  *   q <  0: with p = 5^-q and z the bit length of p, b = z + 127 when -q <= 27, else
@@ -10,7 +14,11 @@
  *           in 128 bits.
  * This is the definition fast_float and the Eisel-Lemire paper use, so the method's
  * proof of correctness applies; tests/test_fastfloat.c checks every entry again by
- * multiplication alone. */
+ * multiplication alone.
+ * Ryu (Adams, PLDI 2018), with z the bit length of 5^i:
+ *   pow5[i]     = 5^i shifted to exactly 125 bits (lower bits cut off);
+ *   pow5_inv[i] = floor(2^(z - 1 + 125) / 5^i) + 1 (between 2^124 and 2^125 + 1);
+ * for every i that src/numfmt.c can ask for, found by walking every exponent field. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,16 +145,21 @@ static void top128(const big *a, uint64_t *hi, uint64_t *lo)
     *lo = (uint64_t)a->d[1] << 32 | a->d[0];
 }
 
+static void big_pow5(big *p, int k) /* p = 5^k */
+{
+    big_set(p, 1);
+    while (k-- > 0)
+        big_mul_small(p, 5);
+}
+
 /* ---- the two halves of the table ---- */
 
 static void negative_power(int k, uint64_t *hi, uint64_t *lo) /* 5^-k, k >= 1 */
 {
     big p, c;
-    int i, z, b;
+    int z, b;
 
-    big_set(&p, 1);
-    for (i = 0; i < k; i++)
-        big_mul_small(&p, 5);
+    big_pow5(&p, k);
     z = big_bitlen(&p); /* p is no power of two, so 2^(z-1) < p < 2^z */
     b = k <= 27 ? z + 127 : 2 * z + 128;
     big_pow2_div(&c, b, &p);
@@ -156,22 +169,31 @@ static void negative_power(int k, uint64_t *hi, uint64_t *lo) /* 5^-k, k >= 1 */
     top128(&c, hi, lo);
 }
 
-static void positive_power(int k, uint64_t *hi, uint64_t *lo) /* 5^k, k >= 0 */
+/* 5^k, k >= 0, shifted to exactly bits bits (at most 128): the lower bits cut off. */
+static void positive_power(int k, int bits, uint64_t *hi, uint64_t *lo)
 {
     big p;
-    int i;
 
-    big_set(&p, 1);
-    for (i = 0; i < k; i++)
-        big_mul_small(&p, 5);
-    while (big_bitlen(&p) < 128)
+    big_pow5(&p, k);
+    while (big_bitlen(&p) < bits)
         big_shl1(&p);
-    while (big_bitlen(&p) > 128)
+    while (big_bitlen(&p) > bits)
         big_shr1(&p);
     top128(&p, hi, lo);
 }
 
-int main(void)
+/* Ryu's inverse: floor(2^(z - 1 + 125) / 5^k) + 1, z the bit length of 5^k. */
+static void ryu_inverse(int k, uint64_t *hi, uint64_t *lo)
+{
+    big p, c;
+
+    big_pow5(&p, k);
+    big_pow2_div(&c, big_bitlen(&p) - 1 + 125, &p);
+    big_add_small(&c, 1);
+    top128(&c, hi, lo);
+}
+
+static void print_eisel_lemire(void)
 {
     int q;
 
@@ -190,10 +212,85 @@ int main(void)
         if (q < 0)
             negative_power(-q, &hi, &lo);
         else
-            positive_power(q, &hi, &lo);
+            positive_power(q, 128, &hi, &lo);
         printf("    {0x%016llxu, 0x%016llxu}, /* 5^%d */\n", (unsigned long long)hi,
                (unsigned long long)lo, q);
     }
     puts("};\n\n#endif");
+}
+
+/* ---- Ryu's two tables ---- */
+
+/* The most entries numfmt.c reads, walking every exponent field with its formulas:
+ * e2 = exponent - 1077 (two more bits for the bounds); for e2 >= 0 it reads
+ * pow5_inv[q], q = floor(e2 log10 2) - 1; for e2 < 0 it reads pow5[-e2 - q],
+ * q = floor(-e2 log10 5) - 1 (never below 0). */
+static void ryu_counts(int *npow5, int *ninv)
+{
+    int field;
+
+    *npow5 = *ninv = 0;
+    for (field = 0; field < 2047; field++) {
+        const int e2 = (field == 0 ? 1 : field) - 1077;
+        int q;
+        if (e2 >= 0) {
+            q = (int)(((long)e2 * 78913) >> 18) - (e2 > 3);
+            *ninv = q + 1 > *ninv ? q + 1 : *ninv;
+        } else {
+            q = (int)(((long)-e2 * 732923) >> 20) - (-e2 > 1);
+            *npow5 = -e2 - q + 1 > *npow5 ? -e2 - q + 1 : *npow5;
+        }
+    }
+}
+
+/* One table: name, count entries, each from make(i). */
+static void print_ryu_table(const char *name, const char *count, int n,
+                            void (*make)(int, uint64_t *, uint64_t *))
+{
+    int i;
+
+    printf("static const uint64_t %s[%s][2] = {\n", name, count);
+    for (i = 0; i < n; i++) {
+        uint64_t hi, lo;
+        make(i, &hi, &lo);
+        printf("    {0x%016llxu, 0x%016llxu}, /* %s5^%d */\n", (unsigned long long)hi,
+               (unsigned long long)lo, make == ryu_inverse ? "1 / " : "", i);
+    }
+    puts("};\n");
+}
+
+static void ryu_pow5(int k, uint64_t *hi, uint64_t *lo)
+{
+    positive_power(k, 125, hi, lo);
+}
+
+static void print_ryu(void)
+{
+    int npow5, ninv;
+
+    ryu_counts(&npow5, &ninv);
+    puts("/* numfmt_pow5.h - GENERATED by tests/bench/gen_pow5.c (`make numfmt-table`): do not\n"
+         " * edit. The powers of five of the Ryu method in src/numfmt.c, as {high, low} 64-bit\n"
+         " * words: ryu_pow5[i] is 5^i cut to its top 125 bits, ryu_pow5_inv[i] is\n"
+         " * floor(2^(z - 1 + 125) / 5^i) + 1 with z the bit length of 5^i. */\n"
+         "#ifndef ATTNSTEP_NUMFMT_POW5_H\n"
+         "#define ATTNSTEP_NUMFMT_POW5_H\n\n"
+         "#include <stdint.h>\n");
+    printf("#define RYU_POW5_COUNT %d\n#define RYU_POW5_INV_COUNT %d\n\n", npow5, ninv);
+    print_ryu_table("ryu_pow5", "RYU_POW5_COUNT", npow5, ryu_pow5);
+    print_ryu_table("ryu_pow5_inv", "RYU_POW5_INV_COUNT", ninv, ryu_inverse);
+    puts("#endif");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "ryu") == 0)
+        print_ryu();
+    else if (argc == 1)
+        print_eisel_lemire();
+    else {
+        fputs("usage: gen_pow5 [ryu]\n", stderr);
+        return 2;
+    }
     return 0;
 }

@@ -1,0 +1,447 @@
+/* test_load.c - load("file") of a large numpy.savetxt file, which parse.c maps rather
+ * than copies (as_lex_map_file) and reads in two halves on two threads (above 1 MiB):
+ * the same values, and the same errors at the same line and column, as a file read in
+ * one piece; and the short path that such numbers take through as_parse_number.
+ *
+ * Every file here is written by the test itself: the values are doubles drawn from the
+ * project's PRNG and written as numpy.savetxt writes them ("%.18e", which strtod reads
+ * back to the same double), so the expected matrix is the one drawn; every error is put
+ * at a line and column the test chose, and the expected message is the one SPEC §2 gives
+ * (the same texts test_parse.c checks on small files). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "attnstep/lex.h"
+#include "attnstep/parse.h"
+#include "attnstep/prng.h"
+
+#define COLS 100 /* a row of 100 numbers is 2500 bytes: 420 rows pass the 1 MiB mark */
+
+/* ------------------------------------------------------------------ the files ---- */
+
+/* A text being written, and the values its rows hold. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    double *v;   /* the values written, row-major */
+    size_t rows; /* rows written */
+} text;
+
+static void put(text *t, const char *s)
+{
+    const size_t n = strlen(s);
+
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+    memcpy(t->s + t->len, s, n + 1);
+    t->len += n;
+}
+
+/* Appends rows rows of cols drawn values, with line end eol. */
+static void put_rows(text *t, as_prng *g, size_t rows, size_t cols, const char *eol)
+{
+    size_t i, j;
+    char num[40];
+
+    t->v = realloc(t->v, (t->rows + rows) * cols * sizeof *t->v);
+    assert_non_null(t->v);
+    for (i = 0; i < rows; i++, t->rows++) {
+        for (j = 0; j < cols; j++) {
+            const double x = (double)(int64_t)as_prng_next(g) * 0x1p-66;
+            t->v[t->rows * cols + j] = x;
+            snprintf(num, sizeof num, "%s%.18e", j ? " " : "", x);
+            put(t, num);
+        }
+        put(t, eol);
+    }
+}
+
+static void text_free(text *t)
+{
+    free(t->s);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+/* The 1-based line of byte at of t, counting "\n" (every file here ends lines in "\n"
+ * or "\r\n"). */
+static int line_of(const text *t, size_t at)
+{
+    int line = 1;
+    size_t i;
+
+    for (i = 0; i < at; i++)
+        line += t->s[i] == '\n';
+    return line;
+}
+
+/* The first line start past the middle of t: where the second half begins. */
+static size_t middle_line(const text *t)
+{
+    const char *nl = strchr(t->s + t->len / 2, '\n');
+
+    assert_non_null(nl);
+    return (size_t)(nl + 1 - t->s);
+}
+
+/* A folder with layer.txt, which loads w.txt into Wq, and w.txt holding t. */
+typedef struct folder {
+    char dir[64], layer[96], w[96];
+} folder;
+
+static void write_file(const char *path, const char *s, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+
+    assert_non_null(f);
+    assert_int_equal(fwrite(s, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void folder_make(folder *d, const text *t)
+{
+    static const char layer[] = "Wq = load(\"w.txt\")\n";
+
+    strcpy(d->dir, "/tmp/attnstep-test-load-XXXXXX");
+    assert_non_null(mkdtemp(d->dir));
+    snprintf(d->layer, sizeof d->layer, "%s/layer.txt", d->dir);
+    snprintf(d->w, sizeof d->w, "%s/w.txt", d->dir);
+    write_file(d->layer, layer, sizeof layer - 1);
+    write_file(d->w, t->s, t->len);
+}
+
+static void folder_remove(const folder *d)
+{
+    unlink(d->layer);
+    unlink(d->w);
+    rmdir(d->dir);
+}
+
+/* ------------------------------------------------------------------ checks ---- */
+
+/* t loads as Wq, a t->rows x cols matrix of exactly the values written. */
+static void expect_values(const text *t, size_t cols)
+{
+    folder d;
+    as_input in;
+    as_error err;
+    size_t i;
+
+    assert_true(t->len > ((size_t)1 << 20)); /* large enough for two halves */
+    folder_make(&d, t);
+    as_error_clear(&err);
+    if (as_parse_file(&in, d.layer, &err) != 0)
+        fail_msg("unexpected error %s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+    folder_remove(&d);
+    assert_int_equal(in.mat[AS_WQ].m.rows, t->rows);
+    assert_int_equal(in.mat[AS_WQ].m.cols, cols);
+    for (i = 0; i < t->rows * cols; i++)
+        if (in.mat[AS_WQ].m.v[i] != t->v[i])
+            fail_msg("value %zu is %.17g, written %.17g", i, in.mat[AS_WQ].m.v[i], t->v[i]);
+    as_input_free(&in);
+}
+
+/* Loading t fails with exactly msg at line:col of w.txt. */
+static void expect_error(const text *t, int line, int col, const char *msg)
+{
+    folder d;
+    as_input in;
+    as_error err;
+
+    folder_make(&d, t);
+    as_error_clear(&err);
+    assert_int_equal(as_parse_file(&in, d.layer, &err), -1);
+    folder_remove(&d);
+    assert_string_equal(err.file, d.w);
+    assert_string_equal(err.msg, msg);
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.col, col);
+}
+
+/* The byte where line (1-based) of t starts. */
+static size_t line_start(const text *t, int line)
+{
+    size_t at = 0;
+
+    while (--line > 0)
+        at = (size_t)(strchr(t->s + at, '\n') + 1 - t->s);
+    return at;
+}
+
+/* Writes s over number j (0-based) of line, blanks over the rest of it (the numbers
+ * after it keep their places); returns its column. */
+static int replace_number(text *t, int line, int j, const char *s)
+{
+    const size_t start = line_start(t, line);
+    size_t at = start, n;
+
+    while (j-- > 0)
+        at = (size_t)(strchr(t->s + at, ' ') + 1 - t->s);
+    n = strcspn(t->s + at, " \r\n");
+    assert_true(strlen(s) <= n);
+    memset(t->s + at, ' ', n);
+    memcpy(t->s + at, s, strlen(s));
+    return (int)(at - start) + 1;
+}
+
+/* Puts s before byte at of t. */
+static void insert_at(text *t, size_t at, const char *s)
+{
+    char *tail = malloc(t->len - at + 1);
+
+    assert_non_null(tail);
+    memcpy(tail, t->s + at, t->len - at + 1);
+    t->len = at;
+    put(t, s);
+    put(t, tail);
+    free(tail);
+}
+
+/* ------------------------------------------------------------------ values ---- */
+
+static void test_a_large_file_gives_every_value_written(void **state)
+{
+    as_prng g;
+    text t = {0};
+
+    (void)state;
+    as_prng_seed(&g, 1);
+    put(&t, "# numpy.savetxt header\n");
+    put_rows(&t, &g, 600, COLS, "\n");
+    expect_values(&t, COLS);
+    text_free(&t);
+}
+
+/* CRLF line ends, and comments and blank lines on both sides of the middle. */
+static void test_crlf_comments_and_blank_lines_around_the_middle_change_nothing(void **state)
+{
+    as_prng g;
+    text t = {0};
+    int i;
+
+    (void)state;
+    as_prng_seed(&g, 2);
+    for (i = 0; i < 600; i++) {
+        put_rows(&t, &g, 1, COLS, "\r\n");
+        if (i >= 290 && i < 310)
+            put(&t, i % 2 ? "# a note\r\n" : "\r\n");
+    }
+    expect_values(&t, COLS);
+    text_free(&t);
+}
+
+/* The second half holds only notes: the rows are all in the first. */
+static void test_a_second_half_of_notes_gives_the_first_half_rows(void **state)
+{
+    as_prng g;
+    text t = {0};
+    int i;
+
+    (void)state;
+    as_prng_seed(&g, 3);
+    put_rows(&t, &g, 450, COLS, "\n");
+    for (i = 0; i < 20000; i++)
+        put(&t, "# a long trailing note, line after line of it\n");
+    expect_values(&t, COLS);
+    text_free(&t);
+}
+
+/* ------------------------------------------------------------------ errors ---- */
+
+static void large_file(text *t, uint64_t seed)
+{
+    as_prng g;
+
+    as_prng_seed(&g, seed);
+    put_rows(t, &g, 600, COLS, "\n");
+}
+
+static void test_a_bad_number_in_the_second_half_is_reported_at_its_line(void **state)
+{
+    text t = {0};
+    int col;
+
+    (void)state;
+    large_file(&t, 4);
+    col = replace_number(&t, 500, 7, "abc");
+    expect_error(&t, 500, col, "unexpected word \"abc\" inside matrix Wq");
+    text_free(&t);
+}
+
+static void test_the_first_error_in_file_order_wins(void **state)
+{
+    text t = {0};
+    int col;
+
+    (void)state;
+    large_file(&t, 5);
+    replace_number(&t, 550, 0, "abc");
+    col = replace_number(&t, 12, 3, "1e999");
+    expect_error(&t, 12, col, "the number \"1e999\" is too large");
+    text_free(&t);
+}
+
+/* The first row of the second half is one number short: its row number counts the
+ * rows of the first half. */
+static void test_a_short_row_just_after_the_middle_names_its_row(void **state)
+{
+    text t = {0};
+    int line;
+    char msg[96];
+
+    (void)state;
+    large_file(&t, 6);
+    line = line_of(&t, middle_line(&t));
+    replace_number(&t, line, COLS - 1, "");
+    snprintf(msg, sizeof msg, "row %d of Wq has %d numbers, but row 1 has %d", line, COLS - 1,
+             COLS);
+    expect_error(&t, line, 1, msg);
+    text_free(&t);
+}
+
+/* Every row of the second half is one number short: each half is even on its own, the
+ * whole is not. */
+static void test_a_narrower_second_half_is_refused_at_its_first_row(void **state)
+{
+    text t = {0};
+    int line, last = 600;
+    char msg[96];
+
+    (void)state;
+    large_file(&t, 10);
+    line = line_of(&t, middle_line(&t));
+    while (last >= line)
+        replace_number(&t, last--, COLS - 1, "");
+    snprintf(msg, sizeof msg, "row %d of Wq has %d numbers, but row 1 has %d", line, COLS - 1,
+             COLS);
+    expect_error(&t, line, 1, msg);
+    text_free(&t);
+}
+
+/* In a note, where no number would stop at it. */
+static void test_invalid_utf8_in_the_second_half_is_reported_at_its_byte(void **state)
+{
+    text t = {0};
+
+    (void)state;
+    large_file(&t, 7);
+    insert_at(&t, line_start(&t, 580), "# caf\xff\n");
+    expect_error(&t, 580, 6, "invalid UTF-8 (byte 0xff)");
+    text_free(&t);
+}
+
+/* Either half alone is within 16384 rows; the whole is not. */
+static void test_rows_over_the_limit_across_both_halves_are_refused_at_the_first(void **state)
+{
+    as_prng g;
+    text t = {0};
+
+    (void)state;
+    as_prng_seed(&g, 8);
+    put_rows(&t, &g, 20000, 3, "\n");
+    expect_error(&t, 16385, 1, "matrix Wq is too large: more than 16384 rows");
+    text_free(&t);
+}
+
+/* A byte order mark starting the line after the middle is a character of that line (the
+ * start of an unknown word), not the mark of a file. */
+static void test_a_bom_after_the_middle_is_a_character_of_its_line(void **state)
+{
+    text t = {0};
+    size_t at;
+    char msg[96];
+
+    (void)state;
+    large_file(&t, 9);
+    at = middle_line(&t);
+    insert_at(&t, at, "\xEF\xBB\xBF");
+    snprintf(msg, sizeof msg, "unexpected word \"%.*s\" inside matrix Wq",
+             (int)strcspn(t.s + at, " "), t.s + at);
+    expect_error(&t, line_of(&t, at), 1, msg);
+    text_free(&t);
+}
+
+/* ------------------------------------------------------------------ numbers ---- */
+
+/* A number as numpy.savetxt writes it takes a shorter path through as_parse_number; what
+ * may follow it or stand in it still means what SPEC §2 says (values by hand). */
+static void test_plain_numbers_keep_the_meaning_of_what_follows_them(void **state)
+{
+    const char *why;
+    double x;
+
+    (void)state;
+    assert_int_equal(as_parse_number("-0", 2, 1, &x, &why), 2);
+    assert_true(x == 0 && signbit(x)); /* -0 keeps its sign */
+    assert_int_equal(as_parse_number("-1.5e-03/2", 10, 1, &x, &why), 10);
+    assert_true(x == -0.00075); /* a fraction, not the number before the bar */
+    assert_int_equal(as_parse_number("-1e999", 6, 1, &x, &why), 0);
+    assert_ptr_equal(why, as_why_too_large);
+    assert_int_equal(as_parse_number("4/0", 3, 1, &x, &why), 0);
+    assert_ptr_equal(why, as_why_zero_denominator);
+    assert_int_equal(as_parse_number("12abc", 5, 1, &x, &why), 2);
+    assert_true(x == 12);
+    assert_int_equal(as_parse_number("-inf", 4, 1, &x, &why), 4);
+    assert_true(isinf(x) && x < 0);
+}
+
+/* ------------------------------------------------------------------ mapping ---- */
+
+/* as_lex_map_file maps a large regular file as it is and leaves everything else to
+ * as_lex_read_file: a small file, a folder, a file that is not there. */
+static void test_only_large_regular_files_are_mapped(void **state)
+{
+    text t = {0};
+    folder d;
+    const char *p = NULL;
+    size_t n = 0;
+
+    (void)state;
+    large_file(&t, 11);
+    folder_make(&d, &t);
+    assert_int_equal(as_lex_map_file(d.w, (size_t)1 << 20, &p, &n), 0);
+    assert_int_equal(n, t.len);
+    assert_memory_equal(p, t.s, n);
+    as_lex_unmap_file(p, n);
+    assert_int_equal(as_lex_map_file(d.layer, (size_t)1 << 20, &p, &n), -1); /* 19 bytes */
+    assert_int_equal(as_lex_map_file(d.layer, 1, &p, &n), 0);
+    assert_int_equal(n, 19);
+    assert_memory_equal(p, "Wq = load(\"w.txt\")\n", n);
+    as_lex_unmap_file(p, n);
+    assert_int_equal(as_lex_map_file(d.dir, 1, &p, &n), -1);
+    folder_remove(&d);
+    assert_int_equal(as_lex_map_file(d.w, 1, &p, &n), -1); /* gone */
+    text_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_large_file_gives_every_value_written),
+        cmocka_unit_test(test_crlf_comments_and_blank_lines_around_the_middle_change_nothing),
+        cmocka_unit_test(test_a_second_half_of_notes_gives_the_first_half_rows),
+        cmocka_unit_test(test_a_bad_number_in_the_second_half_is_reported_at_its_line),
+        cmocka_unit_test(test_the_first_error_in_file_order_wins),
+        cmocka_unit_test(test_a_short_row_just_after_the_middle_names_its_row),
+        cmocka_unit_test(test_a_narrower_second_half_is_refused_at_its_first_row),
+        cmocka_unit_test(test_invalid_utf8_in_the_second_half_is_reported_at_its_byte),
+        cmocka_unit_test(test_rows_over_the_limit_across_both_halves_are_refused_at_the_first),
+        cmocka_unit_test(test_a_bom_after_the_middle_is_a_character_of_its_line),
+        cmocka_unit_test(test_plain_numbers_keep_the_meaning_of_what_follows_them),
+        cmocka_unit_test(test_only_large_regular_files_are_mapped),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,242 @@
+/* test_numfmt.c - the JSON text of a double: as_fmt_roundtrip (Ryu) against its
+ * definition, as_fmt_roundtrip_printf (the first "%.{p}g" that strtod reads back),
+ * byte for byte; and a few texts whose expected bytes come from elsewhere (Python's
+ * repr and "%.17g", IEEE 754 by hand).
+ *
+ * ATTNSTEP_FUZZ_N sets how many random doubles the fuzz test draws (200000 by default,
+ * a quarter from each of four distributions; `make numfmt-stress` asks for 10000000). */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "attnstep/numfmt.h"
+#include "attnstep/prng.h"
+
+static unsigned long long fuzz_n = 200000;
+
+/* ------------------------------------------------------------------------------ */
+/* Helpers                                                                           */
+/* ------------------------------------------------------------------------------ */
+
+static double double_of(uint64_t b)
+{
+    double x;
+
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* Nonzero (after printing both texts) when the fast text of v is not the definition's. */
+static int differs(double v)
+{
+    char fast[AS_NUM_BUF], ref[AS_NUM_BUF];
+
+    as_fmt_roundtrip(fast, sizeof fast, v);
+    as_fmt_roundtrip_printf(ref, sizeof ref, v);
+    if (strcmp(fast, ref) == 0)
+        return 0;
+    print_error("%a: as_fmt_roundtrip \"%s\", the definition \"%s\"\n", v, fast, ref);
+    return 1;
+}
+
+/* v and -v print as the definition prints them. */
+static void assert_as_printf(double v)
+{
+    if (differs(v) | differs(-v))
+        fail();
+}
+
+static void assert_text(double v, const char *want)
+{
+    char got[AS_NUM_BUF];
+
+    as_fmt_roundtrip(got, sizeof got, v);
+    if (strcmp(got, want) != 0) {
+        print_error("%a printed \"%s\", expected \"%s\"\n", v, got, want);
+        fail();
+    }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Texts known from elsewhere                                                        */
+/* ------------------------------------------------------------------------------ */
+
+/* Expected bytes: Python 3's repr() where it is the shortest nearest decimal, glibc's
+ * "%.17g" for the power of two below (whose shortest nearest 16 digits do not read
+ * back), and the JSON rules of SPEC §9 for whole numbers and -0. */
+static void test_known_values_print_their_known_texts(void **state)
+{
+    (void)state;
+    assert_text(0.0, "0");
+    assert_text(-0.0, "0");
+    assert_text(10.0, "10");
+    assert_text(-123456789012345.0, "-123456789012345");
+    assert_text(0.1, "0.1");
+    assert_text(1.0 / 3, "0.3333333333333333");
+    assert_text(-2.0 / 3, "-0.6666666666666666");
+    assert_text(0.5, "0.5");
+    assert_text(1e-5, "1e-05");
+    assert_text(1.5e-5, "1.5e-05");
+    assert_text(1e-4, "0.0001");
+    assert_text(0.00012345, "0.00012345");
+    assert_text(1e15, "1e+15");
+    assert_text(1e16, "1e+16");
+    assert_text(123456789012345.5, "123456789012345.5");
+    assert_text(9007199254740993.0, "9007199254740992"); /* 2^53 + 1 reads as 2^53 */
+    assert_text(1e23, "1e+23");
+    assert_text(5e-324, "5e-324");
+    assert_text(DBL_MIN, "2.2250738585072014e-308");
+    assert_text(DBL_MAX, "1.7976931348623157e+308");
+    assert_text(ldexp(1.0, -1017), "7.1202363472230444e-307"); /* repr: ...3045e-307 */
+    assert_text(0x1.0000000000001p0, "1.0000000000000002");
+    assert_text(-1.5, "-1.5");
+}
+
+/* A buffer too small is cut as snprintf cuts: size - 1 bytes and a NUL. */
+static void test_a_short_buffer_is_cut_as_snprintf_cuts(void **state)
+{
+    char buf[8], ref[8];
+
+    (void)state;
+    as_fmt_roundtrip(buf, sizeof buf, 1.0 / 3);
+    as_fmt_roundtrip_printf(ref, sizeof ref, 1.0 / 3);
+    assert_string_equal(buf, "0.33333");
+    assert_string_equal(buf, ref);
+    as_fmt_roundtrip(buf, 1, 1.0 / 3);
+    assert_string_equal(buf, "");
+    as_fmt_roundtrip(buf, sizeof buf, -12345678.0);
+    assert_string_equal(buf, "-123456");
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Edge cases against the definition                                                 */
+/* ------------------------------------------------------------------------------ */
+
+/* v, its two neighbours, and the same for -v. */
+static void assert_with_neighbours(double v)
+{
+    assert_as_printf(v);
+    assert_as_printf(nextafter(v, INFINITY));
+    assert_as_printf(nextafter(v, 0.0));
+}
+
+static void test_edge_cases_print_as_printf_does(void **state)
+{
+    static const double edge[] = {
+        5e-324, 1e-323, 2.2250738585072009e-308, DBL_MIN, DBL_MAX, DBL_EPSILON,
+        0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 0.7, 1e-5, 9.9999999999999991e-06, 1e-4,
+        9.9999999999999991e-05, 0.001, 1e15, 1e15 - 0.5, 1e15 + 0.5, 999999999999999.9,
+        1e16, 1e17, 1e21, 1e22, 1e23, 9007199254740992.0, 9007199254740994.0,
+        18014398509481988.0, 18014398509481990.0, 123456789012345.67, 4.35, 2.675,
+        1.7976931348623157e308, 4.9406564584124654e-324, 2.4703282292062328e-324,
+        0.30000000000000004, 5e-300, 1.2345678901234567e-300, 299792458.5, 6.02214076e23,
+        9.109383701528e-31, 0.6697615493, 6.6976154933};
+    size_t i;
+    int k;
+
+    (void)state;
+    for (i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        assert_with_neighbours(edge[i]);
+    for (k = -323; k <= 308; k++) { /* powers of ten, as strtod reads them */
+        char text[16];
+        snprintf(text, sizeof text, "1e%d", k);
+        assert_with_neighbours(strtod(text, NULL));
+    }
+}
+
+/* Every exponent field, each with the mantissas at the ends and in between: every entry
+ * of both generated tables, every power of two (the definition's own answer) and every
+ * subnormal length. */
+static void test_every_binary_exponent_prints_as_printf_does(void **state)
+{
+    static const uint64_t mantissa[] = {0, 1, 2, 3, 0x8000000000000u, 0xFFFFFFFFFFFFFu,
+                                        0x5555555555555u, 0xAAAAAAAAAAAAAu};
+    as_prng g;
+    uint64_t field;
+    size_t i;
+
+    (void)state;
+    as_prng_seed(&g, 7);
+    for (field = 0; field < 0x7FF; field++) {
+        for (i = 0; i < sizeof mantissa / sizeof mantissa[0]; i++)
+            if (field != 0 || mantissa[i] != 0)
+                assert_as_printf(double_of(field << 52 | mantissa[i]));
+        for (i = 0; i < 8; i++)
+            assert_as_printf(double_of(field << 52 | (as_prng_next(&g) >> 12)));
+    }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Random doubles                                                                    */
+/* ------------------------------------------------------------------------------ */
+
+/* Uniform in (0, 1): 53 random bits, never 0. */
+static double uniform01(as_prng *g)
+{
+    return ((double)(as_prng_next(g) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* One random double of distribution kind (0-3): any finite bit pattern; N(0, 1) by
+ * Box-Muller, as weights and activations are; a decimal of 1 to 17 digits with a
+ * random point, as people write them (short texts, exact ties of the digit loop);
+ * a whole number near 1e15 .. 2^64 or its half (the integer and exponent forms). */
+static double random_double(as_prng *g, int kind)
+{
+    char text[48];
+    uint64_t b;
+
+    switch (kind) {
+    case 0:
+        do
+            b = as_prng_next(g);
+        while ((b >> 52 & 0x7FF) == 0x7FF);
+        return double_of(b);
+    case 1:
+        return sqrt(-2 * log(uniform01(g))) * cos(6.283185307179586 * uniform01(g));
+    case 2:
+        snprintf(text, sizeof text, "%.*fe%d", (int)as_prng_range(g, 0, 16),
+                 (double)(as_prng_next(g) >> 11) * 0x1p-53 * 10, (int)as_prng_range(g, -30, 30));
+        return strtod(text, NULL);
+    default:
+        b = as_prng_next(g) >> as_prng_range(g, 0, 14);
+        return (double)b / (as_prng_range(g, 0, 1) ? 1 : 2);
+    }
+}
+
+static void test_random_doubles_print_as_printf_does(void **state)
+{
+    as_prng g;
+    unsigned long long i, bad = 0;
+
+    (void)state;
+    as_prng_seed(&g, 20250101);
+    for (i = 0; i < fuzz_n; i++)
+        if (differs(random_double(&g, (int)(i % 4))) && ++bad >= 10)
+            break;
+    if (bad > 0)
+        fail_msg("%llu of %llu random doubles print differently", bad, i);
+    printf("[ fuzz     ] %llu random doubles print as the definition prints them\n", fuzz_n);
+}
+
+int main(void)
+{
+    const char *n = getenv("ATTNSTEP_FUZZ_N");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_values_print_their_known_texts),
+        cmocka_unit_test(test_a_short_buffer_is_cut_as_snprintf_cuts),
+        cmocka_unit_test(test_edge_cases_print_as_printf_does),
+        cmocka_unit_test(test_every_binary_exponent_prints_as_printf_does),
+        cmocka_unit_test(test_random_doubles_print_as_printf_does),
+    };
+
+    if (n != NULL && *n != '\0')
+        fuzz_n = strtoull(n, NULL, 10);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
