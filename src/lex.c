@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -421,29 +420,4 @@ done:
     if (!from_stdin)
         close(fd);
     return rc;
-}
-
-int as_lex_map_file(const char *path, size_t min, const char **text, size_t *len)
-{
-    struct stat st;
-    void *p = MAP_FAILED;
-    int fd = open(path, O_RDONLY);
-
-    if (fd < 0)
-        return -1;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uintmax_t)st.st_size >= min && (uintmax_t)st.st_size <= AS_MAX_INPUT)
-        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd); /* the mapping stays */
-    if (p == MAP_FAILED)
-        return -1;
-    posix_madvise(p, (size_t)st.st_size, POSIX_MADV_SEQUENTIAL);
-    *text = p;
-    *len = (size_t)st.st_size;
-    return 0;
-}
-
-void as_lex_unmap_file(const char *text, size_t len)
-{
-    munmap((void *)(uintptr_t)text, len);
 }

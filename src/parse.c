@@ -790,8 +790,7 @@ static int load_rows(parser *ps, source *src, builder *b)
  * start of a line: no row, comment or UTF-8 character spans the split, so each half
  * reads as a file of its own. Only a clean read is kept: an error in either half, or
  * halves that do not fit together (widths, limits), and the file is read again in one
- * piece, which reports the first error in file order at its exact line and column.
- * Such a file is also mapped rather than copied into memory (as_lex_map_file). */
+ * piece, which reports the first error in file order at its exact line and column. */
 #define SPLIT_MIN ((size_t)1 << 20)
 
 /* One half: a parser of its own (the same settings, its own error record, never
@@ -939,7 +938,6 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
     source src;
     builder b;
     char *path, *text = NULL;
-    const char *mapped = NULL; /* a large file is mapped, not copied */
     size_t len = 0;
     int e, rc = -1;
 
@@ -952,7 +950,7 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
     }
     src.path = path;
     e = loadable(path);
-    if (e == 0 && as_lex_map_file(path, SPLIT_MIN, &mapped, &len) != 0)
+    if (e == 0) /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
         e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {
         fail_pos(ps, ps->main.path, at,
@@ -960,7 +958,7 @@ static int load_matrix(parser *ps, as_mat_id id, const char *name, size_t n, as_
                  "cannot load \"%s\": %s", path, read_reason(e));
         goto fail;
     }
-    if (load_text(ps, &src, &b, mapped != NULL ? mapped : text, len) != 0)
+    if (load_text(ps, &src, &b, text, len) != 0)
         goto fail;
     store_matrix(ps, &b);
     rc = 0;
@@ -968,8 +966,6 @@ fail:
     free(b.v);
     free(path);
     free(text);
-    if (mapped != NULL)
-        as_lex_unmap_file(mapped, len);
     return rc;
 }
 

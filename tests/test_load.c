@@ -1,5 +1,5 @@
-/* test_load.c - load("file") of a large numpy.savetxt file, which parse.c maps rather
- * than copies (as_lex_map_file) and reads in two halves on two threads (above 1 MiB):
+/* test_load.c - load("file") of a large numpy.savetxt file, which parse.c reads in two
+ * halves on two threads (above 1 MiB):
  * the same values, and the same errors at the same line and column, as a file read in
  * one piece; and the short path that such numbers take through as_parse_number.
  *
@@ -397,35 +397,6 @@ static void test_plain_numbers_keep_the_meaning_of_what_follows_them(void **stat
     assert_true(isinf(x) && x < 0);
 }
 
-/* ------------------------------------------------------------------ mapping ---- */
-
-/* as_lex_map_file maps a large regular file as it is and leaves everything else to
- * as_lex_read_file: a small file, a folder, a file that is not there. */
-static void test_only_large_regular_files_are_mapped(void **state)
-{
-    text t = {0};
-    folder d;
-    const char *p = NULL;
-    size_t n = 0;
-
-    (void)state;
-    large_file(&t, 11);
-    folder_make(&d, &t);
-    assert_int_equal(as_lex_map_file(d.w, (size_t)1 << 20, &p, &n), 0);
-    assert_int_equal(n, t.len);
-    assert_memory_equal(p, t.s, n);
-    as_lex_unmap_file(p, n);
-    assert_int_equal(as_lex_map_file(d.layer, (size_t)1 << 20, &p, &n), -1); /* 19 bytes */
-    assert_int_equal(as_lex_map_file(d.layer, 1, &p, &n), 0);
-    assert_int_equal(n, 19);
-    assert_memory_equal(p, "Wq = load(\"w.txt\")\n", n);
-    as_lex_unmap_file(p, n);
-    assert_int_equal(as_lex_map_file(d.dir, 1, &p, &n), -1);
-    folder_remove(&d);
-    assert_int_equal(as_lex_map_file(d.w, 1, &p, &n), -1); /* gone */
-    text_free(&t);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,7 +411,6 @@ int main(void)
         cmocka_unit_test(test_rows_over_the_limit_across_both_halves_are_refused_at_the_first),
         cmocka_unit_test(test_a_bom_after_the_middle_is_a_character_of_its_line),
         cmocka_unit_test(test_plain_numbers_keep_the_meaning_of_what_follows_them),
-        cmocka_unit_test(test_only_large_regular_files_are_mapped),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

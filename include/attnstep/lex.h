@@ -65,16 +65,6 @@ int as_lex_number_start(const char *p, const char *end);
  * when memory runs out). */
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
 
-/* Maps the regular file at path read-only when it holds at least min (> 0) and at most
- * AS_MAX_INPUT bytes: *text is the file's own pages, shared with the system's file cache
- * (no copy: several times faster than reading a large file), NOT NUL-terminated; the
- * caller gives it back with as_lex_unmap_file(text, len). Returns 0, or -1 for anything
- * else (smaller, not a regular file, cannot be opened): read it with as_lex_read_file(),
- * which also says why it cannot be read. The file must stay put while it is mapped (a
- * file cut short under the mapping stops the program with SIGBUS). */
-int as_lex_map_file(const char *path, size_t min, const char **text, size_t *len);
-void as_lex_unmap_file(const char *text, size_t len);
-
 /* The messages as_parse_number() sets in *why, so that a caller can tell them apart. */
 extern const char as_why_too_large[];        /* 1e999, or a fraction beyond the range */
 extern const char as_why_zero_denominator[]; /* 1/0 */
