@@ -299,8 +299,8 @@ static int trace_too_large(const as_problem *p, as_error *err)
     as_error_set(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
                  "%zu heads of [%zu,%zu] scores would hold more than the %u numbers that all "
                  "heads together may keep", p->heads, p->n, p->m, AS_MAX_CELLS);
-    as_error_hint(err, "every table of every head is kept to be shown; use fewer heads or "
-                       "fewer tokens");
+    as_error_hint(err, "every table of every head is kept to be shown; --only O keeps only "
+                       "the output, or use fewer heads or tokens");
     return -1;
 }
 

@@ -22,15 +22,16 @@
 #define ERR CLI_ERR
 
 /* Runs `attnstep ARGS` (a shell fragment) with stdout and stderr to files; returns the
- * exit status. */
+ * exit status. $ATTNSTEP_WRAP, when set, goes before the binary (`make valgrind` puts
+ * valgrind there). */
 static inline int run(const char *args)
 {
-    const char *bin = getenv("ATTNSTEP_BIN");
+    const char *bin = getenv("ATTNSTEP_BIN"), *wrap = getenv("ATTNSTEP_WRAP");
     char cmd[2048];
     int st;
 
-    snprintf(cmd, sizeof cmd, "%s %s >" CLI_OUT " 2>" CLI_ERR " </dev/null",
-             bin ? bin : "build/attnstep", args);
+    snprintf(cmd, sizeof cmd, "%s %s %s >" CLI_OUT " 2>" CLI_ERR " </dev/null",
+             wrap ? wrap : "", bin ? bin : "build/attnstep", args);
     st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -1,0 +1,425 @@
+/* test_alloc.c - running out of memory, SQLite's way: fail the Nth allocation, for every
+ * N from 1 until a run needs fewer than N, and check that each run either fails with
+ * "out of memory" (a renderer: with its failure status) or succeeds with exactly the
+ * output of a run that had all the memory it wanted; never a crash, and nothing leaks.
+ *
+ * The Makefile links this test with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
+ * --wrap=strdup,--wrap=free: the library's calls come here, are counted, may be made to
+ * fail, and every block handed out is remembered until it is freed, so a leak shows as a
+ * block still live after the run. (Blocks that libc makes for itself, such as an
+ * open_memstream buffer, never pass here and are not counted.) Each N is tried in two
+ * modes: only the Nth allocation fails (the program may recover), and the Nth and every
+ * later one fail (the error path itself has no memory). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "attnstep/attention.h"
+#include "attnstep/model.h"
+#include "attnstep/parse.h"
+#include "attnstep/render.h"
+
+/* ---- the wrapped allocator ---- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
+void __real_free(void *p);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+char *__wrap_strdup(const char *s);
+void __wrap_free(void *p);
+
+enum { ONE_SHOT, PERSISTENT };
+
+static size_t calls;    /* allocations asked for since reset_counts() */
+static size_t fail_at;  /* the allocation that fails (1-based); 0: none */
+static int mode;        /* ONE_SHOT or PERSISTENT */
+static int injected;    /* nonzero once a failure was injected */
+
+/* The blocks handed out and not yet freed: an open-addressing set of pointers. */
+#define LIVE_SLOTS (1u << 16)
+static void *live[LIVE_SLOTS];
+static size_t nlive;
+static void *const tombstone = &nlive;
+
+static size_t slot_of(const void *p)
+{
+    return (size_t)(((uintptr_t)p >> 4) * 2654435761u) & (LIVE_SLOTS - 1);
+}
+
+static void remember(void *p)
+{
+    size_t i = slot_of(p);
+
+    if (p == NULL)
+        return;
+    while (live[i] != NULL && live[i] != tombstone)
+        i = (i + 1) & (LIVE_SLOTS - 1);
+    live[i] = p;
+    nlive++;
+}
+
+/* Forgets p; a block that was never handed out here (libc's own) is ignored. */
+static void forget(void *p)
+{
+    size_t i = slot_of(p), probes;
+
+    for (probes = 0; p != NULL && live[i] != NULL && probes < LIVE_SLOTS; probes++) {
+        if (live[i] == p) {
+            live[i] = tombstone;
+            nlive--;
+            return;
+        }
+        i = (i + 1) & (LIVE_SLOTS - 1);
+    }
+}
+
+/* Nonzero when this allocation is to fail. */
+static int fails_now(void)
+{
+    calls++;
+    if (fail_at == 0 || calls < fail_at || (mode == ONE_SHOT && calls > fail_at))
+        return 0;
+    injected = 1;
+    return 1;
+}
+
+/* The library may allocate on two threads (load() of a large file): one lock keeps the
+ * counts and the set whole. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *__wrap_malloc(size_t n)
+{
+    void *p;
+
+    pthread_mutex_lock(&lock);
+    p = fails_now() ? NULL : __real_malloc(n);
+    remember(p);
+    pthread_mutex_unlock(&lock);
+    return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    void *p;
+
+    pthread_mutex_lock(&lock);
+    p = fails_now() ? NULL : __real_calloc(n, size);
+    remember(p);
+    pthread_mutex_unlock(&lock);
+    return p;
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    void *q = NULL;
+
+    pthread_mutex_lock(&lock);
+    if (!fails_now()) { /* a failure leaves p as it was, as realloc does */
+        q = __real_realloc(p, n);
+        if (q != NULL) {
+            forget(p);
+            remember(q);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return q;
+}
+
+char *__wrap_strdup(const char *s)
+{
+    char *d;
+
+    pthread_mutex_lock(&lock);
+    d = fails_now() ? NULL : __real_strdup(s);
+    remember(d);
+    pthread_mutex_unlock(&lock);
+    return d;
+}
+
+void __wrap_free(void *p)
+{
+    pthread_mutex_lock(&lock);
+    forget(p);
+    pthread_mutex_unlock(&lock);
+    __real_free(p);
+}
+
+static void reset_counts(size_t n, int how)
+{
+    calls = 0;
+    fail_at = n;
+    mode = how;
+    injected = 0;
+}
+
+/* ---- one run: parse -> model -> run -> render text, json and trace ---- */
+
+enum { R_TEXT, R_JSON, R_TRACE, NRENDER };
+
+typedef int (*renderer)(FILE *, const as_problem *, const as_trace *, const as_render_opts *);
+static const renderer renderers[NRENDER] = {as_render_text, as_render_json, as_render_trace};
+
+/* What one run gave: the stage that failed (or -1), its error, and each rendering
+ * (NULL when that renderer failed). */
+typedef struct result {
+    int failed_stage; /* 0 parse, 1 model, 2 run, 3 a renderer; -1 none */
+    as_error err;
+    char *out[NRENDER];
+    size_t len[NRENDER];
+} result;
+
+/* Renders r into res->out[r] (in libc's memory: freed with __real_free). Returns the
+ * renderer's status. */
+static int render(result *res, int r, const as_problem *p, const as_trace *t)
+{
+    as_render_opts o;
+    FILE *mem = open_memstream(&res->out[r], &res->len[r]);
+    int rc;
+
+    assert_non_null(mem);
+    memset(&o, 0, sizeof o);
+    o.lang = AS_LANG_ZH;
+    o.digits = 10;
+    o.row = -2; /* trace: every receiving row */
+    rc = renderers[r](mem, p, t, &o);
+    fclose(mem);
+    if (rc != 0) {
+        __real_free(res->out[r]);
+        res->out[r] = NULL;
+    }
+    return rc;
+}
+
+static void run_once(result *res, const char *path)
+{
+    as_input in;
+    as_problem p;
+    as_trace t;
+    int r;
+
+    memset(res, 0, sizeof *res);
+    res->failed_stage = -1;
+    as_error_clear(&res->err);
+    if (as_parse_file(&in, path, &res->err) != 0) {
+        res->failed_stage = 0;
+        return;
+    }
+    if (as_problem_build(&p, &in, AS_MASK_DEFAULT, &res->err) != 0) {
+        res->failed_stage = 1;
+        as_input_free(&in);
+        return;
+    }
+    if (as_attention_run(&t, &p, &res->err) != 0) {
+        res->failed_stage = 2;
+    } else {
+        for (r = 0; r < NRENDER; r++)
+            if (render(res, r, &p, &t) != 0)
+                res->failed_stage = 3;
+        as_trace_free(&t);
+    }
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+static void free_result(result *res)
+{
+    int r;
+
+    for (r = 0; r < NRENDER; r++)
+        __real_free(res->out[r]);
+}
+
+static size_t refusals; /* runs that ended in an error, counted by run_failing() */
+
+/* Runs path failing allocation n (mode how) and checks the outcome against want, the
+ * run with all memory. Returns nonzero when allocation n was reached at all. */
+static int run_failing(const char *path, size_t n, int how, const result *want)
+{
+    static const char *const stage[] = {"parse", "model", "run", "render"};
+    result got;
+    size_t asked;
+    int r;
+
+    reset_counts(n, how);
+    run_once(&got, path);
+    asked = calls;
+    reset_counts(0, ONE_SHOT);
+    if (nlive != 0) {
+        print_error("%s, allocation %zu failing (%s): %zu blocks leaked\n", path, n,
+                    how == ONE_SHOT ? "once" : "from then on", nlive);
+        fail();
+    }
+    if (got.failed_stage >= 0 && got.failed_stage < 3 &&
+        strstr(got.err.msg, "out of memory") == NULL) {
+        print_error("%s, allocation %zu failing: %s says \"%s\", not out of memory\n", path, n,
+                    stage[got.failed_stage], got.err.msg);
+        fail();
+    }
+    for (r = 0; got.failed_stage < 0 && r < NRENDER; r++)
+        if (got.len[r] != want->len[r] || memcmp(got.out[r], want->out[r], got.len[r]) != 0) {
+            print_error("%s, allocation %zu failing: no error, but renderer %d wrote other "
+                        "output:\n%s\n", path, n, r, got.out[r]);
+            fail();
+        }
+    refusals += got.failed_stage >= 0;
+    free_result(&got);
+    return asked >= n;
+}
+
+/* Every N, in both modes, until a run needs fewer than N allocations. */
+static void every_allocation_may_fail(const char *path)
+{
+    result want;
+    size_t n;
+
+    reset_counts(0, ONE_SHOT);
+    run_once(&want, path);
+    assert_int_equal(want.failed_stage, -1);
+    assert_int_equal(nlive, 0);
+    refusals = 0;
+    for (n = 1; run_failing(path, n, ONE_SHOT, &want); n++)
+        run_failing(path, n, PERSISTENT, &want);
+    print_message("%s: %zu allocations, each made to fail once and from then on; %zu of "
+                  "those runs said out of memory\n", path, n - 1, refusals);
+    assert_true(n > 10);     /* the run did allocate: the wrappers are in place */
+    assert_true(refusals > 0); /* and failing them was noticed */
+    free_result(&want);
+}
+
+/* ---- tests ---- */
+
+static void test_the_wrappers_see_the_librarys_allocations_and_frees(void **state)
+{
+    result want;
+
+    (void)state;
+    reset_counts(0, ONE_SHOT);
+    run_once(&want, "examples/f11.txt");
+    assert_int_equal(want.failed_stage, -1);
+    assert_true(calls > 10);
+    assert_int_equal(nlive, 0);
+    free_result(&want);
+}
+
+static void test_every_allocation_of_the_f11_run_may_fail_without_a_crash_or_a_leak(void **state)
+{
+    (void)state;
+    every_allocation_may_fail("examples/f11.txt");
+}
+
+static void test_every_allocation_of_heads_cross_attention_and_load_may_fail_cleanly(void **state)
+{
+    static const char *const inputs[] = {
+        "examples/two-heads.txt", "examples/cross-translation.txt",
+        "tests/data/alloc/every-feature.txt", /* load(), torch layout, biases, Wo, M */
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+        every_allocation_may_fail(inputs[i]);
+}
+
+/* Parses path (only) failing allocation n (mode how): an input of 8192 rows, or "out of
+ * memory"; nothing leaked. Returns nonzero when allocation n was reached at all. */
+static int parse_failing(const char *path, size_t n, int how)
+{
+    as_input in;
+    as_error err;
+    int reached;
+
+    reset_counts(n, how);
+    as_error_clear(&err);
+    if (as_parse_file(&in, path, &err) == 0) {
+        assert_int_equal(in.mat[AS_X].m.rows, 8192);
+        as_input_free(&in);
+    } else {
+        assert_non_null(strstr(err.msg, "out of memory"));
+        refusals++;
+    }
+    reached = injected;
+    reset_counts(0, ONE_SHOT);
+    assert_int_equal(nlive, 0);
+    return reached;
+}
+
+/* A loaded file of 1 MiB or more is read in two halves on two threads (parse.c); an
+ * allocation failing on either thread ends in "out of memory" too, with nothing leaked.
+ * Only the parse runs here: the tables of 8192 rows would make each run slow. */
+static void test_every_allocation_of_a_large_file_read_on_two_threads_may_fail_cleanly(void **state)
+{
+    static const char input[] = "X = load(\"big.txt\")\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n";
+    char dir[] = "/tmp/attnstep-alloc-XXXXXX", big[64], main_path[64];
+    size_t n, rows;
+    FILE *f;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(big, sizeof big, "%s/big.txt", dir);
+    snprintf(main_path, sizeof main_path, "%s/input.txt", dir);
+    f = fopen(big, "w");
+    assert_non_null(f);
+    for (rows = 0; rows < 8192; rows++) /* 128 bytes a row: exactly 1 MiB */
+        fprintf(f, "%-127.18e\n", (double)rows / 3);
+    fclose(f);
+    f = fopen(main_path, "w");
+    assert_non_null(f);
+    fputs(input, f);
+    fclose(f);
+    refusals = 0;
+    for (n = 1; parse_failing(main_path, n, ONE_SHOT); n++)
+        parse_failing(main_path, n, PERSISTENT);
+    print_message("%s: %zu allocations, each made to fail once and from then on; %zu of "
+                  "those runs said out of memory\n", big, n - 1, refusals);
+    unlink(big);
+    unlink(main_path);
+    rmdir(dir);
+    assert_true(refusals > 0);
+}
+
+static void test_an_input_error_after_a_failed_allocation_leaks_nothing(void **state)
+{
+    result got;
+    size_t n;
+
+    (void)state;
+    /* a file the model refuses: every allocation before the refusal may fail too */
+    for (n = 1;; n++) {
+        int hit;
+        reset_counts(n, PERSISTENT);
+        run_once(&got, "tests/bad/bias-width-differs.txt");
+        hit = injected;
+        reset_counts(0, ONE_SHOT);
+        assert_int_equal(nlive, 0);
+        assert_true(got.failed_stage >= 0);
+        free_result(&got);
+        if (!hit)
+            break;
+    }
+    assert_true(n > 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_wrappers_see_the_librarys_allocations_and_frees),
+        cmocka_unit_test(test_every_allocation_of_the_f11_run_may_fail_without_a_crash_or_a_leak),
+        cmocka_unit_test(test_every_allocation_of_heads_cross_attention_and_load_may_fail_cleanly),
+        cmocka_unit_test(test_every_allocation_of_a_large_file_read_on_two_threads_may_fail_cleanly),
+        cmocka_unit_test(test_an_input_error_after_a_failed_allocation_leaks_nothing),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
