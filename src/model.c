@@ -16,10 +16,31 @@ static as_pos later(const as_named *a, const as_named *b)
     return b->pos;
 }
 
+/* "1 rows" -> "1 row" (and columns, numbers, labels): the shape messages count with
+ * one format whatever the number. */
+static void singular(char *msg)
+{
+    static const char *const noun[] = {"1 rows", "1 columns", "1 numbers", "1 labels"};
+    size_t i;
+    char *at;
+
+    for (i = 0; i < sizeof noun / sizeof noun[0]; i++)
+        for (at = strstr(msg, noun[i]); at != NULL; at = strstr(at + 1, noun[i])) {
+            const size_t len = strlen(noun[i]);
+            if (at > msg && at[-1] >= '0' && at[-1] <= '9')
+                continue; /* "11 rows" stays */
+            memmove(at + len - 1, at + len, strlen(at + len) + 1); /* drop the "s" */
+        }
+}
+
 static int fail_at(as_error *err, const as_problem *p, as_pos at, const char *hint,
                    const char *msg)
 {
-    as_error_set(err, p->in->path, at.line, at.col, "%s", msg);
+    char text[AS_ERR_MSG];
+
+    snprintf(text, sizeof text, "%s", msg);
+    singular(text);
+    as_error_set(err, p->in->path, at.line, at.col, "%s", text);
     if (hint != NULL)
         as_error_hint(err, "%s", hint);
     return -1;
