@@ -426,7 +426,7 @@ int as_answer_name(const char *name, as_answer_kind *kind, long *head)
 void as_table_shown_name(char *buf, size_t size, const char *name, int ascii)
 {
     if (strncmp(name, "QKT", 3) == 0)
-        snprintf(buf, size, "QK%s%s", as_sym_text(ascii, SYM_T), name + 3);
+        snprintf(buf, size, "QK%s%s", as_sym_text(ascii, AS_SYM_T), name + 3);
     else
         snprintf(buf, size, "%s", name);
 }

@@ -40,12 +40,12 @@ static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
         as_fmt_display(w, sizeof w, g->given->value.v[c], o->digits, o->ascii);
         as_fmt_display(x, sizeof x, e->v[c], o->digits, o->ascii);
         fputs("  ", out);
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_CELL), name, c / e->cols, c % e->cols, w, x);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_CELL), name, c / e->cols, c % e->cols, w, x);
         fputc('\n', out);
     }
     if (g->nwrong > LISTED_CELLS) {
         fputs("  ", out);
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_MORE), g->nwrong - LISTED_CELLS);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_MORE), g->nwrong - LISTED_CELLS);
         fputc('\n', out);
     }
 }
@@ -54,19 +54,19 @@ static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
 static void diagnosis(FILE *out, const as_table_grade *g, const as_render_opts *o)
 {
     static const as_msg why[AS_DIAG_COUNT] = {
-        [AS_DIAG_CARRIED_ERROR] = MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = MSG_DIAG_NO_SCALE,
-        [AS_DIAG_SCALE_MULTIPLIED] = MSG_DIAG_SCALE_MULT, [AS_DIAG_NO_MASK] = MSG_DIAG_NO_MASK,
-        [AS_DIAG_SOFTMAX_COLUMNS] = MSG_DIAG_SOFTMAX_COLUMNS,
-        [AS_DIAG_TRANSPOSED] = MSG_DIAG_TRANSPOSED};
+        [AS_DIAG_CARRIED_ERROR] = AS_MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = AS_MSG_DIAG_NO_SCALE,
+        [AS_DIAG_SCALE_MULTIPLIED] = AS_MSG_DIAG_SCALE_MULT, [AS_DIAG_NO_MASK] = AS_MSG_DIAG_NO_MASK,
+        [AS_DIAG_SOFTMAX_COLUMNS] = AS_MSG_DIAG_SOFTMAX_COLUMNS,
+        [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED};
     char sqrt_dk[32], text[256];
 
     if (g->diagnosis == AS_DIAG_NONE)
         return;
-    snprintf(sqrt_dk, sizeof sqrt_dk, o->ascii ? "%s(d_k)" : "%sd_k", as_sym_text(o->ascii, SYM_SQRT));
+    snprintf(sqrt_dk, sizeof sqrt_dk, o->ascii ? "%s(d_k)" : "%sd_k", as_sym_text(o->ascii, AS_SYM_SQRT));
     snprintf(text, sizeof text, as_msg_text(o->lang, why[g->diagnosis]),
              g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
     fputs("  ", out);
-    fprintf(out, as_msg_text(o->lang, MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
+    fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
     fputc('\n', out);
 }
 
@@ -77,11 +77,11 @@ static void text_table(FILE *out, const as_table_grade *g, const as_render_opts 
 
     as_table_shown_name(name, sizeof name, g->name, o->ascii);
     if (g->correct)
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_RIGHT), name);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_RIGHT), name);
     else if (!g->shape_ok)
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
     else
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_WRONG), name, g->nwrong, e->rows * e->cols);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_WRONG), name, g->nwrong, e->rows * e->cols);
     fputc('\n', out);
     if (g->shape_ok)
         wrong_cells(out, g, name, o);
@@ -98,9 +98,9 @@ static void text_report(FILE *out, const as_grade *g, const as_render_opts *o)
     }
     fputc('\n', out);
     if (wrong == 0)
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_ALL_RIGHT), g->count);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_ALL_RIGHT), g->count);
     else
-        fprintf(out, as_msg_text(o->lang, MSG_CHK_SOME_WRONG), wrong, g->count);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_SOME_WRONG), wrong, g->count);
     fputc('\n', out);
 }
 

@@ -21,8 +21,8 @@ static void join(char *buf, size_t size, const char *const *names, size_t count,
         as_table_shown_name(shown, sizeof shown, names[i], o->ascii);
         used += (size_t)snprintf(buf + used, size - used, "%s%s",
                                  i == 0           ? ""
-                                 : i + 1 == count ? as_msg_text(o->lang, MSG_LIST_AND)
-                                                  : as_msg_text(o->lang, MSG_LIST_SEP),
+                                 : i + 1 == count ? as_msg_text(o->lang, AS_MSG_LIST_AND)
+                                                  : as_msg_text(o->lang, AS_MSG_LIST_SEP),
                                  shown);
     }
 }
@@ -50,14 +50,14 @@ static int why(FILE *out, const as_comparison *c, const as_render_opts *o)
     join(ch, sizeof ch, changed, nc, o);
     join(st, sizeof st, same, ns, o);
     if (c->ninputs == 0)
-        fputs(as_msg_text(o->lang, MSG_CMP_WHY_SAME), out);
+        fputs(as_msg_text(o->lang, AS_MSG_CMP_WHY_SAME), out);
     else if (nc == 0 || c->reason == AS_MSG_COUNT)
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_WHY_NONE), inputs);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_WHY_NONE), inputs);
     else if (ns == 0)
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_WHY_ALL), inputs,
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_WHY_ALL), inputs,
                 as_msg_text(o->lang, c->reason));
     else
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_WHY), inputs, ch, st,
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_WHY), inputs, ch, st,
                 as_msg_text(o->lang, c->reason));
     fputc('\n', out);
     free(changed);
@@ -72,11 +72,11 @@ static void text_table(FILE *out, const as_table_diff *d, const as_render_opts *
     as_table_shown_name(name, sizeof name, d->name, o->ascii);
     as_fmt_display(num, sizeof num, d->max_abs_diff, o->digits, o->ascii);
     if (!d->changed)
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_SAME), name);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_SAME), name);
     else if (d->comparable)
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_CHANGED), name, num);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_CHANGED), name, num);
     else
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_RESHAPED), name, d->base->rows, d->base->cols,
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_RESHAPED), name, d->base->rows, d->base->cols,
                 d->variant ? d->variant->rows : 0, d->variant ? d->variant->cols : 0);
     fputc('\n', out);
 }
@@ -88,9 +88,9 @@ static int text_report(FILE *out, const as_comparison *c, const as_render_opts *
 
     join(inputs, sizeof inputs, c->inputs, c->ninputs, o);
     if (c->ninputs > 0)
-        fprintf(out, as_msg_text(o->lang, MSG_CMP_INPUTS), inputs);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_INPUTS), inputs);
     else
-        fputs(as_msg_text(o->lang, MSG_CMP_NO_INPUTS), out);
+        fputs(as_msg_text(o->lang, AS_MSG_CMP_NO_INPUTS), out);
     fputc('\n', out);
     for (i = 0; i < c->count; i++)
         text_table(out, &c->table[i], o);

@@ -89,13 +89,13 @@ static unsigned compare_inputs(as_comparison *c, const as_problem *pb, const as_
 static as_msg reason(unsigned cats)
 {
     if (cats & IN_X)
-        return MSG_WHY_X;
+        return AS_MSG_WHY_X;
     switch (cats) {
     case 0: return AS_MSG_COUNT;
-    case IN_SCORE: return MSG_WHY_SCORE;
-    case IN_VALUE: return MSG_WHY_VALUE;
-    case IN_OUT: return MSG_WHY_OUT;
-    default: return MSG_WHY_MIXED;
+    case IN_SCORE: return AS_MSG_WHY_SCORE;
+    case IN_VALUE: return AS_MSG_WHY_VALUE;
+    case IN_OUT: return AS_MSG_WHY_OUT;
+    default: return AS_MSG_WHY_MIXED;
     }
 }
 

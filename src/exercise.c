@@ -213,9 +213,9 @@ static void header(FILE *out, const as_exercise_opts *o, as_msg what)
              o->level, o->seed, o->tokens, o->width, o->dk, o->dv, masks[o->mask],
              o->lang == AS_LANG_EN ? " --lang en" : "");
     fputs("# ", out);
-    fprintf(out, as_msg_text(o->lang, MSG_EX_HEADER), o->level, o->seed);
+    fprintf(out, as_msg_text(o->lang, AS_MSG_EX_HEADER), o->level, o->seed);
     fputs("\n# ", out);
-    fprintf(out, as_msg_text(o->lang, MSG_EX_AGAIN), again);
+    fprintf(out, as_msg_text(o->lang, AS_MSG_EX_AGAIN), again);
     fprintf(out, "\n# %s\n", as_msg_text(o->lang, what));
 }
 
@@ -227,7 +227,7 @@ static void write_x(as_block *out, const as_matrix *x, const char *const *labels
     size_t i;
 
     for (i = 0; i < x->rows; i++) {
-        snprintf(line, sizeof line, as_msg_text(lang, MSG_ROW_IS), i, labels[i]);
+        snprintf(line, sizeof line, as_msg_text(lang, AS_MSG_ROW_IS), i, labels[i]);
         as_block_add(&cap, "# %s", line);
     }
     both = as_block_beside(&b, &cap, 6);
@@ -267,7 +267,7 @@ static int write_input(char **text, size_t *len, const draft *d, const as_exerci
 
     if (out == NULL)
         return -1;
-    header(out, o, MSG_EX_TASK);
+    header(out, o, AS_MSG_EX_TASK);
     fputs("tokens:", out);
     for (i = 0; i < o->tokens; i++)
         fprintf(out, " %s", labels[i]);
@@ -430,7 +430,7 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
     size_t i;
     int failed;
 
-    header(out, o, MSG_EX_KEY);
+    header(out, o, AS_MSG_EX_KEY);
     for (i = 0; i < sizeof m / sizeof m[0]; i++) {
         as_block one = statement_block(name[i], m[i], ro->digits, ro->ascii);
         as_block_add(&b, "%s", "");

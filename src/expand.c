@@ -86,7 +86,7 @@ int as_expand_join(as_text *t, size_t count, const char *sep,
 
     for (k = 0; k < count; k++) {
         if (elide && k == AS_EXPAND_HEAD) {
-            as_text_addf(t, "%s%s", sep, as_sym_text(st->ascii, SYM_ELLIPSIS));
+            as_text_addf(t, "%s%s", sep, as_sym_text(st->ascii, AS_SYM_ELLIPSIS));
             k = count - AS_EXPAND_TAIL; /* the loop goes on with the tail */
         }
         if (k > 0)
@@ -127,7 +127,7 @@ static int product(as_text *t, size_t k, void *ctx)
     const struct pair *p = ctx;
     int rounded = as_expand_factor(t, as_view_at(p->a, k), p->st);
 
-    as_text_addf(t, "%s", as_sym_text(p->st->ascii, SYM_TIMES));
+    as_text_addf(t, "%s", as_sym_text(p->st->ascii, AS_SYM_TIMES));
     return rounded | as_expand_factor(t, as_view_at(p->b, k), p->st);
 }
 
@@ -259,6 +259,6 @@ int as_expand_over_sqrt(as_text *t, double raw, size_t d_k, const as_expand_styl
     if (s > 0)
         as_text_addf(t, "/%zu", s);
     else
-        as_text_addf(t, st->ascii ? "/%s(%zu)" : "/%s%zu", as_sym_text(st->ascii, SYM_SQRT), d_k);
+        as_text_addf(t, st->ascii ? "/%s(%zu)" : "/%s%zu", as_sym_text(st->ascii, AS_SYM_SQRT), d_k);
     return rounded;
 }

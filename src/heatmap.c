@@ -100,7 +100,7 @@ static void legend(as_block *out, const as_problem *p, size_t indent, const as_r
     for (i = 0; i < p->n * p->m; i++)
         any_masked |= isinf(p->M.v[i]);
     if (any_masked)
-        fputs(as_msg_text(o->lang, MSG_FMT_BLANK), f);
+        fputs(as_msg_text(o->lang, AS_MSG_FMT_BLANK), f);
     add_line(out, f, &buf);
 }
 

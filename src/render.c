@@ -160,14 +160,14 @@ void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
     fprintf(out, "%s %s", mark, v->name);
     if (v->per_head) {
         fputs(" (", out);
-        fprintf(out, as_msg_text(o->lang, MSG_FMT_HEAD), v->head);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_FMT_HEAD), v->head);
         fputc(')', out);
     }
     fputs("; ", out);
-    fputs(as_msg_text(o->lang, MSG_FMT_ROWS), out);
+    fputs(as_msg_text(o->lang, AS_MSG_FMT_ROWS), out);
     label_list(out, v->rows, v->m->rows);
     fputs("; ", out);
-    fputs(as_msg_text(o->lang, MSG_FMT_COLS), out);
+    fputs(as_msg_text(o->lang, AS_MSG_FMT_COLS), out);
     label_list(out, v->cols, v->m->cols);
     fputc('\n', out);
 }

@@ -48,7 +48,7 @@ static void md_name(char *buf, size_t size, const as_table_view *v, const as_ren
     if (v->per_head)
         as_subscript(sub, sizeof sub, v->head, o->ascii);
     if (strcmp(v->name, "QKT") == 0)
-        snprintf(buf, size, "Q%sK%s%s", sub, sub, as_sym_text(o->ascii, SYM_T));
+        snprintf(buf, size, "Q%sK%s%s", sub, sub, as_sym_text(o->ascii, AS_SYM_T));
     else
         snprintf(buf, size, "%s%s", v->name, sub);
 }
@@ -123,7 +123,7 @@ static int md_table(void *ctx, const as_table_view *v)
     md_widths(w, v, d->o);
     md_name(name, sizeof name, v, d->o);
     fprintf(d->out, "**%s** %s\n\n", name,
-            as_matrix_rounded(v->m, d->o->digits) ? as_sym_text(d->o->ascii, SYM_APPROX) : "=");
+            as_matrix_rounded(v->m, d->o->digits) ? as_sym_text(d->o->ascii, AS_SYM_APPROX) : "=");
     md_header(d->out, v, w);
     for (i = 0; i < v->m->rows; i++) {
         md_cell(d->out, as_axis_label(buf, sizeof buf, v->rows, i), w[0], MD_ESCAPE | MD_LEFT);

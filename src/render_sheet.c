@@ -78,7 +78,7 @@ static void say(const sheet *sh, int level, as_msg m, ...)
 /* What each asked table is, as a formula. */
 static void formula(char *buf, size_t size, as_table k, const sheet *sh)
 {
-    const char *tt = as_sym_text(sh->ro.ascii, SYM_T), *sq = as_sym_text(sh->ro.ascii, SYM_SQRT);
+    const char *tt = as_sym_text(sh->ro.ascii, AS_SYM_T), *sq = as_sym_text(sh->ro.ascii, AS_SYM_SQRT);
     static const char *const tex[AS_T_COUNT] = {
         [AS_T_Q] = "Q = XW_q", [AS_T_K] = "K = XW_k", [AS_T_V] = "V = XW_v",
         [AS_T_QKT] = "QK^{\\top}", [AS_T_S] = "S = QK^{\\top}/\\sqrt{d_k} + M",
@@ -90,7 +90,7 @@ static void formula(char *buf, size_t size, as_table k, const sheet *sh)
     if (sh->latex)
         snprintf(buf, size, "%s", tex[k]);
     else if (k == AS_T_A)
-        snprintf(buf, size, "A = %s", as_msg_text(sh->ro.lang, MSG_SOFTMAX_ROWS));
+        snprintf(buf, size, "A = %s", as_msg_text(sh->ro.lang, AS_MSG_SOFTMAX_ROWS));
     else
         snprintf(buf, size, md[k], tt, sq);
 }
@@ -198,7 +198,7 @@ static int walk(sheet *sh)
         rc |= fclose(mem);
     }
     if (rc == 0) {
-        say(sh, 3, MSG_SHEET_WALK, sh->p->n - 1, sh->p->tokens[sh->p->n - 1]);
+        say(sh, 3, AS_MSG_SHEET_WALK, sh->p->n - 1, sh->p->tokens[sh->p->n - 1]);
         fputs(sh->latex ? "{\\footnotesize\n\\begin{verbatim}\n" : "```text\n", sh->out);
         put_verbatim(sh->out, buf, sh->latex);
         fputs(sh->latex ? "\\end{verbatim}\n}\n" : "```\n", sh->out);
@@ -215,12 +215,12 @@ static void intro(const sheet *sh, const as_exercise_opts *o)
     if (sh->latex)
         fputs("\\documentclass{article}\n\\usepackage{amsmath}\n\\setlength{\\parindent}{0pt}\n"
               "\\begin{document}\n", sh->out);
-    say(sh, 1, MSG_SHEET_TITLE, o->level, o->seed);
+    say(sh, 1, AS_MSG_SHEET_TITLE, o->level, o->seed);
     for (i = 0; i < sh->p->n && used < sizeof list; i++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? " " : "",
                                  sh->p->tokens[i]);
-    say(sh, 0, MSG_SHEET_TOKENS, list);
-    say(sh, 0, sh->p->mask == AS_MASK_NONE ? MSG_TR_RULE_NONE : MSG_TR_RULE_CAUSAL);
+    say(sh, 0, AS_MSG_SHEET_TOKENS, list);
+    say(sh, 0, sh->p->mask == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : AS_MSG_TR_RULE_CAUSAL);
 }
 
 int as_render_sheet(FILE *out, int latex, int answers, const as_problem *p, const as_trace *t,
@@ -233,13 +233,13 @@ int as_render_sheet(FILE *out, int latex, int answers, const as_problem *p, cons
     sh.ro.ascii = latex ? 1 : ro->ascii;
     sh.ro.color = 0;
     intro(&sh, o);
-    say(&sh, 2, MSG_SHEET_GIVEN);
+    say(&sh, 2, AS_MSG_SHEET_GIVEN);
     rc = tables(&sh, GIVEN_TABLES);
-    say(&sh, 2, MSG_SHEET_FILL, p->d_k);
+    say(&sh, 2, AS_MSG_SHEET_FILL, p->d_k);
     sh.ro.only = ASKED_TABLES;
     rc |= as_each_table(p, t, &sh.ro, grid, &sh);
     if (answers) {
-        say(&sh, 2, MSG_SHEET_KEY);
+        say(&sh, 2, AS_MSG_SHEET_KEY);
         rc |= tables(&sh, ASKED_TABLES);
         rc |= walk(&sh);
     }

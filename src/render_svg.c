@@ -108,10 +108,10 @@ static double widest_label(const char *const *labels, size_t count)
 /* Widths of the captions right of the grid: the scale's caption, ticks and legend. */
 static double scale_side_w(const as_render_opts *o)
 {
-    double w = text_w(as_msg_text(o->lang, MSG_FMT_SCALE));
+    double w = text_w(as_msg_text(o->lang, AS_MSG_FMT_SCALE));
 
-    if (text_w(as_msg_text(o->lang, MSG_FMT_MASKED)) + 22 > w)
-        w = text_w(as_msg_text(o->lang, MSG_FMT_MASKED)) + 22;
+    if (text_w(as_msg_text(o->lang, AS_MSG_FMT_MASKED)) + 22 > w)
+        w = text_w(as_msg_text(o->lang, AS_MSG_FMT_MASKED)) + 22;
     return SCALE_GAP + (w > SCALE_W + 40 ? w : SCALE_W + 40);
 }
 
@@ -131,7 +131,7 @@ static svg_layout layout(const as_problem *p, const as_render_opts *o)
     L.top = MARGIN + (p->in->title != NULL ? TITLE_H : 0);
     L.panel_h = HEAD_TOP + (double)p->n * CELL_H + HEAD_BOTTOM;
     side = scale_side_w(o);
-    captions = MARGIN + text_w(as_msg_text(o->lang, MSG_QKT_ROWS));
+    captions = MARGIN + text_w(as_msg_text(o->lang, AS_MSG_QKT_ROWS));
     if (p->in->title != NULL && MARGIN + text_w(p->in->title) * 1.3 > captions)
         captions = MARGIN + text_w(p->in->title) * 1.3; /* the title is larger */
     L.width = L.grid_x + (double)p->m * L.cell_w + side + MARGIN;
@@ -176,7 +176,7 @@ static void cell(FILE *out, const svg_layout *L, const as_problem *p, const as_m
     xml_text(out, p->kv_tokens[j]);
     fputs(": ", out);
     if (masked(p, i, j)) {
-        xml_text(out, as_msg_text(o->lang, MSG_FMT_MASKED));
+        xml_text(out, as_msg_text(o->lang, AS_MSG_FMT_MASKED));
         fprintf(out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"%s\" stroke=\"#ffffff\"/></g>\n", x, y, L->cell_w, CELL_H, fill);
         return;
@@ -198,9 +198,9 @@ static void panel_title(FILE *out, double y, const as_problem *p, size_t h,
     char buf[256], head[64], sub[32];
 
     if (p->heads == 1) {
-        snprintf(buf, sizeof buf, "A = %s", as_msg_text(o->lang, MSG_SOFTMAX_ROWS));
+        snprintf(buf, sizeof buf, "A = %s", as_msg_text(o->lang, AS_MSG_SOFTMAX_ROWS));
     } else {
-        snprintf(head, sizeof head, as_msg_text(o->lang, MSG_FMT_HEAD), h);
+        snprintf(head, sizeof head, as_msg_text(o->lang, AS_MSG_FMT_HEAD), h);
         as_subscript(sub, sizeof sub, h, o->ascii);
         snprintf(buf, sizeof buf, "%s: A%s = softmax(S%s)", head, sub, sub);
     }
@@ -216,7 +216,7 @@ static void panel(FILE *out, const svg_layout *L, const as_problem *p, const as_
     size_t i, j;
 
     panel_title(out, y0 + 18, p, h, o);
-    text_at(out, L->grid_x, y0 + 44, axis, as_msg_text(o->lang, MSG_QKT_COLS));
+    text_at(out, L->grid_x, y0 + 44, axis, as_msg_text(o->lang, AS_MSG_QKT_COLS));
     for (j = 0; j < p->m; j++)
         text_at(out, L->grid_x + ((double)j + 0.5) * L->cell_w, gy - 10,
                 " text-anchor=\"middle\" font-weight=\"bold\"", p->kv_tokens[j]);
@@ -227,7 +227,7 @@ static void panel(FILE *out, const svg_layout *L, const as_problem *p, const as_
             cell(out, L, p, A, i, j, L->grid_x + (double)j * L->cell_w,
                  gy + (double)i * CELL_H, o);
     }
-    text_at(out, MARGIN, gy + (double)p->n * CELL_H + 24, axis, as_msg_text(o->lang, MSG_QKT_ROWS));
+    text_at(out, MARGIN, gy + (double)p->n * CELL_H + 24, axis, as_msg_text(o->lang, AS_MSG_QKT_ROWS));
 }
 
 /* The colour scale right of the first grid: 0 at the bottom, 1 at the top; below it
@@ -240,7 +240,7 @@ static void scale(FILE *out, const svg_layout *L, const as_problem *p, const as_
     size_t k, i, j;
     int any = 0;
 
-    text_at(out, x, y - 10, " font-size=\"12\" fill=\"#555555\"", as_msg_text(o->lang, MSG_FMT_SCALE));
+    text_at(out, x, y - 10, " font-size=\"12\" fill=\"#555555\"", as_msg_text(o->lang, AS_MSG_FMT_SCALE));
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#scale)\" "
                  "stroke=\"#888888\"/>\n", x, y, SCALE_W, h);
     for (k = 0; k < 3; k++) {
@@ -256,7 +256,7 @@ static void scale(FILE *out, const svg_layout *L, const as_problem *p, const as_
         return;
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"url(#masked)\" "
                  "stroke=\"#bdbdbd\"/>\n", x, y + h + 16);
-    text_at(out, x + 20, y + h + 27, " font-size=\"12\"", as_msg_text(o->lang, MSG_FMT_MASKED));
+    text_at(out, x + 20, y + h + 27, " font-size=\"12\"", as_msg_text(o->lang, AS_MSG_FMT_MASKED));
 }
 
 int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)

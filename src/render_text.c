@@ -54,7 +54,7 @@ static void table(as_block *out, const char *expr, const as_matrix *m, const as_
     as_block b = as_block_matrix(m, &st, &rounded);
 
     snprintf(label, sizeof label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr,
-             o->color ? "\x1b[0m" : "", rounded ? sym(o, SYM_APPROX) : "=");
+             o->color ? "\x1b[0m" : "", rounded ? sym(o, AS_SYM_APPROX) : "=");
     as_block_label(&b, label);
     if (captions != NULL && captions->count > 0) {
         as_block both = as_block_beside(&b, captions, CAPTION_GAP);
@@ -75,7 +75,7 @@ static as_block row_captions(const char *const *labels, size_t rows, const as_re
     size_t i;
 
     for (i = 0; i < rows; i++)
-        as_block_add(&c, msg(o, MSG_ROW_IS), i, labels[i]);
+        as_block_add(&c, msg(o, AS_MSG_ROW_IS), i, labels[i]);
     return c;
 }
 
@@ -89,7 +89,7 @@ static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_re
         if (AS_AT(p->M, i, j) != -INFINITY)
             count++, last = j;
     if (count > 6) {
-        as_block_add(c, msg(o, MSG_MASK_READS_N), i, count);
+        as_block_add(c, msg(o, AS_MSG_MASK_READS_N), i, count);
         return;
     }
     for (j = 0; j < p->m && used < sizeof list; j++) {
@@ -97,11 +97,11 @@ static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_re
             continue;
         used += (size_t)snprintf(list + used, sizeof list - used, "%s“%s”",
                                  used == 0    ? ""
-                                 : j == last ? msg(o, MSG_LIST_AND)
-                                             : msg(o, MSG_LIST_SEP),
+                                 : j == last ? msg(o, AS_MSG_LIST_AND)
+                                             : msg(o, AS_MSG_LIST_SEP),
                                  p->kv_tokens[j]);
     }
-    as_block_add(c, msg(o, count == 1 ? MSG_MASK_ONLY : MSG_MASK_READS), i, list);
+    as_block_add(c, msg(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i, list);
 }
 
 /* ---- sections, in the chapter's order ---- */
@@ -111,17 +111,17 @@ static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
     as_block cap = row_captions(p->tokens, p->n, o);
 
     if (p->in->title != NULL)
-        as_block_add(out, msg(o, MSG_TITLE), p->in->title);
+        as_block_add(out, msg(o, AS_MSG_TITLE), p->in->title);
     table(out, "X", p->X, &cap, o);
     as_block_free(&cap);
-    as_block_add(out, msg(o, MSG_SHAPE_X), p->n, p->d_model);
+    as_block_add(out, msg(o, AS_MSG_SHAPE_X), p->n, p->d_model);
     if (p->cross) {
         gap(out);
         cap = row_captions(p->kv_tokens, p->m, o);
         table(out, "Xkv", p->Xkv, &cap, o);
         as_block_free(&cap);
-        as_block_add(out, msg(o, MSG_SHAPE_XKV), p->m, p->d_kv_model);
-        as_block_add(out, "%s", msg(o, MSG_CROSS_NOTE));
+        as_block_add(out, msg(o, AS_MSG_SHAPE_XKV), p->m, p->d_kv_model);
+        as_block_add(out, "%s", msg(o, AS_MSG_CROSS_NOTE));
     }
 }
 
@@ -134,7 +134,7 @@ static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
     size_t i, widest = 0;
 
     if (p->in->layout == AS_LAYOUT_TORCH)
-        as_block_add(out, "%s", msg(o, MSG_LAYOUT_TORCH));
+        as_block_add(out, "%s", msg(o, AS_MSG_LAYOUT_TORCH));
     for (i = 0; i < 3; i++) {
         as_block one = {0}, next;
         table(&one, name[i], w[i], NULL, o);
@@ -186,11 +186,11 @@ static void scaled_expr(char *buf, size_t size, const as_problem *p, size_t h,
     head_name(q, sizeof q, "Q", p, h, o);
     head_name(k, sizeof k, "K", p, h, o);
     if (p->scale_auto) {
-        snprintf(buf, size, o->ascii ? "%s%s%s/%s(%zu)" : "%s%s%s/%s%zu", q, k, sym(o, SYM_T),
-                 sym(o, SYM_SQRT), p->d_k);
+        snprintf(buf, size, o->ascii ? "%s%s%s/%s(%zu)" : "%s%s%s/%s%zu", q, k, sym(o, AS_SYM_T),
+                 sym(o, AS_SYM_SQRT), p->d_k);
     } else {
         as_fmt_display(num, sizeof num, p->scale, o->digits, o->ascii);
-        snprintf(buf, size, "%s%s%s%s%s", q, k, sym(o, SYM_T), sym(o, SYM_TIMES), num);
+        snprintf(buf, size, "%s%s%s%s%s", q, k, sym(o, AS_SYM_T), sym(o, AS_SYM_TIMES), num);
     }
 }
 
@@ -222,7 +222,7 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     head_name(oo, sizeof oo, "O", p, hd, o);
     if (p->heads > 1 && shows_any_head_table(o)) {
         gap(out);
-        as_block_add(out, msg(o, MSG_HEAD_TITLE), hd);
+        as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
         if (as_shows(o, AS_T_Q))
             table(out, q, &h->Q, NULL, o);
         if (as_shows(o, AS_T_K))
@@ -232,9 +232,9 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     }
     if (as_shows(o, AS_T_QKT)) {
         gap(out);
-        as_block_add(&cap, "%s", msg(o, MSG_QKT_ROWS));
-        as_block_add(&cap, "%s", msg(o, MSG_QKT_COLS));
-        snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, SYM_T));
+        as_block_add(&cap, "%s", msg(o, AS_MSG_QKT_ROWS));
+        as_block_add(&cap, "%s", msg(o, AS_MSG_QKT_COLS));
+        snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, AS_SYM_T));
         table(out, expr, &h->QKT, &cap, o);
         as_block_free(&cap);
     }
@@ -250,7 +250,7 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     snprintf(expr, sizeof expr, "%s = %s + M", s, sc);
     if (as_shows(o, AS_T_S))
         table(out, expr, &h->S, NULL, o);
-    snprintf(expr, sizeof expr, "%s = %s", a, msg(o, MSG_SOFTMAX_ROWS));
+    snprintf(expr, sizeof expr, "%s = %s", a, msg(o, AS_MSG_SOFTMAX_ROWS));
     if (p->heads > 1)
         snprintf(expr, sizeof expr, "%s = softmax(%s)", a, s);
     if (as_shows(o, AS_T_A)) {
@@ -294,18 +294,18 @@ static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
     gap(out);
     as_fmt_display(num, sizeof num, p->scale, o->digits, o->ascii);
     if (p->scale_auto)
-        snprintf(sc, sizeof sc, o->ascii ? "/%s(d_k)" : "/%sd_k", sym(o, SYM_SQRT));
+        snprintf(sc, sizeof sc, o->ascii ? "/%s(d_k)" : "/%sd_k", sym(o, AS_SYM_SQRT));
     else
-        snprintf(sc, sizeof sc, "%s%s", sym(o, SYM_TIMES), num);
+        snprintf(sc, sizeof sc, "%s%s", sym(o, AS_SYM_TIMES), num);
     as_block_add(out, "Q = XWq%s, K = %sWk%s, V = %sWv%s", p->bq ? " + bq" : "", src,
                  p->bk ? " + bk" : "", src, p->bv ? " + bv" : "");
     if (is_final_output(p)) {
-        as_block_add(out, "O = softmax(QK%s%s + M)V", sym(o, SYM_T), sc);
+        as_block_add(out, "O = softmax(QK%s%s + M)V", sym(o, AS_SYM_T), sc);
         return;
     }
-    as_block_add(out, "head%s = softmax(Q%sK%s%s%s + M)V%s", hs, hs, hs, sym(o, SYM_T), sc, hs);
+    as_block_add(out, "head%s = softmax(Q%sK%s%s%s + M)V%s", hs, hs, hs, sym(o, AS_SYM_T), sc, hs);
     as_block_add(out, "O = [head%s|head%s|%s]%s%s", o->ascii ? "_0" : "\xe2\x82\x80",
-                 o->ascii ? "_1" : "\xe2\x82\x81", sym(o, SYM_ELLIPSIS), p->Wo ? "Wo" : "",
+                 o->ascii ? "_1" : "\xe2\x82\x81", sym(o, AS_SYM_ELLIPSIS), p->Wo ? "Wo" : "",
                  p->bo ? " + bo" : "");
 }
 

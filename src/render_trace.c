@@ -41,7 +41,7 @@ static const char *sym(const walk *w, as_sym s)
  * (the display rule of SPEC §4). */
 static const char *rel(const walk *w, int rounded)
 {
-    return rounded ? sym(w, SYM_APPROX) : "=";
+    return rounded ? sym(w, AS_SYM_APPROX) : "=";
 }
 
 /* A blank line between groups (never two, never first). */
@@ -222,10 +222,10 @@ static void projections(walk *w)
     size_t i;
 
     gap(w);
-    as_block_add(w->b, "%s", msg(w, MSG_TR_PROJ_INTRO));
+    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_PROJ_INTRO));
     for (i = 0; i < p->n; i++) {
         gap(w);
-        input_line(w, MSG_TR_INPUT, p->tokens[i], "x", p->X, i);
+        input_line(w, AS_MSG_TR_INPUT, p->tokens[i], "x", p->X, i);
         proj_line(w, &q, i);
         if (!p->cross) {
             proj_line(w, &k, i);
@@ -234,7 +234,7 @@ static void projections(walk *w)
     }
     for (i = 0; p->cross && i < p->m; i++) {
         gap(w);
-        input_line(w, MSG_TR_INPUT_KV, p->kv_tokens[i], kv, p->Xkv, i);
+        input_line(w, AS_MSG_TR_INPUT_KV, p->kv_tokens[i], kv, p->Xkv, i);
         proj_line(w, &k, i);
         proj_line(w, &v, i);
     }
@@ -260,17 +260,17 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     size_t j;
 
     named_row(&q, "q", i, &h->Q, &w->st);
-    as_block_add(w->b, msg(w, MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
+    as_block_add(w->b, msg(w, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
     for (j = 0; j < p->m; j++) {
         if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_CAUSAL) {
-            as_block_add(w->b, msg(w, MSG_TR_FUTURE), j, p->kv_tokens[j]);
+            as_block_add(w->b, msg(w, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
         } else if (AS_AT(p->M, i, j) == -INFINITY) {
-            as_block_add(w->b, msg(w, MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
-                         sym(w, SYM_NEG_INF));
+            as_block_add(w->b, msg(w, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
+                         sym(w, AS_SYM_NEG_INF));
         } else {
             named_row(&k, "k", j, &h->K, &w->st);
             named_row(&v, "v", j, &h->V, &w->st);
-            as_block_add(w->b, msg(w, MSG_TR_READABLE), j, p->kv_tokens[j], as_text_str(&k),
+            as_block_add(w->b, msg(w, AS_MSG_TR_READABLE), j, p->kv_tokens[j], as_text_str(&k),
                          as_text_str(&v));
             done(w, &k);
             done(w, &v);
@@ -289,13 +289,13 @@ static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
     int rounded;
 
     as_expand_sub(&t, "q", i, &w->st);
-    as_text_addf(&t, "%s", sym(w, SYM_DOT));
+    as_text_addf(&t, "%s", sym(w, AS_SYM_DOT));
     as_expand_sub(&t, "k", j, &w->st);
     as_text_addf(&t, " = ");
     rounded = as_expand_products(&t, &qv, &kv, "+", &w->st);
     rounded |= as_expand_number(&res, AS_AT(h->QKT, i, j), &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
+    as_block_add(w->b, msg(w, AS_MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
     done(w, &t);
 }
 
@@ -305,12 +305,12 @@ static void step1(walk *w, const as_head_trace *h, size_t i)
     as_text scores = {0}, order = {0};
     size_t k;
 
-    as_block_add(w->b, "%s", msg(w, MSG_TR_STEP1));
+    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP1));
     for (k = 0; k < w->nread; k++)
         dot_line(w, h, i, w->idx[k]);
     as_expand_vector(&scores, &raw, &w->st);
     as_expand_words(&order, w->p->kv_tokens, w->idx, w->nread, &w->st);
-    as_block_add(w->b, msg(w, MSG_TR_RAW_ALL), as_text_str(&scores), as_text_str(&order));
+    as_block_add(w->b, msg(w, AS_MSG_TR_RAW_ALL), as_text_str(&scores), as_text_str(&order));
     done(w, &scores);
     done(w, &order);
 }
@@ -365,11 +365,11 @@ static void step2_heading(walk *w)
     as_text t = {0};
 
     if (w->p->scale_auto) {
-        as_text_addf(&t, w->o->ascii ? "%s(d_k)" : "%sd_k", sym(w, SYM_SQRT));
-        as_block_add(w->b, msg(w, MSG_TR_STEP2), as_text_str(&t), w->p->d_k);
+        as_text_addf(&t, w->o->ascii ? "%s(d_k)" : "%sd_k", sym(w, AS_SYM_SQRT));
+        as_block_add(w->b, msg(w, AS_MSG_TR_STEP2), as_text_str(&t), w->p->d_k);
     } else {
         as_expand_number(&t, w->p->scale, &w->st);
-        as_block_add(w->b, msg(w, MSG_TR_STEP2_SCALE), as_text_str(&t));
+        as_block_add(w->b, msg(w, AS_MSG_TR_STEP2_SCALE), as_text_str(&t));
     }
     done(w, &t);
 }
@@ -409,7 +409,7 @@ static void add_mask(walk *w, const as_head_trace *h, size_t i)
     as_text_addf(&t, "]");
     rounded |= as_expand_vector(&res, &s, &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, MSG_TR_ADD_M), as_text_str(&t));
+    as_block_add(w->b, msg(w, AS_MSG_TR_ADD_M), as_text_str(&t));
     done(w, &t);
 }
 
@@ -424,11 +424,11 @@ static void step2(walk *w, const as_head_trace *h, size_t i)
     dec_rounded = as_expand_vector(&dec, &scaled, &w->st);
     /* the written-out division (or product) where it says more than the decimals do */
     if (same_but_spaces(as_text_str(&exact), as_text_str(&dec))) {
-        as_block_add(w->b, msg(w, MSG_TR_SCALED), as_text_str(&dec));
+        as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&dec));
         done(w, &dec);
     } else {
         equals(w, &exact, exact_rounded | dec_rounded, &dec);
-        as_block_add(w->b, msg(w, MSG_TR_SCALED), as_text_str(&exact));
+        as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&exact));
     }
     done(w, &exact);
     add_mask(w, h, i);
@@ -436,7 +436,7 @@ static void step2(walk *w, const as_head_trace *h, size_t i)
 
 /* ---- step 3: the softmax sub-steps ---- */
 
-static const as_msg softmax_label[] = {MSG_TR_SHIFT, MSG_TR_EXP, MSG_TR_SUM, MSG_TR_DIVIDE};
+static const as_msg softmax_label[] = {AS_MSG_TR_SHIFT, AS_MSG_TR_EXP, AS_MSG_TR_SUM, AS_MSG_TR_DIVIDE};
 
 /* Columns before the values of step 3: the widest label and a space, so that the values
  * line up as the chapter prints them. */
@@ -470,7 +470,7 @@ static void share_captions(walk *w, size_t indent)
     for (k = 0; k < w->nread; k++) {
         if (k > 0)
             as_text_addf(&t, "   ");
-        as_text_addf(&t, msg(w, MSG_TR_SHARE_FROM), w->p->kv_tokens[w->idx[k]]);
+        as_text_addf(&t, msg(w, AS_MSG_TR_SHARE_FROM), w->p->kv_tokens[w->idx[k]]);
     }
     emit(w, &t);
 }
@@ -482,11 +482,11 @@ static void step3(walk *w, const as_head_trace *h, size_t i)
     const size_t indent = softmax_indent(w);
     as_text t = {0}, max = {0};
 
-    as_block_add(w->b, "%s", msg(w, MSG_TR_STEP3));
+    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP3));
     softmax_line(w, &t, 0, indent);
     as_expand_vector(&t, &shifted, &w->st);
     as_expand_number(&max, AS_AT(h->row_max, i, 0), &w->st);
-    as_text_addf(&t, msg(w, MSG_TR_MAX_IS), as_text_str(&max));
+    as_text_addf(&t, msg(w, AS_MSG_TR_MAX_IS), as_text_str(&max));
     done(w, &max);
     emit(w, &t);
     softmax_line(w, &t, 1, indent);
@@ -518,7 +518,7 @@ static void out_cell(walk *w, const as_head_trace *h, size_t i, size_t j)
 
     rounded |= as_expand_number(&res, AS_AT(h->O, i, j), &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, MSG_TR_OUT_CELL), j, as_text_str(&t));
+    as_block_add(w->b, msg(w, AS_MSG_TR_OUT_CELL), j, as_text_str(&t));
     done(w, &t);
 }
 
@@ -539,7 +539,7 @@ static void out_row(walk *w, size_t i, const as_matrix *o)
     as_text t = {0};
 
     named_result(w, &t, "o", i, o);
-    as_block_add(w->b, msg(w, MSG_TR_OUT_ROW), w->p->tokens[i], as_text_str(&t));
+    as_block_add(w->b, msg(w, AS_MSG_TR_OUT_ROW), w->p->tokens[i], as_text_str(&t));
     done(w, &t);
 }
 
@@ -549,7 +549,7 @@ static void step4(walk *w, const as_head_trace *h, size_t i, size_t hd)
     as_text t = {0}, res = {0};
     size_t j;
 
-    as_block_add(w->b, "%s", msg(w, MSG_TR_STEP4));
+    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP4));
     for (j = 0; j < h->O.cols; j++)
         out_cell(w, h, i, j);
     if (is_final_output(w->p)) {
@@ -559,7 +559,7 @@ static void step4(walk *w, const as_head_trace *h, size_t i, size_t hd)
     /* one head of several, or one before Wo: its row is not yet the layer's output */
     as_text_addf(&t, "%s ", rel(w, as_expand_vector(&res, &row, &w->st)));
     as_text_addf(&t, "%s", as_text_str(&res));
-    as_block_add(w->b, msg(w, MSG_TR_HEAD_OUT), hd, w->p->tokens[i], as_text_str(&t));
+    as_block_add(w->b, msg(w, AS_MSG_TR_HEAD_OUT), hd, w->p->tokens[i], as_text_str(&t));
     done(w, &res);
     done(w, &t);
 }
@@ -575,11 +575,11 @@ static void closing(walk *w, size_t i)
     gap(w);
     if (p->heads > 1) {
         named_result(w, &t, "c", i, &w->t->C);
-        as_block_add(w->b, msg(w, MSG_TR_CONCAT_ROW), as_text_str(&t));
+        as_block_add(w->b, msg(w, AS_MSG_TR_CONCAT_ROW), as_text_str(&t));
         done(w, &t);
     }
     if (p->Wo != NULL) {
-        as_block_add(w->b, "%s", msg(w, MSG_TR_WO));
+        as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WO));
         proj_line(w, &o, i);
     }
     out_row(w, i, &w->t->O);
@@ -594,13 +594,13 @@ static void walk_row(walk *w, size_t i)
     size_t hd;
 
     gap(w);
-    as_block_add(w->b, msg(w, MSG_TR_ROW_TITLE), p->tokens[i], i);
+    as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), p->tokens[i], i);
     find_readable(w, i);
     for (hd = 0; hd < w->t->heads; hd++) {
         const as_head_trace *h = &w->t->head[hd];
         if (w->t->heads > 1) {
             gap(w);
-            as_block_add(w->b, msg(w, MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+            as_block_add(w->b, msg(w, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
                          hd * p->d_v, (hd + 1) * p->d_v - 1);
         }
         positions(w, h, i);
@@ -622,11 +622,11 @@ static void rule(walk *w)
 {
     gap(w);
     if (w->p->mask == AS_MASK_CAUSAL)
-        as_block_add(w->b, "%s", msg(w, MSG_TR_RULE_CAUSAL));
+        as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_CAUSAL));
     else if (w->p->mask == AS_MASK_NONE)
-        as_block_add(w->b, "%s", msg(w, MSG_TR_RULE_NONE));
+        as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_NONE));
     else
-        as_block_add(w->b, msg(w, MSG_TR_RULE_CUSTOM), sym(w, SYM_NEG_INF));
+        as_block_add(w->b, msg(w, AS_MSG_TR_RULE_CUSTOM), sym(w, AS_SYM_NEG_INF));
 }
 
 /* The note that long sums and lists are elided, when any of them will be. */
@@ -640,8 +640,8 @@ static void elision_note(walk *w)
     for (k = 0; k < sizeof longest / sizeof longest[0]; k++)
         if (as_expand_elides(longest[k])) {
             gap(w);
-            as_block_add(w->b, msg(w, MSG_TR_ELIDED), AS_EXPAND_MAX, AS_EXPAND_HEAD,
-                         AS_EXPAND_TAIL, sym(w, SYM_ELLIPSIS));
+            as_block_add(w->b, msg(w, AS_MSG_TR_ELIDED), AS_EXPAND_MAX, AS_EXPAND_HEAD,
+                         AS_EXPAND_TAIL, sym(w, AS_SYM_ELLIPSIS));
             return;
         }
 }
@@ -653,7 +653,7 @@ static int whole(walk *w)
                           (1u << AS_T_A) | (1u << AS_T_O) | (1u << AS_T_C);
 
     gap(w);
-    as_block_add(w->b, "%s", msg(w, MSG_TR_WHOLE));
+    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WHOLE));
     return run_tables(w, w->t, only, 1);
 }
 

@@ -95,7 +95,7 @@ static void test_changing_only_wv_changes_v_and_o(void **state)
 
     (void)state;
     /* Q, K, QKᵀ, S, A unchanged: the shares stay */
-    assert_comparison(&c, &b, &v, "examples/f11-change-wv.txt", "Wv", "VO", MSG_WHY_VALUE);
+    assert_comparison(&c, &b, &v, "examples/f11-change-wv.txt", "Wv", "VO", AS_MSG_WHY_VALUE);
     assert_close(table(&c, "V")->max_abs_diff, 20, 0);  /* V[1][1]: 20 -> 40 */
     assert_close(table(&c, "O")->max_abs_diff, 10, 0);  /* O[0][0]: 10 -> 20 */
     assert_close(table(&c, "A")->max_abs_diff, 0, 0);
@@ -109,7 +109,7 @@ static void test_changing_only_wq_changes_scores_shares_and_output(void **state)
 
     (void)state;
     /* K and V unchanged */
-    assert_comparison(&c, &b, &v, "examples/f11-change-wq.txt", "Wq", "QTSAO", MSG_WHY_SCORE);
+    assert_comparison(&c, &b, &v, "examples/f11-change-wq.txt", "Wq", "QTSAO", AS_MSG_WHY_SCORE);
     assert_close(table(&c, "Q")->max_abs_diff, 1, 0);
     assert_close(table(&c, "S")->max_abs_diff, 0.70710678118654752, 1e-15); /* 0 -> -1/√2 */
     assert_close(table(&c, "A")->max_abs_diff, 0.13466813318030002, 1e-12);

@@ -27,7 +27,7 @@ typedef struct as_comparison {
     size_t ninputs;
     as_table_diff *table;      /* count entries, in the book's order */
     size_t count;
-    as_msg reason;             /* MSG_WHY_*: why these tables changed; AS_MSG_COUNT when
+    as_msg reason;             /* AS_MSG_WHY_*: why these tables changed; AS_MSG_COUNT when
                                 * no input differs or only labels do */
 } as_comparison;
 

@@ -10,105 +10,105 @@ typedef enum as_lang { AS_LANG_ZH = 0, AS_LANG_EN = 1 } as_lang;
 /* Messages. Those with printf conversions say which in their comment. */
 typedef enum as_msg {
     /* run: the tables and their captions */
-    MSG_TITLE,          /* %s: the title */
-    MSG_ROW_IS,         /* %zu row, %s token: "第0行对应“我”" */
-    MSG_SHAPE_X,        /* %zu %zu: the shape line under X */
-    MSG_SHAPE_XKV,      /* %zu %zu: the shape line under Xkv */
-    MSG_LAYOUT_TORCH,   /* the note that W tables were given as [out, in] */
-    MSG_QKT_ROWS,       /* rows: receivers (Query) */
-    MSG_QKT_COLS,       /* columns: providers (Key) */
-    MSG_MASK_ONLY,      /* %zu row, %s the one readable token (quoted) */
-    MSG_MASK_READS,     /* %zu row, %s the list of readable tokens */
-    MSG_MASK_READS_N,   /* %zu row, %zu count: for long lists */
-    MSG_LIST_AND,       /* the word before the last item of a list */
-    MSG_LIST_SEP,       /* between other items */
-    MSG_SOFTMAX_ROWS,   /* "每行softmax(S)" */
-    MSG_HEAD_TITLE,     /* %zu: head number */
-    MSG_CONCAT,         /* caption of C: the heads side by side */
-    MSG_SCALE_CUSTOM,   /* %s: a custom scale value, caption under S */
-    MSG_MASK_NONE_NOTE, /* caption when there is no mask */
-    MSG_CROSS_NOTE,     /* caption: queries from X, keys/values from Xkv */
+    AS_MSG_TITLE,          /* %s: the title */
+    AS_MSG_ROW_IS,         /* %zu row, %s token: "第0行对应“我”" */
+    AS_MSG_SHAPE_X,        /* %zu %zu: the shape line under X */
+    AS_MSG_SHAPE_XKV,      /* %zu %zu: the shape line under Xkv */
+    AS_MSG_LAYOUT_TORCH,   /* the note that W tables were given as [out, in] */
+    AS_MSG_QKT_ROWS,       /* rows: receivers (Query) */
+    AS_MSG_QKT_COLS,       /* columns: providers (Key) */
+    AS_MSG_MASK_ONLY,      /* %zu row, %s the one readable token (quoted) */
+    AS_MSG_MASK_READS,     /* %zu row, %s the list of readable tokens */
+    AS_MSG_MASK_READS_N,   /* %zu row, %zu count: for long lists */
+    AS_MSG_LIST_AND,       /* the word before the last item of a list */
+    AS_MSG_LIST_SEP,       /* between other items */
+    AS_MSG_SOFTMAX_ROWS,   /* "每行softmax(S)" */
+    AS_MSG_HEAD_TITLE,     /* %zu: head number */
+    AS_MSG_CONCAT,         /* caption of C: the heads side by side */
+    AS_MSG_SCALE_CUSTOM,   /* %s: a custom scale value, caption under S */
+    AS_MSG_MASK_NONE_NOTE, /* caption when there is no mask */
+    AS_MSG_CROSS_NOTE,     /* caption: queries from X, keys/values from Xkv */
     /* formats */
-    MSG_FMT_HEAD,       /* %zu: head number, plain (csv, latex and svg captions) */
-    MSG_FMT_ROWS,       /* before the row labels (csv and latex comment lines) */
-    MSG_FMT_COLS,       /* before the column labels */
-    MSG_FMT_MASKED,     /* svg legend: a masked (unreadable) cell */
-    MSG_FMT_BLANK,      /* --heatmap legend: a blank cell is masked */
-    MSG_FMT_SCALE,      /* svg: caption of the colour scale (the share) */
+    AS_MSG_FMT_HEAD,       /* %zu: head number, plain (csv, latex and svg captions) */
+    AS_MSG_FMT_ROWS,       /* before the row labels (csv and latex comment lines) */
+    AS_MSG_FMT_COLS,       /* before the column labels */
+    AS_MSG_FMT_MASKED,     /* svg legend: a masked (unreadable) cell */
+    AS_MSG_FMT_BLANK,      /* --heatmap legend: a blank cell is masked */
+    AS_MSG_FMT_SCALE,      /* svg: caption of the colour scale (the share) */
     /* trace */
-    MSG_TR_PROJ_INTRO,  /* before the projections: each cell is a row dotted with a column */
-    MSG_TR_INPUT,       /* %s token, %s "x₀=[1,1]": one row of X */
-    MSG_TR_INPUT_KV,    /* %s token, %s "xkv₀=[1,1]": one row of Xkv */
-    MSG_TR_ELIDED,      /* %d %d %d max/first/last items, %s "…": the note on elided sums */
-    MSG_TR_RULE_CAUSAL, /* the causal reading rule */
-    MSG_TR_RULE_NONE,   /* no mask */
-    MSG_TR_RULE_CUSTOM, /* %s −∞: the mask M from the input */
-    MSG_TR_ROW_TITLE,   /* %s token, %zu row: "对“爱”这个位置…" */
-    MSG_TR_HEAD,        /* %zu head, %zu %zu q/k columns, %zu %zu v columns */
-    MSG_TR_RECEIVER,    /* %s token, %s "q₁=[1,0]" */
-    MSG_TR_READABLE,    /* %zu position, %s token, %s "k₀=[1,0]", %s "v₀=[10,0]" */
-    MSG_TR_FUTURE,      /* %zu position, %s token: hidden by the causal mask */
-    MSG_TR_MASKED,      /* %zu position, %s token, %zu %zu the cell of M, %s −∞ */
-    MSG_TR_STEP1,       /* heading of step 1 */
-    MSG_TR_RAW_ONE,     /* %s token, %s "q₁·k₀ = 1×1+0×0 = 1" */
-    MSG_TR_RAW_ALL,     /* %s the raw scores, %s the token list */
-    MSG_TR_STEP2,       /* %s "√d_k", %zu d_k: heading of step 2 */
-    MSG_TR_STEP2_SCALE, /* %s the scale set by the input: heading of step 2 */
-    MSG_TR_SCALED,      /* %s "[1/√2, 0/√2] ≈ [0.7071067812, 0]" */
-    MSG_TR_ADD_M,       /* %s the scaled scores plus the cells of a custom M */
-    MSG_TR_STEP3,       /* heading of step 3 */
-    MSG_TR_SHIFT,       /* label: subtract the max */
-    MSG_TR_EXP,         /* label: exponentiate */
-    MSG_TR_SUM,         /* label: the sum */
-    MSG_TR_DIVIDE,      /* label: divide by the sum */
-    MSG_TR_MAX_IS,      /* %s the row max, after the shifted scores */
-    MSG_TR_SHARE_FROM,  /* %s token: caption under a share */
-    MSG_TR_STEP4,       /* heading of step 4 */
-    MSG_TR_OUT_CELL,    /* %zu column, %s the written-out weighted sum */
-    MSG_TR_OUT_ROW,     /* %s token, %s "o₁ ≈ [...]" */
-    MSG_TR_HEAD_OUT,    /* %zu head, %s token, %s "≈ [...]" */
-    MSG_TR_CONCAT_ROW,  /* %s "c₁ = [...]": the heads side by side */
-    MSG_TR_WO,          /* before the output projection of one row */
-    MSG_TR_WHOLE,       /* heading of the whole-matrix form */
+    AS_MSG_TR_PROJ_INTRO,  /* before the projections: each cell is a row dotted with a column */
+    AS_MSG_TR_INPUT,       /* %s token, %s "x₀=[1,1]": one row of X */
+    AS_MSG_TR_INPUT_KV,    /* %s token, %s "xkv₀=[1,1]": one row of Xkv */
+    AS_MSG_TR_ELIDED,      /* %d %d %d max/first/last items, %s "…": the note on elided sums */
+    AS_MSG_TR_RULE_CAUSAL, /* the causal reading rule */
+    AS_MSG_TR_RULE_NONE,   /* no mask */
+    AS_MSG_TR_RULE_CUSTOM, /* %s −∞: the mask M from the input */
+    AS_MSG_TR_ROW_TITLE,   /* %s token, %zu row: "对“爱”这个位置…" */
+    AS_MSG_TR_HEAD,        /* %zu head, %zu %zu q/k columns, %zu %zu v columns */
+    AS_MSG_TR_RECEIVER,    /* %s token, %s "q₁=[1,0]" */
+    AS_MSG_TR_READABLE,    /* %zu position, %s token, %s "k₀=[1,0]", %s "v₀=[10,0]" */
+    AS_MSG_TR_FUTURE,      /* %zu position, %s token: hidden by the causal mask */
+    AS_MSG_TR_MASKED,      /* %zu position, %s token, %zu %zu the cell of M, %s −∞ */
+    AS_MSG_TR_STEP1,       /* heading of step 1 */
+    AS_MSG_TR_RAW_ONE,     /* %s token, %s "q₁·k₀ = 1×1+0×0 = 1" */
+    AS_MSG_TR_RAW_ALL,     /* %s the raw scores, %s the token list */
+    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k: heading of step 2 */
+    AS_MSG_TR_STEP2_SCALE, /* %s the scale set by the input: heading of step 2 */
+    AS_MSG_TR_SCALED,      /* %s "[1/√2, 0/√2] ≈ [0.7071067812, 0]" */
+    AS_MSG_TR_ADD_M,       /* %s the scaled scores plus the cells of a custom M */
+    AS_MSG_TR_STEP3,       /* heading of step 3 */
+    AS_MSG_TR_SHIFT,       /* label: subtract the max */
+    AS_MSG_TR_EXP,         /* label: exponentiate */
+    AS_MSG_TR_SUM,         /* label: the sum */
+    AS_MSG_TR_DIVIDE,      /* label: divide by the sum */
+    AS_MSG_TR_MAX_IS,      /* %s the row max, after the shifted scores */
+    AS_MSG_TR_SHARE_FROM,  /* %s token: caption under a share */
+    AS_MSG_TR_STEP4,       /* heading of step 4 */
+    AS_MSG_TR_OUT_CELL,    /* %zu column, %s the written-out weighted sum */
+    AS_MSG_TR_OUT_ROW,     /* %s token, %s "o₁ ≈ [...]" */
+    AS_MSG_TR_HEAD_OUT,    /* %zu head, %s token, %s "≈ [...]" */
+    AS_MSG_TR_CONCAT_ROW,  /* %s "c₁ = [...]": the heads side by side */
+    AS_MSG_TR_WO,          /* before the output projection of one row */
+    AS_MSG_TR_WHOLE,       /* heading of the whole-matrix form */
     /* teacher tools */
-    MSG_EX_HEADER,      /* %d level, %lu seed: first comment of an exercise */
-    MSG_EX_AGAIN,       /* %s the command that makes the same exercise again */
-    MSG_EX_TASK,        /* comment: what to compute, and how to check it */
-    MSG_EX_KEY,         /* comment: this is the answer key, in check's format */
-    MSG_SHEET_TITLE,    /* %d level, %lu seed: worksheet title */
-    MSG_SHEET_GIVEN,    /* heading: the given tables */
-    MSG_SHEET_TOKENS,   /* %s the token labels */
-    MSG_SHEET_FILL,     /* %zu d_k: heading of the empty grids */
-    MSG_SHEET_KEY,      /* heading: the answer key */
-    MSG_SHEET_WALK,     /* %zu row, %s token: heading of the walk-through */
-    MSG_CHK_RIGHT,      /* %s table */
-    MSG_CHK_WRONG,      /* %s table, %zu wrong cells, %zu all cells */
-    MSG_CHK_SHAPE,      /* %s table, %zu %zu given shape, %zu %zu expected shape */
-    MSG_CHK_CELL,       /* %s table, %zu %zu cell, %s written, %s expected */
-    MSG_CHK_MORE,       /* %zu wrong cells not listed */
-    MSG_CHK_DIAG,       /* %s code, %s its explanation */
-    MSG_CHK_ALL_RIGHT,  /* %zu tables */
-    MSG_CHK_SOME_WRONG, /* %zu wrong tables, %zu tables */
-    MSG_DIAG_NO_SCALE,  /* %s "√d_k" */
-    MSG_DIAG_SCALE_MULT,/* %s "√d_k" */
-    MSG_DIAG_NO_MASK,
-    MSG_DIAG_SOFTMAX_COLUMNS,
-    MSG_DIAG_TRANSPOSED,
-    MSG_DIAG_CARRIED,   /* %s the student's earlier tables */
-    MSG_CMP_INPUTS,     /* %s the inputs that differ */
-    MSG_CMP_NO_INPUTS,  /* no input differs */
-    MSG_CMP_SAME,       /* %s table */
-    MSG_CMP_CHANGED,    /* %s table, %s the largest change */
-    MSG_CMP_RESHAPED,   /* %s table, %zu %zu base shape, %zu %zu variant shape */
-    MSG_CMP_WHY,        /* %s inputs, %s changed tables, %s unchanged tables, %s reason */
-    MSG_CMP_WHY_ALL,    /* %s inputs, %s reason: every table changed */
-    MSG_CMP_WHY_NONE,   /* %s inputs: no number changed */
-    MSG_CMP_WHY_SAME,   /* nothing differs */
-    MSG_WHY_VALUE,      /* reason: only the Value path changed */
-    MSG_WHY_SCORE,      /* reason: the scoring path changed (Wq, Wk, mask, scale) */
-    MSG_WHY_X,          /* reason: X feeds every projection */
-    MSG_WHY_OUT,        /* reason: only the output projection changed */
-    MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    AS_MSG_EX_HEADER,      /* %d level, %lu seed: first comment of an exercise */
+    AS_MSG_EX_AGAIN,       /* %s the command that makes the same exercise again */
+    AS_MSG_EX_TASK,        /* comment: what to compute, and how to check it */
+    AS_MSG_EX_KEY,         /* comment: this is the answer key, in check's format */
+    AS_MSG_SHEET_TITLE,    /* %d level, %lu seed: worksheet title */
+    AS_MSG_SHEET_GIVEN,    /* heading: the given tables */
+    AS_MSG_SHEET_TOKENS,   /* %s the token labels */
+    AS_MSG_SHEET_FILL,     /* %zu d_k: heading of the empty grids */
+    AS_MSG_SHEET_KEY,      /* heading: the answer key */
+    AS_MSG_SHEET_WALK,     /* %zu row, %s token: heading of the walk-through */
+    AS_MSG_CHK_RIGHT,      /* %s table */
+    AS_MSG_CHK_WRONG,      /* %s table, %zu wrong cells, %zu all cells */
+    AS_MSG_CHK_SHAPE,      /* %s table, %zu %zu given shape, %zu %zu expected shape */
+    AS_MSG_CHK_CELL,       /* %s table, %zu %zu cell, %s written, %s expected */
+    AS_MSG_CHK_MORE,       /* %zu wrong cells not listed */
+    AS_MSG_CHK_DIAG,       /* %s code, %s its explanation */
+    AS_MSG_CHK_ALL_RIGHT,  /* %zu tables */
+    AS_MSG_CHK_SOME_WRONG, /* %zu wrong tables, %zu tables */
+    AS_MSG_DIAG_NO_SCALE,  /* %s "√d_k" */
+    AS_MSG_DIAG_SCALE_MULT,/* %s "√d_k" */
+    AS_MSG_DIAG_NO_MASK,
+    AS_MSG_DIAG_SOFTMAX_COLUMNS,
+    AS_MSG_DIAG_TRANSPOSED,
+    AS_MSG_DIAG_CARRIED,   /* %s the student's earlier tables */
+    AS_MSG_CMP_INPUTS,     /* %s the inputs that differ */
+    AS_MSG_CMP_NO_INPUTS,  /* no input differs */
+    AS_MSG_CMP_SAME,       /* %s table */
+    AS_MSG_CMP_CHANGED,    /* %s table, %s the largest change */
+    AS_MSG_CMP_RESHAPED,   /* %s table, %zu %zu base shape, %zu %zu variant shape */
+    AS_MSG_CMP_WHY,        /* %s inputs, %s changed tables, %s unchanged tables, %s reason */
+    AS_MSG_CMP_WHY_ALL,    /* %s inputs, %s reason: every table changed */
+    AS_MSG_CMP_WHY_NONE,   /* %s inputs: no number changed */
+    AS_MSG_CMP_WHY_SAME,   /* nothing differs */
+    AS_MSG_WHY_VALUE,      /* reason: only the Value path changed */
+    AS_MSG_WHY_SCORE,      /* reason: the scoring path changed (Wq, Wk, mask, scale) */
+    AS_MSG_WHY_X,          /* reason: X feeds every projection */
+    AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
+    AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
     AS_MSG_COUNT
 } as_msg;
 
@@ -117,14 +117,14 @@ const char *as_msg_text(as_lang lang, as_msg msg);
 
 /* Symbols that --ascii spells in plain ASCII. */
 typedef enum as_sym {
-    SYM_NEG_INF, /* −∞ / -inf */
-    SYM_TIMES,   /* × / x */
-    SYM_DOT,     /* · / * */
-    SYM_SQRT,    /* √ / sqrt */
-    SYM_T,       /* ᵀ / ^T */
-    SYM_APPROX,  /* ≈ / ~= */
-    SYM_ELLIPSIS,/* … / ... */
-    SYM_MINUS,   /* − / - */
+    AS_SYM_NEG_INF, /* −∞ / -inf */
+    AS_SYM_TIMES,   /* × / x */
+    AS_SYM_DOT,     /* · / * */
+    AS_SYM_SQRT,    /* √ / sqrt */
+    AS_SYM_T,       /* ᵀ / ^T */
+    AS_SYM_APPROX,  /* ≈ / ~= */
+    AS_SYM_ELLIPSIS,/* … / ... */
+    AS_SYM_MINUS,   /* − / - */
     AS_SYM_COUNT
 } as_sym;
 
