@@ -10,7 +10,7 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_TILES };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -33,13 +33,14 @@ static const struct option long_options[] = {
     {"dv", required_argument, NULL, OPT_DV},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
 
-static const char *const commands[] = {"run", "trace", "check", "exercise", "compare"};
-static const int command_args[] = {1, 1, 2, 0, 2};
+static const char *const commands[] = {"run", "trace", "check", "exercise", "compare", "decode"};
+static const int command_args[] = {1, 1, 2, 0, 2, 1};
 
 static int usage(as_error *err, const char *fmt, const char *what)
 {
@@ -113,6 +114,12 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
         cli->seed = (unsigned long)v;
+        return 0;
+    case OPT_TILES:
+        if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
+            return usage(err, "--tiles takes a block size, a whole number from 1 to 16384, "
+                              "not \"%s\"", arg);
+        cli->tiles = v;
         return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
@@ -190,12 +197,12 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
 {
     int c, want;
 
-    if (first < argc && (c = choice(argv[first], commands, 5)) >= 0) {
+    if (first < argc && (c = choice(argv[first], commands, 6)) >= 0) {
         cli->command = commands[c];
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
         return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
-                          "compare)", argv[first]);
+                          "compare, decode)", argv[first]);
     } else {
         cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
         c = 0;
@@ -247,6 +254,7 @@ void as_cli_help(FILE *out)
         "       attnstep check FILE ANSWERS        grade a student's answers\n"
         "       attnstep exercise [options]        a new exercise for hand calculation\n"
         "       attnstep compare BASE VARIANT      what changes when one input changes\n"
+        "       attnstep decode FILE [options]     generation token by token, KV cache\n"
         "       attnstep --help | --version\n"
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"
@@ -268,6 +276,8 @@ void as_cli_help(FILE *out)
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
         "  --row I|last|all      trace: the receiving row to walk (default last)\n"
+        "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
+        "                        reading the Keys in blocks of B\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -282,10 +292,10 @@ void as_cli_help(FILE *out)
         "\n"
         "Input format (UTF-8; # starts a comment):\n"
         "  tokens: 我 爱                 labels of the rows of X\n"
-        "  mask: causal                  causal | none (or a matrix M)\n"
+        "  mask: causal                  causal | none | window W (or a matrix M)\n"
         "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
-        "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
+        "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
         "\n"
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"

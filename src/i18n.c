@@ -201,6 +201,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    [AS_MSG_DC_READS] = {"读取缓存中的：%s", "reads from the cache: %s"},
+    [AS_MSG_DC_HEAD] = {"（第%zu个头）", "(head %zu)"},
+    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", "(K/V group %zu)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -20,7 +20,7 @@ typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER 
 enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
 
 typedef struct as_cli {
-    const char *command;     /* "run", "trace", "check", "exercise", "compare" */
+    const char *command;     /* "run", "trace", "check", "exercise", "compare", "decode" */
     const char *arg[2];      /* the command's file arguments */
     int nargs;
     as_render_opts render;   /* lang, digits, ascii, only, row, heatmap; color decided late */
@@ -35,6 +35,7 @@ typedef struct as_cli {
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
+    long tiles;              /* --tiles B: the online softmax's block size; 0 when not given */
     int help, version;
 } as_cli;
 
@@ -56,6 +57,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 
 /* Shared by the commands: parse path and build its problem (with --mask), then run it.
  * Returns 0; or -1 with err set, everything freed. Free with as_session_free(). */

@@ -137,6 +137,9 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    AS_MSG_DC_READS,       /* %s the cache rows read, by token */
+    AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
+    AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
     AS_MSG_COUNT
 } as_msg;
 
