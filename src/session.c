@@ -10,7 +10,7 @@ static int wants_lean(const as_cli *cli)
     const unsigned outputs = (1u << AS_T_O) | (1u << AS_T_C);
 
     return cli->command != NULL && strcmp(cli->command, "run") == 0 && cli->render.only != 0 &&
-           (cli->render.only & ~outputs) == 0 && !cli->render.heatmap &&
+           (cli->render.only & ~outputs) == 0 && !cli->render.heatmap && cli->tiles == 0 &&
            cli->format != AS_FMT_SVG;
 }
 

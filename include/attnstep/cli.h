@@ -59,6 +59,10 @@ int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 
+/* run --tiles B (walk 0) and trace --tiles B (walk 1): the command's output, then the
+ * online softmax (cmd_tiles.c). Same returns as a command. */
+int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
+
 /* Shared by the commands: parse path and build its problem (with --mask), then run it.
  * Returns 0; or -1 with err set, everything freed. Free with as_session_free(). */
 typedef struct as_session {
