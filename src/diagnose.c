@@ -1,5 +1,5 @@
 /* diagnose.c - naming a known mistake (SPEC §6): each mistake is a variant of the
- * chapter's chain, computed with its own step functions (attention.h), and a wrong table
+ * chapter's chain, computed with its own step functions (steps.h), and a wrong table
  * is named by the first variant it matches as a whole. */
 #include "attnstep/diagnose.h"
 

@@ -236,7 +236,10 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     head_name(oo, sizeof oo, "O", p, hd, o);
     if (p->heads > 1 && shows_any_head_table(o)) {
         gap(out);
-        as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
+        if (p->kv_heads != p->heads)
+            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE_GQA), hd, as_kv_head(p, hd), p->group);
+        else
+            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
         if (o->qkv_beside) {
             const char *const names[] = {q, k, v};
             const as_matrix *const mats[] = {&h->Q, &h->K, &h->V};
