@@ -310,10 +310,10 @@ static int plain_text(parser *ps, const char *v, const char *e)
     if (bad == NULL)
         return 0;
     as_lex_quote(q, sizeof q, bad, as_lex_char_len(bad, e));
-    return fail_at(ps, &ps->main, bad,
-                   "titles and labels are plain text: remove the control character (it could "
-                   "drive the terminal the output is shown on)",
-                   "a control character (%s) in a title or label", q);
+    return as_reader_fail_at(&ps->r, bad,
+                             "titles and labels are plain text: remove the control character "
+                             "(it could drive the terminal the output is shown on)",
+                             "a control character (%s) in a title or label", q);
 }
 
 /* Gives the value v..e (trimmed, not empty) to the setting which. */
