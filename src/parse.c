@@ -38,11 +38,11 @@ static int is_letter(char ch)
 }
 
 static const char *const mat_names[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
-                                               "bq", "bk",  "bv", "bo", "M"};
+                                               "bq", "bk",  "bv", "bo", "M",  "dO", "target"};
 
 static const char names_hint[] =
     "the matrices are X, Xkv, Wq, Wk, Wv, Wo, bq, bk, bv, bo and M (W_q, WQ, X_kv and the "
-    "like are the same names)";
+    "like are the same names), and for grad dO and target";
 
 const char *as_mat_name(as_mat_id id)
 {
@@ -72,6 +72,11 @@ int as_mat_lookup(const char *name, size_t len)
     char suf[3];
     size_t i = 1, n = 0;
 
+    if (name != NULL && ((len == 2 && strncmp(name, "dO", 2) == 0) ||
+                         (len == 3 && strncmp(name, "d_O", 3) == 0)))
+        return AS_DO; /* the gradient of O: case matters, do is no name */
+    if (name != NULL && len == 6 && strncmp(name, "target", 6) == 0)
+        return AS_TARGET;
     if (name == NULL || len == 0 || len > 4)
         return -1;
     if (len > 1 && name[1] == '_') {
@@ -98,13 +103,14 @@ static int is_bias(as_mat_id id)
 
 /* ------------------------------------------------------------------ settings table ---- */
 
-enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE, NSET };
+enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
+       SET_LOSS, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
-                                            "heads", "layout", "scale"};
+                                            "heads", "layout", "scale", "loss"};
 
 static const char settings_hint[] =
-    "the settings are title, tokens, kv_tokens, mask, heads, layout and scale";
+    "the settings are title, tokens, kv_tokens, mask, heads, layout, scale and loss";
 
 /* Nonzero when s[0..n) equals the lowercase word w, ignoring ASCII case. */
 static int word_is(const char *s, size_t n, const char *w)
@@ -1157,6 +1163,10 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
     case SET_TITLE:
         ps->in->title = dup_n(v, (size_t)(e - v));
         return ps->in->title == NULL ? fail_memory(ps, &ps->main, v) : 0;
+    case SET_LOSS: /* sum or mse: grad checks the word, and says so in the user's language */
+        ps->in->loss = dup_n(v, (size_t)(e - v));
+        ps->in->loss_pos = pos_at(&ps->main, v);
+        return ps->in->loss == NULL ? fail_memory(ps, &ps->main, v) : 0;
     case SET_TOKENS:
         return set_labels(ps, &ps->in->tokens, v, e, key);
     case SET_KV_TOKENS:
@@ -1204,7 +1214,8 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
         snprintf(hint, sizeof hint, "write a value after the colon, e.g. %s",
                  which == SET_MASK ? "mask: causal" : which == SET_HEADS ? "heads: 1"
                  : which == SET_LAYOUT ? "layout: book" : which == SET_SCALE ? "scale: auto"
-                 : which == SET_TITLE ? "title: F11" : "tokens: 我 爱");
+                 : which == SET_TITLE ? "title: F11" : which == SET_LOSS ? "loss: sum"
+                 : "tokens: 我 爱");
         return fail_at(ps, src, v, hint, "the setting %s has no value", set_names[which]);
     }
     return set_value(ps, which, v, e, kpos);
@@ -1458,6 +1469,7 @@ void as_input_free(as_input *in)
         return;
     free(in->path);
     free(in->title);
+    free(in->loss);
     for (i = 0; in->tokens.label != NULL && i < in->tokens.count; i++)
         free(in->tokens.label[i]);
     free(in->tokens.label);
