@@ -4,6 +4,7 @@
 #include "attnstep/grad.h"
 #include "attnstep/backward.h"
 #include "attnstep/kernels.h"
+#include "attnstep/steps.h"
 
 #include <math.h>
 #include <stdarg.h>
