@@ -88,8 +88,9 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     if (alloc_head(h, p) != 0)
         goto nomem;
     as_take_columns(h->Q.v, t->Q.v, n, t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(h->K.v, t->K.v, m, t->K.cols, hd * p->d_k, p->d_k);
-    as_take_columns(h->V.v, t->V.v, m, t->V.cols, hd * p->d_v, p->d_v);
+    /* K and V: the head's own, or the one its group shares (kv_heads, SPEC §11) */
+    as_take_columns(h->K.v, t->K.v, m, t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(h->V.v, t->V.v, m, t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Q.v, h->K.v, n, m, p->d_k);
     if (check_range(&h->QKT, "QKT", 0, p, err) != 0)
@@ -214,8 +215,8 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
         return -1;
     }
     as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, hd * p->d_v, p->d_v);
+    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
     /* step 1: the raw scores */
     w->scores(w->s.v, w->q.v, w->k.v, n, m, p->d_k);
     if (check_range(&w->s, "QKT", 0, p, &w->err) != 0)

@@ -91,6 +91,14 @@ void as_column_sums(double *out, const double *in, size_t n, size_t p)
             out[j] += in[i * p + j];
 }
 
+void as_add_columns(double *out, const double *src, size_t n, size_t cols, size_t c0, size_t w)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        as_accumulate(out + i * cols + c0, src + i * w, w);
+}
+
 void as_accumulate(double *out, const double *in, size_t count)
 {
     size_t i;

@@ -117,6 +117,7 @@ int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lan
 static int alloc_all(as_grad *g, const as_problem *p)
 {
     const size_t n = p->n, m = p->m, H = p->heads, dq = H * p->d_k, dv = H * p->d_v;
+    const size_t dkv = p->kv_heads * p->d_k, dvv = p->kv_heads * p->d_v; /* K and V widths */
     int bad = 0;
     size_t h;
 
@@ -134,13 +135,13 @@ static int alloc_all(as_grad *g, const as_problem *p)
         bad |= as_matrix_init(&g->dWo, dv, p->d_out) | as_matrix_init(&g->dC, n, dv);
     if (p->bo != NULL)
         bad |= as_matrix_init(&g->dbo, 1, p->d_out);
-    bad |= as_matrix_init(&g->dQ, n, dq) | as_matrix_init(&g->dK, m, dq) |
-           as_matrix_init(&g->dV, m, dv) | as_matrix_init(&g->dWq, p->d_model, dq) |
-           as_matrix_init(&g->dWk, p->d_kv_model, dq) | as_matrix_init(&g->dWv, p->d_kv_model, dv) |
-           as_matrix_init(&g->dX, n, p->d_model);
+    bad |= as_matrix_init(&g->dQ, n, dq) | as_matrix_init(&g->dK, m, dkv) |
+           as_matrix_init(&g->dV, m, dvv) | as_matrix_init(&g->dWq, p->d_model, dq) |
+           as_matrix_init(&g->dWk, p->d_kv_model, dkv) |
+           as_matrix_init(&g->dWv, p->d_kv_model, dvv) | as_matrix_init(&g->dX, n, p->d_model);
     bad |= p->bq ? as_matrix_init(&g->dbq, 1, dq) : 0;
-    bad |= p->bk ? as_matrix_init(&g->dbk, 1, dq) : 0;
-    bad |= p->bv ? as_matrix_init(&g->dbv, 1, dv) : 0;
+    bad |= p->bk ? as_matrix_init(&g->dbk, 1, dkv) : 0;
+    bad |= p->bv ? as_matrix_init(&g->dbv, 1, dvv) : 0;
     bad |= p->cross ? as_matrix_init(&g->dXkv, m, p->d_kv_model) : 0;
     return bad ? -1 : 0;
 }
@@ -181,24 +182,24 @@ static void head_backward(as_grad_head *gh, const as_head_trace *h, size_t hd,
  * and each path's dX = d(result)·Wᵀ, added into dX (or dXkv for cross-attention). */
 static int projections(as_grad *g, const as_problem *p)
 {
-    const size_t n = p->n, m = p->m, dq = g->dQ.cols, dv = g->dV.cols;
+    const size_t n = p->n, m = p->m, dq = g->dQ.cols, dk = g->dK.cols, dv = g->dV.cols;
     as_matrix *dkv = p->cross ? &g->dXkv : &g->dX;
     double *path = malloc(m * p->d_kv_model * sizeof *path + 1);
 
     if (path == NULL)
         return -1;
     as_matmul_tn_fast(g->dWq.v, p->X->v, g->dQ.v, n, p->d_model, dq);
-    as_matmul_tn_fast(g->dWk.v, p->Xkv->v, g->dK.v, m, p->d_kv_model, dq);
+    as_matmul_tn_fast(g->dWk.v, p->Xkv->v, g->dK.v, m, p->d_kv_model, dk);
     as_matmul_tn_fast(g->dWv.v, p->Xkv->v, g->dV.v, m, p->d_kv_model, dv);
     if (p->bq != NULL)
         as_column_sums(g->dbq.v, g->dQ.v, n, dq);
     if (p->bk != NULL)
-        as_column_sums(g->dbk.v, g->dK.v, m, dq);
+        as_column_sums(g->dbk.v, g->dK.v, m, dk);
     if (p->bv != NULL)
         as_column_sums(g->dbv.v, g->dV.v, m, dv);
     /* dX: the path through Q, then those through K and V */
     as_scores_fast(g->dX.v, g->dQ.v, p->Wq->v, n, p->d_model, dq);
-    as_scores_fast(path, g->dK.v, p->Wk->v, m, p->d_kv_model, dq);
+    as_scores_fast(path, g->dK.v, p->Wk->v, m, p->d_kv_model, dk);
     if (p->cross)
         memcpy(dkv->v, path, m * p->d_kv_model * sizeof *path);
     else
@@ -240,13 +241,15 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
     /* the output projection, when there is one: its input C gets dC */
     if (p->Wo != NULL)
         output_projection(g, p, t);
-    /* each head, and its pieces placed side by side in dQ, dK, dV */
+    /* each head, and its pieces placed side by side in dQ; a K/V head shared by a group
+     * of query heads (kv_heads) gathers the sum of their dK and dV */
     for (hd = 0; hd < p->heads; hd++) {
         as_grad_head *gh = &g->head[hd];
+        const size_t kvh = as_kv_head(p, hd);
         head_backward(gh, &t->head[hd], hd, dC, p);
         as_put_columns(g->dQ.v, gh->dQ.v, p->n, g->dQ.cols, hd * p->d_k, p->d_k);
-        as_put_columns(g->dK.v, gh->dK.v, p->m, g->dK.cols, hd * p->d_k, p->d_k);
-        as_put_columns(g->dV.v, gh->dV.v, p->m, g->dV.cols, hd * p->d_v, p->d_v);
+        as_add_columns(g->dK.v, gh->dK.v, p->m, g->dK.cols, kvh * p->d_k, p->d_k);
+        as_add_columns(g->dV.v, gh->dV.v, p->m, g->dV.cols, kvh * p->d_v, p->d_v);
     }
     /* the three projections, back to the weights, the biases and the input */
     if (projections(g, p) != 0)

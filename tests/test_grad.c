@@ -240,6 +240,12 @@ static void test_a_custom_mask_and_scale_agree_with_torch(void **state)
     assert_true(agree_with_torch("custom_mask_scale") >= 15);
 }
 
+static void test_shared_keys_and_a_window_agree_with_torch(void **state)
+{
+    (void)state;
+    assert_true(agree_with_torch("gqa_window") >= 30);
+}
+
 static void test_layout_torch_agrees_with_torch(void **state)
 {
     (void)state;
@@ -318,7 +324,7 @@ static void test_every_input_gradient_matches_finite_differences(void **state)
 {
     static const char *const cases[] = {"f11_sum", "self_heads_wo_mse", "cross_two_heads_dO",
                                         "custom_mask_scale", "torch_layout_heads",
-                                        "cross_wo_mse"};
+                                        "cross_wo_mse", "gqa_window"};
     size_t c;
 
     (void)state;
@@ -339,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_cross_attention_with_a_given_dO_agrees_with_torch),
         cmocka_unit_test(test_a_custom_mask_and_scale_agree_with_torch),
         cmocka_unit_test(test_layout_torch_agrees_with_torch),
+        cmocka_unit_test(test_shared_keys_and_a_window_agree_with_torch),
         cmocka_unit_test(test_every_input_gradient_matches_finite_differences),
     };
 

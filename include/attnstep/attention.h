@@ -24,7 +24,7 @@ typedef struct as_head_trace {
 } as_head_trace;
 
 typedef struct as_trace {
-    as_matrix Q, K, V;        /* all heads: [n,heads*d_k], [m,heads*d_k], [m,heads*d_v] */
+    as_matrix Q, K, V;        /* all heads: [n,heads*d_k], [m,kv_heads*d_k], [m,kv_heads*d_v] */
     size_t heads;
     as_head_trace *head;      /* heads entries */
     as_matrix C;              /* [n,heads*d_v] the heads side by side */

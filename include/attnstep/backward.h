@@ -37,6 +37,11 @@ void as_softmax_backward_rows(double *ds, double *rowdot, const double *da, cons
 /* out[p] = Σ_i in[i,p] over n rows, in order: a bias's gradient (dbq = column sums of dQ). */
 void as_column_sums(double *out, const double *in, size_t n, size_t p);
 
+/* Adds src[n, w] into columns [c0, c0+w) of out[n, cols]: a head's dK (dV) into the
+ * K (V) head it shares with the other heads of its group (kv_heads, SPEC §11), whose
+ * gradients add up. */
+void as_add_columns(double *out, const double *src, size_t n, size_t cols, size_t c0, size_t w);
+
 /* out[i] += in[i] for count values: the paths into dX added one by one. */
 void as_accumulate(double *out, const double *in, size_t count);
 

@@ -57,12 +57,13 @@ def forward(c, leaves):
 
     keep = {}
     Q, K, V = proj(X, "Wq", "bq"), proj(Xkv, "Wk", "bk"), proj(Xkv, "Wv", "bv")
-    H = c["heads"]
-    dk, dv = Q.shape[1] // H, V.shape[1] // H
+    H, G = c["heads"], c.get("kv_heads", c["heads"])
+    dk, dv = Q.shape[1] // H, V.shape[1] // G
     scale = c.get("scale", 1 / math.sqrt(dk))
     outs = []
     for h in range(H):
-        q, k, v = Q[:, h * dk:(h + 1) * dk], K[:, h * dk:(h + 1) * dk], V[:, h * dv:(h + 1) * dv]
+        g = h // (H // G)  # the K/V head this query head shares (kv_heads, SPEC §11)
+        q, k, v = Q[:, h * dk:(h + 1) * dk], K[:, g * dk:(g + 1) * dk], V[:, g * dv:(g + 1) * dv]
         for t in (q, k, v):
             t.retain_grad()
         qkt = q @ k.T
@@ -95,7 +96,7 @@ def write_case(name, c):
 
     text = f"# {name}: made by tests/data/grad/make_cases.py (PyTorch autograd, float64)\n"
     text += f"heads: {c['heads']}\n"
-    for key in ("layout", "mask", "scale", "loss"):
+    for key in ("kv_heads", "layout", "mask", "scale", "loss"):
         if key in c and not (key == "loss" and c[key] == "dO"):
             text += f"{key}: {c[key]}\n"
     for k, v in c["mats"].items():
@@ -121,9 +122,11 @@ def write_case(name, c):
         tables += [(f"head{h}.dV", k["V"].grad), (f"head{h}.dA", k["A"].grad),
                    (f"head{h}.dS", k["S"].grad), (f"head{h}.dQKT", k["QKT"].grad),
                    (f"head{h}.dQ", k["Q"].grad), (f"head{h}.dK", k["K"].grad)]
-    tables += [("dQ", torch.cat([keep[h]["Q"].grad for h in range(c["heads"])], 1)),
-               ("dK", torch.cat([keep[h]["K"].grad for h in range(c["heads"])], 1)),
-               ("dV", torch.cat([keep[h]["V"].grad for h in range(c["heads"])], 1))]
+    H, G = c["heads"], c.get("kv_heads", c["heads"])
+    shared = lambda t: torch.cat([sum(keep[h][t].grad for h in range(H) if h // (H // G) == g)
+                                  for g in range(G)], 1)
+    tables += [("dQ", torch.cat([keep[h]["Q"].grad for h in range(H)], 1)),
+               ("dK", shared("K")), ("dV", shared("V"))]
     for w in ("Wq", "Wk", "Wv"):
         tables.append(("d" + w, book(leaves[w].grad)))
     for b in ("bq", "bk", "bv"):
@@ -181,6 +184,16 @@ def small_cases():
         heads=2, loss="mse", M=torch.zeros(n, m, dtype=D), target=rnd(n, 3),
         mats=dict(X=rnd(n, 4), Xkv=rnd(m, 3), Wq=rnd(4, 4, scale=.5), Wk=rnd(3, 4, scale=.5),
                   Wv=rnd(3, 4, scale=.5), Wo=rnd(4, 3, scale=.5), bo=rnd(3))))
+
+
+    # 7. shared Keys and Values (kv_heads: 2 of 4 heads) and a sliding window, Wo, sum
+    n = 5
+    W = torch.tensor([[0 if 0 <= i - j < 2 else -math.inf for j in range(n)]
+                      for i in range(n)], dtype=D)
+    write_case("gqa_window", dict(
+        heads=4, kv_heads=2, mask="window 2", loss="sum", M=W,
+        mats=dict(X=rnd(n, 4), Wq=rnd(4, 8, scale=.5), Wk=rnd(4, 4, scale=.5),
+                  Wv=rnd(4, 4, scale=.5), Wo=rnd(8, 3, scale=.5), bk=rnd(4))))
 
 
 def gpt2(bench_dir):
