@@ -29,6 +29,7 @@ typedef struct as_problem {
     size_t d_out;                         /* columns of the final O */
     double scale;                         /* what the scores are multiplied by */
     int scale_auto;                       /* nonzero when scale is 1/sqrt(d_k) */
+    double sqrt_dk;                       /* sqrt(d_k), the divisor step 2 names */
     const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
     as_label_store own_tokens, own_kv_tokens; /* default labels made here */
 } as_problem;
