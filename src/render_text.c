@@ -222,7 +222,10 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     head_name(oo, sizeof oo, "O", p, hd, o);
     if (p->heads > 1 && shows_any_head_table(o)) {
         gap(out);
-        as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
+        if (p->kv_heads != p->heads)
+            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE_GQA), hd, as_kv_head(p, hd), p->group);
+        else
+            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
         if (as_shows(o, AS_T_Q))
             table(out, q, &h->Q, NULL, o);
         if (as_shows(o, AS_T_K))

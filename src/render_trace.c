@@ -262,7 +262,10 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     named_row(&q, "q", i, &h->Q, &w->st);
     as_block_add(w->b, msg(w, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
     for (j = 0; j < p->m; j++) {
-        if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_CAUSAL) {
+        if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
+            as_block_add(w->b, msg(w, AS_MSG_TR_OUTSIDE), j, p->kv_tokens[j], p->window);
+        } else if (AS_AT(p->M, i, j) == -INFINITY &&
+                   (p->mask == AS_MASK_CAUSAL || p->mask == AS_MASK_WINDOW)) {
             as_block_add(w->b, msg(w, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
         } else if (AS_AT(p->M, i, j) == -INFINITY) {
             as_block_add(w->b, msg(w, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
@@ -587,6 +590,22 @@ static void closing(walk *w, size_t i)
 
 /* ---- the walk ---- */
 
+/* "── 第1个头：q、k取第2至3列，v取第2至3列 ──", naming the shared K/V group with
+ * kv_heads (SPEC §11). */
+static void head_line(walk *w, size_t hd)
+{
+    const as_problem *p = w->p;
+    const size_t g = as_kv_head(p, hd);
+
+    gap(w);
+    if (p->kv_heads == p->heads)
+        as_block_add(w->b, msg(w, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+                     hd * p->d_v, (hd + 1) * p->d_v - 1);
+    else
+        as_block_add(w->b, msg(w, AS_MSG_TR_HEAD_GQA), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+                     g, g * p->d_k, (g + 1) * p->d_k - 1, g * p->d_v, (g + 1) * p->d_v - 1);
+}
+
 /* The receiving row i: who it reads, then the four steps, head by head. */
 static void walk_row(walk *w, size_t i)
 {
@@ -598,11 +617,8 @@ static void walk_row(walk *w, size_t i)
     find_readable(w, i);
     for (hd = 0; hd < w->t->heads; hd++) {
         const as_head_trace *h = &w->t->head[hd];
-        if (w->t->heads > 1) {
-            gap(w);
-            as_block_add(w->b, msg(w, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
-                         hd * p->d_v, (hd + 1) * p->d_v - 1);
-        }
+        if (w->t->heads > 1)
+            head_line(w, hd);
         positions(w, h, i);
         gap(w);
         step1(w, h, i);
@@ -623,6 +639,8 @@ static void rule(walk *w)
     gap(w);
     if (w->p->mask == AS_MASK_CAUSAL)
         as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_CAUSAL));
+    else if (w->p->mask == AS_MASK_WINDOW)
+        as_block_add(w->b, msg(w, AS_MSG_TR_RULE_WINDOW), w->p->window, w->p->window - 1);
     else if (w->p->mask == AS_MASK_NONE)
         as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_NONE));
     else

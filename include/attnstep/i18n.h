@@ -109,6 +109,34 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
+    AS_MSG_HEAD_TITLE_GQA, /* %zu head, %zu its K/V group, %zu heads in a group */
+    AS_MSG_TR_HEAD_GQA,    /* %zu head, %zu %zu q columns, %zu group, %zu %zu k, %zu %zu v */
+    AS_MSG_TR_RULE_WINDOW, /* %zu W, %zu W-1: the sliding-window reading rule */
+    AS_MSG_TR_OUTSIDE,     /* %zu position, %s token, %zu W: too far back for the window */
+    AS_MSG_TL_TITLE,       /* %zu B: the online softmax, blocks of B Keys */
+    AS_MSG_TL_START,       /* %s −∞, %s the zero output */
+    AS_MSG_TL_BLOCK,       /* %zu block, %s its positions, %s its scores */
+    AS_MSG_TL_FIRST,       /* %s m: the first block, nothing to rescale */
+    AS_MSG_TL_RISE,        /* %s m_old, %s m_new, %s the rescale factor */
+    AS_MSG_TL_SAME,        /* %s m: the max did not rise, factor 1 */
+    AS_MSG_TL_EXPS,        /* %s this block's exps */
+    AS_MSG_TL_STATE,       /* %s m, %s ℓ, %s the running output */
+    AS_MSG_TL_FINAL,       /* %s ℓ, %s the ordinary softmax's sum */
+    AS_MSG_TL_SHARES,      /* %s the shares */
+    AS_MSG_TL_OUTPUT,      /* %s the output row */
+    AS_MSG_TL_ULP,         /* %s the largest difference in ulp */
+    AS_MSG_TL_RUN,         /* %zu B: caption of run --tiles */
+    AS_MSG_DC_INTRO,       /* what decode does */
+    AS_MSG_DC_STEP,        /* %zu step, %s token */
+    AS_MSG_DC_NEW,         /* the new row's projections */
+    AS_MSG_DC_CACHE,       /* %zu rows: the cache so far */
+    AS_MSG_DC_WINDOW,      /* %zu W: the window keeps only the last W rows */
+    AS_MSG_DC_SHARES,      /* %s the shares */
+    AS_MSG_DC_SAME,        /* %zu row: bit for bit run's row */
+    AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
+    AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
+    AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
     AS_MSG_COUNT
 } as_msg;
 
