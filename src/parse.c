@@ -99,13 +99,15 @@ static int is_bias(as_mat_id id)
 /* ------------------------------------------------------------------ settings table ---- */
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
-       SET_KV_HEADS, NSET };
+       SET_KV_HEADS, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
-                                            "heads", "layout", "scale", "kv_heads"};
+                                            "heads", "layout", "scale", "kv_heads",
+                                            "positions", "rope_base", "rope"};
 
 static const char settings_hint[] =
-    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout and scale";
+    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale, "
+    "positions, rope_base and rope";
 
 /* Nonzero when s[0..n) equals the lowercase word w, ignoring ASCII case. */
 static int word_is(const char *s, size_t n, const char *w)
@@ -1154,6 +1156,61 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
     return 0;
 }
 
+/* rope_base: a finite number above 1 (the θ_i = base^(−2i/d_k) of RoPE). */
+static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
+{
+    source *src = &ps->main;
+    static const char hint[] = "RoPE turns pair i by the angle p·base^(−2i/d_k); the usual base "
+                               "is 10000, e.g. rope_base: 10000";
+    size_t len = (size_t)(e - v), n;
+    const char *why;
+    double x;
+    char q[64];
+
+    as_lex_quote(q, sizeof q, v, len);
+    n = as_parse_number(v, len, 0, &x, &why);
+    if (n == 0 && why != NULL)
+        return number_error(ps, src, v, len, why);
+    if (n == 0 || n != len || !(x > 1) || isinf(x))
+        return fail_at(ps, src, v, hint, "rope_base must be a number greater than 1, not \"%s\"",
+                       q);
+    ps->in->rope_base = x;
+    ps->in->rope_base_set = 1;
+    ps->in->rope_base_pos = key;
+    return 0;
+}
+
+/* positions: none | sinusoidal | rope | alibi, rope: half | interleaved. */
+static int set_positions(parser *ps, int which, const char *v, const char *e, as_pos key)
+{
+    static const char *const kinds[] = {"none", "sinusoidal", "rope", "alibi"};
+    size_t len = (size_t)(e - v), k;
+    char q[64];
+
+    if (which == SET_ROPE && (word_is(v, len, "half") || word_is(v, len, "interleaved"))) {
+        ps->in->rope = word_is(v, len, "half") ? AS_ROPE_HALF : AS_ROPE_INTERLEAVED;
+        ps->in->rope_set = 1;
+        ps->in->rope_pos = key;
+        return 0;
+    }
+    for (k = 0; which == SET_POSITIONS && k < sizeof kinds / sizeof kinds[0]; k++)
+        if (word_is(v, len, kinds[k])) {
+            ps->in->positions = (as_positions)k;
+            ps->in->positions_pos = key;
+            return 0;
+        }
+    as_lex_quote(q, sizeof q, v, len);
+    if (which == SET_ROPE)
+        return fail_at(ps, &ps->main, v,
+                       "rope: half pairs number i with i + d_k/2 (GPT-NeoX, LLaMA); rope: "
+                       "interleaved pairs 2i with 2i+1 (RoFormer, GPT-J)",
+                       "unknown RoPE pairing \"%s\"", q);
+    return fail_at(ps, &ps->main, v,
+                   "positions is none, sinusoidal (added to X), rope (Q and K turned) or alibi "
+                   "(a bias on the scores)",
+                   "unknown positions \"%s\"", q);
+}
+
 /* mask: causal | none | window W, layout: book | torch. */
 static int set_word(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
@@ -1201,6 +1258,11 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
         return set_heads(ps, which, v, e, key);
     case SET_SCALE:
         return set_scale(ps, v, e, key);
+    case SET_ROPE_BASE:
+        return set_rope_base(ps, v, e, key);
+    case SET_POSITIONS:
+    case SET_ROPE:
+        return set_positions(ps, which, v, e, key);
     default:
         return set_word(ps, which, v, e, key);
     }
@@ -1240,6 +1302,8 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
         snprintf(hint, sizeof hint, "write a value after the colon, e.g. %s",
                  which == SET_MASK ? "mask: causal" : which == SET_HEADS ? "heads: 1"
                  : which == SET_KV_HEADS ? "kv_heads: 1"
+                 : which == SET_POSITIONS ? "positions: rope"
+                 : which == SET_ROPE_BASE ? "rope_base: 10000" : which == SET_ROPE ? "rope: half"
                  : which == SET_LAYOUT ? "layout: book" : which == SET_SCALE ? "scale: auto"
                  : which == SET_TITLE ? "title: F11" : "tokens: 我 爱");
         return fail_at(ps, src, v, hint, "the setting %s has no value", set_names[which]);

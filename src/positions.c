@@ -77,3 +77,12 @@ void as_alibi_bias(double *b, size_t n, size_t m, double slope)
         for (j = 0; j < m; j++)
             b[i * m + j] = -slope * ((double)i - (double)j);
 }
+
+void as_add_alibi(double *s, size_t n, size_t m, double slope)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            s[i * m + j] += -slope * ((double)i - (double)j);
+}

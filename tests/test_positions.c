@@ -8,8 +8,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attnstep/attention.h"
+#include "attnstep/model.h"
+#include "attnstep/parse.h"
 #include "attnstep/positions.h"
+#include "attnstep/prng.h"
 #include "test_util.h"
+
+#define DIR "tests/data/positions/"
 
 static void test_sinusoidal_position_zero_is_sin_zero_cos_zero(void **state)
 {
@@ -183,6 +193,203 @@ static void test_alibi_bias_grows_with_the_distance_into_the_past(void **state)
     assert_close(b[0 * 3 + 2], 1.0, 0);  /* −slope·(0 − 2): the future, which a causal mask hides */
 }
 
+/* ---- the whole layer against the references of make_cases.py ---- */
+
+/* The table a section of an .expected file names: PE, PEkv, QKTh, Qrh, Krh, Bh or O. */
+static const as_matrix *table_named(const as_trace *t, const char *name)
+{
+    static const char *const per_head[] = {"QKT", "Qr", "Kr", "B"};
+    size_t k, len;
+
+    if (strcmp(name, "PE") == 0)
+        return &t->PE;
+    if (strcmp(name, "PEkv") == 0)
+        return &t->PEkv;
+    if (strcmp(name, "O") == 0)
+        return &t->O;
+    for (k = 0; k < 4; k++) {
+        len = strlen(per_head[k]);
+        if (strncmp(name, per_head[k], len) == 0 && name[len] >= '0' && name[len] <= '9') {
+            const as_head_trace *h = &t->head[strtoul(name + len, NULL, 10)];
+            return k == 0 ? &h->QKT : k == 1 ? &h->Qr : k == 2 ? &h->Kr : &h->B;
+        }
+    }
+    return NULL;
+}
+
+/* Compares every section of the expected file with the run's table, to 1e-12 relative
+ * (absolute for values below 1). Returns the number of tables compared. */
+static int compare_sections(FILE *f, const as_trace *t, const char *what)
+{
+    char name[32];
+    size_t rows, cols, i;
+    int tables = 0;
+
+    while (fscanf(f, "%31s %zu %zu", name, &rows, &cols) == 3) {
+        const as_matrix *m = table_named(t, name);
+        if (m == NULL || m->rows != rows || m->cols != cols) {
+            print_error("%s: table %s [%zu,%zu] missing or of another shape\n", what, name, rows, cols);
+            fail();
+        }
+        for (i = 0; i < rows * cols; i++) {
+            double want;
+            assert_int_equal(fscanf(f, "%lf", &want), 1);
+            if (!(fabs(m->v[i] - want) <= 1e-12 * fmax(1.0, fabs(want)))) {
+                print_error("%s: %s cell %zu = %.17g, reference %.17g\n", what, name, i, m->v[i], want);
+                fail();
+            }
+        }
+        tables++;
+    }
+    return tables;
+}
+
+/* Runs case name at --offset offset, full and lean, against NAME[.offsetP].expected. */
+static void agree_with_reference(const char *name, size_t offset)
+{
+    char path[256];
+    as_input in;
+    as_problem p;
+    as_trace t, lean;
+    as_error err;
+    FILE *f;
+    size_t i;
+
+    as_error_clear(&err);
+    snprintf(path, sizeof path, DIR "%s.txt", name);
+    if (as_parse_file(&in, path, &err) != 0 || as_problem_build(&p, &in, AS_MASK_DEFAULT, &err) != 0) {
+        as_error_print(&err, stderr);
+        fail();
+    }
+    p.offset = offset;
+    if (as_attention_run(&t, &p, &err) != 0 || as_attention_run_lean(&lean, &p, &err) != 0) {
+        as_error_print(&err, stderr);
+        fail();
+    }
+    if (offset)
+        snprintf(path, sizeof path, DIR "%s.offset%zu.expected", name, offset);
+    else
+        snprintf(path, sizeof path, DIR "%s.expected", name);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_true(compare_sections(f, &t, path) >= 2);
+    fclose(f);
+    for (i = 0; i < t.O.rows * t.O.cols; i++) /* the lean run: the same bits */
+        assert_memory_equal(&lean.O.v[i], &t.O.v[i], sizeof(double));
+    as_trace_free(&t);
+    as_trace_free(&lean);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+static void test_rope_half_agrees_with_the_llama_rotate_half_reference(void **state)
+{
+    (void)state;
+    agree_with_reference("rope_half_2heads", 0);
+    agree_with_reference("rope_half_2heads", 7);
+    agree_with_reference("rope_half_2heads", 1000);
+    agree_with_reference("rope_half_cross", 0);
+}
+
+static void test_rope_interleaved_agrees_with_the_roformer_reference(void **state)
+{
+    (void)state;
+    agree_with_reference("rope_interleaved_bias", 0);
+    agree_with_reference("rope_interleaved_bias", 3);
+}
+
+static void test_alibi_agrees_with_the_paper_for_several_head_counts(void **state)
+{
+    (void)state;
+    agree_with_reference("alibi_1head", 0);
+    agree_with_reference("alibi_3heads", 0);
+    agree_with_reference("alibi_6heads_nomask", 0);
+    agree_with_reference("alibi_8heads", 0);
+}
+
+static void test_sinusoidal_agrees_with_the_annotated_transformer(void **state)
+{
+    (void)state;
+    agree_with_reference("sinusoidal_even", 0);
+    agree_with_reference("sinusoidal_even", 5);
+    agree_with_reference("sinusoidal_odd", 0);
+    agree_with_reference("sinusoidal_cross", 0);
+}
+
+/* Every head's QKT of case name run with its positions starting at offset. */
+static void scores_at(as_matrix *qkt, const char *name, size_t offset)
+{
+    char path[256];
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_error err;
+    size_t hd;
+
+    as_error_clear(&err);
+    snprintf(path, sizeof path, DIR "%s.txt", name);
+    assert_int_equal(as_parse_file(&in, path, &err), 0);
+    assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
+    p.offset = offset;
+    assert_int_equal(as_attention_run(&t, &p, &err), 0);
+    for (hd = 0; hd < t.heads; hd++)
+        assert_int_equal(as_matrix_copy(&qkt[hd], &t.head[hd].QKT), 0);
+    as_trace_free(&t);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+/* The largest difference between the scores at offset 0 and at offset, over 2 heads. */
+static double offset_change(const char *name, size_t offset)
+{
+    as_matrix base[2] = {{0}}, moved[2] = {{0}};
+    double most = 0;
+    size_t hd, i;
+
+    scores_at(base, name, 0);
+    scores_at(moved, name, offset);
+    for (hd = 0; hd < 2 && base[hd].v != NULL; hd++) {
+        for (i = 0; i < base[hd].rows * base[hd].cols; i++)
+            most = fmax(most, fabs(moved[hd].v[i] - base[hd].v[i]) / fmax(1.0, fabs(base[hd].v[i])));
+        as_matrix_free(&base[hd]);
+        as_matrix_free(&moved[hd]);
+    }
+    return most;
+}
+
+/* RoPE is a relative position: moving every position by P turns every q and k by the
+ * same extra angles, which cancel in each dot product (SPEC §12, `--offset P`). */
+static void test_rope_scores_do_not_change_when_every_position_moves(void **state)
+{
+    as_prng g;
+    int k;
+
+    (void)state;
+    as_prng_seed(&g, 16);
+    for (k = 0; k < 20; k++) {
+        const size_t offset = (size_t)as_prng_range(&g, 1, 2000);
+        const double rope = offset_change("rope_half_2heads", offset);
+        const double inter = offset_change("rope_interleaved_bias", offset);
+        if (!(rope <= 1e-12 && inter <= 1e-12)) {
+            print_error("offset %zu changed the scores by %g and %g\n", offset, rope, inter);
+            fail();
+        }
+    }
+}
+
+/* A sinusoidal encoding is added to X: moving the positions changes what is projected,
+ * and so the scores. */
+static void test_sinusoidal_scores_change_when_every_position_moves(void **state)
+{
+    as_prng g;
+    int k;
+
+    (void)state;
+    as_prng_seed(&g, 17);
+    for (k = 0; k < 20; k++)
+        assert_true(offset_change("sinusoidal_even", (size_t)as_prng_range(&g, 1, 2000)) > 1e-3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +407,12 @@ int main(void)
         cmocka_unit_test(test_alibi_slopes_of_six_heads_follow_the_paper),
         cmocka_unit_test(test_alibi_slope_of_one_head_is_two_to_minus_eight),
         cmocka_unit_test(test_alibi_bias_grows_with_the_distance_into_the_past),
+        cmocka_unit_test(test_rope_half_agrees_with_the_llama_rotate_half_reference),
+        cmocka_unit_test(test_rope_interleaved_agrees_with_the_roformer_reference),
+        cmocka_unit_test(test_alibi_agrees_with_the_paper_for_several_head_counts),
+        cmocka_unit_test(test_sinusoidal_agrees_with_the_annotated_transformer),
+        cmocka_unit_test(test_rope_scores_do_not_change_when_every_position_moves),
+        cmocka_unit_test(test_sinusoidal_scores_change_when_every_position_moves),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
