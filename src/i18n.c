@@ -64,7 +64,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_TR_STEP1] = {"第一步：Query和每一个Key打分。", "Step 1: score the Query against every Key."},
     [AS_MSG_TR_RAW_ONE] = {"对“%s”的原始分数：%s", "raw score for “%s”: %s"},
     [AS_MSG_TR_RAW_ALL] = {"原始分数：%s，顺序仍是%s", "raw scores: %s, in the order %s"},
-    [AS_MSG_TR_STEP2] = {"第二步：把分数除以%s（d_k=%zu）。", "Step 2: divide the scores by %s (d_k=%zu)."},
+    [AS_MSG_TR_STEP2] = {"第二步：把分数除以%s（d_k=%zu；%s）。",
+                      "Step 2: divide the scores by %s (d_k=%zu; %s)."},
     [AS_MSG_TR_STEP2_SCALE] = {"第二步：把分数乘以输入指定的缩放系数%s。",
                             "Step 2: multiply the scores by the scale the input sets, %s."},
     [AS_MSG_TR_SCALED] = {"缩放分数：%s", "scaled scores: %s"},
@@ -224,6 +225,38 @@ static const char *const symbols[AS_SYM_COUNT][2] = {
 const char *as_sym_text(int ascii, as_sym sym)
 {
     return symbols[sym][ascii != 0];
+}
+
+/* The typographic punctuation and its ASCII spelling, never longer than the original. */
+static const struct {
+    const char *from, *to;
+} punct[] = {
+    {"\xe2\x80\x9c", "\""}, {"\xe2\x80\x9d", "\""}, /* “ ” */
+    {"\xe2\x80\x98", "'"},  {"\xe2\x80\x99", "'"},  /* ‘ ’ */
+    {"\xe2\x80\x94", "--"}, {"\xe2\x80\x93", "-"},  /* — – */
+    {"\xe2\x94\x80", "-"},  {"\xe2\x80\xa6", "..."}, /* ─ … */
+    {"\xe1\xb5\x80", "^T"}, /* ᵀ where prose names QKᵀ, spelt as AS_SYM_T spells it */
+};
+
+size_t as_ascii_punct(char *s, size_t len)
+{
+    size_t r = 0, w = 0, k;
+
+    while (r < len) {
+        for (k = 0; k < sizeof punct / sizeof punct[0]; k++)
+            if (len - r >= 3 && memcmp(s + r, punct[k].from, 3) == 0)
+                break;
+        if (k == sizeof punct / sizeof punct[0]) {
+            s[w++] = s[r++];
+            continue;
+        }
+        memcpy(s + w, punct[k].to, strlen(punct[k].to));
+        w += strlen(punct[k].to);
+        r += 3;
+    }
+    if (w < len)
+        s[w] = '\0';
+    return w;
 }
 
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii)

@@ -418,6 +418,7 @@ int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as
     /* sqrt(1/d_k) is correctly rounded whenever 1/d_k is exact (d_k a power of two), so
      * the book's 1/√2 is the double nearest the true value */
     p->scale = in->scale_set ? in->scale : sqrt(1.0 / (double)p->d_k);
+    p->sqrt_dk = sqrt((double)p->d_k);
     return 0;
 fail:
     as_problem_free(p);

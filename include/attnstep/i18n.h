@@ -52,7 +52,7 @@ typedef enum as_msg {
     AS_MSG_TR_STEP1,       /* heading of step 1 */
     AS_MSG_TR_RAW_ONE,     /* %s token, %s "q₁·k₀ = 1×1+0×0 = 1" */
     AS_MSG_TR_RAW_ALL,     /* %s the raw scores, %s the token list */
-    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k: heading of step 2 */
+    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k, %s "√2≈1.414214": heading of step 2 */
     AS_MSG_TR_STEP2_SCALE, /* %s the scale set by the input: heading of step 2 */
     AS_MSG_TR_SCALED,      /* %s "[1/√2, 0/√2] ≈ [0.7071067812, 0]" */
     AS_MSG_TR_ADD_M,       /* %s the scaled scores plus the cells of a custom M */
@@ -158,6 +158,13 @@ typedef enum as_sym {
 
 /* The symbol in Unicode, or its ASCII spelling when ascii is nonzero. */
 const char *as_sym_text(int ascii, as_sym sym);
+
+/* For --ascii: rewrites in place the typographic punctuation of the messages as ASCII
+ * (“ ” → ", ‘ ’ → ', — → --, – and ─ → -, … → ..., and ᵀ → ^T in prose), so that
+ * English output with ASCII tokens is pure ASCII; Chinese text and its full-width
+ * punctuation are left as they are. Never lengthens the text. Returns the new length
+ * of s[0..len). */
+size_t as_ascii_punct(char *s, size_t len);
 
 /* Writes the subscript of n (₀₁₂…, or "[12]" with ascii) into buf. */
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii);

@@ -33,6 +33,7 @@ typedef struct as_problem {
     double rope_base;                     /* rope: θ_i = rope_base^(−2i/d_k) */
     as_rope_pairing rope;                 /* rope: which numbers turn together */
     size_t offset;                        /* the position of row 0 (--offset P; 0) */
+    double sqrt_dk;                       /* sqrt(d_k), the divisor step 2 names */
     const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
     as_label_store own_tokens, own_kv_tokens; /* default labels made here */
 } as_problem;

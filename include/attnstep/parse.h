@@ -6,6 +6,8 @@
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
 #include "attnstep/positions.h"
+#include "attnstep/number.h"
+#include "attnstep/reader.h"
 
 /* The matrices an input may name. Order is the book's order of appearance. */
 typedef enum as_mat_id {
@@ -31,9 +33,6 @@ typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
 typedef enum as_positions {
     AS_POSITIONS_NONE = 0, AS_POSITIONS_SINUSOIDAL, AS_POSITIONS_ROPE, AS_POSITIONS_ALIBI
 } as_positions;
-
-/* A position in the input: where a statement starts (1-based line, character column). */
-typedef struct as_pos { int line, col; } as_pos;
 
 typedef struct as_named {
     as_matrix m;
@@ -81,13 +80,6 @@ int as_parse_text(as_input *in, const char *text, size_t len, const char *path, 
 
 /* Reads the whole file at path ("-" is standard input) and parses it as above. */
 int as_parse_file(as_input *in, const char *path, as_error *err);
-
-/* Parses one number as the input format writes it (fractions, the Unicode minus, "1.",
- * ".5", exponents; with allow_inf also inf, -inf, ∞, −∞). Reads the longest prefix of
- * s[0..len) that forms a number; returns the bytes used, or 0 when none. *out gets the
- * value. A number that overflows, or a zero denominator, returns 0 and sets *why to a
- * message (else *why is NULL). */
-size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, const char **why);
 
 /* Frees everything in in and leaves it empty. */
 void as_input_free(as_input *in);
