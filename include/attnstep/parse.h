@@ -12,7 +12,9 @@
 /* The matrices an input may name. Order is the book's order of appearance. */
 typedef enum as_mat_id {
     AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
-    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M, AS_NMAT
+    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M,
+    AS_DO, AS_TARGET, /* for grad (SPEC §13): the output's gradient, or the mse target */
+    AS_NMAT
 } as_mat_id;
 
 /* Canonical name of a matrix id ("X", "Xkv", "Wq", ..., "M"). */
@@ -70,6 +72,8 @@ typedef struct as_input {
     as_rope_pairing rope;   /* AS_ROPE_HALF when not set */
     int rope_set;
     as_pos rope_pos;
+    char *loss;          /* grad: the loss as written (checked by grad), NULL when not set */
+    as_pos loss_pos;     /* where its value starts */
     as_named mat[AS_NMAT];
 } as_input;
 
