@@ -39,8 +39,51 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char *const commands[] = {"run", "trace", "check", "exercise", "compare", "decode"};
-static const int command_args[] = {1, 1, 2, 0, 2, 1};
+const as_command as_commands[] = {
+    {"run", 1, "FILE [options]", "every table, in the book's order", as_cmd_run},
+    {"trace", 1, "FILE [options]", "the hand calculation, step by step", as_cmd_trace},
+    {"check", 2, "FILE ANSWERS", "grade a student's answers", as_cmd_check},
+    {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
+    {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
+    {"decode", 1, "FILE [options]", "generation token by token, with a KV cache", as_cmd_decode},
+};
+const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
+
+const as_command *as_command_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < as_ncommands; i++)
+        if (strcmp(as_commands[i].name, name) == 0)
+            return &as_commands[i];
+    return NULL;
+}
+
+/* The command names joined by sep into buf ("run, trace, ..."). */
+static const char *command_names(char *buf, size_t size, const char *sep)
+{
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < as_ncommands && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? sep : "",
+                                 as_commands[i].name);
+    return buf;
+}
+
+/* Options that mean something to some commands only: given to another, they are an
+ * error that says so, never silently ignored. */
+static const struct {
+    int opt;
+    const char *name, *commands; /* the commands, as a space-separated list */
+} scoped[] = {
+    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace"},
+    {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
+    {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
+    {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
+    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+    {OPT_TILES, "--tiles", "run trace"},
+};
 
 static int usage(as_error *err, const char *fmt, const char *what)
 {
@@ -48,15 +91,18 @@ static int usage(as_error *err, const char *fmt, const char *what)
     return -1;
 }
 
-/* A whole decimal number in [lo, hi]; -1 when s is anything else. */
+/* A whole decimal number in [lo, hi], digits only (no blank, no sign: " 5" and "+5" are
+ * refused as the input would); -1 when s is anything else. */
 static int whole(const char *s, long lo, long hi, long *out)
 {
     char *end;
     long v;
 
+    if (*s < '0' || *s > '9')
+        return -1;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    if (errno != 0 || *end != '\0' || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -88,13 +134,14 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
     return 0;
 }
 
+/* --tol is a number as the input writes one (so 1e-400 is 0 and hex is refused). */
 static int option_tol(as_cli *cli, const char *arg, as_error *err)
 {
-    char *end;
+    const size_t len = strlen(arg);
+    const char *why = NULL;
 
-    errno = 0;
-    cli->tol = strtod(arg, &end);
-    if (errno != 0 || end == arg || *end != '\0' || !(cli->tol >= 0) || cli->tol > 1e300)
+    if (len == 0 || as_parse_number(arg, len, 0, &cli->tol, &why) != len || why != NULL ||
+        !(cli->tol >= 0) || cli->tol > 1e300)
         return usage(err, "--tol takes a tolerance of 0 or more, not \"%s\"", arg);
     return 0;
 }
@@ -192,22 +239,52 @@ static int looks_like_command(const char *word, int words_left)
     return words_left > 1 || strpbrk(word, "./") == NULL;
 }
 
+/* Nonzero when the word command is in the space-separated list. */
+static int listed(const char *list, const char *command)
+{
+    const size_t n = strlen(command);
+
+    for (; *list != '\0'; list += strcspn(list, " "), list += *list == ' ')
+        if (strncmp(list, command, n) == 0 && (list[n] == ' ' || list[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Every option given means something to the command. Returns 0, or -1 with err set. */
+static int options_fit(const as_cli *cli, const unsigned long given, as_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
+        if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
+            listed(scoped[i].commands, cli->command))
+            continue;
+        as_error_set(err, "", 0, 0, "%s means nothing to %s: it is an option of %s",
+                     scoped[i].name, cli->command, scoped[i].commands);
+        as_error_hint(err, "leave %s out, or use it with %s", scoped[i].name, scoped[i].commands);
+        return -1;
+    }
+    return 0;
+}
+
 /* The command and its files from the arguments left after the options. */
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
-    int c, want;
+    const as_command *c = first < argc ? as_command_find(argv[first]) : NULL;
+    char names[256], msg[AS_ERR_MSG];
+    int want;
 
-    if (first < argc && (c = choice(argv[first], commands, 6)) >= 0) {
-        cli->command = commands[c];
+    if (c != NULL) {
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
-        return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
-                          "compare, decode)", argv[first]);
+        snprintf(msg, sizeof msg, "unknown command \"%s\" (commands: %s)", argv[first],
+                 command_names(names, sizeof names, ", "));
+        return usage(err, "%s", msg);
     } else {
-        cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
-        c = 0;
+        c = &as_commands[0]; /* `attnstep FILE` is `attnstep run FILE` */
     }
-    want = command_args[c];
+    cli->command = c->name;
+    want = c->nargs;
     if (argc - first != want) {
         if (argc - first < want)
             return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
@@ -222,6 +299,7 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 {
     const char *env = getenv("ATTNSTEP_LANG");
+    unsigned long given = 0; /* bit opt - OPT_LANG for each long option given */
     int opt;
 
     memset(cli, 0, sizeof *cli);
@@ -240,21 +318,44 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
             return usage(err, "option \"%s\" needs a value", argv[optind - 1]);
         if (option(cli, opt, optarg, err) != 0)
             return -1;
+        if (opt >= OPT_LANG)
+            given |= 1ul << (opt - OPT_LANG);
     }
     if (cli->help || cli->version)
         return 0;
-    return positionals(cli, argc, argv, optind, err);
+    if (positionals(cli, argc, argv, optind, err) != 0)
+        return -1;
+    return options_fit(cli, given, err);
+}
+
+as_session_opts as_cli_session(const as_cli *cli)
+{
+    as_session_opts o;
+
+    memset(&o, 0, sizeof o);
+    o.mask = cli->mask;
+    return o;
+}
+
+void as_cli_usage(FILE *out)
+{
+    char names[256];
+
+    fprintf(out, "usage: attnstep [%s] [options] FILE...\n",
+            command_names(names, sizeof names, "|"));
 }
 
 void as_cli_help(FILE *out)
 {
+    char head[64];
+    size_t i;
+
+    for (i = 0; i < as_ncommands; i++) {
+        snprintf(head, sizeof head, i == 0 ? "attnstep [%s] %s" : "attnstep %s %s",
+                 as_commands[i].name, as_commands[i].synopsis);
+        fprintf(out, "%s%-35s%s\n", i == 0 ? "Usage: " : "       ", head, as_commands[i].what);
+    }
     fputs(
-        "Usage: attnstep [run] FILE [options]      every table, in the book's order\n"
-        "       attnstep trace FILE [options]      the hand calculation, step by step\n"
-        "       attnstep check FILE ANSWERS        grade a student's answers\n"
-        "       attnstep exercise [options]        a new exercise for hand calculation\n"
-        "       attnstep compare BASE VARIANT      what changes when one input changes\n"
-        "       attnstep decode FILE [options]     generation token by token, KV cache\n"
         "       attnstep --help | --version\n"
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"

@@ -23,11 +23,6 @@ static int check_options(const as_cli *cli, as_error *err)
         as_error_hint(err, "the text form walks every step; write decode --only O --format json");
         return -1;
     }
-    if (cli->tiles != 0) {
-        as_error_set(err, "", 0, 0, "decode takes no --tiles");
-        as_error_hint(err, "the online softmax is shown by trace --tiles B and run --tiles B");
-        return -1;
-    }
     return 0;
 }
 

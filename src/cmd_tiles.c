@@ -43,6 +43,7 @@ static int json_with_tiles(FILE *out, const as_session *s, const as_tiles *tl, c
 
 int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
 {
+    const as_session_opts so = as_cli_session(cli); /* the full run: S and V are needed */
     as_session s;
     as_tiles tl;
     size_t first = 1, last = 0;
@@ -53,7 +54,7 @@ int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
         as_error_hint(err, "the online softmax is shown beside the run's tables in text and JSON");
         return AS_EXIT_USAGE;
     }
-    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (walk)
         walked_rows(cli, &s.p, &first, &last);

@@ -13,6 +13,7 @@
  * starts below +0 or can become -0. */
 #include "attnstep/decode.h"
 #include "attnstep/kernels.h"
+#include "attnstep/positions.h"
 #include "attnstep/steps.h"
 #include "attnstep/steps_gen.h"
 
@@ -139,6 +140,8 @@ typedef struct step_scratch {
     size_t ahead;   /* rows projected together: 1, or AS_DECODE_AHEAD without keep */
     double *k, *v;  /* [ahead, kv_heads*d_k], [ahead, kv_heads*d_v] */
     double *s, *a;  /* [n] */
+    double *xp;     /* positions: sinusoidal: [ahead, d_model] the rows plus their encoding */
+    double *turn;   /* positions: rope: [max(d_k, 1)] one turned head row */
 } step_scratch;
 
 /* out[rows, w] = x[rows, d] @ W[d, w] (+ b): rows' projections, as the run's product
@@ -154,6 +157,23 @@ static void project_rows(double *out, const double *x, size_t rows, const as_mat
         as_add_bias(out, b->v, rows, w->cols);
 }
 
+/* positions: rope: q_t's heads and k_t's K/V heads turned by the angles of position
+ * offset + t, each as the run turns that row (as_rope, one row). */
+static void turn_row(as_decode *d, const as_problem *p, size_t t, double *k, double *turn)
+{
+    size_t h;
+
+    for (h = 0; h < p->heads; h++) {
+        double *q = &AS_AT(d->Q, t, h * p->d_k);
+        as_rope(turn, q, 1, p->d_k, p->rope_base, p->rope, p->offset + t);
+        memcpy(q, turn, p->d_k * sizeof *q);
+    }
+    for (h = 0; h < p->kv_heads; h++) {
+        as_rope(turn, k + h * p->d_k, 1, p->d_k, p->rope_base, p->rope, p->offset + t);
+        memcpy(k + h * p->d_k, turn, p->d_k * sizeof *k);
+    }
+}
+
 /* Steps 1-2: q_t, k_t, v_t, and k_t, v_t appended to their heads' caches. With ahead
  * rows to a block (the lean run), the block's rows are projected together when its
  * first step comes: the rows of X are all given, and a projection reads the whole
@@ -162,15 +182,23 @@ static int project_step(as_decode *d, const as_problem *p, size_t t, step_scratc
 {
     const size_t r = t % w->ahead;
     const size_t rows = p->n - t + r < w->ahead ? p->n - t + r : w->ahead;
-    const double *k = w->k + r * p->Wk->cols, *v = w->v + r * p->Wv->cols;
+    double *k = w->k + r * p->Wk->cols;
+    const double *v = w->v + r * p->Wv->cols;
     size_t g;
 
     if (r == 0) {
         const double *x = &AS_AT(*p->X, t, 0);
+        if (p->positions == AS_POSITIONS_SINUSOIDAL) { /* x + pe, as the run adds them */
+            as_sinusoidal(w->xp, rows, p->d_model, p->offset + t);
+            as_add_mask(w->xp, x, w->xp, rows * p->d_model);
+            x = w->xp;
+        }
         project_rows(&AS_AT(d->Q, t, 0), x, rows, p->Wq, p->bq);
         project_rows(w->k, x, rows, p->Wk, p->bk);
         project_rows(w->v, x, rows, p->Wv, p->bv);
     }
+    if (p->positions == AS_POSITIONS_ROPE)
+        turn_row(d, p, t, (double *)k, w->turn);
     if (!all_finite(&AS_AT(d->Q, t, 0), d->Q.cols) || !all_finite(k, p->Wk->cols) ||
         !all_finite(v, p->Wv->cols))
         return -1;
@@ -200,7 +228,10 @@ static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t 
         const double scaled = s[j] * p->scale; /* scale, then add M: two roundings, */
         if (!isfinite(s[j]) || !isfinite(scaled))
             return -1;
-        s[j] = scaled + AS_AT(p->M, t, j);     /* as the run makes them */
+        s[j] = scaled;                         /* as the run makes them */
+        if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias, as as_alibi_bias() */
+            s[j] = scaled + -d->slopes[hd] * ((double)t - (double)j);
+        s[j] = s[j] + AS_AT(p->M, t, j);
         if (s[j] > max)
             max = s[j];
     }
@@ -298,7 +329,13 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
     w.v = malloc(w.ahead * p->Wv->cols * sizeof *w.v);
     w.s = malloc((p->n ? p->n : 1) * sizeof *w.s);
     w.a = malloc((p->n ? p->n : 1) * sizeof *w.a);
-    if (w.k == NULL || w.v == NULL || w.s == NULL || w.a == NULL || alloc_decode(d, p, keep)) {
+    w.xp = malloc(w.ahead * (p->d_model ? p->d_model : 1) * sizeof *w.xp);
+    w.turn = malloc((p->d_k ? p->d_k : 1) * sizeof *w.turn);
+    d->slopes = calloc(p->heads ? p->heads : 1, sizeof *d->slopes);
+    if (d->slopes != NULL && p->positions == AS_POSITIONS_ALIBI)
+        as_alibi_slopes(d->slopes, p->heads);
+    if (w.k == NULL || w.v == NULL || w.s == NULL || w.a == NULL || w.xp == NULL ||
+        w.turn == NULL || d->slopes == NULL || alloc_decode(d, p, keep)) {
         as_error_set(err, p->in->path, 0, 0, "out of memory");
         goto fail;
     }
@@ -311,10 +348,10 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
         if (attend_step(d, p, t, &w, err) != 0)
             goto fail;
     }
-    free(w.k), free(w.v), free(w.s), free(w.a);
+    free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
     return 0;
 fail:
-    free(w.k), free(w.v), free(w.s), free(w.a);
+    free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
     as_decode_free(d);
     return -1;
 }
@@ -356,5 +393,6 @@ void as_decode_free(as_decode *d)
     free(d->first);
     free(d->full);
     free(d->same);
+    free(d->slopes);
     memset(d, 0, sizeof *d);
 }

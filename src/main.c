@@ -8,28 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const struct {
-    const char *name;
-    as_command_fn fn;
-} table[] = {
-    {"run", as_cmd_run},
-    {"trace", as_cmd_trace},
-    {"check", as_cmd_check},
-    {"exercise", as_cmd_exercise},
-    {"compare", as_cmd_compare},
-    {"decode", as_cmd_decode},
-};
-
-static as_command_fn command(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].name, name) == 0)
-            return table[i].fn;
-    return NULL;
-}
-
 /* --color auto: only on a terminal, and never when NO_COLOR is set (no-color.org). */
 static int want_color(const as_cli *cli)
 {
@@ -43,9 +21,22 @@ static int want_color(const as_cli *cli)
 static int usage_error(const as_error *err)
 {
     as_error_print(err, stderr);
-    fputs("usage: attnstep [run|trace|check|exercise|compare|decode] [options] FILE...\n"
-          "Try 'attnstep --help' for more information.\n",
-          stderr);
+    as_cli_usage(stderr);
+    fputs("Try 'attnstep --help' for more information.\n", stderr);
+    return AS_EXIT_USAGE;
+}
+
+/* --help or --version to standard output; one that cannot be written (a full disk,
+ * /dev/full) says so and exits 2. */
+static int help_or_version(const as_cli *cli, as_error *err)
+{
+    if (cli->help)
+        as_cli_help(stdout);
+    else
+        printf("attnstep %s\n", AS_VERSION);
+    if (as_write_output(NULL, "", 0, 0, err) == 0)
+        return AS_EXIT_OK;
+    as_error_print(err, stderr);
     return AS_EXIT_USAGE;
 }
 
@@ -61,24 +52,21 @@ int main(int argc, char **argv)
     as_error_clear(&err);
     if (as_cli_parse(&cli, argc, argv, &err) != 0)
         return usage_error(&err);
-    if (cli.help) {
-        as_cli_help(stdout);
-        return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
-    }
-    if (cli.version) {
-        printf("attnstep %s\n", AS_VERSION);
-        return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
-    }
+    if (cli.help || cli.version)
+        return help_or_version(&cli, &err);
     cli.render.color = want_color(&cli);
     if ((mem = open_memstream(&buf, &len)) == NULL) {
         fputs("attnstep: error: out of memory\n", stderr);
         return AS_EXIT_USAGE;
     }
-    rc = command(cli.command)(mem, &cli, &err);
+    rc = as_command_find(cli.command)->fn(mem, &cli, &err);
     if (fclose(mem) != 0 && rc != AS_EXIT_USAGE) {
         as_error_set(&err, "", 0, 0, "out of memory while writing the output");
         rc = AS_EXIT_USAGE;
     }
+    if (cli.render.ascii && buf != NULL && (cli.format == AS_FMT_TEXT || cli.format == AS_FMT_MD))
+        len = as_ascii_punct(buf, len); /* the prose's quotes and dashes too (never inside
+                                         * JSON or CSV, whose quotes mean something) */
     if (rc != AS_EXIT_USAGE && as_write_output(cli.output, buf, len, cli.force, &err) != 0)
         rc = AS_EXIT_USAGE;
     free(buf);

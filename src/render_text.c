@@ -1,5 +1,6 @@
 /* render_text.c - `run` as text: every table in the chapter's order and format. */
 #include "attnstep/render.h"
+#include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -49,13 +50,15 @@ static void table(as_block *out, const char *expr, const as_matrix *m, const as_
                   const as_render_opts *o)
 {
     const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
-    char label[256];
+    as_text label = {0};
     int rounded = 0;
     as_block b = as_block_matrix(m, &st, &rounded);
 
-    snprintf(label, sizeof label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr,
-             o->color ? "\x1b[0m" : "", rounded ? sym(o, AS_SYM_APPROX) : "=");
-    as_block_label(&b, label);
+    as_text_addf(&label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr, o->color ? "\x1b[0m" : "",
+                 rounded ? sym(o, AS_SYM_APPROX) : "=");
+    b.failed |= label.failed;
+    as_block_label(&b, as_text_str(&label));
+    as_text_free(&label);
     if (captions != NULL && captions->count > 0) {
         as_block both = as_block_beside(&b, captions, CAPTION_GAP);
         as_block_append(out, &both);
@@ -82,8 +85,8 @@ static as_block row_captions(const char *const *labels, size_t rows, const as_re
 /* Which keys row i may read: 第0行只能读“我”, 第1行能读“我”和“爱”. */
 static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_render_opts *o)
 {
-    char list[512] = "";
-    size_t j, count = 0, used = 0, last = 0;
+    as_text list = {0};
+    size_t j, count = 0, last = 0;
 
     for (j = 0; j < p->m; j++)
         if (AS_AT(p->M, i, j) != -INFINITY)
@@ -92,16 +95,19 @@ static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_re
         as_block_add(c, msg(o, AS_MSG_MASK_READS_N), i, count);
         return;
     }
-    for (j = 0; j < p->m && used < sizeof list; j++) {
+    for (j = 0; j < p->m; j++) {
         if (AS_AT(p->M, i, j) == -INFINITY)
             continue;
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s“%s”",
-                                 used == 0    ? ""
-                                 : j == last ? msg(o, AS_MSG_LIST_AND)
-                                             : msg(o, AS_MSG_LIST_SEP),
-                                 p->kv_tokens[j]);
+        as_text_addf(&list, "%s“%s”",
+                     list.len == 0 ? ""
+                     : j == last   ? msg(o, AS_MSG_LIST_AND)
+                                   : msg(o, AS_MSG_LIST_SEP),
+                     p->kv_tokens[j]);
     }
-    as_block_add(c, msg(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i, list);
+    c->failed |= list.failed;
+    as_block_add(c, msg(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i,
+                 as_text_str(&list));
+    as_text_free(&list);
 }
 
 /* ---- sections, in the chapter's order ---- */
@@ -125,20 +131,18 @@ static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
     }
 }
 
-/* Wq, Wk, Wv side by side as the book prints them when they fit, else one by one. */
-static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
+/* Three tables side by side as the book prints Wq, Wk, Wv (and Q, K, V) when they fit,
+ * else one below the other; gap spaces between them. */
+static void three_beside(as_block *out, const char *const name[3], const as_matrix *const m[3],
+                         size_t gap_width, const as_render_opts *o)
 {
-    const as_matrix *w[] = {p->Wq, p->Wk, p->Wv, p->bq, p->bk, p->bv, p->Wo, p->bo};
-    static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
     as_block row = {0};
     size_t i, widest = 0;
 
-    if (p->in->layout == AS_LAYOUT_TORCH)
-        as_block_add(out, "%s", msg(o, AS_MSG_LAYOUT_TORCH));
     for (i = 0; i < 3; i++) {
         as_block one = {0}, next;
-        table(&one, name[i], w[i], NULL, o);
-        next = as_block_beside(&row, &one, row.count ? 4 : 0);
+        table(&one, name[i], m[i], NULL, o);
+        next = as_block_beside(&row, &one, row.count ? gap_width : 0);
         as_block_free(&one);
         as_block_free(&row);
         row = next;
@@ -150,8 +154,20 @@ static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
         as_block_append(out, &row);
     else
         for (i = 0; i < 3; i++)
-            table(out, name[i], w[i], NULL, o);
+            table(out, name[i], m[i], NULL, o);
     as_block_free(&row);
+}
+
+/* Wq, Wk, Wv side by side, then the biases and Wo. */
+static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    const as_matrix *w[] = {p->Wq, p->Wk, p->Wv, p->bq, p->bk, p->bv, p->Wo, p->bo};
+    static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
+    size_t i;
+
+    if (p->in->layout == AS_LAYOUT_TORCH)
+        as_block_add(out, "%s", msg(o, AS_MSG_LAYOUT_TORCH));
+    three_beside(out, name, w, 4, o);
     for (i = 3; i < 8; i++)
         if (w[i] != NULL)
             table(out, name[i], w[i], NULL, o);
@@ -168,6 +184,10 @@ static void projections(as_block *out, const as_problem *p, const as_trace *t,
     char expr[64];
     size_t i;
 
+    if (o->qkv_beside && as_shows(o, AS_T_Q) && as_shows(o, AS_T_K) && as_shows(o, AS_T_V)) {
+        three_beside(out, what, res, 8, o); /* the chapter's Q = … K = … V = … block */
+        return;
+    }
     for (i = 0; i < 3; i++) {
         if (!as_shows(o, tab[i]))
             continue;
@@ -226,11 +246,16 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
             as_block_add(out, msg(o, AS_MSG_HEAD_TITLE_GQA), hd, as_kv_head(p, hd), p->group);
         else
             as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
-        if (as_shows(o, AS_T_Q))
+        if (o->qkv_beside) {
+            const char *const names[] = {q, k, v};
+            const as_matrix *const mats[] = {&h->Q, &h->K, &h->V};
+            three_beside(out, names, mats, 8, o);
+        }
+        if (as_shows(o, AS_T_Q) && !o->qkv_beside)
             table(out, q, &h->Q, NULL, o);
-        if (as_shows(o, AS_T_K))
+        if (as_shows(o, AS_T_K) && !o->qkv_beside)
             table(out, k, &h->K, NULL, o);
-        if (as_shows(o, AS_T_V))
+        if (as_shows(o, AS_T_V) && !o->qkv_beside)
             table(out, v, &h->V, NULL, o);
     }
     if (as_shows(o, AS_T_QKT)) {
@@ -269,19 +294,23 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
 /* The heads side by side (C) and the output projection, when there are any. */
 static void output(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
-    char expr[256] = "C = [", sub[32];
-    size_t h, used = strlen(expr);
+    as_text expr = {0};
+    char sub[32];
+    size_t h;
 
     if (is_final_output(p))
         return;
-    for (h = 0; h < p->heads && used < sizeof expr; h++) {
+    as_text_addf(&expr, "C = [");
+    for (h = 0; h < p->heads; h++) {
         head_name(sub, sizeof sub, "O", p, h, o);
-        used += (size_t)snprintf(expr + used, sizeof expr - used, "%s%s", h ? "|" : "", sub);
+        as_text_addf(&expr, "%s%s", h ? "|" : "", sub);
     }
-    snprintf(expr + used, sizeof expr - used, "]");
+    as_text_addf(&expr, "]");
+    out->failed |= expr.failed;
     gap(out);
     if (p->heads > 1 && as_shows(o, AS_T_C))
-        table(out, expr, &t->C, NULL, o);
+        table(out, as_text_str(&expr), &t->C, NULL, o);
+    as_text_free(&expr);
     if (p->Wo != NULL && as_shows(o, AS_T_O))
         table(out, p->bo ? "O = C @ Wo + bo" : "O = C @ Wo", &t->O, NULL, o);
     else if (as_shows(o, AS_T_O))

@@ -84,7 +84,7 @@ static inline void generate(gen *g, uint64_t which, size_t n)
 {
     as_prng r;
     size_t heads, groups, dk, dv, dm;
-    long mask;
+    long mask, positions;
 
     as_prng_seed(&r, 0x15dec0de00ull + which);
     heads = (size_t)as_prng_range(&r, 1, 4);
@@ -95,8 +95,15 @@ static inline void generate(gen *g, uint64_t which, size_t n)
     dv = (size_t)as_prng_range(&r, 1, 5);
     dm = (size_t)as_prng_range(&r, 1, 8);
     mask = n <= 40 ? as_prng_range(&r, 0, 2) : as_prng_range(&r, 0, 1);
+    positions = as_prng_range(&r, 0, 5); /* none half of the time */
+    if (positions == 2)
+        dk = 2 * (size_t)as_prng_range(&r, 1, 3); /* RoPE turns pairs */
     g->len = 0;
     put(g, "heads: %zu\nkv_heads: %zu\n", heads, groups);
+    if (positions >= 1 && positions <= 3)
+        put(g, "positions: %s\n", positions == 1 ? "sinusoidal" : positions == 2 ? "rope" : "alibi");
+    if (positions == 2 && as_prng_range(&r, 0, 1))
+        put(g, "rope: interleaved\nrope_base: 500\n");
     if (mask == 1)
         put(g, "mask: window %ld\n", as_prng_range(&r, 1, (long)n + 1));
     matrix(g, &r, "X", n, dm);

@@ -111,7 +111,7 @@ static void test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs(void
 static void test_the_generated_inputs_cover_heads_shared_heads_and_windows(void **state)
 {
     static gen g;
-    int heads = 0, shared = 0, window = 0, custom = 0, wo = 0;
+    int heads = 0, shared = 0, window = 0, custom = 0, wo = 0, pos = 0;
     uint64_t i;
 
     (void)state;
@@ -122,8 +122,10 @@ static void test_the_generated_inputs_cover_heads_shared_heads_and_windows(void 
         window += strstr(g.buf, "mask: window") != NULL;
         custom += strstr(g.buf, "M = [") != NULL;
         wo += strstr(g.buf, "Wo = [") != NULL;
+        pos += strstr(g.buf, "positions: ") != NULL;
     }
-    assert_true(heads >= 40 && shared >= 15 && window >= 20 && custom >= 10 && wo >= 30);
+    assert_true(heads >= 40 && shared >= 15 && window >= 20 && custom >= 10 && wo >= 30 &&
+                pos >= 30);
 }
 
 /* ---- the command ---- */
@@ -221,7 +223,8 @@ static void test_decode_refuses_formats_and_tables_it_cannot_write(void **state)
             "error: decode takes only --only O");
     refused("decode examples/decode.txt --only O --lang en",
             "error: decode --only O needs --format json");
-    refused("decode examples/decode.txt --tiles 2 --lang en", "error: decode takes no --tiles");
+    refused("decode examples/decode.txt --tiles 2 --lang en",
+            "error: --tiles means nothing to decode");
 }
 
 int main(void)

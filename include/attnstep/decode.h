@@ -15,8 +15,10 @@
 typedef struct as_decode {
     size_t n, heads, kv_heads;
     int keep;          /* nonzero: S, A and each head's O were kept for every step */
-    as_matrix Q;       /* [n, heads*d_k]: row t is q_t, every head */
-    as_matrix *K, *V;  /* kv_heads caches, [n, d_k] and [n, d_v]: row t appended at step t */
+    as_matrix Q;       /* [n, heads*d_k]: row t is q_t, every head (positions: rope:
+                          turned, as the scores use it) */
+    as_matrix *K, *V;  /* kv_heads caches, [n, d_k] and [n, d_v]: row t appended at step t
+                          (rope: K's rows turned, as a decoder caches them) */
     double **KT;       /* kv_heads: K's cache in panels of 8 Keys (AS_PANEL_AT in
                           steps_gen.h), which the scores read */
     as_matrix *S, *A;  /* keep: heads tables [n, n]; row t holds step t's scaled (and
@@ -32,6 +34,7 @@ typedef struct as_decode {
     size_t dots, dots_full; /* in all: score dot products with the cache (every head),
                                and recomputing from scratch at every step */
     size_t rows_full;  /* rows projected recomputing at every step: 1 + 2 + ... + n */
+    double *slopes;    /* [heads] positions: alibi: each head's slope (else zeros) */
     int *same;         /* [n] after as_decode_compare(): 1 when row t of O is bit for bit
                           the run's, else 0; NULL before */
 } as_decode;

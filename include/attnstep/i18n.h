@@ -52,7 +52,7 @@ typedef enum as_msg {
     AS_MSG_TR_STEP1,       /* heading of step 1 */
     AS_MSG_TR_RAW_ONE,     /* %s token, %s "q₁·k₀ = 1×1+0×0 = 1" */
     AS_MSG_TR_RAW_ALL,     /* %s the raw scores, %s the token list */
-    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k: heading of step 2 */
+    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k, %s "√2≈1.414214": heading of step 2 */
     AS_MSG_TR_STEP2_SCALE, /* %s the scale set by the input: heading of step 2 */
     AS_MSG_TR_SCALED,      /* %s "[1/√2, 0/√2] ≈ [0.7071067812, 0]" */
     AS_MSG_TR_ADD_M,       /* %s the scaled scores plus the cells of a custom M */
@@ -109,6 +109,47 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    /* grad: the backward pass (SPEC §13) */
+    AS_MSG_GRAD_NO_LOSS,        /* no dO and no loss in the file */
+    AS_MSG_GRAD_HINT_NO_LOSS,
+    AS_MSG_GRAD_BOTH,           /* %d line of the loss setting: dO and loss both given */
+    AS_MSG_GRAD_HINT_BOTH,
+    AS_MSG_GRAD_LOSS_UNKNOWN,   /* %s the loss as written */
+    AS_MSG_GRAD_HINT_LOSS,
+    AS_MSG_GRAD_NO_TARGET,      /* loss: mse without target */
+    AS_MSG_GRAD_TARGET_UNUSED,  /* target without loss: mse */
+    AS_MSG_GRAD_HINT_TARGET_ONLY,
+    AS_MSG_GRAD_SHAPE,          /* %s dO or target, %zu %zu its shape, %zu %zu O's shape */
+    AS_MSG_GRAD_HINT_DO_SHAPE,
+    AS_MSG_GRAD_HINT_TARGET_SHAPE,
+    AS_MSG_GRAD_NO_MEMORY,
+    AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
+    AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
+    AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
+    AS_MSG_GRAD_LOSS_GIVEN,     /* dO given in the file */
+    AS_MSG_GRAD_LAYOUT_TORCH,   /* the W gradients are in book layout */
+    AS_MSG_GRAD_MASKED_ZERO,    /* caption of dS: masked cells get 0 */
+    AS_MSG_GRAD_HEAD_SLICE,     /* %s "dC", %zu %zu first and last column */
+    AS_MSG_GRAD_COLSUM,         /* %s the table: "dQ的列和" */
+    AS_MSG_GW_TITLE,            /* %s token, %zu row */
+    AS_MSG_GW_GIVEN,            /* %s "a₁=[…]", %s "dO₁=[1,1]" */
+    AS_MSG_GW_STEP1,            /* heading: dA */
+    AS_MSG_GW_DA_ONE,           /* %s token, %s "dO₁·v₀ = 1×10+1×0 = 10" */
+    AS_MSG_GW_DA_ALL,           /* %s "dA₁ = [10,20]" */
+    AS_MSG_GW_STEP2,            /* heading: Σ dA⊙A */
+    AS_MSG_GW_ROWDOT,           /* %s "10×0.67 + 20×0.33 ≈ 13.3" */
+    AS_MSG_GW_STEP3,            /* heading: dS, %s the sum */
+    AS_MSG_GW_DS_ONE,           /* %s token, %s "dS₁₀ = 0.67×(10−13.3) ≈ -2.2" */
+    AS_MSG_GW_DS_MASKED,        /* %s token, %s "dS₁₀": a masked cell */
+    AS_MSG_GW_DS_ALL,           /* %s "dS₁ ≈ [...]" */
+    AS_MSG_GW_STEP4,            /* heading: the scaling, %s "/√2" or "×0.5" */
+    AS_MSG_GW_SCALED,           /* %s "d(QKᵀ)₁ = [...] ≈ [...]" */
+    AS_MSG_GW_STEP5,            /* heading: into dQ */
+    AS_MSG_GW_DQ_CELL,          /* %zu column, %s the written-out sum */
+    AS_MSG_GW_DQ_ROW,           /* %s "dq₁ ≈ [...]" */
+    AS_MSG_GW_STEP6,            /* heading: into dK */
+    AS_MSG_GW_DK_ROW,           /* %s token, %s "dk₀ = [...] ≈ [...]" */
+    AS_MSG_GW_NEXT,             /* closing: what follows dQ and dK */
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     AS_MSG_HEAD_TITLE_GQA, /* %zu head, %zu its K/V group, %zu heads in a group */
     AS_MSG_TR_HEAD_GQA,    /* %zu head, %zu %zu q columns, %zu group, %zu %zu k, %zu %zu v */
@@ -140,6 +181,13 @@ typedef enum as_msg {
     AS_MSG_DC_READS,       /* %s the cache rows read, by token */
     AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
     AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
+    /* ---- compare: each kind of change its own sentence, tables before and after
+     * (issue 12, SPEC §8) ---- */
+    AS_MSG_WHY_MASK,       /* reason: only the mask changed */
+    AS_MSG_WHY_SCALE,      /* reason: only the scale changed */
+    AS_MSG_CMP_BEFORE,     /* caption over the base's table */
+    AS_MSG_CMP_AFTER,      /* caption over the variant's table */
+    AS_MSG_CMP_TOO_BIG,    /* %s table, %zu %zu its shape: too big to print side by side */
     AS_MSG_COUNT
 } as_msg;
 
@@ -161,6 +209,13 @@ typedef enum as_sym {
 
 /* The symbol in Unicode, or its ASCII spelling when ascii is nonzero. */
 const char *as_sym_text(int ascii, as_sym sym);
+
+/* For --ascii: rewrites in place the typographic punctuation of the messages as ASCII
+ * (“ ” → ", ‘ ’ → ', — → --, – and ─ → -, … → ..., and ᵀ → ^T in prose), so that
+ * English output with ASCII tokens is pure ASCII; Chinese text and its full-width
+ * punctuation are left as they are. Never lengthens the text. Returns the new length
+ * of s[0..len). */
+size_t as_ascii_punct(char *s, size_t len);
 
 /* Writes the subscript of n (₀₁₂…, or "[12]" with ascii) into buf. */
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii);
