@@ -33,6 +33,7 @@ typedef struct as_cli {
     int force;
     double tol;              /* check --tol; negative when not given */
     /* exercise */
+    size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
