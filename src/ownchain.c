@@ -2,7 +2,7 @@
  * chapter's (attention.h) or a mistaken one (mistake_steps.h); this file only decides
  * what each step starts from: the student's table where they gave it. */
 #include "attnstep/ownchain.h"
-#include "attnstep/attention.h"
+#include "attnstep/steps.h"
 #include "attnstep/mistake_steps.h"
 
 #include <math.h>
@@ -182,12 +182,13 @@ static int head_slice(const ctx *x, size_t h, int letter)
     const as_chain_slot *whole = &x->c->slot[letter];
     as_chain_slot *s = &x->c->slot[slot_index(x->p, (as_answer_kind)letter, (long)h)];
     const size_t w = letter == 2 ? x->p->d_v : x->p->d_k;
+    const size_t from = letter == 0 ? h : as_kv_head(x->p, h); /* shared K/V heads (§11) */
 
     if (!whole->ok)
         return 0;
     if (make(s, whole->own.rows, w) != 0)
         return -1;
-    as_take_columns(s->calc.v, whole->own.v, whole->own.rows, whole->own.cols, h * w, w);
+    as_take_columns(s->calc.v, whole->own.v, whole->own.rows, whole->own.cols, from * w, w);
     memcpy(s->ctaint, whole->taint, whole->own.rows * sizeof *s->ctaint);
     return 0;
 }

@@ -98,13 +98,14 @@ static int is_bias(as_mat_id id)
 
 /* ------------------------------------------------------------------ settings table ---- */
 
-enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE, NSET };
+enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
+       SET_KV_HEADS, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
-                                            "heads", "layout", "scale"};
+                                            "heads", "layout", "scale", "kv_heads"};
 
 static const char settings_hint[] =
-    "the settings are title, tokens, kv_tokens, mask, heads, layout and scale";
+    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout and scale";
 
 /* Nonzero when s[0..n) equals the lowercase word w, ignoring ASCII case. */
 static int word_is(const char *s, size_t n, const char *w)
@@ -1068,8 +1069,10 @@ static int set_labels(parser *ps, as_tokens *t, const char *v, const char *e, as
     return 0;
 }
 
-/* heads: a positive whole number. */
-static int set_heads(parser *ps, const char *v, const char *e, as_pos key)
+/* A positive whole number up to AS_MAX_DIM in v..e (heads, kv_heads, a window's width):
+ * 0 and *out set, or an error naming what, with hint (or big_hint when too large). */
+static int positive_whole(parser *ps, const char *v, const char *e, size_t *out,
+                          const char *what, const char *hint, const char *big_hint)
 {
     source *src = &ps->main;
     size_t h = 0;
@@ -1079,20 +1082,49 @@ static int set_heads(parser *ps, const char *v, const char *e, as_pos key)
     as_lex_quote(q, sizeof q, v, (size_t)(e - v));
     for (p = v; p < e; p++) {
         if (*p < '0' || *p > '9')
-            return fail_at(ps, src, v, "heads is the number of attention heads, e.g. heads: 2",
-                           "heads must be a positive whole number, not \"%s\"", q);
+            return fail_at(ps, src, v, hint, "%s must be a positive whole number, not \"%s\"",
+                           what, q);
         if (h <= AS_MAX_DIM)
             h = h * 10 + (size_t)(*p - '0'); /* stops growing past the limit: no overflow */
     }
     if (h == 0)
-        return fail_at(ps, src, v, "heads is the number of attention heads, e.g. heads: 2",
-                       "heads must be a positive whole number, not \"%s\"", q);
+        return fail_at(ps, src, v, hint, "%s must be a positive whole number, not \"%s\"", what,
+                       q);
     if (h > AS_MAX_DIM)
-        return fail_at(ps, src, v, "the heads split the columns of Q, K and V among them",
-                       "heads is too large: at most %u", AS_MAX_DIM);
-    ps->in->heads = h;
-    ps->in->heads_pos = key;
+        return fail_at(ps, src, v, big_hint, "%s is too large: at most %u", what, AS_MAX_DIM);
+    *out = h;
     return 0;
+}
+
+/* heads and kv_heads: positive whole numbers. */
+static int set_heads(parser *ps, int which, const char *v, const char *e, as_pos key)
+{
+    if (which == SET_KV_HEADS) {
+        ps->in->kv_heads_pos = key;
+        return positive_whole(ps, v, e, &ps->in->kv_heads, "kv_heads",
+                              "kv_heads is the number of Key/Value heads, each shared by "
+                              "heads/kv_heads query heads, e.g. kv_heads: 1",
+                              "each Key/Value head is shared by heads/kv_heads query heads");
+    }
+    ps->in->heads_pos = key;
+    return positive_whole(ps, v, e, &ps->in->heads, "heads",
+                          "heads is the number of attention heads, e.g. heads: 2",
+                          "the heads split the columns of Q, K and V among them");
+}
+
+/* mask: window W -- causal, and each position reads itself and the W-1 before it. */
+static int set_window(parser *ps, const char *v, const char *e, as_pos key)
+{
+    const char *w = v + 6;
+
+    while (w < e && (*w == ' ' || *w == '\t'))
+        w++;
+    ps->in->mask = AS_MASK_WINDOW;
+    ps->in->mask_pos = key;
+    return positive_whole(ps, w, e, &ps->in->window, "the window of mask: window W",
+                          "a window W lets each position read itself and the W-1 positions "
+                          "before it, e.g. mask: window 2",
+                          "a window as wide as the sequence is the causal mask: mask: causal");
 }
 
 /* scale: auto (1/√d_k) or a finite number. */
@@ -1122,7 +1154,7 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
     return 0;
 }
 
-/* mask: causal | none, layout: book | torch. */
+/* mask: causal | none | window W, layout: book | torch. */
 static int set_word(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
     source *src = &ps->main;
@@ -1135,6 +1167,9 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
         in->mask_pos = key;
         return 0;
     }
+    if (which == SET_MASK && len >= 6 && word_is(v, 6, "window") &&
+        (len == 6 || v[6] == ' ' || v[6] == '\t'))
+        return set_window(ps, v, e, key);
     if (which == SET_LAYOUT && (word_is(v, len, "book") || word_is(v, len, "torch"))) {
         in->layout = word_is(v, len, "book") ? AS_LAYOUT_BOOK : AS_LAYOUT_TORCH;
         return 0;
@@ -1142,7 +1177,7 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
     as_lex_quote(q, sizeof q, v, len);
     if (which == SET_MASK)
         return fail_at(ps, src, v,
-                       "mask is causal or none; a mask of your own is a matrix M = [[...]]",
+                       "mask is causal, none or window W; a mask of your own is a matrix M = [[...]]",
                        "unknown mask \"%s\"", q);
     return fail_at(ps, src, v,
                    "layout is book ([in, out], Q = X @ Wq as in F11) or torch ([out, in], like "
@@ -1162,7 +1197,8 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
     case SET_KV_TOKENS:
         return set_labels(ps, &ps->in->kv_tokens, v, e, key);
     case SET_HEADS:
-        return set_heads(ps, v, e, key);
+    case SET_KV_HEADS:
+        return set_heads(ps, which, v, e, key);
     case SET_SCALE:
         return set_scale(ps, v, e, key);
     default:
@@ -1203,6 +1239,7 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
     if (v == e) {
         snprintf(hint, sizeof hint, "write a value after the colon, e.g. %s",
                  which == SET_MASK ? "mask: causal" : which == SET_HEADS ? "heads: 1"
+                 : which == SET_KV_HEADS ? "kv_heads: 1"
                  : which == SET_LAYOUT ? "layout: book" : which == SET_SCALE ? "scale: auto"
                  : which == SET_TITLE ? "title: F11" : "tokens: 我 爱");
         return fail_at(ps, src, v, hint, "the setting %s has no value", set_names[which]);

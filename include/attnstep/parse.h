@@ -19,7 +19,11 @@ const char *as_mat_name(as_mat_id id);
  * X_kv ...). Returns the id, or -1 when the name is not a matrix of the format. */
 int as_mat_lookup(const char *name, size_t len);
 
-typedef enum as_mask_kind { AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM } as_mask_kind;
+/* WINDOW (SPEC §11): causal, and each position reads only itself and the window-1
+ * positions before it. */
+typedef enum as_mask_kind {
+    AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM, AS_MASK_WINDOW
+} as_mask_kind;
 typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
 
 /* A position in the input: where a statement starts (1-based line, character column). */
@@ -46,6 +50,9 @@ typedef struct as_input {
     as_pos mask_pos;
     size_t heads;        /* 0 when not set */
     as_pos heads_pos;
+    size_t kv_heads;     /* 0 when not set (then as many as heads: SPEC §11) */
+    as_pos kv_heads_pos;
+    size_t window;       /* the W of mask: window W (mask is then AS_MASK_WINDOW) */
     as_layout layout;
     double scale;        /* meaningful when scale_set */
     int scale_set;       /* 0 = auto */
