@@ -386,29 +386,6 @@ void as_answers_free(as_answers *a)
     memset(a, 0, sizeof *a);
 }
 
-double as_written_unit(const char *s, size_t n)
-{
-    size_t i;
-    int point = 0, frac = 0;
-    long e = 0;
-
-    for (i = 0; i < n; i++) {
-        if (s[i] == '/')
-            return 0; /* a fraction is exact */
-        if ((s[i] | 0x20) == 'e') /* "inf" and "infinity" hold no e */
-            break;
-        if (s[i] == '.')
-            point = 1;
-        else if (point && s[i] >= '0' && s[i] <= '9')
-            frac++;
-    }
-    if (i < n) /* an exponent: 1.5e-3 was written to 4 places */
-        e = strtol(s + i + 1, NULL, 10);
-    if (!point && e >= 0)
-        return 0; /* a whole number (also 2e3) is exact */
-    return pow(10.0, -(double)(frac - e));
-}
-
 /* ------------------------------------------------------------------------------ */
 /* Cells: right to the precision written                                            */
 /* ------------------------------------------------------------------------------ */

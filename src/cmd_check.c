@@ -217,6 +217,7 @@ static int report(FILE *out, const as_class *c, const as_cli *cli)
 
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
 {
+    const as_session_opts so = as_cli_session(cli);
     as_session s;
     as_class c;
     paths ps;
@@ -224,7 +225,7 @@ int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
     int rc = AS_EXIT_USAGE, all_right = 1;
 
     memset(&c, 0, sizeof c);
-    if (check_options(cli, err) != 0 || as_session_open(&s, cli->files[0], cli, err) != 0)
+    if (check_options(cli, err) != 0 || as_session_open(&s, cli->files[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (list_answers(&ps, cli, err) != 0)
         goto done;

@@ -36,10 +36,6 @@ int as_answers_parse(as_answers *a, const char *text, size_t len, const char *pa
 /* Frees everything in a and leaves it empty. */
 void as_answers_free(as_answers *a);
 
-/* The unit of the last digit written in the number text s[0..n): 0.01 for "0.67", 1 for
- * "3.", 0.001 for "1e-3"; 0 when the number is exact as written ("2", "1/3", "-inf"). */
-double as_written_unit(const char *s, size_t n);
-
 /* Nonzero when the written value w, whose last digit has the unit u (0: exact as
  * written), stands for the true value x: within tol when tol >= 0, else within half a
  * unit (a tiny relative margin for an exact number); slack widens the margin by what

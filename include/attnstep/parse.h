@@ -5,11 +5,15 @@
 #include <stddef.h>
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
+#include "attnstep/number.h"
+#include "attnstep/reader.h"
 
 /* The matrices an input may name. Order is the book's order of appearance. */
 typedef enum as_mat_id {
     AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
-    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M, AS_NMAT
+    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M,
+    AS_DO, AS_TARGET, /* for grad (SPEC §13): the output's gradient, or the mse target */
+    AS_NMAT
 } as_mat_id;
 
 /* Canonical name of a matrix id ("X", "Xkv", "Wq", ..., "M"). */
@@ -25,9 +29,6 @@ typedef enum as_mask_kind {
     AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM, AS_MASK_WINDOW
 } as_mask_kind;
 typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
-
-/* A position in the input: where a statement starts (1-based line, character column). */
-typedef struct as_pos { int line, col; } as_pos;
 
 typedef struct as_named {
     as_matrix m;
@@ -57,6 +58,8 @@ typedef struct as_input {
     double scale;        /* meaningful when scale_set */
     int scale_set;       /* 0 = auto */
     as_pos scale_pos;
+    char *loss;          /* grad: the loss as written (checked by grad), NULL when not set */
+    as_pos loss_pos;     /* where its value starts */
     as_named mat[AS_NMAT];
 } as_input;
 
@@ -67,13 +70,6 @@ int as_parse_text(as_input *in, const char *text, size_t len, const char *path, 
 
 /* Reads the whole file at path ("-" is standard input) and parses it as above. */
 int as_parse_file(as_input *in, const char *path, as_error *err);
-
-/* Parses one number as the input format writes it (fractions, the Unicode minus, "1.",
- * ".5", exponents; with allow_inf also inf, -inf, ∞, −∞). Reads the longest prefix of
- * s[0..len) that forms a number; returns the bytes used, or 0 when none. *out gets the
- * value. A number that overflows, or a zero denominator, returns 0 and sets *why to a
- * message (else *why is NULL). */
-size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, const char **why);
 
 /* Frees everything in in and leaves it empty. */
 void as_input_free(as_input *in);
