@@ -57,6 +57,7 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
         return AS_EXIT_USAGE;
     if (as_problem_build(&p, &in, cli->mask, err) != 0)
         goto free_input;
+    p.offset = cli->offset; /* --offset: the position of row 0, as the session sets it */
     if (as_decode_run(&d, &p, keep, err) != 0)
         goto free_problem;
     if (cli->format == AS_FMT_TEXT && compare_with_run(&d, &p, err) != 0)
