@@ -1,5 +1,6 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
+#include "attnstep/render_grad.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -38,8 +39,9 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char *const commands[] = {"run", "trace", "check", "exercise", "compare"};
-static const int command_args[] = {1, 1, 2, 0, 2};
+static const char *const commands[] = {"run", "trace", "check", "exercise", "compare", "grad"};
+static const int command_args[] = {1, 1, 2, 0, 2, 1};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
 static int usage(as_error *err, const char *fmt, const char *what)
 {
@@ -76,6 +78,7 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
 {
     long v;
 
+    cli->row_given = 1;
     if (strcmp(arg, "all") == 0)
         cli->render.row = -2;
     else if (strcmp(arg, "last") == 0)
@@ -133,7 +136,6 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
-    const char *bad;
     int i;
 
     switch (opt) {
@@ -157,9 +159,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
         return 0;
     case OPT_ONLY:
-        if (as_only_parse(arg, &cli->render.only, &bad) != 0)
-            return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
-                              "separated by commas; \"%s\" is not one", bad);
+        cli->only_list = arg; /* its names depend on the command: read_only() */
         return 0;
     case OPT_ROW: return option_row(cli, arg, err);
     case OPT_TOL: return option_tol(cli, arg, err);
@@ -190,12 +190,12 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
 {
     int c, want;
 
-    if (first < argc && (c = choice(argv[first], commands, 5)) >= 0) {
+    if (first < argc && (c = choice(argv[first], commands, NCOMMANDS)) >= 0) {
         cli->command = commands[c];
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
         return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
-                          "compare)", argv[first]);
+                          "compare, grad)", argv[first]);
     } else {
         cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
         c = 0;
@@ -209,6 +209,26 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     }
     for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
+    return 0;
+}
+
+/* --only, read with the names of the command's tables (grad has its own). */
+static int read_only(as_cli *cli, as_error *err)
+{
+    const char *bad;
+
+    if (cli->only_list == NULL)
+        return 0;
+    if (strcmp(cli->command, "grad") == 0) {
+        if (as_grad_only_parse(cli->only_list, &cli->render.only, &bad) == 0)
+            return 0;
+        return usage(err, "grad --only takes gradient names (dO, dWo, dbo, dC, dV, dA, dS, "
+                          "dQKT, dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv) separated by "
+                          "commas; \"%s\" is not one", bad);
+    }
+    if (as_only_parse(cli->only_list, &cli->render.only, &bad) != 0)
+        return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
+                          "separated by commas; \"%s\" is not one", bad);
     return 0;
 }
 
@@ -236,7 +256,9 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     }
     if (cli->help || cli->version)
         return 0;
-    return positionals(cli, argc, argv, optind, err);
+    if (positionals(cli, argc, argv, optind, err) != 0)
+        return -1;
+    return read_only(cli, err);
 }
 
 void as_cli_help(FILE *out)
@@ -247,6 +269,7 @@ void as_cli_help(FILE *out)
         "       attnstep check FILE ANSWERS        grade a student's answers\n"
         "       attnstep exercise [options]        a new exercise for hand calculation\n"
         "       attnstep compare BASE VARIANT      what changes when one input changes\n"
+        "       attnstep grad FILE [options]       the backward pass: every gradient\n"
         "       attnstep --help | --version\n"
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"
@@ -267,7 +290,8 @@ void as_cli_help(FILE *out)
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --row I|last|all      trace: the receiving row to walk (default last)\n"
+        "  --row I|last|all      trace: the receiving row to walk (default last);\n"
+        "                        grad: walk that row's softmax backward\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -287,6 +311,7 @@ void as_cli_help(FILE *out)
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
         "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "\n"
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
         "(also the tables the run makes, and the scores of all heads together);\n"

@@ -302,6 +302,7 @@ static const char *const symbols[AS_SYM_COUNT][2] = {
     [AS_SYM_APPROX] = {"≈", "~="},
     [AS_SYM_ELLIPSIS] = {"…", "..."},
     [AS_SYM_MINUS] = {"−", "-"},
+    [AS_SYM_HADAMARD] = {"⊙", "(.)"},
 };
 
 const char *as_sym_text(int ascii, as_sym sym)

@@ -36,6 +36,9 @@ typedef struct as_cli {
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
     int help, version;
+    const char *only_list;   /* --only as given: read once the command is known (grad's
+                                tables have other names than run's) */
+    int row_given;           /* nonzero when --row was given (grad: the walk-through) */
 } as_cli;
 
 /* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
@@ -56,6 +59,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 
 /* Shared by the commands: parse path and build its problem (with --mask), then run it.
  * Returns 0; or -1 with err set, everything freed. Free with as_session_free(). */
@@ -66,5 +70,9 @@ typedef struct as_session {
 } as_session;
 int as_session_open(as_session *s, const char *path, const as_cli *cli, as_error *err);
 void as_session_free(as_session *s);
+
+/* --row must name a row of X, known only once the file is read (trace and grad):
+ * returns 0, or -1 with a usage message in err. (cmd_trace.c) */
+int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);
 
 #endif

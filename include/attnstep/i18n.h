@@ -194,6 +194,7 @@ typedef enum as_sym {
     AS_SYM_APPROX,  /* ≈ / ~= */
     AS_SYM_ELLIPSIS,/* … / ... */
     AS_SYM_MINUS,   /* − / - */
+    AS_SYM_HADAMARD,/* ⊙ / (.) : cell by cell product (grad) */
     AS_SYM_COUNT
 } as_sym;
 
