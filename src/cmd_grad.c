@@ -32,13 +32,14 @@ static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli
 
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
 {
+    const as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
     as_session s;
     as_grad g = {0};
     int rc = AS_EXIT_USAGE;
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||
         as_grad_run(&g, &s.p, &s.t, err) != 0)
