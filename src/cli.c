@@ -11,7 +11,7 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -25,6 +25,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"row", required_argument, NULL, OPT_ROW},
+    {"offset", required_argument, NULL, OPT_OFFSET},
     {"heatmap", no_argument, NULL, OPT_HEATMAP},
     {"tol", required_argument, NULL, OPT_TOL},
     {"require-digits", required_argument, NULL, OPT_REQUIRE_DIGITS},
@@ -162,6 +163,12 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
         cli->seed = (unsigned long)v;
+        return 0;
+    case OPT_OFFSET:
+        if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
+            return usage(err, "--offset takes the position of row 0, a whole number from 0 to "
+                              "1000000000, not \"%s\"", arg);
+        cli->offset = (size_t)v;
         return 0;
     case OPT_REQUIRE_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
@@ -357,6 +364,7 @@ as_session_opts as_cli_session(const as_cli *cli)
 
     memset(&o, 0, sizeof o);
     o.mask = cli->mask;
+    o.offset = cli->offset;
     return o;
 }
 

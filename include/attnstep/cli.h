@@ -40,6 +40,7 @@ typedef struct as_cli {
     double tol;              /* check --tol; negative when not given */
     int require_digits;      /* check --require-digits; 0 when not given */
     /* exercise */
+    size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
