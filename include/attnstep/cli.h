@@ -46,6 +46,9 @@ typedef struct as_cli {
     int answers;
     long tiles;              /* --tiles B: the online softmax's block size; 0 when not given */
     int help, version;
+    const char *only_list;   /* --only as given: read once the command is known (grad's
+                                tables have other names than run's) */
+    int row_given;           /* nonzero when --row was given (grad: the walk-through) */
 } as_cli;
 
 /* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
@@ -93,8 +96,13 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 /* run --tiles B (walk 0) and trace --tiles B (walk 1): the command's output, then the
  * online softmax (cmd_tiles.c). Same returns as a command. */
 int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
+int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);
+
+/* --row must name a row of X, known only once the file is read (trace and grad):
+ * returns 0, or -1 with a usage message in err. (cmd_trace.c) */
+int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);
 
 #endif
