@@ -174,7 +174,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "%s: this step itself was done right; the error comes from your own %s "
                          "(carried_error: the mark is earned)"},
     [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
-    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
+    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", " (too few decimals: at least %d asked)"},
     [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
     [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
     [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
