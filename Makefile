@@ -101,7 +101,7 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
-bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only
+bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
 
 # `make bench-check` times `attnstep check` on a generated class of 1000 answers files
