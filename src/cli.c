@@ -1,5 +1,6 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
+#include "attnstep/render_grad.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -10,7 +11,7 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -24,8 +25,10 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"row", required_argument, NULL, OPT_ROW},
+    {"offset", required_argument, NULL, OPT_OFFSET},
     {"heatmap", no_argument, NULL, OPT_HEATMAP},
     {"tol", required_argument, NULL, OPT_TOL},
+    {"require-digits", required_argument, NULL, OPT_REQUIRE_DIGITS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"width", required_argument, NULL, OPT_WIDTH},
@@ -41,9 +44,10 @@ static const struct option long_options[] = {
 const as_command as_commands[] = {
     {"run", 1, "FILE [options]", "every table, in the book's order", as_cmd_run},
     {"trace", 1, "FILE [options]", "the hand calculation, step by step", as_cmd_trace},
-    {"check", 2, "FILE ANSWERS", "grade a student's answers", as_cmd_check},
+    {"check", 2, "FILE ANSWERS...", "grade answers: files, or directories of *.txt", as_cmd_check},
     {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
     {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
+    {"grad", 1, "FILE [options]", "the backward pass: every gradient", as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 
@@ -69,21 +73,37 @@ static const char *command_names(char *buf, size_t size, const char *sep)
     return buf;
 }
 
+/* Options that mean something to some commands only: given to another, they are an
+ * error that says so, never silently ignored. */
+static const struct {
+    int opt;
+    const char *name, *commands; /* the commands, as a space-separated list */
+} scoped[] = {
+    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace grad"},
+    {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
+    {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
+    {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
+    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+};
+
 static int usage(as_error *err, const char *fmt, const char *what)
 {
     as_error_set(err, "", 0, 0, fmt, what);
     return -1;
 }
 
-/* A whole decimal number in [lo, hi]; -1 when s is anything else. */
+/* A whole decimal number in [lo, hi], digits only (no blank, no sign: " 5" and "+5" are
+ * refused as the input would); -1 when s is anything else. */
 static int whole(const char *s, long lo, long hi, long *out)
 {
     char *end;
     long v;
 
+    if (*s < '0' || *s > '9')
+        return -1;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    if (errno != 0 || *end != '\0' || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -104,6 +124,7 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
 {
     long v;
 
+    cli->row_given = 1;
     if (strcmp(arg, "all") == 0)
         cli->render.row = -2;
     else if (strcmp(arg, "last") == 0)
@@ -115,13 +136,14 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
     return 0;
 }
 
+/* --tol is a number as the input writes one (so 1e-400 is 0 and hex is refused). */
 static int option_tol(as_cli *cli, const char *arg, as_error *err)
 {
-    char *end;
+    const size_t len = strlen(arg);
+    const char *why = NULL;
 
-    errno = 0;
-    cli->tol = strtod(arg, &end);
-    if (errno != 0 || end == arg || *end != '\0' || !(cli->tol >= 0) || cli->tol > 1e300)
+    if (len == 0 || as_parse_number(arg, len, 0, &cli->tol, &why) != len || why != NULL ||
+        !(cli->tol >= 0) || cli->tol > 1e300)
         return usage(err, "--tol takes a tolerance of 0 or more, not \"%s\"", arg);
     return 0;
 }
@@ -142,6 +164,17 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
             return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
         cli->seed = (unsigned long)v;
         return 0;
+    case OPT_OFFSET:
+        if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
+            return usage(err, "--offset takes the position of row 0, a whole number from 0 to "
+                              "1000000000, not \"%s\"", arg);
+        cli->offset = (size_t)v;
+        return 0;
+    case OPT_REQUIRE_DIGITS:
+        if (whole(arg, 0, 17, &v) != 0)
+            return usage(err, "--require-digits takes a whole number from 0 to 17, not \"%s\"", arg);
+        cli->require_digits = (int)v;
+        return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
             return usage(err, "--level takes 1, 2 or 3, not \"%s\"", arg);
@@ -161,7 +194,6 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
-    const char *bad;
     int i;
 
     switch (opt) {
@@ -185,9 +217,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
         return 0;
     case OPT_ONLY:
-        if (as_only_parse(arg, &cli->render.only, &bad) != 0)
-            return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
-                              "separated by commas; \"%s\" is not one", bad);
+        cli->only_list = arg; /* its names depend on the command: read_only() */
         return 0;
     case OPT_ROW: return option_row(cli, arg, err);
     case OPT_TOL: return option_tol(cli, arg, err);
@@ -213,6 +243,34 @@ static int looks_like_command(const char *word, int words_left)
     return words_left > 1 || strpbrk(word, "./") == NULL;
 }
 
+/* Nonzero when the word command is in the space-separated list. */
+static int listed(const char *list, const char *command)
+{
+    const size_t n = strlen(command);
+
+    for (; *list != '\0'; list += strcspn(list, " "), list += *list == ' ')
+        if (strncmp(list, command, n) == 0 && (list[n] == ' ' || list[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Every option given means something to the command. Returns 0, or -1 with err set. */
+static int options_fit(const as_cli *cli, const unsigned long given, as_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
+        if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
+            listed(scoped[i].commands, cli->command))
+            continue;
+        as_error_set(err, "", 0, 0, "%s means nothing to %s: it is an option of %s",
+                     scoped[i].name, cli->command, scoped[i].commands);
+        as_error_hint(err, "leave %s out, or use it with %s", scoped[i].name, scoped[i].commands);
+        return -1;
+    }
+    return 0;
+}
+
 /* The command and its files from the arguments left after the options. */
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
@@ -231,20 +289,45 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     }
     cli->command = c->name;
     want = c->nargs;
+    if (strcmp(cli->command, "check") == 0 && argc - first > want)
+        want = argc - first; /* check FILE ANSWERS...: a whole class */
     if (argc - first != want) {
         if (argc - first < want)
             return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
                                               : "two files are needed");
         return usage(err, "unexpected argument \"%s\"", argv[first + want]);
     }
-    for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
+    for (cli->nargs = 0; cli->nargs < want && cli->nargs < 2; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
+    cli->files = argv + first;
+    cli->nfiles = want;
+    return 0;
+}
+
+/* --only, read with the names of the command's tables (grad has its own). */
+static int read_only(as_cli *cli, as_error *err)
+{
+    const char *bad;
+
+    if (cli->only_list == NULL)
+        return 0;
+    if (strcmp(cli->command, "grad") == 0) {
+        if (as_grad_only_parse(cli->only_list, &cli->render.only, &bad) == 0)
+            return 0;
+        return usage(err, "grad --only takes gradient names (dO, dWo, dbo, dC, dV, dA, dS, "
+                          "dQKT, dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv) separated by "
+                          "commas; \"%s\" is not one", bad);
+    }
+    if (as_only_parse(cli->only_list, &cli->render.only, &bad) != 0)
+        return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
+                          "separated by commas; \"%s\" is not one", bad);
     return 0;
 }
 
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 {
     const char *env = getenv("ATTNSTEP_LANG");
+    unsigned long given = 0; /* bit opt - OPT_LANG for each long option given */
     int opt;
 
     memset(cli, 0, sizeof *cli);
@@ -263,10 +346,16 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
             return usage(err, "option \"%s\" needs a value", argv[optind - 1]);
         if (option(cli, opt, optarg, err) != 0)
             return -1;
+        if (opt >= OPT_LANG)
+            given |= 1ul << (opt - OPT_LANG);
     }
     if (cli->help || cli->version)
         return 0;
-    return positionals(cli, argc, argv, optind, err);
+    if (positionals(cli, argc, argv, optind, err) != 0)
+        return -1;
+    if (options_fit(cli, given, err) != 0)
+        return -1;
+    return read_only(cli, err);
 }
 
 as_session_opts as_cli_session(const as_cli *cli)
@@ -275,6 +364,7 @@ as_session_opts as_cli_session(const as_cli *cli)
 
     memset(&o, 0, sizeof o);
     o.mask = cli->mask;
+    o.offset = cli->offset;
     return o;
 }
 
@@ -317,10 +407,13 @@ void as_cli_help(FILE *out)
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --row I|last|all      trace: the receiving row to walk (default last)\n"
+        "  --row I|last|all      trace: the receiving row to walk (default last);\n"
+        "                        grad: walk that row's softmax backward\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
+        "  --require-digits N    check: a non-integer with fewer than N decimals is wrong\n"
+        "                        (--format text, md, csv gradebook or json)\n"
         "  --seed N              exercise: the seed (same seed, same exercise)\n"
         "  --tokens T            exercise: number of tokens\n"
         "  --width D             exercise: width of X\n"
@@ -337,6 +430,7 @@ void as_cli_help(FILE *out)
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
         "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "\n"
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
         "(also the tables the run makes, and the scores of all heads together);\n"

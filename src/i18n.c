@@ -144,6 +144,55 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "the output projection Wo is used only after the heads' outputs are put "
                      "side by side"},
     [AS_MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
+    /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
+    [AS_MSG_DIAG_SCALE_BY_DK] = {"分数除以了d_k，应当除以%s：缩放用的是d_k的平方根",
+                              "the scores were divided by d_k; they are divided by %s, its square root"},
+    [AS_MSG_DIAG_MASKED_ZERO] = {"被禁止的位置写成了0，应当是−∞：加0等于允许读取，只有−∞的指数才是0",
+                              "0 was written where the mask forbids reading; it must be −∞: adding 0 allows "
+                              "the position, only −∞ gives an exponential of 0"},
+    [AS_MSG_DIAG_INVERTED_MASK] = {"掩码方向反了：每行应当只读自己和前面的位置，不能读后面（未来）的位置",
+                                "the mask is turned round: each row reads itself and the positions before "
+                                "it, never the ones after it (the future)"},
+    [AS_MSG_DIAG_MASK_AFTER_SOFTMAX] = {"先做softmax再把禁止位置清零，剩下的份额加起来不再是1：掩码要在softmax之前加到分数上",
+                                     "the softmax was taken first and the forbidden shares set to 0 "
+                                     "afterwards, so the shares left no longer sum to 1: the mask is "
+                                     "added to the scores before the softmax"},
+    [AS_MSG_DIAG_NO_NORMALIZE] = {"只取了指数，没有除以指数之和：每行份额加起来应当是1",
+                               "the exponentials were not divided by their sum: each row of shares "
+                               "must add up to 1"},
+    [AS_MSG_DIAG_KEYS_FOR_VALUES] = {"混合的是Key，应当用份额混合Value：Key只用来打分，Value才是被取走的内容",
+                                  "the Keys were mixed; the shares mix the Values: Keys only score, "
+                                  "Values are what is read"},
+    [AS_MSG_DIAG_WRONG_WEIGHTS] = {"%s用%s算了，应当用%s", "%s was made with %s; it is made with %s"},
+    [AS_MSG_DIAG_TORCH_LAYOUT] = {"%s用了转置的%s（X@%sᵀ，PyTorch的[输出宽度,输入宽度]存法）；本书右乘[输入宽度,输出宽度]的%s",
+                               "%s was made with %s transposed (X@%sᵀ, PyTorch's [out, in] layout); the "
+                               "book right-multiplies %s as [in, out]"},
+    [AS_MSG_CHK_AMBIGUOUS] = {"诊断：有几种错误同样对得上（%s），无法确定是哪一种",
+                           "diagnosis: several mistakes fit equally (%s); none is named"},
+    [AS_MSG_CHK_LIST_SEP] = {"、", ", "},
+    [AS_MSG_CHK_CARRIED] = {"%s：这一步做对了（carried_error，照样得分）",
+                         "%s: this step was done right (carried_error: the mark is earned)"},
+    [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
+    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
+    [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
+    [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
+    [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
+    [AS_MSG_CHK_MADE] = {"各种错误的人数：", "students per named mistake:"},
+    [AS_MSG_CHK_MADE_LINE] = {"%s：%zu人", "%s: %zu"},
+    [AS_MSG_CHK_NO_MISTAKE] = {"（没有）", "(none)"},
+    [AS_MSG_CHK_UNREADABLE] = {"无法读取答案文件：%s", "cannot read the answers: %s"},
+    [AS_MSG_CHK_NOT_GRADED] = {"（文件无法批改）", "(file could not be graded)"},
+    [AS_MSG_CHK_COL_STUDENT] = {"学生", "student"},
+    [AS_MSG_CHK_COL_SCORE] = {"得分", "score"},
+    [AS_MSG_CHK_COL_MISTAKES] = {"错误", "mistakes"},
+    [AS_MSG_CHK_COL_TABLE] = {"表", "table"},
+    [AS_MSG_CHK_COL_RESULT] = {"结果", "result"},
+    [AS_MSG_CHK_COL_DIAG] = {"诊断", "diagnosis"},
+    [AS_MSG_CHK_COL_COUNT] = {"人数", "students"},
+    [AS_MSG_CHK_WORD_RIGHT] = {"正确", "right"},
+    [AS_MSG_CHK_WORD_WRONG] = {"不对", "wrong"},
+    [AS_MSG_CHK_WORD_CARRIED] = {"前面的错误带过来（得分）", "carried error (earned)"},
+    [AS_MSG_CHK_NO_ANSWERS] = {"目录%s里没有*.txt答案文件", "the directory %s holds no *.txt answers file"},
     /* ---- compare: each kind of change its own sentence (issue 12, SPEC §8) ---- */
     [AS_MSG_WHY_MASK] = {"掩码在缩放之后加到分数上：它决定哪些位置可读（也可以给分数加偏置），从不改变原始分数QKᵀ",
                       "the mask is added to the scores after the scaling: it decides which "
@@ -187,6 +236,14 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                        "target holds the wanted value of each cell of O: give "
                                        "target = [[...]] with O's shape"},
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
+    [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
+                               "grad does not yet take the gradient through positions: %s"},
+    [AS_MSG_GRAD_HINT_POSITIONS] = {"位置编码改变了投影前后的数，反向还要多一步；先去掉positions这一行，"
+                                    "或用positions: alibi（只给分数加常数，梯度不变）",
+                                    "these positions change the numbers around the projections, "
+                                    "which needs one more backward step; leave the positions "
+                                    "line out, or use positions: alibi (a constant added to the "
+                                    "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
                            "along O → A and V → Q and K → the W tables, table by table."},
@@ -295,6 +352,23 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    /* positions (SPEC §12) */
+    [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
+    [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"
+                            "先加到X上，再做投影",
+                            "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
+                            "cos(p/10000^(2i/%zu)), added to X before the projections"},
+    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的每一对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)；%s",
+                              "RoPE: pair i of row p is turned by the angle p*theta_i, theta_i = "
+                              "%s^(-2i/%zu); %s"},
+    [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
+                              "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
+    [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
+                               "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上−m·(i−j)，往前每远一格就多减一个m；本头斜率m = %s",
+                               "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
+                               "step further back; this head's slope m = %s"},
+    [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
@@ -313,6 +387,7 @@ static const char *const symbols[AS_SYM_COUNT][2] = {
     [AS_SYM_APPROX] = {"≈", "~="},
     [AS_SYM_ELLIPSIS] = {"…", "..."},
     [AS_SYM_MINUS] = {"−", "-"},
+    [AS_SYM_HADAMARD] = {"⊙", "(.)"},
 };
 
 const char *as_sym_text(int ascii, as_sym sym)

@@ -19,11 +19,17 @@ typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER 
 
 /* Exit statuses (SPEC §3). */
 enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
+/* A command's status (never an exit code): its output is written, and the bad input it
+ * met was already reported on standard error; exit 2 (check: an unreadable answers file
+ * among a class that was still graded). */
+enum { AS_EXIT_PARTIAL = 3 };
 
 typedef struct as_cli {
     const char *command;     /* "run", "trace", "check", "exercise", "compare" */
     const char *arg[2];      /* the command's file arguments */
     int nargs;
+    char **files;            /* every file argument (check: FILE ANSWERS...), nfiles */
+    int nfiles;
     as_render_opts render;   /* lang, digits, ascii, only, row, heatmap; color decided late */
     as_format format;
     int format_set;
@@ -32,11 +38,16 @@ typedef struct as_cli {
     const char *output;      /* -o FILE, or NULL for stdout */
     int force;
     double tol;              /* check --tol; negative when not given */
+    int require_digits;      /* check --require-digits; 0 when not given */
     /* exercise */
+    size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
     int help, version;
+    const char *only_list;   /* --only as given: read once the command is known (grad's
+                                tables have other names than run's) */
+    int row_given;           /* nonzero when --row was given (grad: the walk-through) */
 } as_cli;
 
 /* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
@@ -79,8 +90,13 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);
+
+/* --row must name a row of X, known only once the file is read (trace and grad):
+ * returns 0, or -1 with a usage message in err. (cmd_trace.c) */
+int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);
 
 #endif

@@ -109,6 +109,39 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
+    AS_MSG_DIAG_SCALE_BY_DK,   /* %s "√d_k" */
+    AS_MSG_DIAG_MASKED_ZERO,
+    AS_MSG_DIAG_INVERTED_MASK,
+    AS_MSG_DIAG_MASK_AFTER_SOFTMAX,
+    AS_MSG_DIAG_NO_NORMALIZE,
+    AS_MSG_DIAG_KEYS_FOR_VALUES,
+    AS_MSG_DIAG_WRONG_WEIGHTS, /* %s the table made ("K"), %s the W used ("Wq"), %s the W it needs ("Wk") */
+    AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
+    AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
+    AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
+    AS_MSG_CHK_CARRIED,        /* %s table: carried_error, the mark earned */
+    AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
+    AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
+    AS_MSG_CHK_STUDENT,        /* %s name, %zu score, %zu max */
+    AS_MSG_CHK_CLASS,          /* %zu students graded */
+    AS_MSG_CHK_MEAN,           /* %s mean score, %s mean max */
+    AS_MSG_CHK_MADE,           /* heading of the count per named mistake */
+    AS_MSG_CHK_MADE_LINE,      /* %s code, %zu students */
+    AS_MSG_CHK_NO_MISTAKE,     /* a student line (or the class) with no named mistake */
+    AS_MSG_CHK_UNREADABLE,     /* %s why: an answers file that cannot be read */
+    AS_MSG_CHK_NOT_GRADED,     /* a student line whose file could not be graded */
+    AS_MSG_CHK_COL_STUDENT,    /* column headings of the Markdown summary */
+    AS_MSG_CHK_COL_SCORE,
+    AS_MSG_CHK_COL_MISTAKES,
+    AS_MSG_CHK_COL_TABLE,
+    AS_MSG_CHK_COL_RESULT,
+    AS_MSG_CHK_COL_DIAG,
+    AS_MSG_CHK_COL_COUNT,
+    AS_MSG_CHK_WORD_RIGHT,     /* a table's result in a Markdown cell */
+    AS_MSG_CHK_WORD_WRONG,
+    AS_MSG_CHK_WORD_CARRIED,
+    AS_MSG_CHK_NO_ANSWERS,     /* %s a directory with no *.txt in it */
     /* grad: the backward pass (SPEC §13) */
     AS_MSG_GRAD_NO_LOSS,        /* no dO and no loss in the file */
     AS_MSG_GRAD_HINT_NO_LOSS,
@@ -123,6 +156,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_HINT_DO_SHAPE,
     AS_MSG_GRAD_HINT_TARGET_SHAPE,
     AS_MSG_GRAD_NO_MEMORY,
+    AS_MSG_GRAD_POSITIONS,      /* %s rope or sinusoidal */
+    AS_MSG_GRAD_HINT_POSITIONS,
     AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
     AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
     AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
@@ -178,6 +213,14 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    /* positions (SPEC §12) */
+    AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
+    AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
+    AS_MSG_POS_ROPE_NOTE,  /* %s base, %zu d_k, %s the pairing (one of the two below) */
+    AS_MSG_POS_ROPE_HALF,  /* rope: half */
+    AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
+    AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
+    AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
@@ -201,6 +244,7 @@ typedef enum as_sym {
     AS_SYM_APPROX,  /* ≈ / ~= */
     AS_SYM_ELLIPSIS,/* … / ... */
     AS_SYM_MINUS,   /* − / - */
+    AS_SYM_HADAMARD,/* ⊙ / (.) : cell by cell product (grad) */
     AS_SYM_COUNT
 } as_sym;
 
