@@ -44,6 +44,7 @@ steps_gen 2
 kernels 2
 positions 2
 backward 2
+mistake_steps 2
 number 3
 reader 3
 load 3
@@ -62,18 +63,24 @@ render_svg 6
 render_trace 6
 heatmap 6
 expand 6
+render_grad 6
+render_grad_walk 6
 answers 7
+graded 7
 diagnose 7
 check 7
 compare 7
 exercise 7
 render_sheet 7
+ownchain 7
+check_report 7
 cli 8
 cmd_run 8
 cmd_trace 8
 cmd_check 8
 cmd_exercise 8
 cmd_compare 8
+cmd_grad 8
 main 8
 '
 
