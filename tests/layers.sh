@@ -53,6 +53,8 @@ model 4
 attention 5
 session 5
 grad 5
+decode 5
+tiles 5
 render 6
 render_text 6
 render_json 6
@@ -65,6 +67,8 @@ heatmap 6
 expand 6
 render_grad 6
 render_grad_walk 6
+render_decode 6
+render_tiles 6
 answers 7
 graded 7
 diagnose 7
@@ -81,6 +85,8 @@ cmd_check 8
 cmd_exercise 8
 cmd_compare 8
 cmd_grad 8
+cmd_decode 8
+cmd_tiles 8
 main 8
 '
 
