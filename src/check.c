@@ -442,6 +442,17 @@ const char *as_diag_code(as_diag d)
     return d > AS_DIAG_NONE && d < AS_DIAG_COUNT ? code[d] : NULL;
 }
 
+as_msg as_diag_msg(as_diag d)
+{
+    static const as_msg why[AS_DIAG_COUNT] = {
+        [AS_DIAG_CARRIED_ERROR] = AS_MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = AS_MSG_DIAG_NO_SCALE,
+        [AS_DIAG_SCALE_MULTIPLIED] = AS_MSG_DIAG_SCALE_MULT, [AS_DIAG_NO_MASK] = AS_MSG_DIAG_NO_MASK,
+        [AS_DIAG_SOFTMAX_COLUMNS] = AS_MSG_DIAG_SOFTMAX_COLUMNS,
+        [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED};
+
+    return why[d > AS_DIAG_NONE && d < AS_DIAG_COUNT ? d : AS_DIAG_TRANSPOSED];
+}
+
 /* ------------------------------------------------------------------------------ */
 /* Cells: right to the precision written                                            */
 /* ------------------------------------------------------------------------------ */
@@ -877,6 +888,39 @@ static int diagnose(as_table_grade *g, checker *k)
         for (j = 0; j < 2; j++)
             as_matrix_free(&k->slice[i][j]);
     return rc < 0 ? -1 : 0;
+}
+
+/* What mistake d gives in place of the right table (kind, head), with nothing of the
+ * student's: the Moodle export offers it as a wrong answer (SPEC §7). */
+int as_mistake_table(as_matrix *out, const as_problem *p, const as_trace *t,
+                     as_answer_kind kind, long head, as_diag d)
+{
+    const as_matrix *whole[] = {&t->Q, &t->K, &t->V, NULL, NULL, NULL, &t->O, &t->C};
+    checker k;
+    as_table_grade g;
+    as_matrix slack = {0};
+    size_t i, j;
+    int rc;
+
+    memset(&k, 0, sizeof k);
+    memset(&g, 0, sizeof g);
+    memset(out, 0, sizeof *out);
+    k.p = p;
+    k.t = t;
+    k.tol = -1;
+    g.kind = kind;
+    g.head = head;
+    g.expected = head >= 0 ? head_table(&t->head[head], kind) : whole[kind];
+    if (d == AS_DIAG_CARRIED_ERROR || g.expected == NULL)
+        return 0; /* a carried error needs the student's own earlier tables */
+    rc = mistaken(out, &slack, &k, &g, d);
+    as_matrix_free(&slack);
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 2; j++)
+            as_matrix_free(&k.slice[i][j]);
+    if (rc != 1)
+        as_matrix_free(out);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------------ */

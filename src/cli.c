@@ -1,5 +1,6 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
+#include "attnstep/sheet.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -10,7 +11,8 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT,
+       OPT_CLASS };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -33,13 +35,17 @@ static const struct option long_options[] = {
     {"dv", required_argument, NULL, OPT_DV},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"step", required_argument, NULL, OPT_STEP},
+    {"exp-table", no_argument, NULL, OPT_EXP_TABLE},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"class", required_argument, NULL, OPT_CLASS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
 
-static const char *const commands[] = {"run", "trace", "check", "exercise", "compare"};
-static const int command_args[] = {1, 1, 2, 0, 2};
+static const char *const commands[] = {"run", "trace", "check", "exercise", "compare", "sheet"};
+static const int command_args[] = {1, 1, 2, 0, 2, 1};
 
 static int usage(as_error *err, const char *fmt, const char *what)
 {
@@ -108,11 +114,18 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, 17, &v) != 0)
             return usage(err, "--digits takes a whole number from 0 to 17, not \"%s\"", arg);
         cli->render.digits = (int)v;
+        cli->digits_set = 1;
         return 0;
     case OPT_SEED:
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
         cli->seed = (unsigned long)v;
+        cli->seed_set = 1;
+        return 0;
+    case OPT_COUNT:
+        if (whole(arg, 1, 1000, &v) != 0)
+            return usage(err, "--count takes a whole number from 1 to 1000, not \"%s\"", arg);
+        cli->count = v;
         return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
@@ -130,7 +143,8 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
 
 static int option(as_cli *cli, int opt, const char *arg, as_error *err)
 {
-    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
+    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg", "gift",
+                                          "moodle"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
     const char *bad;
@@ -141,8 +155,9 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         return as_lang_parse(arg, &cli->render.lang) == 0
                    ? 0 : usage(err, "--lang takes zh or en, not \"%s\"", arg);
     case OPT_FORMAT:
-        if ((i = choice(arg, formats, 6)) < 0)
-            return usage(err, "--format takes text, json, md, latex, csv or svg, not \"%s\"", arg);
+        if ((i = choice(arg, formats, 8)) < 0)
+            return usage(err, "--format takes text, json, md, latex, csv, svg, gift or moodle, "
+                              "not \"%s\"", arg);
         cli->format = (as_format)i;
         cli->format_set = 1;
         return 0;
@@ -167,6 +182,15 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_HEATMAP: cli->render.heatmap = 1; return 0;
     case OPT_FORCE: cli->force = 1; return 0;
     case OPT_ANSWERS: cli->answers = 1; return 0;
+    case OPT_EXP_TABLE: cli->exp_table = 1; return 0;
+    case OPT_CLASS: cli->roster = arg; return 0;
+    case OPT_STEP: {
+        as_step st;
+        if (as_step_parse(arg, &st) != 0)
+            return usage(err, "--step takes project, scores, softmax or mix, not \"%s\"", arg);
+        cli->step = (int)st;
+        return 0;
+    }
     case 'o': cli->output = arg; return 0;
     case 'h': cli->help = 1; return 0;
     case OPT_VERSION: cli->version = 1; return 0;
@@ -190,12 +214,12 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
 {
     int c, want;
 
-    if (first < argc && (c = choice(argv[first], commands, 5)) >= 0) {
+    if (first < argc && (c = choice(argv[first], commands, 6)) >= 0) {
         cli->command = commands[c];
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
         return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
-                          "compare)", argv[first]);
+                          "compare, sheet)", argv[first]);
     } else {
         cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
         c = 0;
@@ -209,6 +233,21 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     }
     for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
+    return 0;
+}
+
+/* --count and --class make several exercises: -o then names a directory. */
+static int variants(as_cli *cli, as_error *err)
+{
+    if (cli->count > 0 && cli->roster != NULL)
+        return usage(err, "%s", "--count and --class do not go together: --class makes one "
+                                "exercise per name");
+    if ((cli->count > 0 || cli->roster != NULL) && strcmp(cli->command, "exercise") != 0)
+        return usage(err, "%s", "--count and --class are options of exercise");
+    if (cli->count > 0 || cli->roster != NULL) {
+        cli->output_dir = cli->output;
+        cli->output = NULL;
+    }
     return 0;
 }
 
@@ -236,7 +275,9 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     }
     if (cli->help || cli->version)
         return 0;
-    return positionals(cli, argc, argv, optind, err);
+    if (positionals(cli, argc, argv, optind, err) != 0)
+        return -1;
+    return variants(cli, err);
 }
 
 void as_cli_help(FILE *out)
@@ -247,6 +288,7 @@ void as_cli_help(FILE *out)
         "       attnstep check FILE ANSWERS        grade a student's answers\n"
         "       attnstep exercise [options]        a new exercise for hand calculation\n"
         "       attnstep compare BASE VARIANT      what changes when one input changes\n"
+        "       attnstep sheet FILE [options]      a worksheet (and key) for an input\n"
         "       attnstep --help | --version\n"
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"
@@ -258,7 +300,8 @@ void as_cli_help(FILE *out)
         "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
         "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
         "                        makes sense; csv writes the one table --only names,\n"
-        "                        svg draws each head's A as a heatmap\n"
+        "                        svg draws each head's A as a heatmap; exercise also\n"
+        "                        gift and moodle (Moodle quiz imports)\n"
         "  --digits N            decimal places shown, 0-17 (default 10)\n"
         "  --mask causal|none    override the file's mask\n"
         "  --only LIST           only these tables, e.g. --only A,O\n"
@@ -276,7 +319,13 @@ void as_cli_help(FILE *out)
         "  --width D             exercise: width of X\n"
         "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
         "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
-        "  --answers             exercise: add the answer key\n"
+        "  --answers             exercise, sheet: add the answer key\n"
+        "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
+        "                        softmax or mix (the tables before it are given)\n"
+        "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
+        "  --count N             exercise: N variants (with -o DIR: a file each)\n"
+        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
+
         "  -h, --help            print this help and exit\n"
         "  --version             print the version and exit\n"
         "\n"

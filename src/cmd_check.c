@@ -53,17 +53,12 @@ static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
 /* "diagnosis: no_scale — the scores were not divided by √d_k". */
 static void diagnosis(FILE *out, const as_table_grade *g, const as_render_opts *o)
 {
-    static const as_msg why[AS_DIAG_COUNT] = {
-        [AS_DIAG_CARRIED_ERROR] = AS_MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = AS_MSG_DIAG_NO_SCALE,
-        [AS_DIAG_SCALE_MULTIPLIED] = AS_MSG_DIAG_SCALE_MULT, [AS_DIAG_NO_MASK] = AS_MSG_DIAG_NO_MASK,
-        [AS_DIAG_SOFTMAX_COLUMNS] = AS_MSG_DIAG_SOFTMAX_COLUMNS,
-        [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED};
     char sqrt_dk[32], text[256];
 
     if (g->diagnosis == AS_DIAG_NONE)
         return;
     snprintf(sqrt_dk, sizeof sqrt_dk, o->ascii ? "%s(d_k)" : "%sd_k", as_sym_text(o->ascii, AS_SYM_SQRT));
-    snprintf(text, sizeof text, as_msg_text(o->lang, why[g->diagnosis]),
+    snprintf(text, sizeof text, as_msg_text(o->lang, as_diag_msg(g->diagnosis)),
              g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
     fputs("  ", out);
     fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);

@@ -3,11 +3,13 @@
  * project's own PRNG; each draw is written out, parsed back and run for real, and a
  * draw that breaks a promise of its level is replaced by the next one. */
 #include "attnstep/exercise.h"
+#include "attnstep/lex.h"
 #include "attnstep/parse.h"
 #include "attnstep/prng.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,17 +217,29 @@ static as_block statement_block(const char *name, const as_matrix *m, int digits
 static void header(FILE *out, const as_exercise_opts *o, as_msg what)
 {
     static const char *const masks[] = {"causal", "causal", "none", "custom"};
-    char again[256];
+    char again[320];
 
     snprintf(again, sizeof again,
              "attnstep exercise --level %d --seed %lu --tokens %zu --width %zu --dk %zu "
-             "--dv %zu --mask %s%s",
+             "--dv %zu --mask %s%s%s%s",
              o->level, o->seed, o->tokens, o->width, o->dk, o->dv, masks[o->mask],
+             o->step != AS_STEP_ALL ? " --step " : "",
+             o->step != AS_STEP_ALL ? as_step_name(o->step) : "",
              o->lang == AS_LANG_EN ? " --lang en" : "");
     fputs("# ", out);
     fprintf(out, as_msg_text(o->lang, AS_MSG_EX_HEADER), o->level, o->seed);
+    if (o->student != NULL) {
+        fputs("\n# ", out);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_EX_STUDENT), o->student,
+                o->variant != NULL ? o->variant : "");
+    }
     fputs("\n# ", out);
     fprintf(out, as_msg_text(o->lang, AS_MSG_EX_AGAIN), again);
+    if (o->step != AS_STEP_ALL) {
+        fputs("\n# ", out);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_EX_DRILL),
+                as_msg_text(o->lang, (as_msg)(AS_MSG_SHEET_STEP_PROJECT + o->step - 1)));
+    }
     fprintf(out, "\n# %s\n", as_msg_text(o->lang, what));
 }
 
@@ -476,4 +490,167 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Variants for a class                                                             */
+/* ------------------------------------------------------------------------------ */
+
+#define VARIANT_SEEDS 1000000000UL /* variant seeds stay below this: short to type */
+
+/* FNV-1a, 64 bits: the name's bytes folded into one number. */
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+unsigned long as_exercise_variant_seed(unsigned long base, const char *name)
+{
+    as_prng g;
+
+    as_prng_seed(&g, (uint64_t)base ^ fnv1a(name));
+    return (unsigned long)(as_prng_next(&g) % VARIANT_SEEDS);
+}
+
+void as_exercise_variant_id(char id[AS_VARIANT_ID], unsigned long seed)
+{
+    static const char alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"; /* no I, O, 0, 1 */
+    as_prng g;
+    uint64_t bits;
+    int k;
+
+    as_prng_seed(&g, (uint64_t)seed);
+    bits = as_prng_next(&g);
+    for (k = 0; k < 4; k++, bits >>= 5)
+        id[k] = alphabet[bits & 31];
+    id[4] = '\0';
+}
+
+/* ---- the roster ---- */
+
+#define MAX_NAME 64
+
+void as_roster_free(as_roster *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->count; i++)
+        free(r->name[i]);
+    free(r->name);
+    r->name = NULL;
+    r->count = 0;
+}
+
+static int roster_fail(as_roster *r, as_error *err, const char *path, int line, int col,
+                       const char *what, const char *hint)
+{
+    as_error_set(err, path, line, col, "%s", what);
+    as_error_hint(err, "%s", hint);
+    as_roster_free(r);
+    return -1;
+}
+
+/* Adds the name s[0..n) found on line. Returns 0, or -1 when memory ran out. */
+static int roster_add(as_roster *r, const char *s, size_t n)
+{
+    char **more = realloc(r->name, (r->count + 1) * sizeof *more);
+
+    if (more == NULL)
+        return -1;
+    r->name = more;
+    if ((r->name[r->count] = malloc(n + 1)) == NULL)
+        return -1;
+    memcpy(r->name[r->count], s, n);
+    r->name[r->count++][n] = '\0';
+    return 0;
+}
+
+/* The name on the cursor's line, trimmed (p, n: empty for a blank or comment line). */
+static void roster_line(as_cursor *c, const char **p, size_t *n)
+{
+    const char *end;
+
+    as_cursor_skip_blanks(c);
+    *p = c->p;
+    while (c->p < c->end && *c->p != '#' && as_lex_eol(c->p, c->end) == 0)
+        c->p++;
+    for (end = c->p; end > *p;) {
+        if (end[-1] == ' ' || end[-1] == '\t')
+            end--;
+        else if (end - *p >= 3 && as_lex_blank(end - 3, end) == 3)
+            end -= 3; /* U+3000, the ideographic space */
+        else if (end - *p >= 2 && as_lex_blank(end - 2, end) == 2)
+            end -= 2; /* U+00A0 */
+        else
+            break;
+    }
+    *n = (size_t)(end - *p);
+    as_cursor_skip_line(c);
+}
+
+/* The line of the earlier name equal to s[0..n), or 0 when there is none. */
+static int roster_seen(const as_roster *r, const int *lines, const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < r->count; i++)
+        if (strlen(r->name[i]) == n && memcmp(r->name[i], s, n) == 0)
+            return lines[i];
+    return 0;
+}
+
+int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path, as_lang lang,
+                    as_error *err)
+{
+    const char *bad = as_lex_bad_byte(text, len), *p;
+    int line, col, *lines = NULL, *more;
+    as_cursor c;
+    size_t n, k;
+    char what[256], name[MAX_NAME + 1];
+
+    memset(r, 0, sizeof *r);
+    if (bad != NULL) {
+        as_lex_locate(text, len, bad, &line, &col);
+        return roster_fail(r, err, path, line, col, as_msg_text(lang, AS_MSG_ROSTER_NOT_UTF8),
+                           as_msg_text(lang, AS_MSG_ROSTER_NOT_UTF8_HINT));
+    }
+    for (as_cursor_init(&c, text, len); c.p < c.end; as_cursor_newline(&c)) {
+        roster_line(&c, &p, &n);
+        for (k = 0; k < n && ((unsigned char)p[k] >= 0x20 && p[k] != 0x7f); k++)
+            ;
+        if (k < n || n > MAX_NAME) {
+            free(lines);
+            return roster_fail(r, err, path, c.line, as_cursor_col(&c, p + (k < n ? k : 0)),
+                               as_msg_text(lang, k < n ? AS_MSG_ROSTER_CONTROL : AS_MSG_ROSTER_LONG),
+                               as_msg_text(lang, AS_MSG_ROSTER_HINT));
+        }
+        if (n == 0)
+            continue;
+        if ((line = roster_seen(r, lines, p, n)) != 0) {
+            snprintf(name, sizeof name, "%.*s", (int)n, p);
+            snprintf(what, sizeof what, as_msg_text(lang, AS_MSG_ROSTER_TWICE), name, line);
+            free(lines);
+            return roster_fail(r, err, path, c.line, as_cursor_col(&c, p), what,
+                               as_msg_text(lang, AS_MSG_ROSTER_TWICE_HINT));
+        }
+        if ((more = realloc(lines, (r->count + 1) * sizeof *more)) == NULL) {
+            free(lines);
+            return roster_fail(r, err, path, 0, 0, "out of memory", "");
+        }
+        lines = more;
+        lines[r->count] = c.line;
+        if (roster_add(r, p, n) != 0) {
+            free(lines);
+            return roster_fail(r, err, path, 0, 0, "out of memory", "");
+        }
+    }
+    free(lines);
+    if (r->count == 0)
+        return roster_fail(r, err, path, 0, 0, as_msg_text(lang, AS_MSG_ROSTER_EMPTY),
+                           as_msg_text(lang, AS_MSG_ROSTER_HINT));
+    return 0;
 }

@@ -17,6 +17,7 @@ static const struct {
     {"check", as_cmd_check},
     {"exercise", as_cmd_exercise},
     {"compare", as_cmd_compare},
+    {"sheet", as_cmd_sheet},
 };
 
 static as_command_fn command(const char *name)
@@ -42,7 +43,7 @@ static int want_color(const as_cli *cli)
 static int usage_error(const as_error *err)
 {
     as_error_print(err, stderr);
-    fputs("usage: attnstep [run|trace|check|exercise|compare] [options] FILE...\n"
+    fputs("usage: attnstep [run|trace|check|exercise|compare|sheet] [options] FILE...\n"
           "Try 'attnstep --help' for more information.\n",
           stderr);
     return AS_EXIT_USAGE;

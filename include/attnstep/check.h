@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "attnstep/attention.h"
 #include "attnstep/error.h"
+#include "attnstep/i18n.h"
 #include "attnstep/matrix.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
@@ -75,6 +76,17 @@ typedef enum as_diag {
 
 /* The code of a diagnosis as SPEC §6 spells it ("no_scale" ...); NULL for none. */
 const char *as_diag_code(as_diag d);
+
+/* The message that explains mistake d in one sentence (d not AS_DIAG_NONE). Its one %s
+ * is "√d_k" for the scaling mistakes, the student's earlier tables for carried_error. */
+as_msg as_diag_msg(as_diag d);
+
+/* The table that mistake d (not carried_error, which needs a student's own tables)
+ * makes in place of the right table of kind for head (-1: a whole-layer Q, K, V, O or
+ * C) of the run t of p. Returns 1 with out set (free it), 0 when d does not apply to
+ * that table (out empty), -1 when memory ran out. */
+int as_mistake_table(as_matrix *out, const as_problem *p, const as_trace *t,
+                     as_answer_kind kind, long head, as_diag d);
 
 /* One graded table. */
 typedef struct as_table_grade {

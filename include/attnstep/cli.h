@@ -11,7 +11,8 @@
 #define AS_VERSION "0.1.0"
 
 typedef enum as_format {
-    AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG
+    AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG, AS_FMT_GIFT,
+    AS_FMT_MOODLE
 } as_format;
 
 typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER } as_color_mode;
@@ -20,7 +21,7 @@ typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER 
 enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
 
 typedef struct as_cli {
-    const char *command;     /* "run", "trace", "check", "exercise", "compare" */
+    const char *command;     /* "run", "trace", "check", "exercise", "compare", "sheet" */
     const char *arg[2];      /* the command's file arguments */
     int nargs;
     as_render_opts render;   /* lang, digits, ascii, only, row, heatmap; color decided late */
@@ -33,8 +34,16 @@ typedef struct as_cli {
     double tol;              /* check --tol; negative when not given */
     /* exercise */
     unsigned long seed;
+    int seed_set;            /* nonzero when --seed was given */
+    int digits_set;          /* nonzero when --digits was given */
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
+    /* worksheets (exercise, sheet) */
+    int step;                /* an as_step: AS_STEP_ALL unless --step */
+    int exp_table;           /* --exp-table */
+    long count;              /* --count N, 0 when not given */
+    const char *roster;      /* --class ROSTER, or NULL */
+    const char *output_dir;  /* -o DIR with --count or --class (output is then NULL) */
     int help, version;
 } as_cli;
 
@@ -56,6 +65,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err);
 
 /* Shared by the commands: parse path and build its problem (with --mask), then run it.
  * Returns 0; or -1 with err set, everything freed. Free with as_session_free(). */
