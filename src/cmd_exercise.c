@@ -175,6 +175,7 @@ static as_sheet_opts sheet_opts(const as_cli *cli, int answers)
     so.latex = cli->format == AS_FMT_LATEX;
     so.answers = answers;
     so.exp_table = cli->exp_table;
+    so.ascii = cli->render.ascii;
     so.step = (as_step)cli->step;
     so.places = cli->digits_set ? cli->render.digits : AS_SHEET_PLACES;
     so.key_places = so.places + 2 > 17 ? 17 : so.places + 2;

@@ -26,6 +26,7 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     so.latex = cli->format == AS_FMT_LATEX;
     so.answers = cli->answers;
     so.exp_table = cli->exp_table;
+    so.ascii = cli->render.ascii;
     so.step = (as_step)cli->step;
     so.places = cli->digits_set ? cli->render.digits : AS_SHEET_PLACES;
     so.key_places = so.places + 2 > 17 ? 17 : so.places + 2;

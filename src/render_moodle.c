@@ -5,6 +5,7 @@
  * feedback~%0%value:tolerance#feedback}`, `\` before } # ~ / " \ inside an answer). */
 #include "attnstep/moodle.h"
 #include "attnstep/check.h"
+#include "attnstep/diagnose.h"
 #include "attnstep/numfmt.h"
 
 #include <math.h>

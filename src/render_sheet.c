@@ -84,6 +84,12 @@ static const char *msg(const page *pg, as_msg m)
     return as_msg_text(pg->o->lang, m);
 }
 
+/* A symbol in Markdown: Unicode, or its ASCII spelling with --ascii. */
+static const char *sym(const page *pg, as_sym s)
+{
+    return as_sym_text(pg->o->ascii, s);
+}
+
 static int ascii_only(const char *s)
 {
     for (; *s; s++)
@@ -168,7 +174,7 @@ static int num(const page *pg, char *buf, size_t size, double v, int places)
 
     if (isinf(v)) {
         snprintf(buf, size, "%s", pg->o->latex ? (v < 0 ? "-\\infty" : "\\infty")
-                                               : as_sym_text(0, AS_SYM_NEG_INF));
+                                               : sym(pg, AS_SYM_NEG_INF));
         return 0;
     }
     r = as_fmt_display(buf, size, v, places, 1);
@@ -229,9 +235,14 @@ static int collect(void *ctx, const as_table_view *v)
 
 size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, size_t max)
 {
-    as_render_opts ro = {AS_LANG_ZH, 10, 1, 0, want, -1, 0, 0};
     gathering g = {s, out, 0, max};
+    as_render_opts ro;
 
+    memset(&ro, 0, sizeof ro);
+    ro.digits = 10;
+    ro.ascii = 1;
+    ro.only = want;
+    ro.row = -1;
     as_each_table(s->p, s->t, &ro, collect, &g);
     return g.count;
 }
@@ -256,7 +267,7 @@ static void head_sub(const page *pg, char *buf, size_t size, const as_table_view
     if (pg->o->latex)
         snprintf(buf, size, "_{%zu}", v->head);
     else
-        as_subscript(buf, size, v->head, 0);
+        as_subscript(buf, size, v->head, pg->o->ascii);
 }
 
 /* The table's name (given tables and the key) or its formula (a grid to fill), in the
@@ -270,17 +281,20 @@ static void item_name(const page *pg, char *buf, size_t size, const item *it)
 
     head_sub(pg, h, sizeof h, v);
     if (strcmp(v->name, "QKT") == 0 || (it->empty && v->kind == AS_T_S)) {
-        const char *qkt = tex ? "Q%sK%s^{\\top}" : "Q%sK%s\xe1\xb5\x80";
         char base[64];
-        snprintf(base, sizeof base, qkt, h, h);
+        if (tex)
+            snprintf(base, sizeof base, "Q%sK%s^{\\top}", h, h);
+        else
+            snprintf(base, sizeof base, "Q%sK%s%s", h, h, sym(pg, AS_SYM_T));
         if (v->kind != AS_T_S) {
             snprintf(buf, size, "%s", base);
             return;
         }
         if (p->scale_auto)
-            snprintf(sc, sizeof sc, tex ? "/\\sqrt{%zu}" : "/\xe2\x88\x9a%zu", p->d_k);
+            snprintf(sc, sizeof sc, "/%s%s%zu%s", tex ? "\\sqrt{" : sym(pg, AS_SYM_SQRT), "",
+                     p->d_k, tex ? "}" : "");
         else
-            snprintf(sc, sizeof sc, tex ? "\\cdot %.6g" : "\xc2\xb7%.6g", p->scale);
+            snprintf(sc, sizeof sc, "%s%.6g", tex ? "\\cdot " : sym(pg, AS_SYM_DOT), p->scale);
         snprintf(buf, size, "S%s = %s%s%s", h, base, sc, p->mask == AS_MASK_NONE ? "" : " + M");
         return;
     }
@@ -297,7 +311,10 @@ static void item_name(const page *pg, char *buf, size_t size, const item *it)
     case AS_T_Q: case AS_T_K: case AS_T_V: {
         const char x = v->name[0], w = (char)(x - 'A' + 'a');
         const char *src = p->cross && x != 'Q' ? (tex ? "X_{kv}" : "Xkv") : "X";
-        snprintf(buf, size, tex ? "%c = %sW_%c" : "%c = %s\xc2\xb7W%c", x, src, w);
+        if (tex)
+            snprintf(buf, size, "%c = %sW_%c", x, src, w);
+        else
+            snprintf(buf, size, "%c = %s%sW%c", x, src, sym(pg, AS_SYM_DOT), w);
         return;
     }
     case AS_T_A:
@@ -309,9 +326,10 @@ static void item_name(const page *pg, char *buf, size_t size, const item *it)
         return;
     default: /* O of a head, C, or the final O */
         if (strcmp(v->name, "C") == 0)
-            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O\xe2\x82\x80|\xe2\x80\xa6]");
+            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O0|%s]",
+                     sym(pg, AS_SYM_ELLIPSIS));
         else if (v->kind == AS_T_O && (p->heads > 1 || p->Wo != NULL))
-            snprintf(buf, size, tex ? "O = CW_o" : "O = C\xc2\xb7Wo");
+            snprintf(buf, size, tex ? "O = CW_o" : "O = C%sWo", tex ? "" : sym(pg, AS_SYM_DOT));
         else
             snprintf(buf, size, "O%s = A%sV%s", h, h, h);
         return;
@@ -462,9 +480,12 @@ static void md_item(const page *pg, const item *it)
     char name[160], buf[AS_NUM_BUF];
     size_t i, j;
 
+    char approx[16];
+
+    snprintf(approx, sizeof approx, " %s", sym(pg, AS_SYM_APPROX));
     item_name(pg, name, sizeof name, it);
     fprintf(pg->out, "**%s**%s\n\n|    |", name,
-            it->empty ? "" : as_matrix_rounded(v->m, pg->o->key_places) ? " \xe2\x89\x88" : " =");
+            it->empty ? "" : as_matrix_rounded(v->m, pg->o->key_places) ? approx : " =");
     for (j = 0; j < v->m->cols; j++) {
         fputc(' ', pg->out);
         put_text(pg, label(pg, buf, sizeof buf, v->cols, j));
@@ -554,11 +575,13 @@ static void exp_row(const page *pg, const power *pw, size_t n, int ex)
     char buf[AS_NUM_BUF];
     size_t k;
 
-    fputs(pg->o->latex ? (ex ? "e^{x}" : "x") : (ex ? "| e\xcb\xa3 |" : "| x |"), pg->out);
+    fputs(pg->o->latex ? (ex ? "e^{x}" : "x")
+                       : (ex ? (pg->o->ascii ? "| e^x |" : "| e\xcb\xa3 |") : "| x |"),
+          pg->out);
     for (k = 0; k < n; k++) {
         mnum(buf, sizeof buf, ex ? pw[k].ex : pw[k].x, pg->o->key_places);
         if (!pg->o->latex && pw[k].x < 0 && !ex) /* Markdown shows the book's minus sign */
-            fprintf(pg->out, " \xe2\x88\x92%s |", buf + 1);
+            fprintf(pg->out, " %s%s |", sym(pg, AS_SYM_MINUS), buf + 1);
         else
             fprintf(pg->out, pg->o->latex ? " & %s" : " %s |", buf);
     }
@@ -823,7 +846,8 @@ static void walk(const page *pg)
         walk_project(pg, i);
         return;
     }
-    snprintf(sq, sizeof sq, pg->o->latex ? "$\\sqrt{d_k}$" : "\xe2\x88\x9a" "d\\_k");
+    snprintf(sq, sizeof sq, "%s%s", pg->o->latex ? "$\\sqrt{d_k}$" : sym(pg, AS_SYM_SQRT),
+             pg->o->latex ? "" : "d\\_k");
     snprintf(dk, sizeof dk, pg->o->latex ? "$d_k=%zu$" : "d\\_k=%zu", p->d_k);
     for (h = 0; h < pg->s->t->heads; h++) {
         const as_head_trace *ht = &pg->s->t->head[h];
@@ -931,7 +955,7 @@ static void name_line(const page *pg)
                 fprintf(pg->out, " %s ", who);
             else
                 fputs("\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_", pg->out);
-            fputs(k < 2 ? "\xe3\x80\x80" : "\n\n", pg->out);
+            fputs(k == 2 ? "\n\n" : pg->o->lang == AS_LANG_ZH ? "\xe3\x80\x80" : "    ", pg->out);
         }
     }
 }
@@ -969,7 +993,7 @@ static void asked_list(const page *pg, char *buf, size_t size)
         if (!(asked & T_BIT(t)) || (t == AS_T_C && pg->s->p->heads == 1))
             continue;
         if (t == AS_T_QKT)
-            names[n++] = pg->o->latex ? "$QK^{\\top}$" : "QK\xe1\xb5\x80";
+            names[n++] = pg->o->latex ? "$QK^{\\top}$" : pg->o->ascii ? "QK^T" : "QK\xe1\xb5\x80";
         else
             names[n++] = pg->o->latex ? (const char *[]){"", "", "$Q$", "$K$", "$V$", "", "",
                                                          "$S$", "$A$", "$O$", "$C$"}[t]
@@ -1019,7 +1043,7 @@ static void instructions(const page *pg)
     if (asked & T_BIT(AS_T_A))
         instruction(pg, AS_MSG_SHEET_SOFTMAX, NULL);
     if ((asked & (T_BIT(AS_T_S) | T_BIT(AS_T_A))) && pg->s->p->mask != AS_MASK_NONE)
-        instruction(pg, AS_MSG_SHEET_MASKED, pg->o->latex ? "$-\\infty$" : "\xe2\x88\x92\xe2\x88\x9e");
+        instruction(pg, AS_MSG_SHEET_MASKED, pg->o->latex ? "$-\\infty$" : sym(pg, AS_SYM_NEG_INF));
     fputs(pg->o->latex ? "\\end{itemize}\n" : "\n", pg->out);
 }
 
@@ -1027,7 +1051,7 @@ static void instructions(const page *pg)
 static void rule(const page *pg)
 {
     const as_mask_kind m = pg->s->p->mask;
-    const char *inf = pg->o->latex ? "$-\\infty$" : "\xe2\x88\x92\xe2\x88\x9e";
+    const char *inf = pg->o->latex ? "$-\\infty$" : sym(pg, AS_SYM_NEG_INF);
 
     say_raw(pg, m == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : m == AS_MASK_CUSTOM
                                                             ? AS_MSG_TR_RULE_CUSTOM

@@ -48,6 +48,7 @@ typedef struct as_sheet_opts {
     int answers;     /* nonzero: the keys after the sheets, each on a new page */
     int key_only;    /* nonzero: only the keys (with answers) */
     int exp_table;   /* nonzero: a table of e^x for the values the softmax needs */
+    int ascii;       /* Markdown: the ASCII spellings of the symbols (--ascii) */
     as_step step;
     int places;      /* decimal places asked of the student (0-17) */
     int key_places;  /* decimal places shown in the key (0-17) */
