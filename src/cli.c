@@ -44,8 +44,37 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char *const commands[] = {"run", "trace", "check", "exercise", "compare", "sheet"};
-static const int command_args[] = {1, 1, 2, 0, 2, 1};
+const as_command as_commands[] = {
+    {"run", 1, "FILE [options]", "every table, in the book's order", as_cmd_run},
+    {"trace", 1, "FILE [options]", "the hand calculation, step by step", as_cmd_trace},
+    {"check", 2, "FILE ANSWERS", "grade a student's answers", as_cmd_check},
+    {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
+    {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
+    {"sheet", 1, "FILE [options]", "a worksheet (and key) for an input", as_cmd_sheet},
+};
+const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
+
+const as_command *as_command_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < as_ncommands; i++)
+        if (strcmp(as_commands[i].name, name) == 0)
+            return &as_commands[i];
+    return NULL;
+}
+
+/* The command names joined by sep into buf ("run, trace, ..."). */
+static const char *command_names(char *buf, size_t size, const char *sep)
+{
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < as_ncommands && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? sep : "",
+                                 as_commands[i].name);
+    return buf;
+}
 
 static int usage(as_error *err, const char *fmt, const char *what)
 {
@@ -212,19 +241,21 @@ static int looks_like_command(const char *word, int words_left)
 /* The command and its files from the arguments left after the options. */
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
-    int c, want;
+    const as_command *c = first < argc ? as_command_find(argv[first]) : NULL;
+    char names[256], msg[AS_ERR_MSG];
+    int want;
 
-    if (first < argc && (c = choice(argv[first], commands, 6)) >= 0) {
-        cli->command = commands[c];
+    if (c != NULL) {
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
-        return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
-                          "compare, sheet)", argv[first]);
+        snprintf(msg, sizeof msg, "unknown command \"%s\" (commands: %s)", argv[first],
+                 command_names(names, sizeof names, ", "));
+        return usage(err, "%s", msg);
     } else {
-        cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
-        c = 0;
+        c = &as_commands[0]; /* `attnstep FILE` is `attnstep run FILE` */
     }
-    want = command_args[c];
+    cli->command = c->name;
+    want = c->nargs;
     if (argc - first != want) {
         if (argc - first < want)
             return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
@@ -280,15 +311,34 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     return variants(cli, err);
 }
 
+as_session_opts as_cli_session(const as_cli *cli)
+{
+    as_session_opts o;
+
+    memset(&o, 0, sizeof o);
+    o.mask = cli->mask;
+    return o;
+}
+
+void as_cli_usage(FILE *out)
+{
+    char names[256];
+
+    fprintf(out, "usage: attnstep [%s] [options] FILE...\n",
+            command_names(names, sizeof names, "|"));
+}
+
 void as_cli_help(FILE *out)
 {
+    char head[64];
+    size_t i;
+
+    for (i = 0; i < as_ncommands; i++) {
+        snprintf(head, sizeof head, i == 0 ? "attnstep [%s] %s" : "attnstep %s %s",
+                 as_commands[i].name, as_commands[i].synopsis);
+        fprintf(out, "%s%-35s%s\n", i == 0 ? "Usage: " : "       ", head, as_commands[i].what);
+    }
     fputs(
-        "Usage: attnstep [run] FILE [options]      every table, in the book's order\n"
-        "       attnstep trace FILE [options]      the hand calculation, step by step\n"
-        "       attnstep check FILE ANSWERS        grade a student's answers\n"
-        "       attnstep exercise [options]        a new exercise for hand calculation\n"
-        "       attnstep compare BASE VARIANT      what changes when one input changes\n"
-        "       attnstep sheet FILE [options]      a worksheet (and key) for an input\n"
         "       attnstep --help | --version\n"
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"

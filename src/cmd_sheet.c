@@ -7,6 +7,7 @@
 
 int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
 {
+    const as_session_opts sopt = as_cli_session(cli);
     as_session s;
     as_sheet sh;
     as_sheet_opts so;
@@ -18,7 +19,7 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
         as_error_hint(err, "md is the default; latex compiles with pdflatex (en) or xelatex (zh)");
         return AS_EXIT_USAGE;
     }
-    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+    if (as_session_open(&s, cli->arg[0], &sopt, err) != 0)
         return AS_EXIT_USAGE;
     base = strrchr(cli->arg[0], '/');
     memset(&so, 0, sizeof so);

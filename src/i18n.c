@@ -196,6 +196,88 @@ static const char *const table[AS_MSG_COUNT][2] = {
                            "What is %s in row %s (“%s”), column %s?"},
     [AS_MSG_QUIZ_RIGHT] = {"正确。", "Right."},
     [AS_MSG_QUIZ_MISTAKE] = {"不对（%s）：%s。", "Not right (%s) — %s."},
+    /* grad: the backward pass (SPEC §13) */
+    [AS_MSG_GRAD_NO_LOSS] = {"没有给出损失：grad要从损失对输出的梯度dO出发",
+                             "no loss is given: grad starts from dO, the loss's gradient with "
+                             "respect to the output"},
+    [AS_MSG_GRAD_HINT_NO_LOSS] = {"加一行loss: sum（dO每格都是1），或loss: mse加target = [[…]]，"
+                                  "或直接给出dO = [[…]]，形状与O相同",
+                                  "add a line loss: sum (dO all ones), or loss: mse with "
+                                  "target = [[...]], or give dO = [[...]] itself, shaped like O"},
+    [AS_MSG_GRAD_BOTH] = {"dO与loss（第%d行）同时给出，只能选一个",
+                          "dO and loss (line %d) are both given; grad needs one of them"},
+    [AS_MSG_GRAD_HINT_BOTH] = {"dO就是损失对输出的梯度；给了dO就删掉loss这一行，反之亦然",
+                               "dO is the loss's gradient itself: keep either dO or the loss line"},
+    [AS_MSG_GRAD_LOSS_UNKNOWN] = {"未知的损失“%s”", "unknown loss \"%s\""},
+    [AS_MSG_GRAD_HINT_LOSS] = {"loss可以是sum（L = O各格之和）或mse（L = Σ(O − target)²/2，"
+                               "另给target = [[…]]）",
+                               "loss is sum (L = the sum of O's cells) or mse "
+                               "(L = Σ(O - target)²/2, with target = [[...]])"},
+    [AS_MSG_GRAD_NO_TARGET] = {"loss: mse需要目标表target，但文件里没有",
+                               "loss: mse needs a target table, and the file has none"},
+    [AS_MSG_GRAD_TARGET_UNUSED] = {"给了target，但只有loss: mse会用到它",
+                                   "target is given, but only loss: mse uses it"},
+    [AS_MSG_GRAD_HINT_TARGET_ONLY] = {"要用target就写loss: mse；否则删掉target",
+                                      "write loss: mse to use the target, or remove it"},
+    [AS_MSG_GRAD_SHAPE] = {"%s的形状是[%zu,%zu]，但输出O的形状是[%zu,%zu]",
+                           "%s is [%zu,%zu], but the output O is [%zu,%zu]"},
+    [AS_MSG_GRAD_HINT_DO_SHAPE] = {"dO的每一格是损失对O中同一格的梯度，所以dO与O形状相同",
+                                   "each cell of dO is the loss's gradient with respect to the "
+                                   "same cell of O, so dO has O's shape"},
+    [AS_MSG_GRAD_HINT_TARGET_SHAPE] = {"target是O每一格的目标值：写一张与O形状相同的表target = [[…]]",
+                                       "target holds the wanted value of each cell of O: give "
+                                       "target = [[...]] with O's shape"},
+    [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
+    [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
+                           "The backward pass: the error starts at the output and flows back "
+                           "along O → A and V → Q and K → the W tables, table by table."},
+    [AS_MSG_GRAD_LOSS_SUM] = {"损失：L = O各格之和 %s，所以dO每格都是1",
+                              "loss: L = the sum of O's cells %s, so every cell of dO is 1"},
+    [AS_MSG_GRAD_LOSS_MSE] = {"损失：L = Σ(O − target)²/2 %s，所以dO = O − target",
+                              "loss: L = Σ(O - target)²/2 %s, so dO = O - target"},
+    [AS_MSG_GRAD_LOSS_GIVEN] = {"dO由输入给出：损失对输出每一格的梯度",
+                                "dO is given by the input: the loss's gradient for each cell of the output"},
+    [AS_MSG_GRAD_LAYOUT_TORCH] = {"（W的梯度按本书的[输入宽度,输出宽度]布局给出；PyTorch的weight.grad是它的转置）",
+                                  "(the W gradients are shown in the book's [in, out] layout; "
+                                  "PyTorch's weight.grad is their transpose)"},
+    [AS_MSG_GRAD_MASKED_ZERO] = {"被掩码的格子份额为0，梯度也为0", "masked cells have share 0, so gradient 0"},
+    [AS_MSG_GRAD_HEAD_SLICE] = {"%s的第%zu至%zu列", "%s, columns %zu to %zu"},
+    [AS_MSG_GRAD_COLSUM] = {"%s的列和", "column sums of %s"},
+    [AS_MSG_GW_TITLE] = {"反向：对“%s”这个位置（第%zu行），把误差沿softmax传回分数",
+                         "Backwards, position “%s” (row %zu): the error flows back through the "
+                         "softmax to the scores"},
+    [AS_MSG_GW_GIVEN] = {"已知：这一行的读取份额%s，输出的梯度%s",
+                         "given: this row's shares %s and the output's gradient %s"},
+    [AS_MSG_GW_STEP1] = {"第一步：输出的梯度传到每个份额，dA的一格是dO这一行与那个位置的v做点积。",
+                         "Step 1: the output's gradient reaches each share; a cell of dA is this "
+                         "row of dO dotted with that position's v."},
+    [AS_MSG_GW_DA_ONE] = {"对“%s”的份额：%s", "for the share of “%s”: %s"},
+    [AS_MSG_GW_DA_ALL] = {"这一行的dA：%s", "this row of dA: %s"},
+    [AS_MSG_GW_STEP2] = {"第二步：用份额给dA加权求和，得到这一行的平均误差。",
+                         "Step 2: the shares weigh dA into this row's average error."},
+    [AS_MSG_GW_ROWDOT] = {"Σ dA⊙A = %s", "Σ dA⊙A = %s"},
+    [AS_MSG_GW_STEP3] = {"第三步：softmax反向，每格 = 份额×(dA − %s)：比平均误差大的份额被推高，小的被压低。",
+                         "Step 3: the softmax backwards, each cell = share×(dA - %s): shares whose "
+                         "error is above the average are pushed up, the others down."},
+    [AS_MSG_GW_DS_ONE] = {"对“%s”：%s", "for “%s”: %s"},
+    [AS_MSG_GW_DS_MASKED] = {"对“%s”：不可读，份额为0，%s = 0", "for “%s”: not readable, share 0, %s = 0"},
+    [AS_MSG_GW_DS_ALL] = {"这一行的dS：%s", "this row of dS: %s"},
+    [AS_MSG_GW_STEP4] = {"第四步：分数在softmax之前乘过缩放系数，梯度也乘上它（%s）；掩码只是加常数，梯度原样通过。",
+                         "Step 4: the scores were scaled before the softmax, so the gradient is "
+                         "scaled too (%s); the mask only adds a constant and lets it through."},
+    [AS_MSG_GW_SCALED] = {"%s", "%s"},
+    [AS_MSG_GW_STEP5] = {"第五步：流向dQ。dQ的这一行只来自这一行分数：每个可读位置的k乘上它那格d(QKᵀ)再相加。",
+                         "Step 5: into dQ. This row of dQ comes from this row's scores alone: "
+                         "each readable position's k times its cell of d(QKᵀ), added up."},
+    [AS_MSG_GW_DQ_CELL] = {"dq的第%zu格 = %s", "cell %zu of dq = %s"},
+    [AS_MSG_GW_DQ_ROW] = {"“%s”位置的Query梯度 %s", "the Query gradient of “%s”: %s"},
+    [AS_MSG_GW_STEP6] = {"第六步：流向dK。位置j的Key被每个读它的行用过，dK的第j行把各行的d(QKᵀ)ᵢⱼ·qᵢ都加起来（本行是其中一项）：",
+                         "Step 6: into dK. The Key of position j was used by every row that reads "
+                         "it, so row j of dK adds up d(QKᵀ)ᵢⱼ·qᵢ over all rows (this row is one term):"},
+    [AS_MSG_GW_DK_ROW] = {"“%s”的Key梯度 %s", "the Key gradient of “%s”: %s"},
+    [AS_MSG_GW_NEXT] = {"再往下：dWq = Xᵀ·dQ，dWk和dWv同理，dX把经过Q、K、V三条路径的梯度相加（整张表见不带--row的grad）。",
+                        "Further down: dWq = Xᵀ·dQ, dWk and dWv likewise, and dX adds the paths "
+                        "through Q, K and V (grad without --row prints every table)."},
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",
                             "── head %zu (K and V of group %zu, shared by %zu heads) ──"},

@@ -148,6 +148,47 @@ typedef enum as_msg {
     AS_MSG_QUIZ_CELL_NUM,      /* %s table, %s row, %s its token, %s column (numbered) */
     AS_MSG_QUIZ_RIGHT,         /* feedback of a right cell */
     AS_MSG_QUIZ_MISTAKE,       /* %s code, %s explanation: feedback of a named mistake */
+    /* grad: the backward pass (SPEC §13) */
+    AS_MSG_GRAD_NO_LOSS,        /* no dO and no loss in the file */
+    AS_MSG_GRAD_HINT_NO_LOSS,
+    AS_MSG_GRAD_BOTH,           /* %d line of the loss setting: dO and loss both given */
+    AS_MSG_GRAD_HINT_BOTH,
+    AS_MSG_GRAD_LOSS_UNKNOWN,   /* %s the loss as written */
+    AS_MSG_GRAD_HINT_LOSS,
+    AS_MSG_GRAD_NO_TARGET,      /* loss: mse without target */
+    AS_MSG_GRAD_TARGET_UNUSED,  /* target without loss: mse */
+    AS_MSG_GRAD_HINT_TARGET_ONLY,
+    AS_MSG_GRAD_SHAPE,          /* %s dO or target, %zu %zu its shape, %zu %zu O's shape */
+    AS_MSG_GRAD_HINT_DO_SHAPE,
+    AS_MSG_GRAD_HINT_TARGET_SHAPE,
+    AS_MSG_GRAD_NO_MEMORY,
+    AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
+    AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
+    AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
+    AS_MSG_GRAD_LOSS_GIVEN,     /* dO given in the file */
+    AS_MSG_GRAD_LAYOUT_TORCH,   /* the W gradients are in book layout */
+    AS_MSG_GRAD_MASKED_ZERO,    /* caption of dS: masked cells get 0 */
+    AS_MSG_GRAD_HEAD_SLICE,     /* %s "dC", %zu %zu first and last column */
+    AS_MSG_GRAD_COLSUM,         /* %s the table: "dQ的列和" */
+    AS_MSG_GW_TITLE,            /* %s token, %zu row */
+    AS_MSG_GW_GIVEN,            /* %s "a₁=[…]", %s "dO₁=[1,1]" */
+    AS_MSG_GW_STEP1,            /* heading: dA */
+    AS_MSG_GW_DA_ONE,           /* %s token, %s "dO₁·v₀ = 1×10+1×0 = 10" */
+    AS_MSG_GW_DA_ALL,           /* %s "dA₁ = [10,20]" */
+    AS_MSG_GW_STEP2,            /* heading: Σ dA⊙A */
+    AS_MSG_GW_ROWDOT,           /* %s "10×0.67 + 20×0.33 ≈ 13.3" */
+    AS_MSG_GW_STEP3,            /* heading: dS, %s the sum */
+    AS_MSG_GW_DS_ONE,           /* %s token, %s "dS₁₀ = 0.67×(10−13.3) ≈ -2.2" */
+    AS_MSG_GW_DS_MASKED,        /* %s token, %s "dS₁₀": a masked cell */
+    AS_MSG_GW_DS_ALL,           /* %s "dS₁ ≈ [...]" */
+    AS_MSG_GW_STEP4,            /* heading: the scaling, %s "/√2" or "×0.5" */
+    AS_MSG_GW_SCALED,           /* %s "d(QKᵀ)₁ = [...] ≈ [...]" */
+    AS_MSG_GW_STEP5,            /* heading: into dQ */
+    AS_MSG_GW_DQ_CELL,          /* %zu column, %s the written-out sum */
+    AS_MSG_GW_DQ_ROW,           /* %s "dq₁ ≈ [...]" */
+    AS_MSG_GW_STEP6,            /* heading: into dK */
+    AS_MSG_GW_DK_ROW,           /* %s token, %s "dk₀ = [...] ≈ [...]" */
+    AS_MSG_GW_NEXT,             /* closing: what follows dQ and dK */
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     AS_MSG_HEAD_TITLE_GQA, /* %zu head, %zu its K/V group, %zu heads in a group */
     AS_MSG_TR_HEAD_GQA,    /* %zu head, %zu %zu q columns, %zu group, %zu %zu k, %zu %zu v */
