@@ -4,9 +4,9 @@
 #include "attnstep/attention.h"
 #include "attnstep/kernels.h"
 #include "attnstep/positions.h"
+#include "attnstep/threads.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,7 +297,7 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     return check_range(&h->O, "O", 0, p, &w->err);
 }
 
-static void *lean_heads(void *arg)
+static void lean_heads(void *arg)
 {
     lean_worker *w = arg;
     const as_problem *p = w->p;
@@ -319,7 +319,6 @@ static void *lean_heads(void *arg)
     as_matrix_free(&w->s);
     as_matrix_free(&w->qr);
     as_matrix_free(&w->kr);
-    return NULL;
 }
 
 /* Every head, on two threads when there is enough work: even heads here, odd heads on
@@ -330,9 +329,8 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
     const double work = (double)p->heads * (double)p->n * (double)p->m * (double)(p->d_k + p->d_v);
     const int two = p->heads >= 2 && work >= AS_THREAD_MIN_WORK;
     lean_worker w[2];
-    pthread_t helper;
     long f0, f1;
-    int i, helped = 0;
+    int i;
 
     for (i = 0; i < 2; i++) {
         w[i] = (lean_worker){.t = t, .p = p, .first = (size_t)i, .step = two ? 2 : 1,
@@ -341,14 +339,11 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
         as_error_clear(&w[i].err);
     }
     if (two)
-        helped = pthread_create(&helper, NULL, lean_heads, &w[1]) == 0;
-    if (two && !helped)
-        w[0].step = 1; /* no helper to be had: every head on this thread */
-    lean_heads(&w[0]);
-    if (helped)
-        pthread_join(helper, NULL);
+        as_two_threads(lean_heads, &w[0], lean_heads, &w[1]);
+    else
+        lean_heads(&w[0]);
     f0 = w[0].failed;
-    f1 = helped ? w[1].failed : -1;
+    f1 = w[1].failed;
     if (f0 < 0 && f1 < 0)
         return 0;
     *err = f1 >= 0 && (f0 < 0 || f1 < f0) ? w[1].err : w[0].err;
