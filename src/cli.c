@@ -76,21 +76,39 @@ static const char *command_names(char *buf, size_t size, const char *sep)
     return buf;
 }
 
+/* Options that mean something to some commands only: given to another, they are an
+ * error that says so, never silently ignored. */
+static const struct {
+    int opt;
+    const char *name, *commands; /* the commands, as a space-separated list */
+} scoped[] = {
+    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace"},
+    {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
+    {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
+    {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
+    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
+    {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
+    {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
+};
+
 static int usage(as_error *err, const char *fmt, const char *what)
 {
     as_error_set(err, "", 0, 0, fmt, what);
     return -1;
 }
 
-/* A whole decimal number in [lo, hi]; -1 when s is anything else. */
+/* A whole decimal number in [lo, hi], digits only (no blank, no sign: " 5" and "+5" are
+ * refused as the input would); -1 when s is anything else. */
 static int whole(const char *s, long lo, long hi, long *out)
 {
     char *end;
     long v;
 
+    if (*s < '0' || *s > '9')
+        return -1;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    if (errno != 0 || *end != '\0' || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -122,13 +140,14 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
     return 0;
 }
 
+/* --tol is a number as the input writes one (so 1e-400 is 0 and hex is refused). */
 static int option_tol(as_cli *cli, const char *arg, as_error *err)
 {
-    char *end;
+    const size_t len = strlen(arg);
+    const char *why = NULL;
 
-    errno = 0;
-    cli->tol = strtod(arg, &end);
-    if (errno != 0 || end == arg || *end != '\0' || !(cli->tol >= 0) || cli->tol > 1e300)
+    if (len == 0 || as_parse_number(arg, len, 0, &cli->tol, &why) != len || why != NULL ||
+        !(cli->tol >= 0) || cli->tol > 1e300)
         return usage(err, "--tol takes a tolerance of 0 or more, not \"%s\"", arg);
     return 0;
 }
@@ -238,6 +257,34 @@ static int looks_like_command(const char *word, int words_left)
     return words_left > 1 || strpbrk(word, "./") == NULL;
 }
 
+/* Nonzero when the word command is in the space-separated list. */
+static int listed(const char *list, const char *command)
+{
+    const size_t n = strlen(command);
+
+    for (; *list != '\0'; list += strcspn(list, " "), list += *list == ' ')
+        if (strncmp(list, command, n) == 0 && (list[n] == ' ' || list[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Every option given means something to the command. Returns 0, or -1 with err set. */
+static int options_fit(const as_cli *cli, const unsigned long given, as_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
+        if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
+            listed(scoped[i].commands, cli->command))
+            continue;
+        as_error_set(err, "", 0, 0, "%s means nothing to %s: it is an option of %s",
+                     scoped[i].name, cli->command, scoped[i].commands);
+        as_error_hint(err, "leave %s out, or use it with %s", scoped[i].name, scoped[i].commands);
+        return -1;
+    }
+    return 0;
+}
+
 /* The command and its files from the arguments left after the options. */
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
@@ -273,8 +320,6 @@ static int variants(as_cli *cli, as_error *err)
     if (cli->count > 0 && cli->roster != NULL)
         return usage(err, "%s", "--count and --class do not go together: --class makes one "
                                 "exercise per name");
-    if ((cli->count > 0 || cli->roster != NULL) && strcmp(cli->command, "exercise") != 0)
-        return usage(err, "%s", "--count and --class are options of exercise");
     if (cli->count > 0 || cli->roster != NULL) {
         cli->output_dir = cli->output;
         cli->output = NULL;
@@ -285,6 +330,7 @@ static int variants(as_cli *cli, as_error *err)
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 {
     const char *env = getenv("ATTNSTEP_LANG");
+    unsigned long given = 0; /* bit opt - OPT_LANG for each long option given */
     int opt;
 
     memset(cli, 0, sizeof *cli);
@@ -303,10 +349,14 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
             return usage(err, "option \"%s\" needs a value", argv[optind - 1]);
         if (option(cli, opt, optarg, err) != 0)
             return -1;
+        if (opt >= OPT_LANG)
+            given |= 1ul << (opt - OPT_LANG);
     }
     if (cli->help || cli->version)
         return 0;
     if (positionals(cli, argc, argv, optind, err) != 0)
+        return -1;
+    if (options_fit(cli, given, err) != 0)
         return -1;
     return variants(cli, err);
 }
