@@ -11,8 +11,8 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT,
-       OPT_CLASS };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_STEP,
+       OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -28,6 +28,7 @@ static const struct option long_options[] = {
     {"row", required_argument, NULL, OPT_ROW},
     {"heatmap", no_argument, NULL, OPT_HEATMAP},
     {"tol", required_argument, NULL, OPT_TOL},
+    {"require-digits", required_argument, NULL, OPT_REQUIRE_DIGITS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"width", required_argument, NULL, OPT_WIDTH},
@@ -47,7 +48,7 @@ static const struct option long_options[] = {
 const as_command as_commands[] = {
     {"run", 1, "FILE [options]", "every table, in the book's order", as_cmd_run},
     {"trace", 1, "FILE [options]", "the hand calculation, step by step", as_cmd_trace},
-    {"check", 2, "FILE ANSWERS", "grade a student's answers", as_cmd_check},
+    {"check", 2, "FILE ANSWERS...", "grade answers: files, or directories of *.txt", as_cmd_check},
     {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
     {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
     {"sheet", 1, "FILE [options]", "a worksheet (and key) for an input", as_cmd_sheet},
@@ -174,6 +175,11 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 1, 1000, &v) != 0)
             return usage(err, "--count takes a whole number from 1 to 1000, not \"%s\"", arg);
         cli->count = v;
+        return 0;
+    case OPT_REQUIRE_DIGITS:
+        if (whole(arg, 0, 17, &v) != 0)
+            return usage(err, "--require-digits takes a whole number from 0 to 17, not \"%s\"", arg);
+        cli->require_digits = (int)v;
         return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
@@ -303,14 +309,18 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     }
     cli->command = c->name;
     want = c->nargs;
+    if (strcmp(cli->command, "check") == 0 && argc - first > want)
+        want = argc - first; /* check FILE ANSWERS...: a whole class */
     if (argc - first != want) {
         if (argc - first < want)
             return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
                                               : "two files are needed");
         return usage(err, "unexpected argument \"%s\"", argv[first + want]);
     }
-    for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
+    for (cli->nargs = 0; cli->nargs < want && cli->nargs < 2; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
+    cli->files = argv + first;
+    cli->nfiles = want;
     return 0;
 }
 
@@ -414,6 +424,8 @@ void as_cli_help(FILE *out)
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
+        "  --require-digits N    check: a non-integer with fewer than N decimals is wrong\n"
+        "                        (--format text, md, csv gradebook or json)\n"
         "  --seed N              exercise: the seed (same seed, same exercise)\n"
         "  --tokens T            exercise: number of tokens\n"
         "  --width D             exercise: width of X\n"

@@ -196,6 +196,55 @@ static const char *const table[AS_MSG_COUNT][2] = {
                            "What is %s in row %s (“%s”), column %s?"},
     [AS_MSG_QUIZ_RIGHT] = {"正确。", "Right."},
     [AS_MSG_QUIZ_MISTAKE] = {"不对（%s）：%s。", "Not right (%s) — %s."},
+    /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
+    [AS_MSG_DIAG_SCALE_BY_DK] = {"分数除以了d_k，应当除以%s：缩放用的是d_k的平方根",
+                              "the scores were divided by d_k; they are divided by %s, its square root"},
+    [AS_MSG_DIAG_MASKED_ZERO] = {"被禁止的位置写成了0，应当是−∞：加0等于允许读取，只有−∞的指数才是0",
+                              "0 was written where the mask forbids reading; it must be −∞: adding 0 allows "
+                              "the position, only −∞ gives an exponential of 0"},
+    [AS_MSG_DIAG_INVERTED_MASK] = {"掩码方向反了：每行应当只读自己和前面的位置，不能读后面（未来）的位置",
+                                "the mask is turned round: each row reads itself and the positions before "
+                                "it, never the ones after it (the future)"},
+    [AS_MSG_DIAG_MASK_AFTER_SOFTMAX] = {"先做softmax再把禁止位置清零，剩下的份额加起来不再是1：掩码要在softmax之前加到分数上",
+                                     "the softmax was taken first and the forbidden shares set to 0 "
+                                     "afterwards, so the shares left no longer sum to 1: the mask is "
+                                     "added to the scores before the softmax"},
+    [AS_MSG_DIAG_NO_NORMALIZE] = {"只取了指数，没有除以指数之和：每行份额加起来应当是1",
+                               "the exponentials were not divided by their sum: each row of shares "
+                               "must add up to 1"},
+    [AS_MSG_DIAG_KEYS_FOR_VALUES] = {"混合的是Key，应当用份额混合Value：Key只用来打分，Value才是被取走的内容",
+                                  "the Keys were mixed; the shares mix the Values: Keys only score, "
+                                  "Values are what is read"},
+    [AS_MSG_DIAG_WRONG_WEIGHTS] = {"%s用%s算了，应当用%s", "%s was made with %s; it is made with %s"},
+    [AS_MSG_DIAG_TORCH_LAYOUT] = {"%s用了转置的%s（X@%sᵀ，PyTorch的[输出宽度,输入宽度]存法）；本书右乘[输入宽度,输出宽度]的%s",
+                               "%s was made with %s transposed (X@%sᵀ, PyTorch's [out, in] layout); the "
+                               "book right-multiplies %s as [in, out]"},
+    [AS_MSG_CHK_AMBIGUOUS] = {"诊断：有几种错误同样对得上（%s），无法确定是哪一种",
+                           "diagnosis: several mistakes fit equally (%s); none is named"},
+    [AS_MSG_CHK_LIST_SEP] = {"、", ", "},
+    [AS_MSG_CHK_CARRIED] = {"%s：这一步做对了（carried_error，照样得分）",
+                         "%s: this step was done right (carried_error: the mark is earned)"},
+    [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
+    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
+    [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
+    [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
+    [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
+    [AS_MSG_CHK_MADE] = {"各种错误的人数：", "students per named mistake:"},
+    [AS_MSG_CHK_MADE_LINE] = {"%s：%zu人", "%s: %zu"},
+    [AS_MSG_CHK_NO_MISTAKE] = {"（没有）", "(none)"},
+    [AS_MSG_CHK_UNREADABLE] = {"无法读取答案文件：%s", "cannot read the answers: %s"},
+    [AS_MSG_CHK_NOT_GRADED] = {"（文件无法批改）", "(file could not be graded)"},
+    [AS_MSG_CHK_COL_STUDENT] = {"学生", "student"},
+    [AS_MSG_CHK_COL_SCORE] = {"得分", "score"},
+    [AS_MSG_CHK_COL_MISTAKES] = {"错误", "mistakes"},
+    [AS_MSG_CHK_COL_TABLE] = {"表", "table"},
+    [AS_MSG_CHK_COL_RESULT] = {"结果", "result"},
+    [AS_MSG_CHK_COL_DIAG] = {"诊断", "diagnosis"},
+    [AS_MSG_CHK_COL_COUNT] = {"人数", "students"},
+    [AS_MSG_CHK_WORD_RIGHT] = {"正确", "right"},
+    [AS_MSG_CHK_WORD_WRONG] = {"不对", "wrong"},
+    [AS_MSG_CHK_WORD_CARRIED] = {"前面的错误带过来（得分）", "carried error (earned)"},
+    [AS_MSG_CHK_NO_ANSWERS] = {"目录%s里没有*.txt答案文件", "the directory %s holds no *.txt answers file"},
     /* ---- compare: each kind of change its own sentence (issue 12, SPEC §8) ---- */
     [AS_MSG_WHY_MASK] = {"掩码在缩放之后加到分数上：它决定哪些位置可读（也可以给分数加偏置），从不改变原始分数QKᵀ",
                       "the mask is added to the scores after the scaling: it decides which "

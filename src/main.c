@@ -72,5 +72,5 @@ int main(int argc, char **argv)
     free(buf);
     if (rc == AS_EXIT_USAGE)
         as_error_print(&err, stderr);
-    return rc;
+    return rc == AS_EXIT_PARTIAL ? AS_EXIT_USAGE : rc;
 }

@@ -4,8 +4,9 @@
  * `\` before ~ = # { } :) and of embedded answers (`{1:NUMERICAL:=value:tolerance#
  * feedback~%0%value:tolerance#feedback}`, `\` before } # ~ / " \ inside an answer). */
 #include "attnstep/moodle.h"
-#include "attnstep/check.h"
+#include "attnstep/check_report.h"
 #include "attnstep/diagnose.h"
+#include "attnstep/ownchain.h"
 #include "attnstep/numfmt.h"
 
 #include <math.h>
@@ -136,9 +137,13 @@ static void html_given(const quiz *z)
 /* The answers of one cell                                                          */
 /* ------------------------------------------------------------------------------ */
 
-/* The mistakes' versions of one asked table. */
+/* The mistakes' versions of one asked table: the chains of check's diagnosis (SPEC §6),
+ * each with one step done a mistake's way, and the transpose of the right table. */
 typedef struct wrongs {
-    as_matrix m[AS_DIAG_COUNT]; /* empty where the mistake does not apply */
+    as_chain_cache cache;
+    as_table_grade g;           /* the table as check names it (kind, head) */
+    const as_problem *p;
+    as_matrix transposed;       /* empty unless the table is square */
 } wrongs;
 
 /* The answer kind and head that check gives table v. */
@@ -159,68 +164,89 @@ static void answer_of(const as_sheet *s, const as_table_view *v, as_answer_kind 
 
 static int wrongs_make(wrongs *w, const as_sheet *s, const as_table_view *v)
 {
-    as_answer_kind kind;
-    long head;
-    int d;
-
     memset(w, 0, sizeof *w);
-    answer_of(s, v, &kind, &head);
-    for (d = AS_DIAG_NONE + 1; d < AS_DIAG_COUNT; d++)
-        if (as_mistake_table(&w->m[d], s->p, s->t, kind, head, (as_diag)d) < 0)
-            return -1;
+    as_chain_cache_init(&w->cache, s->p, NULL, 0);
+    w->p = s->p;
+    w->g.row = -1;
+    answer_of(s, v, &w->g.kind, &w->g.head);
+    if (v->m->rows == v->m->cols &&
+        (as_matrix_copy(&w->transposed, v->m) != 0 || as_matrix_transpose(&w->transposed) != 0))
+        return -1;
     return 0;
 }
 
 static void wrongs_free(wrongs *w)
 {
-    int d;
-
-    for (d = 0; d < AS_DIAG_COUNT; d++)
-        as_matrix_free(&w->m[d]);
+    as_chain_cache_free(&w->cache);
+    as_matrix_free(&w->transposed);
 }
 
-/* The mistake d's value of cell (i, j) when it is one to offer: a number, away from the
- * right one and from those offered before it by more than the tolerance. */
-static int offered(const quiz *z, const wrongs *w, const as_table_view *v, int d, size_t i,
-                   size_t j)
+/* Variant i's table (the chains, then the transpose as the last), or NULL when it does
+ * not apply or memory ran out. */
+static const as_matrix *variant(wrongs *w, size_t i, as_fit *fit)
 {
-    const as_matrix *m = &w->m[d];
-    const double right = AS_AT(*v->m, i, j);
-    double x;
-    int e;
+    const as_chain *c;
+    const as_chain_slot *slot;
 
-    if (m->rows != v->m->rows || m->cols != v->m->cols)
+    if (i == AS_CHAIN_VARIANTS) {
+        *fit = (as_fit){AS_DIAG_TRANSPOSED, 0};
+        return w->transposed.rows > 0 ? &w->transposed : NULL;
+    }
+    *fit = as_chain_variant(i);
+    if ((c = as_chain_get(&w->cache, i)) == NULL)
+        return NULL;
+    slot = as_chain_slot_of(c, w->p, &w->g);
+    return slot->ok ? &slot->calc : NULL;
+}
+
+/* The value mistake variant i gives cell (i, j) when it is one to offer: a number, away
+ * from the right one and from those offered before it by more than the tolerance. */
+static int offered(const quiz *z, wrongs *w, const as_table_view *v, size_t k, size_t i,
+                   size_t j, double *x, as_fit *fit)
+{
+    const as_matrix *m = variant(w, k, fit);
+    double y;
+    as_fit other;
+    size_t e;
+
+    if (m == NULL || m->rows != v->m->rows || m->cols != v->m->cols)
         return 0;
-    x = AS_AT(*m, i, j);
-    if (!isfinite(x) || fabs(x - right) <= 2 * z->tol)
+    *x = AS_AT(*m, i, j);
+    if (!isfinite(*x) || fabs(*x - AS_AT(*v->m, i, j)) <= 2 * z->tol)
         return 0;
-    for (e = AS_DIAG_NONE + 1; e < d; e++)
-        if (offered(z, w, v, e, i, j) && fabs(AS_AT(w->m[e], i, j) - x) <= 2 * z->tol)
+    for (e = 1; e < k; e++)
+        if (offered(z, w, v, e, i, j, &y, &other) && fabs(y - *x) <= 2 * z->tol)
             return 0;
     return 1;
 }
 
 /* "=value:tol#feedback" then "=%0%value:tol#feedback" per mistake (GIFT), or
  * "=value:tol#feedback~%0%value:tol#feedback" (Cloze). */
-static void answers(const quiz *z, const wrongs *w, const as_table_view *v, size_t i, size_t j)
+static void answers(const quiz *z, wrongs *w, const as_table_view *v, size_t i, size_t j)
 {
     const int gift = z->how & ESC_GIFT, how = gift ? ESC_HTML | ESC_GIFT : ESC_HTML | ESC_CLOZE;
-    char num[AS_NUM_BUF], tol[32], sq[16];
-    int d;
+    as_render_opts ro;
+    char num[AS_NUM_BUF], tol[32];
+    size_t k;
 
+    memset(&ro, 0, sizeof ro);
+    ro.lang = z->o->lang;
     snprintf(tol, sizeof tol, "%.*f", z->o->places, z->tol);
-    snprintf(sq, sizeof sq, "\xe2\x88\x9a" "d_k");
     as_fmt_roundtrip(num, sizeof num, AS_AT(*v->m, i, j));
     fprintf(z->out, "=%s:%s#", num, tol);
     say(z->out, z->o->lang, how, AS_MSG_QUIZ_RIGHT, "", "", "", "", "");
-    for (d = AS_DIAG_NONE + 1; d < AS_DIAG_COUNT; d++) {
-        char why[256];
-        if (!offered(z, w, v, d, i, j))
+    for (k = 1; k <= AS_CHAIN_VARIANTS; k++) {
+        char why[512];
+        double x;
+        as_fit fit;
+        if (!offered(z, w, v, k, i, j, &x, &fit))
             continue;
-        as_fmt_roundtrip(num, sizeof num, AS_AT(w->m[d], i, j));
+        w->g.diagnosis = fit.diag;
+        w->g.detail = fit.detail;
+        as_diag_explain(why, sizeof why, &w->g, &ro);
+        as_fmt_roundtrip(num, sizeof num, x);
         fprintf(z->out, gift ? " =%%0%%%s:%s#" : "~%%0%%%s:%s#", num, tol);
-        snprintf(why, sizeof why, as_msg_text(z->o->lang, as_diag_msg((as_diag)d)), sq);
-        say(z->out, z->o->lang, how, AS_MSG_QUIZ_MISTAKE, as_diag_code((as_diag)d), why, "", "",
+        say(z->out, z->o->lang, how, AS_MSG_QUIZ_MISTAKE, as_diag_code(fit.diag), why, "", "",
             "");
     }
 }
@@ -255,7 +281,7 @@ static void title(char *buf, size_t size, const as_sheet *s, as_lang lang)
 /* ------------------------------------------------------------------------------ */
 
 /* One numerical question for cell (i, j) of v. */
-static void gift_cell(const quiz *z, const char *name, const wrongs *w, const as_table_view *v,
+static void gift_cell(const quiz *z, const char *name, wrongs *w, const as_table_view *v,
                       size_t i, size_t j)
 {
     char what[160], ri[24], cj[24], rt[64], ct[64];
