@@ -11,7 +11,7 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_STEP,
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET, OPT_STEP,
        OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
 
 static const struct option long_options[] = {
@@ -26,6 +26,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"row", required_argument, NULL, OPT_ROW},
+    {"offset", required_argument, NULL, OPT_OFFSET},
     {"heatmap", no_argument, NULL, OPT_HEATMAP},
     {"tol", required_argument, NULL, OPT_TOL},
     {"require-digits", required_argument, NULL, OPT_REQUIRE_DIGITS},
@@ -175,6 +176,12 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 1, 1000, &v) != 0)
             return usage(err, "--count takes a whole number from 1 to 1000, not \"%s\"", arg);
         cli->count = v;
+        return 0;
+    case OPT_OFFSET:
+        if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
+            return usage(err, "--offset takes the position of row 0, a whole number from 0 to "
+                              "1000000000, not \"%s\"", arg);
+        cli->offset = (size_t)v;
         return 0;
     case OPT_REQUIRE_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
@@ -377,6 +384,7 @@ as_session_opts as_cli_session(const as_cli *cli)
 
     memset(&o, 0, sizeof o);
     o.mask = cli->mask;
+    o.offset = cli->offset;
     return o;
 }
 

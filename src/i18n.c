@@ -396,6 +396,23 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    /* positions (SPEC §12) */
+    [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
+    [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"
+                            "先加到X上，再做投影",
+                            "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
+                            "cos(p/10000^(2i/%zu)), added to X before the projections"},
+    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的每一对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)；%s",
+                              "RoPE: pair i of row p is turned by the angle p*theta_i, theta_i = "
+                              "%s^(-2i/%zu); %s"},
+    [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
+                              "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
+    [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
+                               "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上−m·(i−j)，往前每远一格就多减一个m；本头斜率m = %s",
+                               "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
+                               "step further back; this head's slope m = %s"},
+    [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -41,6 +41,7 @@ typedef struct as_cli {
     double tol;              /* check --tol; negative when not given */
     int require_digits;      /* check --require-digits; 0 when not given */
     /* exercise */
+    size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
     int seed_set;            /* nonzero when --seed was given */
     int digits_set;          /* nonzero when --digits was given */

@@ -250,6 +250,14 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    /* positions (SPEC §12) */
+    AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
+    AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
+    AS_MSG_POS_ROPE_NOTE,  /* %s base, %zu d_k, %s the pairing (one of the two below) */
+    AS_MSG_POS_ROPE_HALF,  /* rope: half */
+    AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
+    AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
+    AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
