@@ -1,6 +1,7 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
 #include "attnstep/sheet.h"
+#include "attnstep/render_grad.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -53,6 +54,7 @@ const as_command as_commands[] = {
     {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
     {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
     {"sheet", 1, "FILE [options]", "a worksheet (and key) for an input", as_cmd_sheet},
+    {"grad", 1, "FILE [options]", "the backward pass: every gradient", as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 
@@ -84,7 +86,7 @@ static const struct {
     int opt;
     const char *name, *commands; /* the commands, as a space-separated list */
 } scoped[] = {
-    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace"},
+    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace grad"},
     {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
     {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
     {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
@@ -131,6 +133,7 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
 {
     long v;
 
+    cli->row_given = 1;
     if (strcmp(arg, "all") == 0)
         cli->render.row = -2;
     else if (strcmp(arg, "last") == 0)
@@ -208,7 +211,6 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
                                           "moodle"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
-    const char *bad;
     int i;
 
     switch (opt) {
@@ -233,9 +235,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
         return 0;
     case OPT_ONLY:
-        if (as_only_parse(arg, &cli->render.only, &bad) != 0)
-            return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
-                              "separated by commas; \"%s\" is not one", bad);
+        cli->only_list = arg; /* its names depend on the command: read_only() */
         return 0;
     case OPT_ROW: return option_row(cli, arg, err);
     case OPT_TOL: return option_tol(cli, arg, err);
@@ -344,6 +344,26 @@ static int variants(as_cli *cli, as_error *err)
     return 0;
 }
 
+/* --only, read with the names of the command's tables (grad has its own). */
+static int read_only(as_cli *cli, as_error *err)
+{
+    const char *bad;
+
+    if (cli->only_list == NULL)
+        return 0;
+    if (strcmp(cli->command, "grad") == 0) {
+        if (as_grad_only_parse(cli->only_list, &cli->render.only, &bad) == 0)
+            return 0;
+        return usage(err, "grad --only takes gradient names (dO, dWo, dbo, dC, dV, dA, dS, "
+                          "dQKT, dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv) separated by "
+                          "commas; \"%s\" is not one", bad);
+    }
+    if (as_only_parse(cli->only_list, &cli->render.only, &bad) != 0)
+        return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
+                          "separated by commas; \"%s\" is not one", bad);
+    return 0;
+}
+
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 {
     const char *env = getenv("ATTNSTEP_LANG");
@@ -375,7 +395,9 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
         return -1;
     if (options_fit(cli, given, err) != 0)
         return -1;
-    return variants(cli, err);
+    if (variants(cli, err) != 0)
+        return -1;
+    return read_only(cli, err);
 }
 
 as_session_opts as_cli_session(const as_cli *cli)
@@ -428,7 +450,8 @@ void as_cli_help(FILE *out)
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --row I|last|all      trace: the receiving row to walk (default last)\n"
+        "  --row I|last|all      trace: the receiving row to walk (default last);\n"
+        "                        grad: walk that row's softmax backward\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -456,6 +479,7 @@ void as_cli_help(FILE *out)
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
         "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "\n"
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
         "(also the tables the run makes, and the scores of all heads together);\n"

@@ -288,6 +288,14 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                        "target holds the wanted value of each cell of O: give "
                                        "target = [[...]] with O's shape"},
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
+    [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
+                               "grad does not yet take the gradient through positions: %s"},
+    [AS_MSG_GRAD_HINT_POSITIONS] = {"位置编码改变了投影前后的数，反向还要多一步；先去掉positions这一行，"
+                                    "或用positions: alibi（只给分数加常数，梯度不变）",
+                                    "these positions change the numbers around the projections, "
+                                    "which needs one more backward step; leave the positions "
+                                    "line out, or use positions: alibi (a constant added to the "
+                                    "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
                            "along O → A and V → Q and K → the W tables, table by table."},
@@ -431,6 +439,7 @@ static const char *const symbols[AS_SYM_COUNT][2] = {
     [AS_SYM_APPROX] = {"≈", "~="},
     [AS_SYM_ELLIPSIS] = {"…", "..."},
     [AS_SYM_MINUS] = {"−", "-"},
+    [AS_SYM_HADAMARD] = {"⊙", "(.)"},
 };
 
 const char *as_sym_text(int ascii, as_sym sym)

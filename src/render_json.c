@@ -299,3 +299,13 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }
+
+void as_json_matrix(FILE *out, const as_matrix *m)
+{
+    json_matrix(out, m);
+}
+
+void as_json_number(FILE *out, double v)
+{
+    json_number(out, v);
+}

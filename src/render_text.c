@@ -458,3 +458,9 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
 }
+
+void as_text_table(as_block *out, const char *expr, const as_matrix *m, const as_block *captions,
+                   const as_render_opts *o)
+{
+    table(out, expr, m, captions, o);
+}

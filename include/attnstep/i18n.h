@@ -195,6 +195,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_HINT_DO_SHAPE,
     AS_MSG_GRAD_HINT_TARGET_SHAPE,
     AS_MSG_GRAD_NO_MEMORY,
+    AS_MSG_GRAD_POSITIONS,      /* %s rope or sinusoidal */
+    AS_MSG_GRAD_HINT_POSITIONS,
     AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
     AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
     AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
@@ -281,6 +283,7 @@ typedef enum as_sym {
     AS_SYM_APPROX,  /* ≈ / ~= */
     AS_SYM_ELLIPSIS,/* … / ... */
     AS_SYM_MINUS,   /* − / - */
+    AS_SYM_HADAMARD,/* ⊙ / (.) : cell by cell product (grad) */
     AS_SYM_COUNT
 } as_sym;
 

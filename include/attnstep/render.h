@@ -50,6 +50,21 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 
+/* ---- what other renderers (grad) share with run's text and JSON ---- */
+
+/* Appends to out the table m the way run's text prints one: "EXPR = " (or "≈" when a
+ * shown value is rounded), the bracketed matrix, and the lines of captions (or NULL)
+ * beside it. (render_text.c) */
+struct as_block;
+void as_text_table(struct as_block *out, const char *expr, const as_matrix *m,
+                   const struct as_block *captions, const as_render_opts *o);
+
+/* Writes m as JSON rows of round-trip numbers, -inf as null. (render_json.c) */
+void as_json_matrix(FILE *out, const as_matrix *m);
+
+/* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
+void as_json_number(FILE *out, double v);
+
 /* ---- formats for documents: md, latex, csv, svg ---- */
 
 /* One table of a run as the document formats show it. */

@@ -1,0 +1,56 @@
+/* cmd_grad.c - `attnstep grad FILE`: the backward pass by hand (SPEC §13). The forward
+ * run (the session) first, then the loss and the backward run (grad.c), then one
+ * renderer: the tables (text or JSON), or with --row the walk-through of one row. */
+#include "attnstep/cli.h"
+#include "attnstep/grad.h"
+#include "attnstep/render_grad.h"
+
+/* What grad cannot honour is a usage error before any work. */
+static int check_options(const as_cli *cli, as_error *err)
+{
+    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
+        as_error_set(err, "", 0, 0, "grad writes --format text or json");
+        as_error_hint(err, "for the forward tables in another format, use run --format ...");
+        return -1;
+    }
+    if (cli->row_given && cli->format != AS_FMT_TEXT) {
+        as_error_set(err, "", 0, 0, "grad --row writes a walk-through: --format text only");
+        as_error_hint(err, "leave out --row for every gradient table in JSON");
+        return -1;
+    }
+    return 0;
+}
+
+static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli *cli)
+{
+    if (cli->format == AS_FMT_JSON)
+        return as_render_grad_json(out, &s->p, g, &cli->render);
+    if (cli->row_given)
+        return as_render_grad_walk(out, &s->p, &s->t, g, &cli->render);
+    return as_render_grad_text(out, &s->p, &s->t, g, &cli->render);
+}
+
+int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
+{
+    const as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
+    as_session s;
+    as_grad g = {0};
+    int rc = AS_EXIT_USAGE;
+
+    if (check_options(cli, err) != 0)
+        return AS_EXIT_USAGE;
+    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+        return AS_EXIT_USAGE;
+    if (as_cli_check_row(&s, cli, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||
+        as_grad_run(&g, &s.p, &s.t, err) != 0)
+        goto done;
+    if (render(out, &s, &g, cli) != 0) {
+        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        goto done;
+    }
+    rc = AS_EXIT_OK;
+done:
+    as_grad_free(&g);
+    as_session_free(&s);
+    return rc;
+}
