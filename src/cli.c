@@ -378,7 +378,11 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     if (env != NULL && env[0] != '\0' && as_lang_parse(env, &cli->render.lang) != 0)
         return usage(err, "ATTNSTEP_LANG is \"%s\"; set it to zh or en", env);
     opterr = 0;
+#ifdef __GLIBC__
+    optind = 0; /* glibc: start afresh, forgetting a cluster the last call stopped inside */
+#else
     optind = 1;
+#endif
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
         if (opt == '?')
             return usage(err, "unknown option \"%s\"", argv[optind - 1]);
