@@ -101,7 +101,7 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
-bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only
+bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
 
 parser-stress: $(BUILD)/tests/test_fastfloat

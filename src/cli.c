@@ -12,8 +12,8 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET, OPT_STEP,
-       OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -42,6 +42,7 @@ static const struct option long_options[] = {
     {"exp-table", no_argument, NULL, OPT_EXP_TABLE},
     {"count", required_argument, NULL, OPT_COUNT},
     {"class", required_argument, NULL, OPT_CLASS},
+    {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -54,6 +55,7 @@ const as_command as_commands[] = {
     {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
     {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
     {"sheet", 1, "FILE [options]", "a worksheet (and key) for an input", as_cmd_sheet},
+    {"decode", 1, "FILE [options]", "generation token by token, with a KV cache", as_cmd_decode},
     {"grad", 1, "FILE [options]", "the backward pass: every gradient", as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
@@ -93,6 +95,7 @@ static const struct {
     {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
     {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
+    {OPT_TILES, "--tiles", "run trace"},
 };
 
 static int usage(as_error *err, const char *fmt, const char *what)
@@ -179,6 +182,12 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 1, 1000, &v) != 0)
             return usage(err, "--count takes a whole number from 1 to 1000, not \"%s\"", arg);
         cli->count = v;
+        return 0;
+    case OPT_TILES:
+        if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
+            return usage(err, "--tiles takes a block size, a whole number from 1 to 16384, "
+                              "not \"%s\"", arg);
+        cli->tiles = v;
         return 0;
     case OPT_OFFSET:
         if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
@@ -456,6 +465,8 @@ void as_cli_help(FILE *out)
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
         "  --row I|last|all      trace: the receiving row to walk (default last);\n"
         "                        grad: walk that row's softmax backward\n"
+        "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
+        "                        reading the Keys in blocks of B\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -478,10 +489,10 @@ void as_cli_help(FILE *out)
         "\n"
         "Input format (UTF-8; # starts a comment):\n"
         "  tokens: 我 爱                 labels of the rows of X\n"
-        "  mask: causal                  causal | none (or a matrix M)\n"
+        "  mask: causal                  causal | none | window W (or a matrix M)\n"
         "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
-        "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
+        "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
         "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "\n"

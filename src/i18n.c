@@ -379,9 +379,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "all blocks read: ℓ = %s (the ordinary softmax's sum of exps: %s)"},
     [AS_MSG_TL_SHARES] = {"份额 e^(s−m)/ℓ：%s", "shares e^(s − m)/ℓ: %s"},
     [AS_MSG_TL_OUTPUT] = {"输出 = 运行输出/ℓ %s", "output = running output / ℓ %s"},
-    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）的输出相比，最多相差%s个ulp（最后一位的单位）。",
+    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）相比，各头的输出最多相差%s个ulp"
+                    "（以这一格各项绝对值之和Σ aⱼ|vⱼ|的最后一位为单位）。",
                     "Against the ordinary computation (the whole softmax first, then the mix) "
-                    "the output differs by at most %s ulp (units in the last place)."},
+                    "each head's output differs by at most %s ulp (units in the last place of "
+                    "the sum of its terms' sizes, Σ aⱼ|vⱼ|)."},
     [AS_MSG_TL_RUN] = {"在线softmax（每块%zu个Key）：每行最终的m和ℓ，以及逐块算出的输出",
                     "Online softmax (blocks of %zu Keys): each row's final m and ℓ, and the "
                     "output computed block by block"},
@@ -405,6 +407,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    [AS_MSG_DC_READS] = {"读取缓存中的：%s", "reads from the cache: %s"},
+    [AS_MSG_DC_HEAD] = {"（第%zu个头）", "(head %zu)"},
+    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", "(K/V group %zu)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
     [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"

@@ -252,6 +252,9 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    AS_MSG_DC_READS,       /* %s the cache rows read, by token */
+    AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
+    AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
