@@ -124,10 +124,17 @@ static void html_given(const quiz *z)
             "", "");
     }
     fputs(" ", z->out);
-    say(z->out, z->o->lang, z->how, mask == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE
-                                    : mask == AS_MASK_CUSTOM ? AS_MSG_TR_RULE_CUSTOM
-                                                             : AS_MSG_TR_RULE_CAUSAL,
-        "\xe2\x88\x92\xe2\x88\x9e", "", "", "", "");
+    if (mask == AS_MASK_WINDOW) {
+        char buf[512];
+        snprintf(buf, sizeof buf, as_msg_text(z->o->lang, AS_MSG_TR_RULE_WINDOW),
+                 z->s->p->window, z->s->p->window - 1);
+        put(z->out, buf, z->how);
+    } else {
+        say(z->out, z->o->lang, z->how, mask == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE
+                                        : mask == AS_MASK_CUSTOM ? AS_MSG_TR_RULE_CUSTOM
+                                                                 : AS_MSG_TR_RULE_CAUSAL,
+            "\xe2\x88\x92\xe2\x88\x9e", "", "", "", "");
+    }
     fputs("</p>", z->out);
     for (k = 0; k < n; k++)
         html_values(z, &v[k]);

@@ -1053,10 +1053,18 @@ static void rule(const page *pg)
     const as_mask_kind m = pg->s->p->mask;
     const char *inf = pg->o->latex ? "$-\\infty$" : sym(pg, AS_SYM_NEG_INF);
 
-    say_raw(pg, m == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : m == AS_MASK_CUSTOM
-                                                            ? AS_MSG_TR_RULE_CUSTOM
-                                                            : AS_MSG_TR_RULE_CAUSAL,
-            &inf, 1);
+    char buf[512];
+
+    if (m == AS_MASK_WINDOW) { /* its numbers are not text to escape */
+        snprintf(buf, sizeof buf, msg(pg, AS_MSG_TR_RULE_WINDOW), pg->s->p->window,
+                 pg->s->p->window - 1);
+        put_text(pg, buf);
+    } else {
+        say_raw(pg, m == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : m == AS_MASK_CUSTOM
+                                                                ? AS_MSG_TR_RULE_CUSTOM
+                                                                : AS_MSG_TR_RULE_CAUSAL,
+                &inf, 1);
+    }
     fputs("\n\n", pg->out);
 }
 
