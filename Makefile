@@ -57,6 +57,7 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libattnstep.a
 $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
+	@sh tests/layers.sh
 	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done
 	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS) \
 	    $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done
@@ -103,6 +104,16 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 
 bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
+
+# `make bench-check` times `attnstep check` on a generated class of 1000 answers files
+# (issue 13: under a second).
+.PHONY: bench-check
+$(BUILD)/bench/gen_class: tests/bench/gen_class.c tests/class_gen.h tests/class_roster.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lm
+
+bench-check: all $(BUILD)/bench/gen_class
+	@sh tests/bench/bench_check.sh
 
 parser-stress: $(BUILD)/tests/test_fastfloat
 	@sh tests/ensure-cmocka.sh

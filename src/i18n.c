@@ -95,12 +95,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_EX_KEY] = {"答案，attnstep check 读得懂的格式：attnstep check 练习文件 本文件",
                     "the answer key, in the format attnstep check reads: "
                     "attnstep check EXERCISE THIS-FILE"},
-    [AS_MSG_SHEET_TITLE] = {"注意力手算练习（第%d级，种子%lu）", "Attention by hand (level %d, seed %lu)"},
+    [AS_MSG_SHEET_TITLE] = {"注意力手算练习", "Attention by hand"},
     [AS_MSG_SHEET_GIVEN] = {"已知", "Given"},
     [AS_MSG_SHEET_TOKENS] = {"Token：%s", "Tokens: %s"},
-    [AS_MSG_SHEET_FILL] = {"请填写（d_k=%zu）", "Fill in (d_k = %zu)"},
+    [AS_MSG_SHEET_FILL] = {"请填写", "To fill in"},
     [AS_MSG_SHEET_KEY] = {"答案", "Answer key"},
-    [AS_MSG_SHEET_WALK] = {"逐步计算：第%zu行（“%s”）", "Step by step: row %zu (“%s”)"},
+    [AS_MSG_SHEET_WALK] = {"逐步计算：第%s行（“%s”）", "Step by step: row %s (“%s”)"},
     [AS_MSG_CHK_RIGHT] = {"%s：正确", "%s: right"},
     [AS_MSG_CHK_WRONG] = {"%s：不对（有%zu个格子不对，共%zu个）", "%s: wrong (%zu of %zu cells)"},
     [AS_MSG_CHK_SHAPE] = {"%s：形状是[%zu,%zu]，应为[%zu,%zu]",
@@ -144,6 +144,58 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "the output projection Wo is used only after the heads' outputs are put "
                      "side by side"},
     [AS_MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
+    /* worksheets (issue 14) */
+    [AS_MSG_SHEET_LEVEL] = {"第%d级，种子%lu", "level %d, seed %lu"},
+    [AS_MSG_SHEET_DRILL] = {"单步练习：%s", "one-step drill: %s"},
+    [AS_MSG_SHEET_STEP_PROJECT] = {"投影（求Q、K、V）", "the projections (Q, K, V)"},
+    [AS_MSG_SHEET_STEP_SCORES] = {"打分与缩放（求QK转置和S）", "scoring and scaling"},
+    [AS_MSG_SHEET_STEP_SOFTMAX] = {"softmax（求A）", "the softmax (A)"},
+    [AS_MSG_SHEET_STEP_MIX] = {"混合Value（求O）", "mixing the Values (O)"},
+    [AS_MSG_SHEET_VARIANT] = {"版本%s", "variant %s"},
+    [AS_MSG_SHEET_NAME] = {"姓名：", "Name: "},
+    [AS_MSG_SHEET_CLASS] = {"班级：", "Class: "},
+    [AS_MSG_SHEET_DATE] = {"日期：", "Date: "},
+    [AS_MSG_SHEET_DO] = {"计算%s，把结果填进下面的空表。",
+                      "Compute %s and write them into the empty tables below."},
+    [AS_MSG_SHEET_PLACES] = {"不是整数的结果保留%s位小数，整数照写。",
+                          "Round every result that is not a whole number to %s decimal places; "
+                          "write whole numbers as they are."},
+    [AS_MSG_SHEET_SOFTMAX] = {"A的每一行是对S的同一行做softmax，每行之和为1。",
+                           "Each row of A is the softmax of the same row of S; each row adds up "
+                           "to 1."},
+    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：S里写%s，A里写0。",
+                          "Where the mask forbids reading, write %s in S and 0 in A."},
+    [AS_MSG_SHEET_WORK] = {"演算区", "Working space"},
+    [AS_MSG_SHEET_EXP] = {"可能用到的e的幂（x是减去本行最大值后的分数）：",
+                       "Powers of e you may need (x is a score minus the max of its row):"},
+    [AS_MSG_SHEET_HEAD] = {"第%s个头", "head %s"},
+    [AS_MSG_SHEET_STEP2] = {"第二步：把分数除以%s（%s）。", "Step 2: divide the scores by %s (%s)."},
+    [AS_MSG_SHEET_STEP2_SCALE] = {"第二步：把分数乘以输入指定的缩放系数。",
+                               "Step 2: multiply the scores by the scale the input sets."},
+    [AS_MSG_ROSTER_UNREADABLE] = {"无法读取点名册：%s", "cannot read the roster: %s"},
+    [AS_MSG_ROSTER_NOT_UTF8] = {"点名册不是UTF-8文本", "the roster is not UTF-8 text"},
+    [AS_MSG_ROSTER_NOT_UTF8_HINT] = {"请把它另存为UTF-8编码（记事本：另存为，编码选“UTF-8”）",
+                                  "save it again as UTF-8 (most editors: Save As, encoding UTF-8)"},
+    [AS_MSG_ROSTER_CONTROL] = {"名字里有控制字符", "a control character in a name"},
+    [AS_MSG_ROSTER_LONG] = {"名字太长：最多64个字节", "the name is too long: at most 64 bytes"},
+    [AS_MSG_ROSTER_TWICE] = {"“%s”在第%d行已经出现过", "“%s” is already on line %d"},
+    [AS_MSG_ROSTER_TWICE_HINT] = {"同名的两个学生会拿到同一道题：请加以区分，例如“张三2”",
+                               "two students of one name would get the same exercise: tell "
+                               "them apart, e.g. “Li Wei 2”"},
+    [AS_MSG_ROSTER_EMPTY] = {"点名册里没有名字", "the roster names no student"},
+    [AS_MSG_ROSTER_HINT] = {"每行写一个名字；空行跳过，#开始注释", "write one name a line; blank lines "
+                         "are skipped and # starts a comment"},
+    [AS_MSG_EX_STUDENT] = {"学生：%s，版本%s", "student: %s, variant %s"},
+    [AS_MSG_EX_DRILL] = {"单步练习：%s", "one-step drill: %s"},
+    [AS_MSG_EX_SEED_DRAWN] = {"没有给--seed，本次抽到种子%lu；用同一个种子可以再生成同样的题",
+                           "no --seed given: drew seed %lu; the same seed makes the same exercise again"},
+    [AS_MSG_EX_WROTE] = {"已写入%s", "wrote %s"},
+    [AS_MSG_QUIZ_CELL] = {"%s第%s行（“%s”）第%s列（“%s”）的值是多少？",
+                       "What is %s in row %s (“%s”), column %s (“%s”)?"},
+    [AS_MSG_QUIZ_CELL_NUM] = {"%s第%s行（“%s”）第%s列的值是多少？",
+                           "What is %s in row %s (“%s”), column %s?"},
+    [AS_MSG_QUIZ_RIGHT] = {"正确。", "Right."},
+    [AS_MSG_QUIZ_MISTAKE] = {"不对（%s）：%s。", "Not right (%s) — %s."},
     /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
     [AS_MSG_DIAG_SCALE_BY_DK] = {"分数除以了d_k，应当除以%s：缩放用的是d_k的平方根",
                               "the scores were divided by d_k; they are divided by %s, its square root"},
@@ -174,7 +226,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "%s: this step itself was done right; the error comes from your own %s "
                          "(carried_error: the mark is earned)"},
     [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
-    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
+    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", " (too few decimals: at least %d asked)"},
     [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
     [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
     [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
@@ -388,6 +440,22 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
                                "step further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
+    [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
+    [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
+    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)。",
+                            "Turning (RoPE): pair i at position p is turned by the angle "
+                            "p*theta_i, theta_i = %s^(-2i/%zu)."},
+    [AS_MSG_POS_TR_PAIR] = {"%s的第%zu对（第%zu、%zu个数）：角度 = %s，cos %s，sin %s",
+                            "%s, pair %zu (numbers %zu and %zu): angle = %s, cos %s, sin %s"},
+    [AS_MSG_POS_TR_TURNED] = {"    %s", "    %s"},
+    [AS_MSG_POS_TR_KEY] = {"%s在位置%zu，转后%s", "%s at position %zu, turned: %s"},
+    [AS_MSG_POS_TR_RELATIVE] = {"RoPE记下的是相对位置：所有位置都加上同一个P（--offset P），q和k多转的角度相同，"
+                                "点积不变，%s也就不变。",
+                                "RoPE records relative positions: moving every position by the "
+                                "same P (--offset P) turns q and k by the same extra angle, so "
+                                "their dot products, and %s, do not change."},
+    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
+                             "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
