@@ -1,9 +1,11 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
+#include "attnstep/suggest.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,9 +43,35 @@ static const struct option long_options[] = {
 static const char *const commands[] = {"run", "trace", "check", "exercise", "compare"};
 static const int command_args[] = {1, 1, 2, 0, 2};
 
-static int usage(as_error *err, const char *fmt, const char *what)
+/* Records a usage error: message id of the table, in the language chosen. Returns -1. */
+static int usage(as_error *err, as_msg id, ...)
 {
-    as_error_set(err, "", 0, 0, fmt, what);
+    va_list ap;
+
+    va_start(ap, id);
+    as_error_vmsg(err, "", 0, 0, id, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Adds "did you mean ...?" to the error just recorded, when one of names is near word. */
+static void suggest(as_error *err, const char *word, const char *const *names, size_t count)
+{
+    const char *near = as_suggest(word, strlen(word), names, count);
+
+    if (near != NULL)
+        as_error_hint_msg(err, AS_MSG_DID_YOU_MEAN, near);
+}
+
+/* "--format takes text, json, ... or svg, not "jsn"" and, if one is near, the hint. */
+static int bad_choice(as_error *err, const char *opt, const char *arg, const char *const *names,
+                      size_t count)
+{
+    char list[256];
+
+    as_msg_list(list, sizeof list, err->lang, names, count, AS_MSG_LIST_OR);
+    usage(err, AS_MSG_USE_CHOICE, opt, list, arg);
+    suggest(err, arg, names, count);
     return -1;
 }
 
@@ -83,7 +111,7 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
     else if (whole(arg, 0, LONG_MAX, &v) == 0)
         cli->render.row = v;
     else
-        return usage(err, "--row takes a row number, \"last\" or \"all\", not \"%s\"", arg);
+        return usage(err, AS_MSG_USE_ROW, arg);
     return 0;
 }
 
@@ -94,8 +122,15 @@ static int option_tol(as_cli *cli, const char *arg, as_error *err)
     errno = 0;
     cli->tol = strtod(arg, &end);
     if (errno != 0 || end == arg || *end != '\0' || !(cli->tol >= 0) || cli->tol > 1e300)
-        return usage(err, "--tol takes a tolerance of 0 or more, not \"%s\"", arg);
+        return usage(err, AS_MSG_USE_TOL, arg);
     return 0;
+}
+
+/* The name of an exercise size option. */
+static const char *size_option(int opt)
+{
+    return opt == OPT_TOKENS ? "--tokens" : opt == OPT_WIDTH ? "--width"
+         : opt == OPT_DK     ? "--dk"     : "--dv";
 }
 
 /* Options that take a whole number: --digits and the exercise sizes. */
@@ -106,22 +141,22 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
     switch (opt) {
     case OPT_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
-            return usage(err, "--digits takes a whole number from 0 to 17, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_DIGITS, arg);
         cli->render.digits = (int)v;
         return 0;
     case OPT_SEED:
         if (whole(arg, 0, LONG_MAX, &v) != 0)
-            return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_SEED, arg);
         cli->seed = (unsigned long)v;
         return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
-            return usage(err, "--level takes 1, 2 or 3, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_LEVEL, arg);
         cli->level = v;
         return 0;
     default:
         if (whole(arg, 1, 64, &v) != 0)
-            return usage(err, "exercise sizes take a whole number from 1 to 64, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_SIZE, size_option(opt), arg);
         *(opt == OPT_TOKENS ? &cli->tokens : opt == OPT_WIDTH ? &cli->width
           : opt == OPT_DK   ? &cli->dk     : &cli->dv) = v;
         return 0;
@@ -133,33 +168,33 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
+    static const char *const langs[] = {"zh", "en"};
     const char *bad;
     int i;
 
     switch (opt) {
     case OPT_LANG:
         return as_lang_parse(arg, &cli->render.lang) == 0
-                   ? 0 : usage(err, "--lang takes zh or en, not \"%s\"", arg);
+                   ? 0 : bad_choice(err, "--lang", arg, langs, 2);
     case OPT_FORMAT:
         if ((i = choice(arg, formats, 6)) < 0)
-            return usage(err, "--format takes text, json, md, latex, csv or svg, not \"%s\"", arg);
+            return bad_choice(err, "--format", arg, formats, 6);
         cli->format = (as_format)i;
         cli->format_set = 1;
         return 0;
     case OPT_COLOR:
         if ((i = choice(arg, colors, 3)) < 0)
-            return usage(err, "--color takes auto, always or never, not \"%s\"", arg);
+            return bad_choice(err, "--color", arg, colors, 3);
         cli->color = (as_color_mode)i;
         return 0;
     case OPT_MASK:
         if ((i = choice(arg, masks, 2)) < 0)
-            return usage(err, "--mask takes causal or none, not \"%s\"", arg);
+            return bad_choice(err, "--mask", arg, masks, 2);
         cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
         return 0;
     case OPT_ONLY:
         if (as_only_parse(arg, &cli->render.only, &bad) != 0)
-            return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
-                              "separated by commas; \"%s\" is not one", bad);
+            return usage(err, AS_MSG_USE_ONLY, bad);
         return 0;
     case OPT_ROW: return option_row(cli, arg, err);
     case OPT_TOL: return option_tol(cli, arg, err);
@@ -194,8 +229,9 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
         cli->command = commands[c];
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
-        return usage(err, "unknown command \"%s\" (commands: run, trace, check, exercise, "
-                          "compare)", argv[first]);
+        usage(err, AS_MSG_USE_COMMAND, argv[first]);
+        suggest(err, argv[first], commands, 5);
+        return -1;
     } else {
         cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
         c = 0;
@@ -203,18 +239,72 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     want = command_args[c];
     if (argc - first != want) {
         if (argc - first < want)
-            return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
-                                              : "two files are needed");
-        return usage(err, "unexpected argument \"%s\"", argv[first + want]);
+            return want == 1 ? usage(err, AS_MSG_USE_NEED_FILE)
+                             : usage(err, AS_MSG_USE_NEED_FILES, cli->command);
+        return usage(err, AS_MSG_USE_EXTRA, argv[first + want]);
     }
     for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
     return 0;
 }
 
-int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
+int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
+                        size_t count)
+{
+    char list[128];
+
+    as_msg_list(list, sizeof list, err->lang, formats, count, AS_MSG_LIST_OR);
+    return usage(err, AS_MSG_USE_FORMATS, command, list);
+}
+
+/* The language, read before anything else so that a mistake anywhere on the command line
+ * is reported in it: the last --lang that names a language, else ATTNSTEP_LANG, else zh.
+ * A --lang naming none is reported later, when the options are read in order. */
+static int choose_lang(as_cli *cli, int argc, char **argv, as_error *err)
 {
     const char *env = getenv("ATTNSTEP_LANG");
+    int i, given = 0;
+
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
+                      : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
+        if (v != NULL && as_lang_parse(v, &cli->render.lang) == 0)
+            given = 1;
+    }
+    if (!given && env != NULL && env[0] != '\0' && as_lang_parse(env, &cli->render.lang) != 0) {
+        err->lang = cli->render.lang;
+        return usage(err, AS_MSG_USE_ENV, env);
+    }
+    err->lang = cli->render.lang;
+    return 0;
+}
+
+/* "unknown option "--foramt"" and, when a long option is near it, the hint. */
+static int bad_option(as_error *err, const char *arg)
+{
+    const char *names[sizeof long_options / sizeof long_options[0]];
+    char word[64];
+    size_t n = 0, len;
+
+    usage(err, AS_MSG_USE_OPTION, arg);
+    if (strncmp(arg, "--", 2) != 0)
+        return -1;
+    len = strcspn(arg + 2, "=");
+    if (len >= sizeof word - 2)
+        return -1;
+    for (; long_options[n].name != NULL; n++)
+        names[n] = long_options[n].name;
+    memcpy(word, arg + 2, len);
+    word[len] = '\0';
+    if ((arg = as_suggest(word, len, names, n)) != NULL) {
+        snprintf(word, sizeof word, "--%s", arg);
+        as_error_hint_msg(err, AS_MSG_DID_YOU_MEAN, word);
+    }
+    return -1;
+}
+
+int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
+{
     int opt;
 
     memset(cli, 0, sizeof *cli);
@@ -222,15 +312,15 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     cli->render.row = -1;
     cli->tol = -1;
     cli->level = 0;
-    if (env != NULL && env[0] != '\0' && as_lang_parse(env, &cli->render.lang) != 0)
-        return usage(err, "ATTNSTEP_LANG is \"%s\"; set it to zh or en", env);
+    if (choose_lang(cli, argc, argv, err) != 0)
+        return -1;
     opterr = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
         if (opt == '?')
-            return usage(err, "unknown option \"%s\"", argv[optind - 1]);
+            return bad_option(err, argv[optind - 1]);
         if (opt == ':')
-            return usage(err, "option \"%s\" needs a value", argv[optind - 1]);
+            return usage(err, AS_MSG_USE_NEEDS_VALUE, argv[optind - 1]);
         if (option(cli, opt, optarg, err) != 0)
             return -1;
     }
@@ -239,65 +329,7 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     return positionals(cli, argc, argv, optind, err);
 }
 
-void as_cli_help(FILE *out)
+void as_cli_help(FILE *out, as_lang lang)
 {
-    fputs(
-        "Usage: attnstep [run] FILE [options]      every table, in the book's order\n"
-        "       attnstep trace FILE [options]      the hand calculation, step by step\n"
-        "       attnstep check FILE ANSWERS        grade a student's answers\n"
-        "       attnstep exercise [options]        a new exercise for hand calculation\n"
-        "       attnstep compare BASE VARIANT      what changes when one input changes\n"
-        "       attnstep --help | --version\n"
-        "\n"
-        "A teaching calculator for one attention layer that shows every number:\n"
-        "Q = X@Wq, K = X@Wk, V = X@Wv, S = QK^T/sqrt(d_k) + M,\n"
-        "A = softmax of each row of S, O = AV.\n"
-        "FILE may be - for standard input.\n"
-        "\n"
-        "Options:\n"
-        "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
-        "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
-        "                        makes sense; csv writes the one table --only names,\n"
-        "                        svg draws each head's A as a heatmap\n"
-        "  --digits N            decimal places shown, 0-17 (default 10)\n"
-        "  --mask causal|none    override the file's mask\n"
-        "  --only LIST           only these tables, e.g. --only A,O\n"
-        "                        (X, W, Q, K, V, QKT, M, S, A, O, C)\n"
-        "  --ascii               -inf, x, *, sqrt instead of −∞, ×, ·, √ and subscripts\n"
-        "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
-        "                        set), always or never; also spelt --colour\n"
-        "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --row I|last|all      trace: the receiving row to walk (default last)\n"
-        "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
-        "  --force               let -o replace an existing FILE\n"
-        "  --tol T               check: accept answers within T\n"
-        "  --seed N              exercise: the seed (same seed, same exercise)\n"
-        "  --tokens T            exercise: number of tokens\n"
-        "  --width D             exercise: width of X\n"
-        "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
-        "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
-        "  --answers             exercise: add the answer key\n"
-        "  -h, --help            print this help and exit\n"
-        "  --version             print the version and exit\n"
-        "\n"
-        "Input format (UTF-8; # starts a comment):\n"
-        "  tokens: 我 爱                 labels of the rows of X\n"
-        "  mask: causal                  causal | none (or a matrix M)\n"
-        "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
-        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
-        "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
-        "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
-        "\n"
-        "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
-        "(also the tables the run makes, and the scores of all heads together);\n"
-        "brackets two deep; files of at most 2 GiB. Above a limit: an error, exit 2.\n"
-        "Exit status: 0 success; 1 check found a wrong answer; 2 bad usage or input.\n"
-        "\n"
-        "Examples:\n"
-        "  attnstep run examples/f11.txt --lang en\n"
-        "  attnstep trace examples/f11.txt --row all\n"
-        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
-        "\n"
-        "Full documentation: man attnstep\n",
-        out);
+    fputs(as_msg_text(lang, AS_MSG_HELP), out);
 }

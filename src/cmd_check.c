@@ -18,7 +18,9 @@ static int read_answers(as_answers *a, const char *path, as_error *err)
     int e = as_lex_read_file(path, 1, &buf, &len), rc;
 
     if (e != 0) {
-        as_error_set(err, path, 0, 0, "cannot read the answers: %s", strerror(e));
+        char why[128];
+        as_error_msg(err, path, 0, 0, AS_MSG_FILE_NO_ANSWERS,
+                     as_msg_errno(why, sizeof why, err->lang, e));
         return -1;
     }
     rc = as_answers_parse(a, buf, len, path, err);
@@ -127,12 +129,12 @@ static void json_report(FILE *out, const as_grade *g)
 
 static int check_options(const as_cli *cli, as_error *err)
 {
-    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_error_set(err, "", 0, 0, "check writes --format text or json");
-        return -1;
-    }
+    static const char *const formats[] = {"text", "json"};
+
+    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON)
+        return as_cli_formats_only(err, "check", formats, 2);
     if (strcmp(cli->arg[0], "-") == 0 && strcmp(cli->arg[1], "-") == 0) {
-        as_error_set(err, "", 0, 0, "FILE and ANSWERS cannot both be standard input");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_BOTH_STDIN, "FILE", "ANSWERS");
         return -1;
     }
     return 0;

@@ -11,8 +11,9 @@ static int options(as_exercise_opts *o, const as_cli *cli, as_error *err)
     const as_format f = cli->format;
 
     if (f != AS_FMT_TEXT && f != AS_FMT_MD && f != AS_FMT_LATEX) {
-        as_error_set(err, "", 0, 0, "exercise writes --format text, md or latex");
-        as_error_hint(err, "text is an input file for run; md and latex are worksheets");
+        static const char *const formats[] = {"text", "md", "latex"};
+        as_cli_formats_only(err, "exercise", formats, 3);
+        as_error_hint_msg(err, AS_MSG_HINT_SHEET_FORMATS);
         return -1;
     }
     o->seed = cli->seed;
@@ -43,7 +44,7 @@ static int write_run(FILE *out, const char *text, size_t len, const as_exercise_
                              &cli->render);
     as_session_free(&s);
     if (rc != 0)
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
     return rc;
 }
 

@@ -42,9 +42,7 @@ static int want_color(const as_cli *cli)
 static int usage_error(const as_error *err)
 {
     as_error_print(err, stderr);
-    fputs("usage: attnstep [run|trace|check|exercise|compare] [options] FILE...\n"
-          "Try 'attnstep --help' for more information.\n",
-          stderr);
+    fputs(as_msg_text(err->lang, AS_MSG_USE_TRY_HELP), stderr);
     return AS_EXIT_USAGE;
 }
 
@@ -61,7 +59,7 @@ int main(int argc, char **argv)
     if (as_cli_parse(&cli, argc, argv, &err) != 0)
         return usage_error(&err);
     if (cli.help) {
-        as_cli_help(stdout);
+        as_cli_help(stdout, cli.render.lang);
         return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
     }
     if (cli.version) {
@@ -70,12 +68,13 @@ int main(int argc, char **argv)
     }
     cli.render.color = want_color(&cli);
     if ((mem = open_memstream(&buf, &len)) == NULL) {
-        fputs("attnstep: error: out of memory\n", stderr);
+        as_error_msg(&err, "", 0, 0, AS_MSG_OOM);
+        as_error_print(&err, stderr);
         return AS_EXIT_USAGE;
     }
     rc = command(cli.command)(mem, &cli, &err);
     if (fclose(mem) != 0 && rc != AS_EXIT_USAGE) {
-        as_error_set(&err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(&err, "", 0, 0, AS_MSG_OOM_WRITING);
         rc = AS_EXIT_USAGE;
     }
     if (rc != AS_EXIT_USAGE && as_write_output(cli.output, buf, len, cli.force, &err) != 0)

@@ -35,8 +35,8 @@ int as_write_output(const char *path, const char *data, size_t len, int force, a
         return 0;
     }
     if (!force && lstat(path, &st) == 0) {
-        as_error_set(err, path, 0, 0, "the file exists; nothing was written");
-        as_error_hint(err, "add --force to overwrite it");
+        as_error_msg(err, path, 0, 0, AS_MSG_FILE_EXISTS);
+        as_error_hint_msg(err, AS_MSG_HINT_FORCE);
         return -1;
     }
     if ((tmp = malloc(strlen(path) + 16)) == NULL)
@@ -55,7 +55,12 @@ int as_write_output(const char *path, const char *data, size_t len, int force, a
     free(tmp);
     return 0;
 io:
-    as_error_set(err, path ? path : "standard output", 0, 0, "cannot write: %s", strerror(errno));
+    {
+        char why[128];
+        as_msg_errno(why, sizeof why, err->lang, errno);
+        as_error_msg(err, path ? path : as_msg_text(err->lang, AS_MSG_FILE_STDOUT), 0, 0,
+                     AS_MSG_FILE_NO_WRITE, why);
+    }
     free(tmp);
     return -1;
 }

@@ -810,7 +810,7 @@ static void half_init(half *h, const parser *ps, const source *src, as_mat_id id
 {
     h->ps = *ps;
     h->ps.err = &h->err;
-    as_error_clear(&h->err);
+    as_error_init(&h->err, ps->err->lang);
     h->src.path = src->path;
     memset(&h->b, 0, sizeof h->b);
     h->b.id = id;
