@@ -341,7 +341,7 @@ static int parse_failing(const char *path, size_t n, int how)
     int reached;
 
     reset_counts(n, how);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_parse_file(&in, path, &err) == 0) {
         assert_int_equal(in.mat[AS_X].m.rows, 8192);
         as_input_free(&in);

@@ -29,7 +29,7 @@ static void open_with(as_session *s, const char *path, as_mask_kind mask)
 
     memset(&cli, 0, sizeof cli);
     cli.mask = mask;
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_session_open(s, path, &cli, &err) != 0)
         fail_msg("%s: %s", path, err.msg);
 }
