@@ -1,5 +1,6 @@
-/* attention.c - the chapter's steps, each its own pure function, and the run that
- * records every table into a trace. No I/O: renderers read the trace. */
+/* attention.c - the run: every step of the chapter (steps.c, or its fast kernels for
+ * large tables) in the book's order, each table recorded into the trace. No I/O:
+ * renderers read the trace. */
 #include "attnstep/attention.h"
 #include "attnstep/kernels.h"
 
@@ -7,148 +8,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------------------ */
-/* The steps                                                                        */
-/* ------------------------------------------------------------------------------ */
-
-void as_matmul(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
-{
-    size_t i, j, t;
-
-    for (i = 0; i < n; i++) {
-        double *o = out + i * p;
-        for (j = 0; j < p; j++)
-            o[j] = 0.0;
-        /* i-t-j order reads b row-wise, so the inner loop walks memory in order */
-        for (t = 0; t < k; t++) {
-            const double x = a[i * k + t];
-            const double *brow = b + t * p;
-            for (j = 0; j < p; j++)
-                o[j] += x * brow[j];
-        }
-    }
-}
-
-void as_add_bias(double *out, const double *bias, size_t n, size_t p)
-{
-    size_t i, j;
-
-    for (i = 0; i < n; i++)
-        for (j = 0; j < p; j++)
-            out[i * p + j] += bias[j];
-}
-
-void as_take_columns(double *out, const double *src, size_t n, size_t cols, size_t c0, size_t w)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        memcpy(out + i * w, src + i * cols + c0, w * sizeof *out);
-}
-
-void as_put_columns(double *out, const double *src, size_t n, size_t cols, size_t c0, size_t w)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        memcpy(out + i * cols + c0, src + i * w, w * sizeof *out);
-}
-
-void as_scores(double *out, const double *q, const double *k, size_t n, size_t m, size_t d)
-{
-    size_t i, j, t;
-
-    for (i = 0; i < n; i++)
-        for (j = 0; j < m; j++) {
-            double dot = 0.0;
-            for (t = 0; t < d; t++)
-                dot += q[i * d + t] * k[j * d + t];
-            out[i * m + j] = dot;
-        }
-}
-
-void as_scale(double *out, const double *in, size_t count, double scale)
-{
-    size_t i;
-
-    for (i = 0; i < count; i++)
-        out[i] = in[i] * scale;
-}
-
-void as_causal_mask(double *out, size_t n)
-{
-    size_t i, j;
-
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++)
-            out[i * n + j] = j <= i ? 0.0 : -INFINITY;
-}
-
-void as_add_mask(double *out, const double *in, const double *mask, size_t count)
-{
-    size_t i;
-
-    for (i = 0; i < count; i++)
-        out[i] = in[i] + mask[i];
-}
-
-/* Softmax of one row of m cells; returns 0, or -1 when no cell is readable. */
-static int softmax_row(double *a, double *row_max, double *shifted, double *exps, double *sum,
-                       const double *s, size_t m)
-{
-    size_t j;
-    double max = -INFINITY, total = 0.0;
-
-    /* 1. the max over readable cells only: no finite sentinel (llm.c's warning) */
-    for (j = 0; j < m; j++)
-        if (s[j] > max)
-            max = s[j];
-    if (max == -INFINITY)
-        return -1;
-    /* 2. subtract the max and 3. exponentiate: exp(-inf) is exactly 0 */
-    for (j = 0; j < m; j++) {
-        const double d = s[j] == -INFINITY ? -INFINITY : s[j] - max;
-        const double e = d == -INFINITY ? 0.0 : exp(d);
-        if (shifted)
-            shifted[j] = d;
-        if (exps)
-            exps[j] = e;
-        a[j] = e;
-        total += e;
-    }
-    /* 4. divide by the sum (at least 1: the max cell contributes exp(0)) */
-    for (j = 0; j < m; j++)
-        a[j] /= total;
-    if (row_max)
-        *row_max = max;
-    if (sum)
-        *sum = total;
-    return 0;
-}
-
-long as_softmax_rows(double *a, double *row_max, double *shifted, double *exps, double *sums,
-                     const double *s, size_t n, size_t m)
-{
-    size_t i;
-    long bad = -1;
-
-    for (i = 0; i < n; i++) {
-        const size_t o = i * m;
-        if (softmax_row(a + o, row_max ? row_max + i : NULL, shifted ? shifted + o : NULL,
-                        exps ? exps + o : NULL, sums ? sums + i : NULL, s + o, m) != 0) {
-            memset(a + o, 0, m * sizeof *a);
-            if (bad < 0)
-                bad = (long)i;
-        }
-    }
-    return bad;
-}
-
-void as_mix(double *out, const double *a, const double *v, size_t n, size_t m, size_t dv)
-{
-    as_matmul(out, a, v, n, m, dv);
-}
 
 /* ------------------------------------------------------------------------------ */
 /* The run: every step in the chapter's order, recorded into the trace             */
@@ -225,8 +84,9 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     if (alloc_head(h, p) != 0)
         goto nomem;
     as_take_columns(h->Q.v, t->Q.v, n, t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(h->K.v, t->K.v, m, t->K.cols, hd * p->d_k, p->d_k);
-    as_take_columns(h->V.v, t->V.v, m, t->V.cols, hd * p->d_v, p->d_v);
+    /* K and V: the head's own, or the one its group shares (kv_heads, SPEC §11) */
+    as_take_columns(h->K.v, t->K.v, m, t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(h->V.v, t->V.v, m, t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Q.v, h->K.v, n, m, p->d_k);
     if (check_range(&h->QKT, "QKT", 0, p, err) != 0)
@@ -349,8 +209,8 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
         return -1;
     }
     as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, hd * p->d_v, p->d_v);
+    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
     /* step 1: the raw scores */
     w->scores(w->s.v, w->q.v, w->k.v, n, m, p->d_k);
     if (check_range(&w->s, "QKT", 0, p, &w->err) != 0)

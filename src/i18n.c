@@ -65,7 +65,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_TR_STEP1] = {"第一步：Query和每一个Key打分。", "Step 1: score the Query against every Key."},
     [AS_MSG_TR_RAW_ONE] = {"对“%s”的原始分数：%s", "raw score for “%s”: %s"},
     [AS_MSG_TR_RAW_ALL] = {"原始分数：%s，顺序仍是%s", "raw scores: %s, in the order %s"},
-    [AS_MSG_TR_STEP2] = {"第二步：把分数除以%s（d_k=%zu）。", "Step 2: divide the scores by %s (d_k=%zu)."},
+    [AS_MSG_TR_STEP2] = {"第二步：把分数除以%s（d_k=%zu；%s）。",
+                      "Step 2: divide the scores by %s (d_k=%zu; %s)."},
     [AS_MSG_TR_STEP2_SCALE] = {"第二步：把分数乘以输入指定的缩放系数%s。",
                             "Step 2: multiply the scores by the scale the input sets, %s."},
     [AS_MSG_TR_SCALED] = {"缩放分数：%s", "scaled scores: %s"},
@@ -381,6 +382,64 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
     },
+    /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
+    [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",
+                            "── head %zu (K and V of group %zu, shared by %zu heads) ──"},
+    [AS_MSG_TR_HEAD_GQA] = {"── 第%zu个头：q取第%zu至%zu列；k、v取第%zu组（k取第%zu至%zu列，v取第%zu至%zu列），"
+                         "与同组的头共用 ──",
+                         "── head %zu: columns %zu to %zu of q; k and v of group %zu (columns "
+                         "%zu to %zu of k, %zu to %zu of v), shared within the group ──"},
+    [AS_MSG_TR_RULE_WINDOW] = {"本例使用滑动窗口读取规则（窗口宽%zu）：当前位置能读自己和它前面的%zu个位置，更早的位置读不到。",
+                            "A sliding window of %zu applies: a position reads itself and the "
+                            "%zu positions before it, and nothing earlier."},
+    [AS_MSG_TR_OUTSIDE] = {"不可读位置%zu：%s（滑动窗口：它在宽%zu的窗口之外，离当前位置太远）",
+                        "position %zu: %s is not readable (sliding window: it lies too far "
+                        "back, outside the window of %zu)"},
+    [AS_MSG_TL_TITLE] = {"在线softmax（FlashAttention的做法）：把可读的Key每%zu个分成一块，逐块读取，"
+                      "只保留运行最大值m、运行总和ℓ和还没除以总和的运行输出。",
+                      "Online softmax (as FlashAttention does it): the readable Keys are read "
+                      "in blocks of %zu, keeping only a running maximum m, a running sum ℓ "
+                      "and a running output not yet divided by the sum."},
+    [AS_MSG_TL_START] = {"开始时：m = %s，ℓ = 0，运行输出 = %s", "start: m = %s, ℓ = 0, running output = %s"},
+    [AS_MSG_TL_BLOCK] = {"第%zu块：读位置%s，缩放分数%s", "block %zu: positions %s, scaled scores %s"},
+    [AS_MSG_TL_FIRST] = {"  第一块：m = %s；之前什么也没累计，不用缩放",
+                      "  the first block: m = %s; nothing was summed before, nothing to rescale"},
+    [AS_MSG_TL_RISE] = {"  最大值从%s升到%s：旧的总和与运行输出都乘以 e^(m旧−m新) = %s",
+                     "  the max rises from %s to %s: the old sum and running output are "
+                     "rescaled by e^(m_old − m_new) = %s"},
+    [AS_MSG_TL_SAME] = {"  最大值没有升高（仍是%s）：缩放系数为1", "  the max does not rise (still %s): the rescale factor is 1"},
+    [AS_MSG_TL_EXPS] = {"  本块的指数 e^(s−m)：%s", "  this block's exps e^(s − m): %s"},
+    [AS_MSG_TL_STATE] = {"  m = %s，ℓ = %s，运行输出 = %s", "  m = %s, ℓ = %s, running output = %s"},
+    [AS_MSG_TL_FINAL] = {"读完所有块：ℓ = %s（普通softmax的指数之和：%s）",
+                      "all blocks read: ℓ = %s (the ordinary softmax's sum of exps: %s)"},
+    [AS_MSG_TL_SHARES] = {"份额 e^(s−m)/ℓ：%s", "shares e^(s − m)/ℓ: %s"},
+    [AS_MSG_TL_OUTPUT] = {"输出 = 运行输出/ℓ %s", "output = running output / ℓ %s"},
+    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）的输出相比，最多相差%s个ulp（最后一位的单位）。",
+                    "Against the ordinary computation (the whole softmax first, then the mix) "
+                    "the output differs by at most %s ulp (units in the last place)."},
+    [AS_MSG_TL_RUN] = {"在线softmax（每块%zu个Key）：每行最终的m和ℓ，以及逐块算出的输出",
+                    "Online softmax (blocks of %zu Keys): each row's final m and ℓ, and the "
+                    "output computed block by block"},
+    [AS_MSG_DC_INTRO] = {"逐个Token生成（KV缓存）：第t步只取X的第t行，只算q_t、k_t、v_t，把k_t、v_t追加进缓存，"
+                      "再用缓存里的K、V算出输出的第t行。",
+                      "Generation token by token with a KV cache: step t takes only row t of "
+                      "X, computes only q_t, k_t and v_t, appends k_t and v_t to the cache, "
+                      "and computes row t of the output from the cache."},
+    [AS_MSG_DC_STEP] = {"── 第%zu步：“%s” ──", "── step %zu: “%s” ──"},
+    [AS_MSG_DC_NEW] = {"只算新一行的投影：", "only the new row is projected:"},
+    [AS_MSG_DC_CACHE] = {"缓存（到目前为止的%zu行）：", "the cache (%zu rows so far):"},
+    [AS_MSG_DC_WINDOW] = {"（滑动窗口：缓存只需保留最近的%zu行）", "(sliding window: the cache need keep only the last %zu rows)"},
+    [AS_MSG_DC_SHARES] = {"读取份额：%s", "shares: %s"},
+    [AS_MSG_DC_SAME] = {"与run算出的O第%zu行逐位相同（同样的运算，同样的顺序）。",
+                     "Bit for bit row %zu of the O that run computes (the same arithmetic in "
+                     "the same order)."},
+    [AS_MSG_DC_DIFFERS] = {"与run算出的O第%zu行不是逐位相同！", "NOT bit for bit row %zu of the O that run computes!"},
+    [AS_MSG_DC_WORK] = {"本步工作：投影1行，打分点积%zu个；若不用缓存、从头重算这%zu行：投影%zu行，打分点积%zu个。",
+                     "Work this step: 1 row projected, %zu score dot products; recomputing "
+                     "these %zu rows from scratch: %zu rows projected, %zu dot products."},
+    [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
+                      "In all: with the cache %zu rows projected and %zu score dot products; "
+                      "recomputing at every step, %zu rows and %zu dot products."},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
@@ -465,6 +524,38 @@ static const char *const symbols[AS_SYM_COUNT][2] = {
 const char *as_sym_text(int ascii, as_sym sym)
 {
     return symbols[sym][ascii != 0];
+}
+
+/* The typographic punctuation and its ASCII spelling, never longer than the original. */
+static const struct {
+    const char *from, *to;
+} punct[] = {
+    {"\xe2\x80\x9c", "\""}, {"\xe2\x80\x9d", "\""}, /* “ ” */
+    {"\xe2\x80\x98", "'"},  {"\xe2\x80\x99", "'"},  /* ‘ ’ */
+    {"\xe2\x80\x94", "--"}, {"\xe2\x80\x93", "-"},  /* — – */
+    {"\xe2\x94\x80", "-"},  {"\xe2\x80\xa6", "..."}, /* ─ … */
+    {"\xe1\xb5\x80", "^T"}, /* ᵀ where prose names QKᵀ, spelt as AS_SYM_T spells it */
+};
+
+size_t as_ascii_punct(char *s, size_t len)
+{
+    size_t r = 0, w = 0, k;
+
+    while (r < len) {
+        for (k = 0; k < sizeof punct / sizeof punct[0]; k++)
+            if (len - r >= 3 && memcmp(s + r, punct[k].from, 3) == 0)
+                break;
+        if (k == sizeof punct / sizeof punct[0]) {
+            s[w++] = s[r++];
+            continue;
+        }
+        memcpy(s + w, punct[k].to, strlen(punct[k].to));
+        w += strlen(punct[k].to);
+        r += 3;
+    }
+    if (w < len)
+        s[w] = '\0';
+    return w;
 }
 
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii)

@@ -1,4 +1,4 @@
-/* kernels.c - the matrix products of attention.c, fast: the GotoBLAS blocking (panels
+/* kernels.c - the matrix products of steps.c, fast: the GotoBLAS blocking (panels
  * of a and b packed so that a 4 x 8 tile of the output stays in registers while the
  * panels stream from the caches), a tile written in plain C that gcc -O2 vectorises
  * (built a second time for AVX2, picked at run time), and two POSIX threads for large
@@ -10,7 +10,8 @@
  * cells are worked on when, never the order of one cell's additions, so the results
  * are the reference's bit for bit. */
 #include "attnstep/kernels.h"
-#include "attnstep/attention.h"
+#include "attnstep/matrix.h"
+#include "attnstep/steps.h"
 
 #include <pthread.h>
 #include <stdlib.h>

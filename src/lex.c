@@ -1,9 +1,6 @@
-/* lex.c - the byte level of the input format: positions, UTF-8, whole-file reading,
- * and the number syntax of SPEC §2 (as_parse_number), whose decimal conversion lives in
- * one function (convert_decimal). */
+/* lex.c - the byte level of the input format: positions, UTF-8, tokens and whole-file
+ * reading. Numbers are read by number.c, matrices by reader.c. */
 #include "attnstep/lex.h"
-#include "attnstep/fastfloat.h"
-#include "attnstep/parse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -196,6 +193,40 @@ void as_lex_quote(char *out, size_t cap, const char *s, size_t n)
     out[used] = '\0';
 }
 
+int as_lex_word_is(const char *s, size_t n, const char *w)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (w[i] == '\0' || (s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]) != w[i])
+            return 0;
+    return w[n] == '\0';
+}
+
+static int ident_char(char ch, int first)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' ||
+           (!first && ch >= '0' && ch <= '9');
+}
+
+size_t as_lex_ident_len(const char *p, const char *end)
+{
+    const char *s = p;
+
+    while (s < end && ident_char(*s, s == p))
+        s++;
+    return (size_t)(s - p);
+}
+
+size_t as_lex_colon(const char *p, const char *end)
+{
+    if (p < end && *p == ':')
+        return 1;
+    if (end - p >= 3 && memcmp(p, "\xEF\xBC\x9A", 3) == 0)
+        return 3;
+    return 0;
+}
+
 int as_lex_number_start(const char *p, const char *end)
 {
     unsigned char b;
@@ -210,135 +241,27 @@ int as_lex_number_start(const char *p, const char *end)
            ((unsigned char)p[2] == 0x92 || (unsigned char)p[2] == 0x9E);
 }
 
-/* ------------------------------------------------------------------ numbers ---- */
-
-const char as_why_too_large[] = "the number is too large for a double";
-const char as_why_zero_denominator[] = "the fraction divides by zero";
-const char as_why_no_memory[] = "out of memory";
-
-/* THE place decimal text becomes a double. Reads the longest unsigned decimal literal
- * at s[0..len) (digits with at most one ".", at least one digit, then an exponent only
- * when it has digits) and returns its bytes, 0 when there is none. Overflow returns 0
- * with *why set; underflow to a subnormal or 0 is fine. as_strtod_fast() rounds exactly
- * as strtod does (tested bit for bit against it) without needing a NUL-terminated copy. */
-static size_t convert_decimal(const char *s, size_t len, double *out, const char **why)
-{
-    const char *e;
-
-    if (len == 0 || !((unsigned)(s[0] - '0') < 10 || s[0] == '.'))
-        return 0; /* unsigned: the caller reads the sign */
-    e = as_strtod_fast(s, s + len, out);
-    if (e == NULL)
-        return 0;
-    if (isinf(*out)) {
-        *why = as_why_too_large;
-        return 0;
-    }
-    return (size_t)(e - s);
-}
-
-/* Bytes of a sign at p ("+", "-" or U+2212 "−"); *neg set when it is a minus. */
-static size_t scan_sign(const char *p, size_t len, int *neg)
-{
-    *neg = 0;
-    if (len >= 1 && (p[0] == '+' || p[0] == '-')) {
-        *neg = p[0] == '-';
-        return 1;
-    }
-    if (len >= 3 && memcmp(p, "\xE2\x88\x92", 3) == 0) {
-        *neg = 1;
-        return 3;
-    }
-    return 0;
-}
-
-/* Bytes of an infinity word at p: "inf" or "infinity" (any case) or "∞"; else 0. */
-static size_t scan_inf(const char *p, size_t len)
-{
-    static const char word[] = "infinity";
-    size_t i = 0;
-
-    if (len >= 3 && memcmp(p, "\xE2\x88\x9E", 3) == 0)
-        return 3;
-    while (i < len && i < 8 && (p[i] | 0x20) == word[i])
-        i++;
-    return i == 8 ? 8 : i >= 3 ? 3 : 0;
-}
-
-/* One signed number without a fraction bar: [sign] (decimal | inf). Returns the bytes
- * used, 0 when none (with *why set when the text was a number that cannot be used). */
-static size_t scan_signed(const char *s, size_t len, int allow_inf, double *out,
-                          const char **why)
-{
-    int neg;
-    size_t k = scan_sign(s, len, &neg), n;
-
-    if (allow_inf && (n = scan_inf(s + k, len - k)) > 0) {
-        *out = neg ? -INFINITY : INFINITY;
-        return k + n;
-    }
-    n = convert_decimal(s + k, len - k, out, why);
-    if (n == 0)
-        return 0;
-    if (neg)
-        *out = -*out; /* exact: -0 stays -0, as strtod would give it */
-    return k + n;
-}
-
-/* The common case in one call: a finite decimal with an ASCII minus at most, no fraction
- * bar after it ("-1.5e-03", as numpy.savetxt writes). as_strtod_fast reads the sign
- * itself, so this is exactly what scan_signed and the checks below give for it. Returns
- * its bytes, or 0 for anything else (the general path then decides). */
-static size_t plain_decimal(const char *s, size_t len, double *out)
-{
-    const size_t k = len > 0 && s[0] == '-';
-    const char *e;
-
-    if (len <= k || (unsigned)(s[k] - '0') >= 10)
-        return 0;
-    e = as_strtod_fast(s, s + len, out);
-    if (e == NULL || isinf(*out) || (e < s + len && *e == '/'))
-        return 0;
-    return (size_t)(e - s);
-}
-
-size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, const char **why)
-{
-    double p = 0, q = 0;
-    size_t n, m;
-
-    *why = NULL;
-    if ((n = plain_decimal(s, len, out)) > 0)
-        return n;
-    *out = 0;
-    n = scan_signed(s, len, allow_inf, &p, why);
-    if (n == 0)
-        return 0;
-    if (isinf(p) || n >= len || s[n] != '/') {
-        *out = p; /* an infinity takes no fraction bar */
-        return n;
-    }
-    m = scan_signed(s + n + 1, len - n - 1, 0, &q, why);
-    if (m == 0) {
-        if (*why != NULL)
-            return 0;
-        *out = p; /* "1/" or "1/x": the longest number is "1" */
-        return n;
-    }
-    if (q == 0) {
-        *why = as_why_zero_denominator;
-        return 0;
-    }
-    *out = p / q;
-    if (isinf(*out)) {
-        *why = as_why_too_large;
-        *out = 0;
-        return 0;
-    }
-    return n + 1 + m;
-}
-
 /* ------------------------------------------------------------------ files ---- */
+
+const char *as_lex_read_reason(int e)
+{
+    switch (e) {
+    case ENOENT:
+        return "no such file";
+    case EISDIR:
+        return "it is a directory, not a file";
+    case EACCES:
+        return "permission denied";
+    case ENOMEM:
+        return "out of memory";
+    case EFBIG:
+        return "it is larger than 2 GiB, the most one input file may hold";
+    case ENODEV:
+        return "not a regular file"; /* load() takes files, not devices or pipes */
+    default:
+        return strerror(e);
+    }
+}
 
 /* Reads fd to its end into a new NUL-terminated buffer, starting with room for hint
  * bytes (plus one to see the end and one for the NUL, so a file read whole needs no

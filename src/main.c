@@ -77,6 +77,9 @@ int main(int argc, char **argv)
         as_error_msg(&err, "", 0, 0, AS_MSG_OOM_WRITING);
         rc = AS_EXIT_USAGE;
     }
+    if (cli.render.ascii && buf != NULL && (cli.format == AS_FMT_TEXT || cli.format == AS_FMT_MD))
+        len = as_ascii_punct(buf, len); /* the prose's quotes and dashes too (never inside
+                                         * JSON or CSV, whose quotes mean something) */
     if (rc != AS_EXIT_USAGE && as_write_output(cli.output, buf, len, cli.force, &err) != 0)
         rc = AS_EXIT_USAGE;
     free(buf);

@@ -2,6 +2,7 @@
  * layouts, shapes (with the reason two widths must agree), tokens and the mask. */
 #include "attnstep/model.h"
 #include "attnstep/attention.h"
+#include "attnstep/steps_gen.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -125,9 +126,10 @@ static int check_projections(const as_problem *p, as_error *err)
                  later(NAMED(p->cross ? AS_XKV : AS_X), NAMED(AS_WV)), fv,
                  "V = X @ Wv multiplies each row by Wv, so Wv needs one row for each number "
                  "in a row of the key/value source") ||
-           agree(p, err, p->Wk->cols, p->Wq->cols, later(NAMED(AS_WQ), NAMED(AS_WK)),
+           (p->in->kv_heads == 0 &&
+            agree(p, err, p->Wk->cols, p->Wq->cols, later(NAMED(AS_WQ), NAMED(AS_WK)),
                  "Wk makes Keys of width %zu, but Wq makes Queries of width %zu",
-                 "a Query and a Key are compared by a dot product, so both need d_k numbers");
+                 "a Query and a Key are compared by a dot product, so both need d_k numbers"));
 }
 
 /* A bias is one row that adds a number to each column of its projection. */
@@ -147,6 +149,23 @@ static int check_bias(const as_problem *p, as_error *err, as_mat_id b, as_mat_id
                  "a bias adds one number to each column of its projection");
 }
 
+/* kv_heads: G Key/Value heads, each shared by heads/G query heads (SPEC §11): Wk then
+ * makes G blocks of d_k columns. */
+static int check_kv_heads(const as_problem *p, as_error *err)
+{
+    char msg[200];
+
+    snprintf(msg, sizeof msg, "Wk makes Keys of width %zu, but kv_heads: %zu Key heads of "
+             "d_k = %zu (Wq's width %zu / heads: %zu) need %zu", p->Wk->cols, p->kv_heads,
+             p->d_k, p->Wq->cols, p->heads, p->kv_heads * p->d_k);
+    if (p->Wk->cols != p->kv_heads * p->d_k)
+        return fail_at(err, p, later(NAMED(AS_WQ), NAMED(AS_WK)),
+                       "a Query and a Key are compared by a dot product, so every Key head "
+                       "needs d_k numbers: Wk is [d_model, kv_heads*d_k]",
+                       msg);
+    return 0;
+}
+
 /* heads: the columns of Q/K and of V split into equal blocks, one per head. */
 static int check_heads(as_problem *p, as_error *err)
 {
@@ -154,20 +173,33 @@ static int check_heads(as_problem *p, as_error *err)
     char msg[160];
 
     p->heads = p->in->heads ? p->in->heads : 1;
-    if (p->Wq->cols % p->heads != 0 || p->Wv->cols % p->heads != 0) {
+    p->kv_heads = p->in->kv_heads ? p->in->kv_heads : p->heads;
+    if (p->heads % p->kv_heads != 0) {
+        snprintf(msg, sizeof msg, "kv_heads: %zu does not divide heads: %zu", p->kv_heads,
+                 p->heads);
+        return fail_at(err, p, p->in->kv_heads_pos,
+                       "each Key/Value head is shared by the same number of query heads "
+                       "(heads/kv_heads), so kv_heads must divide heads; kv_heads: 1 is "
+                       "multi-query attention",
+                       msg);
+    }
+    if (p->Wq->cols % p->heads != 0 || p->Wv->cols % p->kv_heads != 0) {
         snprintf(msg, sizeof msg, "heads: %zu does not divide the widths of Q/K (%zu) and V (%zu)",
                  p->heads, p->Wq->cols, p->Wv->cols);
+        if (p->kv_heads != p->heads)
+            snprintf(msg, sizeof msg, "heads: %zu and kv_heads: %zu do not divide the widths of "
+                     "Q (%zu) and V (%zu)", p->heads, p->kv_heads, p->Wq->cols, p->Wv->cols);
         return fail_at(err, p, at,
                        "each head takes an equal block of the columns of Q, K and V, so the "
                        "number of heads must divide their widths",
                        msg);
     }
     p->d_k = p->Wq->cols / p->heads;
-    p->d_v = p->Wv->cols / p->heads;
+    p->d_v = p->Wv->cols / p->kv_heads;
     if (p->d_k == 0 || p->d_v == 0)
         return fail_at(err, p, NAMED(AS_WQ)->pos, "every head needs at least one column",
                        "Q, K and V need at least one column");
-    return 0;
+    return check_kv_heads(p, err);
 }
 
 static int check_output(const as_problem *p, as_error *err)
@@ -202,8 +234,8 @@ static int check_sizes(const as_problem *p, as_error *err)
         {"K", p->m, p->Wk->cols, kv, AS_WK},
         {"V", p->m, p->Wv->cols, kv, AS_WV},
         {"QK\xe1\xb5\x80", p->n, p->m, AS_X, kv},
-        {"C", p->n, p->Wv->cols, AS_X, AS_WV},
-        {"O", p->n, p->Wo ? p->Wo->cols : p->Wv->cols, AS_X, p->Wo ? AS_WO : AS_WV},
+        {"C", p->n, p->heads * p->d_v, AS_X, AS_WV},
+        {"O", p->n, p->Wo ? p->Wo->cols : p->heads * p->d_v, AS_X, p->Wo ? AS_WO : AS_WV},
     };
     size_t i;
     char msg[160];
@@ -310,14 +342,18 @@ static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
         return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
     if (p->mask == AS_MASK_NONE)
         return 0;
-    snprintf(msg, sizeof msg, "a causal mask needs as many queries as keys, but X has %zu rows "
-             "and Xkv has %zu", p->n, p->m);
+    p->window = p->mask == AS_MASK_WINDOW ? in->window : p->n;
+    snprintf(msg, sizeof msg, "a %s mask needs as many queries as keys, but X has %zu rows "
+             "and Xkv has %zu", p->mask == AS_MASK_WINDOW ? "window" : "causal", p->n, p->m);
     if (p->n != p->m)
         return fail_at(err, p, in->mask_pos.line ? in->mask_pos : NAMED(AS_XKV)->pos,
                        "causal means \"row i reads positions 0..i of the same sequence\"; "
                        "for cross-attention use mask: none or a matrix M",
                        msg);
-    as_causal_mask(p->M.v, p->n);
+    if (p->mask == AS_MASK_WINDOW)
+        as_window_mask(p->M.v, p->n, p->window);
+    else
+        as_causal_mask(p->M.v, p->n);
     return 0;
 }
 
@@ -351,14 +387,21 @@ int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as
         build_mask(p, mask_override, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
+    p->group = p->heads / p->kv_heads;
     p->scale_auto = !in->scale_set;
     /* sqrt(1/d_k) is correctly rounded whenever 1/d_k is exact (d_k a power of two), so
      * the book's 1/√2 is the double nearest the true value */
     p->scale = in->scale_set ? in->scale : sqrt(1.0 / (double)p->d_k);
+    p->sqrt_dk = sqrt((double)p->d_k);
     return 0;
 fail:
     as_problem_free(p);
     return -1;
+}
+
+size_t as_kv_head(const as_problem *p, size_t hd)
+{
+    return hd / p->group;
 }
 
 void as_problem_free(as_problem *p)

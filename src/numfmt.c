@@ -45,6 +45,26 @@ static void trim_zeros(char *buf)
         *--end = '\0';
 }
 
+/* Nonzero when the decimal text shown, a correctly rounded fixed-point form of v, does
+ * not stand for v itself: it reads back to another double, or it carries more decimals
+ * than v has (the shortest text that reads back to v is shorter: --digits 17 shows
+ * 0.70710678118654757 for the double 0.7071067811865476, a rounding of its binary value
+ * and not its decimal meaning). Written "0.1" for the double nearest 0.1 is not rounded. */
+static int shown_rounded(const char *shown, double v)
+{
+    const char *point = strchr(shown, '.');
+    char shorter[AS_NUM_BUF];
+    int places;
+
+    if (strtod(shown, NULL) != v)
+        return 1;
+    if (point == NULL)
+        return 0;
+    places = (int)strlen(point + 1);
+    snprintf(shorter, sizeof shorter, "%.*f", places - 1, v);
+    return strtod(shorter, NULL) == v;
+}
+
 int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
 {
     if (isinf(v)) {
@@ -68,7 +88,7 @@ int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
     trim_zeros(buf);
     if (strcmp(buf, "-0") == 0)
         snprintf(buf, size, "0");
-    return strtod(buf, NULL) != v;
+    return shown_rounded(buf, v);
 }
 
 void as_fmt_roundtrip_printf(char *buf, size_t size, double v)

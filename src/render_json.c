@@ -192,7 +192,10 @@ static void head(FILE *out, const as_head_trace *h, int final, const as_render_o
 
 static const char *mask_name(as_mask_kind k)
 {
-    return k == AS_MASK_CAUSAL ? "causal" : k == AS_MASK_NONE ? "none" : "custom";
+    return k == AS_MASK_CAUSAL   ? "causal"
+           : k == AS_MASK_NONE   ? "none"
+           : k == AS_MASK_WINDOW ? "window"
+                                 : "custom";
 }
 
 int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
@@ -212,7 +215,11 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     json_labels(out, p->kv_tokens, p->m);
     key(out, &first, "mask");
     json_string(out, mask_name(p->mask));
+    if (p->mask == AS_MASK_WINDOW)
+        fprintf(out, ", \"window\": %zu", p->window);
     fprintf(out, ",\n  \"num_heads\": %zu, \"d_k\": %zu, \"d_v\": %zu", p->heads, p->d_k, p->d_v);
+    if (p->kv_heads != p->heads)
+        fprintf(out, ", \"num_kv_heads\": %zu", p->kv_heads);
     key(out, &first, "scale");
     json_number(out, p->scale);
     if (as_shows(o, AS_T_X) || as_shows(o, AS_T_W)) {

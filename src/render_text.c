@@ -125,20 +125,18 @@ static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
     }
 }
 
-/* Wq, Wk, Wv side by side as the book prints them when they fit, else one by one. */
-static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
+/* Three tables side by side as the book prints Wq, Wk, Wv (and Q, K, V) when they fit,
+ * else one below the other; gap spaces between them. */
+static void three_beside(as_block *out, const char *const name[3], const as_matrix *const m[3],
+                         size_t gap_width, const as_render_opts *o)
 {
-    const as_matrix *w[] = {p->Wq, p->Wk, p->Wv, p->bq, p->bk, p->bv, p->Wo, p->bo};
-    static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
     as_block row = {0};
     size_t i, widest = 0;
 
-    if (p->in->layout == AS_LAYOUT_TORCH)
-        as_block_add(out, "%s", msg(o, AS_MSG_LAYOUT_TORCH));
     for (i = 0; i < 3; i++) {
         as_block one = {0}, next;
-        table(&one, name[i], w[i], NULL, o);
-        next = as_block_beside(&row, &one, row.count ? 4 : 0);
+        table(&one, name[i], m[i], NULL, o);
+        next = as_block_beside(&row, &one, row.count ? gap_width : 0);
         as_block_free(&one);
         as_block_free(&row);
         row = next;
@@ -150,8 +148,20 @@ static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
         as_block_append(out, &row);
     else
         for (i = 0; i < 3; i++)
-            table(out, name[i], w[i], NULL, o);
+            table(out, name[i], m[i], NULL, o);
     as_block_free(&row);
+}
+
+/* Wq, Wk, Wv side by side, then the biases and Wo. */
+static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    const as_matrix *w[] = {p->Wq, p->Wk, p->Wv, p->bq, p->bk, p->bv, p->Wo, p->bo};
+    static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
+    size_t i;
+
+    if (p->in->layout == AS_LAYOUT_TORCH)
+        as_block_add(out, "%s", msg(o, AS_MSG_LAYOUT_TORCH));
+    three_beside(out, name, w, 4, o);
     for (i = 3; i < 8; i++)
         if (w[i] != NULL)
             table(out, name[i], w[i], NULL, o);
@@ -168,6 +178,10 @@ static void projections(as_block *out, const as_problem *p, const as_trace *t,
     char expr[64];
     size_t i;
 
+    if (o->qkv_beside && as_shows(o, AS_T_Q) && as_shows(o, AS_T_K) && as_shows(o, AS_T_V)) {
+        three_beside(out, what, res, 8, o); /* the chapter's Q = … K = … V = … block */
+        return;
+    }
     for (i = 0; i < 3; i++) {
         if (!as_shows(o, tab[i]))
             continue;
@@ -222,12 +236,20 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     head_name(oo, sizeof oo, "O", p, hd, o);
     if (p->heads > 1 && shows_any_head_table(o)) {
         gap(out);
-        as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
-        if (as_shows(o, AS_T_Q))
+        if (p->kv_heads != p->heads)
+            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE_GQA), hd, as_kv_head(p, hd), p->group);
+        else
+            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
+        if (o->qkv_beside) {
+            const char *const names[] = {q, k, v};
+            const as_matrix *const mats[] = {&h->Q, &h->K, &h->V};
+            three_beside(out, names, mats, 8, o);
+        }
+        if (as_shows(o, AS_T_Q) && !o->qkv_beside)
             table(out, q, &h->Q, NULL, o);
-        if (as_shows(o, AS_T_K))
+        if (as_shows(o, AS_T_K) && !o->qkv_beside)
             table(out, k, &h->K, NULL, o);
-        if (as_shows(o, AS_T_V))
+        if (as_shows(o, AS_T_V) && !o->qkv_beside)
             table(out, v, &h->V, NULL, o);
     }
     if (as_shows(o, AS_T_QKT)) {

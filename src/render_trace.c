@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SQRT_DK_DIGITS 6 /* "√2≈1.414214", as the chapter gives the divisor */
+
 /* The walk-through being written. */
 typedef struct walk {
     const as_problem *p;
@@ -124,8 +126,9 @@ static void add_lines(as_block *b, const char *buf, size_t len)
     }
 }
 
-/* The tables in only (and the formula when asked), exactly as `run` writes them. */
-static int run_tables(walk *w, const as_trace *t, unsigned only, int formula)
+/* The tables in only (and the formula when asked), as `run` writes them (Q, K and V
+ * side by side, when asked, as the chapter's whole-matrix part prints them). */
+static int run_tables(walk *w, const as_trace *t, unsigned only, int formula, int qkv_beside)
 {
     as_render_opts o = *w->o;
     char *buf = NULL;
@@ -137,6 +140,7 @@ static int run_tables(walk *w, const as_trace *t, unsigned only, int formula)
         return -1;
     o.only = only;
     o.formula = formula;
+    o.qkv_beside = qkv_beside;
     rc = as_render_text(mem, w->p, t, &o);
     if (fclose(mem) != 0)
         rc = -1;
@@ -149,7 +153,7 @@ static int run_tables(walk *w, const as_trace *t, unsigned only, int formula)
 /* The title, X (and Xkv) with their shapes, and the W tables. */
 static int inputs(walk *w)
 {
-    return run_tables(w, w->t, (1u << AS_T_X) | (1u << AS_T_W), 0);
+    return run_tables(w, w->t, (1u << AS_T_X) | (1u << AS_T_W), 0, 0);
 }
 
 /* ---- the projections, row by row ---- */
@@ -262,7 +266,10 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     named_row(&q, "q", i, &h->Q, &w->st);
     as_block_add(w->b, msg(w, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
     for (j = 0; j < p->m; j++) {
-        if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_CAUSAL) {
+        if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
+            as_block_add(w->b, msg(w, AS_MSG_TR_OUTSIDE), j, p->kv_tokens[j], p->window);
+        } else if (AS_AT(p->M, i, j) == -INFINITY &&
+                   (p->mask == AS_MASK_CAUSAL || p->mask == AS_MASK_WINDOW)) {
             as_block_add(w->b, msg(w, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
         } else if (AS_AT(p->M, i, j) == -INFINITY) {
             as_block_add(w->b, msg(w, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
@@ -360,13 +367,28 @@ static int same_but_spaces(const char *a, const char *b)
     }
 }
 
+/* "√2≈1.414214": the divisor itself, to 6 places as the chapter gives it (fewer when
+ * --digits asks for fewer), "√4=2" when it is whole. */
+static void sqrt_dk(const walk *w, as_text *t)
+{
+    const int digits = w->st.digits < SQRT_DK_DIGITS ? w->st.digits : SQRT_DK_DIGITS;
+    char num[AS_NUM_BUF];
+    const int rounded = as_fmt_display(num, sizeof num, w->p->sqrt_dk, digits, w->st.ascii);
+
+    as_text_addf(t, w->o->ascii ? "%s(%zu)%s%s" : "%s%zu%s%s", sym(w, AS_SYM_SQRT), w->p->d_k,
+                 rel(w, rounded), num);
+}
+
 static void step2_heading(walk *w)
 {
-    as_text t = {0};
+    as_text t = {0}, root = {0};
 
     if (w->p->scale_auto) {
         as_text_addf(&t, w->o->ascii ? "%s(d_k)" : "%sd_k", sym(w, AS_SYM_SQRT));
-        as_block_add(w->b, msg(w, AS_MSG_TR_STEP2), as_text_str(&t), w->p->d_k);
+        sqrt_dk(w, &root);
+        as_block_add(w->b, msg(w, AS_MSG_TR_STEP2), as_text_str(&t), w->p->d_k,
+                     as_text_str(&root));
+        done(w, &root);
     } else {
         as_expand_number(&t, w->p->scale, &w->st);
         as_block_add(w->b, msg(w, AS_MSG_TR_STEP2_SCALE), as_text_str(&t));
@@ -587,6 +609,22 @@ static void closing(walk *w, size_t i)
 
 /* ---- the walk ---- */
 
+/* "── 第1个头：q、k取第2至3列，v取第2至3列 ──", naming the shared K/V group with
+ * kv_heads (SPEC §11). */
+static void head_line(walk *w, size_t hd)
+{
+    const as_problem *p = w->p;
+    const size_t g = as_kv_head(p, hd);
+
+    gap(w);
+    if (p->kv_heads == p->heads)
+        as_block_add(w->b, msg(w, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+                     hd * p->d_v, (hd + 1) * p->d_v - 1);
+    else
+        as_block_add(w->b, msg(w, AS_MSG_TR_HEAD_GQA), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+                     g, g * p->d_k, (g + 1) * p->d_k - 1, g * p->d_v, (g + 1) * p->d_v - 1);
+}
+
 /* The receiving row i: who it reads, then the four steps, head by head. */
 static void walk_row(walk *w, size_t i)
 {
@@ -598,11 +636,8 @@ static void walk_row(walk *w, size_t i)
     find_readable(w, i);
     for (hd = 0; hd < w->t->heads; hd++) {
         const as_head_trace *h = &w->t->head[hd];
-        if (w->t->heads > 1) {
-            gap(w);
-            as_block_add(w->b, msg(w, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
-                         hd * p->d_v, (hd + 1) * p->d_v - 1);
-        }
+        if (w->t->heads > 1)
+            head_line(w, hd);
         positions(w, h, i);
         gap(w);
         step1(w, h, i);
@@ -623,6 +658,8 @@ static void rule(walk *w)
     gap(w);
     if (w->p->mask == AS_MASK_CAUSAL)
         as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_CAUSAL));
+    else if (w->p->mask == AS_MASK_WINDOW)
+        as_block_add(w->b, msg(w, AS_MSG_TR_RULE_WINDOW), w->p->window, w->p->window - 1);
     else if (w->p->mask == AS_MASK_NONE)
         as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_NONE));
     else
@@ -646,15 +683,17 @@ static void elision_note(walk *w)
         }
 }
 
-/* The whole-matrix form (QKᵀ, M, S, A, O; C with several heads) and the formula. */
+/* The whole-matrix form (the chapter's Q = … K = … V = … block, QKᵀ, M, S, A, O; C with
+ * several heads) and the formula. */
 static int whole(walk *w)
 {
-    const unsigned only = (1u << AS_T_QKT) | (1u << AS_T_M) | (1u << AS_T_S) |
-                          (1u << AS_T_A) | (1u << AS_T_O) | (1u << AS_T_C);
+    const unsigned only = (1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) |
+                          (1u << AS_T_M) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) |
+                          (1u << AS_T_C);
 
     gap(w);
     as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WHOLE));
-    return run_tables(w, w->t, only, 1);
+    return run_tables(w, w->t, only, 1, 1);
 }
 
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)

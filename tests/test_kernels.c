@@ -1,5 +1,5 @@
 /* test_kernels.c - the fast products against the plain reference functions of
- * attention.c (as_matmul, as_scores), which test_attention.c checks against the
+ * steps.c (as_matmul, as_scores), which test_attention.c checks against the
  * chapter and mpmath: bit for bit (the fast ones add the same products in the same
  * order), and so certainly within the 1e-12 relative error asked of them. Shapes: 1x1,
  * odd sizes, sizes that are no multiple of the 4 x 8 tile or the 128/256/768 blocks,

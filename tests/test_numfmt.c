@@ -225,6 +225,37 @@ static void test_random_doubles_print_as_printf_does(void **state)
     printf("[ fuzz     ] %llu random doubles print as the definition prints them\n", fuzz_n);
 }
 
+/* ---- display: "=" or "≈" is decided by what the shown text stands for ---- */
+
+/* The text shown for v at digits places, and whether it was rounded. */
+static void assert_display(double v, int digits, const char *text, int rounded)
+{
+    char buf[AS_NUM_BUF];
+
+    assert_int_equal(as_fmt_display(buf, sizeof buf, v, digits, 0), rounded);
+    assert_string_equal(buf, text);
+}
+
+static void test_display_says_rounded_exactly_when_the_text_is_not_the_value(void **state)
+{
+    const double s = sqrt(0.5); /* the double nearest 1/√2: the chapter's 0.7071067812 */
+
+    (void)state;
+    /* the texts of sqrt(0.5) below are its digits as printf prints the double */
+    assert_display(s, 10, "0.7071067812", 1);
+    /* 16 places: the shortest text that reads back to the double, nothing cut off */
+    assert_display(s, 16, "0.7071067811865476", 0);
+    /* 17 places reads back too, but it is a rounding of the binary value: "≈" (the bug
+     * of issue 12 printed "=" here) */
+    assert_display(s, 17, "0.70710678118654757", 1);
+    assert_display(0.1, 10, "0.1", 0);                  /* what was written is shown */
+    assert_display(0.1, 17, "0.10000000000000001", 1);  /* more than was written */
+    assert_display(0.1 + 0.2, 10, "0.3", 1);            /* 0.30000000000000004 */
+    assert_display(0.375, 17, "0.375", 0);              /* exact in binary */
+    assert_display(20, 17, "20", 0);
+    assert_display(-0.5, 0, "0", 1);                    /* rounds to -0, shown as 0 */
+}
+
 int main(void)
 {
     const char *n = getenv("ATTNSTEP_FUZZ_N");
@@ -234,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_edge_cases_print_as_printf_does),
         cmocka_unit_test(test_every_binary_exponent_prints_as_printf_does),
         cmocka_unit_test(test_random_doubles_print_as_printf_does),
+        cmocka_unit_test(test_display_says_rounded_exactly_when_the_text_is_not_the_value),
     };
 
     if (n != NULL && *n != '\0')

@@ -264,6 +264,7 @@ static void test_every_arithmetic_line_of_the_chapter_is_there(void **state)
         "对“爱”的原始分数：q₁·k₁ = 1×0+0×1 = 0",
         "原始分数：[1,0]，顺序仍是[我,爱]",
         "第二步：",
+        "√2≈1.414214", /* the chapter gives the divisor itself */
         "缩放分数：[1/√2, 0/√2] ≈ [0.7071067812,0]",
         "第三步：沿可读位置做softmax，得到读取份额。",
         "减最大值： [0, -0.7071067812]",
@@ -275,6 +276,9 @@ static void test_every_arithmetic_line_of_the_chapter_is_there(void **state)
         "输出第0格 = 0.6697615493×10 + 0.3302384507×0 ≈ 6.6976154933",
         "输出第1格 = 0.6697615493×0  + 0.3302384507×20 ≈ 6.6047690135",
         "“爱”位置的注意力输出 o₁ ≈ [6.6976154933,6.6047690135]",
+        /* the chapter's side-by-side block opens the whole-matrix part */
+        "Q = [[0,1],        K = [[1,0],        V = [[10,0],",
+        "     [1,0]]             [0,1]]             [0,20]]",
         "QKᵀ = [[0,1],",
         "O = softmax(QKᵀ/√d_k + M)V",
     };
@@ -283,7 +287,7 @@ static void test_every_arithmetic_line_of_the_chapter_is_there(void **state)
     assert_int_equal(run("trace examples/f11.txt"), 0);
     assert_lines_in_order(chapter, sizeof chapter / sizeof chapter[0]);
     /* SPEC §5's heading of step 2 */
-    assert_file_contains(CLI_OUT, "第二步：把分数除以√d_k（d_k=2）。");
+    assert_file_contains(CLI_OUT, "第二步：把分数除以√d_k（d_k=2；√2≈1.414214）。");
 }
 
 /* Nonzero when s holds a CJK character (or CJK punctuation) other than 我 and 爱. */
@@ -487,7 +491,7 @@ static void test_a_whole_root_of_d_k_gives_plain_fractions(void **state)
                "Wq = [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]\n"
                "Wk = [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]\nWv = [[1],[1],[1],[1]]\n");
     assert_int_equal(run("trace build/tests/trace-dk4.txt"), 0);
-    assert_file_contains(CLI_OUT, "第二步：把分数除以√d_k（d_k=4）。");
+    assert_file_contains(CLI_OUT, "第二步：把分数除以√d_k（d_k=4；√4=2）。");
     assert_file_contains(CLI_OUT, "缩放分数：[3/2, 2] = [1.5, 2]");
 }
 

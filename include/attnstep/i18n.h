@@ -52,7 +52,7 @@ typedef enum as_msg {
     AS_MSG_TR_STEP1,       /* heading of step 1 */
     AS_MSG_TR_RAW_ONE,     /* %s token, %s "q₁·k₀ = 1×1+0×0 = 1" */
     AS_MSG_TR_RAW_ALL,     /* %s the raw scores, %s the token list */
-    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k: heading of step 2 */
+    AS_MSG_TR_STEP2,       /* %s "√d_k", %zu d_k, %s "√2≈1.414214": heading of step 2 */
     AS_MSG_TR_STEP2_SCALE, /* %s the scale set by the input: heading of step 2 */
     AS_MSG_TR_SCALED,      /* %s "[1/√2, 0/√2] ≈ [0.7071067812, 0]" */
     AS_MSG_TR_ADD_M,       /* %s the scaled scores plus the cells of a custom M */
@@ -178,6 +178,34 @@ typedef enum as_msg {
     AS_MSG_EX_NONE,        /* %d level: no exercise of these sizes */
     AS_MSG_HINT_EX_NONE,   /* fewer tokens, another seed */
     AS_MSG_HELP,           /* the whole --help text */
+    /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
+    AS_MSG_HEAD_TITLE_GQA, /* %zu head, %zu its K/V group, %zu heads in a group */
+    AS_MSG_TR_HEAD_GQA,    /* %zu head, %zu %zu q columns, %zu group, %zu %zu k, %zu %zu v */
+    AS_MSG_TR_RULE_WINDOW, /* %zu W, %zu W-1: the sliding-window reading rule */
+    AS_MSG_TR_OUTSIDE,     /* %zu position, %s token, %zu W: too far back for the window */
+    AS_MSG_TL_TITLE,       /* %zu B: the online softmax, blocks of B Keys */
+    AS_MSG_TL_START,       /* %s −∞, %s the zero output */
+    AS_MSG_TL_BLOCK,       /* %zu block, %s its positions, %s its scores */
+    AS_MSG_TL_FIRST,       /* %s m: the first block, nothing to rescale */
+    AS_MSG_TL_RISE,        /* %s m_old, %s m_new, %s the rescale factor */
+    AS_MSG_TL_SAME,        /* %s m: the max did not rise, factor 1 */
+    AS_MSG_TL_EXPS,        /* %s this block's exps */
+    AS_MSG_TL_STATE,       /* %s m, %s ℓ, %s the running output */
+    AS_MSG_TL_FINAL,       /* %s ℓ, %s the ordinary softmax's sum */
+    AS_MSG_TL_SHARES,      /* %s the shares */
+    AS_MSG_TL_OUTPUT,      /* %s the output row */
+    AS_MSG_TL_ULP,         /* %s the largest difference in ulp */
+    AS_MSG_TL_RUN,         /* %zu B: caption of run --tiles */
+    AS_MSG_DC_INTRO,       /* what decode does */
+    AS_MSG_DC_STEP,        /* %zu step, %s token */
+    AS_MSG_DC_NEW,         /* the new row's projections */
+    AS_MSG_DC_CACHE,       /* %zu rows: the cache so far */
+    AS_MSG_DC_WINDOW,      /* %zu W: the window keeps only the last W rows */
+    AS_MSG_DC_SHARES,      /* %s the shares */
+    AS_MSG_DC_SAME,        /* %zu row: bit for bit run's row */
+    AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
+    AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
+    AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
     AS_MSG_COUNT
 } as_msg;
 
@@ -215,6 +243,13 @@ typedef enum as_sym {
 
 /* The symbol in Unicode, or its ASCII spelling when ascii is nonzero. */
 const char *as_sym_text(int ascii, as_sym sym);
+
+/* For --ascii: rewrites in place the typographic punctuation of the messages as ASCII
+ * (“ ” → ", ‘ ’ → ', — → --, – and ─ → -, … → ..., and ᵀ → ^T in prose), so that
+ * English output with ASCII tokens is pure ASCII; Chinese text and its full-width
+ * punctuation are left as they are. Never lengthens the text. Returns the new length
+ * of s[0..len). */
+size_t as_ascii_punct(char *s, size_t len);
 
 /* Writes the subscript of n (₀₁₂…, or "[12]" with ascii) into buf. */
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii);

@@ -1,7 +1,6 @@
 /* lex.h - reading input text byte by byte: where we are (line, character column), what
- * kind of character is next, UTF-8 checks, and reading a whole file. parse.c builds the
- * statements of SPEC §2 on top of this; the number syntax itself is as_parse_number()
- * in parse.h (implemented in lex.c). */
+ * kind of character is next, UTF-8 checks, and reading a whole file. number.h reads
+ * numbers, reader.h matrices and parse.h statements on top of this. */
 #ifndef ATTNSTEP_LEX_H
 #define ATTNSTEP_LEX_H
 
@@ -50,12 +49,25 @@ size_t as_lex_char_len(const char *p, const char *end);
  * boundary, "..." added when cut), for quoting the input in messages. */
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
 
+/* Nonzero when s[0..n) equals the lowercase word w, ignoring ASCII case. */
+int as_lex_word_is(const char *s, size_t n, const char *w);
+
+/* Bytes of the identifier at p: an ASCII letter or "_", then letters, digits and "_";
+ * 0 when p starts none. */
+size_t as_lex_ident_len(const char *p, const char *end);
+
+/* Bytes of a colon at p: ":" or the full-width "：" (U+FF1A); else 0. */
+size_t as_lex_colon(const char *p, const char *end);
+
 /* Nonzero when the number syntax may start at p: a digit, ".", "+", "-", "−" or "∞". */
 int as_lex_number_start(const char *p, const char *end);
 
 /* The most bytes one input file (or loaded file) may hold: 2 GiB, room for a table at
  * the 2^26-cell limit as numpy.savetxt writes it ("%.18e", 25 bytes a number). */
 #define AS_MAX_INPUT ((size_t)1 << 31)
+
+/* Why as_lex_read_file() could not read a file (its errno value e), in words. */
+const char *as_lex_read_reason(int e);
 
 /* Reads the whole file at path into a new buffer (NUL-terminated; *len excludes the
  * NUL) that the caller frees. With allow_stdin, "-" is standard input. Reading stops
@@ -64,11 +76,6 @@ int as_lex_number_start(const char *p, const char *end);
  * or an errno value (EISDIR for a directory, EFBIG past AS_MAX_INPUT bytes, ENOMEM
  * when memory runs out). */
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
-
-/* The messages as_parse_number() sets in *why, so that a caller can tell them apart. */
-extern const char as_why_too_large[];        /* 1e999, or a fraction beyond the range */
-extern const char as_why_zero_denominator[]; /* 1/0 */
-extern const char as_why_no_memory[];        /* a very long literal could not be copied */
 
 /* ---- hot helpers: inline, they run once per byte ---- */
 

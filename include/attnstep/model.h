@@ -18,13 +18,18 @@ typedef struct as_problem {
     const as_matrix *Wq, *Wk, *Wv, *Wo;   /* Wo NULL when not given */
     const as_matrix *bq, *bk, *bv, *bo;   /* [1, width] or NULL when not given */
     as_matrix M;                          /* [n, m] additive mask, built here (owned) */
-    as_mask_kind mask;                    /* CAUSAL, NONE or CUSTOM (never DEFAULT) */
+    as_mask_kind mask;                    /* CAUSAL, NONE, CUSTOM or WINDOW (never DEFAULT) */
+    size_t window;                        /* WINDOW: its W; CAUSAL: n (a window as wide as
+                                             the sequence); else 0 */
     int cross;                            /* nonzero when Xkv is given */
     size_t n, m, d_model, d_kv_model;
     size_t heads, d_k, d_v;               /* d_k, d_v per head */
+    size_t kv_heads;                      /* heads of K and V (SPEC §11), dividing heads */
+    size_t group;                         /* heads / kv_heads: query heads per K/V head */
     size_t d_out;                         /* columns of the final O */
     double scale;                         /* what the scores are multiplied by */
     int scale_auto;                       /* nonzero when scale is 1/sqrt(d_k) */
+    double sqrt_dk;                       /* sqrt(d_k), the divisor step 2 names */
     const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
     as_label_store own_tokens, own_kv_tokens; /* default labels made here */
 } as_problem;
@@ -34,6 +39,10 @@ typedef struct as_problem {
  * Returns 0; or -1 with err set, naming the later matrix's position and a hint. Free p
  * with as_problem_free(). */
 int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err);
+
+/* The K/V head that query head hd reads: hd / (heads / kv_heads) (grouped-query
+ * attention; hd itself when kv_heads == heads). */
+size_t as_kv_head(const as_problem *p, size_t hd);
 
 /* Frees what p owns (not the input). */
 void as_problem_free(as_problem *p);

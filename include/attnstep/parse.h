@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
+#include "attnstep/number.h"
+#include "attnstep/reader.h"
 
 /* The matrices an input may name. Order is the book's order of appearance. */
 typedef enum as_mat_id {
@@ -19,11 +21,12 @@ const char *as_mat_name(as_mat_id id);
  * X_kv ...). Returns the id, or -1 when the name is not a matrix of the format. */
 int as_mat_lookup(const char *name, size_t len);
 
-typedef enum as_mask_kind { AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM } as_mask_kind;
+/* WINDOW (SPEC §11): causal, and each position reads only itself and the window-1
+ * positions before it. */
+typedef enum as_mask_kind {
+    AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM, AS_MASK_WINDOW
+} as_mask_kind;
 typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
-
-/* A position in the input: where a statement starts (1-based line, character column). */
-typedef struct as_pos { int line, col; } as_pos;
 
 typedef struct as_named {
     as_matrix m;
@@ -46,6 +49,9 @@ typedef struct as_input {
     as_pos mask_pos;
     size_t heads;        /* 0 when not set */
     as_pos heads_pos;
+    size_t kv_heads;     /* 0 when not set (then as many as heads: SPEC §11) */
+    as_pos kv_heads_pos;
+    size_t window;       /* the W of mask: window W (mask is then AS_MASK_WINDOW) */
     as_layout layout;
     double scale;        /* meaningful when scale_set */
     int scale_set;       /* 0 = auto */
@@ -60,13 +66,6 @@ int as_parse_text(as_input *in, const char *text, size_t len, const char *path, 
 
 /* Reads the whole file at path ("-" is standard input) and parses it as above. */
 int as_parse_file(as_input *in, const char *path, as_error *err);
-
-/* Parses one number as the input format writes it (fractions, the Unicode minus, "1.",
- * ".5", exponents; with allow_inf also inf, -inf, ∞, −∞). Reads the longest prefix of
- * s[0..len) that forms a number; returns the bytes used, or 0 when none. *out gets the
- * value. A number that overflows, or a zero denominator, returns 0 and sets *why to a
- * message (else *why is NULL). */
-size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, const char **why);
 
 /* Frees everything in in and leaves it empty. */
 void as_input_free(as_input *in);

@@ -23,6 +23,8 @@ typedef struct as_render_opts {
     long row;       /* trace: the receiving row, -1 for the last, -2 for all */
     int heatmap;    /* run: a shaded grid of A after each A */
     int formula;    /* text: the closing formula even when only is set */
+    int qkv_beside; /* text: Q, K and V plainly named, side by side as the chapter's
+                       whole-matrix part prints them (trace), not as "Q = X @ Wq = ..." */
 } as_render_opts;
 
 /* Parses a comma-separated --only list (X, W, Q, K, V, QKT/QKᵀ/QK^T, M, S, A, O, C; any

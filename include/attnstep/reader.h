@@ -1,0 +1,133 @@
+/* reader.h - THE matrix grammar of SPEC §2, for every file the program reads (the
+ * input, the files load() reads, ANSWERS): brackets, rows, numbers, matrices written
+ * side by side as the book prints them, plain rows as numpy.savetxt writes them, and
+ * every message about them. A file's own statements (settings, names, load()) are its
+ * reader's business, handed in as hooks; everything between "[" and "]]" is here.
+ *
+ * The text is read line by line, left to right, with no recursion. A matrix that does
+ * not close on the line that opens it stays "open"; each later line hands its row pieces
+ * to the matrices still open, in the order they were opened (left to right in the book's
+ * layout). With one matrix open the whole line is its; with several, each gets one piece:
+ * the rest of a row, or one row, with the "]" and "," that follow it. A line that starts
+ * with a statement is no row line: a matrix still open there lacks its "]]".
+ * Errors stop the reading at the first one. */
+#ifndef ATTNSTEP_READER_H
+#define ATTNSTEP_READER_H
+
+#include <stddef.h>
+#include "attnstep/error.h"
+#include "attnstep/lex.h"
+#include "attnstep/matrix.h"
+
+#define AS_READ_MAX_OPEN 16 /* matrices open at once, side by side */
+
+/* What a matrix may hold, beyond rows of finite numbers. */
+enum {
+    AS_RD_ONE_ROW = 1, /* may be one row in single brackets, [1, 2] (a bias, an answer) */
+    AS_RD_NEG_INF = 2, /* may hold -inf (the mask M; the masked cells of an answer's S) */
+    AS_RD_UNITS = 4    /* record the unit of each number's last written digit in u */
+};
+
+/* A position in a text: 1-based line, character column. */
+typedef struct as_pos { int line, col; } as_pos;
+
+/* A matrix being read. */
+typedef struct as_rd_matrix {
+    int id;           /* the caller's: which matrix it is (an as_mat_id, an answer's index) */
+    const char *name; /* as messages name it ("X", "S"); the caller keeps it alive */
+    unsigned flags;   /* AS_RD_* */
+    as_pos open;      /* its first "[": an unclosed matrix is reported there */
+    int depth;        /* 1 between rows, 2 inside a row */
+    int shape;        /* decided by what follows the first "[" */
+    int sep;          /* what came last inside brackets: a comma needs an item before it */
+    size_t rows;      /* complete rows */
+    size_t cols;      /* numbers in row 1, known once row 1 closes */
+    size_t in_row;    /* numbers read in the current row (a too long one is counted only) */
+    as_pos row_pos;   /* where the current row starts: a ragged row is reported there */
+    double *v, *u;    /* [rows, cols] values and (AS_RD_UNITS) units, room for cap */
+    size_t cap;
+} as_rd_matrix;
+
+typedef struct as_reader as_reader;
+
+/* What a file adds to the grammar: its statements. */
+typedef struct as_reader_hooks {
+    /* Nonzero when the cursor stands at a statement: "NAME =" anywhere (a matrix side
+     * by side), or anything else the file allows first on a line (first nonzero). */
+    int (*at_statement)(const as_cursor *c, int first);
+    /* Reads the statement at the cursor (an identifier stands there); it may open a
+     * matrix with as_reader_open(). 0, or -1 with the error set. */
+    int (*statement)(as_reader *r, int first);
+    /* A matrix closed: the hook takes its values (v, u, rows, cols) and sets m->v and
+     * m->u to NULL for what it keeps. 0, or -1 with the error set. */
+    int (*store)(as_reader *r, as_rd_matrix *m);
+} as_reader_hooks;
+
+struct as_reader {
+    const char *path;             /* the file name in errors */
+    as_cursor c;
+    as_error *err;
+    const as_reader_hooks *hooks; /* NULL for plain rows */
+    void *ctx;                    /* the hooks' own state */
+    as_rd_matrix open[AS_READ_MAX_OPEN]; /* matrices open, in the order they were opened */
+    size_t nopen;
+    const char *closed_here;      /* name of the matrix that closed last on this line */
+};
+
+/* Starts r on path (kept, not copied) with err, hooks and ctx. */
+void as_reader_init(as_reader *r, const char *path, as_error *err, const as_reader_hooks *hooks,
+                    void *ctx);
+
+/* Checks text[0..len) for NUL bytes and invalid UTF-8 (reporting the first one) and
+ * sets the cursor at its start, past a BOM. 0 or -1. */
+int as_reader_start(as_reader *r, const char *text, size_t len);
+
+/* Reads every line from the cursor to the end (see the top of this file), then reports
+ * a matrix still open. 0 or -1. */
+int as_reader_lines(as_reader *r);
+
+/* Opens a matrix at the "[" under the cursor, "NAME = [" having been read, and reads
+ * what this line gives it. 0 or -1. */
+int as_reader_open(as_reader *r, int id, const char *name, unsigned flags);
+
+/* Reads the plain rows of a loaded file into m (fresh: id, name and flags set): one row
+ * a line, numbers split by blanks or commas, "#" lines are comments. 0 or -1. */
+int as_reader_plain_rows(as_reader *r, as_rd_matrix *m);
+
+/* Frees the values of every matrix still open. */
+void as_reader_drop(as_reader *r);
+
+/* Where byte q of the cursor's current line stands. */
+as_pos as_reader_pos(as_reader *r, const char *q);
+
+/* Records an error at position at of file path (r->path when NULL), with a hint (or
+ * NULL), and returns -1. */
+int as_reader_fail_pos(as_reader *r, const char *path, as_pos at, const char *hint,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* As as_reader_fail_pos(), at byte q of the current line of r. */
+int as_reader_fail_at(as_reader *r, const char *q, const char *hint, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Out of memory, at byte q. Returns -1. */
+int as_reader_fail_memory(as_reader *r, const char *q);
+
+/* A number that is a number but cannot be used (1e999, 1/0: why as as_parse_number()
+ * set it), s[0..run) at the cursor's line. Returns -1. */
+int as_reader_number_error(as_reader *r, const char *s, size_t run, const char *why);
+
+/* Text at the cursor that is no statement and belongs to no matrix; open_at_start is
+ * how many matrices were open when the line began. Returns -1. */
+int as_reader_stray(as_reader *r, size_t open_at_start);
+
+/* Quotes the token at p (at least one character) into out[64]. */
+void as_reader_quote(char out[64], const char *p, const char *end);
+
+#endif

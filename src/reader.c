@@ -1,0 +1,658 @@
+/* reader.c - the matrix grammar of SPEC §2, once, for every file the program reads (see
+ * reader.h): rows and brackets, numbers in them, matrices side by side, plain rows, and
+ * the messages about them. */
+#include "attnstep/reader.h"
+#include "attnstep/number.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SEP_START, SEP_ITEM, SEP_COMMA };          /* what came last inside brackets */
+enum { SHAPE_UNKNOWN, SHAPE_ROW, SHAPE_ROWS };    /* [1, 2] or [[1, 2], ...] */
+
+/* ------------------------------------------------------------------ errors ---- */
+
+void as_reader_init(as_reader *r, const char *path, as_error *err, const as_reader_hooks *hooks,
+                    void *ctx)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->err = err;
+    r->hooks = hooks;
+    r->ctx = ctx;
+}
+
+as_pos as_reader_pos(as_reader *r, const char *q)
+{
+    as_pos at;
+
+    at.line = r->c.line;
+    at.col = as_cursor_col(&r->c, q);
+    return at;
+}
+
+static int fail_va(as_reader *r, const char *path, as_pos at, const char *hint, const char *fmt,
+                   va_list ap)
+{
+    char msg[AS_ERR_MSG];
+
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    as_error_set(r->err, path != NULL ? path : r->path, at.line, at.col, "%s", msg);
+    if (hint != NULL)
+        as_error_hint(r->err, "%s", hint);
+    return -1;
+}
+
+int as_reader_fail_pos(as_reader *r, const char *path, as_pos at, const char *hint,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = fail_va(r, path, at, hint, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int as_reader_fail_at(as_reader *r, const char *q, const char *hint, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = fail_va(r, NULL, as_reader_pos(r, q), hint, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int as_reader_fail_memory(as_reader *r, const char *q)
+{
+    return as_reader_fail_at(r, q, "the input is larger than the memory this program may use",
+                             "out of memory");
+}
+
+void as_reader_quote(char out[64], const char *p, const char *end)
+{
+    size_t run = as_lex_run(p, end);
+
+    if (run == 0)
+        run = as_lex_char_len(p, end);
+    as_lex_quote(out, 64, p, run);
+}
+
+int as_reader_number_error(as_reader *r, const char *p, size_t run, const char *why)
+{
+    char q[64];
+
+    as_lex_quote(q, sizeof q, p, run);
+    if (why == as_why_too_large)
+        return as_reader_fail_at(r, p, "a double holds numbers up to about 1.8e308",
+                                 "the number \"%s\" is too large", q);
+    if (why == as_why_zero_denominator)
+        return as_reader_fail_at(r, p, "the number below the fraction bar must not be 0",
+                                 "the fraction \"%s\" divides by zero", q);
+    return as_reader_fail_memory(r, p);
+}
+
+/* ------------------------------------------------------------------ matrix values ---- */
+
+static int too_large(as_reader *r, const as_rd_matrix *b, const char *at, const char *what,
+                     unsigned limit)
+{
+    return as_reader_fail_at(r, at,
+                             "one table holds at most 16384 rows, 16384 columns and 67108864 "
+                             "numbers",
+                             "matrix %s is too large: more than %u %s", b->name, limit, what);
+}
+
+/* Makes room for need values in b (need is within the limits, checked before). */
+static int reserve(as_reader *r, as_rd_matrix *b, size_t need, const char *at)
+{
+    size_t cap = b->cap < 16 ? 16 : b->cap;
+    double *v;
+
+    if (need <= b->cap)
+        return 0;
+    while (cap < need)
+        cap *= 2; /* geometric: reading n numbers costs O(n) copying in all */
+    if (cap > AS_MAX_CELLS)
+        cap = need;
+    v = realloc(b->v, cap * sizeof *v);
+    if (v == NULL)
+        return as_reader_fail_memory(r, at);
+    b->v = v;
+    if (b->flags & AS_RD_UNITS) {
+        v = realloc(b->u, cap * sizeof *v);
+        if (v == NULL)
+            return as_reader_fail_memory(r, at);
+        b->u = v;
+    }
+    b->cap = cap;
+    return 0;
+}
+
+/* Starts a row of b at byte at, checking the limits before making room for it. */
+static int open_row(as_reader *r, as_rd_matrix *b, const char *at)
+{
+    if (b->rows > 0) {
+        if (b->rows + 1 > AS_MAX_DIM)
+            return too_large(r, b, at, "rows", AS_MAX_DIM);
+        if (!as_shape_ok(b->rows + 1, b->cols))
+            return too_large(r, b, at, "numbers", AS_MAX_CELLS);
+        if (reserve(r, b, (b->rows + 1) * b->cols, at) != 0)
+            return -1;
+    }
+    b->row_pos = as_reader_pos(r, at);
+    b->in_row = 0;
+    b->depth = 2;
+    b->sep = SEP_START;
+    return 0;
+}
+
+/* Adds x (written as s[0..n)) to the row being read. Row 1 grows as it goes; a later
+ * row has its room. */
+static int put_number(as_reader *r, as_rd_matrix *b, double x, const char *s, size_t n)
+{
+    size_t at;
+
+    if (b->rows == 0) {
+        if (b->in_row >= AS_MAX_DIM)
+            return too_large(r, b, s, "columns", AS_MAX_DIM);
+        if (reserve(r, b, b->in_row + 1, s) != 0)
+            return -1;
+        at = b->in_row;
+    } else if (b->in_row < b->cols) {
+        at = b->rows * b->cols + b->in_row;
+    } else {
+        b->in_row++; /* a too long row is counted, not stored: close_row reports it */
+        return 0;
+    }
+    b->v[at] = x;
+    if (b->flags & AS_RD_UNITS)
+        b->u[at] = as_written_unit(s, n);
+    b->in_row++;
+    return 0;
+}
+
+/* Ends the row being read: row 1 fixes the width, every later row must match it. */
+static int close_row(as_reader *r, as_rd_matrix *b)
+{
+    if (b->in_row == 0)
+        return as_reader_fail_pos(r, NULL, b->row_pos,
+                                  "write the numbers of the row between its brackets, e.g. "
+                                  "[1, 2]",
+                                  "row %zu of %s is empty", b->rows + 1, b->name);
+    if (b->rows == 0)
+        b->cols = b->in_row;
+    else if (b->in_row != b->cols)
+        return as_reader_fail_pos(r, NULL, b->row_pos,
+                                  "every row of a matrix has the same number of columns",
+                                  "row %zu of %s has %zu number%s, but row 1 has %zu",
+                                  b->rows + 1, b->name, b->in_row, b->in_row == 1 ? "" : "s",
+                                  b->cols);
+    b->rows++;
+    b->depth = 1;
+    b->sep = SEP_ITEM;
+    return 0;
+}
+
+/* A token inside a row that is not a usable number. */
+static int cell_error(as_reader *r, const as_rd_matrix *b, const char *p, size_t run,
+                      const char *why)
+{
+    char q[64];
+    unsigned char first = (unsigned char)*p;
+
+    if (why != NULL)
+        return as_reader_number_error(r, p, run, why);
+    as_reader_quote(q, p, r->c.end);
+    if (run == 0)
+        return as_reader_fail_at(r, p,
+                                 r->hooks == NULL ? "load() reads plain rows of numbers, as "
+                                                    "numpy.savetxt writes them"
+                                                  : "a matrix holds numbers separated by "
+                                                    "commas or spaces",
+                                 "unexpected \"%s\" in matrix %s", q, b->name);
+    if (as_lex_word_is(p, run, "nan"))
+        return as_reader_fail_at(r, p,
+                                 "every value must be a number; only the mask M may hold −∞",
+                                 "\"%s\" is not allowed in matrix %s", q, b->name);
+    if (!as_lex_number_start(p, r->c.end) &&
+        (as_lex_ident_len(p, r->c.end) > 0 || first >= 0x80))
+        return as_reader_fail_at(r, p,
+                                 "a matrix holds only numbers; to write a note beside it, "
+                                 "start the note with \"#\"",
+                                 "unexpected word \"%s\" inside matrix %s", q, b->name);
+    return as_reader_fail_at(r, p,
+                             "numbers look like 3, -0.5, .5, 1e-3, 1/2 or −1/4, with a comma "
+                             "or a space between two of them",
+                             "\"%s\" is not a number", q);
+}
+
+/* An infinity where b allows none, or +∞ where it allows -∞. */
+static int infinity_error(as_reader *r, const as_rd_matrix *b, const char *p, size_t run)
+{
+    char q[64];
+
+    as_lex_quote(q, sizeof q, p, run);
+    if (!(b->flags & AS_RD_NEG_INF))
+        return as_reader_fail_at(r, p,
+                                 "−∞ marks a position the mask forbids; every other matrix "
+                                 "needs finite numbers",
+                                 "\"%s\" is only allowed in the mask M", q);
+    return as_reader_fail_at(r, p,
+                             "in M, −∞ (write -inf or −∞) forbids a position and 0 allows it; "
+                             "+∞ would leave the softmax undefined",
+                             "\"%s\" in the mask M must be negative", q);
+}
+
+/* Reads the number at the cursor into the row being read. The hot path of load(): one
+ * pass over the number, then one look at the byte after it (the token's whole extent is
+ * measured only for an error message). */
+static int read_cell(as_reader *r, as_rd_matrix *b)
+{
+    as_cursor *c = &r->c;
+    const char *p = c->p, *why;
+    size_t n;
+    double x;
+
+    n = as_parse_number(p, (size_t)(c->end - p), 1, &x, &why);
+    if (n == 0 || !as_lex_at_delim(p + n, c->end))
+        return cell_error(r, b, p, as_lex_run(p, c->end), why);
+    if (isinf(x) && (!(b->flags & AS_RD_NEG_INF) || x > 0))
+        return infinity_error(r, b, p, n);
+    if (put_number(r, b, x, p, n) != 0)
+        return -1;
+    b->sep = SEP_ITEM;
+    c->p = p + n;
+    return 0;
+}
+
+/* Hands the finished matrix b to the file's store hook and takes it off the open list
+ * (b is gone afterwards). */
+static int close_matrix(as_reader *r, as_rd_matrix *b)
+{
+    size_t i = (size_t)(b - r->open);
+    double *v = realloc(b->v, b->rows * b->cols * sizeof *v); /* give back the spare room */
+    int rc;
+
+    if (v != NULL)
+        b->v = v;
+    r->closed_here = b->name;
+    rc = r->hooks->store(r, b);
+    free(b->v);
+    free(b->u);
+    memmove(&r->open[i], &r->open[i + 1], (r->nopen - i - 1) * sizeof *b);
+    r->nopen--;
+    return rc;
+}
+
+/* ------------------------------------------------------------------ matrix bodies ---- */
+
+/* Nonzero when the cursor stands at something a row piece may start with. */
+static int at_piece(const as_cursor *c)
+{
+    return *c->p == '[' || *c->p == ']' || as_lex_comma(c->p, c->end) > 0 ||
+           as_lex_number_start(c->p, c->end);
+}
+
+/* One step inside a row of b (depth 2). Returns 0 to go on, 1 when the row closed, 2
+ * when b closed (and is gone from the open list), -1 on error. */
+static int step_in_row(as_reader *r, as_rd_matrix *b)
+{
+    as_cursor *c = &r->c;
+    const char *p = c->p;
+    size_t k;
+
+    if (*p == ']') {
+        if (close_row(r, b) != 0)
+            return -1;
+        c->p++;
+        if (b->shape != SHAPE_ROW)
+            return 1;
+        return close_matrix(r, b) != 0 ? -1 : 2; /* [1, 2]: the row's "]" closes it too */
+    }
+    if (*p == '[')
+        return as_reader_fail_at(r, p, "a matrix is a list of rows: X = [[1, 2], [3, 4]]",
+                                 "too many \"[\" in matrix %s: brackets nest two deep at most",
+                                 b->name);
+    if ((k = as_lex_comma(p, c->end)) > 0) {
+        if (b->sep != SEP_ITEM)
+            return as_reader_fail_at(r, p, "a comma stands between two numbers",
+                                     "unexpected \",\" in matrix %s", b->name);
+        b->sep = SEP_COMMA;
+        c->p += k;
+        return 0;
+    }
+    return read_cell(r, b);
+}
+
+/* A number between the rows of b: only a matrix that may be one row, [1, 2]. */
+static int number_between_rows(as_reader *r, as_rd_matrix *b)
+{
+    if (b->shape == SHAPE_UNKNOWN && (b->flags & AS_RD_ONE_ROW)) {
+        b->shape = SHAPE_ROW;
+        b->depth = 2;
+        b->row_pos = b->open;
+        b->in_row = 0;
+        b->sep = SEP_START;
+        return 0;
+    }
+    return as_reader_fail_at(r, r->c.p,
+                             b->shape == SHAPE_UNKNOWN
+                                 ? "only a bias (bq, bk, bv, bo) may be one row in single "
+                                   "brackets; write e.g. X = [[1, 2], [3, 4]]"
+                                 : "each row is written in its own brackets: [[1, 2], [3, 4]]; "
+                                   "is a \"[\" missing?",
+                             "a number outside a row of matrix %s", b->name);
+}
+
+/* Something between the rows of b that is neither a bracket, a comma nor a number. */
+static int word_between_rows(as_reader *r, const as_rd_matrix *b)
+{
+    const char *p = r->c.p;
+    char q[64];
+
+    as_reader_quote(q, p, r->c.end);
+    return as_reader_fail_at(r, p,
+                             "a matrix holds only numbers; to write a note beside it, start "
+                             "the note with \"#\"",
+                             "unexpected %s\"%s\" inside matrix %s",
+                             as_lex_ident_len(p, r->c.end) > 0 || (unsigned char)*p >= 0x80
+                                 ? "word "
+                                 : "",
+                             q, b->name);
+}
+
+/* One step of b between its rows (depth 1). rows_read counts the rows this piece has
+ * closed. Returns 0 to go on, 1 when this piece of b ends here, 2 when b closed (and is
+ * gone from the open list), -1 on error. */
+static int step_between_rows(as_reader *r, as_rd_matrix *b, int one_row, int rows_read)
+{
+    as_cursor *c = &r->c;
+    const char *p = c->p;
+    size_t k;
+
+    if (*p == '[') {
+        if (one_row && rows_read > 0)
+            return 1; /* the next piece on this line belongs to the next open matrix */
+        b->shape = SHAPE_ROWS;
+        if (open_row(r, b, p) != 0)
+            return -1;
+        c->p++;
+        return 0;
+    }
+    if (*p == ']') {
+        if (b->shape == SHAPE_UNKNOWN)
+            return as_reader_fail_pos(r, NULL, b->open,
+                                      "write its rows, e.g. X = [[1, 2], [3, 4]]",
+                                      "matrix %s is empty", b->name);
+        c->p++;
+        return close_matrix(r, b) != 0 ? -1 : 2;
+    }
+    if ((k = as_lex_comma(p, c->end)) > 0) {
+        if (b->sep != SEP_ITEM)
+            return as_reader_fail_at(r, p, "a comma stands between two rows",
+                                     "unexpected \",\" in matrix %s", b->name);
+        b->sep = SEP_COMMA;
+        c->p += k;
+        return 0;
+    }
+    if (as_lex_number_start(p, c->end))
+        return number_between_rows(r, b);
+    if (r->hooks->at_statement(c, 0))
+        return 1; /* "NAME =": a matrix side by side with this one */
+    return word_between_rows(r, b);
+}
+
+/* Reads the body of b from the current line: all of it, or with one_row one row piece
+ * (the rest of a row, or one row, with the "]" and "," after it). Stops early at a
+ * statement "NAME =" between rows. Returns 0 while b is open, 1 when it closed (b is
+ * gone), -1 on error. */
+static int feed(as_reader *r, as_rd_matrix *b, int one_row)
+{
+    as_cursor *c = &r->c;
+    int rows_read = 0, rc;
+
+    for (;;) {
+        as_cursor_skip_blanks(c);
+        if (as_cursor_at_stop(c))
+            return 0;
+        if (b->depth == 2) {
+            rc = step_in_row(r, b);
+            rows_read += rc == 1;
+        } else {
+            rc = step_between_rows(r, b, one_row, rows_read);
+            if (rc == 1)
+                return 0;
+        }
+        if (rc < 0)
+            return -1;
+        if (rc == 2)
+            return 1;
+    }
+}
+
+int as_reader_open(as_reader *r, int id, const char *name, unsigned flags)
+{
+    as_rd_matrix *b;
+
+    if (r->nopen == AS_READ_MAX_OPEN)
+        return as_reader_fail_at(r, r->c.p, "write at most 16 matrices side by side",
+                                 "too many matrices side by side");
+    b = &r->open[r->nopen++];
+    memset(b, 0, sizeof *b);
+    b->id = id;
+    b->name = name;
+    b->flags = flags;
+    b->open = as_reader_pos(r, r->c.p);
+    b->depth = 1;
+    b->shape = SHAPE_UNKNOWN;
+    b->sep = SEP_START;
+    r->c.p++;
+    return feed(r, b, 0) < 0 ? -1 : 0;
+}
+
+/* b is still open at the end of the file, or (line > 0) when a statement starts line. */
+static int unclosed(as_reader *r, const as_rd_matrix *b, int line)
+{
+    char where[64] = "the end of the file";
+
+    if (line > 0)
+        snprintf(where, sizeof where, "line %d", line);
+    return as_reader_fail_pos(r, NULL, b->open,
+                              "every row ends with \"]\", and the matrix with one more \"]\"",
+                              "unclosed matrix %s: expected \"%s\" before %s", b->name,
+                              b->shape == SHAPE_ROW ? "]" : "]]", where);
+}
+
+void as_reader_drop(as_reader *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nopen; i++) {
+        free(r->open[i].v);
+        free(r->open[i].u);
+    }
+    r->nopen = 0;
+}
+
+/* ------------------------------------------------------------------ lines ---- */
+
+int as_reader_stray(as_reader *r, size_t open_at_start)
+{
+    const char *p = r->c.p;
+    char q[64];
+
+    as_reader_quote(q, p, r->c.end);
+    if (*p == '[' && open_at_start > 1)
+        return as_reader_fail_at(r, p,
+                                 "side by side, each line gives one row to each matrix still "
+                                 "open, left to right",
+                                 "this line has more row pieces than matrices still open");
+    if (r->closed_here != NULL)
+        return as_reader_fail_at(r, p,
+                                 "a matrix ends at its \"]]\"; to write a note beside it, start "
+                                 "the note with \"#\"",
+                                 "unexpected text \"%s\" after matrix %s", q, r->closed_here);
+    if (at_piece(&r->c))
+        return as_reader_fail_at(r, p, "a matrix starts with its name: X = [[1, 2], [3, 4]]",
+                                 "unexpected \"%s\" outside a matrix", q);
+    return as_reader_fail_at(r, p,
+                             "a line holds a setting (key: value), a matrix (NAME = [[1, 2], "
+                             "[3, 4]]) or a note after \"#\"",
+                             "unexpected text \"%s\"", q);
+}
+
+static as_rd_matrix *find_open(as_reader *r, int id)
+{
+    size_t i;
+
+    for (i = 0; i < r->nopen; i++)
+        if (r->open[i].id == id)
+            return &r->open[i];
+    return NULL;
+}
+
+/* Reads one physical line: row pieces for the matrices open when it starts (in order),
+ * statements, and a comment; then steps over the line end. */
+static int read_line(as_reader *r)
+{
+    as_cursor *c = &r->c;
+    int queue[AS_READ_MAX_OPEN];
+    size_t k = r->nopen, next = 0, i;
+    int first = 1;
+    as_rd_matrix *b;
+
+    for (i = 0; i < k; i++)
+        queue[i] = r->open[i].id;
+    r->closed_here = NULL;
+    for (;; first = 0) {
+        as_cursor_skip_blanks(c);
+        if (as_cursor_at_stop(c))
+            break;
+        while (next < k && find_open(r, queue[next]) == NULL)
+            next++; /* closed earlier on this line */
+        b = next < k ? find_open(r, queue[next]) : NULL;
+        if (first && k > 0 && r->hooks->at_statement(c, 1))
+            return unclosed(r, &r->open[0], c->line); /* a row line never starts so */
+        if (b != NULL && (b->depth == 2 || !r->hooks->at_statement(c, first))) {
+            if (feed(r, b, k > 1) < 0)
+                return -1;
+            next++;
+        } else if (as_lex_ident_len(c->p, c->end) > 0) {
+            if (r->hooks->statement(r, first) != 0)
+                return -1;
+        } else {
+            return as_reader_stray(r, k);
+        }
+    }
+    as_cursor_skip_line(c); /* the comment, if any */
+    if (c->p < c->end)
+        as_cursor_newline(c);
+    return 0;
+}
+
+int as_reader_start(as_reader *r, const char *text, size_t len)
+{
+    const char *bad = as_lex_bad_byte(text, len);
+    as_pos at;
+
+    if (bad != NULL) {
+        as_lex_locate(text, len, bad, &at.line, &at.col);
+        if (*bad == '\0')
+            return as_reader_fail_pos(r, NULL, at,
+                                      "an input is plain UTF-8 text; is this a binary file?",
+                                      "the file holds a NUL byte");
+        return as_reader_fail_pos(r, NULL, at, "save the file as UTF-8 text",
+                                  "invalid UTF-8 (byte 0x%02x)", (unsigned)(unsigned char)*bad);
+    }
+    as_cursor_init(&r->c, text, len);
+    return 0;
+}
+
+int as_reader_lines(as_reader *r)
+{
+    while (r->c.p < r->c.end)
+        if (read_line(r) != 0)
+            return -1;
+    if (r->nopen > 0)
+        return unclosed(r, &r->open[0], 0);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ plain rows ---- */
+
+/* After row 1 of a loaded matrix: guesses the rows from the bytes left and makes room
+ * for them at once. Only a guess: when memory says no, growth goes on geometrically. */
+static void presize(as_rd_matrix *b, const as_cursor *c, const char *row_start)
+{
+    size_t row_bytes = (size_t)(c->p - row_start) + 1;
+    size_t rows = (size_t)(c->end - c->p) / row_bytes + 2;
+    size_t most = AS_MAX_CELLS / b->cols;
+    double *v;
+
+    if (most > AS_MAX_DIM)
+        most = AS_MAX_DIM;
+    if (rows > most)
+        rows = most;
+    if (rows * b->cols <= b->cap || (b->flags & AS_RD_UNITS))
+        return;
+    v = realloc(b->v, rows * b->cols * sizeof *v);
+    if (v != NULL) {
+        b->v = v;
+        b->cap = rows * b->cols;
+    }
+}
+
+/* Reads one line of a loaded file as one row: numbers split by blanks or commas. */
+static int plain_row(as_reader *r, as_rd_matrix *b)
+{
+    as_cursor *c = &r->c;
+    const char *start = c->p;
+    size_t k;
+
+    if (open_row(r, b, start) != 0)
+        return -1;
+    for (;;) {
+        if (read_cell(r, b) != 0)
+            return -1;
+        as_cursor_skip_blanks(c);
+        if ((k = as_lex_comma(c->p, c->end)) > 0) {
+            c->p += k;
+            as_cursor_skip_blanks(c);
+            if (as_lex_comma(c->p, c->end) > 0)
+                return as_reader_fail_at(r, c->p, "a comma stands between two numbers",
+                                         "two commas with no number between them");
+        }
+        if (as_cursor_at_stop(c))
+            break; /* a comma at the end of a line is forgiven */
+    }
+    if (close_row(r, b) != 0)
+        return -1;
+    if (b->rows == 1)
+        presize(b, c, start);
+    return 0;
+}
+
+int as_reader_plain_rows(as_reader *r, as_rd_matrix *b)
+{
+    as_cursor *c = &r->c;
+
+    while (c->p < c->end) {
+        as_cursor_skip_blanks(c);
+        if (c->p < c->end && *c->p == '#')
+            as_cursor_skip_line(c);
+        if (c->p >= c->end)
+            break;
+        if (as_lex_eol(c->p, c->end) > 0)
+            as_cursor_newline(c);
+        else if (plain_row(r, b) != 0)
+            return -1;
+    }
+    return 0;
+}
