@@ -1,5 +1,6 @@
 # bash completion for attnstep                                 -*- shell-script -*-
-# Installed as share/bash-completion/completions/attnstep: the commands, the options
+# Installed as share/bash-completion/completions/attnstep: the commands (asked of the
+# program itself, so they are never out of date), the options
 # and the values of --lang, --format, --mask, --color, --only, --row and --level; file
 # names elsewhere.
 
@@ -15,7 +16,11 @@ _attnstep()
         cword=$COMP_CWORD
     fi
 
-    local commands="run trace check exercise compare"
+    # The commands come from the program's own table, through its --help: the usage
+    # lines "attnstep NAME ..." (the first spelt "attnstep [run] ...").
+    local commands
+    commands=$("${words[0]}" --help 2>/dev/null |
+        sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --row -o --output --force --tol --seed --tokens --width --dk --dv
         --level --answers --help --version"

@@ -1,6 +1,7 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
 #include "attnstep/suggest.h"
+#include "attnstep/textblock.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -40,8 +41,36 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char *const commands[] = {"run", "trace", "check", "exercise", "compare"};
-static const int command_args[] = {1, 1, 2, 0, 2};
+const as_command as_commands[] = {
+    {"run", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_RUN, as_cmd_run},
+    {"trace", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_TRACE, as_cmd_trace},
+    {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check},
+    {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise},
+    {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare},
+};
+const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
+
+const as_command *as_command_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < as_ncommands; i++)
+        if (strcmp(as_commands[i].name, name) == 0)
+            return &as_commands[i];
+    return NULL;
+}
+
+#define MAX_COMMANDS 32
+
+/* The command names into names[MAX_COMMANDS]; returns how many. */
+static size_t command_names(const char **names)
+{
+    size_t i;
+
+    for (i = 0; i < as_ncommands && i < MAX_COMMANDS; i++)
+        names[i] = as_commands[i].name;
+    return i;
+}
 
 /* Records a usage error: message id of the table, in the language chosen. Returns -1. */
 static int usage(as_error *err, as_msg id, ...)
@@ -223,20 +252,25 @@ static int looks_like_command(const char *word, int words_left)
 /* The command and its files from the arguments left after the options. */
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
-    int c, want;
+    const as_command *c = first < argc ? as_command_find(argv[first]) : NULL;
+    int want;
 
-    if (first < argc && (c = choice(argv[first], commands, 5)) >= 0) {
-        cli->command = commands[c];
+    if (c != NULL) {
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
-        usage(err, AS_MSG_USE_COMMAND, argv[first]);
-        suggest(err, argv[first], commands, 5);
+        const char *names[MAX_COMMANDS];
+        const size_t n = command_names(names);
+        char list[256];
+
+        as_msg_list(list, sizeof list, err->lang, names, n, AS_MSG_LIST_SEP);
+        usage(err, AS_MSG_USE_COMMAND, argv[first], list);
+        suggest(err, argv[first], names, n);
         return -1;
     } else {
-        cli->command = "run"; /* `attnstep FILE` is `attnstep run FILE` */
-        c = 0;
+        c = &as_commands[0]; /* `attnstep FILE` is `attnstep run FILE` */
     }
-    want = command_args[c];
+    cli->command = c->name;
+    want = c->nargs;
     if (argc - first != want) {
         if (argc - first < want)
             return want == 1 ? usage(err, AS_MSG_USE_NEED_FILE)
@@ -329,7 +363,56 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     return positionals(cli, argc, argv, optind, err);
 }
 
+as_session_opts as_cli_session(const as_cli *cli)
+{
+    as_session_opts o;
+
+    memset(&o, 0, sizeof o);
+    o.mask = cli->mask;
+    return o;
+}
+
+void as_cli_usage(FILE *out, as_lang lang)
+{
+    const char *names[MAX_COMMANDS];
+    char list[256];
+    size_t i, n = command_names(names), used = 0;
+
+    list[0] = '\0';
+    for (i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "|" : "", names[i]);
+    fprintf(out, as_msg_text(lang, AS_MSG_USE_LINE), list);
+}
+
+/* The column where --help's words on each command start, in display columns. */
+#define HELP_COLUMN 42
+
+/* One line of --help's synopsis: "Usage: attnstep [run] FILE [options]   every table...",
+ * the later lines indented under the first, the words aligned whatever the language. */
+static void help_command(FILE *out, as_lang lang, size_t i)
+{
+    const char *usage_word = as_msg_text(lang, AS_MSG_HELP_USAGE);
+    char head[256];
+    size_t w, indent = as_display_width(usage_word);
+
+    if (i == 0)
+        snprintf(head, sizeof head, "%sattnstep [%s] %s", usage_word, as_commands[i].name,
+                 as_msg_text(lang, as_commands[i].synopsis));
+    else
+        snprintf(head, sizeof head, "%*sattnstep %s %s", (int)indent, "", as_commands[i].name,
+                 as_msg_text(lang, as_commands[i].synopsis));
+    w = as_display_width(head);
+    fprintf(out, "%s%*s%s\n", head, w < HELP_COLUMN ? (int)(HELP_COLUMN - w) : 2, "",
+            as_msg_text(lang, as_commands[i].what));
+}
+
 void as_cli_help(FILE *out, as_lang lang)
 {
+    size_t i;
+
+    for (i = 0; i < as_ncommands; i++)
+        help_command(out, lang, i);
+    fprintf(out, "%*sattnstep --help | --version\n",
+            (int)as_display_width(as_msg_text(lang, AS_MSG_HELP_USAGE)), "");
     fputs(as_msg_text(lang, AS_MSG_HELP), out);
 }

@@ -142,12 +142,13 @@ static int check_options(const as_cli *cli, as_error *err)
 
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
 {
+    const as_session_opts so = as_cli_session(cli);
     as_session s;
     as_answers a;
     as_grade g;
     int rc = AS_EXIT_USAGE;
 
-    if (check_options(cli, err) != 0 || as_session_open(&s, cli->arg[0], cli, err) != 0)
+    if (check_options(cli, err) != 0 || as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (read_answers(&a, cli->arg[1], err) == 0) {
         if (as_check_grade(&g, &s.p, &s.t, &a, cli->tol, err) == 0) {

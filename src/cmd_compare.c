@@ -129,6 +129,7 @@ static int report(FILE *out, const as_comparison *c, const as_cli *cli)
 
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err)
 {
+    const as_session_opts so = as_cli_session(cli);
     as_session base, variant;
     as_comparison c;
     int rc = AS_EXIT_USAGE;
@@ -143,9 +144,9 @@ int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err)
         as_error_msg(err, "", 0, 0, AS_MSG_USE_BOTH_STDIN, "BASE", "VARIANT");
         return AS_EXIT_USAGE;
     }
-    if (as_session_open(&base, cli->arg[0], cli, err) != 0)
+    if (as_session_open(&base, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_session_open(&variant, cli->arg[1], cli, err) == 0) {
+    if (as_session_open(&variant, cli->arg[1], &so, err) == 0) {
         if (as_compare(&c, &base.p, &base.t, &variant.p, &variant.t) == 0 &&
             report(out, &c, cli) == 0)
             rc = AS_EXIT_OK;

@@ -9,14 +9,26 @@ static const renderer by_format[] = {
     [AS_FMT_LATEX] = as_render_latex, [AS_FMT_CSV] = as_render_csv, [AS_FMT_SVG] = as_render_svg,
 };
 
+/* A run that shows only the output (O, C) keeps only that: at most one n x m score
+ * table at a time instead of every table of every head (issue 8, --only O). */
+static int wants_lean(const as_cli *cli)
+{
+    const unsigned outputs = (1u << AS_T_O) | (1u << AS_T_C);
+
+    return cli->render.only != 0 && (cli->render.only & ~outputs) == 0 && !cli->render.heatmap &&
+           cli->format != AS_FMT_SVG;
+}
+
 int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
 {
+    as_session_opts so = as_cli_session(cli);
     as_session s;
     int rc;
 
     if (cli->format == AS_FMT_CSV && as_csv_check(cli->render.only, err) != 0)
         return AS_EXIT_USAGE; /* an argument error: said before any work */
-    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+    so.lean = wants_lean(cli);
+    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);
     as_session_free(&s);

@@ -32,12 +32,13 @@ static int check_row(const as_session *s, const as_cli *cli, as_error *err)
 
 int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
 {
+    const as_session_opts so = as_cli_session(cli);
     as_session s;
     int rc;
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_session_open(&s, cli->arg[0], cli, err) != 0)
+    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (check_row(&s, cli, err) != 0) {
         as_session_free(&s);

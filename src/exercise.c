@@ -351,14 +351,7 @@ static int promises_kept(const as_problem *p, const as_trace *t, const as_exerci
 
 int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err)
 {
-    memset(s, 0, sizeof *s);
-    if (as_parse_text(&s->in, text, len, "(exercise)", err) != 0 ||
-        as_problem_build(&s->p, &s->in, AS_MASK_DEFAULT, err) != 0 ||
-        as_attention_run(&s->t, &s->p, err) != 0) {
-        as_session_free(s);
-        return -1;
-    }
-    return 0;
+    return as_session_open_text(s, text, len, "(exercise)", NULL, err);
 }
 
 /* Parses the written exercise back and runs it: 1 when it keeps every promise, 0 when

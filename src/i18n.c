@@ -150,10 +150,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_ERR_HINT] = {"提示：", "hint: "},
     [AS_MSG_DID_YOU_MEAN] = {"是不是想写“%s”？", "did you mean \"%s\"?"},
     [AS_MSG_LIST_OR] = {"或", " or "},
-    [AS_MSG_USE_TRY_HELP] = {"用法：attnstep [run|trace|check|exercise|compare] [选项] 文件…\n"
-                          "详细说明请看 attnstep --help。\n",
-                          "usage: attnstep [run|trace|check|exercise|compare] [options] FILE...\n"
-                          "Try 'attnstep --help' for more information.\n"},
+    [AS_MSG_USE_LINE] = {"用法：attnstep [%s] [选项] 文件…\n详细说明请看 attnstep --help。\n",
+                      "usage: attnstep [%s] [options] FILE...\n"
+                      "Try 'attnstep --help' for more information.\n"},
     [AS_MSG_USE_CHOICE] = {"%s只能取%s，不能是“%s”", "%s takes %s, not \"%s\""},
     [AS_MSG_USE_ROW] = {"--row要给行号（从0数起）、last或all，不能是“%s”",
                      "--row takes a row number, \"last\" or \"all\", not \"%s\""},
@@ -170,8 +169,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "“%s”不是表名",
                       "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) separated "
                       "by commas; \"%s\" is not one"},
-    [AS_MSG_USE_COMMAND] = {"没有“%s”这个命令（命令有：run、trace、check、exercise、compare）",
-                         "unknown command \"%s\" (commands: run, trace, check, exercise, compare)"},
+    [AS_MSG_USE_COMMAND] = {"没有“%s”这个命令（命令有：%s）", "unknown command \"%s\" (commands: %s)"},
     [AS_MSG_USE_NEED_FILE] = {"缺少输入文件（写 - 表示从标准输入读取）",
                            "an input FILE is needed (- reads standard input)"},
     [AS_MSG_USE_NEED_FILES] = {"%s要给两个文件", "%s needs two files"},
@@ -262,13 +260,21 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "no exercise of these sizes keeps every promise of level %d"},
     [AS_MSG_HINT_EX_NONE] = {"试试少一些Token、小一些的--width或--dk，或者换一个--seed",
                           "try fewer tokens, a smaller --width or --dk, or another --seed"},
+    [AS_MSG_GRAD_RANGE] = {"%s[%zu][%zu]超出了双精度浮点数的范围",
+                        "%s[%zu][%zu] leaves the range of a double"},
+    [AS_MSG_HINT_GRAD_RANGE] = {"输入或dO太大；请把它们缩小",
+                             "the inputs or dO are too large; scale them down"},
+    [AS_MSG_HELP_USAGE] = {"用法：", "Usage: "},
+    [AS_MSG_CMD_ARGS_FILE] = {"文件 [选项]", "FILE [options]"},
+    [AS_MSG_CMD_ARGS_CHECK] = {"文件 答案文件", "FILE ANSWERS"},
+    [AS_MSG_CMD_ARGS_NONE] = {"[选项]", "[options]"},
+    [AS_MSG_CMD_ARGS_COMPARE] = {"原输入 新输入", "BASE VARIANT"},
+    [AS_MSG_CMD_RUN] = {"按书中的顺序列出每一张表", "every table, in the book's order"},
+    [AS_MSG_CMD_TRACE] = {"手算过程，一步一步", "the hand calculation, step by step"},
+    [AS_MSG_CMD_CHECK] = {"批改学生的答案", "grade a student's answers"},
+    [AS_MSG_CMD_EXERCISE] = {"出一道新的手算练习", "a new exercise for hand calculation"},
+    [AS_MSG_CMD_COMPARE] = {"只改一处输入时，哪些表跟着变", "what changes when one input changes"},
     [AS_MSG_HELP] = {
-        "用法：attnstep [run] 文件 [选项]      按书中的顺序列出每一张表\n"
-        "      attnstep trace 文件 [选项]      手算过程，一步一步\n"
-        "      attnstep check 文件 答案文件    批改学生的答案\n"
-        "      attnstep exercise [选项]        出一道新的手算练习\n"
-        "      attnstep compare 原输入 新输入  只改一处输入时，哪些表跟着变\n"
-        "      attnstep --help | --version\n"
         "\n"
         "一个注意力层的教学计算器，每个数都写出来：\n"
         "Q = X@Wq，K = X@Wk，V = X@Wv，S = QK^T/sqrt(d_k) + M，\n"
@@ -322,12 +328,6 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "完整文档：man attnstep（中文版：man -L zh_CN attnstep）\n"
         ,
-        "Usage: attnstep [run] FILE [options]      every table, in the book's order\n"
-        "       attnstep trace FILE [options]      the hand calculation, step by step\n"
-        "       attnstep check FILE ANSWERS        grade a student's answers\n"
-        "       attnstep exercise [options]        a new exercise for hand calculation\n"
-        "       attnstep compare BASE VARIANT      what changes when one input changes\n"
-        "       attnstep --help | --version\n"
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"
         "Q = X@Wq, K = X@Wk, V = X@Wv, S = QK^T/sqrt(d_k) + M,\n"
@@ -382,6 +382,88 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
     },
+    /* grad: the backward pass (SPEC §13) */
+    [AS_MSG_GRAD_NO_LOSS] = {"没有给出损失：grad要从损失对输出的梯度dO出发",
+                             "no loss is given: grad starts from dO, the loss's gradient with "
+                             "respect to the output"},
+    [AS_MSG_GRAD_HINT_NO_LOSS] = {"加一行loss: sum（dO每格都是1），或loss: mse加target = [[…]]，"
+                                  "或直接给出dO = [[…]]，形状与O相同",
+                                  "add a line loss: sum (dO all ones), or loss: mse with "
+                                  "target = [[...]], or give dO = [[...]] itself, shaped like O"},
+    [AS_MSG_GRAD_BOTH] = {"dO与loss（第%d行）同时给出，只能选一个",
+                          "dO and loss (line %d) are both given; grad needs one of them"},
+    [AS_MSG_GRAD_HINT_BOTH] = {"dO就是损失对输出的梯度；给了dO就删掉loss这一行，反之亦然",
+                               "dO is the loss's gradient itself: keep either dO or the loss line"},
+    [AS_MSG_GRAD_LOSS_UNKNOWN] = {"未知的损失“%s”", "unknown loss \"%s\""},
+    [AS_MSG_GRAD_HINT_LOSS] = {"loss可以是sum（L = O各格之和）或mse（L = Σ(O − target)²/2，"
+                               "另给target = [[…]]）",
+                               "loss is sum (L = the sum of O's cells) or mse "
+                               "(L = Σ(O - target)²/2, with target = [[...]])"},
+    [AS_MSG_GRAD_NO_TARGET] = {"loss: mse需要目标表target，但文件里没有",
+                               "loss: mse needs a target table, and the file has none"},
+    [AS_MSG_GRAD_TARGET_UNUSED] = {"给了target，但只有loss: mse会用到它",
+                                   "target is given, but only loss: mse uses it"},
+    [AS_MSG_GRAD_HINT_TARGET_ONLY] = {"要用target就写loss: mse；否则删掉target",
+                                      "write loss: mse to use the target, or remove it"},
+    [AS_MSG_GRAD_SHAPE] = {"%s的形状是[%zu,%zu]，但输出O的形状是[%zu,%zu]",
+                           "%s is [%zu,%zu], but the output O is [%zu,%zu]"},
+    [AS_MSG_GRAD_HINT_DO_SHAPE] = {"dO的每一格是损失对O中同一格的梯度，所以dO与O形状相同",
+                                   "each cell of dO is the loss's gradient with respect to the "
+                                   "same cell of O, so dO has O's shape"},
+    [AS_MSG_GRAD_HINT_TARGET_SHAPE] = {"target是O每一格的目标值：写一张与O形状相同的表target = [[…]]",
+                                       "target holds the wanted value of each cell of O: give "
+                                       "target = [[...]] with O's shape"},
+    [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
+    [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
+                           "The backward pass: the error starts at the output and flows back "
+                           "along O → A and V → Q and K → the W tables, table by table."},
+    [AS_MSG_GRAD_LOSS_SUM] = {"损失：L = O各格之和 %s，所以dO每格都是1",
+                              "loss: L = the sum of O's cells %s, so every cell of dO is 1"},
+    [AS_MSG_GRAD_LOSS_MSE] = {"损失：L = Σ(O − target)²/2 %s，所以dO = O − target",
+                              "loss: L = Σ(O - target)²/2 %s, so dO = O - target"},
+    [AS_MSG_GRAD_LOSS_GIVEN] = {"dO由输入给出：损失对输出每一格的梯度",
+                                "dO is given by the input: the loss's gradient for each cell of the output"},
+    [AS_MSG_GRAD_LAYOUT_TORCH] = {"（W的梯度按本书的[输入宽度,输出宽度]布局给出；PyTorch的weight.grad是它的转置）",
+                                  "(the W gradients are shown in the book's [in, out] layout; "
+                                  "PyTorch's weight.grad is their transpose)"},
+    [AS_MSG_GRAD_MASKED_ZERO] = {"被掩码的格子份额为0，梯度也为0", "masked cells have share 0, so gradient 0"},
+    [AS_MSG_GRAD_HEAD_SLICE] = {"%s的第%zu至%zu列", "%s, columns %zu to %zu"},
+    [AS_MSG_GRAD_COLSUM] = {"%s的列和", "column sums of %s"},
+    [AS_MSG_GW_TITLE] = {"反向：对“%s”这个位置（第%zu行），把误差沿softmax传回分数",
+                         "Backwards, position “%s” (row %zu): the error flows back through the "
+                         "softmax to the scores"},
+    [AS_MSG_GW_GIVEN] = {"已知：这一行的读取份额%s，输出的梯度%s",
+                         "given: this row's shares %s and the output's gradient %s"},
+    [AS_MSG_GW_STEP1] = {"第一步：输出的梯度传到每个份额，dA的一格是dO这一行与那个位置的v做点积。",
+                         "Step 1: the output's gradient reaches each share; a cell of dA is this "
+                         "row of dO dotted with that position's v."},
+    [AS_MSG_GW_DA_ONE] = {"对“%s”的份额：%s", "for the share of “%s”: %s"},
+    [AS_MSG_GW_DA_ALL] = {"这一行的dA：%s", "this row of dA: %s"},
+    [AS_MSG_GW_STEP2] = {"第二步：用份额给dA加权求和，得到这一行的平均误差。",
+                         "Step 2: the shares weigh dA into this row's average error."},
+    [AS_MSG_GW_ROWDOT] = {"Σ dA⊙A = %s", "Σ dA⊙A = %s"},
+    [AS_MSG_GW_STEP3] = {"第三步：softmax反向，每格 = 份额×(dA − %s)：比平均误差大的份额被推高，小的被压低。",
+                         "Step 3: the softmax backwards, each cell = share×(dA - %s): shares whose "
+                         "error is above the average are pushed up, the others down."},
+    [AS_MSG_GW_DS_ONE] = {"对“%s”：%s", "for “%s”: %s"},
+    [AS_MSG_GW_DS_MASKED] = {"对“%s”：不可读，份额为0，%s = 0", "for “%s”: not readable, share 0, %s = 0"},
+    [AS_MSG_GW_DS_ALL] = {"这一行的dS：%s", "this row of dS: %s"},
+    [AS_MSG_GW_STEP4] = {"第四步：分数在softmax之前乘过缩放系数，梯度也乘上它（%s）；掩码只是加常数，梯度原样通过。",
+                         "Step 4: the scores were scaled before the softmax, so the gradient is "
+                         "scaled too (%s); the mask only adds a constant and lets it through."},
+    [AS_MSG_GW_SCALED] = {"%s", "%s"},
+    [AS_MSG_GW_STEP5] = {"第五步：流向dQ。dQ的这一行只来自这一行分数：每个可读位置的k乘上它那格d(QKᵀ)再相加。",
+                         "Step 5: into dQ. This row of dQ comes from this row's scores alone: "
+                         "each readable position's k times its cell of d(QKᵀ), added up."},
+    [AS_MSG_GW_DQ_CELL] = {"dq的第%zu格 = %s", "cell %zu of dq = %s"},
+    [AS_MSG_GW_DQ_ROW] = {"“%s”位置的Query梯度 %s", "the Query gradient of “%s”: %s"},
+    [AS_MSG_GW_STEP6] = {"第六步：流向dK。位置j的Key被每个读它的行用过，dK的第j行把各行的d(QKᵀ)ᵢⱼ·qᵢ都加起来（本行是其中一项）：",
+                         "Step 6: into dK. The Key of position j was used by every row that reads "
+                         "it, so row j of dK adds up d(QKᵀ)ᵢⱼ·qᵢ over all rows (this row is one term):"},
+    [AS_MSG_GW_DK_ROW] = {"“%s”的Key梯度 %s", "the Key gradient of “%s”: %s"},
+    [AS_MSG_GW_NEXT] = {"再往下：dWq = Xᵀ·dQ，dWk和dWv同理，dX把经过Q、K、V三条路径的梯度相加（整张表见不带--row的grad）。",
+                        "Further down: dWq = Xᵀ·dQ, dWk and dWv likewise, and dX adds the paths "
+                        "through Q, K and V (grad without --row prints every table)."},
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",
                             "── head %zu (K and V of group %zu, shared by %zu heads) ──"},

@@ -8,27 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const struct {
-    const char *name;
-    as_command_fn fn;
-} table[] = {
-    {"run", as_cmd_run},
-    {"trace", as_cmd_trace},
-    {"check", as_cmd_check},
-    {"exercise", as_cmd_exercise},
-    {"compare", as_cmd_compare},
-};
-
-static as_command_fn command(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(table[i].name, name) == 0)
-            return table[i].fn;
-    return NULL;
-}
-
 /* --color auto: only on a terminal, and never when NO_COLOR is set (no-color.org). */
 static int want_color(const as_cli *cli)
 {
@@ -42,7 +21,7 @@ static int want_color(const as_cli *cli)
 static int usage_error(const as_error *err)
 {
     as_error_print(err, stderr);
-    fputs(as_msg_text(err->lang, AS_MSG_USE_TRY_HELP), stderr);
+    as_cli_usage(stderr, err->lang);
     return AS_EXIT_USAGE;
 }
 
@@ -72,7 +51,7 @@ int main(int argc, char **argv)
         as_error_print(&err, stderr);
         return AS_EXIT_USAGE;
     }
-    rc = command(cli.command)(mem, &cli, &err);
+    rc = as_command_find(cli.command)->fn(mem, &cli, &err);
     if (fclose(mem) != 0 && rc != AS_EXIT_USAGE) {
         as_error_msg(&err, "", 0, 0, AS_MSG_OOM_WRITING);
         rc = AS_EXIT_USAGE;

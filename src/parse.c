@@ -25,11 +25,11 @@ static int is_letter(char ch)
 }
 
 static const char *const mat_names[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
-                                               "bq", "bk",  "bv", "bo", "M"};
+                                               "bq", "bk",  "bv", "bo", "M",  "dO", "target"};
 
 static const char names_hint[] =
     "the matrices are X, Xkv, Wq, Wk, Wv, Wo, bq, bk, bv, bo and M (W_q, WQ, X_kv and the "
-    "like are the same names)";
+    "like are the same names), and for grad dO and target";
 
 const char *as_mat_name(as_mat_id id)
 {
@@ -59,6 +59,11 @@ int as_mat_lookup(const char *name, size_t len)
     char suf[3];
     size_t i = 1, n = 0;
 
+    if (name != NULL && ((len == 2 && strncmp(name, "dO", 2) == 0) ||
+                         (len == 3 && strncmp(name, "d_O", 3) == 0)))
+        return AS_DO; /* the gradient of O: case matters, do is no name */
+    if (name != NULL && len == 6 && strncmp(name, "target", 6) == 0)
+        return AS_TARGET;
     if (name == NULL || len == 0 || len > 4)
         return -1;
     if (len > 1 && name[1] == '_') {
@@ -89,13 +94,13 @@ static unsigned flags_of(as_mat_id id)
 /* ------------------------------------------------------------------ settings table ---- */
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
-       SET_KV_HEADS, NSET };
+       SET_KV_HEADS, SET_LOSS, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
-                                            "heads", "layout", "scale", "kv_heads"};
+                                            "heads", "layout", "scale", "kv_heads", "loss"};
 
 static const char settings_hint[] =
-    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout and scale";
+    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale and loss";
 
 static int setting_lookup(const char *s, size_t n)
 {
@@ -307,6 +312,10 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
     case SET_TITLE:
         ps->in->title = dup_n(v, (size_t)(e - v));
         return ps->in->title == NULL ? as_reader_fail_memory(&ps->r, v) : 0;
+    case SET_LOSS: /* sum or mse: grad checks the word, and says so in the user's language */
+        ps->in->loss = dup_n(v, (size_t)(e - v));
+        ps->in->loss_pos = as_reader_pos(&ps->r, v);
+        return ps->in->loss == NULL ? as_reader_fail_memory(&ps->r, v) : 0;
     case SET_TOKENS:
         return set_labels(ps, &ps->in->tokens, v, e, key);
     case SET_KV_TOKENS:
@@ -355,7 +364,8 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
                  which == SET_MASK ? "mask: causal" : which == SET_HEADS ? "heads: 1"
                  : which == SET_KV_HEADS ? "kv_heads: 1"
                  : which == SET_LAYOUT ? "layout: book" : which == SET_SCALE ? "scale: auto"
-                 : which == SET_TITLE ? "title: F11" : "tokens: 我 爱");
+                 : which == SET_TITLE ? "title: F11" : which == SET_LOSS ? "loss: sum"
+                 : "tokens: 我 爱");
         return as_reader_fail_at(&ps->r, v, hint, "the setting %s has no value", set_names[which]);
     }
     return set_value(ps, which, v, e, kpos);
@@ -581,6 +591,7 @@ void as_input_free(as_input *in)
         return;
     free(in->path);
     free(in->title);
+    free(in->loss);
     for (i = 0; in->tokens.label != NULL && i < in->tokens.count; i++)
         free(in->tokens.label[i]);
     free(in->tokens.label);

@@ -1,32 +1,39 @@
-/* session.c - what every command does first: parse, check, compute. */
-#include "attnstep/cli.h"
+/* session.c - what every command does first: parse, build the problem, compute. */
+#include "attnstep/session.h"
 
 #include <string.h>
 
-/* A run that shows only the output (O, C) keeps only that: at most one n x m score
- * table at a time instead of every table of every head (issue 8, --only O). */
-static int wants_lean(const as_cli *cli)
+/* Builds and runs the parsed input of s. */
+static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
 {
-    const unsigned outputs = (1u << AS_T_O) | (1u << AS_T_C);
+    static const as_session_opts none;
 
-    return cli->command != NULL && strcmp(cli->command, "run") == 0 && cli->render.only != 0 &&
-           (cli->render.only & ~outputs) == 0 && !cli->render.heatmap &&
-           cli->format != AS_FMT_SVG;
+    if (o == NULL)
+        o = &none;
+    if (as_problem_build(&s->p, &s->in, o->mask, err) != 0)
+        return -1;
+    return (o->lean ? as_attention_run_lean : as_attention_run)(&s->t, &s->p, err);
 }
 
-int as_session_open(as_session *s, const char *path, const as_cli *cli, as_error *err)
+int as_session_open(as_session *s, const char *path, const as_session_opts *o, as_error *err)
 {
     memset(s, 0, sizeof *s);
-    if (as_parse_file(&s->in, path, err) != 0)
+    if (as_parse_file(&s->in, path, err) != 0 || build_and_run(s, o, err) != 0) {
+        as_session_free(s);
         return -1;
-    if (as_problem_build(&s->p, &s->in, cli->mask, err) != 0)
-        goto fail;
-    if ((wants_lean(cli) ? as_attention_run_lean : as_attention_run)(&s->t, &s->p, err) != 0)
-        goto fail;
+    }
     return 0;
-fail:
-    as_session_free(s);
-    return -1;
+}
+
+int as_session_open_text(as_session *s, const char *text, size_t len, const char *name,
+                         const as_session_opts *o, as_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (as_parse_text(&s->in, text, len, name, err) != 0 || build_and_run(s, o, err) != 0) {
+        as_session_free(s);
+        return -1;
+    }
+    return 0;
 }
 
 void as_session_free(as_session *s)

@@ -323,6 +323,30 @@ static int gnu_form(const char *line)
 
 /* ---- tests ---- */
 
+/* A case added as NAME.expect alone (English only) would never run: each case is a pair. */
+static void test_every_case_has_an_expectation_in_each_language(void **state)
+{
+    DIR *dir = opendir(CORPUS);
+    struct dirent *e;
+    int lone = 0;
+
+    (void)state;
+    assert_non_null(dir);
+    while ((e = readdir(dir)) != NULL) {
+        const size_t len = strlen(e->d_name);
+        if (len > 7 && strcmp(e->d_name + len - 7, ".expect") == 0 &&
+            (len <= 10 || (strcmp(e->d_name + len - 10, EXPECT_EN) != 0 &&
+                           strcmp(e->d_name + len - 10, EXPECT_ZH) != 0))) {
+            print_error(CORPUS "/%s: a case is NAME.en.expect and NAME.zh.expect; rename it "
+                        "and write the other (sh tests/bad/regen.sh makes both from the "
+                        "binary: read them before committing)\n", e->d_name);
+            lone++;
+        }
+    }
+    closedir(dir);
+    assert_int_equal(lone, 0);
+}
+
 static void test_the_corpus_holds_at_least_fifty_hostile_inputs(void **state)
 {
     (void)state;
@@ -768,6 +792,7 @@ static void test_large_finite_scores_give_exact_shares_thanks_to_the_stable_soft
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_case_has_an_expectation_in_each_language),
         cmocka_unit_test(test_the_corpus_holds_at_least_fifty_hostile_inputs),
         cmocka_unit_test(test_every_expectation_is_one_error_line_in_the_gnu_form_and_a_hint),
         cmocka_unit_test(test_every_hostile_input_exits_2_with_its_expected_message),

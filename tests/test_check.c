@@ -13,7 +13,7 @@
 #define CLI_OUT "build/tests/test_check.out"
 #define CLI_ERR "build/tests/test_check.err"
 #include "attnstep/check.h"
-#include "attnstep/cli.h"
+#include "attnstep/session.h"
 #include "cli_util.h"
 #include "test_util.h"
 
@@ -23,12 +23,10 @@
 
 static void open_file(as_session *s, const char *path)
 {
-    as_cli cli;
     as_error err;
 
-    memset(&cli, 0, sizeof cli);
     as_error_init(&err, AS_LANG_EN);
-    if (as_session_open(s, path, &cli, &err) != 0) {
+    if (as_session_open(s, path, NULL, &err) != 0) {
         print_error("%s: %s\n", path, err.msg);
         fail();
     }

@@ -14,7 +14,7 @@
 
 #define CLI_OUT "build/tests/test_compare.out"
 #define CLI_ERR "build/tests/test_compare.err"
-#include "attnstep/cli.h"
+#include "attnstep/session.h"
 #include "attnstep/compare.h"
 #include "cli_util.h"
 #include "test_util.h"
@@ -24,13 +24,11 @@
 /* Opens an input as `run` would, with --mask when mask is not AS_MASK_DEFAULT. */
 static void open_with(as_session *s, const char *path, as_mask_kind mask)
 {
-    as_cli cli;
+    as_session_opts o = {mask, 0};
     as_error err;
 
-    memset(&cli, 0, sizeof cli);
-    cli.mask = mask;
     as_error_init(&err, AS_LANG_EN);
-    if (as_session_open(s, path, &cli, &err) != 0)
+    if (as_session_open(s, path, &o, &err) != 0)
         fail_msg("%s: %s", path, err.msg);
 }
 

@@ -405,10 +405,12 @@ static void test_spellings_of_names_are_accepted(void **state)
         {"W", -1},       {"W_", -1},       {"Wz", -1},       {"Wqq", -1},
         {"X_", -1},      {"M_", -1},       {"bz", -1},       {"", -1},
         {"Q", -1},       {"Wq2", -1},      {"W__q", -1},     {"Mk", -1},
-        {"Xk", -1},      {"_q", -1},
+        {"Xk", -1},      {"_q", -1},       {"dO", AS_DO},    {"d_O", AS_DO},
+        {"target", AS_TARGET}, {"do", -1}, {"DO", -1},       {"Target", -1},
     };
     static const char *const canonical[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
-                                                   "bq", "bk",  "bv", "bo", "M"};
+                                                   "bq", "bk",  "bv", "bo", "M",  "dO",
+                                                   "target"};
     size_t i;
 
     (void)state;
@@ -650,6 +652,23 @@ static void test_unknown_names_and_settings_are_reported(void **state)
     expect_error("X = [[1]]  mask: none", 1, 12, "a setting must start its line");
 }
 
+/* grad's statements: the loss as written (grad checks the word), dO and target. */
+static void test_the_loss_dO_and_target_are_read_for_grad(void **state)
+{
+    as_input in;
+
+    (void)state;
+    parse_ok("X = [[1]]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n  loss:  mse  # L\n"
+             "target = [[2]]\ndO = [[0.5]]\n", &in);
+    assert_string_equal(in.loss, "mse");
+    assert_int_equal(in.loss_pos.line, 5);
+    assert_int_equal(in.loss_pos.col, 10);
+    assert_true(in.mat[AS_TARGET].given && in.mat[AS_DO].given);
+    assert_close(in.mat[AS_TARGET].m.v[0], 2, 0);
+    assert_close(in.mat[AS_DO].m.v[0], 0.5, 0);
+    as_input_free(&in);
+}
+
 static void test_bad_setting_values_are_reported_at_the_value(void **state)
 {
     (void)state;
@@ -827,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_unknown_names_and_settings_are_reported),
         cmocka_unit_test(test_bad_setting_values_are_reported_at_the_value),
+        cmocka_unit_test(test_the_loss_dO_and_target_are_read_for_grad),
         cmocka_unit_test(test_infinity_outside_the_mask_is_refused),
         cmocka_unit_test(test_unusable_numbers_are_reported_at_the_number),
         cmocka_unit_test(test_bracket_errors_are_reported),

@@ -254,19 +254,26 @@ static void test_install_and_uninstall_honour_destdir_and_prefix(void **state)
     rm_dir(dir);
 }
 
+/* The commands are asked of the program being completed (its --help, made from the one
+ * command table), so the first word is the binary under test. */
 static void test_bash_completion_offers_commands_and_option_values(void **state)
 {
+    char bin[PATH_MAX];
+
     (void)state;
     if (!have("bash"))
         skip();
+    bin_path(bin);
     assert_int_equal(
         sh("bash -c '. doc/attnstep.bash; "
            "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _attnstep; "
            "echo \"${COMPREPLY[*]}\"; }; "
-           "t attnstep tr; t attnstep --format \"\"; t attnstep run --lang \"\"; "
-           "t attnstep --mask \"\"; t attnstep --color \"\"; t attnstep --hea' >" CLI_OUT),
+           "t \"$1\" tr; t \"$1\" c; t attnstep --format \"\"; t attnstep run --lang \"\"; "
+           "t attnstep --mask \"\"; t attnstep --color \"\"; t attnstep --hea' _ '%s' >" CLI_OUT,
+           bin),
         0);
     assert_file_contains(CLI_OUT, "trace\n");
+    assert_file_contains(CLI_OUT, "check compare\n");
     assert_file_contains(CLI_OUT, "text json md latex csv svg\n");
     assert_file_contains(CLI_OUT, "zh en\n");
     assert_file_contains(CLI_OUT, "causal none\n");

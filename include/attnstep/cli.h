@@ -7,6 +7,7 @@
 #include "attnstep/error.h"
 #include "attnstep/parse.h"
 #include "attnstep/render.h"
+#include "attnstep/session.h"
 
 #define AS_VERSION "0.1.0"
 
@@ -47,6 +48,10 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err);
 int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
                         size_t count);
 
+/* Prints the one-line usage and the pointer to --help (after a usage error), in lang,
+ * to out. */
+void as_cli_usage(FILE *out, as_lang lang);
+
 /* Prints the --help text in lang to out. */
 void as_cli_help(FILE *out, as_lang lang);
 
@@ -55,6 +60,25 @@ void as_cli_help(FILE *out, as_lang lang);
  * AS_EXIT_USAGE with err set. */
 typedef int (*as_command_fn)(FILE *out, const as_cli *cli, as_error *err);
 
+/* One command: its name, how many file arguments it takes, its synopsis and what it
+ * does (the --help lines), and the function that runs it. */
+typedef struct as_command {
+    const char *name;
+    int nargs;
+    as_msg synopsis;      /* its arguments in --help: "FILE [options]" */
+    as_msg what;          /* what it does, in --help: "every table, in the book's order" */
+    as_command_fn fn;
+} as_command;
+
+/* THE command table, read by the argument parser, main.c and --help (and through
+ * --help by the bash completion), in the order --help lists them. The first, run, is
+ * also what `attnstep FILE` runs. as_ncommands entries. */
+extern const as_command as_commands[];
+extern const size_t as_ncommands;
+
+/* The command called name, or NULL. */
+const as_command *as_command_find(const char *name);
+
 /* The commands, each in its own module. */
 int as_cmd_run(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
@@ -62,14 +86,7 @@ int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
 
-/* Shared by the commands: parse path and build its problem (with --mask), then run it.
- * Returns 0; or -1 with err set, everything freed. Free with as_session_free(). */
-typedef struct as_session {
-    as_input in;
-    as_problem p;
-    as_trace t;
-} as_session;
-int as_session_open(as_session *s, const char *path, const as_cli *cli, as_error *err);
-void as_session_free(as_session *s);
+/* How the commands open their inputs: with --mask, every table kept. */
+as_session_opts as_cli_session(const as_cli *cli);
 
 #endif

@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "attnstep/attention.h"
-#include "attnstep/cli.h"
 #include "attnstep/error.h"
 #include "attnstep/i18n.h"
 #include "attnstep/model.h"
 #include "attnstep/render.h"
+#include "attnstep/session.h"
 
 #define AS_EXERCISE_MAX_TOKENS 8   /* more rows than anyone computes by hand */
 #define AS_EXERCISE_MAX_WIDTH 8    /* the same for width, d_k and d_v */

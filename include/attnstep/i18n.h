@@ -117,7 +117,7 @@ typedef enum as_msg {
     AS_MSG_ERR_HINT,       /* the word before a hint: "提示：" */
     AS_MSG_DID_YOU_MEAN,   /* %s the nearest known word */
     AS_MSG_LIST_OR,        /* the word before the last item of a list of choices */
-    AS_MSG_USE_TRY_HELP,   /* the two lines after a usage error */
+    AS_MSG_USE_LINE,       /* %s "run|trace|...": the two lines after a usage error */
     AS_MSG_USE_CHOICE,     /* %s option, %s its choices, %s what was given */
     AS_MSG_USE_ROW,        /* %s what was given to --row */
     AS_MSG_USE_TOL,        /* %s what was given to --tol */
@@ -126,7 +126,7 @@ typedef enum as_msg {
     AS_MSG_USE_LEVEL,      /* %s what was given to --level */
     AS_MSG_USE_SIZE,       /* %s option, %s what was given: the exercise sizes */
     AS_MSG_USE_ONLY,       /* %s the word that names no table */
-    AS_MSG_USE_COMMAND,    /* %s the unknown command */
+    AS_MSG_USE_COMMAND,    /* %s the unknown command, %s the commands */
     AS_MSG_USE_NEED_FILE,  /* no input FILE */
     AS_MSG_USE_NEED_FILES, /* %s command: it takes two files */
     AS_MSG_USE_EXTRA,      /* %s the argument too many */
@@ -177,7 +177,60 @@ typedef enum as_msg {
     AS_MSG_EX_SIZES, AS_MSG_HINT_EX_SIZES,         /* at most 8 */
     AS_MSG_EX_NONE,        /* %d level: no exercise of these sizes */
     AS_MSG_HINT_EX_NONE,   /* fewer tokens, another seed */
-    AS_MSG_HELP,           /* the whole --help text */
+    AS_MSG_GRAD_RANGE,     /* %s table, %zu %zu cell: a gradient overflows */
+    AS_MSG_HINT_GRAD_RANGE,/* scale the inputs or dO down */
+    AS_MSG_HELP_USAGE,     /* --help: the word before the first synopsis line */
+    AS_MSG_CMD_ARGS_FILE,  /* --help: the arguments of a command reading one input */
+    AS_MSG_CMD_ARGS_CHECK, /* of check */
+    AS_MSG_CMD_ARGS_NONE,  /* of exercise: options only */
+    AS_MSG_CMD_ARGS_COMPARE, /* of compare */
+    AS_MSG_CMD_RUN,        /* --help: what run does */
+    AS_MSG_CMD_TRACE,      /* what trace does */
+    AS_MSG_CMD_CHECK,      /* what check does */
+    AS_MSG_CMD_EXERCISE,   /* what exercise does */
+    AS_MSG_CMD_COMPARE,    /* what compare does */
+    AS_MSG_HELP,           /* --help after the synopsis lines */
+    /* grad: the backward pass (SPEC §13) */
+    AS_MSG_GRAD_NO_LOSS,        /* no dO and no loss in the file */
+    AS_MSG_GRAD_HINT_NO_LOSS,
+    AS_MSG_GRAD_BOTH,           /* %d line of the loss setting: dO and loss both given */
+    AS_MSG_GRAD_HINT_BOTH,
+    AS_MSG_GRAD_LOSS_UNKNOWN,   /* %s the loss as written */
+    AS_MSG_GRAD_HINT_LOSS,
+    AS_MSG_GRAD_NO_TARGET,      /* loss: mse without target */
+    AS_MSG_GRAD_TARGET_UNUSED,  /* target without loss: mse */
+    AS_MSG_GRAD_HINT_TARGET_ONLY,
+    AS_MSG_GRAD_SHAPE,          /* %s dO or target, %zu %zu its shape, %zu %zu O's shape */
+    AS_MSG_GRAD_HINT_DO_SHAPE,
+    AS_MSG_GRAD_HINT_TARGET_SHAPE,
+    AS_MSG_GRAD_NO_MEMORY,
+    AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
+    AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
+    AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
+    AS_MSG_GRAD_LOSS_GIVEN,     /* dO given in the file */
+    AS_MSG_GRAD_LAYOUT_TORCH,   /* the W gradients are in book layout */
+    AS_MSG_GRAD_MASKED_ZERO,    /* caption of dS: masked cells get 0 */
+    AS_MSG_GRAD_HEAD_SLICE,     /* %s "dC", %zu %zu first and last column */
+    AS_MSG_GRAD_COLSUM,         /* %s the table: "dQ的列和" */
+    AS_MSG_GW_TITLE,            /* %s token, %zu row */
+    AS_MSG_GW_GIVEN,            /* %s "a₁=[…]", %s "dO₁=[1,1]" */
+    AS_MSG_GW_STEP1,            /* heading: dA */
+    AS_MSG_GW_DA_ONE,           /* %s token, %s "dO₁·v₀ = 1×10+1×0 = 10" */
+    AS_MSG_GW_DA_ALL,           /* %s "dA₁ = [10,20]" */
+    AS_MSG_GW_STEP2,            /* heading: Σ dA⊙A */
+    AS_MSG_GW_ROWDOT,           /* %s "10×0.67 + 20×0.33 ≈ 13.3" */
+    AS_MSG_GW_STEP3,            /* heading: dS, %s the sum */
+    AS_MSG_GW_DS_ONE,           /* %s token, %s "dS₁₀ = 0.67×(10−13.3) ≈ -2.2" */
+    AS_MSG_GW_DS_MASKED,        /* %s token, %s "dS₁₀": a masked cell */
+    AS_MSG_GW_DS_ALL,           /* %s "dS₁ ≈ [...]" */
+    AS_MSG_GW_STEP4,            /* heading: the scaling, %s "/√2" or "×0.5" */
+    AS_MSG_GW_SCALED,           /* %s "d(QKᵀ)₁ = [...] ≈ [...]" */
+    AS_MSG_GW_STEP5,            /* heading: into dQ */
+    AS_MSG_GW_DQ_CELL,          /* %zu column, %s the written-out sum */
+    AS_MSG_GW_DQ_ROW,           /* %s "dq₁ ≈ [...]" */
+    AS_MSG_GW_STEP6,            /* heading: into dK */
+    AS_MSG_GW_DK_ROW,           /* %s token, %s "dk₀ = [...] ≈ [...]" */
+    AS_MSG_GW_NEXT,             /* closing: what follows dQ and dK */
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     AS_MSG_HEAD_TITLE_GQA, /* %zu head, %zu its K/V group, %zu heads in a group */
     AS_MSG_TR_HEAD_GQA,    /* %zu head, %zu %zu q columns, %zu group, %zu %zu k, %zu %zu v */

@@ -11,7 +11,9 @@
 /* The matrices an input may name. Order is the book's order of appearance. */
 typedef enum as_mat_id {
     AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
-    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M, AS_NMAT
+    AS_BQ, AS_BK, AS_BV, AS_BO, AS_M,
+    AS_DO, AS_TARGET, /* for grad (SPEC §13): the output's gradient, or the mse target */
+    AS_NMAT
 } as_mat_id;
 
 /* Canonical name of a matrix id ("X", "Xkv", "Wq", ..., "M"). */
@@ -56,6 +58,8 @@ typedef struct as_input {
     double scale;        /* meaningful when scale_set */
     int scale_set;       /* 0 = auto */
     as_pos scale_pos;
+    char *loss;          /* grad: the loss as written (checked by grad), NULL when not set */
+    as_pos loss_pos;     /* where its value starts */
     as_named mat[AS_NMAT];
 } as_input;
 

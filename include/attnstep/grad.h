@@ -1,0 +1,67 @@
+/* grad.h - the backward pass of one run (SPEC §13): from the gradient of the loss with
+ * respect to the output, dO, back to every table that has a gradient, recorded into a
+ * gradient trace in the order they are computed. It reads the forward trace (A, V, Q,
+ * K, C of the run) and never runs the forward pass again. No I/O: renderers read it. */
+#ifndef ATTNSTEP_GRAD_H
+#define ATTNSTEP_GRAD_H
+
+#include <stddef.h>
+#include "attnstep/attention.h"
+#include "attnstep/error.h"
+#include "attnstep/i18n.h"
+#include "attnstep/matrix.h"
+#include "attnstep/model.h"
+
+/* Where dO comes from. */
+typedef enum as_loss_kind {
+    AS_LOSS_GIVEN = 0, /* dO = [[...]] in the file: no loss value */
+    AS_LOSS_SUM,       /* loss: sum, L = Σ O, dO all ones */
+    AS_LOSS_MSE        /* loss: mse, L = Σ (O - target)² / 2, dO = O - target */
+} as_loss_kind;
+
+/* One head's part of the backward pass. */
+typedef struct as_grad_head {
+    as_matrix dO;      /* [n,d_v] this head's columns of dC (of dO without Wo) */
+    as_matrix dV;      /* [m,d_v] Aᵀ·dO */
+    as_matrix dA;      /* [n,m]  dO·Vᵀ */
+    as_matrix rowdot;  /* [n,1]  Σ_j dA⊙A of each row */
+    as_matrix dS;      /* [n,m]  A ⊙ (dA - rowdot): 0 in masked cells */
+    as_matrix dQKT;    /* [n,m]  dS·scale */
+    as_matrix dQ;      /* [n,d_k] d(QKᵀ)·K */
+    as_matrix dK;      /* [m,d_k] d(QKᵀ)ᵀ·Q */
+} as_grad_head;
+
+/* Every gradient of one run, in book layout ([in, out] for W tables, also when the
+ * input was given in layout: torch). A table that does not exist is empty (0 x 0):
+ * dWo and dC without Wo, dbo without bo, dbq/dbk/dbv without their bias, dXkv for
+ * self-attention. */
+typedef struct as_grad {
+    as_loss_kind loss_kind;
+    double loss;                 /* L, meaningful unless loss_kind is AS_LOSS_GIVEN */
+    as_matrix dO;                /* [n,d_out] */
+    as_matrix dWo, dbo, dC;      /* [heads*d_v,d_out], [1,d_out], [n,heads*d_v] */
+    size_t heads;
+    as_grad_head *head;          /* heads entries */
+    as_matrix dQ, dK, dV;        /* all heads side by side */
+    as_matrix dWq, dWk, dWv;     /* the shapes of Wq, Wk, Wv */
+    as_matrix dbq, dbk, dbv;     /* [1, width] */
+    as_matrix dX, dXkv;          /* [n,d_model], [m,d_kv_model] */
+} as_grad;
+
+/* The loss the input asks for and its dO: checks that exactly one of dO = [[...]],
+ * loss: sum and loss: mse (with target) is given, with O's shape. The run t must be a
+ * full or lean run of p (only its O is read). On success fills g->loss_kind, g->loss and
+ * g->dO (g must be zeroed or fresh) and returns 0; otherwise -1 with err set in lang,
+ * at the offending statement, with a hint. */
+int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lang,
+                 as_error *err);
+
+/* The backward pass for the dO that as_grad_loss() put in g, reading the full run t
+ * (not a lean one) of p. Returns 0; or -1 with err set (out of memory, or a gradient
+ * that left the double range, named with its cell). Free g with as_grad_free() either way. */
+int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *err);
+
+/* Frees every table of g and leaves it zeroed. */
+void as_grad_free(as_grad *g);
+
+#endif

@@ -1,0 +1,36 @@
+/* session.h - what every command does first, as a library call: read an input, build
+ * its problem, run it into a trace. Knows nothing of the command line. */
+#ifndef ATTNSTEP_SESSION_H
+#define ATTNSTEP_SESSION_H
+
+#include <stddef.h>
+#include "attnstep/attention.h"
+#include "attnstep/error.h"
+#include "attnstep/model.h"
+#include "attnstep/parse.h"
+
+/* How to open an input. All zero: the file's own mask, every table kept. */
+typedef struct as_session_opts {
+    as_mask_kind mask; /* AS_MASK_DEFAULT keeps the file's; else overrides it (--mask) */
+    int lean;          /* nonzero: keep only C, O and each head's O (as_attention_run_lean) */
+} as_session_opts;
+
+typedef struct as_session {
+    as_input in;
+    as_problem p;
+    as_trace t;
+} as_session;
+
+/* Parses the input at path ("-" is standard input), builds its problem and runs it.
+ * o may be NULL (all zero). Returns 0 (free s with as_session_free()); or -1 with err
+ * set, s empty. */
+int as_session_open(as_session *s, const char *path, const as_session_opts *o, as_error *err);
+
+/* As as_session_open(), on the input text[0..len), called name in errors. */
+int as_session_open_text(as_session *s, const char *text, size_t len, const char *name,
+                         const as_session_opts *o, as_error *err);
+
+/* Frees everything in s; safe on an empty (zeroed) session. */
+void as_session_free(as_session *s);
+
+#endif

@@ -1,0 +1,279 @@
+/* grad.c - the backward pass of one run (SPEC §13): the loss and its dO, then each
+ * backward step (backward.h) in the order the chain rule visits the layer, recorded
+ * into an as_grad. It reads the forward trace and never recomputes it. */
+#include "attnstep/grad.h"
+#include "attnstep/backward.h"
+#include "attnstep/kernels.h"
+#include "attnstep/steps.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------------------------ */
+/* The loss and dO                                                                  */
+/* ------------------------------------------------------------------------------ */
+
+static const char *msg(as_lang lang, as_msg m)
+{
+    return as_msg_text(lang, m);
+}
+
+/* An error at a statement of the input (at.line 0: the file as a whole). */
+static int fail(as_error *err, const as_problem *p, as_pos at, as_lang lang, as_msg hint,
+                as_msg what, ...)
+{
+    char text[AS_ERR_MSG];
+    va_list ap;
+
+    va_start(ap, what);
+    vsnprintf(text, sizeof text, msg(lang, what), ap);
+    va_end(ap);
+    as_error_set(err, p->in->path, at.line, at.col, "%s", text);
+    as_error_hint(err, "%s", msg(lang, hint));
+    return -1;
+}
+
+/* dO or target must have O's shape: one number per cell of the output. */
+static int same_shape_as_o(const as_named *nm, as_mat_id id, const as_trace *t,
+                           const as_problem *p, as_lang lang, as_error *err)
+{
+    if (nm->m.rows == t->O.rows && nm->m.cols == t->O.cols)
+        return 0;
+    return fail(err, p, nm->pos, lang, id == AS_DO ? AS_MSG_GRAD_HINT_DO_SHAPE
+                                                   : AS_MSG_GRAD_HINT_TARGET_SHAPE,
+                AS_MSG_GRAD_SHAPE, as_mat_name(id), nm->m.rows, nm->m.cols, t->O.rows,
+                t->O.cols);
+}
+
+/* The loss named in the file: sum, mse, or -1 after an error. */
+static int loss_word(const as_problem *p, as_lang lang, as_error *err)
+{
+    const char *w = p->in->loss;
+
+    if (strcasecmp(w, "sum") == 0)
+        return AS_LOSS_SUM;
+    if (strcasecmp(w, "mse") == 0)
+        return AS_LOSS_MSE;
+    return fail(err, p, p->in->loss_pos, lang, AS_MSG_GRAD_HINT_LOSS, AS_MSG_GRAD_LOSS_UNKNOWN,
+                w);
+}
+
+/* Which of dO, loss: sum and loss: mse the file gives; -1 after an error. */
+static int loss_kind(const as_problem *p, const as_trace *t, as_lang lang, as_error *err)
+{
+    const as_named *dO = &p->in->mat[AS_DO], *target = &p->in->mat[AS_TARGET];
+    int kind;
+
+    if (p->in->loss == NULL && !dO->given)
+        return fail(err, p, (as_pos){1, 1}, lang, AS_MSG_GRAD_HINT_NO_LOSS,
+                    AS_MSG_GRAD_NO_LOSS);
+    if (p->in->loss != NULL && dO->given)
+        return fail(err, p, dO->pos, lang, AS_MSG_GRAD_HINT_BOTH, AS_MSG_GRAD_BOTH,
+                    p->in->loss_pos.line);
+    kind = dO->given ? AS_LOSS_GIVEN : loss_word(p, lang, err);
+    if (kind == AS_LOSS_MSE && !target->given)
+        return fail(err, p, p->in->loss_pos, lang, AS_MSG_GRAD_HINT_TARGET_SHAPE,
+                    AS_MSG_GRAD_NO_TARGET);
+    if (kind >= 0 && kind != AS_LOSS_MSE && target->given)
+        return fail(err, p, target->pos, lang, AS_MSG_GRAD_HINT_TARGET_ONLY,
+                    AS_MSG_GRAD_TARGET_UNUSED);
+    if (kind == AS_LOSS_GIVEN && same_shape_as_o(dO, AS_DO, t, p, lang, err) != 0)
+        return -1;
+    if (kind == AS_LOSS_MSE && same_shape_as_o(target, AS_TARGET, t, p, lang, err) != 0)
+        return -1;
+    return kind;
+}
+
+int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lang,
+                 as_error *err)
+{
+    const int kind = loss_kind(p, t, lang, err);
+    const size_t count = t->O.rows * t->O.cols;
+
+    if (kind < 0)
+        return -1;
+    g->loss_kind = (as_loss_kind)kind;
+    if (kind == AS_LOSS_GIVEN ? as_matrix_copy(&g->dO, &p->in->mat[AS_DO].m)
+                              : as_matrix_init(&g->dO, t->O.rows, t->O.cols)) {
+        as_error_set(err, p->in->path, 0, 0, "%s", msg(lang, AS_MSG_GRAD_NO_MEMORY));
+        return -1;
+    }
+    if (kind == AS_LOSS_SUM)
+        g->loss = as_loss_sum_backward(g->dO.v, t->O.v, count);
+    else if (kind == AS_LOSS_MSE)
+        g->loss = as_loss_mse_backward(g->dO.v, t->O.v, p->in->mat[AS_TARGET].m.v, count);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The backward run                                                                 */
+/* ------------------------------------------------------------------------------ */
+
+/* Allocates every table the run will fill, in the shapes of p. */
+static int alloc_all(as_grad *g, const as_problem *p)
+{
+    const size_t n = p->n, m = p->m, H = p->heads, dq = H * p->d_k, dv = H * p->d_v;
+    const size_t dkv = p->kv_heads * p->d_k, dvv = p->kv_heads * p->d_v; /* K and V widths */
+    int bad = 0;
+    size_t h;
+
+    if ((g->head = calloc(H, sizeof *g->head)) == NULL)
+        return -1;
+    g->heads = H;
+    for (h = 0; h < H; h++) {
+        as_grad_head *gh = &g->head[h];
+        bad |= as_matrix_init(&gh->dO, n, p->d_v) | as_matrix_init(&gh->dV, m, p->d_v) |
+               as_matrix_init(&gh->dA, n, m) | as_matrix_init(&gh->rowdot, n, 1) |
+               as_matrix_init(&gh->dS, n, m) | as_matrix_init(&gh->dQKT, n, m) |
+               as_matrix_init(&gh->dQ, n, p->d_k) | as_matrix_init(&gh->dK, m, p->d_k);
+    }
+    if (p->Wo != NULL)
+        bad |= as_matrix_init(&g->dWo, dv, p->d_out) | as_matrix_init(&g->dC, n, dv);
+    if (p->bo != NULL)
+        bad |= as_matrix_init(&g->dbo, 1, p->d_out);
+    bad |= as_matrix_init(&g->dQ, n, dq) | as_matrix_init(&g->dK, m, dkv) |
+           as_matrix_init(&g->dV, m, dvv) | as_matrix_init(&g->dWq, p->d_model, dq) |
+           as_matrix_init(&g->dWk, p->d_kv_model, dkv) |
+           as_matrix_init(&g->dWv, p->d_kv_model, dvv) | as_matrix_init(&g->dX, n, p->d_model);
+    bad |= p->bq ? as_matrix_init(&g->dbq, 1, dq) : 0;
+    bad |= p->bk ? as_matrix_init(&g->dbk, 1, dkv) : 0;
+    bad |= p->bv ? as_matrix_init(&g->dbv, 1, dvv) : 0;
+    bad |= p->cross ? as_matrix_init(&g->dXkv, m, p->d_kv_model) : 0;
+    return bad ? -1 : 0;
+}
+
+/* The output projection O = C·Wo + bo, backwards: dWo = Cᵀ·dO, dbo, dC = dO·Woᵀ. */
+static void output_projection(as_grad *g, const as_problem *p, const as_trace *t)
+{
+    const size_t n = p->n, dv = p->heads * p->d_v;
+
+    as_matmul_tn_fast(g->dWo.v, t->C.v, g->dO.v, n, dv, p->d_out);
+    if (p->bo != NULL)
+        as_column_sums(g->dbo.v, g->dO.v, n, p->d_out);
+    as_scores_fast(g->dC.v, g->dO.v, p->Wo->v, n, dv, p->d_out);
+}
+
+/* One head, the chapter's four steps backwards: the mixing (dV, dA), the softmax (dS),
+ * the scaling (d(QKᵀ)), the scores (dQ, dK). dC holds the gradient of the heads'
+ * outputs side by side. */
+static void head_backward(as_grad_head *gh, const as_head_trace *h, size_t hd,
+                          const as_matrix *dC, const as_problem *p)
+{
+    const size_t n = p->n, m = p->m, dk = p->d_k, dv = p->d_v;
+
+    as_take_columns(gh->dO.v, dC->v, n, dC->cols, hd * dv, dv);
+    /* step 4 backwards: O = A·V */
+    as_matmul_tn_fast(gh->dV.v, h->A.v, gh->dO.v, n, m, dv);
+    as_scores_fast(gh->dA.v, gh->dO.v, h->V.v, n, m, dv);
+    /* step 3 backwards: the softmax along each row (masked cells stay 0) */
+    as_softmax_backward_rows(gh->dS.v, gh->rowdot.v, gh->dA.v, h->A.v, n, m);
+    /* step 2 backwards: the mask adds a constant, the scaling multiplies */
+    as_scale(gh->dQKT.v, gh->dS.v, n * m, p->scale);
+    /* step 1 backwards: QKᵀ */
+    as_matmul_fast(gh->dQ.v, gh->dQKT.v, h->K.v, n, m, dk);
+    as_matmul_tn_fast(gh->dK.v, gh->dQKT.v, h->Q.v, n, m, dk);
+}
+
+/* The projections backwards: dW = inputᵀ·d(result), a bias's gradient the column sums,
+ * and each path's dX = d(result)·Wᵀ, added into dX (or dXkv for cross-attention). */
+static int projections(as_grad *g, const as_problem *p)
+{
+    const size_t n = p->n, m = p->m, dq = g->dQ.cols, dk = g->dK.cols, dv = g->dV.cols;
+    as_matrix *dkv = p->cross ? &g->dXkv : &g->dX;
+    double *path = malloc(m * p->d_kv_model * sizeof *path + 1);
+
+    if (path == NULL)
+        return -1;
+    as_matmul_tn_fast(g->dWq.v, p->X->v, g->dQ.v, n, p->d_model, dq);
+    as_matmul_tn_fast(g->dWk.v, p->Xkv->v, g->dK.v, m, p->d_kv_model, dk);
+    as_matmul_tn_fast(g->dWv.v, p->Xkv->v, g->dV.v, m, p->d_kv_model, dv);
+    if (p->bq != NULL)
+        as_column_sums(g->dbq.v, g->dQ.v, n, dq);
+    if (p->bk != NULL)
+        as_column_sums(g->dbk.v, g->dK.v, m, dk);
+    if (p->bv != NULL)
+        as_column_sums(g->dbv.v, g->dV.v, m, dv);
+    /* dX: the path through Q, then those through K and V */
+    as_scores_fast(g->dX.v, g->dQ.v, p->Wq->v, n, p->d_model, dq);
+    as_scores_fast(path, g->dK.v, p->Wk->v, m, p->d_kv_model, dk);
+    if (p->cross)
+        memcpy(dkv->v, path, m * p->d_kv_model * sizeof *path);
+    else
+        as_accumulate(dkv->v, path, m * p->d_kv_model);
+    as_scores_fast(path, g->dV.v, p->Wv->v, m, p->d_kv_model, dv);
+    as_accumulate(dkv->v, path, m * p->d_kv_model);
+    free(path);
+    return 0;
+}
+
+/* Names the first cell of a gradient that left the double range. */
+static int check_finite(const as_grad *g, const as_problem *p, as_error *err)
+{
+    const as_matrix *all[] = {&g->dO, &g->dC, &g->dQ, &g->dK, &g->dV, &g->dWq, &g->dWk,
+                              &g->dWv, &g->dX, &g->dXkv, &g->dWo};
+    static const char *const name[] = {"dO", "dC", "dQ", "dK", "dV", "dWq", "dWk", "dWv",
+                                       "dX", "dXkv", "dWo"};
+    size_t k, i;
+
+    for (k = 0; k < sizeof all / sizeof all[0]; k++)
+        for (i = 0; i < all[k]->rows * all[k]->cols; i++)
+            if (!isfinite(all[k]->v[i])) {
+                as_error_msg(err, p->in->path, 0, 0, AS_MSG_GRAD_RANGE, name[k],
+                             i / all[k]->cols, i % all[k]->cols);
+                as_error_hint_msg(err, AS_MSG_HINT_GRAD_RANGE);
+                return -1;
+            }
+    return 0;
+}
+
+int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *err)
+{
+    const as_matrix *dC = p->Wo != NULL ? &g->dC : &g->dO;
+    size_t hd;
+
+    if (alloc_all(g, p) != 0)
+        goto nomem;
+    /* the output projection, when there is one: its input C gets dC */
+    if (p->Wo != NULL)
+        output_projection(g, p, t);
+    /* each head, and its pieces placed side by side in dQ; a K/V head shared by a group
+     * of query heads (kv_heads) gathers the sum of their dK and dV */
+    for (hd = 0; hd < p->heads; hd++) {
+        as_grad_head *gh = &g->head[hd];
+        const size_t kvh = as_kv_head(p, hd);
+        head_backward(gh, &t->head[hd], hd, dC, p);
+        as_put_columns(g->dQ.v, gh->dQ.v, p->n, g->dQ.cols, hd * p->d_k, p->d_k);
+        as_add_columns(g->dK.v, gh->dK.v, p->m, g->dK.cols, kvh * p->d_k, p->d_k);
+        as_add_columns(g->dV.v, gh->dV.v, p->m, g->dV.cols, kvh * p->d_v, p->d_v);
+    }
+    /* the three projections, back to the weights, the biases and the input */
+    if (projections(g, p) != 0)
+        goto nomem;
+    return check_finite(g, p, err);
+nomem:
+    as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+    return -1;
+}
+
+void as_grad_free(as_grad *g)
+{
+    as_matrix *top[] = {&g->dO, &g->dWo, &g->dbo, &g->dC, &g->dQ, &g->dK, &g->dV, &g->dWq,
+                        &g->dWk, &g->dWv, &g->dbq, &g->dbk, &g->dbv, &g->dX, &g->dXkv};
+    size_t h, k;
+
+    for (h = 0; h < g->heads; h++) {
+        as_grad_head *gh = &g->head[h];
+        as_matrix *each[] = {&gh->dO, &gh->dV, &gh->dA, &gh->rowdot, &gh->dS, &gh->dQKT,
+                             &gh->dQ, &gh->dK};
+        for (k = 0; k < sizeof each / sizeof each[0]; k++)
+            as_matrix_free(each[k]);
+    }
+    free(g->head);
+    for (k = 0; k < sizeof top / sizeof top[0]; k++)
+        as_matrix_free(top[k]);
+    memset(g, 0, sizeof *g);
+}
