@@ -10,8 +10,8 @@ DATADIR ?= $(PREFIX)/share
 
 # Warnings and language: always on, never -ffast-math (output is compared to 10 places).
 WARN    = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS_ALL = -D_POSIX_C_SOURCE=200809L -Iinclude $(CPPFLAGS)
-LIBS    = -lm -lpthread
+CPPFLAGS_ALL = -pthread -D_POSIX_C_SOURCE=200809L -Iinclude $(CPPFLAGS)
+LIBS    = -lm -pthread
 
 BUILD   = build
 SRCS    = $(wildcard src/*.c)

@@ -3,9 +3,10 @@
  * renderers read the trace. */
 #include "attnstep/attention.h"
 #include "attnstep/kernels.h"
+#include "attnstep/positions.h"
+#include "attnstep/threads.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +59,8 @@ static int alloc_head(as_head_trace *h, const as_problem *p)
 
 static void free_head(as_head_trace *h)
 {
-    as_matrix *all[] = {&h->Q, &h->K, &h->V, &h->QKT, &h->scaled, &h->S, &h->row_max,
-                        &h->shifted, &h->exps, &h->sums, &h->A, &h->O};
+    as_matrix *all[] = {&h->Q, &h->K, &h->V, &h->Qr, &h->Kr, &h->QKT, &h->scaled, &h->B,
+                        &h->S, &h->row_max, &h->shifted, &h->exps, &h->sums, &h->A, &h->O};
     size_t i;
 
     for (i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -72,6 +73,16 @@ static void no_readable_row(const as_problem *p, long row, as_error *err)
 
     as_error_msg(err, p->in->path, at.line, at.col, AS_MSG_RUN_NO_READABLE, row, p->tokens[row]);
     as_error_hint_msg(err, AS_MSG_HINT_NO_READABLE);
+}
+
+/* positions: rope: the head's Queries and Keys turned pair by pair (SPEC §12). */
+static int turn_head(as_head_trace *h, const as_problem *p)
+{
+    if (as_matrix_init(&h->Qr, h->Q.rows, h->Q.cols) | as_matrix_init(&h->Kr, h->K.rows, h->K.cols))
+        return -1;
+    as_rope(h->Qr.v, h->Q.v, h->Q.rows, p->d_k, p->rope_base, p->rope, p->offset);
+    as_rope(h->Kr.v, h->K.v, h->K.rows, p->d_k, p->rope_base, p->rope, p->offset);
+    return 0;
 }
 
 /* One head, steps 1-4 of the chapter, into h. */
@@ -87,14 +98,27 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     /* K and V: the head's own, or the one its group shares (kv_heads, SPEC §11) */
     as_take_columns(h->K.v, t->K.v, m, t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
     as_take_columns(h->V.v, t->V.v, m, t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
+    if (p->positions == AS_POSITIONS_ROPE && turn_head(h, p) != 0)
+        goto nomem;
     /* step 1: every Query row dotted with every Key row */
-    as_scores_fast(h->QKT.v, h->Q.v, h->K.v, n, m, p->d_k);
+    as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
     if (check_range(&h->QKT, "QKT", 0, p, err) != 0)
         return -1;
-    /* step 2: scale, then add the mask */
+    /* step 2: scale, (ALiBi: add the bias,) then add the mask */
     as_scale(h->scaled.v, h->QKT.v, nm, p->scale);
-    as_add_mask(h->S.v, h->scaled.v, p->M.v, nm);
-    if (check_range(&h->scaled, "S", 0, p, err) != 0 || check_range(&h->S, "S", 1, p, err) != 0)
+    if (check_range(&h->scaled, "S", 0, p, err) != 0)
+        return -1;
+    if (p->positions == AS_POSITIONS_ALIBI) {
+        if (as_matrix_init(&h->B, n, m) != 0)
+            goto nomem;
+        h->slope = t->slopes.v[hd];
+        as_alibi_bias(h->B.v, n, m, h->slope);
+        as_add_mask(h->S.v, h->scaled.v, h->B.v, nm);
+        if (check_range(&h->S, "S", 0, p, err) != 0)
+            return -1;
+    }
+    as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, p->M.v, nm);
+    if (check_range(&h->S, "S", 1, p, err) != 0)
         return -1;
     /* step 3: softmax along each row */
     bad = as_softmax_rows(h->A.v, h->row_max.v, h->shifted.v, h->exps.v, h->sums.v, h->S.v, n, m);
@@ -110,13 +134,37 @@ nomem:
     return -1;
 }
 
+/* positions: sinusoidal: pe = the encoding of x's rows, xp = x + pe (SPEC §12). */
+static int encode(as_matrix *pe, as_matrix *xp, const as_matrix *x, size_t offset)
+{
+    if (as_matrix_init(pe, x->rows, x->cols) | as_matrix_init(xp, x->rows, x->cols))
+        return -1;
+    as_sinusoidal(pe->v, x->rows, x->cols, offset);
+    as_add_mask(xp->v, x->v, pe->v, x->rows * x->cols);
+    return 0;
+}
+
 /* The three projections and room for the heads and C: how both runs begin. */
 static int begin_run(as_trace *t, const as_problem *p, as_error *err)
 {
+    const as_matrix *x = p->X, *xkv = p->Xkv;
+
     memset(t, 0, sizeof *t);
+    if (p->positions == AS_POSITIONS_SINUSOIDAL) {
+        if (encode(&t->PE, &t->Xp, p->X, p->offset) != 0 ||
+            (p->cross && encode(&t->PEkv, &t->Xkvp, p->Xkv, p->offset) != 0))
+            goto nomem;
+        x = &t->Xp;
+        xkv = p->cross ? &t->Xkvp : &t->Xp;
+    }
+    if (p->positions == AS_POSITIONS_ALIBI) {
+        if (as_matrix_init(&t->slopes, 1, p->heads) != 0)
+            goto nomem;
+        as_alibi_slopes(t->slopes.v, p->heads);
+    }
     /* the three projections, each row of X (or Xkv) times the same table */
-    if (project(&t->Q, p->X, p->Wq, p->bq) != 0 || project(&t->K, p->Xkv, p->Wk, p->bk) != 0 ||
-        project(&t->V, p->Xkv, p->Wv, p->bv) != 0)
+    if (project(&t->Q, x, p->Wq, p->bq) != 0 || project(&t->K, xkv, p->Wk, p->bk) != 0 ||
+        project(&t->V, xkv, p->Wv, p->bv) != 0)
         goto nomem;
     if (check_range(&t->Q, "Q", 0, p, err) != 0 || check_range(&t->K, "K", 0, p, err) != 0 ||
         check_range(&t->V, "V", 0, p, err) != 0)
@@ -192,6 +240,7 @@ typedef struct lean_worker {
     size_t first, step;
     product_fn *matmul, *scores; /* one-thread kernels when the heads are on threads */
     as_matrix q, k, v;           /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
+    as_matrix qr, kr;            /* positions: rope: q and k turned; else empty */
     as_matrix s;                 /* [n,m]: QKT, then S, then A, in place */
     long failed;                 /* the head that failed, or -1 */
     as_error err;
@@ -211,14 +260,23 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
     as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
     as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
+    if (p->positions == AS_POSITIONS_ROPE) {
+        as_rope(w->qr.v, w->q.v, n, p->d_k, p->rope_base, p->rope, p->offset);
+        as_rope(w->kr.v, w->k.v, m, p->d_k, p->rope_base, p->rope, p->offset);
+    }
     /* step 1: the raw scores */
-    w->scores(w->s.v, w->q.v, w->k.v, n, m, p->d_k);
+    w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
     if (check_range(&w->s, "QKT", 0, p, &w->err) != 0)
         return -1;
-    /* step 2: scale, then add the mask, in place */
+    /* step 2: scale, (ALiBi: add the bias,) then add the mask, in place */
     as_scale(w->s.v, w->s.v, nm, p->scale);
     if (check_range(&w->s, "S", 0, p, &w->err) != 0)
         return -1;
+    if (p->positions == AS_POSITIONS_ALIBI) {
+        as_add_alibi(w->s.v, n, m, w->t->slopes.v[hd]);
+        if (check_range(&w->s, "S", 0, p, &w->err) != 0)
+            return -1;
+    }
     as_add_mask(w->s.v, w->s.v, p->M.v, nm);
     if (check_range(&w->s, "S", 1, p, &w->err) != 0)
         return -1;
@@ -233,14 +291,16 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     return check_range(&h->O, "O", 0, p, &w->err);
 }
 
-static void *lean_heads(void *arg)
+static void lean_heads(void *arg)
 {
     lean_worker *w = arg;
     const as_problem *p = w->p;
+    const int rope = p->positions == AS_POSITIONS_ROPE;
     size_t hd;
 
     if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
-        as_matrix_init(&w->v, p->m, p->d_v) | as_matrix_init(&w->s, p->n, p->m)) {
+        as_matrix_init(&w->v, p->m, p->d_v) | as_matrix_init(&w->s, p->n, p->m) |
+        (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         w->failed = (long)w->first;
     }
@@ -251,7 +311,8 @@ static void *lean_heads(void *arg)
     as_matrix_free(&w->k);
     as_matrix_free(&w->v);
     as_matrix_free(&w->s);
-    return NULL;
+    as_matrix_free(&w->qr);
+    as_matrix_free(&w->kr);
 }
 
 /* Every head, on two threads when there is enough work: even heads here, odd heads on
@@ -262,9 +323,8 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
     const double work = (double)p->heads * (double)p->n * (double)p->m * (double)(p->d_k + p->d_v);
     const int two = p->heads >= 2 && work >= AS_THREAD_MIN_WORK;
     lean_worker w[2];
-    pthread_t helper;
     long f0, f1;
-    int i, helped = 0;
+    int i;
 
     for (i = 0; i < 2; i++) {
         w[i] = (lean_worker){.t = t, .p = p, .first = (size_t)i, .step = two ? 2 : 1,
@@ -273,14 +333,11 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
         as_error_init(&w[i].err, err->lang);
     }
     if (two)
-        helped = pthread_create(&helper, NULL, lean_heads, &w[1]) == 0;
-    if (two && !helped)
-        w[0].step = 1; /* no helper to be had: every head on this thread */
-    lean_heads(&w[0]);
-    if (helped)
-        pthread_join(helper, NULL);
+        as_two_threads(lean_heads, &w[0], lean_heads, &w[1]);
+    else
+        lean_heads(&w[0]);
     f0 = w[0].failed;
-    f1 = helped ? w[1].failed : -1;
+    f1 = w[1].failed;
     if (f0 < 0 && f1 < 0)
         return 0;
     *err = f1 >= 0 && (f0 < 0 || f1 < f0) ? w[1].err : w[0].err;
@@ -320,5 +377,10 @@ void as_trace_free(as_trace *t)
     as_matrix_free(&t->V);
     as_matrix_free(&t->C);
     as_matrix_free(&t->O);
+    as_matrix_free(&t->PE);
+    as_matrix_free(&t->PEkv);
+    as_matrix_free(&t->Xp);
+    as_matrix_free(&t->Xkvp);
+    as_matrix_free(&t->slopes);
     memset(t, 0, sizeof *t);
 }

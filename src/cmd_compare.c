@@ -4,6 +4,7 @@
 #include "attnstep/cli.h"
 #include "attnstep/compare.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,6 +82,84 @@ static void text_table(FILE *out, const as_table_diff *d, const as_render_opts *
     fputc('\n', out);
 }
 
+/* ---- each changed table before and after, side by side ---- */
+
+#define BEFORE_AFTER_MAX_CELLS 256 /* larger tables are named, not printed */
+#define BEFORE_AFTER_GAP 6
+
+/* "改变前：" over "A ≈ [[...]]": one side of the pair. */
+static as_block one_side(as_msg caption, const char *name, const as_matrix *m,
+                         const as_render_opts *o)
+{
+    const as_cell_style st = {o->digits, o->ascii, NULL, NULL};
+    as_block b = {0}, table;
+    char label[96];
+    int rounded = 0;
+
+    table = as_block_matrix(m, &st, &rounded);
+    snprintf(label, sizeof label, "%s %s ", name, rounded ? as_sym_text(o->ascii, AS_SYM_APPROX) : "=");
+    as_block_label(&table, label);
+    as_block_add(&b, "%s", as_msg_text(o->lang, caption));
+    as_block_append(&b, &table);
+    as_block_free(&table);
+    return b;
+}
+
+/* One changed table: the base's beside the variant's. Returns -1 when memory ran out. */
+static int before_after(as_block *out, const as_table_diff *d, const as_render_opts *o)
+{
+    char name[64];
+    as_block before, after, both;
+    int failed;
+
+    as_table_shown_name(name, sizeof name, d->name, o->ascii);
+    if (out->count > 0)
+        as_block_add(out, "%s", "");
+    if (d->base->rows * d->base->cols > BEFORE_AFTER_MAX_CELLS ||
+        d->variant->rows * d->variant->cols > BEFORE_AFTER_MAX_CELLS) {
+        as_block_add(out, as_msg_text(o->lang, AS_MSG_CMP_TOO_BIG), name, d->variant->rows,
+                     d->variant->cols);
+        return out->failed ? -1 : 0;
+    }
+    before = one_side(AS_MSG_CMP_BEFORE, name, d->base, o);
+    after = one_side(AS_MSG_CMP_AFTER, name, d->variant, o);
+    both = as_block_beside(&before, &after, BEFORE_AFTER_GAP);
+    as_block_append(out, &both);
+    failed = before.failed || after.failed || both.failed || out->failed;
+    as_block_free(&before);
+    as_block_free(&after);
+    as_block_free(&both);
+    return failed ? -1 : 0;
+}
+
+/* Nonzero for the reading shares: A, or one head's A_h0, ... */
+static int is_shares(const char *name)
+{
+    return name[0] == 'A' && (name[1] == '\0' || name[1] == '_');
+}
+
+/* Every changed table before and after: the shares A first (what a change does to the
+ * reading is the point of the comparison), then the others in the book's order. */
+static int changed_tables(FILE *out, const as_comparison *c, const as_render_opts *o)
+{
+    as_block b = {0};
+    size_t pass, i;
+    int rc = 0;
+
+    for (pass = 0; pass < 2; pass++)
+        for (i = 0; i < c->count; i++) {
+            const as_table_diff *d = &c->table[i];
+            if (d->changed && d->variant != NULL && is_shares(d->name) == (pass == 0))
+                rc |= before_after(&b, d, o);
+        }
+    if (b.count > 0) {
+        fputc('\n', out);
+        as_block_print(out, &b);
+    }
+    as_block_free(&b);
+    return rc;
+}
+
 static int text_report(FILE *out, const as_comparison *c, const as_render_opts *o)
 {
     char inputs[256];
@@ -95,7 +174,9 @@ static int text_report(FILE *out, const as_comparison *c, const as_render_opts *
     for (i = 0; i < c->count; i++)
         text_table(out, &c->table[i], o);
     fputc('\n', out);
-    return why(out, c, o);
+    if (why(out, c, o) != 0)
+        return -1;
+    return changed_tables(out, c, o);
 }
 
 /* {"inputs_changed": ["Wv"], "tables": {"Q": {"changed": false, "max_abs_diff": 0}, ...}} */

@@ -40,14 +40,17 @@ static void add_input(as_comparison *c, const char *name)
         c->inputs[c->ninputs++] = name;
 }
 
-/* Which category of input changed, as a bit: what decides the reason. */
-enum { IN_X = 1, IN_SCORE = 2, IN_VALUE = 4, IN_OUT = 8, IN_OTHER = 16 };
+/* Which category of input changed, as a bit: what decides the reason. Each step of
+ * the chapter that an input enters has its own: the Queries and Keys (the raw scores),
+ * the scaling, the mask, the Values, the output projection. */
+enum { IN_X = 1, IN_SCORE = 2, IN_VALUE = 4, IN_OUT = 8, IN_OTHER = 16, IN_MASK = 32,
+       IN_SCALE = 64 };
 
 static unsigned category(as_mat_id id)
 {
     static const unsigned cat[AS_NMAT] = {
         [AS_X] = IN_X, [AS_XKV] = IN_X, [AS_WQ] = IN_SCORE, [AS_WK] = IN_SCORE,
-        [AS_BQ] = IN_SCORE, [AS_BK] = IN_SCORE, [AS_M] = IN_SCORE, [AS_WV] = IN_VALUE,
+        [AS_BQ] = IN_SCORE, [AS_BK] = IN_SCORE, [AS_M] = IN_MASK, [AS_WV] = IN_VALUE,
         [AS_BV] = IN_VALUE, [AS_WO] = IN_OUT, [AS_BO] = IN_OUT};
 
     return cat[id];
@@ -66,13 +69,16 @@ static unsigned compare_inputs(as_comparison *c, const as_problem *pb, const as_
         add_input(c, as_mat_name((as_mat_id)id));
         cats |= category((as_mat_id)id);
     }
-    if (pb->mask != pv->mask && (pb->mask != AS_MASK_CUSTOM || pv->mask != AS_MASK_CUSTOM)) {
+    /* the mask as the run applies it: a setting, a window or --mask (a matrix M that
+     * differs is named above) */
+    if (!(cats & IN_MASK) && !same_matrix(&pb->M, &pv->M) && pb->n == pv->n && pb->m == pv->m) {
         add_input(c, "mask");
-        cats |= IN_SCORE;
+        cats |= IN_MASK;
     }
-    if (pb->scale != pv->scale) {
+    /* a scale the input sets; 1/√d_k follows d_k, which the W tables decide */
+    if (pb->scale != pv->scale && !(pb->scale_auto && pv->scale_auto)) {
         add_input(c, "scale");
-        cats |= IN_SCORE;
+        cats |= IN_SCALE;
     }
     if (pb->heads != pv->heads) {
         add_input(c, "heads");
@@ -93,6 +99,8 @@ static as_msg reason(unsigned cats)
     switch (cats) {
     case 0: return AS_MSG_COUNT;
     case IN_SCORE: return AS_MSG_WHY_SCORE;
+    case IN_MASK: return AS_MSG_WHY_MASK;
+    case IN_SCALE: return AS_MSG_WHY_SCALE;
     case IN_VALUE: return AS_MSG_WHY_VALUE;
     case IN_OUT: return AS_MSG_WHY_OUT;
     default: return AS_MSG_WHY_MIXED;

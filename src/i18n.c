@@ -382,6 +382,17 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
     },
+    /* ---- compare: each kind of change its own sentence (issue 12, SPEC §8) ---- */
+    [AS_MSG_WHY_MASK] = {"掩码在缩放之后加到分数上：它决定哪些位置可读（也可以给分数加偏置），从不改变原始分数QKᵀ",
+                      "the mask is added to the scores after the scaling: it decides which "
+                      "positions may be read (and may bias the scores), never the raw scores QKᵀ"},
+    [AS_MSG_WHY_SCALE] = {"缩放系数乘在原始分数QKᵀ之后：它改变S，从不改变QKᵀ",
+                       "the scale multiplies the raw scores QKᵀ once they are made: it changes "
+                       "S, never QKᵀ"},
+    [AS_MSG_CMP_BEFORE] = {"改变前：", "before:"},
+    [AS_MSG_CMP_AFTER] = {"改变后：", "after:"},
+    [AS_MSG_CMP_TOO_BIG] = {"（%s是[%zu,%zu]，太大，不并排列出）",
+                         "(%s is [%zu,%zu]: too big to print before and after)"},
     /* grad: the backward pass (SPEC §13) */
     [AS_MSG_GRAD_NO_LOSS] = {"没有给出损失：grad要从损失对输出的梯度dO出发",
                              "no loss is given: grad starts from dO, the loss's gradient with "

@@ -12,6 +12,7 @@
 #include "attnstep/kernels.h"
 #include "attnstep/matrix.h"
 #include "attnstep/steps.h"
+#include "attnstep/threads.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -256,18 +257,16 @@ typedef struct band {
     size_t n, k, p;
 } band;
 
-static void *run_band(void *arg)
+static void run_band(void *arg)
 {
     const band *w = arg;
 
     as_matmul_fast_1(w->out, w->a, w->b, w->n, w->k, w->p);
-    return NULL;
 }
 
 void as_matmul_fast(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
 {
     band top, bottom;
-    pthread_t helper;
     size_t half;
 
     if ((double)n * (double)k * (double)p < AS_THREAD_MIN_WORK || n < 2 * MR) {
@@ -277,12 +276,7 @@ void as_matmul_fast(double *out, const double *a, const double *b, size_t n, siz
     half = round_up(n / 2, MR);
     top = (band){out, a, b, half, k, p};
     bottom = (band){out + half * p, a + half * k, b, n - half, k, p};
-    if (pthread_create(&helper, NULL, run_band, &bottom) != 0) {
-        as_matmul_fast_1(out, a, b, n, k, p); /* no thread to be had: all on this one */
-        return;
-    }
-    run_band(&top);
-    pthread_join(helper, NULL);
+    as_two_threads(run_band, &top, run_band, &bottom);
 }
 
 /* ------------------------------------------------------------------------------ */

@@ -2,9 +2,9 @@
  * one in two halves at once. The rows themselves are read by reader.c. */
 #include "attnstep/load.h"
 #include "attnstep/lex.h"
+#include "attnstep/threads.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +64,7 @@ static void half_init(half *h, const as_reader *file, const as_rd_matrix *like,
 }
 
 /* The thread body: the rows of one half, when all of its bytes are valid text. */
-static void *read_half(void *arg)
+static void read_half(void *arg)
 {
     half *h = arg;
 
@@ -72,7 +72,6 @@ static void *read_half(void *arg)
         as_cursor_init(&h->r.c, h->text, h->len);
         h->rc = as_reader_plain_rows(&h->r, &h->b);
     }
-    return NULL;
 }
 
 /* Where the second half starts: just after the first "\n" past the middle; 0 when there
@@ -116,7 +115,6 @@ static int join_halves(as_rd_matrix *head, as_rd_matrix *tail)
 static int load_in_halves(const as_reader *file, as_rd_matrix *b, const char *text, size_t len)
 {
     half h[2];
-    pthread_t second;
     size_t at = len >= SPLIT_MIN ? split_point(text, len) : 0;
     int rc = -1;
 
@@ -124,10 +122,7 @@ static int load_in_halves(const as_reader *file, as_rd_matrix *b, const char *te
         return -1;
     half_init(&h[0], file, b, text, at);
     half_init(&h[1], file, b, text + at, len - at);
-    if (pthread_create(&second, NULL, read_half, &h[1]) != 0)
-        return -1;
-    read_half(&h[0]);
-    pthread_join(second, NULL);
+    as_two_threads(read_half, &h[0], read_half, &h[1]);
     if (h[0].rc == 0 && h[1].rc == 0 && join_halves(&h[0].b, &h[1].b) == 0) {
         *b = h[0].b; /* b gets the values; h[0] gives them up */
         h[0].b.v = NULL;

@@ -359,6 +359,32 @@ static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
 
 /* ---- the whole problem ---- */
 
+/* positions (SPEC §12): RoPE turns numbers in pairs, so each head's d_k must be even; the
+ * RoPE settings mean nothing without positions: rope. */
+static int check_positions(as_problem *p, as_error *err)
+{
+    const as_input *in = p->in;
+    char msg[160];
+
+    p->positions = in->positions;
+    p->rope = in->rope;
+    p->rope_base = in->rope_base_set ? in->rope_base : 10000.0;
+    if (in->positions != AS_POSITIONS_ROPE && (in->rope_set || in->rope_base_set))
+        return fail_at(err, p, in->rope_set ? in->rope_pos : in->rope_base_pos,
+                       "add positions: rope, or remove the line",
+                       in->rope_set ? "rope: applies only with positions: rope"
+                                    : "rope_base: applies only with positions: rope");
+    if (in->positions == AS_POSITIONS_ROPE && p->d_k % 2 != 0) {
+        snprintf(msg, sizeof msg, "positions: rope needs an even d_k, but each head's Queries "
+                 "and Keys have %zu numbers", p->d_k);
+        return fail_at(err, p, in->positions_pos,
+                       "RoPE turns the numbers of q and k two by two, like the hands of a clock; "
+                       "give Wq and Wk an even number of columns per head",
+                       msg);
+    }
+    return 0;
+}
+
 int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -383,7 +409,7 @@ int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as
     if (check_projections(p, err) || check_bias(p, err, AS_BQ, AS_WQ) ||
         check_bias(p, err, AS_BK, AS_WK) || check_bias(p, err, AS_BV, AS_WV) ||
         check_heads(p, err) || check_output(p, err) || check_sizes(p, err) ||
-        check_tokens(p, err) ||
+        check_tokens(p, err) || check_positions(p, err) ||
         build_mask(p, mask_override, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;

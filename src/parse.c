@@ -94,13 +94,19 @@ static unsigned flags_of(as_mat_id id)
 /* ------------------------------------------------------------------ settings table ---- */
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
-       SET_KV_HEADS, SET_LOSS, NSET };
+       SET_KV_HEADS, SET_LOSS, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
-                                            "heads", "layout", "scale", "kv_heads", "loss"};
+                                            "heads", "layout", "scale", "kv_heads", "loss",
+                                            "positions", "rope_base", "rope"};
+
+/* A value of each setting, for the hint when the value is missing. */
+static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
+                                               "auto", "1", "sum", "rope", "10000", "half"};
 
 static const char settings_hint[] =
-    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale and loss";
+    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale, loss, "
+    "positions, rope_base and rope";
 
 static int setting_lookup(const char *s, size_t n)
 {
@@ -274,6 +280,60 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
     return 0;
 }
 
+/* rope_base: a finite number above 1 (the θ_i = base^(−2i/d_k) of RoPE). */
+static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
+{
+    static const char hint[] = "RoPE turns pair i by the angle p·base^(−2i/d_k); the usual base "
+                               "is 10000, e.g. rope_base: 10000";
+    size_t len = (size_t)(e - v), n;
+    const char *why;
+    double x;
+    char q[64];
+
+    as_lex_quote(q, sizeof q, v, len);
+    n = as_parse_number(v, len, 0, &x, &why);
+    if (n == 0 && why != NULL)
+        return as_reader_number_error(&ps->r, v, len, why);
+    if (n == 0 || n != len || !(x > 1) || isinf(x))
+        return as_reader_fail_at(&ps->r, v, hint, "rope_base must be a number greater than 1, not \"%s\"",
+                       q);
+    ps->in->rope_base = x;
+    ps->in->rope_base_set = 1;
+    ps->in->rope_base_pos = key;
+    return 0;
+}
+
+/* positions: none | sinusoidal | rope | alibi, rope: half | interleaved. */
+static int set_positions(parser *ps, int which, const char *v, const char *e, as_pos key)
+{
+    static const char *const kinds[] = {"none", "sinusoidal", "rope", "alibi"};
+    size_t len = (size_t)(e - v), k;
+    char q[64];
+
+    if (which == SET_ROPE && (as_lex_word_is(v, len, "half") || as_lex_word_is(v, len, "interleaved"))) {
+        ps->in->rope = as_lex_word_is(v, len, "half") ? AS_ROPE_HALF : AS_ROPE_INTERLEAVED;
+        ps->in->rope_set = 1;
+        ps->in->rope_pos = key;
+        return 0;
+    }
+    for (k = 0; which == SET_POSITIONS && k < sizeof kinds / sizeof kinds[0]; k++)
+        if (as_lex_word_is(v, len, kinds[k])) {
+            ps->in->positions = (as_positions)k;
+            ps->in->positions_pos = key;
+            return 0;
+        }
+    as_lex_quote(q, sizeof q, v, len);
+    if (which == SET_ROPE)
+        return as_reader_fail_at(&ps->r, v,
+                       "rope: half pairs number i with i + d_k/2 (GPT-NeoX, LLaMA); rope: "
+                       "interleaved pairs 2i with 2i+1 (RoFormer, GPT-J)",
+                       "unknown RoPE pairing \"%s\"", q);
+    return as_reader_fail_at(&ps->r, v,
+                   "positions is none, sinusoidal (added to X), rope (Q and K turned) or alibi "
+                   "(a bias on the scores)",
+                   "unknown positions \"%s\"", q);
+}
+
 /* mask: causal | none | window W, layout: book | torch. */
 static int set_word(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
@@ -325,6 +385,11 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
         return set_heads(ps, which, v, e, key);
     case SET_SCALE:
         return set_scale(ps, v, e, key);
+    case SET_ROPE_BASE:
+        return set_rope_base(ps, v, e, key);
+    case SET_POSITIONS:
+    case SET_ROPE:
+        return set_positions(ps, which, v, e, key);
     default:
         return set_word(ps, which, v, e, key);
     }
@@ -360,12 +425,8 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
         c->p++;
     e = trim_end(v, c->p);
     if (v == e) {
-        snprintf(hint, sizeof hint, "write a value after the colon, e.g. %s",
-                 which == SET_MASK ? "mask: causal" : which == SET_HEADS ? "heads: 1"
-                 : which == SET_KV_HEADS ? "kv_heads: 1"
-                 : which == SET_LAYOUT ? "layout: book" : which == SET_SCALE ? "scale: auto"
-                 : which == SET_TITLE ? "title: F11" : which == SET_LOSS ? "loss: sum"
-                 : "tokens: 我 爱");
+        snprintf(hint, sizeof hint, "write a value after the colon, e.g. %s: %s",
+                 set_names[which], set_examples[which]);
         return as_reader_fail_at(&ps->r, v, hint, "the setting %s has no value", set_names[which]);
     }
     return set_value(ps, which, v, e, kpos);

@@ -1,10 +1,10 @@
 /* render_json.c - `run --format json` (SPEC §9): one object, round-trip numbers,
  * -inf as null. */
 #include "attnstep/render.h"
+#include "attnstep/threads.h"
 #include "attnstep/numfmt.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +102,7 @@ typedef struct rows_job {
     int ok;
 } rows_job;
 
-static void *rows_to_memory(void *arg)
+static void rows_to_memory(void *arg)
 {
     rows_job *job = arg;
     FILE *mem = open_memstream(&job->text, &job->len);
@@ -111,7 +111,20 @@ static void *rows_to_memory(void *arg)
         json_rows(mem, job->m, job->first, job->last);
         job->ok = fclose(mem) == 0;
     }
-    return NULL;
+}
+
+/* The upper rows, written straight out by this thread meanwhile. */
+typedef struct upper_rows {
+    FILE *out;
+    const as_matrix *m;
+    size_t last;
+} upper_rows;
+
+static void rows_to_output(void *arg)
+{
+    const upper_rows *u = arg;
+
+    json_rows(u->out, u->m, 0, u->last);
 }
 
 /* m as JSON rows of numbers. A large m on two threads: the upper rows here, the lower
@@ -119,14 +132,13 @@ static void *rows_to_memory(void *arg)
 static void json_matrix(FILE *out, const as_matrix *m)
 {
     rows_job job = {m, m->rows / 2, m->rows, NULL, 0, 0};
-    pthread_t helper;
-    const int two = m->rows >= 2 && m->rows * m->cols >= SPLIT_CELLS &&
-                    pthread_create(&helper, NULL, rows_to_memory, &job) == 0;
+    upper_rows upper = {out, m, m->rows / 2};
 
     fputc('[', out);
-    json_rows(out, m, 0, two ? job.first : m->rows);
-    if (two) {
-        pthread_join(helper, NULL);
+    if (m->rows < 2 || m->rows * m->cols < SPLIT_CELLS) {
+        json_rows(out, m, 0, m->rows);
+    } else {
+        as_two_threads(rows_to_output, &upper, rows_to_memory, &job);
         if (job.ok)
             fwrite(job.text, 1, job.len, out);
         else

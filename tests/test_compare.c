@@ -142,7 +142,72 @@ static void test_lifting_the_mask_changes_s_a_o_but_not_the_scores(void **state)
     assert_changes(&c, "SAO");
     /* S[0][1] goes from −∞ to 1/√2: no finite difference */
     assert_true(isinf(table(&c, "S")->max_abs_diff));
+    /* its own reason: a mask decides what is readable, never the raw scores */
+    assert_int_equal(c.reason, AS_MSG_WHY_MASK);
     done(&c, &b, &v);
+}
+
+static void test_changing_only_the_scale_changes_s_but_not_the_scores(void **state)
+{
+    as_session b, v;
+    as_comparison c;
+
+    (void)state;
+    /* scale 1: row 1's scores stay [1,0] undivided, so A's row 1 is softmax([1,0]) =
+     * [e/(e+1), 1/(e+1)] = [0.7310585786, 0.2689414214] (by hand) instead of the chapter's
+     * [0.6697615493, 0.3302384507]: A moves by 0.0612970293 */
+    assert_comparison(&c, &b, &v, "tests/data/compare/f11-scale-1.txt", "scale", "SAO",
+                      AS_MSG_WHY_SCALE);
+    assert_close(table(&c, "S")->max_abs_diff, 1 - 0.70710678118654752, 1e-15);
+    assert_close(table(&c, "A")->max_abs_diff, 0.7310585786300049 - 0.6697615493266569, 1e-12);
+    assert_close(table(&c, "QKT")->max_abs_diff, 0, 0);
+    done(&c, &b, &v);
+}
+
+/* Offset of want in the last output (failing when it is not there). */
+static long offset_of(const char *want)
+{
+    char *out = slurp(CLI_OUT), *hit;
+    long at;
+
+    assert_non_null(out);
+    hit = strstr(out, want);
+    if (hit == NULL)
+        fail_msg("the output lacks \"%s\"; it holds:\n%s", want, out);
+    at = hit - out;
+    free(out);
+    return at;
+}
+
+static void test_each_kind_of_change_gets_its_own_sentence_and_its_tables(void **state)
+{
+    (void)state;
+    /* the mask: not "the scores changed" (QKᵀ did not), but what a mask does */
+    assert_int_equal(run("compare examples/f11.txt tests/data/compare/f11-mask-none.txt"), 0);
+    assert_file_contains(CLI_OUT, "mask变了：S、A和O随之改变，Q、K、V和QKᵀ不变——掩码在缩放之后加到分数上");
+    assert_file_lacks(CLI_OUT, "打分变了");
+    /* before and after side by side, the shares A first: row 0 now reads the future,
+     * [1,0] becomes [1/(1+e^(1/√2)), …] = [0.3302384507, 0.6697615493] (by hand) */
+    assert_file_contains(CLI_OUT, "改变前：                                改变后：\n"
+                                  "A ≈ [[           1,            0],      "
+                                  "A ≈ [[0.3302384507, 0.6697615493],\n");
+    assert_true(offset_of("A ≈ [[") < offset_of("S ≈ [["));
+    assert_true(offset_of("S ≈ [[") < offset_of("O ≈ [["));
+    assert_file_lacks(CLI_OUT, "QKᵀ = [["); /* unchanged tables are not printed */
+    /* the scale: it changes S, never QKᵀ */
+    assert_int_equal(run("compare --lang en examples/f11.txt tests/data/compare/f11-scale-1.txt"), 0);
+    assert_file_contains(CLI_OUT, "scale changed: S, A and O changed with it, while Q, K, V and "
+                                  "QKᵀ stayed the same — the scale multiplies the raw scores QKᵀ "
+                                  "once they are made: it changes S, never QKᵀ.");
+    assert_file_contains(CLI_OUT, "before:                                 after:\n"
+                                  "A ≈ [[           1,            0],      "
+                                  "A ≈ [[           1,            0],\n");
+    assert_file_contains(CLI_OUT, "[0.7310585786, 0.2689414214]]");
+    /* Wv: V and O before and after; the shares stay, so no A */
+    assert_int_equal(run("compare --lang en examples/f11.txt examples/f11-change-wv.txt"), 0);
+    assert_file_contains(CLI_OUT, "V = [[10, 0],      V = [[20, 0],\n");
+    assert_file_lacks(CLI_OUT, "A ≈ [[");
+    assert_true(offset_of("V = [[") < offset_of("O ≈ [["));
 }
 
 static void test_compare_command_text_and_json(void **state)
@@ -179,6 +244,8 @@ int main(void)
         cmocka_unit_test(test_a_file_against_itself_changes_nothing),
         cmocka_unit_test(test_lifting_the_mask_changes_s_a_o_but_not_the_scores),
         cmocka_unit_test(test_compare_command_text_and_json),
+        cmocka_unit_test(test_changing_only_the_scale_changes_s_but_not_the_scores),
+        cmocka_unit_test(test_each_kind_of_change_gets_its_own_sentence_and_its_tables),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

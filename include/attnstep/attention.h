@@ -13,9 +13,12 @@
 
 typedef struct as_head_trace {
     as_matrix Q, K, V;        /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
-    as_matrix QKT;            /* [n,m] raw scores */
+    as_matrix Qr, Kr;         /* positions: rope: Q and K turned, [n,d_k], [m,d_k]; else empty */
+    as_matrix QKT;            /* [n,m] raw scores (Qr·Krᵀ with rope) */
     as_matrix scaled;         /* [n,m] QKT * scale (before the mask) */
-    as_matrix S;              /* [n,m] scaled + M */
+    as_matrix B;              /* positions: alibi: [n,m] the bias −slope·(i−j); else empty */
+    double slope;             /* positions: alibi: this head's slope; else 0 */
+    as_matrix S;              /* [n,m] scaled (+ B) + M */
     as_matrix row_max;        /* [n,1] */
     as_matrix shifted, exps;  /* [n,m] */
     as_matrix sums;           /* [n,1] */
@@ -24,6 +27,10 @@ typedef struct as_head_trace {
 } as_head_trace;
 
 typedef struct as_trace {
+    as_matrix PE, PEkv;       /* positions: sinusoidal: [n,d_model], [m,d_kv_model] (PEkv
+                                 only for cross-attention); else empty */
+    as_matrix Xp, Xkvp;       /* X + PE and Xkv + PEkv, what the projections read */
+    as_matrix slopes;         /* positions: alibi: [1,heads] each head's slope; else empty */
     as_matrix Q, K, V;        /* all heads: [n,heads*d_k], [m,kv_heads*d_k], [m,kv_heads*d_v] */
     size_t heads;
     as_head_trace *head;      /* heads entries */

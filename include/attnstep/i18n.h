@@ -259,6 +259,13 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    /* ---- compare: each kind of change its own sentence, tables before and after
+     * (issue 12, SPEC §8) ---- */
+    AS_MSG_WHY_MASK,       /* reason: only the mask changed */
+    AS_MSG_WHY_SCALE,      /* reason: only the scale changed */
+    AS_MSG_CMP_BEFORE,     /* caption over the base's table */
+    AS_MSG_CMP_AFTER,      /* caption over the variant's table */
+    AS_MSG_CMP_TOO_BIG,    /* %s table, %zu %zu its shape: too big to print side by side */
     AS_MSG_COUNT
 } as_msg;
 

@@ -29,6 +29,10 @@ typedef struct as_problem {
     size_t d_out;                         /* columns of the final O */
     double scale;                         /* what the scores are multiplied by */
     int scale_auto;                       /* nonzero when scale is 1/sqrt(d_k) */
+    as_positions positions;               /* SPEC §12: none, sinusoidal, rope or alibi */
+    double rope_base;                     /* rope: θ_i = rope_base^(−2i/d_k) */
+    as_rope_pairing rope;                 /* rope: which numbers turn together */
+    size_t offset;                        /* the position of row 0 (--offset P; 0) */
     double sqrt_dk;                       /* sqrt(d_k), the divisor step 2 names */
     const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
     as_label_store own_tokens, own_kv_tokens; /* default labels made here */
@@ -39,6 +43,9 @@ typedef struct as_problem {
  * Returns 0; or -1 with err set, naming the later matrix's position and a hint. Free p
  * with as_problem_free(). */
 int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err);
+
+/* The largest --offset: positions stay exact as doubles and angles stay meaningful. */
+#define AS_MAX_OFFSET 1000000000u
 
 /* The K/V head that query head hd reads: hd / (heads / kv_heads) (grouped-query
  * attention; hd itself when kv_heads == heads). */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
+#include "attnstep/positions.h"
 #include "attnstep/number.h"
 #include "attnstep/reader.h"
 
@@ -29,6 +30,11 @@ typedef enum as_mask_kind {
     AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM, AS_MASK_WINDOW
 } as_mask_kind;
 typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
+
+/* positions: how the layer learns the order of the tokens (SPEC §12). */
+typedef enum as_positions {
+    AS_POSITIONS_NONE = 0, AS_POSITIONS_SINUSOIDAL, AS_POSITIONS_ROPE, AS_POSITIONS_ALIBI
+} as_positions;
 
 typedef struct as_named {
     as_matrix m;
@@ -58,6 +64,14 @@ typedef struct as_input {
     double scale;        /* meaningful when scale_set */
     int scale_set;       /* 0 = auto */
     as_pos scale_pos;
+    as_positions positions; /* AS_POSITIONS_NONE when not set */
+    as_pos positions_pos;
+    double rope_base;       /* meaningful when rope_base_set (default 10000) */
+    int rope_base_set;
+    as_pos rope_base_pos;
+    as_rope_pairing rope;   /* AS_ROPE_HALF when not set */
+    int rope_set;
+    as_pos rope_pos;
     char *loss;          /* grad: the loss as written (checked by grad), NULL when not set */
     as_pos loss_pos;     /* where its value starts */
     as_named mat[AS_NMAT];

@@ -1,0 +1,88 @@
+/* positions.c - sinusoidal encodings, rotary encodings and ALiBi biases (SPEC §12).
+ * Each is written as the papers write it, one function per step. */
+#include "attnstep/positions.h"
+
+#include <math.h>
+
+void as_sinusoidal(double *pe, size_t n, size_t d, size_t offset)
+{
+    size_t r, c;
+
+    for (r = 0; r < n; r++) {
+        const double p = (double)(offset + r);
+        for (c = 0; c < d; c++) {
+            /* columns 2i and 2i+1 share the frequency 1 / 10000^(2i/d) */
+            const double angle = p / pow(10000.0, (double)(c - c % 2) / (double)d);
+            pe[r * d + c] = c % 2 == 0 ? sin(angle) : cos(angle);
+        }
+    }
+}
+
+double as_rope_theta(size_t i, size_t d, double base)
+{
+    /* written 1 / base^(2i/d), as the reference code computes its inverse frequencies */
+    return 1.0 / pow(base, (double)(2 * i) / (double)d);
+}
+
+void as_rope_pair(size_t *a, size_t *b, size_t i, size_t d, as_rope_pairing pairing)
+{
+    *a = pairing == AS_ROPE_HALF ? i : 2 * i;
+    *b = pairing == AS_ROPE_HALF ? i + d / 2 : 2 * i + 1;
+}
+
+void as_rope(double *out, const double *x, size_t n, size_t d, double base,
+             as_rope_pairing pairing, size_t offset)
+{
+    size_t r, i, a, b;
+
+    for (r = 0; r < n; r++) {
+        const double *row = x + r * d;
+        double *o = out + r * d;
+        for (i = 0; i < d / 2; i++) {
+            const double angle = (double)(offset + r) * as_rope_theta(i, d, base);
+            const double cs = cos(angle), sn = sin(angle);
+            as_rope_pair(&a, &b, i, d, pairing);
+            o[a] = row[a] * cs - row[b] * sn;
+            o[b] = row[a] * sn + row[b] * cs;
+        }
+    }
+}
+
+/* The slopes of a power of two h: start^1, start^2, ... with start = 2^(−8/h). */
+static void power_of_two_slopes(double *slopes, size_t h, size_t step, size_t count)
+{
+    size_t k;
+
+    for (k = 0; k < count; k++)
+        slopes[k] = exp2(-8.0 * (double)(1 + k * step) / (double)h);
+}
+
+void as_alibi_slopes(double *slopes, size_t heads)
+{
+    size_t c = 1;
+
+    while (c * 2 <= heads)
+        c *= 2;
+    power_of_two_slopes(slopes, c, 1, c);
+    /* the rest: slopes 0, 2, 4, ... of the power of two above (the paper's get_slopes) */
+    if (heads > c)
+        power_of_two_slopes(slopes + c, 2 * c, 2, heads - c);
+}
+
+void as_alibi_bias(double *b, size_t n, size_t m, double slope)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            b[i * m + j] = -slope * ((double)i - (double)j);
+}
+
+void as_add_alibi(double *s, size_t n, size_t m, double slope)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            s[i * m + j] += -slope * ((double)i - (double)j);
+}
