@@ -263,6 +263,30 @@ static int no_equals(reader *r, size_t n)
     return fail_at(r, q, "expected \"=\" after the name %s", name);
 }
 
+/* A `key: value` line: `name: 张三` names the student (SPEC §6); other settings are
+ * the input's and mean nothing here. */
+static int setting(reader *r, size_t n)
+{
+    const char *v = r->c.p + n + 1, *e;
+
+    if (n == 4 && memcmp(r->c.p, "name", 4) == 0) {
+        as_cursor c;
+        as_cursor_init(&c, v, (size_t)(r->c.end - v));
+        as_cursor_skip_blanks(&c);
+        for (e = c.p; e < r->c.end && !strchr("#\r\n", *e); e++)
+            ;
+        while (e > c.p && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        free(r->a->student);
+        if ((r->a->student = malloc((size_t)(e - c.p) + 1)) == NULL)
+            return fail_at(r, r->c.p, "%s", "out of memory");
+        memcpy(r->a->student, c.p, (size_t)(e - c.p));
+        r->a->student[e - c.p] = '\0';
+    }
+    as_cursor_skip_line(&r->c);
+    return 0;
+}
+
 /* One line: first a row fragment for each matrix still open from earlier lines, left
  * to right, then any new statements. A settings line (`key: value`) is skipped. */
 static int line(reader *r)
@@ -272,10 +296,8 @@ static int line(reader *r)
 
     as_cursor_skip_blanks(&r->c);
     n = name_len(r->c.p, r->c.end);
-    if (carried == 0 && n > 0 && r->c.p + n < r->c.end && r->c.p[n] == ':') {
-        as_cursor_skip_line(&r->c);
-        return 0;
-    }
+    if (carried == 0 && n > 0 && r->c.p + n < r->c.end && r->c.p[n] == ':')
+        return setting(r, n);
     while (as_cursor_skip_blanks(&r->c), !as_cursor_at_stop(&r->c)) {
         n = name_len(r->c.p, r->c.end);
         if (starts_statement(r->c.p, n, r->c.end)) {
@@ -360,6 +382,7 @@ void as_answers_free(as_answers *a)
     }
     free(a->item);
     free(a->path);
+    free(a->student);
     memset(a, 0, sizeof *a);
 }
 
@@ -415,6 +438,48 @@ int as_answer_name(const char *name, as_answer_kind *kind, long *head)
         }
     }
     return -1;
+}
+
+/* The row number after a row answer's letter: ASCII digits or subscript digits (₀ is
+ * E2 82 80 ... ₉ E2 82 89), then optionally "_hN". -1 when it is not one. */
+static long row_number(const char *s, long *head)
+{
+    long row = -1;
+    char *end;
+
+    while (*s != '\0' && *s != '_') {
+        int d;
+        if (*s >= '0' && *s <= '9')
+            d = *s++ - '0';
+        else if ((unsigned char)s[0] == 0xe2 && (unsigned char)s[1] == 0x82 &&
+                 (unsigned char)s[2] >= 0x80 && (unsigned char)s[2] <= 0x89)
+            d = (unsigned char)s[2] - 0x80, s += 3;
+        else
+            return -1;
+        row = (row < 0 ? 0 : row * 10) + d;
+        if (row >= (long)AS_MAX_DIM)
+            return -1;
+    }
+    *head = -1;
+    if (*s == '\0')
+        return row;
+    if (strncmp(s, "_h", 2) != 0 || s[2] < '0' || s[2] > '9')
+        return -1;
+    *head = strtol(s + 2, &end, 10);
+    return *end == '\0' && *head < (long)AS_MAX_DIM ? row : -1;
+}
+
+int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row)
+{
+    static const char letters[] = "qkvsao";
+    static const as_answer_kind kinds[] = {AS_ANS_Q, AS_ANS_K, AS_ANS_V,
+                                           AS_ANS_S, AS_ANS_A, AS_ANS_O};
+    const char *at = name[0] != '\0' ? strchr(letters, name[0]) : NULL;
+
+    if (at == NULL || (*row = row_number(name + 1, head)) < 0)
+        return -1;
+    *kind = kinds[at - letters];
+    return 0;
 }
 
 const char *as_answer_kind_name(as_answer_kind kind)

@@ -1,11 +1,27 @@
-/* check.c - grading a student's answers (SPEC §6): which table of the trace each answer
- * names, and which of its cells are right to the precision the student wrote. A wrong
+/* check.c - grading a student's answers (SPEC §6): which table (or row) of the trace each
+ * answer names, which of its cells are right to the precision the student wrote, and
+ * the step-by-step judgement from the student's own earlier tables (ownchain.c). A wrong
  * table's mistake is named by diagnose.c. */
 #include "attnstep/check.h"
+#include "attnstep/ownchain.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------------------------------------------ */
+/* One cell                                                                         */
+/* ------------------------------------------------------------------------------ */
+
+as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts *o)
+{
+    if (o->require_digits > 0 && u > 0 && !isinf(w) && w != floor(w) &&
+        u > pow(10.0, -o->require_digits) * 1.5)
+        return AS_CELL_TOO_FEW;
+    return as_answer_cell_ok(w, u, x, o->tol, 0) ? AS_CELL_RIGHT : AS_CELL_WRONG;
+}
 
 /* ------------------------------------------------------------------------------ */
 /* Which table of the trace an answer names                                        */
@@ -19,77 +35,83 @@ static int name_error(const as_answers *a, const as_answer *ans, as_error *err, 
     return -1;
 }
 
-/* Sets g's kind, head, name and expected table from the answer's name. The tables of
- * one head need no head name when there is only one; O alone is the layer's output. */
+/* The layer's table of a kind that names no head. */
+static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
+{
+    return kind == AS_ANS_Q ? &t->Q : kind == AS_ANS_K ? &t->K : kind == AS_ANS_V ? &t->V
+           : kind == AS_ANS_C ? &t->C : &t->O;
+}
+
+/* Sets g's head (the tables of one head need no head name when there is only one; O
+ * alone is the layer's output), name and expected table (or row). */
+static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
+                 const as_answers *a, const as_answer *ans, long named, as_error *err)
+{
+    const as_matrix *whole;
+    char head[24] = "";
+
+    if (named >= (long)p->heads || (named >= 0 && g->kind == AS_ANS_C))
+        return name_error(a, ans, err, "the problem has no such head",
+                          "heads are numbered from 0 (S_h0); C, the heads side by side, has none");
+    g->head = named;
+    if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind > AS_ANS_V &&
+        (g->kind != AS_ANS_O || p->Wo == NULL))
+        g->head = 0;
+    if (g->head < 0 && g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A)
+        return name_error(a, ans, err, "with several heads, say whose table this is",
+                          "name the head: S_h0, S_h1 ... (a row: s1_h0)");
+    whole = g->head >= 0 ? as_head_table(&t->head[g->head], g->kind) : layer_table(t, g->kind);
+    if (named >= 0)
+        snprintf(head, sizeof head, "_h%ld", named);
+    g->expected = *whole;
+    if (g->row < 0) {
+        snprintf(g->name, sizeof g->name, "%s%s", as_answer_kind_name(g->kind), head);
+        return 0;
+    }
+    if ((size_t)g->row >= whole->rows)
+        return name_error(a, ans, err, "the table has no such row",
+                          "rows are counted from 0, as the chapter counts them (q0, q1 ...)");
+    g->expected.rows = 1;
+    g->expected.v = whole->v + (size_t)g->row * whole->cols;
+    snprintf(g->name, sizeof g->name, "%c%ld%s", "qkv sao"[g->kind], g->row, head);
+    return 0;
+}
+
+/* Sets g's kind, head, row, name and expected table from the answer's name. */
 static int resolve(as_table_grade *g, const as_problem *p, const as_trace *t,
                    const as_answers *a, const as_answer *ans, as_error *err)
 {
     long named;
 
-    if (as_answer_name(ans->name, &g->kind, &named) != 0)
-        return name_error(a, ans, err, "not a table an answer may name",
-                          "ANSWERS may hold Q, K, V, QKT (also QK\xe1\xb5\x80, QK^T), S, A, O "
-                          "and, with several heads, Q_h0, S_h1 ... and C");
-    if (named >= (long)p->heads || (named >= 0 && g->kind == AS_ANS_C))
-        return name_error(a, ans, err, "the problem has no such head",
-                          "heads are numbered from 0 (S_h0); C, the heads side by side, has none");
-    g->head = named;
-    if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C &&
-        g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
-        g->head = 0;
-    if (g->head < 0 && g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A)
-        return name_error(a, ans, err, "with several heads, say whose table this is",
-                          "name the head: S_h0, S_h1 ...");
-    snprintf(g->name, sizeof g->name, named >= 0 ? "%s_h%ld" : "%s", as_answer_kind_name(g->kind), named);
     g->given = ans;
-    if (g->head >= 0)
-        g->expected = as_head_table(&t->head[g->head], g->kind);
-    else
-        g->expected = g->kind == AS_ANS_Q   ? &t->Q
-                      : g->kind == AS_ANS_K ? &t->K
-                      : g->kind == AS_ANS_V ? &t->V
-                      : g->kind == AS_ANS_C ? &t->C
-                                            : &t->O;
-    return 0;
+    g->row = -1;
+    if (as_answer_name(ans->name, &g->kind, &named) != 0 &&
+        as_answer_row(ans->name, &g->kind, &named, &g->row) != 0)
+        return name_error(a, ans, err, "not a table an answer may name",
+                          "ANSWERS may hold Q, K, V, QKT (also QK\xe1\xb5\x80, QK^T), S, A, O, "
+                          "rows such as q1, s1, a1, o1 and, with several heads, Q_h0, S_h1 "
+                          "... and C");
+    return place(g, p, t, a, ans, named, err);
 }
 
-/* The book's order: the whole Q, K, V; then each head's tables; then C; then O. */
-static long book_order(const as_table_grade *g)
+/* The book's order: the whole Q, K, V; then each head's tables; then C; then O. A row
+ * comes after its table. */
+long as_grade_order(const as_table_grade *g)
 {
     const long group = g->head >= 0 ? 1 : g->kind <= AS_ANS_V ? 0 : g->kind == AS_ANS_C ? 2 : 3;
 
-    return (group * (long)(AS_MAX_DIM + 1) + g->head + 1) * AS_ANS_KINDS + g->kind;
+    return ((group * (long)(AS_MAX_DIM + 1) + g->head + 1) * AS_ANS_KINDS + g->kind) *
+               (long)(AS_MAX_DIM + 1) + g->row + 1;
 }
 
 static int by_book_order(const void *x, const void *y)
 {
-    const long a = book_order(x), b = book_order(y);
+    const long a = as_grade_order(x), b = as_grade_order(y);
 
     return (a > b) - (a < b);
 }
 
-/* ------------------------------------------------------------------------------ */
-/* Grading                                                                          */
-/* ------------------------------------------------------------------------------ */
-
-/* Finds the wrong cells of one table (all of them when the shape differs). */
-static int grade_cells(as_table_grade *g, double tol)
-{
-    const as_matrix *e = g->expected, *w = &g->given->value;
-    const size_t cells = e->rows * e->cols;
-    size_t i;
-
-    g->shape_ok = e->rows == w->rows && e->cols == w->cols;
-    if ((g->wrong = malloc((cells ? cells : 1) * sizeof *g->wrong)) == NULL)
-        return -1;
-    for (i = 0; i < cells; i++)
-        if (!g->shape_ok || !as_answer_cell_ok(w->v[i], g->given->unit.v[i], e->v[i], tol, 0))
-            g->wrong[g->nwrong++] = i;
-    g->correct = g->nwrong == 0;
-    return 0;
-}
-
-/* Resolves every answer's name, refusing a table given twice. */
+/* Resolves every answer's name, refusing a table (or row) given twice. */
 static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
                        const as_answers *a, as_error *err)
 {
@@ -99,19 +121,126 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
         if (resolve(&g->table[i], p, t, a, &a->item[i], err) != 0)
             return -1;
         for (j = 0; j < i; j++)
-            if (g->table[j].expected == g->table[i].expected)
+            if (g->table[j].expected.v == g->table[i].expected.v &&
+                g->table[j].expected.rows == g->table[i].expected.rows)
                 return name_error(a, &a->item[i], err, "this table is given twice",
                                   "keep one answer for each table");
     }
     return 0;
 }
 
-int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
-                   double tol, as_error *err)
+/* ------------------------------------------------------------------------------ */
+/* Grading                                                                          */
+/* ------------------------------------------------------------------------------ */
+
+/* Finds the wrong cells of one table against the true values (all of them when the
+ * shape differs). Sets *too_few when a cell has too few decimals. */
+static int grade_cells(as_table_grade *g, const as_check_opts *o, int *too_few)
 {
+    const as_matrix *e = &g->expected, *w = &g->given->value;
+    const size_t cells = e->rows * e->cols;
+    size_t i;
+
+    *too_few = 0;
+    g->shape_ok = e->rows == w->rows && e->cols == w->cols;
+    if ((g->wrong = malloc((cells ? cells : 1) * sizeof *g->wrong)) == NULL)
+        return -1;
+    for (i = 0; i < cells; i++) {
+        as_cell_verdict v = g->shape_ok ? as_cell_judge(w->v[i], g->given->unit.v[i], e->v[i], o)
+                                        : AS_CELL_WRONG;
+        if (v == AS_CELL_RIGHT)
+            continue;
+        g->wrong[g->nwrong].cell = i;
+        g->wrong[g->nwrong++].too_few = v == AS_CELL_TOO_FEW;
+        *too_few |= v == AS_CELL_TOO_FEW;
+    }
+    g->correct = g->nwrong == 0;
+    return 0;
+}
+
+/* Nonzero when every cell agrees with the step done on the student's own tables. */
+static int agrees_with(const as_table_grade *g, const as_chain_slot *s, double tol)
+{
+    const as_matrix *w = &g->given->value;
+    const double *x;
+    size_t i;
+
+    if (!s->ok || !g->shape_ok)
+        return 0;
+    x = s->calc.v + (g->row >= 0 ? (size_t)g->row * s->calc.cols : 0);
+    for (i = 0; i < w->rows * w->cols; i++)
+        if (!as_answer_cell_ok(w->v[i], g->given->unit.v[i], x[i], tol, 0))
+            return 0;
+    return 1;
+}
+
+/* The student's answers a table came from: the taint of its rows (or its one row). */
+static uint64_t sources(const as_table_grade *g, const as_chain_slot *s)
+{
+    uint64_t t = 0;
+    size_t r;
+
+    if (g->row >= 0)
+        return s->ctaint[g->row];
+    for (r = 0; r < s->calc.rows; r++)
+        t |= s->ctaint[r];
+    return t;
+}
+
+/* Names the wrong answers among bits into g->carried_from ("K, QKT"). */
+static void name_sources(as_table_grade *g, const as_grade *all, uint64_t bits)
+{
+    size_t i, len = 0;
+
+    g->carried_from[0] = '\0';
+    for (i = 0; i < all->count && len < sizeof g->carried_from; i++)
+        if (bits & AS_CHAIN_BIT(i))
+            len += (size_t)snprintf(g->carried_from + len, sizeof g->carried_from - len, "%s%s",
+                                    len ? ", " : "", all->table[i].name);
+}
+
+/* Judges table i: right against the truth; else right or carried_error when its step,
+ * done on the student's own earlier tables, gives it; else wrong, with its mistake. */
+static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_set,
+                 const as_check_opts *o)
+{
+    as_table_grade *e = &g->table[i];
+    const as_chain *right;
+    int too_few;
+
+    if (grade_cells(e, o, &too_few) != 0)
+        return -1;
+    if (!e->correct && !too_few) {
+        if ((right = as_chain_get(cache, 0)) == NULL)
+            return -1;
+        if (agrees_with(e, as_chain_slot_of(right, cache->p, e), o->tol)) {
+            const uint64_t bad = sources(e, as_chain_slot_of(right, cache->p, e)) & *wrong_set;
+            if (bad == 0) {
+                e->correct = 1; /* right from the student's own rounded tables */
+                e->nwrong = 0;
+            } else {
+                e->diagnosis = AS_DIAG_CARRIED_ERROR;
+                name_sources(e, g, bad);
+            }
+        } else if (as_diagnose(e, cache, o->tol) != 0) {
+            return -1;
+        }
+    }
+    e->credit = e->correct || e->diagnosis == AS_DIAG_CARRIED_ERROR;
+    if (!e->correct)
+        *wrong_set |= AS_CHAIN_BIT(i);
+    return 0;
+}
+
+int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
+                   const as_check_opts *o, as_error *err)
+{
+    as_chain_cache cache;
+    uint64_t wrong_set = 0;
     size_t i;
 
     memset(g, 0, sizeof *g);
+    as_chain_cache_init(&cache, p, NULL, 0);
     if (a->count == 0) {
         as_error_set(err, a->path, 0, 0, "ANSWERS holds no table to check");
         as_error_hint(err, "write the tables as the input does, e.g. S = [[0, -inf], [0.7071, 0]]");
@@ -122,18 +251,21 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
     if (resolve_all(g, p, t, a, err) != 0)
         goto fail;
     qsort(g->table, g->count, sizeof *g->table, by_book_order);
+    as_chain_cache_init(&cache, p, g->table, g->count);
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
-        as_table_grade *e = &g->table[i];
-        if (grade_cells(e, tol) != 0 ||
-            (!e->correct && as_diagnose(e, g->table, i, p, t, tol) != 0))
+        g->table[i].index = i;
+        if (judge(g, i, &cache, &wrong_set, o) != 0)
             goto nomem;
-        g->correct &= e->correct;
+        g->correct &= g->table[i].correct;
+        g->score += (size_t)g->table[i].credit;
     }
+    as_chain_cache_free(&cache);
     return 0;
 nomem:
     as_error_set(err, a->path, 0, 0, "out of memory");
 fail:
+    as_chain_cache_free(&cache);
     as_grade_free(g);
     return -1;
 }
@@ -146,4 +278,31 @@ void as_grade_free(as_grade *g)
         free(g->table[i].wrong);
     free(g->table);
     memset(g, 0, sizeof *g);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* A class                                                                          */
+/* ------------------------------------------------------------------------------ */
+
+void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size_t n)
+{
+    size_t i, j, marks = 0, max = 0;
+
+    memset(s, 0, sizeof *s);
+    for (i = 0; i < n; i++) {
+        int made[AS_DIAG_COUNT] = {0};
+        if (grades[i] == NULL)
+            continue;
+        s->students++;
+        marks += grades[i]->score;
+        max += grades[i]->count;
+        for (j = 0; j < grades[i]->count; j++)
+            made[grades[i]->table[j].diagnosis] = 1;
+        for (j = AS_DIAG_CARRIED_ERROR + 1; j < AS_DIAG_COUNT; j++)
+            s->made[j] += (size_t)made[j];
+    }
+    if (s->students > 0) {
+        s->mean_score = (double)marks / (double)s->students;
+        s->mean_max = (double)max / (double)s->students;
+    }
 }

@@ -13,7 +13,7 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -29,6 +29,7 @@ static const struct option long_options[] = {
     {"row", required_argument, NULL, OPT_ROW},
     {"heatmap", no_argument, NULL, OPT_HEATMAP},
     {"tol", required_argument, NULL, OPT_TOL},
+    {"require-digits", required_argument, NULL, OPT_REQUIRE_DIGITS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"width", required_argument, NULL, OPT_WIDTH},
@@ -72,6 +73,19 @@ static size_t command_names(const char **names)
     return i;
 }
 
+/* Options that mean something to some commands only: given to another, they are an
+ * error that says so, never silently ignored. */
+static const struct {
+    int opt;
+    const char *name, *commands; /* the commands, as a space-separated list */
+} scoped[] = {
+    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace"},
+    {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
+    {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
+    {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
+    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+};
+
 /* Records a usage error: message id of the table, in the language chosen. Returns -1. */
 static int usage(as_error *err, as_msg id, ...)
 {
@@ -104,15 +118,19 @@ static int bad_choice(as_error *err, const char *opt, const char *arg, const cha
     return -1;
 }
 
-/* A whole decimal number in [lo, hi]; -1 when s is anything else. */
+
+/* A whole decimal number in [lo, hi], digits only (no blank, no sign: " 5" and "+5" are
+ * refused as the input would); -1 when s is anything else. */
 static int whole(const char *s, long lo, long hi, long *out)
 {
     char *end;
     long v;
 
+    if (*s < '0' || *s > '9')
+        return -1;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    if (errno != 0 || *end != '\0' || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -144,13 +162,14 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
     return 0;
 }
 
+/* --tol is a number as the input writes one (so 1e-400 is 0 and hex is refused). */
 static int option_tol(as_cli *cli, const char *arg, as_error *err)
 {
-    char *end;
+    const size_t len = strlen(arg);
+    const char *why = NULL;
 
-    errno = 0;
-    cli->tol = strtod(arg, &end);
-    if (errno != 0 || end == arg || *end != '\0' || !(cli->tol >= 0) || cli->tol > 1e300)
+    if (len == 0 || as_parse_number(arg, len, 0, &cli->tol, &why) != len || why != NULL ||
+        !(cli->tol >= 0) || cli->tol > 1e300)
         return usage(err, AS_MSG_USE_TOL, arg);
     return 0;
 }
@@ -170,13 +189,18 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
     switch (opt) {
     case OPT_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
-            return usage(err, AS_MSG_USE_DIGITS, arg);
+            return usage(err, AS_MSG_USE_DIGITS, "--digits", arg);
         cli->render.digits = (int)v;
         return 0;
     case OPT_SEED:
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, AS_MSG_USE_SEED, arg);
         cli->seed = (unsigned long)v;
+        return 0;
+    case OPT_REQUIRE_DIGITS:
+        if (whole(arg, 0, 17, &v) != 0)
+            return usage(err, AS_MSG_USE_DIGITS, "--require-digits", arg);
+        cli->require_digits = (int)v;
         return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
@@ -249,6 +273,34 @@ static int looks_like_command(const char *word, int words_left)
     return words_left > 1 || strpbrk(word, "./") == NULL;
 }
 
+/* Nonzero when the word command is in the space-separated list. */
+static int listed(const char *list, const char *command)
+{
+    const size_t n = strlen(command);
+
+    for (; *list != '\0'; list += strcspn(list, " "), list += *list == ' ')
+        if (strncmp(list, command, n) == 0 && (list[n] == ' ' || list[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Every option given means something to the command. Returns 0, or -1 with err set. */
+static int options_fit(const as_cli *cli, const unsigned long given, as_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
+        if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
+            listed(scoped[i].commands, cli->command))
+            continue;
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command,
+                     scoped[i].commands);
+        as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, scoped[i].commands);
+        return -1;
+    }
+    return 0;
+}
+
 /* The command and its files from the arguments left after the options. */
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
@@ -271,14 +323,18 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     }
     cli->command = c->name;
     want = c->nargs;
+    if (strcmp(cli->command, "check") == 0 && argc - first > want)
+        want = argc - first; /* check FILE ANSWERS...: a whole class */
     if (argc - first != want) {
         if (argc - first < want)
             return want == 1 ? usage(err, AS_MSG_USE_NEED_FILE)
                              : usage(err, AS_MSG_USE_NEED_FILES, cli->command);
         return usage(err, AS_MSG_USE_EXTRA, argv[first + want]);
     }
-    for (cli->nargs = 0; cli->nargs < want; cli->nargs++)
+    for (cli->nargs = 0; cli->nargs < want && cli->nargs < 2; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
+    cli->files = argv + first;
+    cli->nfiles = want;
     return 0;
 }
 
@@ -339,6 +395,7 @@ static int bad_option(as_error *err, const char *arg)
 
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 {
+    unsigned long given = 0; /* bit opt - OPT_LANG for each long option given */
     int opt;
 
     memset(cli, 0, sizeof *cli);
@@ -357,10 +414,14 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
             return usage(err, AS_MSG_USE_NEEDS_VALUE, argv[optind - 1]);
         if (option(cli, opt, optarg, err) != 0)
             return -1;
+        if (opt >= OPT_LANG)
+            given |= 1ul << (opt - OPT_LANG);
     }
     if (cli->help || cli->version)
         return 0;
-    return positionals(cli, argc, argv, optind, err);
+    if (positionals(cli, argc, argv, optind, err) != 0)
+        return -1;
+    return options_fit(cli, given, err);
 }
 
 as_session_opts as_cli_session(const as_cli *cli)

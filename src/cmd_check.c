@@ -1,166 +1,250 @@
-/* cmd_check.c - `attnstep check FILE ANSWERS` (SPEC §6): grade a student's tables and
- * report, per table, right or wrong, the wrong cells with the expected value, and the
- * known mistake that explains a wrong table. Exit 0 all right, 1 a wrong answer. */
-#include "attnstep/check.h"
+/* cmd_check.c - `attnstep check FILE ANSWERS...` (SPEC §6): grade every student's answers
+ * (files, or directories of *.txt in name order) against FILE, and report them with the
+ * class summary. An answers file that cannot be read or graded is reported on standard
+ * error with its FILE:LINE:COL and the rest of the class is still graded (exit 2). */
+#include "attnstep/check_report.h"
 #include "attnstep/cli.h"
 #include "attnstep/lex.h"
-#include "attnstep/numfmt.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#define LISTED_CELLS 12 /* wrong cells listed in the text report before "... and N more" */
+/* ---- the answers files: the arguments, a directory giving its *.txt in name order ---- */
 
-static int read_answers(as_answers *a, const char *path, as_error *err)
+typedef struct paths {
+    char **p;
+    size_t n, cap;
+} paths;
+
+static int add_path(paths *ps, const char *dir, const char *name)
+{
+    const size_t len = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
+    char *s;
+
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 64;
+        char **grown = realloc(ps->p, cap * sizeof *grown);
+        if (grown == NULL)
+            return -1;
+        ps->p = grown;
+        ps->cap = cap;
+    }
+    if ((s = malloc(len)) == NULL)
+        return -1;
+    snprintf(s, len, dir ? "%s/%s" : "%s%s", dir ? dir : "", name);
+    ps->p[ps->n++] = s;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_txt(const char *name)
+{
+    const size_t n = strlen(name);
+
+    return n > 4 && name[0] != '.' && strcmp(name + n - 4, ".txt") == 0;
+}
+
+/* Every *.txt in dir, in name order. */
+static int add_dir(paths *ps, const char *dir, as_error *err)
+{
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    const size_t first = ps->n;
+
+    if (d == NULL) {
+        char why[128];
+        as_error_msg(err, dir, 0, 0, AS_MSG_CHK_UNREADABLE,
+                     as_msg_errno(why, sizeof why, err->lang, errno));
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL)
+        if (is_txt(e->d_name) && add_path(ps, dir, e->d_name) != 0) {
+            closedir(d);
+            as_error_msg(err, dir, 0, 0, AS_MSG_OOM);
+            return -1;
+        }
+    closedir(d);
+    if (ps->n == first) {
+        as_error_msg(err, dir, 0, 0, AS_MSG_CHK_NO_ANSWERS, dir);
+        return -1;
+    }
+    qsort(ps->p + first, ps->n - first, sizeof *ps->p, by_name);
+    return 0;
+}
+
+static void free_paths(paths *ps)
+{
+    size_t i;
+
+    for (i = 0; i < ps->n; i++)
+        free(ps->p[i]);
+    free(ps->p);
+}
+
+static int list_answers(paths *ps, const as_cli *cli, as_error *err)
+{
+    struct stat st;
+    int i;
+
+    memset(ps, 0, sizeof *ps);
+    for (i = 1; i < cli->nfiles; i++) {
+        const char *f = cli->files[i];
+        int rc = strcmp(f, "-") != 0 && stat(f, &st) == 0 && S_ISDIR(st.st_mode)
+                     ? add_dir(ps, f, err) : add_path(ps, NULL, f);
+        if (rc != 0) {
+            if (!err->set)
+                as_error_msg(err, f, 0, 0, AS_MSG_OOM);
+            free_paths(ps);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- one student ---- */
+
+/* The student's name: the `name:` setting, else the file name without its extension. */
+static char *student_name(const as_answers *a, const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *dot;
+    size_t n;
+    char *s;
+
+    if (a->student != NULL && a->student[0] != '\0')
+        base = a->student, dot = NULL;
+    else
+        dot = strrchr(base, '.');
+    n = dot != NULL && dot != base ? (size_t)(dot - base) : strlen(base);
+    if ((s = malloc(n + 1)) != NULL) {
+        memcpy(s, base, n);
+        s[n] = '\0';
+    }
+    return s;
+}
+
+static int grade_student(as_student *st, const as_session *s, const as_check_opts *o,
+                         as_error *err)
 {
     char *buf;
     size_t len;
-    int e = as_lex_read_file(path, 1, &buf, &len), rc;
+    int e = as_lex_read_file(st->path, 1, &buf, &len), rc;
 
     if (e != 0) {
         char why[128];
-        as_error_msg(err, path, 0, 0, AS_MSG_FILE_NO_ANSWERS,
+        as_error_msg(err, st->path, 0, 0, AS_MSG_CHK_UNREADABLE,
                      as_msg_errno(why, sizeof why, err->lang, e));
         return -1;
     }
-    rc = as_answers_parse(a, buf, len, path, err);
+    rc = as_answers_parse(&st->answers, buf, len, st->path, err);
     free(buf);
-    return rc;
-}
-
-/* ---- the text report ---- */
-
-static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
-                        const as_render_opts *o)
-{
-    const as_matrix *e = g->expected;
-    char w[AS_NUM_BUF], x[AS_NUM_BUF];
-    size_t k;
-
-    for (k = 0; k < g->nwrong && k < LISTED_CELLS; k++) {
-        const size_t c = g->wrong[k];
-        as_fmt_display(w, sizeof w, g->given->value.v[c], o->digits, o->ascii);
-        as_fmt_display(x, sizeof x, e->v[c], o->digits, o->ascii);
-        fputs("  ", out);
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_CELL), name, c / e->cols, c % e->cols, w, x);
-        fputc('\n', out);
+    if (rc != 0)
+        return -1;
+    if ((st->name = student_name(&st->answers, st->path)) == NULL) {
+        as_error_msg(err, st->path, 0, 0, AS_MSG_OOM);
+        return -1;
     }
-    if (g->nwrong > LISTED_CELLS) {
-        fputs("  ", out);
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_MORE), g->nwrong - LISTED_CELLS);
-        fputc('\n', out);
+    if (as_check_grade(&st->grade, &s->p, &s->t, &st->answers, o, err) != 0)
+        return -1;
+    st->graded = 1;
+    return 0;
+}
+
+/* Grades every student; a file that cannot be graded is reported and counted in *bad. */
+static int grade_class(as_class *c, const paths *ps, const as_session *s, const as_cli *cli,
+                       size_t *bad)
+{
+    const as_check_opts o = {cli->tol, cli->require_digits};
+    const as_grade **grades;
+    size_t i;
+
+    if ((c->student = calloc(ps->n ? ps->n : 1, sizeof *c->student)) == NULL ||
+        (grades = calloc(ps->n ? ps->n : 1, sizeof *grades)) == NULL)
+        return -1;
+    for (i = 0; i < ps->n; i++, c->count++) {
+        as_student *st = &c->student[i];
+        as_error e;
+        as_error_init(&e, cli->render.lang);
+        if ((st->path = malloc(strlen(ps->p[i]) + 1)) == NULL)
+            break;
+        strcpy(st->path, ps->p[i]);
+        if (grade_student(st, s, &o, &e) != 0) {
+            as_error_print(&e, stderr);
+            (*bad)++;
+            if (st->name == NULL)
+                st->name = student_name(&st->answers, st->path);
+            if (st->name == NULL)
+                break;
+        }
+        grades[i] = st->graded ? &st->grade : NULL;
     }
-}
-
-/* "diagnosis: no_scale — the scores were not divided by √d_k". */
-static void diagnosis(FILE *out, const as_table_grade *g, const as_render_opts *o)
-{
-    static const as_msg why[AS_DIAG_COUNT] = {
-        [AS_DIAG_CARRIED_ERROR] = AS_MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = AS_MSG_DIAG_NO_SCALE,
-        [AS_DIAG_SCALE_MULTIPLIED] = AS_MSG_DIAG_SCALE_MULT, [AS_DIAG_NO_MASK] = AS_MSG_DIAG_NO_MASK,
-        [AS_DIAG_SOFTMAX_COLUMNS] = AS_MSG_DIAG_SOFTMAX_COLUMNS,
-        [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED};
-    char sqrt_dk[32], text[256];
-
-    if (g->diagnosis == AS_DIAG_NONE)
-        return;
-    snprintf(sqrt_dk, sizeof sqrt_dk, o->ascii ? "%s(d_k)" : "%sd_k", as_sym_text(o->ascii, AS_SYM_SQRT));
-    snprintf(text, sizeof text, as_msg_text(o->lang, why[g->diagnosis]),
-             g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
-    fputs("  ", out);
-    fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
-    fputc('\n', out);
-}
-
-static void text_table(FILE *out, const as_table_grade *g, const as_render_opts *o)
-{
-    const as_matrix *e = g->expected, *w = &g->given->value;
-    char name[64];
-
-    as_table_shown_name(name, sizeof name, g->name, o->ascii);
-    if (g->correct)
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_RIGHT), name);
-    else if (!g->shape_ok)
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
-    else
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_WRONG), name, g->nwrong, e->rows * e->cols);
-    fputc('\n', out);
-    if (g->shape_ok)
-        wrong_cells(out, g, name, o);
-    diagnosis(out, g, o);
-}
-
-static void text_report(FILE *out, const as_grade *g, const as_render_opts *o)
-{
-    size_t i, wrong = 0;
-
-    for (i = 0; i < g->count; i++) {
-        text_table(out, &g->table[i], o);
-        wrong += !g->table[i].correct;
-    }
-    fputc('\n', out);
-    if (wrong == 0)
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_ALL_RIGHT), g->count);
-    else
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CHK_SOME_WRONG), wrong, g->count);
-    fputc('\n', out);
-}
-
-/* ---- the JSON report: {"correct": bool, "tables": [{...}, ...]} ---- */
-
-static void json_report(FILE *out, const as_grade *g)
-{
-    size_t i, k;
-
-    fprintf(out, "{\"correct\": %s, \"tables\": [", g->correct ? "true" : "false");
-    for (i = 0; i < g->count; i++) {
-        const as_table_grade *t = &g->table[i];
-        const char *code = as_diag_code(t->diagnosis);
-        fprintf(out, "%s{\"name\": \"%s\", \"correct\": %s, \"wrong_cells\": [", i ? ", " : "",
-                t->name, t->correct ? "true" : "false");
-        for (k = 0; k < t->nwrong; k++)
-            fprintf(out, "%s[%zu,%zu]", k ? ", " : "", t->wrong[k] / t->expected->cols,
-                    t->wrong[k] % t->expected->cols);
-        fprintf(out, "], \"diagnosis\": %s%s%s}", code ? "\"" : "", code ? code : "null",
-                code ? "\"" : "");
-    }
-    fputs("]}\n", out);
+    as_class_summarize(&c->summary, grades, c->count);
+    c->require_digits = cli->require_digits;
+    free(grades);
+    return i == ps->n ? 0 : -1;
 }
 
 static int check_options(const as_cli *cli, as_error *err)
 {
-    static const char *const formats[] = {"text", "json"};
+    static const char *const formats[] = {"text", "md", "csv", "json"};
+    int i, stdin_uses = 0;
 
-    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON)
-        return as_cli_formats_only(err, "check", formats, 2);
-    if (strcmp(cli->arg[0], "-") == 0 && strcmp(cli->arg[1], "-") == 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_USE_BOTH_STDIN, "FILE", "ANSWERS");
+    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON && cli->format != AS_FMT_MD &&
+        cli->format != AS_FMT_CSV)
+        return as_cli_formats_only(err, "check", formats, 4);
+    for (i = 0; i < cli->nfiles; i++)
+        stdin_uses += strcmp(cli->files[i], "-") == 0;
+    if (stdin_uses > 1) {
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_ONE_STDIN);
         return -1;
     }
     return 0;
+}
+
+static int report(FILE *out, const as_class *c, const as_cli *cli)
+{
+    switch (cli->format) {
+    case AS_FMT_JSON: return as_check_json(out, c);
+    case AS_FMT_MD: return as_check_md(out, c, &cli->render);
+    case AS_FMT_CSV: return as_check_csv(out, c);
+    default: return as_check_text(out, c, &cli->render);
+    }
 }
 
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
 {
     const as_session_opts so = as_cli_session(cli);
     as_session s;
-    as_answers a;
-    as_grade g;
-    int rc = AS_EXIT_USAGE;
+    as_class c;
+    paths ps;
+    size_t bad = 0, i;
+    int rc = AS_EXIT_USAGE, all_right = 1;
 
-    if (check_options(cli, err) != 0 || as_session_open(&s, cli->arg[0], &so, err) != 0)
+    memset(&c, 0, sizeof c);
+    if (check_options(cli, err) != 0 || as_session_open(&s, cli->files[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (read_answers(&a, cli->arg[1], err) == 0) {
-        if (as_check_grade(&g, &s.p, &s.t, &a, cli->tol, err) == 0) {
-            if (cli->format == AS_FMT_JSON)
-                json_report(out, &g);
-            else
-                text_report(out, &g, &cli->render);
-            rc = g.correct ? AS_EXIT_OK : AS_EXIT_WRONG;
-            as_grade_free(&g);
-        }
-        as_answers_free(&a);
+    if (list_answers(&ps, cli, err) != 0)
+        goto done;
+    if (grade_class(&c, &ps, &s, cli, &bad) != 0) {
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM);
+        goto done;
     }
+    for (i = 0; i < c.count; i++)
+        all_right &= c.student[i].graded && c.student[i].grade.correct;
+    if (bad == c.count) {
+        rc = AS_EXIT_PARTIAL; /* nothing graded: every error is reported, stdout stays empty */
+    } else if (report(out, &c, cli) == 0) {
+        rc = bad > 0 ? AS_EXIT_PARTIAL : all_right ? AS_EXIT_OK : AS_EXIT_WRONG;
+    }
+    free_paths(&ps);
+done:
+    as_class_free(&c);
     as_session_free(&s);
     return rc;
 }

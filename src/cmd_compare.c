@@ -3,6 +3,7 @@
 #include "attnstep/check.h"
 #include "attnstep/cli.h"
 #include "attnstep/compare.h"
+#include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -10,46 +11,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Joins count names as a list in the language: "V和O", "Q, K, QKᵀ, S and A". */
-static void join(char *buf, size_t size, const char *const *names, size_t count,
-                 const as_render_opts *o)
+/* Appends count names to t as a list in the language: "V和O", "Q, K, QKᵀ, S and A". */
+static void join(as_text *t, const char *const *names, size_t count, const as_render_opts *o)
 {
     char shown[64];
-    size_t i, used = 0;
+    size_t i;
 
-    buf[0] = '\0';
-    for (i = 0; i < count && used < size; i++) {
+    for (i = 0; i < count; i++) {
         as_table_shown_name(shown, sizeof shown, names[i], o->ascii);
-        used += (size_t)snprintf(buf + used, size - used, "%s%s",
-                                 i == 0           ? ""
-                                 : i + 1 == count ? as_msg_text(o->lang, AS_MSG_LIST_AND)
-                                                  : as_msg_text(o->lang, AS_MSG_LIST_SEP),
-                                 shown);
+        as_text_addf(t, "%s%s",
+                     i == 0           ? ""
+                     : i + 1 == count ? as_msg_text(o->lang, AS_MSG_LIST_AND)
+                                      : as_msg_text(o->lang, AS_MSG_LIST_SEP),
+                     shown);
     }
 }
 
-/* The sentence of why: what changed with the inputs, what stayed, and the reason. */
-static int why(FILE *out, const as_comparison *c, const as_render_opts *o)
+/* The sentence of why, given the lists: what changed with the inputs, what stayed, and
+ * the reason. */
+static void why_sentence(FILE *out, const as_comparison *c, size_t nc, size_t ns,
+                         const as_text *list, const as_render_opts *o)
 {
-    const char **changed = calloc(c->count + 1, sizeof *changed);
-    const char **same = calloc(c->count + 1, sizeof *same);
-    char inputs[256], ch[512], st[512];
-    size_t i, nc = 0, ns = 0;
+    const char *inputs = as_text_str(&list[0]), *ch = as_text_str(&list[1]);
 
-    if (changed == NULL || same == NULL) {
-        free(changed);
-        free(same);
-        return -1;
-    }
-    for (i = 0; i < c->count; i++) {
-        if (c->table[i].changed)
-            changed[nc++] = c->table[i].name;
-        else
-            same[ns++] = c->table[i].name;
-    }
-    join(inputs, sizeof inputs, c->inputs, c->ninputs, o);
-    join(ch, sizeof ch, changed, nc, o);
-    join(st, sizeof st, same, ns, o);
     if (c->ninputs == 0)
         fputs(as_msg_text(o->lang, AS_MSG_CMP_WHY_SAME), out);
     else if (nc == 0 || c->reason == AS_MSG_COUNT)
@@ -58,12 +42,41 @@ static int why(FILE *out, const as_comparison *c, const as_render_opts *o)
         fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_WHY_ALL), inputs,
                 as_msg_text(o->lang, c->reason));
     else
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_WHY), inputs, ch, st,
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_WHY), inputs, ch, as_text_str(&list[2]),
                 as_msg_text(o->lang, c->reason));
     fputc('\n', out);
+}
+
+/* The sentence of why: sorts the tables into changed and unchanged, then says it. */
+static int why(FILE *out, const as_comparison *c, const as_render_opts *o)
+{
+    const char **changed = calloc(c->count + 1, sizeof *changed);
+    const char **same = calloc(c->count + 1, sizeof *same);
+    as_text list[3] = {{0}, {0}, {0}};
+    size_t i, nc = 0, ns = 0;
+    int rc = -1;
+
+    if (changed == NULL || same == NULL)
+        goto fail;
+    for (i = 0; i < c->count; i++) {
+        if (c->table[i].changed)
+            changed[nc++] = c->table[i].name;
+        else
+            same[ns++] = c->table[i].name;
+    }
+    join(&list[0], c->inputs, c->ninputs, o);
+    join(&list[1], changed, nc, o);
+    join(&list[2], same, ns, o);
+    if (list[0].failed || list[1].failed || list[2].failed)
+        goto fail;
+    why_sentence(out, c, nc, ns, list, o);
+    rc = 0;
+fail:
+    for (i = 0; i < 3; i++)
+        as_text_free(&list[i]);
     free(changed);
     free(same);
-    return 0;
+    return rc;
 }
 
 static void text_table(FILE *out, const as_table_diff *d, const as_render_opts *o)
@@ -162,14 +175,19 @@ static int changed_tables(FILE *out, const as_comparison *c, const as_render_opt
 
 static int text_report(FILE *out, const as_comparison *c, const as_render_opts *o)
 {
-    char inputs[256];
+    as_text inputs = {0};
     size_t i;
 
-    join(inputs, sizeof inputs, c->inputs, c->ninputs, o);
+    join(&inputs, c->inputs, c->ninputs, o);
+    if (inputs.failed) {
+        as_text_free(&inputs);
+        return -1;
+    }
     if (c->ninputs > 0)
-        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_INPUTS), inputs);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_INPUTS), as_text_str(&inputs));
     else
         fputs(as_msg_text(o->lang, AS_MSG_CMP_NO_INPUTS), out);
+    as_text_free(&inputs);
     fputc('\n', out);
     for (i = 0; i < c->count; i++)
         text_table(out, &c->table[i], o);

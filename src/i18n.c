@@ -158,8 +158,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "--row takes a row number, \"last\" or \"all\", not \"%s\""},
     [AS_MSG_USE_TOL] = {"--tol要给一个不小于0的误差，不能是“%s”",
                      "--tol takes a tolerance of 0 or more, not \"%s\""},
-    [AS_MSG_USE_DIGITS] = {"--digits要给0到17之间的整数，不能是“%s”",
-                        "--digits takes a whole number from 0 to 17, not \"%s\""},
+    [AS_MSG_USE_DIGITS] = {"%s要给0到17之间的整数，不能是“%s”",
+                        "%s takes a whole number from 0 to 17, not \"%s\""},
     [AS_MSG_USE_SEED] = {"--seed要给不小于0的整数，不能是“%s”",
                       "--seed takes a whole number of 0 or more, not \"%s\""},
     [AS_MSG_USE_LEVEL] = {"--level只能取1、2或3，不能是“%s”", "--level takes 1, 2 or 3, not \"%s\""},
@@ -199,7 +199,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HINT_FORCE] = {"要覆盖它，请加上--force", "add --force to overwrite it"},
     [AS_MSG_FILE_NO_WRITE] = {"无法写入：%s", "cannot write: %s"},
     [AS_MSG_FILE_STDOUT] = {"标准输出", "standard output"},
-    [AS_MSG_FILE_NO_ANSWERS] = {"无法读取答案文件：%s", "cannot read the answers: %s"},
+    [AS_MSG_OUT_DIR] = {"这是一个目录；-o只写普通文件", "this is a folder; -o writes only regular files"},
+    [AS_MSG_OUT_LINK] = {"这是一个符号链接；-o只写普通文件",
+                      "this is a symbolic link; -o writes only regular files"},
+    [AS_MSG_OUT_FIFO] = {"这是一个FIFO（命名管道）；-o只写普通文件",
+                      "this is a FIFO (named pipe); -o writes only regular files"},
+    [AS_MSG_OUT_SPECIAL] = {"这是设备或特殊文件；-o只写普通文件",
+                         "this is a device or special file; -o writes only regular files"},
+    [AS_MSG_HINT_OUT_SPECIAL] = {"去掉-o，输出到标准输出（再重定向），或者换一个新文件名",
+                              "leave out -o to write to standard output (then redirect it), or "
+                              "name a new file"},
+    [AS_MSG_USE_ONE_STDIN] = {"文件和答案文件中只能有一个是标准输入",
+                           "only one of FILE and ANSWERS can be standard input"},
+    [AS_MSG_USE_SCOPED] = {"%s对%s没有意义：它是%s的选项", "%s means nothing to %s: it is an option of %s"},
+    [AS_MSG_HINT_SCOPED] = {"去掉%s，或者和%s一起用", "leave %s out, or use it with %s"},
     [AS_MSG_WHY_NOENT] = {"没有这个文件", "no such file"},
     [AS_MSG_WHY_ISDIR] = {"这是一个目录，不是文件", "it is a directory, not a file"},
     [AS_MSG_WHY_ACCES] = {"没有权限", "permission denied"},
@@ -266,12 +279,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
                              "the inputs or dO are too large; scale them down"},
     [AS_MSG_HELP_USAGE] = {"用法：", "Usage: "},
     [AS_MSG_CMD_ARGS_FILE] = {"文件 [选项]", "FILE [options]"},
-    [AS_MSG_CMD_ARGS_CHECK] = {"文件 答案文件", "FILE ANSWERS"},
+    [AS_MSG_CMD_ARGS_CHECK] = {"文件 答案文件…", "FILE ANSWERS..."},
     [AS_MSG_CMD_ARGS_NONE] = {"[选项]", "[options]"},
     [AS_MSG_CMD_ARGS_COMPARE] = {"原输入 新输入", "BASE VARIANT"},
     [AS_MSG_CMD_RUN] = {"按书中的顺序列出每一张表", "every table, in the book's order"},
     [AS_MSG_CMD_TRACE] = {"手算过程，一步一步", "the hand calculation, step by step"},
-    [AS_MSG_CMD_CHECK] = {"批改学生的答案", "grade a student's answers"},
+    [AS_MSG_CMD_CHECK] = {"批改答案：一个或多个文件，或装着*.txt的目录",
+                       "grade answers: files, or directories of *.txt"},
     [AS_MSG_CMD_EXERCISE] = {"出一道新的手算练习", "a new exercise for hand calculation"},
     [AS_MSG_CMD_COMPARE] = {"只改一处输入时，哪些表跟着变", "what changes when one input changes"},
     [AS_MSG_HELP] = {
@@ -297,6 +311,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
         "  --force               允许-o覆盖已有的文件\n"
         "  --tol T               check：与正确值相差不超过T就算对\n"
+        "  --require-digits N    check：不是整数的答案，小数少于N位就算错\n"
+        "                        （--format text、md、csv成绩表或json）\n"
         "  --seed N              exercise：随机种子（种子相同，题目就相同）\n"
         "  --tokens T            exercise：Token的个数\n"
         "  --width D             exercise：X的宽度\n"
@@ -351,6 +367,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
+        "  --require-digits N    check: a non-integer with fewer than N decimals is wrong\n"
+        "                        (--format text, md, csv gradebook or json)\n"
         "  --seed N              exercise: the seed (same seed, same exercise)\n"
         "  --tokens T            exercise: number of tokens\n"
         "  --width D             exercise: width of X\n"
@@ -382,6 +400,55 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
     },
+    /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
+    [AS_MSG_DIAG_SCALE_BY_DK] = {"分数除以了d_k，应当除以%s：缩放用的是d_k的平方根",
+                              "the scores were divided by d_k; they are divided by %s, its square root"},
+    [AS_MSG_DIAG_MASKED_ZERO] = {"被禁止的位置写成了0，应当是−∞：加0等于允许读取，只有−∞的指数才是0",
+                              "0 was written where the mask forbids reading; it must be −∞: adding 0 allows "
+                              "the position, only −∞ gives an exponential of 0"},
+    [AS_MSG_DIAG_INVERTED_MASK] = {"掩码方向反了：每行应当只读自己和前面的位置，不能读后面（未来）的位置",
+                                "the mask is turned round: each row reads itself and the positions before "
+                                "it, never the ones after it (the future)"},
+    [AS_MSG_DIAG_MASK_AFTER_SOFTMAX] = {"先做softmax再把禁止位置清零，剩下的份额加起来不再是1：掩码要在softmax之前加到分数上",
+                                     "the softmax was taken first and the forbidden shares set to 0 "
+                                     "afterwards, so the shares left no longer sum to 1: the mask is "
+                                     "added to the scores before the softmax"},
+    [AS_MSG_DIAG_NO_NORMALIZE] = {"只取了指数，没有除以指数之和：每行份额加起来应当是1",
+                               "the exponentials were not divided by their sum: each row of shares "
+                               "must add up to 1"},
+    [AS_MSG_DIAG_KEYS_FOR_VALUES] = {"混合的是Key，应当用份额混合Value：Key只用来打分，Value才是被取走的内容",
+                                  "the Keys were mixed; the shares mix the Values: Keys only score, "
+                                  "Values are what is read"},
+    [AS_MSG_DIAG_WRONG_WEIGHTS] = {"%s用%s算了，应当用%s", "%s was made with %s; it is made with %s"},
+    [AS_MSG_DIAG_TORCH_LAYOUT] = {"%s用了转置的%s（X@%sᵀ，PyTorch的[输出宽度,输入宽度]存法）；本书右乘[输入宽度,输出宽度]的%s",
+                               "%s was made with %s transposed (X@%sᵀ, PyTorch's [out, in] layout); the "
+                               "book right-multiplies %s as [in, out]"},
+    [AS_MSG_CHK_AMBIGUOUS] = {"诊断：有几种错误同样对得上（%s），无法确定是哪一种",
+                           "diagnosis: several mistakes fit equally (%s); none is named"},
+    [AS_MSG_CHK_LIST_SEP] = {"、", ", "},
+    [AS_MSG_CHK_CARRIED] = {"%s：这一步做对了（carried_error，照样得分）",
+                         "%s: this step was done right (carried_error: the mark is earned)"},
+    [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
+    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
+    [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
+    [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
+    [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
+    [AS_MSG_CHK_MADE] = {"各种错误的人数：", "students per named mistake:"},
+    [AS_MSG_CHK_MADE_LINE] = {"%s：%zu人", "%s: %zu"},
+    [AS_MSG_CHK_NO_MISTAKE] = {"（没有）", "(none)"},
+    [AS_MSG_CHK_UNREADABLE] = {"无法读取答案文件：%s", "cannot read the answers: %s"},
+    [AS_MSG_CHK_NOT_GRADED] = {"（文件无法批改）", "(file could not be graded)"},
+    [AS_MSG_CHK_COL_STUDENT] = {"学生", "student"},
+    [AS_MSG_CHK_COL_SCORE] = {"得分", "score"},
+    [AS_MSG_CHK_COL_MISTAKES] = {"错误", "mistakes"},
+    [AS_MSG_CHK_COL_TABLE] = {"表", "table"},
+    [AS_MSG_CHK_COL_RESULT] = {"结果", "result"},
+    [AS_MSG_CHK_COL_DIAG] = {"诊断", "diagnosis"},
+    [AS_MSG_CHK_COL_COUNT] = {"人数", "students"},
+    [AS_MSG_CHK_WORD_RIGHT] = {"正确", "right"},
+    [AS_MSG_CHK_WORD_WRONG] = {"不对", "wrong"},
+    [AS_MSG_CHK_WORD_CARRIED] = {"前面的错误带过来（得分）", "carried error (earned)"},
+    [AS_MSG_CHK_NO_ANSWERS] = {"目录%s里没有*.txt答案文件", "the directory %s holds no *.txt answers file"},
     /* ---- compare: each kind of change its own sentence (issue 12, SPEC §8) ---- */
     [AS_MSG_WHY_MASK] = {"掩码在缩放之后加到分数上：它决定哪些位置可读（也可以给分数加偏置），从不改变原始分数QKᵀ",
                       "the mask is added to the scores after the scaling: it decides which "

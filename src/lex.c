@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,27 +171,49 @@ size_t as_lex_run(const char *p, const char *end)
     return (size_t)(s - p);
 }
 
+/* Bytes of the terminal control character at p (C0 but tab, DEL, C1), or 0. */
+static size_t control_len(const char *p, const char *end)
+{
+    const unsigned char c = (unsigned char)p[0];
+
+    if ((c < 0x20 && c != '\t') || c == 0x7f)
+        return 1;
+    if (c == 0xc2 && end - p >= 2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f)
+        return 2;
+    return 0;
+}
+
+const char *as_lex_control(const char *s, const char *end)
+{
+    for (; s < end; s += as_lex_char_len(s, end))
+        if (control_len(s, end) > 0)
+            return s;
+    return NULL;
+}
+
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n)
 {
     const size_t most = 40;
-    size_t used = 0, k;
+    size_t used = 0, put = 0, k, i, c;
 
     if (cap == 0)
         return;
     while (used < n && used < most) {
         k = as_lex_char_len(s + used, s + n);
-        if (used + k > most)
+        c = control_len(s + used, s + n); /* shown as \x1b: never sent to a terminal */
+        if (used + k > most || put + (c ? 4 * c : k) + 4 > cap)
             break;
+        for (i = 0; c > 0 && i < c; i++)
+            put += (size_t)snprintf(out + put, cap - put, "\\x%02x", (unsigned char)s[used + i]);
+        if (c == 0)
+            memcpy(out + put, s + used, k), put += k;
         used += k;
     }
-    if (used + 4 > cap)
-        used = cap > 4 ? cap - 4 : 0; /* only for a tiny out; callers give 64 bytes */
-    memcpy(out, s, used);
-    if (used < n && cap >= used + 4) {
-        memcpy(out + used, "...", 3);
-        used += 3;
+    if (used < n && cap >= put + 4) {
+        memcpy(out + put, "...", 3);
+        put += 3;
     }
-    out[used] = '\0';
+    out[put] = '\0';
 }
 
 int as_lex_word_is(const char *s, size_t n, const char *w)

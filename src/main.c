@@ -25,6 +25,20 @@ static int usage_error(const as_error *err)
     return AS_EXIT_USAGE;
 }
 
+/* --help or --version to standard output; one that cannot be written (a full disk,
+ * /dev/full) says so and exits 2. */
+static int help_or_version(const as_cli *cli, as_error *err)
+{
+    if (cli->help)
+        as_cli_help(stdout, cli->render.lang);
+    else
+        printf("attnstep %s\n", AS_VERSION);
+    if (as_write_output(NULL, "", 0, 0, err) == 0)
+        return AS_EXIT_OK;
+    as_error_print(err, stderr);
+    return AS_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     as_cli cli;
@@ -37,14 +51,8 @@ int main(int argc, char **argv)
     as_error_clear(&err);
     if (as_cli_parse(&cli, argc, argv, &err) != 0)
         return usage_error(&err);
-    if (cli.help) {
-        as_cli_help(stdout, cli.render.lang);
-        return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
-    }
-    if (cli.version) {
-        printf("attnstep %s\n", AS_VERSION);
-        return fflush(stdout) == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
-    }
+    if (cli.help || cli.version)
+        return help_or_version(&cli, &err);
     cli.render.color = want_color(&cli);
     if ((mem = open_memstream(&buf, &len)) == NULL) {
         as_error_msg(&err, "", 0, 0, AS_MSG_OOM);
@@ -64,5 +72,5 @@ int main(int argc, char **argv)
     free(buf);
     if (rc == AS_EXIT_USAGE)
         as_error_print(&err, stderr);
-    return rc;
+    return rc == AS_EXIT_PARTIAL ? AS_EXIT_USAGE : rc;
 }

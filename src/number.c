@@ -134,11 +134,31 @@ size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, co
     return n + 1 + m;
 }
 
+/* The exponent written after the "e" in s[0..n), held to [-EXPONENT_BOUND, EXPONENT_BOUND]
+ * (beyond that no double has a place to give it: 1e-400 is 0, and 1e400 is refused). */
+#define EXPONENT_BOUND 9999
+static long written_exponent(const char *s, size_t n)
+{
+    size_t i = 0;
+    long e = 0;
+    int neg = 0;
+
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        if (e < EXPONENT_BOUND)
+            e = e * 10 + (s[i] - '0');
+    if (e > EXPONENT_BOUND)
+        e = EXPONENT_BOUND;
+    return neg ? -e : e;
+}
+
 double as_written_unit(const char *s, size_t n)
 {
-    size_t i;
-    int point = 0, frac = 0;
+    size_t i, frac = 0;
+    int point = 0, nonzero = 0;
     long e = 0;
+    double unit;
 
     for (i = 0; i < n; i++) {
         if (s[i] == '/')
@@ -147,12 +167,18 @@ double as_written_unit(const char *s, size_t n)
             break;
         if (s[i] == '.')
             point = 1;
-        else if (point && s[i] >= '0' && s[i] <= '9')
+        else if (s[i] >= '1' && s[i] <= '9')
+            nonzero = 1;
+        if (point && s[i] >= '0' && s[i] <= '9')
             frac++;
     }
-    if (i < n) /* an exponent: 1.5e-3 was written to 4 places */
-        e = strtol(s + i + 1, NULL, 10);
+    if (i < n) { /* an exponent: 1.5e-3 was written to 4 places */
+        if (!nonzero)
+            return 0; /* a zero with an exponent (0.0e9) has no digit to be precise to */
+        e = written_exponent(s + i + 1, n - i - 1);
+    }
     if (!point && e >= 0)
         return 0; /* a whole number (also 2e3) is exact */
-    return pow(10.0, -(double)(frac - e));
+    unit = pow(10.0, (double)e - (double)frac);
+    return isfinite(unit) ? unit : 0; /* no unit to give: the number must be exact */
 }

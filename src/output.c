@@ -1,66 +1,231 @@
-/* output.c - results reach the user whole or not at all. */
+/* output.c - standard output as it is made; -o FILE whole or not at all, never over
+ * anything but a regular file, never over a file that exists unless --force. */
 #include "attnstep/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-static int write_all(int fd, const char *data, size_t len)
+/* ---- the temporary file, and removing it when a signal ends the program ---- */
+
+#define TMP_NAME ".attnstep-XXXXXX" /* in FILE's folder; short whatever FILE's name is */
+#define TMP_TRIES 100
+
+static const int caught[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
+#define CAUGHT (sizeof caught / sizeof caught[0])
+static char pending[4096];           /* the temporary file a signal must remove, or "" */
+static volatile sig_atomic_t armed;  /* nonzero while pending names a file */
+static struct sigaction saved[CAUGHT];
+
+static void on_signal(int sig)
 {
-    while (len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        data += w;
-        len -= (size_t)w;
-    }
-    return 0;
+    if (armed)
+        unlink(pending); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
-int as_write_output(const char *path, const char *data, size_t len, int force, as_error *err)
+/* While a temporary file exists, the signals in caught[] remove it, then do what they
+ * did before; a signal the caller ignores stays ignored. */
+static void arm(const char *tmp)
+{
+    struct sigaction sa;
+    size_t i;
+
+    if (strlen(tmp) >= sizeof pending)
+        return;
+    memcpy(pending, tmp, strlen(tmp) + 1);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < CAUGHT; i++) {
+        sigaction(caught[i], NULL, &saved[i]);
+        if (saved[i].sa_handler != SIG_IGN)
+            sigaction(caught[i], &sa, NULL);
+    }
+    armed = 1;
+}
+
+static void disarm(void)
+{
+    size_t i;
+
+    if (!armed)
+        return;
+    for (i = 0; i < CAUGHT; i++)
+        sigaction(caught[i], &saved[i], NULL);
+    armed = 0;
+}
+
+/* Creates a new file named like TMP_NAME beside path: O_EXCL, mode 0666 less the umask.
+ * Returns its descriptor and sets *out (malloc'd), or -1 with errno set. */
+static int create_temp(const char *path, char **out)
+{
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    const char *slash = strrchr(path, '/');
+    const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    char *tmp = malloc(dir + sizeof TMP_NAME);
+    unsigned long r = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
+    int fd = -1, tries, i;
+
+    if (tmp == NULL)
+        return -1;
+    memcpy(tmp, path, dir);
+    memcpy(tmp + dir, TMP_NAME, sizeof TMP_NAME);
+    for (tries = 0; fd < 0 && tries < TMP_TRIES; tries++) {
+        r = r * 6364136223846793005UL + 1442695040888963407UL + (unsigned long)clock();
+        for (i = 0; i < 6; i++)
+            tmp[dir + sizeof TMP_NAME - 7 + i] = digits[(r >> (6 * i + 20)) % 36];
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        free(tmp);
+        return -1;
+    }
+    *out = tmp;
+    return fd;
+}
+
+/* ---- opening, committing, abandoning ---- */
+
+/* "cannot write: why" (errno) about path, or about standard output when path is NULL. */
+static void cannot_write(as_error *err, const char *path)
+{
+    char why[128];
+
+    as_msg_errno(why, sizeof why, err->lang, errno);
+    as_error_msg(err, path != NULL ? path : as_msg_text(err->lang, AS_MSG_FILE_STDOUT), 0, 0,
+                 AS_MSG_FILE_NO_WRITE, why);
+}
+
+/* Refuses what -o must not write to: anything that is not a regular file, and an
+ * existing file without force. Returns 0, or -1 with err set. */
+static int may_write(const char *path, int force, as_error *err)
 {
     struct stat st;
-    char *tmp = NULL;
-    int fd, ok;
 
-    if (path == NULL) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-            goto io;
-        return 0;
+    if (lstat(path, &st) != 0)
+        return 0; /* absent (or unreachable: creating the temporary file will say why) */
+    if (!S_ISREG(st.st_mode)) {
+        as_error_msg(err, path, 0, 0, S_ISDIR(st.st_mode)    ? AS_MSG_OUT_DIR
+                                      : S_ISLNK(st.st_mode)  ? AS_MSG_OUT_LINK
+                                      : S_ISFIFO(st.st_mode) ? AS_MSG_OUT_FIFO
+                                                             : AS_MSG_OUT_SPECIAL);
+        as_error_hint_msg(err, AS_MSG_HINT_OUT_SPECIAL);
+        return -1;
     }
-    if (!force && lstat(path, &st) == 0) {
+    if (!force) {
         as_error_msg(err, path, 0, 0, AS_MSG_FILE_EXISTS);
         as_error_hint_msg(err, AS_MSG_HINT_FORCE);
         return -1;
     }
-    if ((tmp = malloc(strlen(path) + 16)) == NULL)
-        goto io;
-    sprintf(tmp, "%s.tmp-XXXXXX", path);
-    if ((fd = mkstemp(tmp)) < 0)
-        goto io;
-    ok = fchmod(fd, 0644) == 0 && write_all(fd, data, len) == 0;
-    ok &= close(fd) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        const int saved = errno;
-        unlink(tmp);
-        errno = saved;
-        goto io;
-    }
-    free(tmp);
     return 0;
-io:
-    {
-        char why[128];
-        as_msg_errno(why, sizeof why, err->lang, errno);
-        as_error_msg(err, path ? path : as_msg_text(err->lang, AS_MSG_FILE_STDOUT), 0, 0,
-                     AS_MSG_FILE_NO_WRITE, why);
+}
+
+int as_output_open(as_output *o, const char *path, int force, as_error *err)
+{
+    int fd;
+
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->force = force;
+    if (path == NULL) {
+        o->f = stdout;
+        return 0;
     }
-    free(tmp);
-    return -1;
+    if (may_write(path, force, err) != 0)
+        return -1;
+    if ((fd = create_temp(path, &o->tmp)) < 0) {
+        cannot_write(err, path);
+        return -1;
+    }
+    arm(o->tmp);
+    if ((o->f = fdopen(fd, "w")) == NULL) {
+        cannot_write(err, path);
+        close(fd);
+        as_output_abort(o);
+        return -1;
+    }
+    return 0;
+}
+
+/* Puts the complete temporary file in path's place: link() fails when path exists (no
+ * clobbering, whatever else runs at the same time); --force renames over a regular
+ * file, checked again just before. Returns 0, or -1 with errno set. */
+static int put_in_place(as_output *o, as_error *err)
+{
+    if (!o->force) {
+        if (link(o->tmp, o->path) != 0) {
+            if (errno == EEXIST)
+                return may_write(o->path, 0, err);
+            return -1;
+        }
+        unlink(o->tmp);
+        return 0;
+    }
+    if (may_write(o->path, 1, err) != 0)
+        return -1;
+    return rename(o->tmp, o->path);
+}
+
+int as_output_commit(as_output *o, int *quiet, as_error *err)
+{
+    int ok;
+
+    *quiet = 0;
+    if (o->path == NULL) {
+        if (fflush(stdout) == 0 && !ferror(stdout))
+            return 0;
+        *quiet = errno == EPIPE;
+        cannot_write(err, NULL);
+        return -1;
+    }
+    ok = fflush(o->f) == 0 && !ferror(o->f);
+    ok &= fclose(o->f) == 0;
+    o->f = NULL;
+    if (!ok || put_in_place(o, err) != 0) {
+        cannot_write(err, o->path);
+        as_output_abort(o);
+        return -1;
+    }
+    disarm();
+    free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+void as_output_abort(as_output *o)
+{
+    if (o->path != NULL && o->f != NULL)
+        fclose(o->f);
+    o->f = NULL;
+    if (o->tmp != NULL) {
+        unlink(o->tmp);
+        disarm();
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+}
+
+int as_write_output(const char *path, const char *data, size_t len, int force, as_error *err)
+{
+    as_output o;
+    int quiet;
+
+    if (as_output_open(&o, path, force, err) != 0)
+        return -1;
+    if (fwrite(data, 1, len, o.f) != len) {
+        cannot_write(err, path);
+        as_output_abort(&o);
+        return -1;
+    }
+    return as_output_commit(&o, &quiet, err);
 }

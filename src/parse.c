@@ -365,9 +365,28 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
         "unknown layout \"%s\"", q);
 }
 
+/* A title or label holding a terminal control character (ESC, BEL, ...) is refused:
+ * printed, it could drive the user's terminal. Returns 0, or -1 with the error set. */
+static int plain_text(parser *ps, const char *v, const char *e)
+{
+    const char *bad = as_lex_control(v, e);
+    char q[64];
+
+    if (bad == NULL)
+        return 0;
+    as_lex_quote(q, sizeof q, bad, as_lex_char_len(bad, e));
+    return as_reader_fail_at(&ps->r, bad,
+                             "titles and labels are plain text: remove the control character "
+                             "(it could drive the terminal the output is shown on)",
+                             "a control character (%s) in a title or label", q);
+}
+
 /* Gives the value v..e (trimmed, not empty) to the setting which. */
 static int set_value(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
+    if ((which == SET_TITLE || which == SET_TOKENS || which == SET_KV_TOKENS) &&
+        plain_text(ps, v, e) != 0)
+        return -1;
     switch (which) {
     case SET_TITLE:
         ps->in->title = dup_n(v, (size_t)(e - v));

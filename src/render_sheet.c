@@ -3,6 +3,7 @@
  * renderers' (as_render_md, as_render_latex), the walk-through is `trace`'s; what is
  * drawn here is the page around them and the empty grids to fill in. */
 #include "attnstep/exercise.h"
+#include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 
 #include <stdarg.h>
@@ -209,17 +210,17 @@ static int walk(sheet *sh)
 
 static void intro(const sheet *sh, const as_exercise_opts *o)
 {
-    char list[512] = "";
-    size_t i, used = 0;
+    as_text list = {0};
+    size_t i;
 
     if (sh->latex)
         fputs("\\documentclass{article}\n\\usepackage{amsmath}\n\\setlength{\\parindent}{0pt}\n"
               "\\begin{document}\n", sh->out);
     say(sh, 1, AS_MSG_SHEET_TITLE, o->level, o->seed);
-    for (i = 0; i < sh->p->n && used < sizeof list; i++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? " " : "",
-                                 sh->p->tokens[i]);
-    say(sh, 0, AS_MSG_SHEET_TOKENS, list);
+    for (i = 0; i < sh->p->n; i++)
+        as_text_addf(&list, "%s%s", i ? " " : "", sh->p->tokens[i]);
+    say(sh, 0, AS_MSG_SHEET_TOKENS, as_text_str(&list));
+    as_text_free(&list);
     say(sh, 0, sh->p->mask == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : AS_MSG_TR_RULE_CAUSAL);
 }
 

@@ -1,5 +1,6 @@
 /* render_text.c - `run` as text: every table in the chapter's order and format. */
 #include "attnstep/render.h"
+#include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -49,13 +50,15 @@ static void table(as_block *out, const char *expr, const as_matrix *m, const as_
                   const as_render_opts *o)
 {
     const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
-    char label[256];
+    as_text label = {0};
     int rounded = 0;
     as_block b = as_block_matrix(m, &st, &rounded);
 
-    snprintf(label, sizeof label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr,
-             o->color ? "\x1b[0m" : "", rounded ? sym(o, AS_SYM_APPROX) : "=");
-    as_block_label(&b, label);
+    as_text_addf(&label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr, o->color ? "\x1b[0m" : "",
+                 rounded ? sym(o, AS_SYM_APPROX) : "=");
+    b.failed |= label.failed;
+    as_block_label(&b, as_text_str(&label));
+    as_text_free(&label);
     if (captions != NULL && captions->count > 0) {
         as_block both = as_block_beside(&b, captions, CAPTION_GAP);
         as_block_append(out, &both);
@@ -82,8 +85,8 @@ static as_block row_captions(const char *const *labels, size_t rows, const as_re
 /* Which keys row i may read: 第0行只能读“我”, 第1行能读“我”和“爱”. */
 static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_render_opts *o)
 {
-    char list[512] = "";
-    size_t j, count = 0, used = 0, last = 0;
+    as_text list = {0};
+    size_t j, count = 0, last = 0;
 
     for (j = 0; j < p->m; j++)
         if (AS_AT(p->M, i, j) != -INFINITY)
@@ -92,16 +95,19 @@ static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_re
         as_block_add(c, msg(o, AS_MSG_MASK_READS_N), i, count);
         return;
     }
-    for (j = 0; j < p->m && used < sizeof list; j++) {
+    for (j = 0; j < p->m; j++) {
         if (AS_AT(p->M, i, j) == -INFINITY)
             continue;
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s“%s”",
-                                 used == 0    ? ""
-                                 : j == last ? msg(o, AS_MSG_LIST_AND)
-                                             : msg(o, AS_MSG_LIST_SEP),
-                                 p->kv_tokens[j]);
+        as_text_addf(&list, "%s“%s”",
+                     list.len == 0 ? ""
+                     : j == last   ? msg(o, AS_MSG_LIST_AND)
+                                   : msg(o, AS_MSG_LIST_SEP),
+                     p->kv_tokens[j]);
     }
-    as_block_add(c, msg(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i, list);
+    c->failed |= list.failed;
+    as_block_add(c, msg(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i,
+                 as_text_str(&list));
+    as_text_free(&list);
 }
 
 /* ---- sections, in the chapter's order ---- */
@@ -288,19 +294,23 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
 /* The heads side by side (C) and the output projection, when there are any. */
 static void output(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
-    char expr[256] = "C = [", sub[32];
-    size_t h, used = strlen(expr);
+    as_text expr = {0};
+    char sub[32];
+    size_t h;
 
     if (is_final_output(p))
         return;
-    for (h = 0; h < p->heads && used < sizeof expr; h++) {
+    as_text_addf(&expr, "C = [");
+    for (h = 0; h < p->heads; h++) {
         head_name(sub, sizeof sub, "O", p, h, o);
-        used += (size_t)snprintf(expr + used, sizeof expr - used, "%s%s", h ? "|" : "", sub);
+        as_text_addf(&expr, "%s%s", h ? "|" : "", sub);
     }
-    snprintf(expr + used, sizeof expr - used, "]");
+    as_text_addf(&expr, "]");
+    out->failed |= expr.failed;
     gap(out);
     if (p->heads > 1 && as_shows(o, AS_T_C))
-        table(out, expr, &t->C, NULL, o);
+        table(out, as_text_str(&expr), &t->C, NULL, o);
+    as_text_free(&expr);
     if (p->Wo != NULL && as_shows(o, AS_T_O))
         table(out, p->bo ? "O = C @ Wo + bo" : "O = C @ Wo", &t->O, NULL, o);
     else if (as_shows(o, AS_T_O))

@@ -52,7 +52,9 @@ static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *in
     open_file(s, input);
     parse(a, text);
     as_error_init(&err, AS_LANG_EN);
-    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, tol, &err), 0);
+    const as_check_opts o = {tol, 0};
+
+    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, &o, &err), 0);
 }
 
 static void done(as_grade *g, as_session *s, as_answers *a)
@@ -92,7 +94,7 @@ static void assert_grades(const char *text, double tol, int correct, size_t nwro
     assert_int_equal(g.correct, correct);
     assert_int_equal(g.table[0].nwrong, nwrong);
     if (nwrong > 0)
-        assert_int_equal(g.table[0].wrong[0], first_wrong);
+        assert_int_equal(g.table[0].wrong[0].cell, first_wrong);
     assert_int_equal(g.table[0].diagnosis, diag);
     done(&g, &s, &a);
 }
@@ -281,9 +283,12 @@ static void test_o_from_a_wrong_a_is_a_carried_error(void **state)
     assert_string_equal(g.table[1].carried_from, "A");
     done(&g, &s, &a);
     free(text);
-    /* O computed from the unrounded wrong A: the rounding of A is allowed for */
+    /* O computed from the unrounded wrong A: SPEC §6 (rewritten for issue 13) judges a
+     * step from the tables as written, to half a unit of the step's own last place; O's
+     * 7.3106 is 0.0004 from 0.7311×10, so it is not that step done right; it is the
+     * whole layer computed without the scaling (e/(1+e)×10 = 7.3106) */
     assert_file_grades("examples/f11.txt", DATA "f11-carried-full-precision.txt", 0,
-                       AS_DIAG_CARRIED_ERROR);
+                       AS_DIAG_NO_SCALE);
 }
 
 static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **state)
@@ -294,6 +299,7 @@ static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **stat
 
 static void test_answers_that_cannot_be_graded_are_refused(void **state)
 {
+    const as_check_opts opts = {-1, 0};
     static const char *const bad[] = {"X = [[1, 1], [1, -1]]", "S_h1 = [[0]]",
                                       "O = [[1]]\nO_h0 = [[1]]", "# nothing\n"};
     as_session s;
@@ -307,7 +313,7 @@ static void test_answers_that_cannot_be_graded_are_refused(void **state)
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         parse(&a, bad[i]);
         as_error_init(&err, AS_LANG_EN);
-        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, -1, &err), -1);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &opts, &err), -1);
         assert_true(err.set);
         as_answers_free(&a);
     }
@@ -341,7 +347,8 @@ static void test_check_command_exits_0_1_2(void **state)
     assert_file_contains(CLI_OUT, "no_scale");
     assert_int_equal(run("check examples/f11.txt examples/f11.txt"), 2); /* X is no answer */
     assert_int_equal(run("check examples/f11.txt " DATA "missing.txt"), 2);
-    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format md"), 2);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format md"), 1);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format svg"), 2);
 }
 
 static void test_check_json_is_exactly_the_specs_shape(void **state)
@@ -351,13 +358,17 @@ static void test_check_json_is_exactly_the_specs_shape(void **state)
     (void)state;
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format json"), 1);
     out = slurp(CLI_OUT);
-    assert_string_equal(out, "{\"correct\": false, \"tables\": [{\"name\": \"S\", \"correct\": "
-                             "false, \"wrong_cells\": [[1,0]], \"diagnosis\": \"no_scale\"}]}\n");
+    /* SPEC §6: the student's object; S[1][0] written 1, expected 1/√2 */
+    assert_string_equal(out, "{\"name\": \"f11-no-scale\", \"score\": 0, \"max\": 1, \"correct\": "
+                             "false, \"tables\": [{\"name\": \"S\", \"correct\": false, \"credit\": 0, "
+                             "\"wrong_cells\": [{\"cell\": [1, 0], \"written\": 1, \"expected\": "
+                             "0.7071067811865476}], \"diagnosis\": \"no_scale\"}]}\n");
     free(out);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format json"), 0);
     out = slurp(CLI_OUT);
-    assert_string_equal(out, "{\"correct\": true, \"tables\": [{\"name\": \"A\", \"correct\": "
-                             "true, \"wrong_cells\": [], \"diagnosis\": null}]}\n");
+    assert_string_equal(out, "{\"name\": \"f11-two-places\", \"score\": 1, \"max\": 1, "
+                             "\"correct\": true, \"tables\": [{\"name\": \"A\", \"correct\": true, "
+                             "\"credit\": 1, \"wrong_cells\": [], \"diagnosis\": null}]}\n");
     free(out);
 }
 

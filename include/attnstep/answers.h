@@ -20,6 +20,7 @@ typedef struct as_answer {
 
 typedef struct as_answers {
     char *path;       /* the file name, for errors */
+    char *student;    /* the `name:` setting, or NULL when the file has none */
     as_answer *item;
     size_t count;
 } as_answers;
@@ -52,6 +53,12 @@ typedef enum as_answer_kind {
  * followed by a head, "_h0", "_h1" ... Sets *kind and *head (-1 when no head is named).
  * Returns 0, or -1 when the name is none of these. */
 int as_answer_name(const char *name, as_answer_kind *kind, long *head);
+
+/* Reads a row answer's name as the walk-through writes it (SPEC §6): q, k, v, s (the
+ * scaled scores), a (the shares) or o, then the row in ASCII or subscript digits ("q1",
+ * "q₁", "o0"), optionally "_hN" for a head's row. Sets *kind, *row and *head (-1 when no
+ * head is named). Returns 0, or -1 when the name is no row answer. */
+int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row);
 
 /* The canonical name of a kind, as JSON prints it: "Q" ... "QKT" ... "C". */
 const char *as_answer_kind_name(as_answer_kind kind);

@@ -1,6 +1,7 @@
-/* check.h - grading a student's answers (SPEC §6): deciding which tables and cells are
- * right to the precision the student wrote (the answers are read by answers.h, a wrong
- * table's mistake is named by diagnose.h). Pure: no I/O. */
+/* check.h - grading a student's answers (SPEC §6): deciding which tables, rows and cells
+ * are right to the precision the student wrote, judging each table step by step from
+ * the student's own earlier tables (ownchain.h), and scoring (the answers are read by
+ * answers.h, a wrong table's mistake is named by diagnose.h). Pure: no I/O. */
 #ifndef ATTNSTEP_CHECK_H
 #define ATTNSTEP_CHECK_H
 
@@ -11,22 +12,60 @@
 #include "attnstep/error.h"
 #include "attnstep/model.h"
 
+/* How cells are judged. */
+typedef struct as_check_opts {
+    double tol;          /* < 0: each cell to half a unit of its last written place;
+                          * else every cell within tol (--tol) */
+    int require_digits;  /* a non-integer written with fewer decimals is wrong (0: off) */
+} as_check_opts;
+
+/* One cell's verdict. */
+typedef enum as_cell_verdict {
+    AS_CELL_RIGHT = 0,
+    AS_CELL_WRONG,      /* too far from the true value */
+    AS_CELL_TOO_FEW     /* written with fewer decimals than require_digits asks */
+} as_cell_verdict;
+
+/* Judges one cell (SPEC §6): the written value w whose last digit has the unit u (0 when
+ * exact as written, as_written_unit()) against the true value x. -inf stands only for
+ * -inf. The tutor (`practice`) judges its cells with this too. */
+as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts *o);
+
 typedef struct as_grade {
     as_table_grade *table;     /* count entries, in the book's order */
     size_t count;
     int correct;               /* nonzero when every given table is right */
+    size_t score;              /* tables and rows that earn their mark: right or carried */
 } as_grade;
 
-/* Grades the answers against the run t of problem p. tol < 0 takes each cell's own
- * precision (half a unit of its last written digit; a tiny margin for exact numbers),
- * else every cell is right within tol. Masked cells of S must be -inf. Returns 0 and
- * fills g (free with as_grade_free()); or -1 with err set for an answers file that
- * cannot be graded: an unknown name, a head the problem lacks, a table named twice, no
- * table at all, or memory running out. */
+/* Grades the answers against the run t of problem p. A table not right against the
+ * true values is recomputed by its right step from the student's own earlier tables:
+ * agreeing with that, it is right when those tables were right (only rounded), else
+ * carried_error (credit earned). Otherwise its mistake is named (diagnose.h). Returns 0
+ * and fills g (free with as_grade_free()); or -1 with err set for an answers file that
+ * cannot be graded: an unknown name, a head or row the problem lacks, a table named
+ * twice, no table at all, or memory running out. */
 int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
-                   double tol, as_error *err);
+                   const as_check_opts *o, as_error *err);
 
 /* Frees what g owns and leaves it empty. */
 void as_grade_free(as_grade *g);
+
+/* A key that sorts graded tables (and rows) into the book's order: the whole Q, K, V,
+ * then each head's tables, then C, then the layer's O; a row after its table. */
+long as_grade_order(const as_table_grade *g);
+
+/* ---- A class: a count of students per named mistake, and the mean ---- */
+
+typedef struct as_class_summary {
+    size_t students;                  /* graded (unreadable files are not counted) */
+    double mean_score;                /* mean of the marks earned */
+    double mean_max;                  /* mean of the marks there were to earn */
+    size_t made[AS_DIAG_COUNT];       /* students who made each named mistake (carried
+                                       * errors are not mistakes: made[CARRIED] is 0) */
+} as_class_summary;
+
+/* Sums up n graded students (grades[i] NULL for one whose file could not be graded). */
+void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size_t n);
 
 #endif

@@ -19,11 +19,17 @@ typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER 
 
 /* Exit statuses (SPEC §3). */
 enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
+/* A command's status (never an exit code): its output is written, and the bad input it
+ * met was already reported on standard error; exit 2 (check: an unreadable answers file
+ * among a class that was still graded). */
+enum { AS_EXIT_PARTIAL = 3 };
 
 typedef struct as_cli {
     const char *command;     /* "run", "trace", "check", "exercise", "compare" */
     const char *arg[2];      /* the command's file arguments */
     int nargs;
+    char **files;            /* every file argument (check: FILE ANSWERS...), nfiles */
+    int nfiles;
     as_render_opts render;   /* lang, digits, ascii, only, row, heatmap; color decided late */
     as_format format;
     int format_set;
@@ -32,6 +38,7 @@ typedef struct as_cli {
     const char *output;      /* -o FILE, or NULL for stdout */
     int force;
     double tol;              /* check --tol; negative when not given */
+    int require_digits;      /* check --require-digits; 0 when not given */
     /* exercise */
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */

@@ -121,7 +121,7 @@ typedef enum as_msg {
     AS_MSG_USE_CHOICE,     /* %s option, %s its choices, %s what was given */
     AS_MSG_USE_ROW,        /* %s what was given to --row */
     AS_MSG_USE_TOL,        /* %s what was given to --tol */
-    AS_MSG_USE_DIGITS,     /* %s what was given to --digits */
+    AS_MSG_USE_DIGITS,     /* %s --digits or --require-digits, %s what was given */
     AS_MSG_USE_SEED,       /* %s what was given to --seed */
     AS_MSG_USE_LEVEL,      /* %s what was given to --level */
     AS_MSG_USE_SIZE,       /* %s option, %s what was given: the exercise sizes */
@@ -147,7 +147,14 @@ typedef enum as_msg {
     AS_MSG_HINT_FORCE,     /* add --force */
     AS_MSG_FILE_NO_WRITE,  /* %s why: the output cannot be written */
     AS_MSG_FILE_STDOUT,    /* "standard output", in place of a file name */
-    AS_MSG_FILE_NO_ANSWERS,/* %s why: the answers cannot be read */
+    AS_MSG_OUT_DIR,        /* -o names a folder */
+    AS_MSG_OUT_LINK,       /* -o names a symbolic link */
+    AS_MSG_OUT_FIFO,       /* -o names a FIFO */
+    AS_MSG_OUT_SPECIAL,    /* -o names a device or special file */
+    AS_MSG_HINT_OUT_SPECIAL, /* leave out -o, or name a new file */
+    AS_MSG_USE_ONE_STDIN,  /* check: only one file may be standard input */
+    AS_MSG_USE_SCOPED,     /* %s option, %s command, %s the commands it belongs to */
+    AS_MSG_HINT_SCOPED,    /* %s option, %s the commands it belongs to */
     AS_MSG_WHY_NOENT,      /* why a file cannot be read or written: no such file */
     AS_MSG_WHY_ISDIR,      /* it is a directory */
     AS_MSG_WHY_ACCES,      /* permission denied */
@@ -190,6 +197,39 @@ typedef enum as_msg {
     AS_MSG_CMD_EXERCISE,   /* what exercise does */
     AS_MSG_CMD_COMPARE,    /* what compare does */
     AS_MSG_HELP,           /* --help after the synopsis lines */
+    /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
+    AS_MSG_DIAG_SCALE_BY_DK,   /* %s "√d_k" */
+    AS_MSG_DIAG_MASKED_ZERO,
+    AS_MSG_DIAG_INVERTED_MASK,
+    AS_MSG_DIAG_MASK_AFTER_SOFTMAX,
+    AS_MSG_DIAG_NO_NORMALIZE,
+    AS_MSG_DIAG_KEYS_FOR_VALUES,
+    AS_MSG_DIAG_WRONG_WEIGHTS, /* %s the table made ("K"), %s the W used ("Wq"), %s the W it needs ("Wk") */
+    AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
+    AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
+    AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
+    AS_MSG_CHK_CARRIED,        /* %s table: carried_error, the mark earned */
+    AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
+    AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
+    AS_MSG_CHK_STUDENT,        /* %s name, %zu score, %zu max */
+    AS_MSG_CHK_CLASS,          /* %zu students graded */
+    AS_MSG_CHK_MEAN,           /* %s mean score, %s mean max */
+    AS_MSG_CHK_MADE,           /* heading of the count per named mistake */
+    AS_MSG_CHK_MADE_LINE,      /* %s code, %zu students */
+    AS_MSG_CHK_NO_MISTAKE,     /* a student line (or the class) with no named mistake */
+    AS_MSG_CHK_UNREADABLE,     /* %s why: an answers file that cannot be read */
+    AS_MSG_CHK_NOT_GRADED,     /* a student line whose file could not be graded */
+    AS_MSG_CHK_COL_STUDENT,    /* column headings of the Markdown summary */
+    AS_MSG_CHK_COL_SCORE,
+    AS_MSG_CHK_COL_MISTAKES,
+    AS_MSG_CHK_COL_TABLE,
+    AS_MSG_CHK_COL_RESULT,
+    AS_MSG_CHK_COL_DIAG,
+    AS_MSG_CHK_COL_COUNT,
+    AS_MSG_CHK_WORD_RIGHT,     /* a table's result in a Markdown cell */
+    AS_MSG_CHK_WORD_WRONG,
+    AS_MSG_CHK_WORD_CARRIED,
+    AS_MSG_CHK_NO_ANSWERS,     /* %s a directory with no *.txt in it */
     /* grad: the backward pass (SPEC §13) */
     AS_MSG_GRAD_NO_LOSS,        /* no dO and no loss in the file */
     AS_MSG_GRAD_HINT_NO_LOSS,

@@ -46,8 +46,13 @@ size_t as_lex_run(const char *p, const char *end);
 size_t as_lex_char_len(const char *p, const char *end);
 
 /* Copies at most about 40 bytes of s[0..n) into out (NUL-terminated, cut at a character
- * boundary, "..." added when cut), for quoting the input in messages. */
+ * boundary, "..." added when cut), for quoting the input in messages. Terminal control
+ * characters (C0 but tab, DEL, C1) are written as \x1b, never as themselves. */
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
+
+/* The first terminal control character (C0 but tab, DEL, C1: what could drive a
+ * terminal from a label) in s..end, or NULL. */
+const char *as_lex_control(const char *s, const char *end);
 
 /* Nonzero when s[0..n) equals the lowercase word w, ignoring ASCII case. */
 int as_lex_word_is(const char *s, size_t n, const char *w);

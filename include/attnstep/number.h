@@ -18,7 +18,9 @@ extern const char as_why_zero_denominator[]; /* 1/0 */
 extern const char as_why_no_memory[];        /* a very long literal could not be copied */
 
 /* The unit of the last digit written in the number text s[0..n): 0.01 for "0.67", 1 for
- * "3.", 0.001 for "1e-3"; 0 when the number is exact as written ("2", "1/3", "-inf"). */
+ * "3.", 0.001 for "1e-3", 1e-4 for "1.5e-3"; 0 when the number is exact as written ("2",
+ * "1/3", "-inf", and a zero with an exponent such as "0.0e9", which has no significant
+ * digit to be precise to). Never infinite, whatever the exponent. */
 double as_written_unit(const char *s, size_t n);
 
 #endif

@@ -1,13 +1,43 @@
-/* output.h - writing a finished result: to standard output, or to -o FILE atomically. */
+/* output.h - where a command's output goes: standard output, written as it is made, or
+ * -o FILE, written whole or not at all.
+ *
+ * -o FILE writes a temporary file in FILE's folder (a short name of its own, so a FILE
+ * name of NAME_MAX bytes still works; created with mode 0666 less the umask, as any new
+ * file) and, once complete, puts it in FILE's place: with link(), which fails when FILE
+ * exists, so two writers can never both "succeed" (no-clobber without a race); with
+ * --force, with rename(), and only over a regular file. A device, a FIFO, a directory or
+ * a symbolic link named by -o is refused before any work. A catchable signal that ends
+ * the program (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE) while the temporary file
+ * exists removes it first. One output at a time per process. */
 #ifndef ATTNSTEP_OUTPUT_H
 #define ATTNSTEP_OUTPUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "attnstep/error.h"
 
-/* Writes len bytes to path through a temporary file in the same folder and a rename, so
- * a reader sees the old file or the whole new one. Refuses an existing path unless
- * force. path NULL writes to standard output. Returns 0, or -1 with err set. */
+typedef struct as_output {
+    FILE *f;          /* where to write: stdout, or the temporary file */
+    const char *path; /* -o FILE, or NULL for standard output */
+    char *tmp;        /* the temporary file's path while it exists, else NULL */
+    int force;
+} as_output;
+
+/* Opens the output: path NULL is standard output; else checks that path may be written
+ * (absent, or a regular file and force) and creates the temporary file. Returns 0, or
+ * -1 with err set (nothing created). */
+int as_output_open(as_output *o, const char *path, int force, as_error *err);
+
+/* Finishes the output: flushes it and, for -o, puts the temporary file in place. Returns
+ * 0, or -1 with err set (the temporary file removed, FILE as it was). A write to a
+ * closed pipe (EPIPE) sets *quiet to 1: the reader has gone, nothing is to be said. */
+int as_output_commit(as_output *o, int *quiet, as_error *err);
+
+/* Abandons the output: removes the temporary file. Standard output is left as is. */
+void as_output_abort(as_output *o);
+
+/* Writes len bytes to path (NULL: standard output) through as_output_open() and
+ * as_output_commit(). Returns 0, or -1 with err set. */
 int as_write_output(const char *path, const char *data, size_t len, int force, as_error *err);
 
 #endif

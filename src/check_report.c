@@ -1,0 +1,543 @@
+/* check_report.c - the reports of `check` (SPEC §6): text, Markdown, a CSV gradebook and
+ * JSON, read from the grades (check.h). Every word comes from the message table. */
+#include "attnstep/check_report.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LISTED_CELLS 12 /* wrong cells listed in the text report before "... and N more" */
+
+static const char *msg(const as_render_opts *o, as_msg m)
+{
+    return as_msg_text(o->lang, m);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The teaching sentence of a diagnosis                                             */
+/* ------------------------------------------------------------------------------ */
+
+/* Writes the explanation of g's diagnosis into buf ("" for none). */
+static void explain(char *buf, size_t size, const as_table_grade *g, const as_render_opts *o)
+{
+    static const as_msg why[AS_DIAG_COUNT] = {
+        [AS_DIAG_CARRIED_ERROR] = AS_MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = AS_MSG_DIAG_NO_SCALE,
+        [AS_DIAG_SCALE_MULTIPLIED] = AS_MSG_DIAG_SCALE_MULT,
+        [AS_DIAG_SCALE_BY_DK] = AS_MSG_DIAG_SCALE_BY_DK, [AS_DIAG_NO_MASK] = AS_MSG_DIAG_NO_MASK,
+        [AS_DIAG_MASKED_ZERO] = AS_MSG_DIAG_MASKED_ZERO,
+        [AS_DIAG_INVERTED_MASK] = AS_MSG_DIAG_INVERTED_MASK,
+        [AS_DIAG_MASK_AFTER_SOFTMAX] = AS_MSG_DIAG_MASK_AFTER_SOFTMAX,
+        [AS_DIAG_NO_NORMALIZE] = AS_MSG_DIAG_NO_NORMALIZE,
+        [AS_DIAG_SOFTMAX_COLUMNS] = AS_MSG_DIAG_SOFTMAX_COLUMNS,
+        [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED,
+        [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_DIAG_KEYS_FOR_VALUES,
+        [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_DIAG_WRONG_WEIGHTS,
+        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT};
+    static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
+    const int made = g->detail / 3 % 3, used = g->detail % 3;
+    char sqrt_dk[32];
+
+    buf[0] = '\0';
+    if (g->diagnosis == AS_DIAG_NONE)
+        return;
+    snprintf(sqrt_dk, sizeof sqrt_dk, o->ascii ? "%s(d_k)" : "%sd_k", as_sym_text(o->ascii, AS_SYM_SQRT));
+    if (g->diagnosis == AS_DIAG_WRONG_WEIGHTS)
+        snprintf(buf, size, msg(o, why[g->diagnosis]), table[made], w[used], w[made]);
+    else if (g->diagnosis == AS_DIAG_TORCH_LAYOUT)
+        snprintf(buf, size, msg(o, why[g->diagnosis]), table[g->detail % 3], w[g->detail % 3],
+                 w[g->detail % 3], w[g->detail % 3]);
+    else
+        snprintf(buf, size, msg(o, why[g->diagnosis]),
+                 g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
+}
+
+/* The codes of the mistakes that fit equally, "no_mask、masked_zero". */
+static void fits_list(char *buf, size_t size, const as_table_grade *g, const char *sep)
+{
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < g->nfits && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? sep : "",
+                                as_diag_code(g->fits[i].diag));
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Text                                                                             */
+/* ------------------------------------------------------------------------------ */
+
+static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
+                        const as_render_opts *o, int require_digits)
+{
+    char w[AS_NUM_BUF], x[AS_NUM_BUF];
+    size_t k;
+
+    for (k = 0; k < g->nwrong && k < LISTED_CELLS; k++) {
+        const size_t c = g->wrong[k].cell, cols = g->expected.cols;
+        as_fmt_display(w, sizeof w, g->given->value.v[c], o->digits, o->ascii);
+        as_fmt_display(x, sizeof x, g->expected.v[c], o->digits, o->ascii);
+        fputs("  ", out);
+        if (g->row >= 0)
+            fprintf(out, msg(o, AS_MSG_CHK_ROW_CELL), name, c, w, x);
+        else
+            fprintf(out, msg(o, AS_MSG_CHK_CELL), name, c / cols, c % cols, w, x);
+        if (g->wrong[k].too_few)
+            fprintf(out, msg(o, AS_MSG_CHK_TOO_FEW), require_digits);
+        fputc('\n', out);
+    }
+    if (g->nwrong > LISTED_CELLS) {
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_MORE), g->nwrong - LISTED_CELLS);
+        fputc('\n', out);
+    }
+}
+
+static void text_diagnosis(FILE *out, const as_table_grade *g, const as_render_opts *o)
+{
+    char text[512], list[256];
+
+    if (g->nfits > 1) {
+        fits_list(list, sizeof list, g, msg(o, AS_MSG_CHK_LIST_SEP));
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_AMBIGUOUS), list);
+        fputc('\n', out);
+    } else if (g->diagnosis != AS_DIAG_NONE) {
+        explain(text, sizeof text, g, o);
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
+        fputc('\n', out);
+    }
+}
+
+static void text_table(FILE *out, const as_table_grade *g, const as_render_opts *o,
+                       int require_digits)
+{
+    const as_matrix *e = &g->expected, *w = &g->given->value;
+    char name[64];
+
+    as_table_shown_name(name, sizeof name, g->name, o->ascii);
+    if (g->correct)
+        fprintf(out, msg(o, AS_MSG_CHK_RIGHT), name);
+    else if (g->diagnosis == AS_DIAG_CARRIED_ERROR)
+        fprintf(out, msg(o, AS_MSG_CHK_CARRIED), name);
+    else if (!g->shape_ok)
+        fprintf(out, msg(o, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
+    else
+        fprintf(out, msg(o, AS_MSG_CHK_WRONG), name, g->nwrong, e->rows * e->cols);
+    fputc('\n', out);
+    if (g->shape_ok)
+        wrong_cells(out, g, name, o, require_digits);
+    text_diagnosis(out, g, o);
+}
+
+/* "S:no_scale; O:?" into buf: each table that earned no mark, with its mistake. */
+static void mistakes(char *buf, size_t size, const as_grade *g, const char *sep)
+{
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < g->count && len < size; i++) {
+        const as_table_grade *t = &g->table[i];
+        const char *code = as_diag_code(t->diagnosis);
+        char list[128];
+        if (t->credit)
+            continue;
+        fits_list(list, sizeof list, t, "|");
+        len += (size_t)snprintf(buf + len, size - len, "%s%s:%s", len ? sep : "", t->name,
+                                code ? code : t->nfits > 1 ? list : "?");
+    }
+}
+
+static void text_student(FILE *out, const as_student *s, const as_render_opts *o, int require_digits)
+{
+    size_t i, wrong = 0;
+
+    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, s->grade.score, s->grade.count);
+    fputc('\n', out);
+    for (i = 0; i < s->grade.count; i++) {
+        text_table(out, &s->grade.table[i], o, require_digits);
+        wrong += !s->grade.table[i].correct;
+    }
+    if (wrong == 0)
+        fprintf(out, msg(o, AS_MSG_CHK_ALL_RIGHT), s->grade.count);
+    else
+        fprintf(out, msg(o, AS_MSG_CHK_SOME_WRONG), wrong, s->grade.count);
+    fputc('\n', out);
+}
+
+/* A number for the summary: at most 2 decimals, trailing zeros dropped. */
+static void short_number(char *buf, size_t size, double v)
+{
+    as_fmt_display(buf, size, v, 2, 1);
+}
+
+static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
+{
+    const as_class_summary *s = &c->summary;
+    char line[1024], a[32], b[32];
+    size_t i, wide = 0;
+    int any = 0;
+
+    for (i = 0; i < c->count; i++)
+        wide = as_display_width(c->student[i].name) > wide ? as_display_width(c->student[i].name) : wide;
+    fprintf(out, msg(o, AS_MSG_CHK_CLASS), s->students);
+    fputc('\n', out);
+    for (i = 0; i < c->count; i++) {
+        const as_student *st = &c->student[i];
+        fprintf(out, "  %s%*s  ", st->name, (int)(wide - as_display_width(st->name)), "");
+        if (!st->graded) {
+            fprintf(out, "%s\n", msg(o, AS_MSG_CHK_NOT_GRADED));
+            continue;
+        }
+        mistakes(line, sizeof line, &st->grade, "; ");
+        fprintf(out, "%zu/%zu  %s\n", st->grade.score, st->grade.count,
+                line[0] ? line : msg(o, AS_MSG_CHK_NO_MISTAKE));
+    }
+    short_number(a, sizeof a, s->mean_score);
+    short_number(b, sizeof b, s->mean_max);
+    fprintf(out, msg(o, AS_MSG_CHK_MEAN), a, b);
+    fprintf(out, "\n%s\n", msg(o, AS_MSG_CHK_MADE));
+    for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++) {
+        if (s->made[i] == 0)
+            continue;
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_MADE_LINE), as_diag_code((as_diag)i), s->made[i]);
+        fputc('\n', out);
+        any = 1;
+    }
+    if (!any)
+        fprintf(out, "  %s\n", msg(o, AS_MSG_CHK_NO_MISTAKE));
+}
+
+/* Each graded student by one, a blank line apart, then (several) the summary by the other. */
+static int each_student(FILE *out, const as_class *c, const as_render_opts *o,
+                        void (*one)(FILE *, const as_student *, const as_render_opts *, int),
+                        void (*summary)(FILE *, const as_class *, const as_render_opts *))
+{
+    size_t i, shown = 0;
+
+    for (i = 0; i < c->count; i++) {
+        if (!c->student[i].graded)
+            continue;
+        if (shown++ > 0)
+            fputc('\n', out);
+        one(out, &c->student[i], o, c->require_digits);
+    }
+    if (c->count > 1) {
+        fputc('\n', out);
+        summary(out, c, o);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+int as_check_text(FILE *out, const as_class *c, const as_render_opts *o)
+{
+    return each_student(out, c, o, text_student, text_summary);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Markdown                                                                         */
+/* ------------------------------------------------------------------------------ */
+
+/* A cell's text with "|" escaped. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        if (*s == '|')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+}
+
+static void md_student(FILE *out, const as_student *s, const as_render_opts *o, int digits)
+{
+    char name[64], text[512];
+    size_t i;
+
+    (void)digits; /* the Markdown report names the table's mistake, not each cell */
+    fputs("## ", out);
+    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, s->grade.score, s->grade.count);
+    fprintf(out, "\n\n| %s | %s | %s |\n|---|---|---|\n", msg(o, AS_MSG_CHK_COL_TABLE),
+            msg(o, AS_MSG_CHK_COL_RESULT), msg(o, AS_MSG_CHK_COL_DIAG));
+    for (i = 0; i < s->grade.count; i++) {
+        const as_table_grade *g = &s->grade.table[i];
+        as_table_shown_name(name, sizeof name, g->name, o->ascii);
+        fprintf(out, "| %s | %s | ", name,
+                msg(o, g->correct ? AS_MSG_CHK_WORD_RIGHT
+                       : g->credit ? AS_MSG_CHK_WORD_CARRIED : AS_MSG_CHK_WORD_WRONG));
+        if (g->nfits > 1) {
+            fits_list(text, sizeof text, g, msg(o, AS_MSG_CHK_LIST_SEP));
+            md_cell(out, text);
+            fputs(" ?", out);
+        } else if (g->diagnosis != AS_DIAG_NONE) {
+            fprintf(out, "`%s`: ", as_diag_code(g->diagnosis));
+            explain(text, sizeof text, g, o);
+            md_cell(out, text);
+        }
+        fputs(" |\n", out);
+    }
+}
+
+static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
+{
+    const as_class_summary *s = &c->summary;
+    char line[1024], a[32], b[32];
+    size_t i;
+
+    fputs("## ", out);
+    fprintf(out, msg(o, AS_MSG_CHK_CLASS), s->students);
+    fprintf(out, "\n\n| %s | %s | %s |\n|---|---|---|\n", msg(o, AS_MSG_CHK_COL_STUDENT),
+            msg(o, AS_MSG_CHK_COL_SCORE), msg(o, AS_MSG_CHK_COL_MISTAKES));
+    for (i = 0; i < c->count; i++) {
+        const as_student *st = &c->student[i];
+        fputs("| ", out);
+        md_cell(out, st->name);
+        if (!st->graded) {
+            fprintf(out, " | | %s |\n", msg(o, AS_MSG_CHK_NOT_GRADED));
+            continue;
+        }
+        mistakes(line, sizeof line, &st->grade, "; ");
+        fprintf(out, " | %zu/%zu | ", st->grade.score, st->grade.count);
+        md_cell(out, line);
+        fputs(" |\n", out);
+    }
+    short_number(a, sizeof a, s->mean_score);
+    short_number(b, sizeof b, s->mean_max);
+    fputc('\n', out);
+    fprintf(out, msg(o, AS_MSG_CHK_MEAN), a, b);
+    fprintf(out, "\n\n| %s | %s |\n|---|---|\n", msg(o, AS_MSG_CHK_COL_MISTAKES),
+            msg(o, AS_MSG_CHK_COL_COUNT));
+    for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
+        if (s->made[i] > 0)
+            fprintf(out, "| `%s` | %zu |\n", as_diag_code((as_diag)i), s->made[i]);
+}
+
+int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
+{
+    return each_student(out, c, o, md_student, md_summary);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* CSV gradebook                                                                    */
+/* ------------------------------------------------------------------------------ */
+
+/* A field, quoted when it holds a comma, a quote or a line end (RFC 4180). */
+static void csv_field(FILE *out, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s != '\0'; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* The columns: every table or row some student gave, in the book's order. */
+static size_t csv_columns(const as_table_grade **col, size_t cap, const as_class *c)
+{
+    size_t i, j, k, n = 0;
+
+    for (i = 0; i < c->count; i++) {
+        const as_grade *g = &c->student[i].grade;
+        for (j = 0; c->student[i].graded && j < g->count; j++) {
+            const as_table_grade *t = &g->table[j];
+            for (k = 0; k < n && strcmp(col[k]->name, t->name) != 0; k++)
+                ;
+            if (k < n || n == cap)
+                continue;
+            for (k = n++; k > 0 && as_grade_order(col[k - 1]) > as_grade_order(t); k--)
+                col[k] = col[k - 1];
+            col[k] = t;
+        }
+    }
+    return n;
+}
+
+static void csv_student(FILE *out, const as_student *s, const as_table_grade **col, size_t ncol)
+{
+    char line[1024];
+    size_t j, k;
+
+    csv_field(out, s->name);
+    if (!s->graded) {
+        fprintf(out, ",,");
+        for (k = 0; k < ncol; k++)
+            fputc(',', out);
+        fputs(",\r\n", out);
+        return;
+    }
+    fprintf(out, ",%zu,%zu", s->grade.score, s->grade.count);
+    for (k = 0; k < ncol; k++) {
+        fputc(',', out);
+        for (j = 0; j < s->grade.count; j++)
+            if (strcmp(s->grade.table[j].name, col[k]->name) == 0)
+                fprintf(out, "%d", s->grade.table[j].credit);
+    }
+    mistakes(line, sizeof line, &s->grade, "; ");
+    fputc(',', out);
+    csv_field(out, line);
+    fputs("\r\n", out);
+}
+
+int as_check_csv(FILE *out, const as_class *c)
+{
+    const as_table_grade *col[256];
+    const size_t ncol = csv_columns(col, sizeof col / sizeof col[0], c);
+    size_t i;
+
+    fputs("\xef\xbb\xbfstudent,score,max", out);
+    for (i = 0; i < ncol; i++) {
+        fputc(',', out);
+        csv_field(out, col[i]->name);
+    }
+    fputs(",mistakes\r\n", out);
+    for (i = 0; i < c->count; i++)
+        csv_student(out, &c->student[i], col, ncol);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* JSON                                                                             */
+/* ------------------------------------------------------------------------------ */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s != '\0'; s++) {
+        const unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* A number that reads back to the same double; -inf (a masked cell) as null. */
+static void json_number(FILE *out, double v)
+{
+    char buf[AS_NUM_BUF];
+
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    as_fmt_roundtrip(buf, sizeof buf, v);
+    fputs(buf, out);
+}
+
+static void json_cells(FILE *out, const as_table_grade *t)
+{
+    size_t k;
+
+    fputs("[", out);
+    for (k = 0; k < t->nwrong; k++) {
+        const size_t c = t->wrong[k].cell, cols = t->expected.cols;
+        fprintf(out, "%s{\"cell\": [%ld, %zu], \"written\": ", k ? ", " : "",
+                t->row >= 0 ? t->row : (long)(c / cols), c % cols);
+        if (t->shape_ok)
+            json_number(out, t->given->value.v[c]);
+        else
+            fputs("null", out);
+        fputs(", \"expected\": ", out);
+        json_number(out, t->expected.v[c]);
+        fprintf(out, "%s}", t->wrong[k].too_few ? ", \"too_few_decimals\": true" : "");
+    }
+    fputs("]", out);
+}
+
+static void json_table(FILE *out, const as_table_grade *t)
+{
+    static const char *const w[3] = {"Wq", "Wk", "Wv"};
+    const char *code = as_diag_code(t->diagnosis);
+    size_t k;
+
+    fputs("{\"name\": ", out);
+    json_string(out, t->name);
+    fprintf(out, ", \"correct\": %s, \"credit\": %d, \"wrong_cells\": ", t->correct ? "true" : "false",
+            t->credit);
+    json_cells(out, t);
+    fprintf(out, ", \"diagnosis\": %s%s%s", code ? "\"" : "", code ? code : "null", code ? "\"" : "");
+    if (t->diagnosis == AS_DIAG_WRONG_WEIGHTS)
+        fprintf(out, ", \"weights\": \"%s\"", w[t->detail % 3]);
+    if (t->diagnosis == AS_DIAG_TORCH_LAYOUT)
+        fprintf(out, ", \"weights\": \"%s\"", w[t->detail % 3]);
+    if (t->diagnosis == AS_DIAG_CARRIED_ERROR) {
+        fputs(", \"carried_from\": ", out);
+        json_string(out, t->carried_from);
+    }
+    if (t->nfits > 1) {
+        fputs(", \"fits\": [", out);
+        for (k = 0; k < t->nfits; k++)
+            fprintf(out, "%s\"%s\"", k ? ", " : "", as_diag_code(t->fits[k].diag));
+        fputs("]", out);
+    }
+    fputs("}", out);
+}
+
+static void json_student(FILE *out, const as_student *s)
+{
+    size_t i;
+
+    fputs("{\"name\": ", out);
+    json_string(out, s->name);
+    fprintf(out, ", \"score\": %zu, \"max\": %zu, \"correct\": %s, \"tables\": [", s->grade.score,
+            s->grade.count, s->grade.correct ? "true" : "false");
+    for (i = 0; i < s->grade.count; i++) {
+        fputs(i ? ", " : "", out);
+        json_table(out, &s->grade.table[i]);
+    }
+    fputs("]}", out);
+}
+
+int as_check_json(FILE *out, const as_class *c)
+{
+    size_t i, shown = 0;
+
+    if (c->count == 1 && c->student[0].graded) {
+        json_student(out, &c->student[0]);
+        fputc('\n', out);
+        return ferror(out) ? -1 : 0;
+    }
+    fputs("{\"students\": [", out);
+    for (i = 0; i < c->count; i++) {
+        if (!c->student[i].graded)
+            continue;
+        fputs(shown++ ? ",\n  " : "\n  ", out);
+        json_student(out, &c->student[i]);
+    }
+    fprintf(out, "],\n \"summary\": {\"students\": %zu, \"mean_score\": ", c->summary.students);
+    json_number(out, c->summary.mean_score);
+    fputs(", \"mean_max\": ", out);
+    json_number(out, c->summary.mean_max);
+    fputs(", \"mistakes\": {", out);
+    for (shown = 0, i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
+        if (c->summary.made[i] > 0)
+            fprintf(out, "%s\"%s\": %zu", shown++ ? ", " : "", as_diag_code((as_diag)i),
+                    c->summary.made[i]);
+    fputs("}}}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+void as_class_free(as_class *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->count; i++) {
+        as_grade_free(&c->student[i].grade);
+        as_answers_free(&c->student[i].answers);
+        free(c->student[i].name);
+        free(c->student[i].path);
+    }
+    free(c->student);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,437 @@
+/* ownchain.c - the student's own chain (SPEC §6); see ownchain.h. Every step is the
+ * chapter's (attention.h) or a mistaken one (mistake_steps.h); this file only decides
+ * what each step starts from: the student's table where they gave it. */
+#include "attnstep/ownchain.h"
+#include "attnstep/steps.h"
+#include "attnstep/mistake_steps.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The variants tried on a wrong table: the right chain first, then each mistake. */
+static const as_fit variants[AS_CHAIN_VARIANTS] = {
+    {AS_DIAG_NONE, 0},
+    {AS_DIAG_NO_SCALE, 0},        {AS_DIAG_SCALE_MULTIPLIED, 0}, {AS_DIAG_SCALE_BY_DK, 0},
+    {AS_DIAG_NO_MASK, 0},         {AS_DIAG_MASKED_ZERO, 0},      {AS_DIAG_INVERTED_MASK, 0},
+    {AS_DIAG_MASK_AFTER_SOFTMAX, 0}, {AS_DIAG_NO_NORMALIZE, 0},  {AS_DIAG_NO_NORMALIZE, 1},
+    {AS_DIAG_SOFTMAX_COLUMNS, 0}, {AS_DIAG_KEYS_FOR_VALUES, 0},
+    {AS_DIAG_WRONG_WEIGHTS, 1},   {AS_DIAG_WRONG_WEIGHTS, 2},    {AS_DIAG_WRONG_WEIGHTS, 3},
+    {AS_DIAG_WRONG_WEIGHTS, 5},   {AS_DIAG_WRONG_WEIGHTS, 6},    {AS_DIAG_WRONG_WEIGHTS, 7},
+    {AS_DIAG_TORCH_LAYOUT, 0},    {AS_DIAG_TORCH_LAYOUT, 1},
+};
+
+as_fit as_chain_variant(size_t i)
+{
+    return variants[i < AS_CHAIN_VARIANTS ? i : 0];
+}
+
+/* ---- slots ---- */
+
+enum { HEAD_SLOTS = 7 }; /* a head's Q, K, V, QKT, S, A, O: the kinds' own order */
+
+static size_t slot_c(const as_problem *p)
+{
+    return 3 + HEAD_SLOTS * p->heads;
+}
+
+static size_t slot_index(const as_problem *p, as_answer_kind kind, long head)
+{
+    if (head >= 0 && kind <= AS_ANS_O)
+        return 3 + HEAD_SLOTS * (size_t)head + (size_t)kind;
+    if (kind <= AS_ANS_V)
+        return (size_t)kind;
+    return slot_c(p) + (kind == AS_ANS_O);
+}
+
+const as_chain_slot *as_chain_slot_of(const as_chain *c, const as_problem *p,
+                                      const as_table_grade *g)
+{
+    return &c->slot[slot_index(p, g->kind, g->head)];
+}
+
+/* Makes calc rows x cols with its taint; ok set. Returns 0 or -1. */
+static int make(as_chain_slot *s, size_t rows, size_t cols)
+{
+    if (as_matrix_init(&s->calc, rows, cols) != 0 ||
+        (s->ctaint = calloc(rows ? rows : 1, sizeof *s->ctaint)) == NULL)
+        return -1;
+    s->ok = 1;
+    return 0;
+}
+
+/* ---- laying the student's answers over a step's result ---- */
+
+typedef struct ctx {
+    const as_problem *p;
+    const as_table_grade *ans;
+    size_t n;
+    as_fit v;
+    int from;     /* the kind of the step the mistake changes: the student's tables of
+                   * that kind and after are not laid over (the mistake's own tables are
+                   * computed); AS_ANS_KINDS for the right chain */
+    as_chain *c;
+} ctx;
+
+/* The kind of the step a mistake changes: where it first shows. */
+static int step_of(as_fit v)
+{
+    switch (v.diag) {
+    case AS_DIAG_NONE: return AS_ANS_KINDS;
+    case AS_DIAG_NO_NORMALIZE:
+    case AS_DIAG_SOFTMAX_COLUMNS: return AS_ANS_A;
+    case AS_DIAG_KEYS_FOR_VALUES: return AS_ANS_O;
+    case AS_DIAG_WRONG_WEIGHTS: return v.detail / 3;
+    case AS_DIAG_TORCH_LAYOUT: return v.detail;
+    default: return AS_ANS_S; /* the scale and the mask (also mask_after_softmax) */
+    }
+}
+
+/* The kind of slot idx (C and the layer's O come after every head's tables). */
+static int slot_kind(const as_problem *p, size_t idx)
+{
+    if (idx < 3)
+        return (int)idx;
+    if (idx < slot_c(p))
+        return (int)((idx - 3) % HEAD_SLOTS);
+    return AS_ANS_KINDS;
+}
+
+/* own = calc, then the student's whole table (in the right shape) or their rows. */
+static int settle(const ctx *x, size_t idx)
+{
+    as_chain_slot *s = &x->c->slot[idx];
+    const size_t rows = s->calc.rows, cols = s->calc.cols;
+    size_t i, r;
+    int whole = 0;
+
+    if (!s->ok)
+        return 0;
+    if (as_matrix_copy(&s->own, &s->calc) != 0 || (s->taint = calloc(rows ? rows : 1, sizeof *s->taint)) == NULL)
+        return -1;
+    memcpy(s->taint, s->ctaint, rows * sizeof *s->taint);
+    if (slot_kind(x->p, idx) >= x->from && x->from < AS_ANS_KINDS)
+        return 0;
+    for (i = 0; i < x->n && !whole; i++) {
+        const as_table_grade *g = &x->ans[i];
+        if (g->row >= 0 || slot_index(x->p, g->kind, g->head) != idx ||
+            g->given->value.rows != rows || g->given->value.cols != cols)
+            continue;
+        memcpy(s->own.v, g->given->value.v, rows * cols * sizeof *s->own.v);
+        for (r = 0; r < rows; r++)
+            s->taint[r] = AS_CHAIN_BIT(i);
+        whole = 1;
+    }
+    for (i = 0; i < x->n && !whole; i++) {
+        const as_table_grade *g = &x->ans[i];
+        if (g->row < 0 || slot_index(x->p, g->kind, g->head) != idx || (size_t)g->row >= rows ||
+            g->given->value.rows != 1 || g->given->value.cols != cols)
+            continue;
+        memcpy(&AS_AT(s->own, g->row, 0), g->given->value.v, cols * sizeof *s->own.v);
+        s->taint[g->row] = AS_CHAIN_BIT(i);
+    }
+    return 0;
+}
+
+/* The union of every row's taint. */
+static uint64_t all_rows(const as_chain_slot *s)
+{
+    uint64_t t = 0;
+    size_t r;
+
+    for (r = 0; r < s->own.rows; r++)
+        t |= s->taint[r];
+    return t;
+}
+
+/* ---- the steps ---- */
+
+/* Q, K or V (letter 0, 1, 2) of the whole layer: X@W + b, or a mistaken projection. */
+static int project(const ctx *x, int letter)
+{
+    const as_problem *p = x->p;
+    const as_matrix *W[3] = {p->Wq, p->Wk, p->Wv}, *B[3] = {p->bq, p->bk, p->bv};
+    const as_matrix *in = letter == 0 ? p->X : p->Xkv, *w = W[letter], *b = B[letter];
+    as_chain_slot *s = &x->c->slot[letter];
+    as_matrix wt = {0};
+    int rc = -1;
+
+    if (x->v.diag == AS_DIAG_WRONG_WEIGHTS && x->v.detail / 3 == letter)
+        w = W[x->v.detail % 3], b = B[x->v.detail % 3];
+    if (x->v.diag == AS_DIAG_TORCH_LAYOUT && x->v.detail == letter) {
+        if (as_matrix_copy(&wt, w) != 0 || as_matrix_transpose(&wt) != 0)
+            goto done;
+        w = &wt;
+    }
+    rc = 0;
+    if (w->rows != in->cols || w->cols != W[letter]->cols)
+        goto done; /* this mistake cannot give a table of this shape */
+    if ((rc = make(s, in->rows, w->cols)) != 0)
+        goto done;
+    as_matmul(s->calc.v, in->v, w->v, in->rows, in->cols, w->cols);
+    if (b != NULL && b->cols == w->cols)
+        as_add_bias(s->calc.v, b->v, in->rows, w->cols);
+done:
+    as_matrix_free(&wt);
+    return rc;
+}
+
+/* A head's Q, K or V: its columns of the own whole table. */
+static int head_slice(const ctx *x, size_t h, int letter)
+{
+    const as_chain_slot *whole = &x->c->slot[letter];
+    as_chain_slot *s = &x->c->slot[slot_index(x->p, (as_answer_kind)letter, (long)h)];
+    const size_t w = letter == 2 ? x->p->d_v : x->p->d_k;
+    const size_t from = letter == 0 ? h : as_kv_head(x->p, h); /* shared K/V heads (§11) */
+
+    if (!whole->ok)
+        return 0;
+    if (make(s, whole->own.rows, w) != 0)
+        return -1;
+    as_take_columns(s->calc.v, whole->own.v, whole->own.rows, whole->own.cols, from * w, w);
+    memcpy(s->ctaint, whole->taint, whole->own.rows * sizeof *s->ctaint);
+    return 0;
+}
+
+/* QKᵀ of head h from the own Q and K. */
+static int scores(const ctx *x, const as_chain_slot *q, const as_chain_slot *k, as_chain_slot *s)
+{
+    const uint64_t kt = all_rows(k);
+    size_t r;
+
+    if (!q->ok || !k->ok)
+        return 0;
+    if (make(s, q->own.rows, k->own.rows) != 0)
+        return -1;
+    as_scores(s->calc.v, q->own.v, k->own.v, q->own.rows, k->own.rows, q->own.cols);
+    for (r = 0; r < q->own.rows; r++)
+        s->ctaint[r] = q->taint[r] | kt;
+    (void)x;
+    return 0;
+}
+
+/* S from the own QKᵀ: scaled, then the mask added (each as the variant does it). */
+static int scaled(const ctx *x, const as_chain_slot *qkt, as_chain_slot *s)
+{
+    const as_problem *p = x->p;
+    const size_t cells = qkt->own.rows * qkt->own.cols;
+    double f = p->scale;
+    as_matrix mt = {0};
+
+    if (!qkt->ok)
+        return 0;
+    if (x->v.diag == AS_DIAG_NO_SCALE)
+        f = 1;
+    else if (x->v.diag == AS_DIAG_SCALE_MULTIPLIED && p->scale_auto)
+        f = sqrt((double)p->d_k);
+    else if (x->v.diag == AS_DIAG_SCALE_BY_DK && p->scale_auto)
+        f = 1 / (double)p->d_k;
+    if (x->v.diag == AS_DIAG_INVERTED_MASK && p->n != p->m)
+        return 0;
+    if (make(s, qkt->own.rows, qkt->own.cols) != 0)
+        return -1;
+    memcpy(s->ctaint, qkt->taint, qkt->own.rows * sizeof *s->ctaint);
+    as_scale(s->calc.v, qkt->own.v, cells, f);
+    if (x->v.diag == AS_DIAG_MASKED_ZERO) {
+        as_mask_as_zero(s->calc.v, s->calc.v, p->M.v, cells);
+    } else if (x->v.diag == AS_DIAG_INVERTED_MASK) {
+        if (as_matrix_copy(&mt, &p->M) != 0 || as_matrix_transpose(&mt) != 0) {
+            as_matrix_free(&mt);
+            return -1;
+        }
+        as_add_mask(s->calc.v, s->calc.v, mt.v, cells);
+        as_matrix_free(&mt);
+    } else if (x->v.diag != AS_DIAG_NO_MASK && x->v.diag != AS_DIAG_MASK_AFTER_SOFTMAX) {
+        as_add_mask(s->calc.v, s->calc.v, p->M.v, cells);
+    }
+    return 0;
+}
+
+/* The shares down the columns: the softmax of each row of Sᵀ, turned back. Returns 1,
+ * 0 when a column has nothing readable, -1 when memory ran out. */
+static int softmax_columns(as_matrix *a, const as_matrix *s)
+{
+    as_matrix st = {0}, at = {0};
+    int rc = -1;
+
+    if (as_matrix_init(&st, s->cols, s->rows) != 0 || as_matrix_init(&at, s->cols, s->rows) != 0)
+        goto done;
+    as_transpose(st.v, s->v, s->rows, s->cols);
+    rc = as_softmax_rows(at.v, NULL, NULL, NULL, NULL, st.v, st.rows, st.cols) < 0;
+    as_transpose(a->v, at.v, at.rows, at.cols);
+done:
+    as_matrix_free(&st);
+    as_matrix_free(&at);
+    return rc;
+}
+
+/* A from the own S: the softmax of each row (or the variant's way). */
+static int shares(const ctx *x, const as_chain_slot *S, as_chain_slot *s)
+{
+    const size_t n = S->own.rows, m = S->own.cols;
+    as_matrix tmp = {0};
+    int rc = -1, defined = 1;
+
+    if (!S->ok)
+        return 0;
+    if (make(s, n, m) != 0 || as_matrix_init(&tmp, n, m) != 0)
+        goto done;
+    memcpy(s->ctaint, S->taint, n * sizeof *s->ctaint);
+    if (x->v.diag == AS_DIAG_SOFTMAX_COLUMNS)
+        defined = softmax_columns(&s->calc, &S->own);
+    else if (x->v.diag == AS_DIAG_NO_NORMALIZE && x->v.detail == 1)
+        as_exp_all(s->calc.v, S->own.v, n * m);
+    else if (x->v.diag == AS_DIAG_NO_NORMALIZE)
+        defined = as_softmax_rows(tmp.v, NULL, NULL, s->calc.v, NULL, S->own.v, n, m) < 0;
+    else
+        defined = as_softmax_rows(s->calc.v, NULL, NULL, NULL, NULL, S->own.v, n, m) < 0;
+    if (defined < 0)
+        goto done;
+    if (x->v.diag == AS_DIAG_MASK_AFTER_SOFTMAX)
+        as_zero_masked(s->calc.v, x->p->M.v, n * m);
+    s->ok = defined;
+    rc = 0;
+done:
+    as_matrix_free(&tmp);
+    return rc;
+}
+
+/* O of a head from the own A and V (the Keys, for keys_for_values). */
+static int mixed(const ctx *x, const as_chain_slot *A, const as_chain_slot *V,
+                 const as_chain_slot *K, as_chain_slot *s)
+{
+    const as_chain_slot *from = x->v.diag == AS_DIAG_KEYS_FOR_VALUES ? K : V;
+    uint64_t vt;
+    size_t r;
+
+    if (!A->ok || !from->ok || from->own.cols != V->calc.cols || from->own.rows != A->own.cols)
+        return 0;
+    if (make(s, A->own.rows, from->own.cols) != 0)
+        return -1;
+    as_mix(s->calc.v, A->own.v, from->own.v, A->own.rows, A->own.cols, from->own.cols);
+    vt = all_rows(from);
+    for (r = 0; r < A->own.rows; r++)
+        s->ctaint[r] = A->taint[r] | vt;
+    return 0;
+}
+
+/* One head: its slices, then QKᵀ, S, A, O, each settled with the student's answers. */
+static int head(const ctx *x, size_t h)
+{
+    as_chain_slot *hs = &x->c->slot[slot_index(x->p, AS_ANS_Q, (long)h)];
+    int letter;
+
+    for (letter = 0; letter < 3; letter++)
+        if (head_slice(x, h, letter) != 0 || settle(x, (size_t)(&hs[letter] - x->c->slot)) != 0)
+            return -1;
+    if (scores(x, &hs[AS_ANS_Q], &hs[AS_ANS_K], &hs[AS_ANS_QKT]) != 0 ||
+        settle(x, (size_t)(&hs[AS_ANS_QKT] - x->c->slot)) != 0 ||
+        scaled(x, &hs[AS_ANS_QKT], &hs[AS_ANS_S]) != 0 ||
+        settle(x, (size_t)(&hs[AS_ANS_S] - x->c->slot)) != 0 ||
+        shares(x, &hs[AS_ANS_S], &hs[AS_ANS_A]) != 0 ||
+        settle(x, (size_t)(&hs[AS_ANS_A] - x->c->slot)) != 0 ||
+        mixed(x, &hs[AS_ANS_A], &hs[AS_ANS_V], &hs[AS_ANS_K], &hs[AS_ANS_O]) != 0)
+        return -1;
+    return settle(x, (size_t)(&hs[AS_ANS_O] - x->c->slot));
+}
+
+/* C, the heads side by side, and the layer's O (through Wo when there is one). */
+static int output(const ctx *x)
+{
+    const as_problem *p = x->p;
+    as_chain_slot *c = &x->c->slot[slot_c(p)], *o = c + 1;
+    size_t h, r;
+
+    for (h = 0; h < p->heads; h++)
+        if (!x->c->slot[slot_index(p, AS_ANS_O, (long)h)].ok)
+            return 0;
+    if (make(c, p->n, p->heads * p->d_v) != 0)
+        return -1;
+    for (h = 0; h < p->heads; h++) {
+        const as_chain_slot *ho = &x->c->slot[slot_index(p, AS_ANS_O, (long)h)];
+        as_put_columns(c->calc.v, ho->own.v, p->n, c->calc.cols, h * p->d_v, p->d_v);
+        for (r = 0; r < p->n; r++)
+            c->ctaint[r] |= ho->taint[r];
+    }
+    if (settle(x, slot_c(p)) != 0 || make(o, p->n, p->d_out) != 0)
+        return -1;
+    if (p->Wo == NULL) {
+        memcpy(o->calc.v, c->own.v, p->n * p->d_out * sizeof *o->calc.v);
+    } else {
+        as_matmul(o->calc.v, c->own.v, p->Wo->v, p->n, c->own.cols, p->d_out);
+        if (p->bo != NULL)
+            as_add_bias(o->calc.v, p->bo->v, p->n, p->d_out);
+    }
+    memcpy(o->ctaint, c->taint, p->n * sizeof *o->ctaint);
+    return settle(x, slot_c(p) + 1);
+}
+
+int as_chain_run(as_chain *c, const as_problem *p, const as_table_grade *ans, size_t n,
+                 as_fit v)
+{
+    ctx x = {p, ans, n, v, step_of(v), c};
+    size_t h;
+    int letter;
+
+    c->nslots = slot_c(p) + 2;
+    if ((c->slot = calloc(c->nslots, sizeof *c->slot)) == NULL)
+        return -1;
+    for (letter = 0; letter < 3; letter++)
+        if (project(&x, letter) != 0 || settle(&x, (size_t)letter) != 0)
+            goto fail;
+    for (h = 0; h < p->heads; h++)
+        if (head(&x, h) != 0)
+            goto fail;
+    if (output(&x) == 0)
+        return 0;
+fail:
+    as_chain_free(c);
+    return -1;
+}
+
+void as_chain_free(as_chain *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->nslots && c->slot != NULL; i++) {
+        as_matrix_free(&c->slot[i].calc);
+        as_matrix_free(&c->slot[i].own);
+        free(c->slot[i].ctaint);
+        free(c->slot[i].taint);
+    }
+    free(c->slot);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- the cache ---- */
+
+void as_chain_cache_init(as_chain_cache *c, const as_problem *p, const as_table_grade *ans,
+                         size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->p = p;
+    c->ans = ans;
+    c->n = n;
+}
+
+const as_chain *as_chain_get(as_chain_cache *c, size_t i)
+{
+    if (i >= AS_CHAIN_VARIANTS)
+        return NULL;
+    if (!c->made[i]) {
+        if (as_chain_run(&c->chain[i], c->p, c->ans, c->n, variants[i]) != 0)
+            return NULL;
+        c->made[i] = 1;
+    }
+    return &c->chain[i];
+}
+
+void as_chain_cache_free(as_chain_cache *c)
+{
+    size_t i;
+
+    for (i = 0; i < AS_CHAIN_VARIANTS; i++)
+        if (c->made[i])
+            as_chain_free(&c->chain[i]);
+    memset(c, 0, sizeof *c);
+}
