@@ -58,7 +58,8 @@ $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
 	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done
-	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS); done
+	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS) \
+	    $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done
 	@echo "all test programs passed"
 
 # What `make install` puts where; `make uninstall` removes exactly these.
@@ -124,7 +125,10 @@ numfmt-table: $(BUILD)/bench/gen_pow5
 # alike) and runs every test program under valgrind, and every run of the binary they
 # make too ($ATTNSTEP_WRAP); `make fuzz` builds the libFuzzer targets of tests/fuzz/
 # with clang into build/fuzz and, with FUZZ_SECONDS=N, runs each for N seconds from a
-# seed corpus of examples/, tests/bad/ and tests/fuzz/corpus/. A crash is saved as
+# seed corpus of examples/, tests/bad/, tests/fuzz/corpus/ and the target's own
+# tests/fuzz/corpus-NAME/ (fuzz_cli: command lines, fuzz_answers: ANSWERS files; one
+# dictionary, tests/fuzz/attnstep.dict, holds the input format, every option, command
+# and setting, and the names an answer may take). A crash is saved as
 # build/fuzz/crash-*: it goes into tests/fuzz/corpus/ with its fix. `make test` replays
 # the same seeds through the fuzz entry points built as plain programs
 # (tests/fuzz/replay_main.c).
@@ -170,4 +174,5 @@ fuzz:
 	@set -e; if [ "$(FUZZ_SECONDS)" -gt 0 ]; then for n in $(FUZZ_NAMES); do \
 	    mkdir -p build/fuzz/corpus-$$n; \
 	    build/fuzz/fuzz_$$n $(FUZZ_OPTIONS) -max_total_time=$(FUZZ_SECONDS) \
-	        build/fuzz/corpus-$$n build/fuzz/seed; done; fi
+	        build/fuzz/corpus-$$n build/fuzz/seed $$(ls -d tests/fuzz/corpus-$$n 2>/dev/null); \
+	    done; fi

@@ -2,6 +2,7 @@
 #include "attnstep/cli.h"
 #include "attnstep/suggest.h"
 #include "attnstep/textblock.h"
+#include "attnstep/render_grad.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +14,7 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -27,6 +28,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"row", required_argument, NULL, OPT_ROW},
+    {"offset", required_argument, NULL, OPT_OFFSET},
     {"heatmap", no_argument, NULL, OPT_HEATMAP},
     {"tol", required_argument, NULL, OPT_TOL},
     {"require-digits", required_argument, NULL, OPT_REQUIRE_DIGITS},
@@ -48,6 +50,7 @@ const as_command as_commands[] = {
     {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check},
     {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise},
     {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare},
+    {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 
@@ -79,7 +82,7 @@ static const struct {
     int opt;
     const char *name, *commands; /* the commands, as a space-separated list */
 } scoped[] = {
-    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace"},
+    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace grad"},
     {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
     {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
     {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
@@ -151,6 +154,7 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
 {
     long v;
 
+    cli->row_given = 1;
     if (strcmp(arg, "all") == 0)
         cli->render.row = -2;
     else if (strcmp(arg, "last") == 0)
@@ -197,6 +201,11 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
             return usage(err, AS_MSG_USE_SEED, arg);
         cli->seed = (unsigned long)v;
         return 0;
+    case OPT_OFFSET:
+        if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
+            return usage(err, AS_MSG_USE_OFFSET, arg);
+        cli->offset = (size_t)v;
+        return 0;
     case OPT_REQUIRE_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
             return usage(err, AS_MSG_USE_DIGITS, "--require-digits", arg);
@@ -222,7 +231,6 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
     static const char *const langs[] = {"zh", "en"};
-    const char *bad;
     int i;
 
     switch (opt) {
@@ -246,8 +254,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
         return 0;
     case OPT_ONLY:
-        if (as_only_parse(arg, &cli->render.only, &bad) != 0)
-            return usage(err, AS_MSG_USE_ONLY, bad);
+        cli->only_list = arg; /* its names depend on the command: read_only() */
         return 0;
     case OPT_ROW: return option_row(cli, arg, err);
     case OPT_TOL: return option_tol(cli, arg, err);
@@ -338,6 +345,23 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     return 0;
 }
 
+/* --only, read with the names of the command's tables (grad has its own). */
+static int read_only(as_cli *cli, as_error *err)
+{
+    const char *bad;
+
+    if (cli->only_list == NULL)
+        return 0;
+    if (strcmp(cli->command, "grad") == 0) {
+        if (as_grad_only_parse(cli->only_list, &cli->render.only, &bad) == 0)
+            return 0;
+        return usage(err, AS_MSG_USE_GRAD_ONLY, bad);
+    }
+    if (as_only_parse(cli->only_list, &cli->render.only, &bad) != 0)
+        return usage(err, AS_MSG_USE_ONLY, bad);
+    return 0;
+}
+
 int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
                         size_t count)
 {
@@ -406,7 +430,11 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     if (choose_lang(cli, argc, argv, err) != 0)
         return -1;
     opterr = 0;
+#ifdef __GLIBC__
+    optind = 0; /* glibc: start afresh, forgetting a cluster the last call stopped inside */
+#else
     optind = 1;
+#endif
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
         if (opt == '?')
             return bad_option(err, argv[optind - 1]);
@@ -421,7 +449,9 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
         return 0;
     if (positionals(cli, argc, argv, optind, err) != 0)
         return -1;
-    return options_fit(cli, given, err);
+    if (options_fit(cli, given, err) != 0)
+        return -1;
+    return read_only(cli, err);
 }
 
 as_session_opts as_cli_session(const as_cli *cli)
@@ -430,6 +460,7 @@ as_session_opts as_cli_session(const as_cli *cli)
 
     memset(&o, 0, sizeof o);
     o.mask = cli->mask;
+    o.offset = cli->offset;
     return o;
 }
 

@@ -19,8 +19,7 @@ static int check_options(const as_cli *cli, as_error *err)
     return 0;
 }
 
-/* --row must name a row of X; known only once the file is read. */
-static int check_row(const as_session *s, const as_cli *cli, as_error *err)
+int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)
 {
     if (cli->render.row < 0 || (size_t)cli->render.row < s->p.n)
         return 0;
@@ -40,7 +39,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
         return AS_EXIT_USAGE;
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (check_row(&s, cli, err) != 0) {
+    if (as_cli_check_row(&s, cli, err) != 0) {
         as_session_free(&s);
         return AS_EXIT_USAGE;
     }

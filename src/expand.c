@@ -66,6 +66,24 @@ void as_text_free(as_text *t)
 
 /* ---- lists ---- */
 
+as_view as_view_row(const double *v, size_t cols, size_t i)
+{
+    const as_view r = {v + i * cols, 1, NULL, cols};
+    return r;
+}
+
+as_view as_view_row_at(const double *v, size_t cols, size_t i, const size_t *idx, size_t count)
+{
+    const as_view r = {v + i * cols, 1, idx, count};
+    return r;
+}
+
+as_view as_view_column(const double *v, size_t cols, size_t j, const size_t *idx, size_t count)
+{
+    const as_view c = {v + j, cols, idx, count};
+    return c;
+}
+
 double as_view_at(const as_view *w, size_t k)
 {
     return w->v[(w->idx != NULL ? w->idx[k] : k) * w->stride];

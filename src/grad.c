@@ -88,10 +88,21 @@ static int loss_kind(const as_problem *p, const as_trace *t, as_lang lang, as_er
     return kind;
 }
 
+/* Positions that change Q, K or X before the scores (RoPE turns q and k, sinusoidal adds
+ * to X) have a backward step of their own that grad does not take yet; ALiBi only adds a
+ * constant to the scores, as the mask does, and needs none. */
+static int positions_supported(const as_problem *p, as_lang lang, as_error *err)
+{
+    if (p->positions == AS_POSITIONS_NONE || p->positions == AS_POSITIONS_ALIBI)
+        return 0;
+    return fail(err, p, p->in->positions_pos, lang, AS_MSG_GRAD_HINT_POSITIONS,
+                AS_MSG_GRAD_POSITIONS, p->positions == AS_POSITIONS_ROPE ? "rope" : "sinusoidal");
+}
+
 int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lang,
                  as_error *err)
 {
-    const int kind = loss_kind(p, t, lang, err);
+    const int kind = positions_supported(p, lang, err) != 0 ? -1 : loss_kind(p, t, lang, err);
     const size_t count = t->O.rows * t->O.cols;
 
     if (kind < 0)

@@ -288,6 +288,21 @@ static const char *const table[AS_MSG_COUNT][2] = {
                        "grade answers: files, or directories of *.txt"},
     [AS_MSG_CMD_EXERCISE] = {"出一道新的手算练习", "a new exercise for hand calculation"},
     [AS_MSG_CMD_COMPARE] = {"只改一处输入时，哪些表跟着变", "what changes when one input changes"},
+    [AS_MSG_CMD_GRAD] = {"反向传播：每一个梯度", "the backward pass: every gradient"},
+    [AS_MSG_USE_GRAD_ONLY] = {"grad --only要给用逗号隔开的梯度名（dO、dWo、dbo、dC、dV、dA、dS、"
+                           "dQKT、dQ、dK、dWq、dWk、dWv、dbq、dbk、dbv、dX、dXkv），“%s”不是梯度名",
+                           "grad --only takes gradient names (dO, dWo, dbo, dC, dV, dA, dS, dQKT, "
+                           "dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv) separated by commas; "
+                           "\"%s\" is not one"},
+    [AS_MSG_HINT_GRAD_FORMAT] = {"要其他格式的前向计算表，请用 run --format …",
+                              "for the forward tables in another format, use run --format ..."},
+    [AS_MSG_USE_GRAD_ROW] = {"grad --row写的是逐步推导：只能用--format text",
+                          "grad --row writes a walk-through: --format text only"},
+    [AS_MSG_HINT_GRAD_ROW] = {"要JSON格式的全部梯度表，请去掉--row",
+                           "leave out --row for every gradient table in JSON"},
+    [AS_MSG_USE_OFFSET] = {"--offset要给第0行的位置，即0到1000000000之间的整数，不能是“%s”",
+                        "--offset takes the position of row 0, a whole number from 0 to "
+                        "1000000000, not \"%s\""},
     [AS_MSG_HELP] = {
         "\n"
         "一个注意力层的教学计算器，每个数都写出来：\n"
@@ -307,7 +322,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color 何时          auto（默认：只在终端上着色，设置了NO_COLOR就不着色）、\n"
         "                        always或never；也可以写作--colour\n"
         "  --heatmap             run：每张A后面画一张读取份额的深浅格子图\n"
-        "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）\n"
+        "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）；\n"
+        "                        grad：对这一行的softmax逐步反向计算\n"
         "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
         "  --force               允许-o覆盖已有的文件\n"
         "  --tol T               check：与正确值相差不超过T就算对\n"
@@ -329,6 +345,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  可以用分数、−，或者load(\"file.txt\")\n"
         "  另外还有：Xkv、kv_tokens（交叉注意力）、heads、Wo、bq/bk/bv/bo、\n"
         "  layout: torch、scale: auto|数值、title。必须给出：X、Wq、Wk、Wv。\n"
+        "  grad用：loss: sum，或者loss: mse加上target = [[...]]，或者dO = [[...]]。\n"
         "  中文输入法打出的全角符号 ＝［］，：－（） 也认得。\n"
         "\n"
         "限制：任何一张表最多16384行或16384列、2^26个数（计算中产生的表也算，\n"
@@ -363,7 +380,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --row I|last|all      trace: the receiving row to walk (default last)\n"
+        "  --row I|last|all      trace: the receiving row to walk (default last);\n"
+        "                        grad: walk that row's softmax backward\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -385,6 +403,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
         "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "  Full-width ＝［］，：－（） of a Chinese input method read as = [ ] , : - ( ).\n"
         "\n"
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
@@ -492,6 +511,14 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                        "target holds the wanted value of each cell of O: give "
                                        "target = [[...]] with O's shape"},
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
+    [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
+                               "grad does not yet take the gradient through positions: %s"},
+    [AS_MSG_GRAD_HINT_POSITIONS] = {"位置编码改变了投影前后的数，反向还要多一步；先去掉positions这一行，"
+                                    "或用positions: alibi（只给分数加常数，梯度不变）",
+                                    "these positions change the numbers around the projections, "
+                                    "which needs one more backward step; leave the positions "
+                                    "line out, or use positions: alibi (a constant added to the "
+                                    "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
                            "along O → A and V → Q and K → the W tables, table by table."},
@@ -600,6 +627,23 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    /* positions (SPEC §12) */
+    [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
+    [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"
+                            "先加到X上，再做投影",
+                            "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
+                            "cos(p/10000^(2i/%zu)), added to X before the projections"},
+    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的每一对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)；%s",
+                              "RoPE: pair i of row p is turned by the angle p*theta_i, theta_i = "
+                              "%s^(-2i/%zu); %s"},
+    [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
+                              "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
+    [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
+                               "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上−m·(i−j)，往前每远一格就多减一个m；本头斜率m = %s",
+                               "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
+                               "step further back; this head's slope m = %s"},
+    [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
@@ -679,6 +723,7 @@ static const char *const symbols[AS_SYM_COUNT][2] = {
     [AS_SYM_APPROX] = {"≈", "~="},
     [AS_SYM_ELLIPSIS] = {"…", "..."},
     [AS_SYM_MINUS] = {"−", "-"},
+    [AS_SYM_HADAMARD] = {"⊙", "(.)"},
 };
 
 const char *as_sym_text(int ascii, as_sym sym)

@@ -12,7 +12,7 @@
 static const char *const names[AS_T_COUNT] = {
     [AS_T_X] = "X", [AS_T_W] = "W", [AS_T_Q] = "Q", [AS_T_K] = "K", [AS_T_V] = "V",
     [AS_T_QKT] = "QKT", [AS_T_M] = "M", [AS_T_S] = "S", [AS_T_A] = "A", [AS_T_O] = "O",
-    [AS_T_C] = "C",
+    [AS_T_C] = "C", [AS_T_PE] = "PE", [AS_T_QR] = "Qr", [AS_T_KR] = "Kr", [AS_T_B] = "B",
 };
 
 const char *as_table_name(as_table t)

@@ -186,15 +186,17 @@ static void inputs(FILE *out, const as_problem *p)
 
 static void head(FILE *out, const as_head_trace *h, int final, const as_render_opts *o)
 {
-    const as_matrix *m[] = {&h->Q, &h->K, &h->V, &h->QKT, &h->S, &h->A, &h->O};
-    static const as_table t[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_O};
+    const as_matrix *m[] = {&h->Q, &h->K, &h->V, &h->Qr, &h->Kr, &h->QKT, &h->B, &h->S, &h->A, &h->O};
+    static const as_table t[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QR, AS_T_KR, AS_T_QKT, AS_T_B,
+                                 AS_T_S, AS_T_A, AS_T_O};
     size_t i;
     int first = 1;
 
     fputc('{', out);
     for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-        if (!as_shows(o, t[i] == AS_T_O && !final ? AS_T_C : t[i]))
-            continue; /* a head's O is the output only with one head and no Wo, else part of C */
+        if (!as_shows(o, t[i] == AS_T_O && !final ? AS_T_C : t[i]) || m[i]->v == NULL)
+            continue; /* a head's O is the output only with one head and no Wo, else part of C;
+                         Qr, Kr and B exist only with their positions */
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_table_name(t[i]));
         json_matrix(out, m[i]);
         first = 0;
@@ -208,6 +210,42 @@ static const char *mask_name(as_mask_kind k)
            : k == AS_MASK_NONE   ? "none"
            : k == AS_MASK_WINDOW ? "window"
                                  : "custom";
+}
+
+static const char *positions_name(as_positions k)
+{
+    static const char *const names[] = {"none", "sinusoidal", "rope", "alibi"};
+
+    return names[k];
+}
+
+/* What positions add (SPEC §12): the kind and its settings, PE (and PEkv). */
+static void positions(FILE *out, int *first, const as_problem *p, const as_trace *t,
+                      const as_render_opts *o)
+{
+    if (p->positions == AS_POSITIONS_NONE)
+        return;
+    key(out, first, "positions");
+    json_string(out, positions_name(p->positions));
+    if (p->offset != 0)
+        fprintf(out, ", \"offset\": %zu", p->offset);
+    if (p->positions == AS_POSITIONS_ROPE) {
+        fprintf(out, ", \"rope\": \"%s\", \"rope_base\": ",
+                p->rope == AS_ROPE_HALF ? "half" : "interleaved");
+        json_number(out, p->rope_base);
+    }
+    if (p->positions == AS_POSITIONS_ALIBI) {
+        key(out, first, "slopes");
+        json_rows(out, &t->slopes, 0, 1);
+    }
+    if (t->PE.v != NULL && as_shows(o, AS_T_PE)) {
+        key(out, first, "PE");
+        json_matrix(out, &t->PE);
+        if (t->PEkv.v != NULL) {
+            key(out, first, "PEkv");
+            json_matrix(out, &t->PEkv);
+        }
+    }
 }
 
 int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
@@ -234,6 +272,7 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
         fprintf(out, ", \"num_kv_heads\": %zu", p->kv_heads);
     key(out, &first, "scale");
     json_number(out, p->scale);
+    positions(out, &first, p, t, o);
     if (as_shows(o, AS_T_X) || as_shows(o, AS_T_W)) {
         key(out, &first, "inputs");
         inputs(out, p);
@@ -259,4 +298,14 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     }
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+void as_json_matrix(FILE *out, const as_matrix *m)
+{
+    json_matrix(out, m);
+}
+
+void as_json_number(FILE *out, double v)
+{
+    json_number(out, v);
 }

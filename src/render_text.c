@@ -131,6 +131,71 @@ static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
     }
 }
 
+/* positions: sinusoidal: PE (and PEkv), then what the projections read, X + PE. */
+static void encodings(as_block *out, const as_problem *p, const as_trace *t,
+                      const as_render_opts *o)
+{
+    const as_matrix *pe[] = {&t->PE, &t->PEkv}, *sum[] = {&t->Xp, &t->Xkvp};
+    static const char *const name[] = {"PE", "PEkv"}, *const plus[] = {"X + PE", "Xkv + PEkv"};
+    as_block cap = {0};
+    size_t k, i;
+
+    for (k = 0; k < 2 && pe[k]->v != NULL && as_shows(o, AS_T_PE); k++) {
+        gap(out);
+        for (i = 0; i < pe[k]->rows; i++)
+            as_block_add(&cap, msg(o, AS_MSG_POS_PE_ROW), i, p->offset + i);
+        table(out, name[k], pe[k], &cap, o);
+        as_block_free(&cap);
+        if (k == 0)
+            as_block_add(out, msg(o, AS_MSG_POS_PE_NOTE), p->d_model, p->d_model);
+        table(out, plus[k], sum[k], NULL, o);
+    }
+}
+
+/* positions: rope: the head's Q and K turned (Qr, Kr), with the rule under them. */
+static void turned(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
+                   const as_render_opts *o)
+{
+    char qr[32], kr[32], q[32], k[32], expr[96], base[AS_NUM_BUF];
+
+    if (h->Qr.v == NULL || !(as_shows(o, AS_T_QR) || as_shows(o, AS_T_KR)))
+        return;
+    head_name(qr, sizeof qr, "Qr", p, hd, o);
+    head_name(kr, sizeof kr, "Kr", p, hd, o);
+    head_name(q, sizeof q, "Q", p, hd, o);
+    head_name(k, sizeof k, "K", p, hd, o);
+    gap(out);
+    snprintf(expr, sizeof expr, "%s = RoPE(%s)", qr, q);
+    if (as_shows(o, AS_T_QR))
+        table(out, expr, &h->Qr, NULL, o);
+    snprintf(expr, sizeof expr, "%s = RoPE(%s)", kr, k);
+    if (as_shows(o, AS_T_KR))
+        table(out, expr, &h->Kr, NULL, o);
+    as_fmt_display(base, sizeof base, p->rope_base, o->digits, o->ascii);
+    as_block_add(out, msg(o, AS_MSG_POS_ROPE_NOTE), base, p->d_k,
+                 msg(o, p->rope == AS_ROPE_HALF ? AS_MSG_POS_ROPE_HALF : AS_MSG_POS_ROPE_INTER));
+    if (p->offset != 0)
+        as_block_add(out, msg(o, AS_MSG_POS_OFFSET), p->offset);
+}
+
+/* positions: alibi: the head's bias B with its slope. */
+static void alibi(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
+                  const as_render_opts *o)
+{
+    char b[32], slope[AS_NUM_BUF];
+    as_block cap = {0};
+
+    if (h->B.v == NULL || !as_shows(o, AS_T_B))
+        return;
+    head_name(b, sizeof b, "B", p, hd, o);
+    gap(out);
+    as_fmt_display(slope, sizeof slope, h->slope, 17, o->ascii);
+    as_block_add(&cap, msg(o, AS_MSG_POS_ALIBI_NOTE), slope);
+    table(out, b, &h->B, NULL, o);
+    as_block_append(out, &cap);
+    as_block_free(&cap);
+}
+
 /* Three tables side by side as the book prints Wq, Wk, Wv (and Q, K, V) when they fit,
  * else one below the other; gap spaces between them. */
 static void three_beside(as_block *out, const char *const name[3], const as_matrix *const m[3],
@@ -191,7 +256,9 @@ static void projections(as_block *out, const as_problem *p, const as_trace *t,
     for (i = 0; i < 3; i++) {
         if (!as_shows(o, tab[i]))
             continue;
-        snprintf(expr, sizeof expr, "%s = %s @ %s%s%s", what[i], i && p->cross ? "Xkv" : "X", w[i],
+        snprintf(expr, sizeof expr, "%s = %s @ %s%s%s", what[i],
+                 p->positions == AS_POSITIONS_SINUSOIDAL ? (i && p->cross ? "(Xkv + PEkv)" : "(X + PE)")
+                 : i && p->cross ? "Xkv" : "X", w[i],
                  bias[i] ? " + b" : "", bias[i] ? w[i] + 1 : "");
         table(out, expr, res[i], NULL, o);
     }
@@ -212,6 +279,19 @@ static void scaled_expr(char *buf, size_t size, const as_problem *p, size_t h,
         as_fmt_display(num, sizeof num, p->scale, o->digits, o->ascii);
         snprintf(buf, size, "%s%s%s%s%s", q, k, sym(o, AS_SYM_T), sym(o, AS_SYM_TIMES), num);
     }
+}
+
+/* "QKᵀ = QrKrᵀ": with RoPE the scores are the turned rows' dot products. */
+static void rope_scores_expr(char *buf, size_t size, const as_problem *p, size_t h,
+                             const as_render_opts *o)
+{
+    char q[32], k[32], qr[32], kr[32];
+
+    head_name(q, sizeof q, "Q", p, h, o);
+    head_name(k, sizeof k, "K", p, h, o);
+    head_name(qr, sizeof qr, "Qr", p, h, o);
+    head_name(kr, sizeof kr, "Kr", p, h, o);
+    snprintf(buf, size, "%s%s%s = %s%s%s", q, k, sym(o, AS_SYM_T), qr, kr, sym(o, AS_SYM_T));
 }
 
 /* Nonzero when any table titled by a head is to be shown. */
@@ -258,11 +338,14 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
         if (as_shows(o, AS_T_V) && !o->qkv_beside)
             table(out, v, &h->V, NULL, o);
     }
+    turned(out, p, h, hd, o);
     if (as_shows(o, AS_T_QKT)) {
         gap(out);
         as_block_add(&cap, "%s", msg(o, AS_MSG_QKT_ROWS));
         as_block_add(&cap, "%s", msg(o, AS_MSG_QKT_COLS));
         snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, AS_SYM_T));
+        if (h->Qr.v != NULL)
+            rope_scores_expr(expr, sizeof expr, p, hd, o);
         table(out, expr, &h->QKT, &cap, o);
         as_block_free(&cap);
     }
@@ -273,9 +356,10 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
         table(out, "M", &p->M, &cap, o);
         as_block_free(&cap);
     }
+    alibi(out, p, h, hd, o);
     gap(out);
     scaled_expr(sc, sizeof sc, p, hd, o);
-    snprintf(expr, sizeof expr, "%s = %s + M", s, sc);
+    snprintf(expr, sizeof expr, "%s = %s%s + M", s, sc, h->B.v != NULL ? " + B" : "");
     if (as_shows(o, AS_T_S))
         table(out, expr, &h->S, NULL, o);
     snprintf(expr, sizeof expr, "%s = %s", a, msg(o, AS_MSG_SOFTMAX_ROWS));
@@ -317,10 +401,15 @@ static void output(as_block *out, const as_problem *p, const as_trace *t, const 
         table(out, "O = C", &t->O, NULL, o);
 }
 
-/* The chapter's closing formula: Q=XWq, K=XWk, V=XWv; O=softmax(QKᵀ/√d_k + M)V. */
+/* The chapter's closing formula: Q=XWq, K=XWk, V=XWv; O=softmax(QKᵀ/√d_k + M)V, with
+ * what positions change: X + PE, RoPE's Qr and Kr, ALiBi's B. */
 static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
 {
-    const char *src = p->cross ? "Xkv" : "X", *hs = o->ascii ? "_h" : "\xe2\x82\x95";
+    const int sin_pe = p->positions == AS_POSITIONS_SINUSOIDAL;
+    const int rope = p->positions == AS_POSITIONS_ROPE;
+    const char *x = sin_pe ? "(X + PE)" : "X", *hs = o->ascii ? "_h" : "\xe2\x82\x95";
+    const char *src = p->cross ? (sin_pe ? "(Xkv + PEkv)" : "Xkv") : x;
+    const char *r = rope ? "r" : "", *b = p->positions == AS_POSITIONS_ALIBI ? " + B" : "";
     char sc[64], num[AS_NUM_BUF];
 
     gap(out);
@@ -329,13 +418,16 @@ static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
         snprintf(sc, sizeof sc, o->ascii ? "/%s(d_k)" : "/%sd_k", sym(o, AS_SYM_SQRT));
     else
         snprintf(sc, sizeof sc, "%s%s", sym(o, AS_SYM_TIMES), num);
-    as_block_add(out, "Q = XWq%s, K = %sWk%s, V = %sWv%s", p->bq ? " + bq" : "", src,
+    as_block_add(out, "Q = %sWq%s, K = %sWk%s, V = %sWv%s", x, p->bq ? " + bq" : "", src,
                  p->bk ? " + bk" : "", src, p->bv ? " + bv" : "");
+    if (rope)
+        as_block_add(out, "Qr = RoPE(Q), Kr = RoPE(K)");
     if (is_final_output(p)) {
-        as_block_add(out, "O = softmax(QK%s%s + M)V", sym(o, AS_SYM_T), sc);
+        as_block_add(out, "O = softmax(Q%sK%s%s%s%s + M)V", r, r, sym(o, AS_SYM_T), sc, b);
         return;
     }
-    as_block_add(out, "head%s = softmax(Q%sK%s%s%s + M)V%s", hs, hs, hs, sym(o, AS_SYM_T), sc, hs);
+    as_block_add(out, "head%s = softmax(Q%s%sK%s%s%s%s%s + M)V%s", hs, r, hs, r, hs,
+                 sym(o, AS_SYM_T), sc, b, hs);
     as_block_add(out, "O = [head%s|head%s|%s]%s%s", o->ascii ? "_0" : "\xe2\x82\x80",
                  o->ascii ? "_1" : "\xe2\x82\x81", sym(o, AS_SYM_ELLIPSIS), p->Wo ? "Wo" : "",
                  p->bo ? " + bo" : "");
@@ -349,6 +441,7 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
 
     if (as_shows(o, AS_T_X))
         inputs(&b, p, o);
+    encodings(&b, p, t, o);
     if (as_shows(o, AS_T_W)) {
         gap(&b);
         weights(&b, p, o);
@@ -364,4 +457,10 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
+}
+
+void as_text_table(as_block *out, const char *expr, const as_matrix *m, const as_block *captions,
+                   const as_render_opts *o)
+{
+    table(out, expr, m, captions, o);
 }

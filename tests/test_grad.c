@@ -324,7 +324,7 @@ static void test_every_input_gradient_matches_finite_differences(void **state)
 {
     static const char *const cases[] = {"f11_sum", "self_heads_wo_mse", "cross_two_heads_dO",
                                         "custom_mask_scale", "torch_layout_heads",
-                                        "cross_wo_mse", "gqa_window"};
+                                        "cross_wo_mse", "gqa_window", "alibi_fd"};
     size_t c;
 
     (void)state;

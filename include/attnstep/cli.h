@@ -40,10 +40,14 @@ typedef struct as_cli {
     double tol;              /* check --tol; negative when not given */
     int require_digits;      /* check --require-digits; 0 when not given */
     /* exercise */
+    size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
     int help, version;
+    const char *only_list;   /* --only as given: read once the command is known (grad's
+                                tables have other names than run's) */
+    int row_given;           /* nonzero when --row was given (grad: the walk-through) */
 } as_cli;
 
 /* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
@@ -92,8 +96,13 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);
+
+/* --row must name a row of X, known only once the file is read (trace and grad):
+ * returns 0, or -1 with a usage message in err. (cmd_trace.c) */
+int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);
 
 #endif

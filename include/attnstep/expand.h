@@ -47,6 +47,13 @@ typedef struct as_view {
 /* The k-th number of a view. */
 double as_view_at(const as_view *w, size_t k);
 
+/* Views into a row-major table of cols columns at v: row i, every column; row i at the
+ * columns idx[0..count); column j at the rows idx[0..count) (every row when idx is
+ * NULL, count rows). */
+as_view as_view_row(const double *v, size_t cols, size_t i);
+as_view as_view_row_at(const double *v, size_t cols, size_t i, const size_t *idx, size_t count);
+as_view as_view_column(const double *v, size_t cols, size_t j, const size_t *idx, size_t count);
+
 /* How numbers and symbols are written. */
 typedef struct as_expand_style {
     int digits; /* decimal places, as --digits */

@@ -196,6 +196,12 @@ typedef enum as_msg {
     AS_MSG_CMD_CHECK,      /* what check does */
     AS_MSG_CMD_EXERCISE,   /* what exercise does */
     AS_MSG_CMD_COMPARE,    /* what compare does */
+    AS_MSG_CMD_GRAD,       /* what grad does */
+    AS_MSG_USE_GRAD_ONLY,  /* %s the word that names no gradient */
+    AS_MSG_HINT_GRAD_FORMAT, /* grad: run for the forward tables in other formats */
+    AS_MSG_USE_GRAD_ROW,   /* grad --row is text only */
+    AS_MSG_HINT_GRAD_ROW,  /* leave out --row for JSON */
+    AS_MSG_USE_OFFSET,     /* %s what was given to --offset */
     AS_MSG_HELP,           /* --help after the synopsis lines */
     /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
     AS_MSG_DIAG_SCALE_BY_DK,   /* %s "√d_k" */
@@ -244,6 +250,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_HINT_DO_SHAPE,
     AS_MSG_GRAD_HINT_TARGET_SHAPE,
     AS_MSG_GRAD_NO_MEMORY,
+    AS_MSG_GRAD_POSITIONS,      /* %s rope or sinusoidal */
+    AS_MSG_GRAD_HINT_POSITIONS,
     AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
     AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
     AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
@@ -299,6 +307,14 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    /* positions (SPEC §12) */
+    AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
+    AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
+    AS_MSG_POS_ROPE_NOTE,  /* %s base, %zu d_k, %s the pairing (one of the two below) */
+    AS_MSG_POS_ROPE_HALF,  /* rope: half */
+    AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
+    AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
+    AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
@@ -338,6 +354,7 @@ typedef enum as_sym {
     AS_SYM_APPROX,  /* ≈ / ~= */
     AS_SYM_ELLIPSIS,/* … / ... */
     AS_SYM_MINUS,   /* − / - */
+    AS_SYM_HADAMARD,/* ⊙ / (.) : cell by cell product (grad) */
     AS_SYM_COUNT
 } as_sym;
 

@@ -11,6 +11,7 @@
 /* The tables a user can pick with --only. */
 typedef enum as_table {
     AS_T_X, AS_T_W, AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_M, AS_T_S, AS_T_A, AS_T_O, AS_T_C,
+    AS_T_PE, AS_T_QR, AS_T_KR, AS_T_B, /* what positions add (SPEC §12) */
     AS_T_COUNT
 } as_table;
 
@@ -48,6 +49,21 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
  * o->row (-1 the last, -2 every row); ignores o->only. Every number comes from t.
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* ---- what other renderers (grad) share with run's text and JSON ---- */
+
+/* Appends to out the table m the way run's text prints one: "EXPR = " (or "≈" when a
+ * shown value is rounded), the bracketed matrix, and the lines of captions (or NULL)
+ * beside it. (render_text.c) */
+struct as_block;
+void as_text_table(struct as_block *out, const char *expr, const as_matrix *m,
+                   const struct as_block *captions, const as_render_opts *o);
+
+/* Writes m as JSON rows of round-trip numbers, -inf as null. (render_json.c) */
+void as_json_matrix(FILE *out, const as_matrix *m);
+
+/* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
+void as_json_number(FILE *out, double v);
 
 /* ---- formats for documents: md, latex, csv, svg ---- */
 

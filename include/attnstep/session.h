@@ -13,6 +13,7 @@
 typedef struct as_session_opts {
     as_mask_kind mask; /* AS_MASK_DEFAULT keeps the file's; else overrides it (--mask) */
     int lean;          /* nonzero: keep only C, O and each head's O (as_attention_run_lean) */
+    size_t offset;     /* the position of row 0 (--offset P, SPEC §12) */
 } as_session_opts;
 
 typedef struct as_session {

@@ -1,0 +1,42 @@
+/* render_grad.h - `grad` (SPEC §13): the gradient tables as text in the book's format
+ * and as JSON, and the walk-through of one row's softmax backward. They read the
+ * problem, its forward trace and its gradient trace (grad.h), and never compute maths. */
+#ifndef ATTNSTEP_RENDER_GRAD_H
+#define ATTNSTEP_RENDER_GRAD_H
+
+#include <stdio.h>
+#include "attnstep/grad.h"
+#include "attnstep/render.h"
+
+/* The tables `grad --only` can pick. For grad, as_render_opts.only holds bits
+ * (1u << as_grad_table), not those of as_table. */
+typedef enum as_grad_table {
+    AS_G_DO, AS_G_DWO, AS_G_DBO, AS_G_DC, AS_G_DV, AS_G_DA, AS_G_DS, AS_G_DQKT, AS_G_DQ,
+    AS_G_DK, AS_G_DWQ, AS_G_DWK, AS_G_DWV, AS_G_DBQ, AS_G_DBK, AS_G_DBV, AS_G_DX, AS_G_DXKV,
+    AS_G_COUNT
+} as_grad_table;
+
+/* Parses a comma-separated grad --only list (dO, dWo, dbo, dC, dV, dA, dS, dQKT (also
+ * dQKᵀ, d(QKT), d(QKᵀ)), dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv; any case).
+ * Returns 0 and sets *only; or -1 and points *bad at the offending name. */
+int as_grad_only_parse(const char *list, unsigned *only, const char **bad);
+
+/* `grad` as text: every gradient table in the order it is computed, in the book's
+ * format and o->lang. Returns 0, or -1 when writing failed. */
+int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o);
+
+/* `grad --format json` (SPEC §13): {"loss", "dO", "dWo", "dbo", "dC", "heads": [{"dV",
+ * "dA", "dS", "dQKT", "dQ", "dK"}], "dQ", "dK", "dV", "dWq", ..., "dX", "dXkv"}, a key
+ * absent when its table does not exist or --only leaves it out. */
+int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
+                        const as_render_opts *o);
+
+/* `grad --row I`: the softmax backward of receiving row o->row (-1: the last; -2: every
+ * row), head by head, as the chapter would write it out: dA of the row, Σ dA⊙A, each
+ * cell of dS, the scaling, then the flow into dQ and dK. Returns 0, or -1 when o->row is
+ * no row of p or writing failed. (render_grad_walk.c) */
+int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o);
+
+#endif

@@ -1,0 +1,388 @@
+/* render_grad.c - `grad` as text and JSON (SPEC §13): every gradient table in the order
+ * the backward pass computes it, read from the gradient trace (grad.h). No maths here. */
+#include "attnstep/render_grad.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const gnames[AS_G_COUNT] = {
+    [AS_G_DO] = "dO",   [AS_G_DWO] = "dWo", [AS_G_DBO] = "dbo", [AS_G_DC] = "dC",
+    [AS_G_DV] = "dV",   [AS_G_DA] = "dA",   [AS_G_DS] = "dS",   [AS_G_DQKT] = "dQKT",
+    [AS_G_DQ] = "dQ",   [AS_G_DK] = "dK",   [AS_G_DWQ] = "dWq", [AS_G_DWK] = "dWk",
+    [AS_G_DWV] = "dWv", [AS_G_DBQ] = "dbq", [AS_G_DBK] = "dbk", [AS_G_DBV] = "dbv",
+    [AS_G_DX] = "dX",   [AS_G_DXKV] = "dXkv",
+};
+
+/* The table named by s[0..len), also dQKᵀ, d(QKT) and d(QKᵀ) for dQKT; -1 when none. */
+static int grad_lookup(const char *s, size_t len)
+{
+    static const char *const qkt[] = {"dQK\xe1\xb5\x80", "d(QKT)", "d(QK\xe1\xb5\x80)", "dQK^T",
+                                      "d(QK^T)"};
+    size_t t;
+
+    for (t = 0; t < sizeof qkt / sizeof qkt[0]; t++)
+        if (strlen(qkt[t]) == len && strncasecmp(s, qkt[t], len) == 0)
+            return AS_G_DQKT;
+    for (t = 0; t < AS_G_COUNT; t++)
+        if (strlen(gnames[t]) == len && strncasecmp(s, gnames[t], len) == 0)
+            return (int)t;
+    return -1;
+}
+
+int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
+{
+    const char *s = list;
+
+    *only = 0;
+    for (;;) {
+        const size_t len = strcspn(s, ",");
+        const int t = grad_lookup(s, len);
+        if (t < 0) {
+            *bad = s;
+            return -1;
+        }
+        *only |= 1u << t;
+        if (s[len] == '\0')
+            return 0;
+        s += len + 1;
+    }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Text                                                                             */
+/* ------------------------------------------------------------------------------ */
+
+typedef struct out_text {
+    as_block *b;
+    const as_problem *p;
+    const as_grad *g;
+    const as_render_opts *o;
+} out_text;
+
+static int shows(const out_text *w, as_grad_table t)
+{
+    return w->o->only == 0 || (w->o->only & (1u << t)) != 0;
+}
+
+static const char *msg(const out_text *w, as_msg m)
+{
+    return as_msg_text(w->o->lang, m);
+}
+
+static const char *sym(const out_text *w, as_sym s)
+{
+    return as_sym_text(w->o->ascii, s);
+}
+
+static void gap(out_text *w)
+{
+    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
+        as_block_add(w->b, "%s", "");
+}
+
+/* "A" or, with several heads, "A₀": base and head hd's subscript. */
+static const char *hn(char *buf, size_t size, const out_text *w, const char *base, size_t hd)
+{
+    char sub[32] = "";
+
+    if (w->p->heads > 1)
+        as_subscript(sub, sizeof sub, hd, w->o->ascii);
+    snprintf(buf, size, "%s%s", base, sub);
+    return buf;
+}
+
+/* One table, when it exists and --only shows it. */
+static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix *m,
+                const as_block *captions)
+{
+    if (m->rows > 0 && shows(w, t))
+        as_text_table(w->b, expr, m, captions, w->o);
+}
+
+/* The loss and dO: where the backward pass starts. */
+static void start(out_text *w, const as_trace *t)
+{
+    const as_grad *g = w->g;
+    char num[AS_NUM_BUF], rel[AS_NUM_BUF + 8], expr[64];
+    int rounded;
+
+    (void)t;
+    if (w->o->only == 0) {
+        if (w->p->in->title != NULL)
+            as_block_add(w->b, msg(w, AS_MSG_TITLE), w->p->in->title);
+        as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_INTRO));
+        rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
+        snprintf(rel, sizeof rel, "%s %s", rounded ? sym(w, AS_SYM_APPROX) : "=", num);
+        if (g->loss_kind == AS_LOSS_SUM)
+            as_block_add(w->b, msg(w, AS_MSG_GRAD_LOSS_SUM), rel);
+        else if (g->loss_kind == AS_LOSS_MSE)
+            as_block_add(w->b, msg(w, AS_MSG_GRAD_LOSS_MSE), rel);
+        else
+            as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_LOSS_GIVEN));
+    }
+    snprintf(expr, sizeof expr, "dO%s", g->loss_kind == AS_LOSS_MSE
+                                            ? (w->o->ascii ? " = O - target" : " = O − target")
+                                            : "");
+    put(w, AS_G_DO, expr, &g->dO, NULL);
+}
+
+/* O = C·Wo + bo, backwards. */
+static void output_projection(out_text *w)
+{
+    const as_grad *g = w->g;
+    char expr[128];
+
+    if (w->p->Wo == NULL)
+        return;
+    gap(w);
+    snprintf(expr, sizeof expr, "dWo = C%s%sdO", sym(w, AS_SYM_T), sym(w, AS_SYM_DOT));
+    put(w, AS_G_DWO, expr, &g->dWo, NULL);
+    snprintf(expr, sizeof expr, "dbo = ");
+    snprintf(expr + 6, sizeof expr - 6, msg(w, AS_MSG_GRAD_COLSUM), "dO");
+    put(w, AS_G_DBO, expr, &g->dbo, NULL);
+    snprintf(expr, sizeof expr, "dC = dO%sWo%s", sym(w, AS_SYM_DOT), sym(w, AS_SYM_T));
+    put(w, AS_G_DC, expr, &g->dC, NULL);
+}
+
+/* Nonzero when any cell of the mask forbids reading: dS then says its zeros are exact. */
+static int any_masked(const as_problem *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->n * p->m; i++)
+        if (p->M.v[i] == -INFINITY)
+            return 1;
+    return 0;
+}
+
+/* "dS/√2" or "dS×0.5": the scaling of d(QKᵀ). */
+static void scaled(char *buf, size_t size, const out_text *w, const char *ds)
+{
+    char num[AS_NUM_BUF];
+
+    if (w->p->scale_auto) {
+        snprintf(buf, size, w->o->ascii ? "%s/%s(%zu)" : "%s/%s%zu", ds, sym(w, AS_SYM_SQRT),
+                 w->p->d_k);
+        return;
+    }
+    as_fmt_display(num, sizeof num, w->p->scale, w->o->digits, w->o->ascii);
+    snprintf(buf, size, "%s%s%s", ds, sym(w, AS_SYM_TIMES), num);
+}
+
+/* Head hd's slice of dC (of dO without Wo), when there are several heads. */
+static void head_slice(out_text *w, const as_grad_head *gh, size_t hd)
+{
+    char name[32], expr[160];
+    const char *src = w->p->Wo != NULL ? "dC" : "dO";
+    const int n = snprintf(expr, sizeof expr, "%s = ", hn(name, sizeof name, w, "dO", hd));
+
+    if (w->p->heads == 1)
+        return;
+    snprintf(expr + n, sizeof expr - (size_t)n, msg(w, AS_MSG_GRAD_HEAD_SLICE), src,
+             hd * w->p->d_v, (hd + 1) * w->p->d_v - 1);
+    put(w, w->p->Wo != NULL ? AS_G_DC : AS_G_DO, expr, &gh->dO, NULL);
+}
+
+/* One head: dV, dA, dS, d(QKᵀ), dQ, dK, each with the formula that made it. */
+static void head(out_text *w, size_t hd)
+{
+    const as_grad_head *gh = &w->g->head[hd];
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *had = sym(w, AS_SYM_HADAMARD);
+    char a[32], v[32], q[32], k[32], o[32], da[32], ds[32], dq[32], sc[96], expr[256];
+    as_block cap = {0};
+
+    hn(a, sizeof a, w, "A", hd), hn(v, sizeof v, w, "V", hd), hn(q, sizeof q, w, "Q", hd);
+    hn(k, sizeof k, w, "K", hd), hn(o, sizeof o, w, "dO", hd), hn(da, sizeof da, w, "dA", hd);
+    hn(ds, sizeof ds, w, "dS", hd), hn(dq, sizeof dq, w, "d(QK", hd);
+    gap(w);
+    if (w->p->heads > 1)
+        as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), hd);
+    head_slice(w, gh, hd);
+    snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dV", hd), a, T, dot, o);
+    put(w, AS_G_DV, expr, &gh->dV, NULL);
+    as_block_add(&cap, "%s", msg(w, AS_MSG_QKT_ROWS));
+    as_block_add(&cap, "%s", msg(w, AS_MSG_QKT_COLS));
+    snprintf(expr, sizeof expr, "%s = %s%s%s%s", da, o, dot, v, T);
+    put(w, AS_G_DA, expr, &gh->dA, &cap);
+    as_block_free(&cap);
+    if (any_masked(w->p))
+        as_block_add(&cap, "%s", msg(w, AS_MSG_GRAD_MASKED_ZERO));
+    snprintf(expr, sizeof expr, "%s = %s%s(%s %s rowsum(%s%s%s))", ds, a, had, da,
+             sym(w, AS_SYM_MINUS), da, had, a);
+    put(w, AS_G_DS, expr, &gh->dS, &cap);
+    as_block_free(&cap);
+    /* d(QKᵀ)₀: the subscript goes after the closing parenthesis */
+    snprintf(dq, sizeof dq, "d(QK%s)", T);
+    if (w->p->heads > 1) {
+        char sub[16];
+        as_subscript(sub, sizeof sub, hd, w->o->ascii);
+        strncat(dq, sub, sizeof dq - strlen(dq) - 1);
+    }
+    scaled(sc, sizeof sc, w, ds);
+    snprintf(expr, sizeof expr, "%s = %s", dq, sc);
+    put(w, AS_G_DQKT, expr, &gh->dQKT, NULL);
+    snprintf(expr, sizeof expr, "%s = %s%s%s", hn(sc, sizeof sc, w, "dQ", hd), dq, dot, k);
+    put(w, AS_G_DQ, expr, &gh->dQ, NULL);
+    snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dK", hd), dq, T, dot, q);
+    put(w, AS_G_DK, expr, &gh->dK, NULL);
+}
+
+/* "[dQ₀|dQ₁|…]", or for K and V shared by groups of heads "[dK₀+dK₁|dK₂+dK₃]". */
+static void side_by_side(char *buf, size_t size, const out_text *w, const char *base, int shared)
+{
+    const as_problem *p = w->p;
+    size_t hd, used = (size_t)snprintf(buf, size, "%s = [", base);
+    char name[32];
+
+    for (hd = 0; hd < p->heads && used < size; hd++) {
+        const int first_of_group = !shared || hd % (p->heads / p->kv_heads) == 0;
+        used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                                 hd == 0 ? "" : first_of_group ? "|" : "+",
+                                 hn(name, sizeof name, w, base, hd));
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, "]");
+}
+
+/* The heads' dQ, dK, dV side by side (several heads only: with one they were shown). */
+static void all_heads(out_text *w)
+{
+    char expr[512];
+
+    if (w->p->heads == 1)
+        return;
+    gap(w);
+    side_by_side(expr, sizeof expr, w, "dQ", 0);
+    put(w, AS_G_DQ, expr, &w->g->dQ, NULL);
+    side_by_side(expr, sizeof expr, w, "dK", 1);
+    put(w, AS_G_DK, expr, &w->g->dK, NULL);
+    side_by_side(expr, sizeof expr, w, "dV", 1);
+    put(w, AS_G_DV, expr, &w->g->dV, NULL);
+}
+
+/* dWq = Xᵀ·dQ ..., the biases' column sums, then dX (and dXkv). */
+static void projections(out_text *w)
+{
+    const as_grad *g = w->g;
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *kv = w->p->cross ? "Xkv" : "X";
+    static const char *const wn[] = {"Wq", "Wk", "Wv"}, *const dn[] = {"dQ", "dK", "dV"};
+    static const as_grad_table wt[] = {AS_G_DWQ, AS_G_DWK, AS_G_DWV};
+    static const as_grad_table bt[] = {AS_G_DBQ, AS_G_DBK, AS_G_DBV};
+    const as_matrix *dw[] = {&g->dWq, &g->dWk, &g->dWv}, *db[] = {&g->dbq, &g->dbk, &g->dbv};
+    char expr[256];
+    int n;
+    size_t i;
+
+    gap(w);
+    if (w->p->in->layout == AS_LAYOUT_TORCH && (shows(w, AS_G_DWQ) || shows(w, AS_G_DWK) ||
+                                                shows(w, AS_G_DWV) || shows(w, AS_G_DWO)))
+        as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_LAYOUT_TORCH));
+    for (i = 0; i < 3; i++) {
+        snprintf(expr, sizeof expr, "d%s = %s%s%s%s", wn[i], i ? kv : "X", T, dot, dn[i]);
+        put(w, wt[i], expr, dw[i], NULL);
+    }
+    for (i = 0; i < 3; i++) {
+        n = snprintf(expr, sizeof expr, "db%c = ", wn[i][1]);
+        snprintf(expr + n, sizeof expr - (size_t)n, msg(w, AS_MSG_GRAD_COLSUM), dn[i]);
+        put(w, bt[i], expr, db[i], NULL);
+    }
+    gap(w);
+    if (w->p->cross) {
+        snprintf(expr, sizeof expr, "dX = dQ%sWq%s", dot, T);
+        put(w, AS_G_DX, expr, &g->dX, NULL);
+        snprintf(expr, sizeof expr, "dXkv = dK%sWk%s + dV%sWv%s", dot, T, dot, T);
+        put(w, AS_G_DXKV, expr, &g->dXkv, NULL);
+        return;
+    }
+    snprintf(expr, sizeof expr, "dX = dQ%sWq%s + dK%sWk%s + dV%sWv%s", dot, T, dot, T, dot, T);
+    put(w, AS_G_DX, expr, &g->dX, NULL);
+}
+
+int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o)
+{
+    as_block b = {0};
+    out_text w = {&b, p, g, o};
+    size_t hd;
+    int failed;
+
+    start(&w, t);
+    output_projection(&w);
+    for (hd = 0; hd < g->heads; hd++)
+        head(&w, hd);
+    all_heads(&w);
+    projections(&w);
+    as_block_print(out, &b);
+    failed = b.failed;
+    as_block_free(&b);
+    return failed || ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* JSON                                                                             */
+/* ------------------------------------------------------------------------------ */
+
+#define IN_HEAD ", "
+#define TOP ",\n  "
+
+/* "name": table, when it exists and --only shows it; *sep goes before it, and the
+ * separator of the object's level next after it (", " in a head, a new line at the top). */
+static void jtable(FILE *out, const char **sep, const char *next, const char *name,
+                   as_grad_table t, const as_matrix *m, const as_render_opts *o)
+{
+    if (m->rows == 0 || (o->only != 0 && (o->only & (1u << t)) == 0))
+        return;
+    fprintf(out, "%s\"%s\": ", *sep, name);
+    as_json_matrix(out, m);
+    *sep = next;
+}
+
+static void jhead(FILE *out, const as_grad_head *gh, const as_render_opts *o)
+{
+    const char *sep = "";
+
+    fputc('{', out);
+    jtable(out, &sep, IN_HEAD, "dV", AS_G_DV, &gh->dV, o);
+    jtable(out, &sep, IN_HEAD, "dA", AS_G_DA, &gh->dA, o);
+    jtable(out, &sep, IN_HEAD, "dS", AS_G_DS, &gh->dS, o);
+    jtable(out, &sep, IN_HEAD, "dQKT", AS_G_DQKT, &gh->dQKT, o);
+    jtable(out, &sep, IN_HEAD, "dQ", AS_G_DQ, &gh->dQ, o);
+    jtable(out, &sep, IN_HEAD, "dK", AS_G_DK, &gh->dK, o);
+    fputc('}', out);
+}
+
+int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
+                        const as_render_opts *o)
+{
+    const as_matrix *top[] = {&g->dQ, &g->dK, &g->dV, &g->dWq, &g->dWk, &g->dWv,
+                              &g->dbq, &g->dbk, &g->dbv, &g->dX, &g->dXkv};
+    static const as_grad_table tt[] = {AS_G_DQ, AS_G_DK, AS_G_DV, AS_G_DWQ, AS_G_DWK, AS_G_DWV,
+                                       AS_G_DBQ, AS_G_DBK, AS_G_DBV, AS_G_DX, AS_G_DXKV};
+    const char *sep = TOP;
+    size_t i;
+
+    (void)p;
+    fputs("{\n  \"loss\": ", out);
+    if (g->loss_kind == AS_LOSS_GIVEN)
+        fputs("null", out);
+    else
+        as_json_number(out, g->loss);
+    jtable(out, &sep, TOP, "dO", AS_G_DO, &g->dO, o);
+    jtable(out, &sep, TOP, "dWo", AS_G_DWO, &g->dWo, o);
+    jtable(out, &sep, TOP, "dbo", AS_G_DBO, &g->dbo, o);
+    jtable(out, &sep, TOP, "dC", AS_G_DC, &g->dC, o);
+    fputs(",\n  \"heads\": [", out);
+    for (i = 0; i < g->heads; i++) {
+        fputs(i ? ",\n    " : "\n    ", out);
+        jhead(out, &g->head[i], o);
+    }
+    fputs("\n  ]", out);
+    for (i = 0; i < sizeof top / sizeof top[0]; i++)
+        jtable(out, &sep, TOP, gnames[tt[i]], tt[i], top[i], o);
+    fputs("\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}

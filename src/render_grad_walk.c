@@ -1,0 +1,349 @@
+/* render_grad_walk.c - `grad --row I`: one receiving row's softmax backward written out
+ * as the chapter writes the forward steps (SPEC §13), head by head: the row's dA, the
+ * sum Σ dA⊙A, each cell of dS, the scaling, then the flow into dQ and dK. Every number
+ * is a value the gradient trace (grad.c) or the forward trace recorded; the written-out
+ * sums are only their formatting (expand.h). */
+#include "attnstep/render_grad.h"
+#include "attnstep/expand.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct walk {
+    const as_problem *p;
+    const as_trace *t;
+    const as_grad *g;
+    const as_render_opts *o;
+    as_expand_style st;
+    as_block *b;
+    size_t *idx;   /* [m] the positions the current row may read */
+    size_t nread;
+} walk;
+
+static const char *msg(const walk *w, as_msg m)
+{
+    return as_msg_text(w->o->lang, m);
+}
+
+static const char *sym(const walk *w, as_sym s)
+{
+    return as_sym_text(w->o->ascii, s);
+}
+
+static void gap(walk *w)
+{
+    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
+        as_block_add(w->b, "%s", "");
+}
+
+static void done(walk *w, as_text *t)
+{
+    w->b->failed |= t->failed;
+    as_text_free(t);
+}
+
+/* Appends " = res" or " ≈ res" and frees res. */
+static void equals(walk *w, as_text *t, int rounded, as_text *res)
+{
+    as_text_addf(t, " %s %s", rounded ? sym(w, AS_SYM_APPROX) : "=", as_text_str(res));
+    done(w, res);
+}
+
+/* Row i of m; row i at the current row's readable positions; column j at rows idx. */
+static as_view row_of(const as_matrix *m, size_t i)
+{
+    return as_view_row(m->v, m->cols, i);
+}
+
+static as_view readable_of(const walk *w, const as_matrix *m, size_t i)
+{
+    return as_view_row_at(m->v, m->cols, i, w->idx, w->nread);
+}
+
+static as_view column_of(const as_matrix *m, size_t j, const size_t *idx, size_t count)
+{
+    return as_view_column(m->v, m->cols, j, idx, count);
+}
+
+/* "name₁=[1,0]" (name with subscript i, then row i of m). */
+static void named_row(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
+{
+    const as_view v = row_of(m, i);
+
+    as_expand_sub(t, name, i, &w->st);
+    as_text_addf(t, "=");
+    as_expand_vector(t, &v, &w->st);
+}
+
+/* "name₁ ≈ [readable cells of row i of m]" */
+static void named_readable(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
+{
+    const as_view v = readable_of(w, m, i);
+    as_text res = {0};
+    const int rounded = as_expand_vector(&res, &v, &w->st);
+
+    as_expand_sub(t, name, i, &w->st);
+    equals(w, t, rounded, &res);
+}
+
+/* Adds t as one line made from message m with t as its one %s, then frees t. */
+static void line1(walk *w, as_msg m, as_text *t)
+{
+    as_block_add(w->b, msg(w, m), as_text_str(t));
+    done(w, t);
+}
+
+/* ---- the steps ---- */
+
+/* "dO₁·v₀ = 1×10+1×0 = 10" for each readable position, then the row of dA. */
+static void step_dA(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
+{
+    const as_view o = row_of(&gh->dO, i);
+    as_text t = {0}, res = {0};
+    size_t k;
+
+    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP1));
+    for (k = 0; k < w->nread; k++) {
+        const size_t j = w->idx[k];
+        const as_view v = row_of(&h->V, j);
+        int rounded;
+        as_expand_sub(&t, "dO", i, &w->st);
+        as_text_addf(&t, "%s", sym(w, AS_SYM_DOT));
+        as_expand_sub(&t, "v", j, &w->st);
+        as_text_addf(&t, " = ");
+        rounded = as_expand_products(&t, &o, &v, "+", &w->st);
+        rounded |= as_expand_number(&res, AS_AT(gh->dA, i, j), &w->st);
+        equals(w, &t, rounded, &res);
+        as_block_add(w->b, msg(w, AS_MSG_GW_DA_ONE), w->p->kv_tokens[j], as_text_str(&t));
+        done(w, &t);
+    }
+    named_readable(w, &t, "dA", i, &gh->dA);
+    line1(w, AS_MSG_GW_DA_ALL, &t);
+}
+
+/* "Σ dA⊙A = 10×0.6697615493 + 20×0.3302384507 ≈ 13.3023845067" */
+static void step_rowdot(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
+{
+    const as_view da = readable_of(w, &gh->dA, i), a = readable_of(w, &h->A, i);
+    as_text t = {0}, res = {0};
+    int rounded = as_expand_products(&t, &da, &a, " + ", &w->st);
+
+    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP2));
+    rounded |= as_expand_number(&res, AS_AT(gh->rowdot, i, 0), &w->st);
+    equals(w, &t, rounded, &res);
+    line1(w, AS_MSG_GW_ROWDOT, &t);
+}
+
+/* "dS₁₀ = 0.6697615493×(10−13.3023845067) ≈ -2.2118101637" for every position of the
+ * row: a masked one is 0 (its share is 0). */
+static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
+{
+    as_text sum = {0}, t = {0}, res = {0};
+    size_t j;
+
+    as_expand_number(&sum, AS_AT(gh->rowdot, i, 0), &w->st);
+    as_block_add(w->b, msg(w, AS_MSG_GW_STEP3), as_text_str(&sum));
+    for (j = 0; j < w->p->m; j++) {
+        int rounded;
+        as_expand_sub(&t, "dS", i, &w->st);
+        as_expand_sub(&t, "", j, &w->st);
+        if (AS_AT(w->p->M, i, j) == -INFINITY) {
+            as_block_add(w->b, msg(w, AS_MSG_GW_DS_MASKED), w->p->kv_tokens[j], as_text_str(&t));
+            done(w, &t);
+            continue;
+        }
+        as_text_addf(&t, " = ");
+        rounded = as_expand_number(&t, AS_AT(h->A, i, j), &w->st);
+        as_text_addf(&t, "%s(", sym(w, AS_SYM_TIMES));
+        rounded |= as_expand_number(&t, AS_AT(gh->dA, i, j), &w->st);
+        as_text_addf(&t, "%s", sym(w, AS_SYM_MINUS));
+        rounded |= as_expand_factor(&t, AS_AT(gh->rowdot, i, 0), &w->st);
+        as_text_addf(&t, ")");
+        rounded |= as_expand_number(&res, AS_AT(gh->dS, i, j), &w->st);
+        equals(w, &t, rounded, &res);
+        as_block_add(w->b, msg(w, AS_MSG_GW_DS_ONE), w->p->kv_tokens[j], as_text_str(&t));
+        done(w, &t);
+    }
+    done(w, &sum);
+    as_expand_sub(&t, "dS", i, &w->st);
+    {
+        const as_view all = row_of(&gh->dS, i);
+        const int rounded = as_expand_vector(&res, &all, &w->st);
+        equals(w, &t, rounded, &res);
+    }
+    line1(w, AS_MSG_GW_DS_ALL, &t);
+}
+
+struct scale_ctx {
+    const walk *w;
+    const as_view *ds;
+};
+
+static int over_sqrt(as_text *t, size_t k, void *ctx)
+{
+    const struct scale_ctx *c = ctx;
+
+    return as_expand_over_sqrt(t, as_view_at(c->ds, k), c->w->p->d_k, &c->w->st);
+}
+
+/* "d(QKᵀ)₁ = [-2.2118101637/√2, 2.2118101637/√2] ≈ [-1.5639859655, 1.5639859655]" */
+static void step_scale(walk *w, const as_grad_head *gh, size_t i)
+{
+    const as_view ds = row_of(&gh->dS, i), out = row_of(&gh->dQKT, i);
+    const as_view scale = {&w->p->scale, 0, NULL, ds.count};
+    struct scale_ctx c = {w, &ds};
+    as_text head = {0}, t = {0}, res = {0};
+    int rounded;
+
+    if (w->p->scale_auto)
+        as_text_addf(&head, w->o->ascii ? "/%s(%zu)" : "/%s%zu", sym(w, AS_SYM_SQRT), w->p->d_k);
+    else
+        as_expand_number(&head, w->p->scale, &w->st), as_text_addf(&head, "%s", "");
+    as_block_add(w->b, msg(w, AS_MSG_GW_STEP4), as_text_str(&head));
+    done(w, &head);
+    as_text_addf(&t, "d(QK%s)", sym(w, AS_SYM_T));
+    as_expand_sub(&t, "", i, &w->st);
+    as_text_addf(&t, " = [");
+    rounded = w->p->scale_auto ? as_expand_join(&t, ds.count, ", ", over_sqrt, &c, &w->st)
+                               : as_expand_products(&t, &ds, &scale, ", ", &w->st);
+    as_text_addf(&t, "]");
+    rounded |= as_expand_vector(&res, &out, &w->st);
+    equals(w, &t, rounded, &res);
+    line1(w, AS_MSG_GW_SCALED, &t);
+}
+
+/* "dq的第0格 = (-1.5639859655)×1 + 1.5639859655×0 ≈ -1.5639859655", then the row. */
+static void step_dQ(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
+{
+    const as_view d = readable_of(w, &gh->dQKT, i);
+    as_text t = {0}, res = {0};
+    size_t c;
+
+    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP5));
+    for (c = 0; c < gh->dQ.cols; c++) {
+        const as_view k = column_of(&h->K, c, w->idx, w->nread);
+        int rounded = as_expand_products(&t, &d, &k, " + ", &w->st);
+        rounded |= as_expand_number(&res, AS_AT(gh->dQ, i, c), &w->st);
+        equals(w, &t, rounded, &res);
+        as_block_add(w->b, msg(w, AS_MSG_GW_DQ_CELL), c, as_text_str(&t));
+        done(w, &t);
+    }
+    {
+        const as_view row = row_of(&gh->dQ, i);
+        const int rounded = as_expand_vector(&res, &row, &w->st);
+        as_expand_sub(&t, "dq", i, &w->st);
+        equals(w, &t, rounded, &res);
+    }
+    as_block_add(w->b, msg(w, AS_MSG_GW_DQ_ROW), w->p->tokens[i], as_text_str(&t));
+    done(w, &t);
+}
+
+struct dk_ctx {
+    const walk *w;
+    const as_grad_head *gh;
+    const as_head_trace *h;
+    size_t j;
+};
+
+/* Cell c of dk_j: "0×0+(-1.5639859655)×1", over every receiving row. */
+static int dk_cell(as_text *t, size_t c, void *ctx)
+{
+    const struct dk_ctx *x = ctx;
+    const as_view d = column_of(&x->gh->dQKT, x->j, NULL, x->gh->dQKT.rows);
+    const as_view q = column_of(&x->h->Q, c, NULL, x->h->Q.rows);
+
+    return as_expand_products(t, &d, &q, "+", &x->w->st);
+}
+
+/* For each position this row reads: "dk₀ = [0×0+(-1.56)×1, 0×1+(-1.56)×0] ≈ [-1.56,0]". */
+static void step_dK(walk *w, const as_grad_head *gh, const as_head_trace *h)
+{
+    as_text t = {0}, res = {0};
+    size_t k;
+
+    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP6));
+    for (k = 0; k < w->nread; k++) {
+        struct dk_ctx x = {w, gh, h, w->idx[k]};
+        const as_view row = row_of(&gh->dK, x.j);
+        int rounded;
+        as_expand_sub(&t, "dk", x.j, &w->st);
+        as_text_addf(&t, " = [");
+        rounded = as_expand_join(&t, gh->dK.cols, ", ", dk_cell, &x, &w->st);
+        as_text_addf(&t, "]");
+        rounded |= as_expand_vector(&res, &row, &w->st);
+        equals(w, &t, rounded, &res);
+        as_block_add(w->b, msg(w, AS_MSG_GW_DK_ROW), w->p->kv_tokens[x.j], as_text_str(&t));
+        done(w, &t);
+    }
+}
+
+/* ---- the walk ---- */
+
+static void walk_head(walk *w, size_t hd, size_t i)
+{
+    const as_grad_head *gh = &w->g->head[hd];
+    const as_head_trace *h = &w->t->head[hd];
+    as_text a = {0}, o = {0};
+
+    if (w->p->heads > 1) {
+        gap(w);
+        as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), hd);
+    }
+    named_row(w, &a, "a", i, &h->A);
+    named_row(w, &o, "dO", i, &gh->dO);
+    as_block_add(w->b, msg(w, AS_MSG_GW_GIVEN), as_text_str(&a), as_text_str(&o));
+    done(w, &a);
+    done(w, &o);
+    gap(w);
+    step_dA(w, gh, h, i);
+    gap(w);
+    step_rowdot(w, gh, h, i);
+    gap(w);
+    step_dS(w, gh, h, i);
+    gap(w);
+    step_scale(w, gh, i);
+    gap(w);
+    step_dQ(w, gh, h, i);
+    gap(w);
+    step_dK(w, gh, h);
+}
+
+static void walk_row(walk *w, size_t i)
+{
+    size_t j, hd;
+
+    w->nread = 0;
+    for (j = 0; j < w->p->m; j++)
+        if (AS_AT(w->p->M, i, j) != -INFINITY)
+            w->idx[w->nread++] = j;
+    gap(w);
+    as_block_add(w->b, msg(w, AS_MSG_GW_TITLE), w->p->tokens[i], i);
+    for (hd = 0; hd < w->g->heads; hd++)
+        walk_head(w, hd, i);
+}
+
+int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o)
+{
+    as_block b = {0};
+    walk w = {p, t, g, o, {o->digits, o->ascii}, &b, NULL, 0};
+    const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
+    const size_t last = o->row == -2 ? p->n - 1 : first;
+    size_t i;
+    int rc;
+
+    if (o->row < -2 || first >= p->n || (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
+        return -1;
+    as_block_add(&b, "%s", msg(&w, AS_MSG_GRAD_INTRO));
+    for (i = first; i <= last; i++)
+        walk_row(&w, i);
+    gap(&w);
+    as_block_add(&b, "%s", msg(&w, AS_MSG_GW_NEXT));
+    as_block_print(out, &b);
+    rc = b.failed || ferror(out) ? -1 : 0;
+    as_block_free(&b);
+    free(w.idx);
+    return rc;
+}
