@@ -445,8 +445,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CHK_AMBIGUOUS] = {"诊断：有几种错误同样对得上（%s），无法确定是哪一种",
                            "diagnosis: several mistakes fit equally (%s); none is named"},
     [AS_MSG_CHK_LIST_SEP] = {"、", ", "},
-    [AS_MSG_CHK_CARRIED] = {"%s：这一步做对了（carried_error，照样得分）",
-                         "%s: this step was done right (carried_error: the mark is earned)"},
+    [AS_MSG_CHK_CARRIED] = {"%s：这一步本身做对了，错误来自你前面的%s（carried_error，照样得分）",
+                         "%s: this step itself was done right; the error comes from your own %s "
+                         "(carried_error: the mark is earned)"},
     [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
     [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
     [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
