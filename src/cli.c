@@ -14,7 +14,8 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
+       OPT_TILES };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -39,6 +40,7 @@ static const struct option long_options[] = {
     {"dv", required_argument, NULL, OPT_DV},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -50,6 +52,7 @@ const as_command as_commands[] = {
     {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check},
     {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise},
     {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare},
+    {"decode", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_DECODE, as_cmd_decode},
     {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
@@ -87,6 +90,7 @@ static const struct {
     {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
     {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
     {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+    {OPT_TILES, "--tiles", "run trace"},
 };
 
 /* Records a usage error: message id of the table, in the language chosen. Returns -1. */
@@ -200,6 +204,11 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, AS_MSG_USE_SEED, arg);
         cli->seed = (unsigned long)v;
+        return 0;
+    case OPT_TILES:
+        if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
+            return usage(err, AS_MSG_USE_TILES, arg);
+        cli->tiles = v;
         return 0;
     case OPT_OFFSET:
         if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)

@@ -178,7 +178,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "ATTNSTEP_LANG is \"%s\"; set it to zh or en"},
     [AS_MSG_USE_OPTION] = {"没有“%s”这个选项", "unknown option \"%s\""},
     [AS_MSG_USE_NEEDS_VALUE] = {"选项“%s”后面要跟一个值", "option \"%s\" needs a value"},
-    [AS_MSG_USE_FORMATS] = {"%s只能输出--format %s", "%s writes --format %s"},
+    [AS_MSG_USE_FORMATS] = {"%s只能输出--format %s", "%s writes only --format %s"},
     [AS_MSG_USE_BOTH_STDIN] = {"%s和%s不能都是标准输入", "%s and %s cannot both be standard input"},
     [AS_MSG_HINT_SHEET_FORMATS] = {"text是给run用的输入文件，md和latex是练习卷",
                                 "text is an input file for run; md and latex are worksheets"},
@@ -303,6 +303,23 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_USE_OFFSET] = {"--offset要给第0行的位置，即0到1000000000之间的整数，不能是“%s”",
                         "--offset takes the position of row 0, a whole number from 0 to "
                         "1000000000, not \"%s\""},
+    [AS_MSG_CMD_DECODE] = {"用KV缓存逐个Token生成", "generation token by token, with a KV cache"},
+    [AS_MSG_USE_TILES] = {"--tiles要给块的大小，即1到16384之间的整数，不能是“%s”",
+                       "--tiles takes a block size, a whole number from 1 to 16384, not \"%s\""},
+    [AS_MSG_HINT_TILES_FORMAT] = {"在线softmax和run的表并排显示，只有text和JSON两种格式",
+                               "the online softmax is shown beside the run's tables in text and "
+                               "JSON"},
+    [AS_MSG_USE_DECODE_ONLY] = {"decode只接受--only O", "decode takes only --only O"},
+    [AS_MSG_HINT_DECODE_ONLY] = {"decode逐步显示每一步的各行；--only O只保留输出",
+                              "decode shows each step's rows; --only O keeps just the output"},
+    [AS_MSG_USE_DECODE_JSON] = {"decode --only O要配合--format json", "decode --only O needs --format json"},
+    [AS_MSG_HINT_DECODE_JSON] = {"文本形式要走完每一步；请写 decode --only O --format json",
+                              "the text form walks every step; write decode --only O --format json"},
+    [AS_MSG_HINT_DECODE_CELLS] = {"每一步的分数和份额都要保存下来供显示；--only O只保存输出",
+                               "every step's scores and shares are kept to be shown; --only O "
+                               "keeps only the output"},
+    [AS_MSG_DECODE_RANGE] = {"第%zu步（“%s”）超出了双精度浮点数的范围",
+                          "step %zu (\"%s\") leaves the range of a double"},
     [AS_MSG_HELP] = {
         "\n"
         "一个注意力层的教学计算器，每个数都写出来：\n"
@@ -322,6 +339,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color 何时          auto（默认：只在终端上着色，设置了NO_COLOR就不着色）、\n"
         "                        always或never；也可以写作--colour\n"
         "  --heatmap             run：每张A后面画一张读取份额的深浅格子图\n"
+        "  --tiles B             run、trace：另外按每块B个Key分块读取，\n"
+        "                        做在线softmax（FlashAttention）\n"
         "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）；\n"
         "                        grad：对这一行的softmax逐步反向计算\n"
         "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
@@ -343,7 +362,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  mask: causal          causal | none（或者给出矩阵M）\n"
         "  X  = [[1, 1], [1, -1]]  矩阵可以跨行书写，可以并排，\n"
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  可以用分数、−，或者load(\"file.txt\")\n"
-        "  另外还有：Xkv、kv_tokens（交叉注意力）、heads、Wo、bq/bk/bv/bo、\n"
+        "  另外还有：Xkv、kv_tokens（交叉注意力）、heads、kv_heads、Wo、bq/bk/bv/bo、\n"
         "  layout: torch、scale: auto|数值、title。必须给出：X、Wq、Wk、Wv。\n"
         "  grad用：loss: sum，或者loss: mse加上target = [[...]]，或者dO = [[...]]。\n"
         "  中文输入法打出的全角符号 ＝［］，：－（） 也认得。\n"
@@ -380,6 +399,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
+        "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
+        "                        reading the Keys in blocks of B\n"
         "  --row I|last|all      trace: the receiving row to walk (default last);\n"
         "                        grad: walk that row's softmax backward\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
@@ -398,10 +419,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Input format (UTF-8; # starts a comment):\n"
         "  tokens: 我 爱                 labels of the rows of X\n"
-        "  mask: causal                  causal | none (or a matrix M)\n"
+        "  mask: causal                  causal | none | window W (or a matrix M)\n"
         "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
-        "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
+        "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
         "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "  Full-width ＝［］，：－（） of a Chinese input method read as = [ ] , : - ( ).\n"
@@ -602,9 +623,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "all blocks read: ℓ = %s (the ordinary softmax's sum of exps: %s)"},
     [AS_MSG_TL_SHARES] = {"份额 e^(s−m)/ℓ：%s", "shares e^(s − m)/ℓ: %s"},
     [AS_MSG_TL_OUTPUT] = {"输出 = 运行输出/ℓ %s", "output = running output / ℓ %s"},
-    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）的输出相比，最多相差%s个ulp（最后一位的单位）。",
+    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）相比，各头的输出最多相差%s个ulp"
+                    "（以这一格各项绝对值之和Σ aⱼ|vⱼ|的最后一位为单位）。",
                     "Against the ordinary computation (the whole softmax first, then the mix) "
-                    "the output differs by at most %s ulp (units in the last place)."},
+                    "each head's output differs by at most %s ulp (units in the last place of "
+                    "the sum of its terms' sizes, Σ aⱼ|vⱼ|)."},
     [AS_MSG_TL_RUN] = {"在线softmax（每块%zu个Key）：每行最终的m和ℓ，以及逐块算出的输出",
                     "Online softmax (blocks of %zu Keys): each row's final m and ℓ, and the "
                     "output computed block by block"},
@@ -628,6 +651,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    [AS_MSG_DC_READS] = {"读取缓存中的：%s", "reads from the cache: %s"},
+    [AS_MSG_DC_HEAD] = {"（第%zu个头）", "(head %zu)"},
+    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", "(K/V group %zu)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
     [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"

@@ -197,6 +197,13 @@ typedef enum as_msg {
     AS_MSG_CMD_EXERCISE,   /* what exercise does */
     AS_MSG_CMD_COMPARE,    /* what compare does */
     AS_MSG_CMD_GRAD,       /* what grad does */
+    AS_MSG_CMD_DECODE,     /* what decode does */
+    AS_MSG_USE_TILES,      /* %s what was given to --tiles */
+    AS_MSG_HINT_TILES_FORMAT, /* the online softmax is shown in text and JSON */
+    AS_MSG_USE_DECODE_ONLY, AS_MSG_HINT_DECODE_ONLY, /* decode takes only --only O */
+    AS_MSG_USE_DECODE_JSON, AS_MSG_HINT_DECODE_JSON, /* decode --only O needs JSON */
+    AS_MSG_HINT_DECODE_CELLS, /* decode keeps every step's scores */
+    AS_MSG_DECODE_RANGE,   /* %zu step, %s its token: leaves the range of a double */
     AS_MSG_USE_GRAD_ONLY,  /* %s the word that names no gradient */
     AS_MSG_HINT_GRAD_FORMAT, /* grad: run for the forward tables in other formats */
     AS_MSG_USE_GRAD_ROW,   /* grad --row is text only */
@@ -307,6 +314,9 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    AS_MSG_DC_READS,       /* %s the cache rows read, by token */
+    AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
+    AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
