@@ -2,6 +2,7 @@
 #include "attnstep/cli.h"
 #include "attnstep/suggest.h"
 #include "attnstep/textblock.h"
+#include "attnstep/sheet.h"
 #include "attnstep/render_grad.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -40,6 +41,10 @@ static const struct option long_options[] = {
     {"dv", required_argument, NULL, OPT_DV},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"step", required_argument, NULL, OPT_STEP},
+    {"exp-table", no_argument, NULL, OPT_EXP_TABLE},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"class", required_argument, NULL, OPT_CLASS},
     {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -52,6 +57,7 @@ const as_command as_commands[] = {
     {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check},
     {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise},
     {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare},
+    {"sheet", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_SHEET, as_cmd_sheet},
     {"decode", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_DECODE, as_cmd_decode},
     {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad},
 };
@@ -89,7 +95,9 @@ static const struct {
     {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
     {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
     {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
-    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
+    {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
+    {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
     {OPT_TILES, "--tiles", "run trace"},
 };
 
@@ -199,11 +207,18 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, 17, &v) != 0)
             return usage(err, AS_MSG_USE_DIGITS, "--digits", arg);
         cli->render.digits = (int)v;
+        cli->digits_set = 1;
         return 0;
     case OPT_SEED:
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, AS_MSG_USE_SEED, arg);
         cli->seed = (unsigned long)v;
+        cli->seed_set = 1;
+        return 0;
+    case OPT_COUNT:
+        if (whole(arg, 1, 1000, &v) != 0)
+            return usage(err, AS_MSG_USE_COUNT, arg);
+        cli->count = v;
         return 0;
     case OPT_TILES:
         if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
@@ -236,7 +251,8 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
 
 static int option(as_cli *cli, int opt, const char *arg, as_error *err)
 {
-    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
+    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg", "gift",
+                                          "moodle"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
     static const char *const langs[] = {"zh", "en"};
@@ -247,8 +263,8 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         return as_lang_parse(arg, &cli->render.lang) == 0
                    ? 0 : bad_choice(err, "--lang", arg, langs, 2);
     case OPT_FORMAT:
-        if ((i = choice(arg, formats, 6)) < 0)
-            return bad_choice(err, "--format", arg, formats, 6);
+        if ((i = choice(arg, formats, 8)) < 0)
+            return bad_choice(err, "--format", arg, formats, 8);
         cli->format = (as_format)i;
         cli->format_set = 1;
         return 0;
@@ -271,6 +287,15 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_HEATMAP: cli->render.heatmap = 1; return 0;
     case OPT_FORCE: cli->force = 1; return 0;
     case OPT_ANSWERS: cli->answers = 1; return 0;
+    case OPT_EXP_TABLE: cli->exp_table = 1; return 0;
+    case OPT_CLASS: cli->roster = arg; return 0;
+    case OPT_STEP: {
+        as_step st;
+        if (as_step_parse(arg, &st) != 0)
+            return usage(err, AS_MSG_USE_STEP, arg);
+        cli->step = (int)st;
+        return 0;
+    }
     case 'o': cli->output = arg; return 0;
     case 'h': cli->help = 1; return 0;
     case OPT_VERSION: cli->version = 1; return 0;
@@ -351,6 +376,18 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
         cli->arg[cli->nargs] = argv[first + cli->nargs];
     cli->files = argv + first;
     cli->nfiles = want;
+    return 0;
+}
+
+/* --count and --class make several exercises: -o then names a directory. */
+static int variants(as_cli *cli, as_error *err)
+{
+    if (cli->count > 0 && cli->roster != NULL)
+        return usage(err, AS_MSG_USE_COUNT_CLASS);
+    if (cli->count > 0 || cli->roster != NULL) {
+        cli->output_dir = cli->output;
+        cli->output = NULL;
+    }
     return 0;
 }
 
@@ -459,6 +496,8 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     if (positionals(cli, argc, argv, optind, err) != 0)
         return -1;
     if (options_fit(cli, given, err) != 0)
+        return -1;
+    if (variants(cli, err) != 0)
         return -1;
     return read_only(cli, err);
 }

@@ -96,12 +96,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_EX_KEY] = {"答案，attnstep check 读得懂的格式：attnstep check 练习文件 本文件",
                     "the answer key, in the format attnstep check reads: "
                     "attnstep check EXERCISE THIS-FILE"},
-    [AS_MSG_SHEET_TITLE] = {"注意力手算练习（第%d级，种子%lu）", "Attention by hand (level %d, seed %lu)"},
+    [AS_MSG_SHEET_TITLE] = {"注意力手算练习", "Attention by hand"},
     [AS_MSG_SHEET_GIVEN] = {"已知", "Given"},
     [AS_MSG_SHEET_TOKENS] = {"Token：%s", "Tokens: %s"},
-    [AS_MSG_SHEET_FILL] = {"请填写（d_k=%zu）", "Fill in (d_k = %zu)"},
+    [AS_MSG_SHEET_FILL] = {"请填写", "To fill in"},
     [AS_MSG_SHEET_KEY] = {"答案", "Answer key"},
-    [AS_MSG_SHEET_WALK] = {"逐步计算：第%zu行（“%s”）", "Step by step: row %zu (“%s”)"},
+    [AS_MSG_SHEET_WALK] = {"逐步计算：第%s行（“%s”）", "Step by step: row %s (“%s”)"},
     [AS_MSG_CHK_RIGHT] = {"%s：正确", "%s: right"},
     [AS_MSG_CHK_WRONG] = {"%s：不对（有%zu个格子不对，共%zu个）", "%s: wrong (%zu of %zu cells)"},
     [AS_MSG_CHK_SHAPE] = {"%s：形状是[%zu,%zu]，应为[%zu,%zu]",
@@ -180,8 +180,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_USE_NEEDS_VALUE] = {"选项“%s”后面要跟一个值", "option \"%s\" needs a value"},
     [AS_MSG_USE_FORMATS] = {"%s只能输出--format %s", "%s writes only --format %s"},
     [AS_MSG_USE_BOTH_STDIN] = {"%s和%s不能都是标准输入", "%s and %s cannot both be standard input"},
-    [AS_MSG_HINT_SHEET_FORMATS] = {"text是给run用的输入文件，md和latex是练习卷",
-                                "text is an input file for run; md and latex are worksheets"},
+    [AS_MSG_HINT_SHEET_FORMATS] = {"text是给run用的输入文件，md和latex是练习卷，gift和moodle可导入Moodle",
+                                "text is an input file for run; md and latex are worksheets; gift "
+                                "and moodle import into Moodle"},
     [AS_MSG_HINT_TRACE_FORMAT] = {"要其他格式的表，请用 run --format …",
                                "for the tables in another format, use run --format ..."},
     [AS_MSG_USE_TRACE_ONLY] = {"trace不接受--only：它要走完每一步",
@@ -320,6 +321,17 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "keeps only the output"},
     [AS_MSG_DECODE_RANGE] = {"第%zu步（“%s”）超出了双精度浮点数的范围",
                           "step %zu (\"%s\") leaves the range of a double"},
+    [AS_MSG_CMD_SHEET] = {"为一份输入出练习卷（和答案）", "a worksheet (and key) for an input"},
+    [AS_MSG_USE_COUNT] = {"--count要给1到1000之间的整数，不能是“%s”",
+                       "--count takes a whole number from 1 to 1000, not \"%s\""},
+    [AS_MSG_USE_STEP] = {"--step只能取project、scores、softmax或mix，不能是“%s”",
+                      "--step takes project, scores, softmax or mix, not \"%s\""},
+    [AS_MSG_USE_COUNT_CLASS] = {"--count和--class不能一起用：--class为每个名字出一道题",
+                             "--count and --class do not go together: --class makes one "
+                             "exercise per name"},
+    [AS_MSG_FILE_NO_DIR] = {"无法建立目录：%s", "cannot make the directory: %s"},
+    [AS_MSG_HINT_SHEET_LATEX] = {"默认是md；latex用pdflatex（英文）或xelatex（中文）编译",
+                              "md is the default; latex compiles with pdflatex (en) or xelatex (zh)"},
     [AS_MSG_HELP] = {
         "\n"
         "一个注意力层的教学计算器，每个数都写出来：\n"
@@ -330,7 +342,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "选项：\n"
         "  --lang zh|en          说明文字的语言（默认zh；环境变量ATTNSTEP_LANG可改默认）\n"
         "  --format 格式         text（默认）、json、md、latex、csv或svg，视命令而定；\n"
-        "                        csv只写--only指定的那一张表，svg把每个头的A画成热力图\n"
+        "                        csv只写--only指定的那一张表，svg把每个头的A画成热力图；\n"
+        "                        exercise还可以输出gift和moodle（导入Moodle题库）\n"
         "  --digits N            显示的小数位数，0到17（默认10）\n"
         "  --mask causal|none    不用文件里的掩码设置，改用这里给的\n"
         "  --only 列表           只显示这些表，例如 --only A,O\n"
@@ -353,7 +366,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --width D             exercise：X的宽度\n"
         "  --dk K, --dv V        exercise：Query/Key的宽度和Value的宽度\n"
         "  --level 1|2|3         exercise：1级和书中一样都是整数，级数越高越难\n"
-        "  --answers             exercise：附上答案\n"
+        "  --answers             exercise、sheet：附上答案\n"
+        "  --step STEP           exercise、sheet：只练一步：project、scores、softmax\n"
+        "                        或mix（它之前的表直接给出）\n"
+        "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
+        "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
+        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字）\n"
         "  -h, --help            显示本帮助后退出\n"
         "  --version             显示版本号后退出\n"
         "\n"
@@ -390,7 +408,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
         "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
         "                        makes sense; csv writes the one table --only names,\n"
-        "                        svg draws each head's A as a heatmap\n"
+        "                        svg draws each head's A as a heatmap; exercise also\n"
+        "                        gift and moodle (Moodle quiz imports)\n"
         "  --digits N            decimal places shown, 0-17 (default 10)\n"
         "  --mask causal|none    override the file's mask\n"
         "  --only LIST           only these tables, e.g. --only A,O\n"
@@ -413,7 +432,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --width D             exercise: width of X\n"
         "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
         "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
-        "  --answers             exercise: add the answer key\n"
+        "  --answers             exercise, sheet: add the answer key\n"
+        "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
+        "                        softmax or mix (the tables before it are given)\n"
+        "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
+        "  --count N             exercise: N variants (with -o DIR: a file each)\n"
+        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
         "  -h, --help            print this help and exit\n"
         "  --version             print the version and exit\n"
         "\n"
@@ -440,6 +464,58 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
     },
+    /* worksheets (issue 14) */
+    [AS_MSG_SHEET_LEVEL] = {"第%d级，种子%lu", "level %d, seed %lu"},
+    [AS_MSG_SHEET_DRILL] = {"单步练习：%s", "one-step drill: %s"},
+    [AS_MSG_SHEET_STEP_PROJECT] = {"投影（求Q、K、V）", "the projections (Q, K, V)"},
+    [AS_MSG_SHEET_STEP_SCORES] = {"打分与缩放（求QK转置和S）", "scoring and scaling"},
+    [AS_MSG_SHEET_STEP_SOFTMAX] = {"softmax（求A）", "the softmax (A)"},
+    [AS_MSG_SHEET_STEP_MIX] = {"混合Value（求O）", "mixing the Values (O)"},
+    [AS_MSG_SHEET_VARIANT] = {"版本%s", "variant %s"},
+    [AS_MSG_SHEET_NAME] = {"姓名：", "Name: "},
+    [AS_MSG_SHEET_CLASS] = {"班级：", "Class: "},
+    [AS_MSG_SHEET_DATE] = {"日期：", "Date: "},
+    [AS_MSG_SHEET_DO] = {"计算%s，把结果填进下面的空表。",
+                      "Compute %s and write them into the empty tables below."},
+    [AS_MSG_SHEET_PLACES] = {"不是整数的结果保留%s位小数，整数照写。",
+                          "Round every result that is not a whole number to %s decimal places; "
+                          "write whole numbers as they are."},
+    [AS_MSG_SHEET_SOFTMAX] = {"A的每一行是对S的同一行做softmax，每行之和为1。",
+                           "Each row of A is the softmax of the same row of S; each row adds up "
+                           "to 1."},
+    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：S里写%s，A里写0。",
+                          "Where the mask forbids reading, write %s in S and 0 in A."},
+    [AS_MSG_SHEET_WORK] = {"演算区", "Working space"},
+    [AS_MSG_SHEET_EXP] = {"可能用到的e的幂（x是减去本行最大值后的分数）：",
+                       "Powers of e you may need (x is a score minus the max of its row):"},
+    [AS_MSG_SHEET_HEAD] = {"第%s个头", "head %s"},
+    [AS_MSG_SHEET_STEP2] = {"第二步：把分数除以%s（%s）。", "Step 2: divide the scores by %s (%s)."},
+    [AS_MSG_SHEET_STEP2_SCALE] = {"第二步：把分数乘以输入指定的缩放系数。",
+                               "Step 2: multiply the scores by the scale the input sets."},
+    [AS_MSG_ROSTER_UNREADABLE] = {"无法读取点名册：%s", "cannot read the roster: %s"},
+    [AS_MSG_ROSTER_NOT_UTF8] = {"点名册不是UTF-8文本", "the roster is not UTF-8 text"},
+    [AS_MSG_ROSTER_NOT_UTF8_HINT] = {"请把它另存为UTF-8编码（记事本：另存为，编码选“UTF-8”）",
+                                  "save it again as UTF-8 (most editors: Save As, encoding UTF-8)"},
+    [AS_MSG_ROSTER_CONTROL] = {"名字里有控制字符", "a control character in a name"},
+    [AS_MSG_ROSTER_LONG] = {"名字太长：最多64个字节", "the name is too long: at most 64 bytes"},
+    [AS_MSG_ROSTER_TWICE] = {"“%s”在第%d行已经出现过", "“%s” is already on line %d"},
+    [AS_MSG_ROSTER_TWICE_HINT] = {"同名的两个学生会拿到同一道题：请加以区分，例如“张三2”",
+                               "two students of one name would get the same exercise: tell "
+                               "them apart, e.g. “Li Wei 2”"},
+    [AS_MSG_ROSTER_EMPTY] = {"点名册里没有名字", "the roster names no student"},
+    [AS_MSG_ROSTER_HINT] = {"每行写一个名字；空行跳过，#开始注释", "write one name a line; blank lines "
+                         "are skipped and # starts a comment"},
+    [AS_MSG_EX_STUDENT] = {"学生：%s，版本%s", "student: %s, variant %s"},
+    [AS_MSG_EX_DRILL] = {"单步练习：%s", "one-step drill: %s"},
+    [AS_MSG_EX_SEED_DRAWN] = {"没有给--seed，本次抽到种子%lu；用同一个种子可以再生成同样的题",
+                           "no --seed given: drew seed %lu; the same seed makes the same exercise again"},
+    [AS_MSG_EX_WROTE] = {"已写入%s", "wrote %s"},
+    [AS_MSG_QUIZ_CELL] = {"%s第%s行（“%s”）第%s列（“%s”）的值是多少？",
+                       "What is %s in row %s (“%s”), column %s (“%s”)?"},
+    [AS_MSG_QUIZ_CELL_NUM] = {"%s第%s行（“%s”）第%s列的值是多少？",
+                           "What is %s in row %s (“%s”), column %s?"},
+    [AS_MSG_QUIZ_RIGHT] = {"正确。", "Right."},
+    [AS_MSG_QUIZ_MISTAKE] = {"不对（%s）：%s。", "Not right (%s) — %s."},
     /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
     [AS_MSG_DIAG_SCALE_BY_DK] = {"分数除以了d_k，应当除以%s：缩放用的是d_k的平方根",
                               "the scores were divided by d_k; they are divided by %s, its square root"},
