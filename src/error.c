@@ -18,7 +18,10 @@ void as_error_clear(as_error *e)
 static void record(as_error *e, const char *file, int line, int col, const char *fmt,
                    va_list ap)
 {
-    if (e == NULL || e->set)
+    if (e == NULL)
+        return;
+    e->ignored = e->set;
+    if (e->set)
         return;
     snprintf(e->file, sizeof e->file, "%s", file ? file : "");
     e->line = line;
@@ -58,8 +61,8 @@ void as_error_hint_msg(as_error *e, as_msg id, ...)
 {
     va_list ap;
 
-    if (e == NULL)
-        return;
+    if (e == NULL || e->ignored)
+        return; /* the hint of a second error would replace the first one's */
     va_start(ap, id);
     vsnprintf(e->hint, sizeof e->hint, as_msg_text(e->lang, id), ap);
     va_end(ap);
@@ -71,8 +74,8 @@ void as_error_hint(as_error *e, const char *fmt, ...)
 {
     va_list ap;
 
-    if (e == NULL)
-        return;
+    if (e == NULL || e->ignored)
+        return; /* the hint of a second error would replace the first one's */
     va_start(ap, fmt);
     vsnprintf(e->hint, sizeof e->hint, fmt, ap);
     va_end(ap);

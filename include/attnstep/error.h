@@ -21,6 +21,8 @@ typedef struct as_error {
     char msg[AS_ERR_MSG];
     char hint[AS_ERR_MSG]; /* empty when no hint helps */
     int set;               /* nonzero once an error was recorded */
+    int ignored;           /* nonzero when the last error recorded came second and was
+                            * dropped: its hint is dropped too */
     as_lang lang;          /* the language of msg and hint: the one the user chose */
 } as_error;
 
@@ -38,7 +40,8 @@ void as_error_msg(as_error *e, const char *file, int line, int col, as_msg id, .
 /* As as_error_msg, with the arguments as a va_list. */
 void as_error_vmsg(as_error *e, const char *file, int line, int col, as_msg id, va_list ap);
 
-/* Sets the learner's hint of an error already recorded: message id in e->lang. */
+/* Sets the learner's hint of the error just recorded: message id in e->lang. The first
+ * error wins here too: after an error that was dropped, its hint is dropped. */
 void as_error_hint_msg(as_error *e, as_msg id, ...);
 
 /* Records text that is already in e->lang (e.g. formatted from the table by a caller
