@@ -294,11 +294,9 @@ static int head_failed(const as_problem *p, size_t t, int rc, as_error *err)
 {
     if (rc != -2)
         return out_of_range(p, t, err);
-    as_error_set(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
-                 "row %zu (\"%s\") has no readable position: every entry of its S row is -inf",
-                 t, p->tokens[t]);
-    as_error_hint(err, "softmax over nothing is undefined; the mask M must leave every row at "
-                       "least one position it may read");
+    as_error_msg(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
+                 AS_MSG_RUN_NO_READABLE, (long)t, p->tokens[t]);
+    as_error_hint_msg(err, AS_MSG_HINT_NO_READABLE);
     return -1;
 }
 
