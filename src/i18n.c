@@ -369,6 +369,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
                                "step further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
+    /* output that streams (issue 20) */
+    [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
+                         "note: this prints about %zu numbers (more than ten million); to see part "
+                         "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

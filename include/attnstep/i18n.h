@@ -228,6 +228,8 @@ typedef enum as_msg {
     AS_MSG_CMP_BEFORE,     /* caption over the base's table */
     AS_MSG_CMP_AFTER,      /* caption over the variant's table */
     AS_MSG_CMP_TOO_BIG,    /* %s table, %zu %zu its shape: too big to print side by side */
+    /* output that streams (issue 20) */
+    AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
     AS_MSG_COUNT
 } as_msg;
 
