@@ -101,7 +101,7 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
-bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only
+bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
 
 parser-stress: $(BUILD)/tests/test_fastfloat
@@ -176,3 +176,23 @@ fuzz:
 	    build/fuzz/fuzz_$$n $(FUZZ_OPTIONS) -max_total_time=$(FUZZ_SECONDS) \
 	        build/fuzz/corpus-$$n build/fuzz/seed $$(ls -d tests/fuzz/corpus-$$n 2>/dev/null); \
 	    done; fi
+
+# ---- The backward pass at model size (issue 17) ----
+# `make test-gpt2` runs grad on the GPT-2-sized layer of `make bench` (generated once
+# into build/bench/) and compares dWq and dX with PyTorch's (tests/data/grad/gpt2.expected);
+# `make bench-grad` times `grad --only dX` against `run --only O` on that layer
+# (tests/bench/grad.sh; the goal is at most 3x).
+.PHONY: test-gpt2 bench-grad
+
+$(BUILD)/gpt2/grad_gpt2: tests/gpt2/grad_gpt2.c $(BUILD)/libattnstep.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -o $@ $< $(BUILD)/libattnstep.a $(LIBS)
+
+$(BUILD)/bench/layer.txt: tests/bench/gen_layer.c | $(BUILD)/bench/gen_layer
+	$(BUILD)/bench/gen_layer $(BUILD)/bench
+
+test-gpt2: $(BUILD)/gpt2/grad_gpt2 $(BUILD)/bench/gen_layer $(BUILD)/bench/layer.txt
+	./$(BUILD)/gpt2/grad_gpt2 $(BUILD)/bench
+
+bench-grad: all $(BUILD)/bench/gen_layer $(BUILD)/bench/layer.txt
+	@sh tests/bench/grad.sh

@@ -23,7 +23,7 @@ _attnstep()
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --row -o --output --force --tol --seed --tokens --width --dk --dv
-        --level --answers --help --version"
+        --level --answers --tiles --help --version"
 
     local values=
     case $prev in
@@ -38,7 +38,7 @@ _attnstep()
             [[ $cur == *,* ]] && done=${cur%,*},
             COMPREPLY=($(compgen -P "$done" -W "X W Q K V QKT M S A O C" -- "${cur##*,}"))
             return ;;
-        --digits | --tol | --seed | --tokens | --width | --dk | --dv)
+        --digits | --tol | --seed | --tokens | --width | --dk | --dv | --tiles)
             return ;; # a number: nothing to offer
         -o | --output)
             COMPREPLY=($(compgen -f -- "$cur"))

@@ -121,12 +121,14 @@ static void text_table(FILE *out, const as_table_grade *g, const as_render_opts 
     if (g->correct)
         fprintf(out, msg(o, AS_MSG_CHK_RIGHT), name);
     else if (g->diagnosis == AS_DIAG_CARRIED_ERROR)
-        fprintf(out, msg(o, AS_MSG_CHK_CARRIED), name);
+        fprintf(out, msg(o, AS_MSG_CHK_CARRIED), name, g->carried_from);
     else if (!g->shape_ok)
         fprintf(out, msg(o, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
     else
         fprintf(out, msg(o, AS_MSG_CHK_WRONG), name, g->nwrong, e->rows * e->cols);
     fputc('\n', out);
+    if (g->diagnosis == AS_DIAG_CARRIED_ERROR)
+        return; /* its cells follow from the earlier mistake: JSON still lists them */
     if (g->shape_ok)
         wrong_cells(out, g, name, o, require_digits);
     text_diagnosis(out, g, o);

@@ -11,7 +11,8 @@
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
-       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET };
+       OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
+       OPT_TILES };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -36,6 +37,7 @@ static const struct option long_options[] = {
     {"dv", required_argument, NULL, OPT_DV},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -47,6 +49,7 @@ const as_command as_commands[] = {
     {"check", 2, "FILE ANSWERS...", "grade answers: files, or directories of *.txt", as_cmd_check},
     {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
     {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
+    {"decode", 1, "FILE [options]", "generation token by token, with a KV cache", as_cmd_decode},
     {"grad", 1, "FILE [options]", "the backward pass: every gradient", as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
@@ -84,6 +87,7 @@ static const struct {
     {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
     {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
     {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+    {OPT_TILES, "--tiles", "run trace"},
 };
 
 static int usage(as_error *err, const char *fmt, const char *what)
@@ -163,6 +167,12 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
         cli->seed = (unsigned long)v;
+        return 0;
+    case OPT_TILES:
+        if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
+            return usage(err, "--tiles takes a block size, a whole number from 1 to 16384, "
+                              "not \"%s\"", arg);
+        cli->tiles = v;
         return 0;
     case OPT_OFFSET:
         if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
@@ -413,6 +423,8 @@ void as_cli_help(FILE *out)
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
         "  --row I|last|all      trace: the receiving row to walk (default last);\n"
         "                        grad: walk that row's softmax backward\n"
+        "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
+        "                        reading the Keys in blocks of B\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -429,10 +441,10 @@ void as_cli_help(FILE *out)
         "\n"
         "Input format (UTF-8; # starts a comment):\n"
         "  tokens: 我 爱                 labels of the rows of X\n"
-        "  mask: causal                  causal | none (or a matrix M)\n"
+        "  mask: causal                  causal | none | window W (or a matrix M)\n"
         "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
-        "  Also: Xkv, kv_tokens (cross-attention), heads, Wo, bq/bk/bv/bo,\n"
+        "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
         "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "\n"

@@ -36,6 +36,8 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     as_session s;
     int rc;
 
+    if (cli->tiles != 0)
+        return as_cmd_with_tiles(out, cli, 0, err); /* and the online softmax (SPEC §11) */
     if (cli->format == AS_FMT_CSV && as_csv_check(cli->render.only, err) != 0)
         return AS_EXIT_USAGE; /* an argument error: said before any work */
     so.lean = wants_lean(cli);

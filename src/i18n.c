@@ -170,8 +170,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CHK_AMBIGUOUS] = {"诊断：有几种错误同样对得上（%s），无法确定是哪一种",
                            "diagnosis: several mistakes fit equally (%s); none is named"},
     [AS_MSG_CHK_LIST_SEP] = {"、", ", "},
-    [AS_MSG_CHK_CARRIED] = {"%s：这一步做对了（carried_error，照样得分）",
-                         "%s: this step was done right (carried_error: the mark is earned)"},
+    [AS_MSG_CHK_CARRIED] = {"%s：这一步本身做对了，错误来自你前面的%s（carried_error，照样得分）",
+                         "%s: this step itself was done right; the error comes from your own %s "
+                         "(carried_error: the mark is earned)"},
     [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
     [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
     [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
@@ -204,6 +205,17 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CMP_AFTER] = {"改变后：", "after:"},
     [AS_MSG_CMP_TOO_BIG] = {"（%s是[%zu,%zu]，太大，不并排列出）",
                          "(%s is [%zu,%zu]: too big to print before and after)"},
+    /* ---- the book pasted as printed (issue 12, SPEC §2) ---- */
+    [AS_MSG_RD_SHAPE_FORM] = {"形状行应写成“形状：[行数,列数]”", "a shape line is written \"shape: [rows,cols]\""},
+    [AS_MSG_RD_SHAPE_FIRST] = {"形状行前面还没有矩阵", "a shape line with no matrix before it"},
+    [AS_MSG_RD_SHAPE_DIFFERS] = {"形状写的是[%zu,%zu]，但矩阵%s是[%zu,%zu]",
+                              "the shape says [%zu,%zu], but matrix %s is [%zu,%zu]"},
+    [AS_MSG_RD_SHAPE_HINT] = {"形状行跟在它描述的矩阵后面，如“形状：[2,2] = [Token位置数, 每个位置的特征数]”",
+                           "a shape line follows the matrix it describes, e.g. \"shape: [2,2] = "
+                           "[token positions, features per position]\""},
+    [AS_MSG_RD_SHAPE_HINT_ROWS] = {"形状是[行数,列数]：行数是方括号里的行数，列数是每行的数字个数",
+                                "a shape is [rows,columns]: how many rows the matrix has, and how "
+                                "many numbers each row holds"},
     /* grad: the backward pass (SPEC §13) */
     [AS_MSG_GRAD_NO_LOSS] = {"没有给出损失：grad要从损失对输出的梯度dO出发",
                              "no loss is given: grad starts from dO, the loss's gradient with "
@@ -326,9 +338,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "all blocks read: ℓ = %s (the ordinary softmax's sum of exps: %s)"},
     [AS_MSG_TL_SHARES] = {"份额 e^(s−m)/ℓ：%s", "shares e^(s − m)/ℓ: %s"},
     [AS_MSG_TL_OUTPUT] = {"输出 = 运行输出/ℓ %s", "output = running output / ℓ %s"},
-    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）的输出相比，最多相差%s个ulp（最后一位的单位）。",
+    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）相比，各头的输出最多相差%s个ulp"
+                    "（以这一格各项绝对值之和Σ aⱼ|vⱼ|的最后一位为单位）。",
                     "Against the ordinary computation (the whole softmax first, then the mix) "
-                    "the output differs by at most %s ulp (units in the last place)."},
+                    "each head's output differs by at most %s ulp (units in the last place of "
+                    "the sum of its terms' sizes, Σ aⱼ|vⱼ|)."},
     [AS_MSG_TL_RUN] = {"在线softmax（每块%zu个Key）：每行最终的m和ℓ，以及逐块算出的输出",
                     "Online softmax (blocks of %zu Keys): each row's final m and ℓ, and the "
                     "output computed block by block"},
@@ -352,6 +366,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
                       "In all: with the cache %zu rows projected and %zu score dot products; "
                       "recomputing at every step, %zu rows and %zu dot products."},
+    [AS_MSG_DC_READS] = {"读取缓存中的：%s", "reads from the cache: %s"},
+    [AS_MSG_DC_HEAD] = {"（第%zu个头）", "(head %zu)"},
+    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", "(K/V group %zu)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
     [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"
@@ -369,6 +386,22 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
                                "step further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
+    [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
+    [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
+    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)。",
+                            "Turning (RoPE): pair i at position p is turned by the angle "
+                            "p*theta_i, theta_i = %s^(-2i/%zu)."},
+    [AS_MSG_POS_TR_PAIR] = {"%s的第%zu对（第%zu、%zu个数）：角度 = %s，cos %s，sin %s",
+                            "%s, pair %zu (numbers %zu and %zu): angle = %s, cos %s, sin %s"},
+    [AS_MSG_POS_TR_TURNED] = {"    %s", "    %s"},
+    [AS_MSG_POS_TR_KEY] = {"%s在位置%zu，转后%s", "%s at position %zu, turned: %s"},
+    [AS_MSG_POS_TR_RELATIVE] = {"RoPE记下的是相对位置：所有位置都加上同一个P（--offset P），q和k多转的角度相同，"
+                                "点积不变，%s也就不变。",
+                                "RoPE records relative positions: moving every position by the "
+                                "same P (--offset P) turns q and k by the same extra angle, so "
+                                "their dot products, and %s, do not change."},
+    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
+                             "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
     /* output that streams (issue 20) */
     [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
                          "note: this prints about %zu numbers (more than ten million); to see part "

@@ -2,6 +2,7 @@
  * online softmax update (SPEC §11). Each is pure; attention.c, tiles.c and decode.c
  * use them. */
 #include "attnstep/steps_gen.h"
+#include "attnstep/kernels.h"
 
 #include <math.h>
 
@@ -62,4 +63,106 @@ void as_online_shares(double *a, const double *s, double m, double l, size_t cou
 
     for (j = 0; j < count; j++)
         a[j] = s[j] == -INFINITY ? 0.0 : exp(s[j] - m) / l;
+}
+
+/* ---- one row of attention over a cache ---- */
+
+/* Eight running sums at a time, kept in registers: out[0..8) += x * row[0..8) for each
+ * (x, row) pair -- the shape the compiler turns into vector loads and broadcasts (as
+ * kernels.c's tiles). Every sum still takes its terms one at a time, in order. */
+#define EIGHT_BODY(OUT, COUNT, X, ROW)                                                      \
+    double u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0;                  \
+    size_t r;                                                                               \
+    for (r = 0; r < (COUNT); r++) {                                                         \
+        const double x = (X);                                                               \
+        const double *restrict w = (ROW);                                                   \
+        u0 += x * w[0], u1 += x * w[1], u2 += x * w[2], u3 += x * w[3];                     \
+        u4 += x * w[4], u5 += x * w[5], u6 += x * w[6], u7 += x * w[7];                     \
+    }                                                                                       \
+    (OUT)[0] = u0, (OUT)[1] = u1, (OUT)[2] = u2, (OUT)[3] = u3;                             \
+    (OUT)[4] = u4, (OUT)[5] = u5, (OUT)[6] = u6, (OUT)[7] = u7
+
+/* out[0..8) = sum over i < d of q[i] kt[i*ld + 0..8) (ld 8: one panel) */
+static void scores8(double *restrict out, const double *restrict q, const double *restrict kt,
+                    size_t ld, size_t d)
+{
+    EIGHT_BODY(out, d, q[r], kt + r * ld);
+}
+
+/* out[0..8) = sum over j < count of a[j] v[j*dv + 0..8) */
+static void mix8(double *restrict out, const double *restrict a, const double *restrict v,
+                 size_t dv, size_t count)
+{
+    EIGHT_BODY(out, count, a[r], v + r * dv);
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_AVX2_EIGHT 1
+__attribute__((target("avx2"))) static void scores8_avx2(double *restrict out,
+                                                         const double *restrict q,
+                                                         const double *restrict kt,
+                                                         size_t ld, size_t d)
+{
+    EIGHT_BODY(out, d, q[r], kt + r * ld);
+}
+
+__attribute__((target("avx2"))) static void mix8_avx2(double *restrict out,
+                                                      const double *restrict a,
+                                                      const double *restrict v, size_t dv,
+                                                      size_t count)
+{
+    EIGHT_BODY(out, count, a[r], v + r * dv);
+}
+#else
+#define HAVE_AVX2_EIGHT 0
+#endif
+
+typedef void eight_fn(double *, const double *, const double *, size_t, size_t);
+
+static eight_fn *pick(eight_fn *plain, eight_fn *avx2)
+{
+    (void)avx2;
+#if HAVE_AVX2_EIGHT
+    if (as_kernels_simd(-1))
+        return avx2;
+#endif
+    return plain;
+}
+
+void as_scores_cached(double *s, const double *q, const double *kt, size_t d, size_t first,
+                      size_t last)
+{
+    eight_fn *f = pick(scores8, HAVE_AVX2_EIGHT ? scores8_avx2 : scores8);
+    size_t i, j = first;
+    double part[8];
+
+    for (; j <= last && j % 8 != 0; j++) { /* up to the first whole panel, one at a time */
+        double dot = 0.0;
+        for (i = 0; i < d; i++)
+            dot += q[i] * kt[AS_PANEL_AT(j, i, d)];
+        s[j] = dot;
+    }
+    for (; j + 8 <= last + 1; j += 8)
+        f(s + j, q, kt + AS_PANEL_AT(j, 0, d), 8, d);
+    if (j <= last) { /* the last panel: all 8 sums, keeping those that exist */
+        f(part, q, kt + AS_PANEL_AT(j, 0, d), 8, d);
+        for (i = 0; j + i <= last; i++)
+            s[j + i] = part[i];
+    }
+}
+
+void as_mix_cached(double *o, const double *a, const double *v, size_t dv, size_t first,
+                   size_t last)
+{
+    eight_fn *f = pick(mix8, HAVE_AVX2_EIGHT ? mix8_avx2 : mix8);
+    size_t c, j;
+
+    for (c = 0; c + 8 <= dv; c += 8)
+        f(o + c, a + first, v + first * dv + c, dv, last + 1 - first);
+    for (; c < dv; c++) {
+        double sum = 0.0;
+        for (j = first; j <= last; j++)
+            sum += a[j] * v[j * dv + c];
+        o[c] = sum;
+    }
 }

@@ -240,6 +240,36 @@ static void test_a_window_over_another_sequence_is_refused(void **state)
             "error: a window mask needs as many queries as keys");
 }
 
+static void test_run_prints_the_checked_shared_heads(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/gqa.txt --lang en"), 0);
+    assert_golden("tests/golden/gqa.run.en.txt");
+}
+
+static void test_trace_walks_the_checked_window(void **state)
+{
+    (void)state;
+    assert_int_equal(run("trace examples/window.txt"), 0);
+    assert_golden("tests/golden/window.trace.zh.txt");
+}
+
+/* check grades answers to these inputs (SPEC §6 on a window and on shared heads). */
+static void test_check_grades_answers_to_a_window_and_to_shared_heads(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/window.txt " DIR "window-answers.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "S: right");
+    assert_file_contains(CLI_OUT, "O: right");
+    assert_int_equal(run("check examples/gqa.txt " DIR "gqa-answers.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "A_h1: right");
+    assert_file_contains(CLI_OUT, "K: right");
+    /* the causal shares where the window forbids 我: wrong, cell by cell */
+    assert_int_equal(run("check examples/window.txt " DIR "window-causal-answers.txt --lang en"),
+                     1);
+    assert_file_contains(CLI_OUT, "A[2][0]: written 0.25, expected 0");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +286,9 @@ int main(void)
         cmocka_unit_test(test_a_key_table_of_the_wrong_width_for_kv_heads_is_refused),
         cmocka_unit_test(test_a_window_of_zero_is_refused),
         cmocka_unit_test(test_a_window_over_another_sequence_is_refused),
+        cmocka_unit_test(test_check_grades_answers_to_a_window_and_to_shared_heads),
+        cmocka_unit_test(test_run_prints_the_checked_shared_heads),
+        cmocka_unit_test(test_trace_walks_the_checked_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

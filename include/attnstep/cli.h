@@ -25,7 +25,7 @@ enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
 enum { AS_EXIT_PARTIAL = 3 };
 
 typedef struct as_cli {
-    const char *command;     /* "run", "trace", "check", "exercise", "compare" */
+    const char *command;     /* "run", "trace", "check", "exercise", "compare", "decode" */
     const char *arg[2];      /* the command's file arguments */
     int nargs;
     char **files;            /* every file argument (check: FILE ANSWERS...), nfiles */
@@ -44,6 +44,7 @@ typedef struct as_cli {
     unsigned long seed;
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
+    long tiles;              /* --tiles B: the online softmax's block size; 0 when not given */
     int help, version;
     const char *only_list;   /* --only as given: read once the command is known (grad's
                                 tables have other names than run's) */
@@ -90,6 +91,11 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
+
+/* run --tiles B (walk 0) and trace --tiles B (walk 1): the command's output, then the
+ * online softmax (cmd_tiles.c). Same returns as a command. */
+int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 
 /* Before a very long output (more than AS_HUGE_OUTPUT numbers: run with walked_rows 0,

@@ -120,7 +120,7 @@ typedef enum as_msg {
     AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
-    AS_MSG_CHK_CARRIED,        /* %s table: carried_error, the mark earned */
+    AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
     AS_MSG_CHK_STUDENT,        /* %s name, %zu score, %zu max */
@@ -213,6 +213,9 @@ typedef enum as_msg {
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
+    AS_MSG_DC_READS,       /* %s the cache rows read, by token */
+    AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
+    AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
@@ -221,6 +224,14 @@ typedef enum as_msg {
     AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
     AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
     AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
+    AS_MSG_POS_TR_PE,      /* %s "xp₀ = x₀ + PE₀ = [..] + [..] = [..]" */
+    AS_MSG_POS_TR_PE_ROW,  /* %s "PE₀ = [sin(0/10000^(0/2)), ...] = [..]" */
+    AS_MSG_POS_TR_ROPE,    /* %s base, %zu d_k: heading of the turning */
+    AS_MSG_POS_TR_PAIR,    /* %s "q₁", %zu pair, %zu %zu its columns, %s angle, %s cos, %s sin */
+    AS_MSG_POS_TR_TURNED,  /* %s "[1, 0] → [...] ≈ [...]" */
+    AS_MSG_POS_TR_KEY,     /* %s "k₀", %zu its position, %s "kr₀ = [..]" */
+    AS_MSG_POS_TR_RELATIVE,/* %s "QKᵀ": why --offset leaves it unchanged */
+    AS_MSG_POS_TR_ALIBI,   /* %s slope, %zu row, %s the sums */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
@@ -228,6 +239,12 @@ typedef enum as_msg {
     AS_MSG_CMP_BEFORE,     /* caption over the base's table */
     AS_MSG_CMP_AFTER,      /* caption over the variant's table */
     AS_MSG_CMP_TOO_BIG,    /* %s table, %zu %zu its shape: too big to print side by side */
+    /* ---- the book pasted as printed (issue 12, SPEC §2) ---- */
+    AS_MSG_RD_SHAPE_FORM,     /* a shape line that is not 形状：[rows,cols] */
+    AS_MSG_RD_SHAPE_FIRST,    /* a shape line before any matrix */
+    AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
+    AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
+    AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
     /* output that streams (issue 20) */
     AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
     AS_MSG_COUNT

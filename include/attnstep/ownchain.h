@@ -49,7 +49,7 @@ const as_chain_slot *as_chain_slot_of(const as_chain *c, const as_problem *p,
 
 /* The mistakes tried on a wrong table, as chain variants: as_chain_variant(0) is the
  * right chain, then one per mistake (and per detail). */
-#define AS_CHAIN_VARIANTS 20
+#define AS_CHAIN_VARIANTS 21
 as_fit as_chain_variant(size_t i);
 
 /* One student's chains, each made when first asked for. */

@@ -29,4 +29,24 @@ void as_online_output(double *out, const double *acc, double l, size_t dv);
  * gives exactly 0). */
 void as_online_shares(double *a, const double *s, double m, double l, size_t count);
 
+/* ---- one row of attention over a cache (decode) ---- */
+
+/* Where value i of Key j sits in a panelled cache (as_scores_cached): Keys in panels
+ * of 8, each panel d rows of 8, so the 8 Keys a step scores together lie in one run
+ * of memory. A cache of n Keys needs AS_PANEL_SIZE(n, d) doubles. */
+#define AS_PANEL_AT(j, i, d) (((j) / 8) * (d) * 8 + (i) * 8 + (j) % 8)
+#define AS_PANEL_SIZE(n, d) ((((n) + 7) / 8) * (d) * 8)
+
+/* s[j] = q[d] . k_j for first <= j <= last, the Keys in panels (AS_PANEL_AT). Each
+ * s[j] is summed from 0 over i in order, one addition at a time, as as_scores() sums
+ * it (so the same bits); 8 Keys at a time, so that it vectorises (AVX2 where the
+ * processor has it, as kernels.h chooses). */
+void as_scores_cached(double *s, const double *q, const double *kt, size_t d, size_t first,
+                      size_t last);
+
+/* o[dv] = sum over first <= j <= last of a[j] v[j, dv], each cell summed from 0 in j
+ * order, as as_mix() sums it (the same bits). */
+void as_mix_cached(double *o, const double *a, const double *v, size_t dv, size_t first,
+                   size_t last);
+
 #endif

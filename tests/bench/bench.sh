@@ -22,7 +22,7 @@ DIR=$BUILD/bench
 BIN=$BUILD/attnstep
 TOL=1e-9
 
-make --no-print-directory all "$DIR/gen_layer" "$DIR/parse_only" >/dev/null
+make --no-print-directory all "$DIR/gen_layer" "$DIR/parse_only" "$DIR/decode_only" >/dev/null
 if [ ! -f "$DIR/layer.txt" ] ||
     [ -n "$(find tests/bench/gen_layer.c -newer "$DIR/layer.txt")" ]; then
     echo "bench: generating the layer into $DIR/"
@@ -71,10 +71,13 @@ value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 # ---- 2. end to end, side by side ----
 : >"$DIR/attnstep.times"
 : >"$DIR/numpy.times"
+: >"$DIR/decode.times"
 i=1
 while [ "$i" -le "$RUNS" ]; do
     timed "$DIR/attnstep_O.json" "$BIN" run --only O --format json "$DIR/layer.txt" \
         >>"$DIR/attnstep.times"
+    timed "$DIR/decode_O.json" "$BIN" decode --only O --format json "$DIR/layer.txt" \
+        >>"$DIR/decode.times"
     if [ -n "$PY" ]; then
         timed "$DIR/numpy.out" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
             "$PY" tests/bench/numpy_ref.py "$DIR" 12 >>"$DIR/numpy.times"
@@ -138,12 +141,26 @@ row "  of which: parse" "$(sec "$PARSE_S")" ""
 row "  of which: compute (lean run)" "$(sec "$LEAN_S")" ""
 row "  of which: JSON of O" "$(sec "$JSON_S")" ""
 row "number conversion alone (%.18e)" "$(mb "$FF_BYTES" "$FF_S")" ""
+# ---- decode (issue 15): the KV-cache run against run --only O, the same output ----
+D_S=$(median "$DIR/decode.times" 1)
+"$DIR/decode_only" "$DIR/layer.txt" 3 >"$DIR/decode_only.out" || true
+echo
+awk -v d="$D_S" -v a="$A_S" -v r="$RUNS" 'BEGIN { printf "decode --only O --format json: %.3f s, %.2fx run --only O (median of %d runs each, interleaved; the goal is at most 1.5x)\n", d, d / a, r }'
+awk '$1 == "lean_s" { l = $2 } $1 == "decode_s" { d = $2 } END { printf "  compute alone, best of 3: decode %.3f s, lean run %.3f s (%.2fx)\n", d, l, d / l }' "$DIR/decode_only.out"
+# the final O line of each, as the shortest round-trip text prints it
+if [ "$(grep '^  "O": ' "$DIR/decode_O.json")" = "$(grep '^  "O": ' "$DIR/attnstep_O.json")" ]; then
+    echo "  decode's O is run's O byte for byte (the JSON text of every number)"
+else
+    echo "  decode's O DIFFERS from run's O"
+    STATUS_DECODE=1
+fi
+
 echo
 echo "kernels, GFLOP/s (best of 5): reference / fast on 1 thread / fast on 2 threads"
 awk '{ printf "  %-22s %6.1f / %5.1f / %5.1f%s\n", $1, $3, $5, $7, $9 ? " (AVX2)" : " (SSE2)" }' \
     "$DIR/kernels.out"
 
-STATUS=0
+STATUS=${STATUS_DECODE:-0}
 if [ -n "$PY" ]; then
     "$PY" tests/bench/numpy_ref.py "$DIR" 12 "$DIR/numpy_O.json" >/dev/null
     echo

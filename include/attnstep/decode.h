@@ -1,0 +1,64 @@
+/* decode.h - generation token by token with a KV cache (SPEC §11): step t takes row t
+ * of X, computes only q_t, k_t and v_t, appends k_t and v_t to the cache, and computes
+ * row t of the output from the cache. Every row is bit for bit the row that
+ * as_attention_run() computes: the same products, sums and divisions in the same order
+ * (a cell the mask forbids adds an exact 0 in the run, and is skipped here). */
+#ifndef ATTNSTEP_DECODE_H
+#define ATTNSTEP_DECODE_H
+
+#include <stddef.h>
+#include "attnstep/attention.h"
+#include "attnstep/error.h"
+#include "attnstep/matrix.h"
+#include "attnstep/model.h"
+
+typedef struct as_decode {
+    size_t n, heads, kv_heads;
+    int keep;          /* nonzero: S, A and each head's O were kept for every step */
+    as_matrix Q;       /* [n, heads*d_k]: row t is q_t, every head (positions: rope:
+                          turned, as the scores use it) */
+    as_matrix *K, *V;  /* kv_heads caches, [n, d_k] and [n, d_v]: row t appended at step t
+                          (rope: K's rows turned, as a decoder caches them) */
+    double **KT;       /* kv_heads: K's cache in panels of 8 Keys (AS_PANEL_AT in
+                          steps_gen.h), which the scores read */
+    as_matrix *S, *A;  /* keep: heads tables [n, n]; row t holds step t's scaled (and
+                          masked) scores and shares over the cache, cells past t are -inf
+                          and 0 (the cache has no such rows yet) */
+    as_matrix *Oh;     /* keep: heads tables [n, d_v], each head's output rows */
+    as_matrix C;       /* [n, heads*d_v] the heads side by side */
+    as_matrix O;       /* [n, d_out] the output rows */
+    size_t *reads;     /* [n] positions step t reads (per head) */
+    size_t *first;     /* [n] the first position step t reads */
+    size_t *full;      /* [n] score dot products that recomputing rows 0..t from scratch
+                          takes (every head): the sum of reads[0..t] x heads */
+    size_t dots, dots_full; /* in all: score dot products with the cache (every head),
+                               and recomputing from scratch at every step */
+    size_t rows_full;  /* rows projected recomputing at every step: 1 + 2 + ... + n */
+    double *slopes;    /* [heads] positions: alibi: each head's slope (else zeros) */
+    int *same;         /* [n] after as_decode_compare(): 1 when row t of O is bit for bit
+                          the run's, else 0; NULL before */
+} as_decode;
+
+/* Rows projected together by the lean decode (without keep). */
+#define AS_DECODE_AHEAD 64
+
+/* Generates p's rows one by one into d (free with as_decode_free()). keep: record each
+ * step's scores, shares and head outputs (for the walk-through and JSON), and project
+ * each row at its own step, as a decoder must when the next token is not known yet.
+ * Without keep only C and O are kept, and -- every row of X being given -- the rows are
+ * projected AS_DECODE_AHEAD at a time when the first of them comes (and their output
+ * projection made when the last is done): each weight table is read once per block,
+ * not once per row. The bits are the same either way. Refuses cross-attention (a decoder reads its own sequence) and
+ * a mask that lets a row read a later position (the cache does not hold it yet). Returns
+ * 0; or -1 with err set, d empty. */
+int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err);
+
+/* Compares each row of d->O with t->O bit for bit (as the shortest round-trip text
+ * would: memcmp of the doubles), filling d->same. Returns the number of rows that
+ * differ, or -1 when out of memory. */
+long as_decode_compare(as_decode *d, const as_trace *t);
+
+/* Frees everything d holds. */
+void as_decode_free(as_decode *d);
+
+#endif

@@ -1,0 +1,27 @@
+/* render_tiles.h - `--tiles B` (SPEC §11): the online softmax as text and JSON. The
+ * renderers read the tiles record (tiles.c) and never compute maths. */
+#ifndef ATTNSTEP_RENDER_TILES_H
+#define ATTNSTEP_RENDER_TILES_H
+
+#include <stdio.h>
+#include "attnstep/attention.h"
+#include "attnstep/model.h"
+#include "attnstep/render.h"
+#include "attnstep/tiles.h"
+
+/* trace --tiles B: for each recorded row and head, the blocks as they are read (m, ℓ,
+ * the rescale factor, the running output), then the final ℓ beside the ordinary sum
+ * (from t), the shares and the output, and the largest difference in ulp. */
+int as_render_tiles_walk(FILE *out, const as_problem *p, const as_trace *t,
+                         const as_tiles *tl, const as_render_opts *o);
+
+/* run --tiles B as text: each head's final m and ℓ per row and its output, then the
+ * layer's output and the largest difference in ulp. */
+int as_render_tiles_text(FILE *out, const as_problem *p, const as_tiles *tl,
+                         const as_render_opts *o);
+
+/* run --tiles B --format json: the members
+ * "tiles": {"B", "heads": [{"m", "l", "A", "O"}], "O", "max_ulp"} (no braces around). */
+int as_render_tiles_json(FILE *out, const as_problem *p, const as_tiles *tl);
+
+#endif

@@ -1,0 +1,78 @@
+/* cmd_decode.c - `attnstep decode FILE`: generation token by token with a KV cache
+ * (SPEC §11), as text (the walk-through) or JSON. */
+#include "attnstep/cli.h"
+#include "attnstep/decode.h"
+#include "attnstep/render_decode.h"
+
+/* decode writes text or JSON, and of the tables only O (then nothing else is kept:
+ * the way to time it against run --only O). */
+static int check_options(const as_cli *cli, as_error *err)
+{
+    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
+        as_error_set(err, "", 0, 0, "decode writes only --format text or json");
+        as_error_hint(err, "for the tables in another format, use run --format ...");
+        return -1;
+    }
+    if (cli->render.only != 0 && cli->render.only != (1u << AS_T_O)) {
+        as_error_set(err, "", 0, 0, "decode takes only --only O");
+        as_error_hint(err, "decode shows each step's rows; --only O keeps just the output");
+        return -1;
+    }
+    if (cli->render.only != 0 && cli->format != AS_FMT_JSON) {
+        as_error_set(err, "", 0, 0, "decode --only O needs --format json");
+        as_error_hint(err, "the text form walks every step; write decode --only O --format json");
+        return -1;
+    }
+    return 0;
+}
+
+/* The text says each row is the run's row bit for bit: so it runs the whole-matrix
+ * layer too and compares. */
+static int compare_with_run(as_decode *d, const as_problem *p, as_error *err)
+{
+    as_trace t;
+
+    if (as_attention_run(&t, p, err) != 0)
+        return -1;
+    if (as_decode_compare(d, &t) < 0) {
+        as_trace_free(&t);
+        as_error_set(err, "", 0, 0, "out of memory");
+        return -1;
+    }
+    as_trace_free(&t);
+    return 0;
+}
+
+int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
+{
+    const int keep = cli->render.only == 0;
+    as_input in;
+    as_problem p;
+    as_decode d;
+    int rc = AS_EXIT_USAGE;
+
+    if (check_options(cli, err) != 0)
+        return AS_EXIT_USAGE;
+    if (as_parse_file(&in, cli->arg[0], err) != 0)
+        return AS_EXIT_USAGE;
+    if (as_problem_build(&p, &in, cli->mask, err) != 0)
+        goto free_input;
+    p.offset = cli->offset; /* --offset: the position of row 0, as the session sets it */
+    if (as_decode_run(&d, &p, keep, err) != 0)
+        goto free_problem;
+    if (cli->format == AS_FMT_TEXT && compare_with_run(&d, &p, err) != 0)
+        goto free_all;
+    if ((cli->format == AS_FMT_JSON ? as_render_decode_json : as_render_decode_text)(
+            out, &p, &d, &cli->render) != 0) {
+        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        goto free_all;
+    }
+    rc = AS_EXIT_OK;
+free_all:
+    as_decode_free(&d);
+free_problem:
+    as_problem_free(&p);
+free_input:
+    as_input_free(&in);
+    return rc;
+}

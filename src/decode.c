@@ -1,0 +1,401 @@
+/* decode.c - generation with a KV cache (SPEC §11): the run of `attnstep decode`.
+ *
+ * Step t, as a decoder runs it:
+ *   1. project only row t of X: q_t = x_t Wq + bq, k_t = x_t Wk + bk, v_t = x_t Wv + bv;
+ *   2. append k_t and v_t to the cache of their K/V head;
+ *   3. for each head: score q_t against the cached Keys it may read, scale, add M's
+ *      cell, softmax, and mix the cached Values by the shares;
+ *   4. the heads side by side, then Wo: row t of O.
+ * Each sum runs over the same terms in the same order as the whole-matrix run in
+ * attention.c (whose kernels are bit for bit the plain products), so each row is the
+ * run's row bit for bit; where the run adds a forbidden cell's exact 0 (a share of 0,
+ * an exp of 0), this loop skips it, which changes no bit: x + 0 = x, and no sum here
+ * starts below +0 or can become -0. */
+#include "attnstep/decode.h"
+#include "attnstep/kernels.h"
+#include "attnstep/positions.h"
+#include "attnstep/steps.h"
+#include "attnstep/steps_gen.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- errors ---- */
+
+static int fail_at(as_error *err, const as_problem *p, as_pos at, const char *hint,
+                   const char *msg)
+{
+    as_error_set(err, p->in->path, at.line, at.col, "%s", msg);
+    if (hint != NULL)
+        as_error_hint(err, "%s", hint);
+    return -1;
+}
+
+/* What decode cannot do: read another sequence, or read a position before it exists. */
+static int check_decodable(const as_problem *p, as_error *err)
+{
+    size_t i, j;
+    char msg[160];
+
+    if (p->cross)
+        return fail_at(err, p, p->in->mat[AS_XKV].pos,
+                       "decode generates one sequence, whose Keys and Values come from its own "
+                       "tokens; run and trace show cross-attention",
+                       "decode needs self-attention, but Xkv is given");
+    for (i = 0; i < p->n; i++)
+        for (j = i + 1; j < p->m; j++)
+            if (AS_AT(p->M, i, j) != -INFINITY) {
+                snprintf(msg, sizeof msg, "the mask lets row %zu read position %zu, which is "
+                         "not generated yet when row %zu is", i, j, i);
+                return fail_at(err, p, p->in->mat[AS_M].pos,
+                               "a decoder reads only what its cache holds: itself and the "
+                               "positions before it (mask: causal, or window W)",
+                               msg);
+            }
+    return 0;
+}
+
+/* ---- the tables ---- */
+
+static as_matrix *tables(size_t count)
+{
+    return calloc(count ? count : 1, sizeof(as_matrix));
+}
+
+static void free_tables(as_matrix *m, size_t count)
+{
+    size_t i;
+
+    for (i = 0; m != NULL && i < count; i++)
+        as_matrix_free(&m[i]);
+    free(m);
+}
+
+/* Nonzero when keeping S and A for every head would pass the limit the full run has
+ * (SPEC §10): heads x n x n numbers. */
+static int keep_too_large(const as_problem *p, as_error *err)
+{
+    if (p->n == 0 || p->heads <= AS_MAX_CELLS / (p->n * p->n))
+        return 0;
+    as_error_set(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
+                 "%zu heads of [%zu,%zu] scores would hold more than the %u numbers that all "
+                 "heads together may keep", p->heads, p->n, p->n, AS_MAX_CELLS);
+    as_error_hint(err, "every step's scores and shares are kept to be shown; --only O keeps "
+                       "only the output");
+    return -1;
+}
+
+static int alloc_decode(as_decode *d, const as_problem *p, int keep)
+{
+    size_t g, h, i;
+    int bad = 0;
+
+    d->n = p->n;
+    d->heads = p->heads;
+    d->kv_heads = p->kv_heads;
+    d->keep = keep;
+    d->K = tables(p->kv_heads);
+    d->KT = calloc(p->kv_heads, sizeof *d->KT);
+    d->V = tables(p->kv_heads);
+    d->reads = calloc(p->n ? p->n : 1, sizeof *d->reads);
+    d->first = calloc(p->n ? p->n : 1, sizeof *d->first);
+    d->full = calloc(p->n ? p->n : 1, sizeof *d->full);
+    if (d->K == NULL || d->KT == NULL || d->V == NULL || d->reads == NULL || d->first == NULL || d->full == NULL)
+        return -1;
+    bad |= as_matrix_init(&d->Q, p->n, p->heads * p->d_k) |
+           as_matrix_init(&d->C, p->n, p->heads * p->d_v) | as_matrix_init(&d->O, p->n, p->d_out);
+    for (g = 0; g < p->kv_heads; g++)
+        bad |= as_matrix_init(&d->K[g], p->n, p->d_k) |
+               as_matrix_init(&d->V[g], p->n, p->d_v) |
+               ((d->KT[g] = calloc(AS_PANEL_SIZE(p->n, p->d_k) + 1, sizeof(double))) == NULL);
+    if (!keep)
+        return bad;
+    if ((d->S = tables(p->heads)) == NULL || (d->A = tables(p->heads)) == NULL ||
+        (d->Oh = tables(p->heads)) == NULL)
+        return -1;
+    for (h = 0; h < p->heads; h++) {
+        bad |= as_matrix_init(&d->S[h], p->n, p->n) | as_matrix_init(&d->A[h], p->n, p->n) |
+               as_matrix_init(&d->Oh[h], p->n, p->d_v);
+        for (i = 0; bad == 0 && i < p->n * p->n; i++)
+            d->S[h].v[i] = -INFINITY; /* nothing read yet */
+    }
+    return bad;
+}
+
+/* ---- one step ---- */
+
+static int all_finite(const double *v, size_t count)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* Scratch of the run: a block of k and v rows, one head's scores and shares. */
+typedef struct step_scratch {
+    size_t ahead;   /* rows projected together: 1, or AS_DECODE_AHEAD without keep */
+    double *k, *v;  /* [ahead, kv_heads*d_k], [ahead, kv_heads*d_v] */
+    double *s, *a;  /* [n] */
+    double *xp;     /* positions: sinusoidal: [ahead, d_model] the rows plus their encoding */
+    double *turn;   /* positions: rope: [max(d_k, 1)] one turned head row, then [d_k/2]
+                       each: the row's angles, their cosines and sines */
+} step_scratch;
+
+/* out[rows, w] = x[rows, d] @ W[d, w] (+ b): rows' projections, as the run's product
+ * makes them (the fast kernel: each cell the same sum, in the same order). */
+static void project_rows(double *out, const double *x, size_t rows, const as_matrix *w,
+                         const as_matrix *b)
+{
+    if (rows == 1)
+        as_matmul(out, x, w->v, 1, w->rows, w->cols);
+    else
+        as_matmul_fast(out, x, w->v, rows, w->rows, w->cols);
+    if (b != NULL)
+        as_add_bias(out, b->v, rows, w->cols);
+}
+
+/* positions: rope: q_t's heads and k_t's K/V heads turned by the angles of position
+ * offset + t, each as the run turns that row (as_rope_angles, then as_rope, one row). */
+static void turn_row(as_decode *d, const as_problem *p, size_t t, double *k, double *turn)
+{
+    double *angle = turn + p->d_k, *cs = angle + p->d_k / 2, *sn = cs + p->d_k / 2;
+    size_t h;
+
+    as_rope_angles(angle, cs, sn, 1, p->d_k, p->rope_base, p->offset + t);
+    for (h = 0; h < p->heads; h++) {
+        double *q = &AS_AT(d->Q, t, h * p->d_k);
+        as_rope(turn, q, 1, p->d_k, cs, sn, p->rope);
+        memcpy(q, turn, p->d_k * sizeof *q);
+    }
+    for (h = 0; h < p->kv_heads; h++) {
+        as_rope(turn, k + h * p->d_k, 1, p->d_k, cs, sn, p->rope);
+        memcpy(k + h * p->d_k, turn, p->d_k * sizeof *k);
+    }
+}
+
+/* Steps 1-2: q_t, k_t, v_t, and k_t, v_t appended to their heads' caches. With ahead
+ * rows to a block (the lean run), the block's rows are projected together when its
+ * first step comes: the rows of X are all given, and a projection reads the whole
+ * weight table, so once per block instead of once per row. */
+static int project_step(as_decode *d, const as_problem *p, size_t t, step_scratch *w)
+{
+    const size_t r = t % w->ahead;
+    const size_t rows = p->n - t + r < w->ahead ? p->n - t + r : w->ahead;
+    double *k = w->k + r * p->Wk->cols;
+    const double *v = w->v + r * p->Wv->cols;
+    size_t g;
+
+    if (r == 0) {
+        const double *x = &AS_AT(*p->X, t, 0);
+        if (p->positions == AS_POSITIONS_SINUSOIDAL) { /* x + pe, as the run adds them */
+            as_sinusoidal(w->xp, rows, p->d_model, p->offset + t);
+            as_add_mask(w->xp, x, w->xp, rows * p->d_model);
+            x = w->xp;
+        }
+        project_rows(&AS_AT(d->Q, t, 0), x, rows, p->Wq, p->bq);
+        project_rows(w->k, x, rows, p->Wk, p->bk);
+        project_rows(w->v, x, rows, p->Wv, p->bv);
+    }
+    if (p->positions == AS_POSITIONS_ROPE)
+        turn_row(d, p, t, (double *)k, w->turn);
+    if (!all_finite(&AS_AT(d->Q, t, 0), d->Q.cols) || !all_finite(k, p->Wk->cols) ||
+        !all_finite(v, p->Wv->cols))
+        return -1;
+    for (g = 0; g < p->kv_heads; g++) {
+        size_t i;
+        memcpy(&AS_AT(d->K[g], t, 0), k + g * p->d_k, p->d_k * sizeof *k);
+        for (i = 0; i < p->d_k; i++)
+            d->KT[g][AS_PANEL_AT(t, i, p->d_k)] = k[g * p->d_k + i]; /* the same Key,
+                                                                           panelled */
+        memcpy(&AS_AT(d->V[g], t, 0), v + g * p->d_v, p->d_v * sizeof *v);
+    }
+    return 0;
+}
+
+/* Step 3 for head hd: scores of q_t against cache rows first..t, softmax, mix into
+ * o[d_v]. s and a are indexed by position (0..t). Returns 0, -1 (out of range) or -2
+ * (nothing readable). */
+static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t t,
+                     double *s, double *a, double *o)
+{
+    const size_t g = as_kv_head(p, hd), first = d->first[t];
+    double max = -INFINITY, total = 0.0;
+    size_t j;
+
+    as_scores_cached(s, &AS_AT(d->Q, t, hd * p->d_k), d->KT[g], p->d_k, first, t);
+    for (j = first; j <= t; j++) {
+        const double scaled = s[j] * p->scale; /* scale, then add M: two roundings, */
+        if (!isfinite(s[j]) || !isfinite(scaled))
+            return -1;
+        s[j] = scaled;                         /* as the run makes them */
+        if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias, as as_alibi_bias() */
+            s[j] = scaled + -d->slopes[hd] * ((double)t - (double)j);
+        s[j] = s[j] + AS_AT(p->M, t, j);
+        if (s[j] > max)
+            max = s[j];
+    }
+    if (max == -INFINITY)
+        return -2;
+    for (j = first; j <= t; j++) {
+        a[j] = s[j] == -INFINITY ? 0.0 : exp(s[j] - max);
+        total += a[j];
+    }
+    for (j = first; j <= t; j++)
+        a[j] /= total;
+    as_mix_cached(o, a, d->V[g].v, p->d_v, first, t);
+    return all_finite(o, p->d_v) ? 0 : -1;
+}
+
+/* The positions step t may read: first..t (a window starts later), and how many. */
+static void reading(as_decode *d, const as_problem *p, size_t t)
+{
+    size_t j, count = 0;
+
+    d->first[t] = p->mask == AS_MASK_WINDOW && t + 1 > p->window ? t + 1 - p->window : 0;
+    for (j = d->first[t]; j <= t; j++)
+        count += AS_AT(p->M, t, j) != -INFINITY;
+    d->reads[t] = count;
+    /* the work, counted in dot products of a Query with a Key: this step reads count
+     * Keys per head; recomputing rows 0..t from scratch scores every one of them again */
+    d->full[t] = (t > 0 ? d->full[t - 1] : 0) + count * p->heads;
+    d->dots += count * p->heads;
+    d->dots_full += d->full[t];
+    d->rows_full += t + 1;
+}
+
+static int out_of_range(const as_problem *p, size_t t, as_error *err)
+{
+    as_error_set(err, p->in->path, 0, 0, "step %zu (\"%s\") leaves the range of a double",
+                 t, p->tokens[t]);
+    as_error_hint(err, "the inputs are too large to multiply safely; scale them down");
+    return -1;
+}
+
+/* Step 4: once the last row of a block is done (every row when ahead is 1), its rows
+ * of C through Wo (or copied): rows of O. */
+static int output_rows(as_decode *d, const as_problem *p, size_t t, size_t ahead,
+                       as_error *err)
+{
+    const size_t first = t - t % ahead, rows = t + 1 - first;
+
+    if (t + 1 < p->n && (t + 1) % ahead != 0)
+        return 0; /* the block is not complete yet */
+    if (p->Wo != NULL)
+        project_rows(&AS_AT(d->O, first, 0), &AS_AT(d->C, first, 0), rows, p->Wo, p->bo);
+    else
+        memcpy(&AS_AT(d->O, first, 0), &AS_AT(d->C, first, 0), rows * d->C.cols * sizeof(double));
+    return all_finite(&AS_AT(d->O, first, 0), rows * d->O.cols) ? 0 : out_of_range(p, t, err);
+}
+
+/* Steps 3-4 of step t: every head from the cache, then the heads side by side and Wo. */
+static int attend_step(as_decode *d, const as_problem *p, size_t t, step_scratch *w,
+                       as_error *err)
+{
+    double *c = &AS_AT(d->C, t, 0);
+    size_t hd;
+    int rc;
+
+    for (hd = 0; hd < p->heads; hd++) {
+        double *s = d->keep ? &AS_AT(d->S[hd], t, 0) : w->s;
+        double *a = d->keep ? &AS_AT(d->A[hd], t, 0) : w->a;
+        rc = head_step(d, p, hd, t, s, a, c + hd * p->d_v);
+        if (rc == -2) {
+            as_error_set(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
+                         "row %zu (\"%s\") has no readable position: every entry of its S "
+                         "row is -inf", t, p->tokens[t]);
+            as_error_hint(err, "softmax over nothing is undefined; the mask M must leave "
+                               "every row at least one position it may read");
+            return -1;
+        }
+        if (rc != 0)
+            return out_of_range(p, t, err);
+        if (d->keep)
+            memcpy(&AS_AT(d->Oh[hd], t, 0), c + hd * p->d_v, p->d_v * sizeof *c);
+    }
+    return output_rows(d, p, t, w->ahead, err);
+}
+
+int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
+{
+    step_scratch w = {0};
+    size_t t;
+
+    memset(d, 0, sizeof *d);
+    if (check_decodable(p, err) != 0 || (keep && keep_too_large(p, err) != 0))
+        return -1;
+    w.ahead = keep || p->n < 2 ? 1 : AS_DECODE_AHEAD;
+    w.k = malloc(w.ahead * p->Wk->cols * sizeof *w.k);
+    w.v = malloc(w.ahead * p->Wv->cols * sizeof *w.v);
+    w.s = malloc((p->n ? p->n : 1) * sizeof *w.s);
+    w.a = malloc((p->n ? p->n : 1) * sizeof *w.a);
+    w.xp = malloc(w.ahead * (p->d_model ? p->d_model : 1) * sizeof *w.xp);
+    w.turn = malloc((p->d_k ? p->d_k * 3 : 1) * sizeof *w.turn); /* d_k + 3 × d_k/2 */
+    d->slopes = calloc(p->heads ? p->heads : 1, sizeof *d->slopes);
+    if (d->slopes != NULL && p->positions == AS_POSITIONS_ALIBI)
+        as_alibi_slopes(d->slopes, p->heads);
+    if (w.k == NULL || w.v == NULL || w.s == NULL || w.a == NULL || w.xp == NULL ||
+        w.turn == NULL || d->slopes == NULL || alloc_decode(d, p, keep)) {
+        as_error_set(err, p->in->path, 0, 0, "out of memory");
+        goto fail;
+    }
+    for (t = 0; t < p->n; t++) {
+        reading(d, p, t);
+        if (project_step(d, p, t, &w) != 0) {
+            out_of_range(p, t, err);
+            goto fail;
+        }
+        if (attend_step(d, p, t, &w, err) != 0)
+            goto fail;
+    }
+    free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
+    return 0;
+fail:
+    free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
+    as_decode_free(d);
+    return -1;
+}
+
+long as_decode_compare(as_decode *d, const as_trace *t)
+{
+    size_t i;
+    long differ = 0;
+
+    free(d->same);
+    d->same = calloc(d->n ? d->n : 1, sizeof *d->same);
+    if (d->same == NULL)
+        return -1;
+    for (i = 0; i < d->n; i++) {
+        d->same[i] = t->O.rows == d->n && t->O.cols == d->O.cols &&
+                     memcmp(&AS_AT(d->O, i, 0), &AS_AT(t->O, i, 0),
+                            d->O.cols * sizeof(double)) == 0;
+        differ += !d->same[i];
+    }
+    return differ;
+}
+
+void as_decode_free(as_decode *d)
+{
+    size_t g;
+
+    as_matrix_free(&d->Q);
+    free_tables(d->K, d->kv_heads);
+    for (g = 0; d->KT != NULL && g < d->kv_heads; g++)
+        free(d->KT[g]);
+    free(d->KT);
+    free_tables(d->V, d->kv_heads);
+    free_tables(d->S, d->heads);
+    free_tables(d->A, d->heads);
+    free_tables(d->Oh, d->heads);
+    as_matrix_free(&d->C);
+    as_matrix_free(&d->O);
+    free(d->reads);
+    free(d->first);
+    free(d->full);
+    free(d->same);
+    free(d->slopes);
+    memset(d, 0, sizeof *d);
+}

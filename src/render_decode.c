@@ -1,0 +1,344 @@
+/* render_decode.c - `decode` as text (the walk-through, step by step) and as JSON. It
+ * reads the decode record (decode.c) and never computes the maths: every number printed
+ * is one the decode recorded, the work counts too. */
+#include "attnstep/render_decode.h"
+#include "attnstep/expand.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The cache is drawn in full up to this many rows; longer, only its size is said. */
+#define CACHE_SHOWN 8
+
+typedef struct dwalk {
+    const as_problem *p;
+    const as_decode *d;
+    const as_render_opts *o;
+    as_expand_style st;
+    as_block *b;
+} dwalk;
+
+static const char *msg(const dwalk *w, as_msg m)
+{
+    return as_msg_text(w->o->lang, m);
+}
+
+static void gap(dwalk *w)
+{
+    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
+        as_block_add(w->b, "%s", "");
+}
+
+/* count values from v, contiguous. */
+static as_view span(const double *v, size_t count)
+{
+    const as_view s = {v, 1, NULL, count};
+    return s;
+}
+
+/* Adds the line "q₂ = [..]" (≈ when a shown value is rounded), then note when given
+ * (a message with one %zu: the head or the K/V group). */
+static void row_line(dwalk *w, const char *name, size_t step, as_view v, as_msg note,
+                     size_t which)
+{
+    as_text t = {0}, res = {0};
+    const int rounded = as_expand_vector(&res, &v, &w->st);
+
+    as_expand_sub(&t, name, step, &w->st);
+    as_text_addf(&t, " %s %s", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
+                 as_text_str(&res));
+    if (note != AS_MSG_COUNT)
+        as_text_addf(&t, msg(w, note), which);
+    as_block_add(w->b, "%s", as_text_str(&t));
+    w->b->failed |= t.failed | res.failed;
+    as_text_free(&t);
+    as_text_free(&res);
+}
+
+/* ---- text: one step ---- */
+
+/* "只算新一行的投影：" then q_t (per head when several) and k_t, v_t (per K/V head). */
+static void projections(dwalk *w, size_t t)
+{
+    const as_problem *p = w->p;
+    const as_decode *d = w->d;
+    const as_msg hn = p->heads > 1 ? AS_MSG_DC_HEAD : AS_MSG_COUNT;
+    const as_msg gn = p->kv_heads > 1 ? AS_MSG_DC_GROUP : AS_MSG_COUNT;
+    size_t h, g;
+
+    as_block_add(w->b, "%s", msg(w, AS_MSG_DC_NEW));
+    for (h = 0; h < p->heads; h++)
+        row_line(w, "q", t, span(&AS_AT(d->Q, t, h * p->d_k), p->d_k), hn, h);
+    for (g = 0; g < p->kv_heads; g++)
+        row_line(w, "k", t, span(&AS_AT(d->K[g], t, 0), p->d_k), gn, g);
+    for (g = 0; g < p->kv_heads; g++)
+        row_line(w, "v", t, span(&AS_AT(d->V[g], t, 0), p->d_v), gn, g);
+}
+
+/* One table of the cache, "K = [[..]]", labelled name (with the group's subscript when
+ * there are several groups). */
+static as_block cache_table(const dwalk *w, const char *name, size_t g, const as_matrix *m,
+                            size_t rows)
+{
+    const as_cell_style cs = {w->o->digits, w->o->ascii, NULL, NULL};
+    const as_matrix view = {rows, m->cols, m->v};
+    as_text label = {0};
+    int rounded = 0;
+    as_block b = as_block_matrix(&view, &cs, &rounded);
+
+    if (w->p->kv_heads > 1)
+        as_expand_sub(&label, name, g, &w->st);
+    else
+        as_text_addf(&label, "%s", name);
+    as_text_addf(&label, " %s ", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=");
+    as_block_label(&b, as_text_str(&label));
+    b.failed |= label.failed;
+    as_text_free(&label);
+    return b;
+}
+
+/* "缓存（到目前为止的3行）：" and K, V side by side (each group's) while short. */
+static void cache(dwalk *w, size_t t)
+{
+    const as_problem *p = w->p;
+    size_t g;
+
+    as_block_add(w->b, msg(w, AS_MSG_DC_CACHE), t + 1);
+    if (p->mask == AS_MASK_WINDOW && p->window < p->n)
+        as_block_add(w->b, msg(w, AS_MSG_DC_WINDOW), p->window);
+    if (t + 1 > CACHE_SHOWN)
+        return;
+    for (g = 0; g < p->kv_heads; g++) {
+        as_block k = cache_table(w, "K", g, &w->d->K[g], t + 1);
+        as_block v = cache_table(w, "V", g, &w->d->V[g], t + 1);
+        as_block both = as_block_beside(&k, &v, 4);
+        as_block_append(w->b, &both);
+        w->b->failed |= k.failed | v.failed | both.failed;
+        as_block_free(&k);
+        as_block_free(&v);
+        as_block_free(&both);
+    }
+}
+
+/* Which cache rows step t reads: "读取缓存中的：[我,爱]". */
+static void reads_line(dwalk *w, size_t t)
+{
+    as_text words = {0};
+    size_t idx_first = w->d->first[t];
+
+    as_expand_words(&words, w->p->kv_tokens + idx_first, NULL, t + 1 - idx_first, &w->st);
+    as_block_add(w->b, msg(w, AS_MSG_DC_READS), as_text_str(&words));
+    w->b->failed |= words.failed;
+    as_text_free(&words);
+}
+
+/* A vector line under a message with one %s: the scores or the shares of head hd. */
+static void vector_line(dwalk *w, as_msg m, const double *v, size_t count)
+{
+    as_text t = {0};
+    const as_view s = span(v, count);
+
+    as_expand_vector(&t, &s, &w->st);
+    as_block_add(w->b, msg(w, m), as_text_str(&t));
+    w->b->failed |= t.failed;
+    as_text_free(&t);
+}
+
+/* Each head's scores, shares and output over the cache rows read. */
+static void heads(dwalk *w, size_t t)
+{
+    const as_problem *p = w->p;
+    const as_decode *d = w->d;
+    const size_t f = d->first[t], count = t + 1 - f;
+    size_t h;
+
+    for (h = 0; h < p->heads; h++) {
+        if (p->heads > 1)
+            as_block_add(w->b, msg(w, AS_MSG_FMT_HEAD), h);
+        vector_line(w, AS_MSG_TR_SCALED, &AS_AT(d->S[h], t, f), count);
+        vector_line(w, AS_MSG_DC_SHARES, &AS_AT(d->A[h], t, f), count);
+        if (p->heads > 1 || p->Wo != NULL)
+            row_line(w, "o", t, span(&AS_AT(d->Oh[h], t, 0), p->d_v),
+                     p->heads > 1 ? AS_MSG_DC_HEAD : AS_MSG_COUNT, h);
+    }
+}
+
+/* The output row, whether it is the run's bit for bit, and the work done. */
+static void output(dwalk *w, size_t t)
+{
+    const as_decode *d = w->d;
+    const as_view o = span(&AS_AT(d->O, t, 0), d->O.cols);
+    as_text res = {0}, line = {0};
+    const int rounded = as_expand_vector(&res, &o, &w->st);
+
+    as_expand_sub(&line, "o", t, &w->st);
+    as_text_addf(&line, " %s %s", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
+                 as_text_str(&res));
+    as_block_add(w->b, msg(w, AS_MSG_TR_OUT_ROW), w->p->tokens[t], as_text_str(&line));
+    w->b->failed |= res.failed | line.failed;
+    as_text_free(&res);
+    as_text_free(&line);
+    if (d->same != NULL)
+        as_block_add(w->b, msg(w, d->same[t] ? AS_MSG_DC_SAME : AS_MSG_DC_DIFFERS), t);
+    as_block_add(w->b, msg(w, AS_MSG_DC_WORK), d->reads[t] * w->p->heads, t + 1, t + 1,
+                 d->full[t]);
+}
+
+static void step(dwalk *w, size_t t)
+{
+    gap(w);
+    as_block_add(w->b, msg(w, AS_MSG_DC_STEP), t, w->p->tokens[t]);
+    projections(w, t);
+    cache(w, t);
+    reads_line(w, t);
+    heads(w, t);
+    output(w, t);
+}
+
+int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
+                          const as_render_opts *o)
+{
+    as_block b = {0};
+    dwalk w = {p, d, o, {o->digits, o->ascii}, &b};
+    size_t t;
+    int rc;
+
+    if (!d->keep)
+        return -1;
+    as_block_add(&b, "%s", msg(&w, AS_MSG_DC_INTRO));
+    for (t = 0; t < d->n; t++)
+        step(&w, t);
+    gap(&w);
+    as_block_add(&b, msg(&w, AS_MSG_DC_TOTAL), d->n, d->dots, d->rows_full, d->dots_full);
+    as_block_print(out, &b);
+    rc = b.failed || ferror(out) ? -1 : 0;
+    as_block_free(&b);
+    return rc;
+}
+
+/* ---- JSON ---- */
+
+/* A number in the shortest round-trip text; -inf as null. */
+static void json_number(FILE *out, double v)
+{
+    char buf[40];
+
+    if (v == -INFINITY) {
+        fputs("null", out);
+        return;
+    }
+    as_fmt_roundtrip(buf, sizeof buf, v);
+    fputs(buf, out);
+}
+
+static void json_row(FILE *out, const double *v, size_t count)
+{
+    size_t j;
+
+    fputc('[', out);
+    for (j = 0; j < count; j++) {
+        if (j)
+            fputc(',', out);
+        json_number(out, v[j]);
+    }
+    fputc(']', out);
+}
+
+/* rows rows of width count, at v with stride: one plain row when there is one (SPEC
+ * §11: one head gives plain rows), else an array of rows. */
+static void json_rows(FILE *out, const double *v, size_t stride, size_t rows, size_t count)
+{
+    size_t r;
+
+    if (rows == 1) {
+        json_row(out, v, count);
+        return;
+    }
+    fputc('[', out);
+    for (r = 0; r < rows; r++) {
+        if (r)
+            fputc(',', out);
+        json_row(out, v + r * stride, count);
+    }
+    fputc(']', out);
+}
+
+/* The K/V rows of step t, one per K/V head. */
+static void json_cache_row(FILE *out, const as_matrix *c, size_t groups, size_t t)
+{
+    size_t g;
+
+    if (groups == 1) {
+        json_row(out, &AS_AT(c[0], t, 0), c[0].cols);
+        return;
+    }
+    fputc('[', out);
+    for (g = 0; g < groups; g++) {
+        if (g)
+            fputc(',', out);
+        json_row(out, &AS_AT(c[g], t, 0), c[g].cols);
+    }
+    fputc(']', out);
+}
+
+/* Each head's row t of tables (S or A) over the positions 0..t. */
+static void json_head_rows(FILE *out, const as_matrix *m, size_t heads, size_t t)
+{
+    size_t h;
+
+    if (heads == 1) {
+        json_row(out, &AS_AT(m[0], t, 0), t + 1);
+        return;
+    }
+    fputc('[', out);
+    for (h = 0; h < heads; h++) {
+        if (h)
+            fputc(',', out);
+        json_row(out, &AS_AT(m[h], t, 0), t + 1);
+    }
+    fputc(']', out);
+}
+
+static void json_step(FILE *out, const as_problem *p, const as_decode *d, size_t t)
+{
+    fprintf(out, "    {\"t\": %zu, \"q\": ", t);
+    json_rows(out, &AS_AT(d->Q, t, 0), p->d_k, p->heads, p->d_k);
+    fputs(", \"k\": ", out);
+    json_cache_row(out, d->K, p->kv_heads, t);
+    fputs(", \"v\": ", out);
+    json_cache_row(out, d->V, p->kv_heads, t);
+    fputs(", \"scores\": ", out);
+    json_head_rows(out, d->S, p->heads, t);
+    fputs(", \"A\": ", out);
+    json_head_rows(out, d->A, p->heads, t);
+    fputs(", \"o\": ", out);
+    json_row(out, &AS_AT(d->O, t, 0), d->O.cols);
+    fputc('}', out);
+}
+
+int as_render_decode_json(FILE *out, const as_problem *p, const as_decode *d,
+                          const as_render_opts *o)
+{
+    size_t t;
+
+    (void)o;
+    fputs("{\n", out);
+    if (d->keep) {
+        fputs("  \"steps\": [\n", out);
+        for (t = 0; t < d->n; t++) {
+            json_step(out, p, d, t);
+            fputs(t + 1 < d->n ? ",\n" : "\n", out);
+        }
+        fputs("  ],\n", out);
+    }
+    fputs("  \"O\": [", out);
+    for (t = 0; t < d->n; t++) {
+        if (t)
+            fputc(',', out);
+        json_row(out, &AS_AT(d->O, t, 0), d->O.cols);
+    }
+    fputs("]\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}

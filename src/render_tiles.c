@@ -1,0 +1,236 @@
+/* render_tiles.c - the online softmax (`--tiles B`) as the walk-through, as tables and
+ * as JSON. Every number is one tiles.c or the run recorded. */
+#include "attnstep/render_tiles.h"
+#include "attnstep/expand.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct twalk {
+    const as_problem *p;
+    const as_render_opts *o;
+    as_expand_style st;
+    as_block *b;
+} twalk;
+
+static const char *msg(const twalk *w, as_msg m)
+{
+    return as_msg_text(w->o->lang, m);
+}
+
+static void gap(twalk *w)
+{
+    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
+        as_block_add(w->b, "%s", "");
+}
+
+/* Formats of the pieces of a line: a number, a vector, the tokens at positions. */
+typedef struct piece {
+    as_text t;
+    int rounded;
+} piece;
+
+static piece number(const twalk *w, double v)
+{
+    piece x = {{0}, 0};
+
+    if (v == -INFINITY)
+        as_text_addf(&x.t, "%s", as_sym_text(w->o->ascii, AS_SYM_NEG_INF));
+    else
+        x.rounded = as_expand_number(&x.t, v, &w->st);
+    return x;
+}
+
+static piece vector(const twalk *w, const double *v, size_t stride, const size_t *idx,
+                    size_t count)
+{
+    piece x = {{0}, 0};
+    const as_view view = {v, stride, idx, count};
+
+    x.rounded = as_expand_vector(&x.t, &view, &w->st);
+    return x;
+}
+
+static void drop(twalk *w, piece *x)
+{
+    w->b->failed |= x->t.failed;
+    as_text_free(&x->t);
+}
+
+/* "第1块：读位置[爱]，缩放分数[0]" and what the block did to m, ℓ and the output. */
+static void block(twalk *w, const as_tile_walk *tw, const double *srow, size_t B, size_t b)
+{
+    const size_t b0 = b * B, cnt = tw->count - b0 < B ? tw->count - b0 : B;
+    as_text words = {0};
+    piece s = vector(w, srow, 1, tw->pos + b0, cnt), mo = number(w, tw->m_old[b]),
+          mn = number(w, tw->m[b]), f = number(w, tw->factor[b]), l = number(w, tw->l[b]),
+          e = vector(w, tw->exps + b0, 1, NULL, cnt),
+          acc = vector(w, tw->acc + b * w->p->d_v, 1, NULL, w->p->d_v);
+
+    as_expand_words(&words, w->p->kv_tokens, tw->pos + b0, cnt, &w->st);
+    as_block_add(w->b, msg(w, AS_MSG_TL_BLOCK), b, as_text_str(&words), as_text_str(&s.t));
+    if (b == 0)
+        as_block_add(w->b, msg(w, AS_MSG_TL_FIRST), as_text_str(&mn.t));
+    else if (tw->m[b] > tw->m_old[b])
+        as_block_add(w->b, msg(w, AS_MSG_TL_RISE), as_text_str(&mo.t), as_text_str(&mn.t),
+                     as_text_str(&f.t));
+    else
+        as_block_add(w->b, msg(w, AS_MSG_TL_SAME), as_text_str(&mn.t));
+    as_block_add(w->b, msg(w, AS_MSG_TL_EXPS), as_text_str(&e.t));
+    as_block_add(w->b, msg(w, AS_MSG_TL_STATE), as_text_str(&mn.t), as_text_str(&l.t),
+                 as_text_str(&acc.t));
+    w->b->failed |= words.failed;
+    as_text_free(&words);
+    drop(w, &s), drop(w, &mo), drop(w, &mn), drop(w, &f), drop(w, &l), drop(w, &e), drop(w, &acc);
+}
+
+/* Row i of head h: the start, every block, and the end, against the ordinary softmax. */
+static void walk_row(twalk *w, const as_trace *t, const as_tiles *tl, size_t h, size_t i)
+{
+    const as_tile_walk *tw = as_tiles_walk(tl, h, i);
+    const as_head_trace *ht = &t->head[h];
+    const size_t dv = w->p->d_v;
+    const double zero = 0.0;
+    piece z = vector(w, &zero, 0, NULL, dv), l, sum, a, o;
+    as_text eq = {0};
+    size_t b;
+
+    gap(w);
+    as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), w->p->tokens[i], i);
+    if (w->p->heads > 1)
+        as_block_add(w->b, msg(w, AS_MSG_FMT_HEAD), h);
+    as_block_add(w->b, msg(w, AS_MSG_TL_START), as_sym_text(w->o->ascii, AS_SYM_NEG_INF),
+                 as_text_str(&z.t));
+    for (b = 0; b < tw->blocks; b++)
+        block(w, tw, &AS_AT(ht->S, i, 0), tl->B, b);
+    l = number(w, AS_AT(tl->l[h], i, 0));
+    sum = number(w, AS_AT(ht->sums, i, 0));
+    a = vector(w, &AS_AT(tl->A[h], i, 0), 1, tw->pos, tw->count);
+    o = vector(w, &AS_AT(tl->O[h], i, 0), 1, NULL, dv);
+    as_block_add(w->b, msg(w, AS_MSG_TL_FINAL), as_text_str(&l.t), as_text_str(&sum.t));
+    as_block_add(w->b, msg(w, AS_MSG_TL_SHARES), as_text_str(&a.t));
+    as_text_addf(&eq, "%s %s", o.rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
+                 as_text_str(&o.t));
+    as_block_add(w->b, msg(w, AS_MSG_TL_OUTPUT), as_text_str(&eq));
+    w->b->failed |= eq.failed;
+    as_text_free(&eq);
+    drop(w, &z), drop(w, &l), drop(w, &sum), drop(w, &a), drop(w, &o);
+}
+
+/* The closing line -- the largest difference in ulp -- then the block written out. */
+static int finish(twalk *w, FILE *out, const as_tiles *tl)
+{
+    char ulp[32];
+    int rc;
+
+    gap(w);
+    snprintf(ulp, sizeof ulp, "%.0f", tl->max_ulp);
+    as_block_add(w->b, msg(w, AS_MSG_TL_ULP), ulp);
+    as_block_print(out, w->b);
+    rc = w->b->failed || ferror(out) ? -1 : 0;
+    as_block_free(w->b);
+    return rc;
+}
+
+int as_render_tiles_walk(FILE *out, const as_problem *p, const as_trace *t,
+                         const as_tiles *tl, const as_render_opts *o)
+{
+    as_block b = {0};
+    twalk w = {p, o, {o->digits, o->ascii}, &b};
+    size_t i, h;
+
+    as_block_add(&b, "%s", "");
+    as_block_add(&b, msg(&w, AS_MSG_TL_TITLE), tl->B);
+    for (i = tl->first; i <= tl->last && i < p->n; i++)
+        for (h = 0; h < p->heads; h++)
+            walk_row(&w, t, tl, h, i);
+    return finish(&w, out, tl);
+}
+
+/* ---- run --tiles: tables ---- */
+
+static void table(twalk *w, const char *name, size_t h, const as_matrix *m)
+{
+    const as_cell_style cs = {w->o->digits, w->o->ascii, NULL, NULL};
+    as_text label = {0};
+    int rounded = 0;
+    as_block b = as_block_matrix(m, &cs, &rounded);
+
+    if (w->p->heads > 1 && h != (size_t)-1)
+        as_expand_sub(&label, name, h, &w->st);
+    else
+        as_text_addf(&label, "%s", name);
+    as_text_addf(&label, " %s ", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=");
+    as_block_label(&b, as_text_str(&label));
+    as_block_append(w->b, &b);
+    w->b->failed |= b.failed | label.failed;
+    as_block_free(&b);
+    as_text_free(&label);
+}
+
+int as_render_tiles_text(FILE *out, const as_problem *p, const as_tiles *tl,
+                         const as_render_opts *o)
+{
+    as_block b = {0};
+    twalk w = {p, o, {o->digits, o->ascii}, &b};
+    size_t h;
+
+    as_block_add(&b, "%s", "");
+    as_block_add(&b, msg(&w, AS_MSG_TL_RUN), tl->B);
+    for (h = 0; h < p->heads; h++) {
+        gap(&w);
+        if (p->heads > 1)
+            as_block_add(&b, msg(&w, AS_MSG_HEAD_TITLE), h);
+        table(&w, "m", h, &tl->m[h]);
+        table(&w, o->ascii ? "l" : "\xe2\x84\x93", h, &tl->l[h]);
+        table(&w, "O", h, &tl->O[h]);
+    }
+    if (p->heads > 1 || p->Wo != NULL) {
+        gap(&w);
+        table(&w, "O", (size_t)-1, &tl->Out);
+    }
+    return finish(&w, out, tl);
+}
+
+/* ---- run --tiles --format json ---- */
+
+static void json_matrix(FILE *out, const as_matrix *m)
+{
+    char buf[40];
+    size_t i, j;
+
+    fputc('[', out);
+    for (i = 0; i < m->rows; i++) {
+        fputs(i ? ",[" : "[", out);
+        for (j = 0; j < m->cols; j++) {
+            as_fmt_roundtrip(buf, sizeof buf, AS_AT(*m, i, j));
+            fprintf(out, "%s%s", j ? "," : "", buf);
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
+int as_render_tiles_json(FILE *out, const as_problem *p, const as_tiles *tl)
+{
+    size_t h;
+
+    fprintf(out, "  \"tiles\": {\"B\": %zu, \"heads\": [", tl->B);
+    for (h = 0; h < p->heads; h++) {
+        fputs(h ? ",\n    {\"m\": " : "\n    {\"m\": ", out);
+        json_matrix(out, &tl->m[h]);
+        fputs(", \"l\": ", out);
+        json_matrix(out, &tl->l[h]);
+        fputs(", \"A\": ", out);
+        json_matrix(out, &tl->A[h]);
+        fputs(", \"O\": ", out);
+        json_matrix(out, &tl->O[h]);
+        fputc('}', out);
+    }
+    fputs("\n  ], \"O\": ", out);
+    json_matrix(out, &tl->Out);
+    fprintf(out, ", \"max_ulp\": %.0f}", tl->max_ulp);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,239 @@
+/* tiles.c - `--tiles B`: steps 3-4 of a run redone as FlashAttention does them, one
+ * block of Keys at a time (as_online_update() in steps_gen.c), recording each block of
+ * the rows the walk-through shows. */
+#include "attnstep/tiles.h"
+#include "attnstep/steps.h"
+#include "attnstep/steps_gen.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+double as_ulp_distance(double a, double b)
+{
+    int64_t x, y;
+
+    if (a == b)
+        return 0;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    /* order the bit patterns as the numbers are ordered: negatives below zero */
+    x = x < 0 ? INT64_MIN - x : x;
+    y = y < 0 ? INT64_MIN - y : y;
+    /* the difference in unsigned arithmetic: exact, and no overflow across 0 */
+    return (double)(x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x);
+}
+
+static void free_walk(as_tile_walk *w)
+{
+    free(w->pos);
+    free(w->exps);
+    free(w->m_old);
+    free(w->m);
+    free(w->l);
+    free(w->factor);
+    free(w->acc);
+}
+
+static int alloc_walk(as_tile_walk *w, size_t count, size_t B, size_t d_v)
+{
+    const size_t nb = (count + B - 1) / B, one = nb ? nb : 1;
+
+    w->count = count;
+    w->blocks = nb;
+    w->pos = calloc(count ? count : 1, sizeof *w->pos);
+    w->exps = calloc(count ? count : 1, sizeof *w->exps);
+    w->m_old = calloc(one, sizeof *w->m_old);
+    w->m = calloc(one, sizeof *w->m);
+    w->l = calloc(one, sizeof *w->l);
+    w->factor = calloc(one, sizeof *w->factor);
+    w->acc = calloc(one * (d_v ? d_v : 1), sizeof *w->acc);
+    return w->pos && w->exps && w->m_old && w->m && w->l && w->factor && w->acc ? 0 : -1;
+}
+
+/* Scratch of one row: its readable positions, their scores and Values gathered. */
+typedef struct row_scratch {
+    size_t *pos;     /* [m] */
+    double *s, *a;   /* [m] */
+    double *v;       /* [B, d_v] */
+    double *e;       /* [B] */
+    double *acc;     /* [d_v] */
+} row_scratch;
+
+/* One row of one head, block by block; its walk recorded into w when w is not NULL. */
+static void tile_row(as_tiles *tl, const as_problem *p, const as_head_trace *h, size_t hd,
+                     size_t i, row_scratch *r, as_tile_walk *w)
+{
+    const size_t B = tl->B, dv = p->d_v;
+    double m = -INFINITY, l = 0.0, f;
+    size_t j, count = 0, b0, k;
+
+    for (j = 0; j < p->m; j++)
+        if (AS_AT(p->M, i, j) != -INFINITY) {
+            r->pos[count] = j;
+            r->s[count++] = AS_AT(h->S, i, j);
+        }
+    memset(r->acc, 0, dv * sizeof *r->acc);
+    for (b0 = 0; b0 < count; b0 += B) {
+        const size_t cnt = count - b0 < B ? count - b0 : B;
+        const double m_old = m;
+        for (k = 0; k < cnt; k++)
+            memcpy(r->v + k * dv, &AS_AT(h->V, r->pos[b0 + k], 0), dv * sizeof *r->v);
+        as_online_update(r->acc, &m, &l, &f, r->e, r->s + b0, r->v, cnt, dv);
+        if (w != NULL) {
+            const size_t b = b0 / B;
+            memcpy(w->exps + b0, r->e, cnt * sizeof *r->e);
+            w->m_old[b] = m_old, w->m[b] = m, w->l[b] = l, w->factor[b] = f;
+            memcpy(w->acc + b * dv, r->acc, dv * sizeof *r->acc);
+        }
+    }
+    if (w != NULL)
+        memcpy(w->pos, r->pos, count * sizeof *r->pos);
+    AS_AT(tl->m[hd], i, 0) = m;
+    AS_AT(tl->l[hd], i, 0) = l;
+    as_online_output(&AS_AT(tl->O[hd], i, 0), r->acc, l, dv);
+    as_online_shares(r->a, r->s, m, l, count);
+    for (k = 0; k < count; k++)
+        AS_AT(tl->A[hd], i, r->pos[k]) = r->a[k];
+}
+
+/* How many positions row i reads. */
+static size_t readable(const as_problem *p, size_t i)
+{
+    size_t j, count = 0;
+
+    for (j = 0; j < p->m; j++)
+        count += AS_AT(p->M, i, j) != -INFINITY;
+    return count;
+}
+
+/* The difference of each output cell of head hd from the ordinary run's, in units in
+ * the last place of the sum of its terms' sizes, sum_j a_j |v_jc|: the scale of the
+ * rounding both ways of summing make (a cell near 0 by cancellation has a tiny ulp of
+ * its own, which the terms' rounding dwarfs). Kept: the largest, in tl->max_ulp. */
+static void head_ulps(as_tiles *tl, const as_problem *p, const as_head_trace *h, size_t hd)
+{
+    size_t i, j, c;
+
+    for (i = 0; i < p->n; i++)
+        for (c = 0; c < p->d_v; c++) {
+            double size = 0.0, diff, ulp;
+            for (j = 0; j < p->m; j++)
+                size += AS_AT(h->A, i, j) * fabs(AS_AT(h->V, j, c));
+            ulp = nextafter(size, INFINITY) - size;
+            diff = fabs(AS_AT(tl->O[hd], i, c) - AS_AT(h->O, i, c)) / ulp;
+            if (diff > tl->max_ulp)
+                tl->max_ulp = diff;
+        }
+}
+
+static int alloc_tiles(as_tiles *tl, const as_problem *p)
+{
+    const size_t rows = tl->first <= tl->last ? tl->last - tl->first + 1 : 0;
+    size_t h, i;
+    int bad = 0;
+
+    tl->m = calloc(p->heads, sizeof *tl->m);
+    tl->l = calloc(p->heads, sizeof *tl->l);
+    tl->A = calloc(p->heads, sizeof *tl->A);
+    tl->O = calloc(p->heads, sizeof *tl->O);
+    tl->walk = calloc(p->heads * rows + 1, sizeof *tl->walk);
+    if (!tl->m || !tl->l || !tl->A || !tl->O || !tl->walk)
+        return -1;
+    for (h = 0; h < p->heads; h++) {
+        bad |= as_matrix_init(&tl->m[h], p->n, 1) | as_matrix_init(&tl->l[h], p->n, 1) |
+               as_matrix_init(&tl->A[h], p->n, p->m) | as_matrix_init(&tl->O[h], p->n, p->d_v);
+        for (i = 0; bad == 0 && i < rows; i++)
+            bad |= alloc_walk(&tl->walk[h * rows + i], readable(p, tl->first + i), tl->B, p->d_v);
+    }
+    return bad | as_matrix_init(&tl->C, p->n, p->heads * p->d_v);
+}
+
+/* Every head's rows block by block, the heads side by side, then Wo. */
+static int tile_heads(as_tiles *tl, const as_problem *p, const as_trace *t)
+{
+    const size_t B = tl->B;
+    row_scratch r;
+    size_t h, i;
+    int rc = -1;
+
+    r.pos = malloc((p->m ? p->m : 1) * sizeof *r.pos);
+    r.s = malloc((p->m ? p->m : 1) * sizeof *r.s);
+    r.a = malloc((p->m ? p->m : 1) * sizeof *r.a);
+    r.v = malloc(B * (p->d_v ? p->d_v : 1) * sizeof *r.v);
+    r.e = malloc(B * sizeof *r.e);
+    r.acc = malloc((p->d_v ? p->d_v : 1) * sizeof *r.acc);
+    if (r.pos && r.s && r.a && r.v && r.e && r.acc) {
+        for (h = 0; h < p->heads; h++) {
+            for (i = 0; i < p->n; i++) {
+                const int walked = tl->first <= i && i <= tl->last;
+                tile_row(tl, p, &t->head[h], h, i, &r,
+                         walked ? (as_tile_walk *)as_tiles_walk(tl, h, i) : NULL);
+            }
+            as_put_columns(tl->C.v, tl->O[h].v, p->n, tl->C.cols, h * p->d_v, p->d_v);
+        }
+        rc = 0;
+    }
+    free(r.pos), free(r.s), free(r.a), free(r.v), free(r.e), free(r.acc);
+    return rc;
+}
+
+int as_tiles_run(as_tiles *tl, const as_problem *p, const as_trace *t, size_t B, size_t first,
+                 size_t last, as_error *err)
+{
+    size_t i;
+
+    memset(tl, 0, sizeof *tl);
+    tl->B = B, tl->heads = p->heads, tl->n = p->n, tl->d_v = p->d_v;
+    tl->first = first, tl->last = last;
+    if (alloc_tiles(tl, p) != 0 || tile_heads(tl, p, t) != 0)
+        goto nomem;
+    if (as_matrix_init(&tl->Out, p->n, p->d_out) != 0)
+        goto nomem;
+    if (p->Wo != NULL) {
+        as_matmul(tl->Out.v, tl->C.v, p->Wo->v, p->n, p->Wo->rows, p->Wo->cols);
+        if (p->bo != NULL)
+            as_add_bias(tl->Out.v, p->bo->v, p->n, p->Wo->cols);
+    } else {
+        memcpy(tl->Out.v, tl->C.v, p->n * tl->C.cols * sizeof *tl->C.v);
+    }
+    for (i = 0; i < p->heads; i++)
+        head_ulps(tl, p, &t->head[i], i);
+    return 0;
+nomem:
+    as_tiles_free(tl);
+    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    return -1;
+}
+
+const as_tile_walk *as_tiles_walk(const as_tiles *tl, size_t h, size_t i)
+{
+    return &tl->walk[h * (tl->last - tl->first + 1) + (i - tl->first)];
+}
+
+static void free_each(as_matrix *m, size_t count)
+{
+    size_t i;
+
+    for (i = 0; m != NULL && i < count; i++)
+        as_matrix_free(&m[i]);
+    free(m);
+}
+
+void as_tiles_free(as_tiles *tl)
+{
+    const size_t rows = tl->first <= tl->last ? tl->last - tl->first + 1 : 0;
+    size_t i;
+
+    free_each(tl->m, tl->heads);
+    free_each(tl->l, tl->heads);
+    free_each(tl->A, tl->heads);
+    free_each(tl->O, tl->heads);
+    for (i = 0; tl->walk != NULL && i < tl->heads * rows; i++)
+        free_walk(&tl->walk[i]);
+    free(tl->walk);
+    as_matrix_free(&tl->C);
+    as_matrix_free(&tl->Out);
+    memset(tl, 0, sizeof *tl);
+}

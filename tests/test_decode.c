@@ -1,0 +1,245 @@
+/* test_decode.c - `decode` (SPEC §11): generation with a KV cache gives every row bit for
+ * bit as the whole-matrix run does, compared as the shortest round-trip text JSON
+ * prints, on generated inputs (the project's PRNG) of up to 512 tokens with several
+ * heads, shared K/V heads, windows, biases, custom lower-triangular masks and Wo. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/decode.out"
+#define CLI_ERR "build/tests/decode.err"
+#include "cli_util.h"
+
+#include "attnstep/attention.h"
+#include "attnstep/decode.h"
+#include "attnstep/model.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/parse.h"
+#include "attnstep/prng.h"
+
+#include "gen_input.h" /* generate(): the inputs, from the project's PRNG */
+
+/* ---- bit for bit, as JSON text ---- */
+
+/* Nonzero when a and b print as the same shortest round-trip text. */
+static int same_text(double a, double b)
+{
+    char x[40], y[40];
+
+    as_fmt_roundtrip(x, sizeof x, a);
+    as_fmt_roundtrip(y, sizeof y, b);
+    return strcmp(x, y) == 0;
+}
+
+static void rows_agree(const char *what, uint64_t which, const as_matrix *got,
+                       const as_matrix *want, size_t cols)
+{
+    size_t i, j;
+
+    for (i = 0; i < got->rows; i++)
+        for (j = 0; j < cols; j++)
+            if (!same_text(AS_AT(*got, i, j), AS_AT(*want, i, j))) {
+                print_error("input %llu: %s[%zu][%zu]: decode %.17g, run %.17g\n",
+                            (unsigned long long)which, what, i, j, AS_AT(*got, i, j),
+                            AS_AT(*want, i, j));
+                fail();
+            }
+}
+
+/* Decodes input `which` of n tokens and compares every row with the run's. */
+static void decode_equals_run(uint64_t which, size_t n)
+{
+    static gen g;
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_decode d;
+    as_error err;
+    size_t h;
+
+    generate(&g, which, n);
+    as_error_clear(&err);
+    if (as_parse_text(&in, g.buf, g.len, "generated.txt", &err) != 0 ||
+        as_problem_build(&p, &in, AS_MASK_DEFAULT, &err) != 0 ||
+        as_attention_run(&t, &p, &err) != 0 || as_decode_run(&d, &p, 1, &err) != 0) {
+        as_error_print(&err, stderr);
+        fail();
+    }
+    rows_agree("O", which, &d.O, &t.O, t.O.cols);
+    rows_agree("C", which, &d.C, &t.C, t.C.cols);
+    for (h = 0; h < p.heads; h++) {
+        rows_agree("S", which, &d.S[h], &t.head[h].S, n);
+        rows_agree("A", which, &d.A[h], &t.head[h].A, n);
+        rows_agree("O_h", which, &d.Oh[h], &t.head[h].O, p.d_v);
+    }
+    assert_int_equal(as_decode_compare(&d, &t), 0);
+    as_decode_free(&d);
+    /* the lean decode (blocks of rows projected together) gives the same bits */
+    if (as_decode_run(&d, &p, 0, &err) != 0) {
+        as_error_print(&err, stderr);
+        fail();
+    }
+    rows_agree("O (lean)", which, &d.O, &t.O, t.O.cols);
+    as_decode_free(&d);
+    as_trace_free(&t);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
+/* 100 short inputs (1 to 40 tokens) and 12 long ones (up to 512 tokens, four of them
+ * exactly 512; one under valgrind). */
+static void test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs(void **state)
+{
+    as_prng r;
+    uint64_t i;
+
+    (void)state;
+    as_prng_seed(&r, 15);
+    for (i = 0; i < 100; i++)
+        decode_equals_run(i, (size_t)as_prng_range(&r, 1, 40));
+    for (i = 100; i < (under_valgrind() ? 101u : 112u); i++)
+        decode_equals_run(i, i < 104 ? 512 : (size_t)as_prng_range(&r, 41, 512));
+}
+
+/* The generated inputs are what they claim: several heads, shared heads and windows. */
+static void test_the_generated_inputs_cover_heads_shared_heads_and_windows(void **state)
+{
+    static gen g;
+    int heads = 0, shared = 0, window = 0, custom = 0, wo = 0, pos = 0;
+    uint64_t i;
+
+    (void)state;
+    for (i = 0; i < 112; i++) {
+        generate(&g, i, 30);
+        heads += strstr(g.buf, "heads: 1\n") != g.buf;
+        shared += strstr(g.buf, "kv_heads: 1\n") != NULL && strstr(g.buf, "heads: 1\n") != g.buf;
+        window += strstr(g.buf, "mask: window") != NULL;
+        custom += strstr(g.buf, "M = [") != NULL;
+        wo += strstr(g.buf, "Wo = [") != NULL;
+        pos += strstr(g.buf, "positions: ") != NULL;
+    }
+    assert_true(heads >= 40 && shared >= 15 && window >= 20 && custom >= 10 && wo >= 30 &&
+                pos >= 30);
+}
+
+/* ---- the command ---- */
+
+static void test_decode_prints_the_checked_walk_through_in_chinese(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode examples/decode.txt"), 0);
+    assert_golden("tests/golden/decode.zh.txt");
+}
+
+static void test_decode_prints_the_checked_walk_through_in_english(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode examples/decode.txt --lang en"), 0);
+    assert_golden("tests/golden/decode.en.txt");
+}
+
+static void test_decode_json_is_the_checked_steps_and_output(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode examples/decode.txt --format json"), 0);
+    assert_golden("tests/golden/decode.json");
+}
+
+/* The O line of decode --only O is run's, character for character. */
+static void test_decode_only_o_prints_the_same_json_text_as_run(void **state)
+{
+    char *dec, *ran, *a, *b;
+
+    (void)state;
+    assert_int_equal(run("decode --only O --format json tests/data/gqa/window_3_gqa.txt"), 0);
+    dec = slurp(CLI_OUT);
+    assert_int_equal(run("run --only O --format json tests/data/gqa/window_3_gqa.txt"), 0);
+    ran = slurp(CLI_OUT);
+    assert_non_null(dec);
+    assert_non_null(ran);
+    a = strstr(dec, "\n  \"O\": ");
+    b = strstr(ran, "\n  \"O\": ");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_string_equal(a, b);
+    free(dec);
+    free(ran);
+}
+
+static void test_the_ascii_walk_through_has_no_unicode_symbols(void **state)
+{
+    static const char *const sym[] = {"≈", "₀", "₁", "−∞"};
+    size_t i;
+
+    (void)state;
+    assert_int_equal(run("decode examples/window.txt --ascii --lang en"), 0);
+    for (i = 0; i < sizeof sym / sizeof sym[0]; i++)
+        assert_file_lacks(CLI_OUT, sym[i]);
+    assert_file_contains(CLI_OUT, "(sliding window: the cache need keep only the last 2 rows)");
+    assert_file_contains(CLI_OUT, "reads from the cache: [爱,你]");
+}
+
+/* A usage error or an input decode cannot follow: exit 2, nothing on stdout. */
+static void refused(const char *args, const char *want)
+{
+    assert_int_equal(run(args), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, want);
+}
+
+static void test_decode_refuses_cross_attention(void **state)
+{
+    (void)state;
+    refused("decode examples/cross-translation.txt --lang en",
+            "error: decode needs self-attention, but Xkv is given");
+    assert_file_contains(CLI_ERR, "hint:");
+}
+
+static void test_decode_refuses_a_mask_that_reads_the_future(void **state)
+{
+    FILE *f = fopen("build/tests/decode_future.txt", "w");
+
+    (void)state;
+    assert_non_null(f);
+    fputs("X = [[1], [2]]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\nM = [[0, 0], [0, 0]]\n", f);
+    fclose(f);
+    refused("decode build/tests/decode_future.txt --lang en",
+            "decode_future.txt:5:1: error: the mask lets row 0 read position 1, which is not "
+            "generated yet when row 0 is");
+}
+
+static void test_decode_refuses_formats_and_tables_it_cannot_write(void **state)
+{
+    (void)state;
+    refused("decode examples/decode.txt --format md --lang en",
+            "error: decode writes only --format text or json");
+    refused("decode examples/decode.txt --only A --format json --lang en",
+            "error: decode takes only --only O");
+    refused("decode examples/decode.txt --only O --lang en",
+            "error: decode --only O needs --format json");
+    refused("decode examples/decode.txt --tiles 2 --lang en",
+            "error: --tiles means nothing to decode");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_chinese),
+        cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_english),
+        cmocka_unit_test(test_decode_json_is_the_checked_steps_and_output),
+        cmocka_unit_test(test_decode_only_o_prints_the_same_json_text_as_run),
+        cmocka_unit_test(test_the_ascii_walk_through_has_no_unicode_symbols),
+        cmocka_unit_test(test_decode_refuses_cross_attention),
+        cmocka_unit_test(test_decode_refuses_a_mask_that_reads_the_future),
+        cmocka_unit_test(test_decode_refuses_formats_and_tables_it_cannot_write),
+        cmocka_unit_test(test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs),
+        cmocka_unit_test(test_the_generated_inputs_cover_heads_shared_heads_and_windows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
