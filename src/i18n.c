@@ -221,7 +221,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_HINT_LOSS] = {"loss可以是sum（L = O各格之和）或mse（L = Σ(O − target)²/2，"
                                "另给target = [[…]]）",
                                "loss is sum (L = the sum of O's cells) or mse "
-                               "(L = Σ(O - target)²/2, with target = [[...]])"},
+                               "(L = sum((O - target)^2)/2, with target = [[...]])"},
     [AS_MSG_GRAD_NO_TARGET] = {"loss: mse需要目标表target，但文件里没有",
                                "loss: mse needs a target table, and the file has none"},
     [AS_MSG_GRAD_TARGET_UNUSED] = {"给了target，但只有loss: mse会用到它",
@@ -247,11 +247,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                     "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
-                           "along O → A and V → Q and K → the W tables, table by table."},
+                           "along O -> A and V -> Q and K -> the W tables, table by table."},
     [AS_MSG_GRAD_LOSS_SUM] = {"损失：L = O各格之和 %s，所以dO每格都是1",
                               "loss: L = the sum of O's cells %s, so every cell of dO is 1"},
     [AS_MSG_GRAD_LOSS_MSE] = {"损失：L = Σ(O − target)²/2 %s，所以dO = O − target",
-                              "loss: L = Σ(O - target)²/2 %s, so dO = O - target"},
+                              "loss: L = sum((O - target)^2)/2 %s, so dO = O - target"},
     [AS_MSG_GRAD_LOSS_GIVEN] = {"dO由输入给出：损失对输出每一格的梯度",
                                 "dO is given by the input: the loss's gradient for each cell of the output"},
     [AS_MSG_GRAD_LAYOUT_TORCH] = {"（W的梯度按本书的[输入宽度,输出宽度]布局给出；PyTorch的weight.grad是它的转置）",
@@ -272,9 +272,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_DA_ALL] = {"这一行的dA：%s", "this row of dA: %s"},
     [AS_MSG_GW_STEP2] = {"第二步：用份额给dA加权求和，得到这一行的平均误差。",
                          "Step 2: the shares weigh dA into this row's average error."},
-    [AS_MSG_GW_ROWDOT] = {"Σ dA⊙A = %s", "Σ dA⊙A = %s"},
+    [AS_MSG_GW_ROWDOT] = {"%s = %s", "%s = %s"},
     [AS_MSG_GW_STEP3] = {"第三步：softmax反向，每格 = 份额×(dA − %s)：比平均误差大的份额被推高，小的被压低。",
-                         "Step 3: the softmax backwards, each cell = share×(dA - %s): shares whose "
+                         "Step 3: the softmax backwards, each cell = share x (dA - %s): shares whose "
                          "error is above the average are pushed up, the others down."},
     [AS_MSG_GW_DS_ONE] = {"对“%s”：%s", "for “%s”: %s"},
     [AS_MSG_GW_DS_MASKED] = {"对“%s”：不可读，份额为0，%s = 0", "for “%s”: not readable, share 0, %s = 0"},
@@ -285,15 +285,15 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_SCALED] = {"%s", "%s"},
     [AS_MSG_GW_STEP5] = {"第五步：流向dQ。dQ的这一行只来自这一行分数：每个可读位置的k乘上它那格d(QKᵀ)再相加。",
                          "Step 5: into dQ. This row of dQ comes from this row's scores alone: "
-                         "each readable position's k times its cell of d(QKᵀ), added up."},
+                         "each readable position's k times its cell of d(QK^T), added up."},
     [AS_MSG_GW_DQ_CELL] = {"dq的第%zu格 = %s", "cell %zu of dq = %s"},
     [AS_MSG_GW_DQ_ROW] = {"“%s”位置的Query梯度 %s", "the Query gradient of “%s”: %s"},
     [AS_MSG_GW_STEP6] = {"第六步：流向dK。位置j的Key被每个读它的行用过，dK的第j行把各行的d(QKᵀ)ᵢⱼ·qᵢ都加起来（本行是其中一项）：",
                          "Step 6: into dK. The Key of position j was used by every row that reads "
-                         "it, so row j of dK adds up d(QKᵀ)ᵢⱼ·qᵢ over all rows (this row is one term):"},
+                         "it, so row j of dK adds up d(QK^T)[i][j] q[i] over all rows i (this row is one term):"},
     [AS_MSG_GW_DK_ROW] = {"“%s”的Key梯度 %s", "the Key gradient of “%s”: %s"},
     [AS_MSG_GW_NEXT] = {"再往下：dWq = Xᵀ·dQ，dWk和dWv同理，dX把经过Q、K、V三条路径的梯度相加（整张表见不带--row的grad）。",
-                        "Further down: dWq = Xᵀ·dQ, dWk and dWv likewise, and dX adds the paths "
+                        "Further down: dWq = X^T*dQ, dWk and dWv likewise, and dX adds the paths "
                         "through Q, K and V (grad without --row prints every table)."},
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",

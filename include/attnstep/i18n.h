@@ -172,7 +172,7 @@ typedef enum as_msg {
     AS_MSG_GW_DA_ONE,           /* %s token, %s "dO₁·v₀ = 1×10+1×0 = 10" */
     AS_MSG_GW_DA_ALL,           /* %s "dA₁ = [10,20]" */
     AS_MSG_GW_STEP2,            /* heading: Σ dA⊙A */
-    AS_MSG_GW_ROWDOT,           /* %s "10×0.67 + 20×0.33 ≈ 13.3" */
+    AS_MSG_GW_ROWDOT,           /* %s "Σ dA⊙A", %s "10×0.67 + 20×0.33 ≈ 13.3" */
     AS_MSG_GW_STEP3,            /* heading: dS, %s the sum */
     AS_MSG_GW_DS_ONE,           /* %s token, %s "dS₁₀ = 0.67×(10−13.3) ≈ -2.2" */
     AS_MSG_GW_DS_MASKED,        /* %s token, %s "dS₁₀": a masked cell */
