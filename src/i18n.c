@@ -205,6 +205,17 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CMP_AFTER] = {"改变后：", "after:"},
     [AS_MSG_CMP_TOO_BIG] = {"（%s是[%zu,%zu]，太大，不并排列出）",
                          "(%s is [%zu,%zu]: too big to print before and after)"},
+    /* ---- the book pasted as printed (issue 12, SPEC §2) ---- */
+    [AS_MSG_RD_SHAPE_FORM] = {"形状行应写成“形状：[行数,列数]”", "a shape line is written \"shape: [rows,cols]\""},
+    [AS_MSG_RD_SHAPE_FIRST] = {"形状行前面还没有矩阵", "a shape line with no matrix before it"},
+    [AS_MSG_RD_SHAPE_DIFFERS] = {"形状写的是[%zu,%zu]，但矩阵%s是[%zu,%zu]",
+                              "the shape says [%zu,%zu], but matrix %s is [%zu,%zu]"},
+    [AS_MSG_RD_SHAPE_HINT] = {"形状行跟在它描述的矩阵后面，如“形状：[2,2] = [Token位置数, 每个位置的特征数]”",
+                           "a shape line follows the matrix it describes, e.g. \"shape: [2,2] = "
+                           "[token positions, features per position]\""},
+    [AS_MSG_RD_SHAPE_HINT_ROWS] = {"形状是[行数,列数]：行数是方括号里的行数，列数是每行的数字个数",
+                                "a shape is [rows,columns]: how many rows the matrix has, and how "
+                                "many numbers each row holds"},
     /* grad: the backward pass (SPEC §13) */
     [AS_MSG_GRAD_NO_LOSS] = {"没有给出损失：grad要从损失对输出的梯度dO出发",
                              "no loss is given: grad starts from dO, the loss's gradient with "

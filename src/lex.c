@@ -259,9 +259,12 @@ int as_lex_number_start(const char *p, const char *end)
     b = (unsigned char)*p;
     if ((b >= '0' && b <= '9') || b == '.' || b == '+' || b == '-')
         return 1;
-    /* U+2212 MINUS SIGN is E2 88 92; U+221E INFINITY is E2 88 9E */
+    if (end - p >= 5 && memcmp(p, "sqrt(", 5) == 0)
+        return 1;
+    /* U+2212 MINUS SIGN is E2 88 92; U+221E INFINITY is E2 88 9E; U+221A √ is E2 88 9A */
     return b == 0xE2 && end - p >= 3 && (unsigned char)p[1] == 0x88 &&
-           ((unsigned char)p[2] == 0x92 || (unsigned char)p[2] == 0x9E);
+           ((unsigned char)p[2] == 0x92 || (unsigned char)p[2] == 0x9E ||
+            (unsigned char)p[2] == 0x9A);
 }
 
 /* ------------------------------------------------------------------ files ---- */

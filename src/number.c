@@ -61,8 +61,28 @@ static size_t scan_inf(const char *p, size_t len)
     return i == 8 ? 8 : i >= 3 ? 3 : 0;
 }
 
-/* One signed number without a fraction bar: [sign] (decimal | inf). Returns the bytes
- * used, 0 when none (with *why set when the text was a number that cannot be used). */
+/* A square root as the chapter writes it, "√2" (U+221A), or "sqrt(2)" in ASCII: its
+ * bytes and *out = the root of the decimal, 0 when p holds none. */
+static size_t scan_root(const char *p, size_t len, double *out, const char **why)
+{
+    size_t k, n;
+
+    if (len >= 3 && memcmp(p, "\xE2\x88\x9A", 3) == 0)
+        k = 3;
+    else if (len >= 5 && memcmp(p, "sqrt(", 5) == 0)
+        k = 5;
+    else
+        return 0;
+    n = convert_decimal(p + k, len - k, out, why);
+    if (n == 0 || (k == 5 && (k + n >= len || p[k + n] != ')')))
+        return 0;
+    *out = sqrt(*out);
+    return k + n + (k == 5);
+}
+
+/* One signed number without a fraction bar: [sign] (decimal | root | inf). Returns the
+ * bytes used, 0 when none (with *why set when the text was a number that cannot be
+ * used). */
 static size_t scan_signed(const char *s, size_t len, int allow_inf, double *out,
                           const char **why)
 {
@@ -73,7 +93,9 @@ static size_t scan_signed(const char *s, size_t len, int allow_inf, double *out,
         *out = neg ? -INFINITY : INFINITY;
         return k + n;
     }
-    n = convert_decimal(s + k, len - k, out, why);
+    n = scan_root(s + k, len - k, out, why);
+    if (n == 0)
+        n = convert_decimal(s + k, len - k, out, why);
     if (n == 0)
         return 0;
     if (neg)
@@ -161,8 +183,8 @@ double as_written_unit(const char *s, size_t n)
     double unit;
 
     for (i = 0; i < n; i++) {
-        if (s[i] == '/')
-            return 0; /* a fraction is exact */
+        if (s[i] == '/' || s[i] == '(' || (n - i >= 3 && memcmp(s + i, "\xE2\x88\x9A", 3) == 0))
+            return 0; /* a fraction, or a root (√2, sqrt(2)), is exact */
         if ((s[i] | 0x20) == 'e') /* "inf" and "infinity" hold no e */
             break;
         if (s[i] == '.')

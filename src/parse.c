@@ -510,6 +510,7 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
     as_cursor *c = &ps->r.c;
     int id = as_mat_lookup(name, n);
     char q[64], hint[128];
+    const char *table;
     size_t w;
 
     as_lex_quote(q, sizeof q, name, n);
@@ -528,6 +529,8 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
     ps->in->mat[id].pos = at;
     ps->statements++;
     as_cursor_skip_blanks(c);
+    if (c->p < c->end && *c->p != '[' && (table = as_reader_formula_table(c)) != NULL)
+        c->p = table; /* "Q = X @ Wq = [[…": the formula between name and table is the book's */
     w = as_lex_ident_len(c->p, c->end);
     if (c->p < c->end && *c->p == '[')
         return as_reader_open(&ps->r, id, as_mat_name((as_mat_id)id), flags_of((as_mat_id)id));
@@ -581,6 +584,9 @@ static int at_statement(const as_cursor *c, int first)
         return 0;
     while ((k = as_lex_blank(q, c->end)) > 0)
         q += k;
+    if (first == AS_RD_AFTER_MATRIX) /* "rows: …" is a caption, "mask: none" a setting */
+        return (q < c->end && *q == '=') ||
+               (as_lex_colon(q, c->end) > 0 && setting_lookup(c->p, n) >= 0);
     return (q < c->end && *q == '=') || (first && as_lex_colon(q, c->end) > 0);
 }
 

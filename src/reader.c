@@ -2,6 +2,7 @@
  * reader.h): rows and brackets, numbers in them, matrices side by side, plain rows, and
  * the messages about them. */
 #include "attnstep/reader.h"
+#include "attnstep/i18n.h"
 #include "attnstep/number.h"
 
 #include <math.h>
@@ -283,6 +284,9 @@ static int close_matrix(as_reader *r, as_rd_matrix *b)
     if (v != NULL)
         b->v = v;
     r->closed_here = b->name;
+    r->last_name = b->name;
+    r->last_rows = b->rows;
+    r->last_cols = b->cols;
     rc = r->hooks->store(r, b);
     free(b->v);
     free(b->u);
@@ -368,6 +372,18 @@ static int word_between_rows(as_reader *r, const as_rd_matrix *b)
                              q, b->name);
 }
 
+/* Nonzero when the cursor, after a row or a matrix, stands at a caption the book prints
+ * beside it: words (a letter or a non-ASCII character first, no number, no bracket) that
+ * are no statement of the file. */
+static int at_caption(as_reader *r)
+{
+    const unsigned char b = (unsigned char)*r->c.p;
+
+    if (b < 0x80 && !((b | 0x20) >= 'a' && (b | 0x20) <= 'z'))
+        return 0;
+    return !at_piece(&r->c) && !r->hooks->at_statement(&r->c, AS_RD_AFTER_MATRIX);
+}
+
 /* One step of b between its rows (depth 1). rows_read counts the rows this piece has
  * closed. Returns 0 to go on, 1 when this piece of b ends here, 2 when b closed (and is
  * gone from the open list), -1 on error. */
@@ -406,6 +422,10 @@ static int step_between_rows(as_reader *r, as_rd_matrix *b, int one_row, int row
         return number_between_rows(r, b);
     if (r->hooks->at_statement(c, 0))
         return 1; /* "NAME =": a matrix side by side with this one */
+    if (b->rows > 0 && b->sep == SEP_COMMA && at_caption(r)) {
+        as_cursor_skip_line(c); /* a caption after a row: X = [[1, 1],   第0行对应“我” */
+        return 0;
+    }
     return word_between_rows(r, b);
 }
 
@@ -518,13 +538,115 @@ static as_rd_matrix *find_open(as_reader *r, int id)
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the book's lines ---- */
+
+const char *as_reader_formula_table(const as_cursor *c)
+{
+    const char *p = c->p, *q;
+    size_t k;
+
+    for (; p < c->end && *p != '#' && as_lex_eol(p, c->end) == 0; p++) {
+        if (*p == '=')
+            q = p + 1;
+        else if (c->end - p >= 3 && memcmp(p, "\xE2\x89\x88", 3) == 0) /* ≈ */
+            q = p + 3;
+        else
+            continue;
+        while ((k = as_lex_blank(q, c->end)) > 0)
+            q += k;
+        if (q >= c->end || *q != '[')
+            continue;
+        p = q++;
+        while ((k = as_lex_blank(q, c->end)) > 0)
+            q += k;
+        if (q < c->end && (*q == '[' || as_lex_number_start(q, c->end)))
+            return p;
+    }
+    return NULL;
+}
+
+/* Bytes of "形状：" or "shape:" (ASCII or full-width colon, blanks before it) at p. */
+static size_t shape_key(const char *p, const char *end)
+{
+    const char *q = p;
+    size_t k;
+
+    if (end - q >= 6 && memcmp(q, "\xE5\xBD\xA2\xE7\x8A\xB6", 6) == 0)
+        q += 6;
+    else if (end - q >= 5 && as_lex_word_is(q, 5, "shape") && as_lex_ident_len(q, end) == 5)
+        q += 5;
+    else
+        return 0;
+    while ((k = as_lex_blank(q, end)) > 0)
+        q += k;
+    k = as_lex_colon(q, end);
+    return k > 0 ? (size_t)(q + k - p) : 0;
+}
+
+/* A shape line that cannot be read (what: the message), at byte at. Returns -1. */
+static int shape_error(as_reader *r, const char *at, as_msg what)
+{
+    return as_reader_fail_at(r, at, as_msg_text(AS_LANG_EN, AS_MSG_RD_SHAPE_HINT), "%s",
+                             as_msg_text(AS_LANG_EN, what));
+}
+
+/* One whole number of a shape at the cursor, then blanks. 0 or -1. */
+static int shape_number(as_reader *r, size_t *out)
+{
+    as_cursor *c = &r->c;
+    const char *start = c->p;
+    size_t n = 0;
+
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && n < AS_MAX_CELLS)
+        n = n * 10 + (size_t)(*c->p++ - '0');
+    if (c->p == start)
+        return shape_error(r, start, AS_MSG_RD_SHAPE_FORM);
+    *out = n;
+    as_cursor_skip_blanks(c);
+    return 0;
+}
+
+/* "形状：[2,2] = [Token位置数, 每个位置的特征数]" after a matrix: its "[rows,cols]" must be
+ * the shape of the matrix that closed last; the words after it are the book's. */
+static int shape_line(as_reader *r, size_t key)
+{
+    as_cursor *c = &r->c;
+    const char *at = c->p;
+    size_t rows, cols, k;
+
+    c->p += key;
+    as_cursor_skip_blanks(c);
+    if (r->last_name == NULL)
+        return shape_error(r, at, AS_MSG_RD_SHAPE_FIRST);
+    if (c->p >= c->end || *c->p != '[')
+        return shape_error(r, c->p, AS_MSG_RD_SHAPE_FORM);
+    c->p++;
+    as_cursor_skip_blanks(c);
+    if (shape_number(r, &rows) != 0)
+        return -1;
+    if ((k = as_lex_comma(c->p, c->end)) == 0)
+        return shape_error(r, c->p, AS_MSG_RD_SHAPE_FORM);
+    c->p += k;
+    as_cursor_skip_blanks(c);
+    if (shape_number(r, &cols) != 0)
+        return -1;
+    if (c->p >= c->end || *c->p != ']')
+        return shape_error(r, c->p, AS_MSG_RD_SHAPE_FORM);
+    if (rows != r->last_rows || cols != r->last_cols)
+        return as_reader_fail_at(r, at, as_msg_text(AS_LANG_EN, AS_MSG_RD_SHAPE_HINT_ROWS),
+                                 as_msg_text(AS_LANG_EN, AS_MSG_RD_SHAPE_DIFFERS), rows, cols,
+                                 r->last_name, r->last_rows, r->last_cols);
+    as_cursor_skip_line(c); /* " = [Token位置数, 每个位置的特征数]": the book's words */
+    return 0;
+}
+
 /* Reads one physical line: row pieces for the matrices open when it starts (in order),
  * statements, and a comment; then steps over the line end. */
 static int read_line(as_reader *r)
 {
     as_cursor *c = &r->c;
     int queue[AS_READ_MAX_OPEN];
-    size_t k = r->nopen, next = 0, i;
+    size_t k = r->nopen, next = 0, i, key;
     int first = 1;
     as_rd_matrix *b;
 
@@ -538,13 +660,20 @@ static int read_line(as_reader *r)
         while (next < k && find_open(r, queue[next]) == NULL)
             next++; /* closed earlier on this line */
         b = next < k ? find_open(r, queue[next]) : NULL;
+        if (first && k == 0 && (key = shape_key(c->p, c->end)) > 0) {
+            if (shape_line(r, key) != 0)
+                return -1;
+            continue;
+        }
         if (first && k > 0 && r->hooks->at_statement(c, 1))
             return unclosed(r, &r->open[0], c->line); /* a row line never starts so */
         if (b != NULL && (b->depth == 2 || !r->hooks->at_statement(c, first))) {
             if (feed(r, b, k > 1) < 0)
                 return -1;
             next++;
-        } else if (as_lex_ident_len(c->p, c->end) > 0) {
+        } else if (r->closed_here != NULL && at_caption(r)) {
+            as_cursor_skip_line(c); /* a caption after a matrix: [1,-1]]   第1行对应“爱” */
+        } else if (as_lex_ident_len(c->p, c->end) > 0 || r->hooks->at_statement(c, first)) {
             if (r->hooks->statement(r, first) != 0)
                 return -1;
         } else {

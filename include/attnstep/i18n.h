@@ -231,6 +231,12 @@ typedef enum as_msg {
     AS_MSG_CMP_BEFORE,     /* caption over the base's table */
     AS_MSG_CMP_AFTER,      /* caption over the variant's table */
     AS_MSG_CMP_TOO_BIG,    /* %s table, %zu %zu its shape: too big to print side by side */
+    /* ---- the book pasted as printed (issue 12, SPEC §2) ---- */
+    AS_MSG_RD_SHAPE_FORM,     /* a shape line that is not 形状：[rows,cols] */
+    AS_MSG_RD_SHAPE_FIRST,    /* a shape line before any matrix */
+    AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
+    AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
+    AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
     AS_MSG_COUNT
 } as_msg;
 

@@ -64,7 +64,8 @@ size_t as_lex_ident_len(const char *p, const char *end);
 /* Bytes of a colon at p: ":" or the full-width "：" (U+FF1A); else 0. */
 size_t as_lex_colon(const char *p, const char *end);
 
-/* Nonzero when the number syntax may start at p: a digit, ".", "+", "-", "−" or "∞". */
+/* Nonzero when the number syntax may start at p: a digit, ".", "+", "-", "−", "∞", "√"
+ * or "sqrt(". */
 int as_lex_number_start(const char *p, const char *end);
 
 /* The most bytes one input file (or loaded file) may hold: 2 GiB, room for a table at

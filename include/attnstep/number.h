@@ -6,7 +6,8 @@
 #include <stddef.h>
 
 /* Parses one number as the input format writes it (fractions, the Unicode minus, "1.",
- * ".5", exponents; with allow_inf also inf, -inf, ∞, −∞). Reads the longest prefix of
+ * ".5", exponents, square roots as the chapter writes them: 1/√2, √2/2, -3/√8, √0.5,
+ * sqrt(2); with allow_inf also inf, -inf, ∞, −∞). Reads the longest prefix of
  * s[0..len) that forms a number; returns the bytes used, or 0 when none. *out gets the
  * value. A number that overflows, or a zero denominator, returns 0 and sets *why to a
  * message (else *why is NULL). */
@@ -19,8 +20,8 @@ extern const char as_why_no_memory[];        /* a very long literal could not be
 
 /* The unit of the last digit written in the number text s[0..n): 0.01 for "0.67", 1 for
  * "3.", 0.001 for "1e-3", 1e-4 for "1.5e-3"; 0 when the number is exact as written ("2",
- * "1/3", "-inf", and a zero with an exponent such as "0.0e9", which has no significant
- * digit to be precise to). Never infinite, whatever the exponent. */
+ * "1/3", "1/√2", "-inf", and a zero with an exponent such as "0.0e9", which has no
+ * significant digit to be precise to). Never infinite, whatever the exponent. */
 double as_written_unit(const char *s, size_t n);
 
 #endif

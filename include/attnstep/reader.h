@@ -10,7 +10,11 @@
  * layout). With one matrix open the whole line is its; with several, each gets one piece:
  * the rest of a row, or one row, with the "]" and "," that follow it. A line that starts
  * with a statement is no row line: a matrix still open there lacks its "]]".
- * Errors stop the reading at the first one. */
+ *
+ * The book pastes as printed (SPEC §2): the rest of a line after a row's closing "]" and
+ * its comma, or after a matrix's "]]", is a caption (a comment) unless another matrix or
+ * row piece starts there; a line "形状：[2,2] = […]" or "shape: [2,2] = […]" is checked
+ * against the matrix that closed last. Errors stop the reading at the first one. */
 #ifndef ATTNSTEP_READER_H
 #define ATTNSTEP_READER_H
 
@@ -50,10 +54,16 @@ typedef struct as_rd_matrix {
 
 typedef struct as_reader as_reader;
 
+/* The "first" of at_statement after a matrix or a row on the same line, where the book
+ * prints captions: only what would be a misplaced statement counts ("NAME =", or a
+ * setting the file knows followed by ":"), not a caption such as "rows: …". */
+#define AS_RD_AFTER_MATRIX 2
+
 /* What a file adds to the grammar: its statements. */
 typedef struct as_reader_hooks {
     /* Nonzero when the cursor stands at a statement: "NAME =" anywhere (a matrix side
-     * by side), or anything else the file allows first on a line (first nonzero). */
+     * by side), or anything else the file allows first on a line (first 1; see also
+     * AS_RD_AFTER_MATRIX). */
     int (*at_statement)(const as_cursor *c, int first);
     /* Reads the statement at the cursor (an identifier stands there); it may open a
      * matrix with as_reader_open(). 0, or -1 with the error set. */
@@ -72,6 +82,8 @@ struct as_reader {
     as_rd_matrix open[AS_READ_MAX_OPEN]; /* matrices open, in the order they were opened */
     size_t nopen;
     const char *closed_here;      /* name of the matrix that closed last on this line */
+    const char *last_name;        /* the matrix that closed last in the file, and its */
+    size_t last_rows, last_cols;  /* shape: what a 形状：/shape: line is checked against */
 };
 
 /* Starts r on path (kept, not copied) with err, hooks and ctx. */
@@ -126,6 +138,12 @@ int as_reader_number_error(as_reader *r, const char *s, size_t run, const char *
 /* Text at the cursor that is no statement and belongs to no matrix; open_at_start is
  * how many matrices were open when the line began. Returns -1. */
 int as_reader_stray(as_reader *r, size_t open_at_start);
+
+/* After "NAME =", a formula between the name and its table, as the chapter writes one
+ * (S = QKᵀ/√2 + M = [[…, A = 每行softmax(S) ≈ [[…, Q = X @ Wq = [[…, O = AV ≈ [[…): the
+ * "[" that opens the table, the first "[" after an "=" or "≈" (blanks between) that a
+ * "[" or a number follows, on the cursor's line before any "#"; NULL when there is none. */
+const char *as_reader_formula_table(const as_cursor *c);
 
 /* Quotes the token at p (at least one character) into out[64]. */
 void as_reader_quote(char out[64], const char *p, const char *end);
