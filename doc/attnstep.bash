@@ -23,7 +23,7 @@ _attnstep()
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --row -o --output --force --tol --seed --tokens --width --dk --dv
-        --level --answers --help --version"
+        --level --answers --tiles --help --version"
 
     local values=
     case $prev in
@@ -43,7 +43,7 @@ _attnstep()
             done
             COMPREPLY=($(compgen -P "$done" -W "$names" -- "${cur##*,}"))
             return ;;
-        --digits | --tol | --seed | --tokens | --width | --dk | --dv)
+        --digits | --tol | --seed | --tokens | --width | --dk | --dv | --tiles)
             return ;; # a number: nothing to offer
         -o | --output)
             COMPREPLY=($(compgen -f -- "$cur"))

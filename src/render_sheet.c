@@ -221,7 +221,10 @@ static void intro(const sheet *sh, const as_exercise_opts *o)
         as_text_addf(&list, "%s%s", i ? " " : "", sh->p->tokens[i]);
     say(sh, 0, AS_MSG_SHEET_TOKENS, as_text_str(&list));
     as_text_free(&list);
-    say(sh, 0, sh->p->mask == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : AS_MSG_TR_RULE_CAUSAL);
+    if (sh->p->mask == AS_MASK_WINDOW)
+        say(sh, 0, AS_MSG_TR_RULE_WINDOW, sh->p->window, sh->p->window - 1);
+    else
+        say(sh, 0, sh->p->mask == AS_MASK_NONE ? AS_MSG_TR_RULE_NONE : AS_MSG_TR_RULE_CAUSAL);
 }
 
 int as_render_sheet(FILE *out, int latex, int answers, const as_problem *p, const as_trace *t,
