@@ -80,12 +80,12 @@ static void no_readable_row(const as_problem *p, long row, as_error *err)
 }
 
 /* positions: rope: the head's Queries and Keys turned pair by pair (SPEC §12). */
-static int turn_head(as_head_trace *h, const as_problem *p)
+static int turn_head(as_head_trace *h, const as_trace *t, const as_problem *p)
 {
     if (as_matrix_init(&h->Qr, h->Q.rows, h->Q.cols) | as_matrix_init(&h->Kr, h->K.rows, h->K.cols))
         return -1;
-    as_rope(h->Qr.v, h->Q.v, h->Q.rows, p->d_k, p->rope_base, p->rope, p->offset);
-    as_rope(h->Kr.v, h->K.v, h->K.rows, p->d_k, p->rope_base, p->rope, p->offset);
+    as_rope(h->Qr.v, h->Q.v, h->Q.rows, p->d_k, t->rope_cos.v, t->rope_sin.v, p->rope);
+    as_rope(h->Kr.v, h->K.v, h->K.rows, p->d_k, t->rope_cos.v, t->rope_sin.v, p->rope);
     return 0;
 }
 
@@ -102,7 +102,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     /* K and V: the head's own, or the one its group shares (kv_heads, SPEC §11) */
     as_take_columns(h->K.v, t->K.v, m, t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
     as_take_columns(h->V.v, t->V.v, m, t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
-    if (p->positions == AS_POSITIONS_ROPE && turn_head(h, p) != 0)
+    if (p->positions == AS_POSITIONS_ROPE && turn_head(h, t, p) != 0)
         goto nomem;
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
@@ -148,6 +148,22 @@ static int encode(as_matrix *pe, as_matrix *xp, const as_matrix *x, size_t offse
     return 0;
 }
 
+/* positions: rope: θ_i of each pair, and the turn of each pair at each position. */
+static int turns(as_trace *t, const as_problem *p)
+{
+    const size_t rows = p->n > p->m ? p->n : p->m, pairs = p->d_k / 2;
+    size_t i;
+
+    if (as_matrix_init(&t->rope_theta, 1, pairs) | as_matrix_init(&t->rope_angle, rows, pairs) |
+        as_matrix_init(&t->rope_cos, rows, pairs) | as_matrix_init(&t->rope_sin, rows, pairs))
+        return -1;
+    for (i = 0; i < pairs; i++)
+        t->rope_theta.v[i] = as_rope_theta(i, p->d_k, p->rope_base);
+    as_rope_angles(t->rope_angle.v, t->rope_cos.v, t->rope_sin.v, rows, p->d_k, p->rope_base,
+                   p->offset);
+    return 0;
+}
+
 /* The three projections and room for the heads and C: how both runs begin. */
 static int begin_run(as_trace *t, const as_problem *p, as_error *err)
 {
@@ -166,6 +182,8 @@ static int begin_run(as_trace *t, const as_problem *p, as_error *err)
             goto nomem;
         as_alibi_slopes(t->slopes.v, p->heads);
     }
+    if (p->positions == AS_POSITIONS_ROPE && turns(t, p) != 0)
+        goto nomem;
     /* the three projections, each row of X (or Xkv) times the same table */
     if (project(&t->Q, x, p->Wq, p->bq) != 0 || project(&t->K, xkv, p->Wk, p->bk) != 0 ||
         project(&t->V, xkv, p->Wv, p->bv) != 0)
@@ -267,8 +285,8 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
     as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
     if (p->positions == AS_POSITIONS_ROPE) {
-        as_rope(w->qr.v, w->q.v, n, p->d_k, p->rope_base, p->rope, p->offset);
-        as_rope(w->kr.v, w->k.v, m, p->d_k, p->rope_base, p->rope, p->offset);
+        as_rope(w->qr.v, w->q.v, n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+        as_rope(w->kr.v, w->k.v, m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
@@ -388,5 +406,9 @@ void as_trace_free(as_trace *t)
     as_matrix_free(&t->Xp);
     as_matrix_free(&t->Xkvp);
     as_matrix_free(&t->slopes);
+    as_matrix_free(&t->rope_theta);
+    as_matrix_free(&t->rope_angle);
+    as_matrix_free(&t->rope_cos);
+    as_matrix_free(&t->rope_sin);
     memset(t, 0, sizeof *t);
 }

@@ -141,7 +141,8 @@ typedef struct step_scratch {
     double *k, *v;  /* [ahead, kv_heads*d_k], [ahead, kv_heads*d_v] */
     double *s, *a;  /* [n] */
     double *xp;     /* positions: sinusoidal: [ahead, d_model] the rows plus their encoding */
-    double *turn;   /* positions: rope: [max(d_k, 1)] one turned head row */
+    double *turn;   /* positions: rope: [max(d_k, 1)] one turned head row, then [d_k/2]
+                       each: the row's angles, their cosines and sines */
 } step_scratch;
 
 /* out[rows, w] = x[rows, d] @ W[d, w] (+ b): rows' projections, as the run's product
@@ -158,18 +159,20 @@ static void project_rows(double *out, const double *x, size_t rows, const as_mat
 }
 
 /* positions: rope: q_t's heads and k_t's K/V heads turned by the angles of position
- * offset + t, each as the run turns that row (as_rope, one row). */
+ * offset + t, each as the run turns that row (as_rope_angles, then as_rope, one row). */
 static void turn_row(as_decode *d, const as_problem *p, size_t t, double *k, double *turn)
 {
+    double *angle = turn + p->d_k, *cs = angle + p->d_k / 2, *sn = cs + p->d_k / 2;
     size_t h;
 
+    as_rope_angles(angle, cs, sn, 1, p->d_k, p->rope_base, p->offset + t);
     for (h = 0; h < p->heads; h++) {
         double *q = &AS_AT(d->Q, t, h * p->d_k);
-        as_rope(turn, q, 1, p->d_k, p->rope_base, p->rope, p->offset + t);
+        as_rope(turn, q, 1, p->d_k, cs, sn, p->rope);
         memcpy(q, turn, p->d_k * sizeof *q);
     }
     for (h = 0; h < p->kv_heads; h++) {
-        as_rope(turn, k + h * p->d_k, 1, p->d_k, p->rope_base, p->rope, p->offset + t);
+        as_rope(turn, k + h * p->d_k, 1, p->d_k, cs, sn, p->rope);
         memcpy(k + h * p->d_k, turn, p->d_k * sizeof *k);
     }
 }
@@ -330,7 +333,7 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
     w.s = malloc((p->n ? p->n : 1) * sizeof *w.s);
     w.a = malloc((p->n ? p->n : 1) * sizeof *w.a);
     w.xp = malloc(w.ahead * (p->d_model ? p->d_model : 1) * sizeof *w.xp);
-    w.turn = malloc((p->d_k ? p->d_k : 1) * sizeof *w.turn);
+    w.turn = malloc((p->d_k ? p->d_k * 3 : 1) * sizeof *w.turn); /* d_k + 3 × d_k/2 */
     d->slopes = calloc(p->heads ? p->heads : 1, sizeof *d->slopes);
     if (d->slopes != NULL && p->positions == AS_POSITIONS_ALIBI)
         as_alibi_slopes(d->slopes, p->heads);

@@ -386,6 +386,22 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
                                "step further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
+    [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
+    [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
+    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)。",
+                            "Turning (RoPE): pair i at position p is turned by the angle "
+                            "p*theta_i, theta_i = %s^(-2i/%zu)."},
+    [AS_MSG_POS_TR_PAIR] = {"%s的第%zu对（第%zu、%zu个数）：角度 = %s，cos %s，sin %s",
+                            "%s, pair %zu (numbers %zu and %zu): angle = %s, cos %s, sin %s"},
+    [AS_MSG_POS_TR_TURNED] = {"    %s", "    %s"},
+    [AS_MSG_POS_TR_KEY] = {"%s在位置%zu，转后%s", "%s at position %zu, turned: %s"},
+    [AS_MSG_POS_TR_RELATIVE] = {"RoPE记下的是相对位置：所有位置都加上同一个P（--offset P），q和k多转的角度相同，"
+                                "点积不变，%s也就不变。",
+                                "RoPE records relative positions: moving every position by the "
+                                "same P (--offset P) turns q and k by the same extra angle, so "
+                                "their dot products, and %s, do not change."},
+    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
+                             "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -30,20 +30,35 @@ void as_rope_pair(size_t *a, size_t *b, size_t i, size_t d, as_rope_pairing pair
     *b = pairing == AS_ROPE_HALF ? i + d / 2 : 2 * i + 1;
 }
 
-void as_rope(double *out, const double *x, size_t n, size_t d, double base,
-             as_rope_pairing pairing, size_t offset)
+void as_rope_angles(double *angle, double *cs, double *sn, size_t rows, size_t d, double base,
+                    size_t offset)
 {
+    const size_t pairs = d / 2;
+    size_t r, i;
+
+    for (r = 0; r < rows; r++)
+        for (i = 0; i < pairs; i++) {
+            const double a = (double)(offset + r) * as_rope_theta(i, d, base);
+            angle[r * pairs + i] = a;
+            cs[r * pairs + i] = cos(a);
+            sn[r * pairs + i] = sin(a);
+        }
+}
+
+void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
+             const double *sn, as_rope_pairing pairing)
+{
+    const size_t pairs = d / 2;
     size_t r, i, a, b;
 
     for (r = 0; r < n; r++) {
         const double *row = x + r * d;
         double *o = out + r * d;
-        for (i = 0; i < d / 2; i++) {
-            const double angle = (double)(offset + r) * as_rope_theta(i, d, base);
-            const double cs = cos(angle), sn = sin(angle);
+        for (i = 0; i < pairs; i++) {
+            const double c = cs[r * pairs + i], s = sn[r * pairs + i];
             as_rope_pair(&a, &b, i, d, pairing);
-            o[a] = row[a] * cs - row[b] * sn;
-            o[b] = row[a] * sn + row[b] * cs;
+            o[a] = row[a] * c - row[b] * s;
+            o[b] = row[a] * s + row[b] * c;
         }
     }
 }

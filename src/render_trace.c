@@ -9,6 +9,7 @@
 #include "attnstep/render.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/positions.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -216,13 +217,61 @@ static void input_line(walk *w, as_msg m, const char *token, const char *name,
     done(w, &t);
 }
 
+/* positions: sinusoidal: "其中PE₁ = [sin(1/10000^(0/2)), cos(1/10000^(0/2))] ≈ [..]" and
+ * "加上位置编码：xp₁ = x₁ + PE₁ = [1,-1] + [..] ≈ [..]". */
+struct pe_ctx {
+    size_t pos, d;
+};
+
+static int pe_item(as_text *t, size_t c, void *ctx)
+{
+    const struct pe_ctx *e = ctx;
+
+    as_text_addf(t, "%s(%zu/10000^(%zu/%zu))", c % 2 == 0 ? "sin" : "cos", e->pos, c - c % 2, e->d);
+    return 0;
+}
+
+static void encoding_lines(walk *w, const char *x, const as_matrix *xm, const as_matrix *pe,
+                           const as_matrix *sum, size_t i)
+{
+    const as_view xv = row_of(xm, i), pv = row_of(pe, i), sv = row_of(sum, i);
+    struct pe_ctx e = {w->p->offset + i, pe->cols};
+    as_text t = {0}, res = {0};
+    char xp[8];
+    int rounded;
+
+    as_expand_sub(&t, "PE", i, &w->st);
+    as_text_addf(&t, " = [");
+    as_expand_join(&t, pe->cols, ", ", pe_item, &e, &w->st);
+    as_text_addf(&t, "]");
+    equals(w, &t, as_expand_vector(&res, &pv, &w->st), &res);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_PE_ROW), as_text_str(&t));
+    done(w, &t);
+    snprintf(xp, sizeof xp, "%sp", x);
+    as_expand_sub(&t, xp, i, &w->st);
+    as_text_addf(&t, " = ");
+    as_expand_sub(&t, x, i, &w->st);
+    as_text_addf(&t, " + ");
+    as_expand_sub(&t, "PE", i, &w->st);
+    as_text_addf(&t, " = ");
+    rounded = as_expand_vector(&t, &xv, &w->st);
+    as_text_addf(&t, " + ");
+    rounded |= as_expand_vector(&t, &pv, &w->st);
+    equals(w, &t, rounded | as_expand_vector(&res, &sv, &w->st), &res);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_PE), as_text_str(&t));
+    done(w, &t);
+}
+
 static void projections(walk *w)
 {
     const as_problem *p = w->p;
-    const char *kv = p->cross ? "xkv" : "x";
-    const projection q = {"q", "x", "Wq", "bq", p->X, p->Wq, p->bq, &w->t->Q};
-    const projection k = {"k", kv, "Wk", "bk", p->Xkv, p->Wk, p->bk, &w->t->K};
-    const projection v = {"v", kv, "Wv", "bv", p->Xkv, p->Wv, p->bv, &w->t->V};
+    const as_trace *tr = w->t;
+    const int pe = tr->PE.v != NULL;
+    const char *kv = p->cross ? "xkv" : "x", *kvp = p->cross ? "xkvp" : "xp";
+    const as_matrix *x = pe ? &tr->Xp : p->X, *xkv = pe ? (p->cross ? &tr->Xkvp : &tr->Xp) : p->Xkv;
+    const projection q = {"q", pe ? "xp" : "x", "Wq", "bq", x, p->Wq, p->bq, &tr->Q};
+    const projection k = {"k", pe ? kvp : kv, "Wk", "bk", xkv, p->Wk, p->bk, &tr->K};
+    const projection v = {"v", pe ? kvp : kv, "Wv", "bv", xkv, p->Wv, p->bv, &tr->V};
     size_t i;
 
     gap(w);
@@ -230,6 +279,8 @@ static void projections(walk *w)
     for (i = 0; i < p->n; i++) {
         gap(w);
         input_line(w, AS_MSG_TR_INPUT, p->tokens[i], "x", p->X, i);
+        if (pe)
+            encoding_lines(w, "x", p->X, &tr->PE, &tr->Xp, i);
         proj_line(w, &q, i);
         if (!p->cross) {
             proj_line(w, &k, i);
@@ -239,6 +290,8 @@ static void projections(walk *w)
     for (i = 0; p->cross && i < p->m; i++) {
         gap(w);
         input_line(w, AS_MSG_TR_INPUT_KV, p->kv_tokens[i], kv, p->Xkv, i);
+        if (pe)
+            encoding_lines(w, kv, p->Xkv, &tr->PEkv, &tr->Xkvp, i);
         proj_line(w, &k, i);
         proj_line(w, &v, i);
     }
@@ -286,18 +339,121 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     done(w, &q);
 }
 
+/* ---- positions: rope: the receiver and the keys it reads, turned ---- */
+
+/* "[1×0.5403023059−0×0.8414709848, 1×0.8414709848+0×0.5403023059]": pair (a, b) of row
+ * x turned by (c, s), as the two numbers it gives. */
+static int turned_pair(as_text *t, double a, double b, double c, double s, const as_expand_style *st)
+{
+    int rounded = as_expand_factor(t, a, st);
+
+    as_text_addf(t, "%s", st->ascii ? "x" : "×");
+    rounded |= as_expand_factor(t, c, st);
+    as_text_addf(t, "%s", st->ascii ? "-" : "−");
+    rounded |= as_expand_factor(t, b, st);
+    as_text_addf(t, "%s", st->ascii ? "x" : "×");
+    rounded |= as_expand_factor(t, s, st);
+    as_text_addf(t, ", ");
+    rounded |= as_expand_factor(t, a, st);
+    as_text_addf(t, "%s", st->ascii ? "x" : "×");
+    rounded |= as_expand_factor(t, s, st);
+    as_text_addf(t, "+");
+    rounded |= as_expand_factor(t, b, st);
+    as_text_addf(t, "%s", st->ascii ? "x" : "×");
+    return rounded | as_expand_factor(t, c, st);
+}
+
+/* Each pair of q_i: its angle p·θ, cos and sin, and the two numbers it turns into. */
+static void turn_pairs(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_trace *tr = w->t;
+    const size_t pairs = w->p->d_k / 2, shown = pairs > AS_EXPAND_MAX ? AS_EXPAND_HEAD : pairs;
+    as_text name = {0}, ang = {0}, c = {0}, s = {0}, t = {0}, res = {0};
+    size_t k, a, b;
+    int rounded;
+
+    as_expand_sub(&name, "q", i, &w->st);
+    for (k = 0; k < shown; k++) {
+        const double cs = AS_AT(tr->rope_cos, i, k), sn = AS_AT(tr->rope_sin, i, k);
+        as_rope_pair(&a, &b, k, w->p->d_k, w->p->rope);
+        as_text_addf(&ang, "%zu%s", w->p->offset + i, w->o->ascii ? "x" : "×");
+        rounded = as_expand_number(&ang, AS_AT(tr->rope_theta, 0, k), &w->st);
+        as_text_addf(&ang, " %s ", rel(w, rounded));
+        as_expand_number(&ang, AS_AT(tr->rope_angle, i, k), &w->st);
+        as_text_addf(&c, "%s ", rel(w, as_expand_number(&res, cs, &w->st)));
+        as_text_addf(&c, "%s", as_text_str(&res));
+        done(w, &res);
+        as_text_addf(&s, "%s ", rel(w, as_expand_number(&res, sn, &w->st)));
+        as_text_addf(&s, "%s", as_text_str(&res));
+        done(w, &res);
+        as_block_add(w->b, msg(w, AS_MSG_POS_TR_PAIR), as_text_str(&name), k, a, b,
+                     as_text_str(&ang), as_text_str(&c), as_text_str(&s));
+        as_text_addf(&t, "[");
+        rounded = as_expand_factor(&t, AS_AT(h->Q, i, a), &w->st);
+        as_text_addf(&t, ", ");
+        rounded |= as_expand_factor(&t, AS_AT(h->Q, i, b), &w->st);
+        as_text_addf(&t, "] %s [", w->o->ascii ? "->" : "→");
+        rounded |= turned_pair(&t, AS_AT(h->Q, i, a), AS_AT(h->Q, i, b), cs, sn, &w->st);
+        as_text_addf(&t, "]");
+        as_text_addf(&res, "[");
+        rounded |= as_expand_number(&res, AS_AT(h->Qr, i, a), &w->st);
+        as_text_addf(&res, ", ");
+        rounded |= as_expand_number(&res, AS_AT(h->Qr, i, b), &w->st);
+        as_text_addf(&res, "]");
+        equals(w, &t, rounded, &res);
+        as_block_add(w->b, msg(w, AS_MSG_POS_TR_TURNED), as_text_str(&t));
+        done(w, &t);
+        done(w, &ang);
+        done(w, &c);
+        done(w, &s);
+    }
+    if (shown < pairs)
+        as_block_add(w->b, msg(w, AS_MSG_POS_TR_TURNED), sym(w, AS_SYM_ELLIPSIS));
+    done(w, &name);
+}
+
+/* The turning of the receiver q_i, pair by pair, then each readable key, turned. */
+static void turning(walk *w, const as_head_trace *h, size_t i)
+{
+    as_text base = {0}, k = {0}, kr = {0}, q = {0}, name = {0};
+    size_t n;
+
+    if (h->Qr.v == NULL)
+        return;
+    as_expand_sub(&name, "q", i, &w->st);
+    as_expand_number(&base, w->p->rope_base, &w->st);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ROPE), as_text_str(&base), w->p->d_k);
+    done(w, &base);
+    turn_pairs(w, h, i);
+    named_row(&q, "qr", i, &h->Qr, &w->st);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_KEY), as_text_str(&name), w->p->offset + i,
+                 as_text_str(&q));
+    done(w, &q);
+    done(w, &name);
+    for (n = 0; n < w->nread; n++) {
+        const size_t j = w->idx[n];
+        as_expand_sub(&k, "k", j, &w->st);
+        named_row(&kr, "kr", j, &h->Kr, &w->st);
+        as_block_add(w->b, msg(w, AS_MSG_POS_TR_KEY), as_text_str(&k), w->p->offset + j,
+                     as_text_str(&kr));
+        done(w, &k);
+        done(w, &kr);
+    }
+}
+
 /* ---- step 1: the raw scores ---- */
 
 /* "q₁·k₀ = 1×1+0×0 = 1" */
 static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
 {
-    const as_view qv = row_of(&h->Q, i), kv = row_of(&h->K, j);
+    const int rope = h->Qr.v != NULL; /* positions: rope: the turned rows meet */
+    const as_view qv = row_of(rope ? &h->Qr : &h->Q, i), kv = row_of(rope ? &h->Kr : &h->K, j);
     as_text t = {0}, res = {0};
     int rounded;
 
-    as_expand_sub(&t, "q", i, &w->st);
+    as_expand_sub(&t, rope ? "qr" : "q", i, &w->st);
     as_text_addf(&t, "%s", sym(w, AS_SYM_DOT));
-    as_expand_sub(&t, "k", j, &w->st);
+    as_expand_sub(&t, rope ? "kr" : "k", j, &w->st);
     as_text_addf(&t, " = ");
     rounded = as_expand_products(&t, &qv, &kv, "+", &w->st);
     rounded |= as_expand_number(&res, AS_AT(h->QKT, i, j), &w->st);
@@ -435,6 +591,44 @@ static void add_mask(walk *w, const as_head_trace *h, size_t i)
     done(w, &t);
 }
 
+/* positions: alibi: one readable cell, "0.7071067812+(-0.00390625)" (and + M when the
+ * mask adds a finite number there). */
+static int alibi_item(as_text *t, size_t k, void *ctx)
+{
+    const struct mask_ctx *c = ctx;
+    const size_t j = c->w->idx[k];
+    const double m = AS_AT(c->w->p->M, c->i, j);
+    int rounded = as_expand_number(t, AS_AT(c->h->scaled, c->i, j), &c->w->st);
+
+    as_text_addf(t, "+");
+    rounded |= as_expand_factor(t, AS_AT(c->h->B, c->i, j), &c->w->st);
+    if (m != 0) {
+        as_text_addf(t, "+");
+        rounded |= as_expand_factor(t, m, &c->w->st);
+    }
+    return rounded;
+}
+
+/* The ALiBi bias added to the row's readable scaled scores. */
+static void add_alibi(walk *w, const as_head_trace *h, size_t i)
+{
+    const as_view s = readable_of(w, &h->S, i);
+    struct mask_ctx c = {w, h, i};
+    as_text t = {0}, res = {0}, slope = {0};
+
+    as_text_addf(&t, "[");
+    as_expand_join(&t, w->nread, ", ", alibi_item, &c, &w->st);
+    as_text_addf(&t, "]");
+    equals(w, &t, 1, &res);
+    as_expand_vector(&res, &s, &w->st);
+    as_text_addf(&t, "%s", as_text_str(&res));
+    done(w, &res);
+    as_expand_number(&slope, h->slope, &w->st);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ALIBI), as_text_str(&slope), i, as_text_str(&t));
+    done(w, &slope);
+    done(w, &t);
+}
+
 static void step2(walk *w, const as_head_trace *h, size_t i)
 {
     const as_view raw = readable_of(w, &h->QKT, i), scaled = readable_of(w, &h->scaled, i);
@@ -453,7 +647,10 @@ static void step2(walk *w, const as_head_trace *h, size_t i)
         as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&exact));
     }
     done(w, &exact);
-    add_mask(w, h, i);
+    if (h->B.v != NULL)
+        add_alibi(w, h, i);
+    else
+        add_mask(w, h, i);
 }
 
 /* ---- step 3: the softmax sub-steps ---- */
@@ -640,6 +837,8 @@ static void walk_row(walk *w, size_t i)
             head_line(w, hd);
         positions(w, h, i);
         gap(w);
+        turning(w, h, i);
+        gap(w);
         step1(w, h, i);
         gap(w);
         step2(w, h, i);
@@ -664,6 +863,11 @@ static void rule(walk *w)
         as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_NONE));
     else
         as_block_add(w->b, msg(w, AS_MSG_TR_RULE_CUSTOM), sym(w, AS_SYM_NEG_INF));
+    if (w->p->positions == AS_POSITIONS_ROPE) {
+        char qkt[16];
+        snprintf(qkt, sizeof qkt, "QK%s", sym(w, AS_SYM_T));
+        as_block_add(w->b, msg(w, AS_MSG_POS_TR_RELATIVE), qkt);
+    }
 }
 
 /* The note that long sums and lists are elided, when any of them will be. */

@@ -21,6 +21,17 @@
 
 #define DIR "tests/data/positions/"
 
+/* as_rope at positions offset, offset+1, ...: the angles first, then the turn. */
+static void rope_at(double *out, const double *x, size_t n, size_t d, double base,
+                    as_rope_pairing pairing, size_t offset)
+{
+    double angle[64], cs[64], sn[64];
+
+    assert_true(n * d / 2 <= 64);
+    as_rope_angles(angle, cs, sn, n, d, base, offset);
+    as_rope(out, x, n, d, cs, sn, pairing);
+}
+
 static void test_sinusoidal_position_zero_is_sin_zero_cos_zero(void **state)
 {
     double pe[6];
@@ -70,7 +81,7 @@ static void test_rope_turns_the_chapter_query_by_one_radian(void **state)
     double out[2];
 
     (void)state;
-    as_rope(out, q, 1, 2, 10000, AS_ROPE_HALF, 1);
+    rope_at(out, q, 1, 2, 10000, AS_ROPE_HALF, 1);
     assert_close(out[0], cos(1.0), 1e-16);
     assert_close(out[1], sin(1.0), 1e-16);
 }
@@ -81,7 +92,7 @@ static void test_rope_half_pairs_i_with_i_plus_half(void **state)
     double o[4];
 
     (void)state;
-    as_rope(o, x, 1, 4, 10000, AS_ROPE_HALF, 1);
+    rope_at(o, x, 1, 4, 10000, AS_ROPE_HALF, 1);
     /* pairs (0,2) at angle 1 and (1,3) at angle 1/100 */
     assert_close(o[0], 1 * cos(1.0) - 3 * sin(1.0), 1e-15);
     assert_close(o[2], 1 * sin(1.0) + 3 * cos(1.0), 1e-15);
@@ -95,7 +106,7 @@ static void test_rope_interleaved_pairs_neighbours(void **state)
     double o[4];
 
     (void)state;
-    as_rope(o, x, 1, 4, 10000, AS_ROPE_INTERLEAVED, 1);
+    rope_at(o, x, 1, 4, 10000, AS_ROPE_INTERLEAVED, 1);
     /* pairs (0,1) at angle 1 and (2,3) at angle 1/100 */
     assert_close(o[0], 1 * cos(1.0) - 2 * sin(1.0), 1e-15);
     assert_close(o[1], 1 * sin(1.0) + 2 * cos(1.0), 1e-15);
@@ -110,7 +121,7 @@ static void test_rope_position_zero_changes_nothing(void **state)
     size_t i;
 
     (void)state;
-    as_rope(o, x, 1, 6, 10000, AS_ROPE_INTERLEAVED, 0);
+    rope_at(o, x, 1, 6, 10000, AS_ROPE_INTERLEAVED, 0);
     for (i = 0; i < 6; i++)
         assert_close(o[i], x[i], 0);
 }
@@ -126,8 +137,8 @@ static void test_rope_dot_product_depends_only_on_the_distance(void **state)
     (void)state;
     for (p = 3; p < 200; p += 37) {
         double dot = 0;
-        as_rope(qr, q, 1, 4, 10000, AS_ROPE_HALF, p);
-        as_rope(kr, k, 1, 4, 10000, AS_ROPE_HALF, p - 3);
+        rope_at(qr, q, 1, 4, 10000, AS_ROPE_HALF, p);
+        rope_at(kr, k, 1, 4, 10000, AS_ROPE_HALF, p - 3);
         for (i = 0; i < 4; i++)
             dot += qr[i] * kr[i];
         if (p == 3)

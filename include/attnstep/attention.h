@@ -31,6 +31,9 @@ typedef struct as_trace {
                                  only for cross-attention); else empty */
     as_matrix Xp, Xkvp;       /* X + PE and Xkv + PEkv, what the projections read */
     as_matrix slopes;         /* positions: alibi: [1,heads] each head's slope; else empty */
+    as_matrix rope_theta;     /* positions: rope: [1, d_k/2] θ_i of each pair; else empty */
+    as_matrix rope_angle, rope_cos, rope_sin; /* positions: rope: [max(n,m), d_k/2] the turn
+                                  of each pair at each position, its cosine and sine; else empty */
     as_matrix Q, K, V;        /* all heads: [n,heads*d_k], [m,kv_heads*d_k], [m,kv_heads*d_v] */
     size_t heads;
     as_head_trace *head;      /* heads entries */

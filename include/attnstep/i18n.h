@@ -224,6 +224,14 @@ typedef enum as_msg {
     AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
     AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
     AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
+    AS_MSG_POS_TR_PE,      /* %s "xp₀ = x₀ + PE₀ = [..] + [..] = [..]" */
+    AS_MSG_POS_TR_PE_ROW,  /* %s "PE₀ = [sin(0/10000^(0/2)), ...] = [..]" */
+    AS_MSG_POS_TR_ROPE,    /* %s base, %zu d_k: heading of the turning */
+    AS_MSG_POS_TR_PAIR,    /* %s "q₁", %zu pair, %zu %zu its columns, %s angle, %s cos, %s sin */
+    AS_MSG_POS_TR_TURNED,  /* %s "[1, 0] → [...] ≈ [...]" */
+    AS_MSG_POS_TR_KEY,     /* %s "k₀", %zu its position, %s "kr₀ = [..]" */
+    AS_MSG_POS_TR_RELATIVE,/* %s "QKᵀ": why --offset leaves it unchanged */
+    AS_MSG_POS_TR_ALIBI,   /* %s slope, %zu row, %s the sums */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */

@@ -21,10 +21,16 @@ double as_rope_theta(size_t i, size_t d, double base);
 /* The two columns of row-of-d numbers that RoPE turns together as its pair i (i < d/2). */
 void as_rope_pair(size_t *a, size_t *b, size_t i, size_t d, as_rope_pairing pairing);
 
-/* out[n, d] = x[n, d] with row r's pair i turned by the angle (offset + r)·θ_i:
+/* angle[rows, d/2] = (offset + r)·θ_i, with cs and sn its cosine and sine: the turn of
+ * each pair of a row at position offset + r. */
+void as_rope_angles(double *angle, double *cs, double *sn, size_t rows, size_t d, double base,
+                    size_t offset);
+
+/* out[n, d] = x[n, d] with row r's pair i turned by the angle whose cosine and sine are
+ * cs[r][i] and sn[r][i] ([n, d/2], from as_rope_angles):
  * (a, b) → (a·cos − b·sin, a·sin + b·cos). d is even. out and x may not overlap. */
-void as_rope(double *out, const double *x, size_t n, size_t d, double base,
-             as_rope_pairing pairing, size_t offset);
+void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
+             const double *sn, as_rope_pairing pairing);
 
 /* slopes[heads]: ALiBi's slope of each head, as the paper computes them: for a power of
  * two H, the geometric sequence 2^(−8/H), 2^(−16/H), …; otherwise the slopes of the
