@@ -76,6 +76,9 @@ check 7
 compare 7
 exercise 7
 render_sheet 7
+sheet 7
+render_moodle 7
+moodle 7
 ownchain 7
 check_report 7
 cli 8
@@ -83,6 +86,7 @@ cmd_run 8
 cmd_trace 8
 cmd_check 8
 cmd_exercise 8
+cmd_sheet 8
 cmd_compare 8
 cmd_grad 8
 cmd_decode 8
