@@ -19,8 +19,7 @@ static const char *msg(const as_render_opts *o, as_msg m)
 /* The teaching sentence of a diagnosis                                             */
 /* ------------------------------------------------------------------------------ */
 
-/* Writes the explanation of g's diagnosis into buf ("" for none). */
-static void explain(char *buf, size_t size, const as_table_grade *g, const as_render_opts *o)
+void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_render_opts *o)
 {
     static const as_msg why[AS_DIAG_COUNT] = {
         [AS_DIAG_CARRIED_ERROR] = AS_MSG_DIAG_CARRIED, [AS_DIAG_NO_SCALE] = AS_MSG_DIAG_NO_SCALE,
@@ -104,7 +103,7 @@ static void text_diagnosis(FILE *out, const as_table_grade *g, const as_render_o
         fprintf(out, msg(o, AS_MSG_CHK_AMBIGUOUS), list);
         fputc('\n', out);
     } else if (g->diagnosis != AS_DIAG_NONE) {
-        explain(text, sizeof text, g, o);
+        as_diag_explain(text, sizeof text, g, o);
         fputs("  ", out);
         fprintf(out, msg(o, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
         fputc('\n', out);
@@ -275,7 +274,7 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
             fputs(" ?", out);
         } else if (g->diagnosis != AS_DIAG_NONE) {
             fprintf(out, "`%s`: ", as_diag_code(g->diagnosis));
-            explain(text, sizeof text, g, o);
+            as_diag_explain(text, sizeof text, g, o);
             md_cell(out, text);
         }
         fputs(" |\n", out);

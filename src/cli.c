@@ -1,5 +1,6 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
+#include "attnstep/sheet.h"
 #include "attnstep/render_grad.h"
 
 #include <errno.h>
@@ -12,7 +13,7 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -37,6 +38,10 @@ static const struct option long_options[] = {
     {"dv", required_argument, NULL, OPT_DV},
     {"level", required_argument, NULL, OPT_LEVEL},
     {"answers", no_argument, NULL, OPT_ANSWERS},
+    {"step", required_argument, NULL, OPT_STEP},
+    {"exp-table", no_argument, NULL, OPT_EXP_TABLE},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"class", required_argument, NULL, OPT_CLASS},
     {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -49,6 +54,7 @@ const as_command as_commands[] = {
     {"check", 2, "FILE ANSWERS...", "grade answers: files, or directories of *.txt", as_cmd_check},
     {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
     {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
+    {"sheet", 1, "FILE [options]", "a worksheet (and key) for an input", as_cmd_sheet},
     {"decode", 1, "FILE [options]", "generation token by token, with a KV cache", as_cmd_decode},
     {"grad", 1, "FILE [options]", "the backward pass: every gradient", as_cmd_grad},
 };
@@ -86,7 +92,9 @@ static const struct {
     {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
     {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
     {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
-    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise"},
+    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
+    {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
+    {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
     {OPT_TILES, "--tiles", "run trace"},
 };
 
@@ -162,11 +170,18 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
         if (whole(arg, 0, 17, &v) != 0)
             return usage(err, "--digits takes a whole number from 0 to 17, not \"%s\"", arg);
         cli->render.digits = (int)v;
+        cli->digits_set = 1;
         return 0;
     case OPT_SEED:
         if (whole(arg, 0, LONG_MAX, &v) != 0)
             return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
         cli->seed = (unsigned long)v;
+        cli->seed_set = 1;
+        return 0;
+    case OPT_COUNT:
+        if (whole(arg, 1, 1000, &v) != 0)
+            return usage(err, "--count takes a whole number from 1 to 1000, not \"%s\"", arg);
+        cli->count = v;
         return 0;
     case OPT_TILES:
         if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
@@ -201,7 +216,8 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
 
 static int option(as_cli *cli, int opt, const char *arg, as_error *err)
 {
-    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg"};
+    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg", "gift",
+                                          "moodle"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
     int i;
@@ -211,8 +227,9 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         return as_lang_parse(arg, &cli->render.lang) == 0
                    ? 0 : usage(err, "--lang takes zh or en, not \"%s\"", arg);
     case OPT_FORMAT:
-        if ((i = choice(arg, formats, 6)) < 0)
-            return usage(err, "--format takes text, json, md, latex, csv or svg, not \"%s\"", arg);
+        if ((i = choice(arg, formats, 8)) < 0)
+            return usage(err, "--format takes text, json, md, latex, csv, svg, gift or moodle, "
+                              "not \"%s\"", arg);
         cli->format = (as_format)i;
         cli->format_set = 1;
         return 0;
@@ -235,6 +252,15 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_HEATMAP: cli->render.heatmap = 1; return 0;
     case OPT_FORCE: cli->force = 1; return 0;
     case OPT_ANSWERS: cli->answers = 1; return 0;
+    case OPT_EXP_TABLE: cli->exp_table = 1; return 0;
+    case OPT_CLASS: cli->roster = arg; return 0;
+    case OPT_STEP: {
+        as_step st;
+        if (as_step_parse(arg, &st) != 0)
+            return usage(err, "--step takes project, scores, softmax or mix, not \"%s\"", arg);
+        cli->step = (int)st;
+        return 0;
+    }
     case 'o': cli->output = arg; return 0;
     case 'h': cli->help = 1; return 0;
     case OPT_VERSION: cli->version = 1; return 0;
@@ -314,6 +340,19 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     return 0;
 }
 
+/* --count and --class make several exercises: -o then names a directory. */
+static int variants(as_cli *cli, as_error *err)
+{
+    if (cli->count > 0 && cli->roster != NULL)
+        return usage(err, "%s", "--count and --class do not go together: --class makes one "
+                                "exercise per name");
+    if (cli->count > 0 || cli->roster != NULL) {
+        cli->output_dir = cli->output;
+        cli->output = NULL;
+    }
+    return 0;
+}
+
 /* --only, read with the names of the command's tables (grad has its own). */
 static int read_only(as_cli *cli, as_error *err)
 {
@@ -369,6 +408,8 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
         return -1;
     if (options_fit(cli, given, err) != 0)
         return -1;
+    if (variants(cli, err) != 0)
+        return -1;
     return read_only(cli, err);
 }
 
@@ -412,7 +453,8 @@ void as_cli_help(FILE *out)
         "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
         "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
         "                        makes sense; csv writes the one table --only names,\n"
-        "                        svg draws each head's A as a heatmap\n"
+        "                        svg draws each head's A as a heatmap; exercise also\n"
+        "                        gift and moodle (Moodle quiz imports)\n"
         "  --digits N            decimal places shown, 0-17 (default 10)\n"
         "  --mask causal|none    override the file's mask\n"
         "  --only LIST           only these tables, e.g. --only A,O\n"
@@ -435,7 +477,13 @@ void as_cli_help(FILE *out)
         "  --width D             exercise: width of X\n"
         "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
         "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
-        "  --answers             exercise: add the answer key\n"
+        "  --answers             exercise, sheet: add the answer key\n"
+        "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
+        "                        softmax or mix (the tables before it are given)\n"
+        "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
+        "  --count N             exercise: N variants (with -o DIR: a file each)\n"
+        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
+
         "  -h, --help            print this help and exit\n"
         "  --version             print the version and exit\n"
         "\n"

@@ -3,17 +3,20 @@
  * project's own PRNG; each draw is written out, parsed back and run for real, and a
  * draw that breaks a promise of its level is replaced by the next one. */
 #include "attnstep/exercise.h"
+#include "attnstep/lex.h"
 #include "attnstep/parse.h"
 #include "attnstep/prng.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_TRIES 20000     /* draws before giving up (every level needs far fewer) */
-#define COLUMN_TRIES 1000   /* draws of one W column that must give whole numbers */
+#define COLUMN_TRIES 4000   /* draws of one W column that must land on the level's grain */
+#define MIN_SHARE 0.05      /* each readable share of the walk-through row (SPEC §7) */
 #define EXACT_DIGITS 17     /* enough places to write any k/4 exactly */
 
 /* ------------------------------------------------------------------------------ */
@@ -26,19 +29,22 @@ typedef struct range {
     int den;
 } range;
 
+/* Q, K and V land on a grain: every entry a multiple of 1/qk (Q and K) or 1/v (V), so
+ * that QKᵀ is a multiple of 1/(qk·qk): whole numbers at levels 1 and 2; at level 3
+ * halves in Q and K and quarters in V, so QKᵀ has quarters: at most 2 decimal places. */
 typedef struct level_rule {
     size_t tokens, width, dk, dv; /* defaults */
     range x, w, wv;               /* X; Wq and Wk; Wv */
-    int whole;                    /* Q, K, V and QKᵀ must be whole numbers */
+    int qk, v;                    /* the grains of Q and K, and of V */
 } level_rule;
 
 static const level_rule rules[3] = {
     /* 1: small integers everywhere, d_k 4 so that √d_k = 2 */
-    {2, 2, 4, 2, {-2, 2, 1}, {-1, 1, 1}, {-2, 2, 1}, 1},
+    {2, 2, 4, 2, {-2, 2, 1}, {-1, 1, 1}, {-2, 2, 1}, 1, 1},
     /* 2: like F11, halves in the W tables but whole Q, K, V */
-    {2, 2, 2, 2, {-2, 2, 1}, {-2, 2, 2}, {-10, 10, 2}, 1},
-    /* 3: halves in X, quarters in W, fractions everywhere after */
-    {3, 2, 2, 3, {-4, 4, 2}, {-4, 4, 4}, {-8, 8, 4}, 0},
+    {2, 2, 2, 2, {-2, 2, 1}, {-2, 2, 2}, {-10, 10, 2}, 1, 1},
+    /* 3: halves in X, quarters in W; halves in Q and K, quarters in V */
+    {3, 2, 2, 3, {-4, 4, 2}, {-4, 4, 4}, {-8, 8, 4}, 2, 4},
 };
 
 /* Token labels: a sentence per language, drawn by one index so both get the same numbers. */
@@ -127,10 +133,16 @@ static double draw_weight(as_prng *g, const range *r, size_t length)
     return draw_one(g, r);
 }
 
-/* Column j of w, drawn again until x @ column is whole when whole is set. Every value
- * is a multiple of 1/2 far below 2^50, so the sums are exact. */
+/* Nonzero when v is a multiple of 1/grain. */
+static int on_grain(double v, int grain)
+{
+    return v * grain == floor(v * grain);
+}
+
+/* Column j of w, drawn again until every entry of x @ column is a multiple of 1/grain.
+ * Every value is a multiple of 1/8 far below 2^50, so the sums are exact. */
 static void draw_column(as_matrix *w, size_t j, const as_matrix *x, as_prng *g,
-                        const range *r, int whole)
+                        const range *r, int grain)
 {
     size_t i, t, tries;
     int ok = 0;
@@ -138,24 +150,24 @@ static void draw_column(as_matrix *w, size_t j, const as_matrix *x, as_prng *g,
     for (tries = 0; tries < COLUMN_TRIES && !ok; tries++) {
         for (t = 0; t < w->rows; t++)
             AS_AT(*w, t, j) = draw_weight(g, r, w->rows);
-        for (ok = 1, i = 0; whole && i < x->rows; i++) {
+        for (ok = 1, i = 0; i < x->rows; i++) {
             double s = 0;
             for (t = 0; t < x->cols; t++)
                 s += AS_AT(*x, i, t) * AS_AT(*w, t, j);
-            ok &= s == floor(s);
+            ok &= on_grain(s, grain);
         }
     }
-    if (!ok) /* a zero column always gives whole numbers; the check then rejects the draw */
+    if (!ok) /* a zero column is on every grain; the check then rejects the draw */
         for (t = 0; t < w->rows; t++)
             AS_AT(*w, t, j) = 0;
 }
 
-static void draw_weights(as_matrix *w, const as_matrix *x, as_prng *g, const range *r, int whole)
+static void draw_weights(as_matrix *w, const as_matrix *x, as_prng *g, const range *r, int grain)
 {
     size_t j;
 
     for (j = 0; j < w->cols; j++)
-        draw_column(w, j, x, g, r, whole);
+        draw_column(w, j, x, g, r, grain);
 }
 
 static void draw_all(draft *d, as_prng *g, const level_rule *r)
@@ -164,9 +176,9 @@ static void draw_all(draft *d, as_prng *g, const level_rule *r)
 
     for (i = 0; i < d->x.rows * d->x.cols; i++)
         d->x.v[i] = draw_one(g, &r->x);
-    draw_weights(&d->wq, &d->x, g, &r->w, r->whole);
-    draw_weights(&d->wk, &d->x, g, &r->w, r->whole);
-    draw_weights(&d->wv, &d->x, g, &r->wv, r->whole);
+    draw_weights(&d->wq, &d->x, g, &r->w, r->qk);
+    draw_weights(&d->wk, &d->x, g, &r->w, r->qk);
+    draw_weights(&d->wv, &d->x, g, &r->wv, r->v);
 }
 
 static int draft_init(draft *d, const as_exercise_opts *o)
@@ -205,17 +217,29 @@ static as_block statement_block(const char *name, const as_matrix *m, int digits
 static void header(FILE *out, const as_exercise_opts *o, as_msg what)
 {
     static const char *const masks[] = {"causal", "causal", "none", "custom"};
-    char again[256];
+    char again[320];
 
     snprintf(again, sizeof again,
              "attnstep exercise --level %d --seed %lu --tokens %zu --width %zu --dk %zu "
-             "--dv %zu --mask %s%s",
+             "--dv %zu --mask %s%s%s%s",
              o->level, o->seed, o->tokens, o->width, o->dk, o->dv, masks[o->mask],
+             o->step != AS_STEP_ALL ? " --step " : "",
+             o->step != AS_STEP_ALL ? as_step_name(o->step) : "",
              o->lang == AS_LANG_EN ? " --lang en" : "");
     fputs("# ", out);
     fprintf(out, as_msg_text(o->lang, AS_MSG_EX_HEADER), o->level, o->seed);
+    if (o->student != NULL) {
+        fputs("\n# ", out);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_EX_STUDENT), o->student,
+                o->variant != NULL ? o->variant : "");
+    }
     fputs("\n# ", out);
     fprintf(out, as_msg_text(o->lang, AS_MSG_EX_AGAIN), again);
+    if (o->step != AS_STEP_ALL) {
+        fputs("\n# ", out);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_EX_DRILL),
+                as_msg_text(o->lang, (as_msg)(AS_MSG_SHEET_STEP_PROJECT + o->step - 1)));
+    }
     fprintf(out, "\n# %s\n", as_msg_text(o->lang, what));
 }
 
@@ -304,50 +328,75 @@ static int has_zero_row(const as_matrix *m)
     return 0;
 }
 
-/* Nonzero when every value is whole and at most limit in size (limit < 0: any size). */
-static int whole_within(const as_matrix *m, int whole, double limit)
+/* Nonzero when every value is a multiple of 1/grain and at most limit in size (limit
+ * < 0: any size). */
+static int grain_within(const as_matrix *m, int grain, double limit)
 {
     size_t i;
 
     for (i = 0; i < m->rows * m->cols; i++)
-        if ((whole && m->v[i] != floor(m->v[i])) || (limit >= 0 && fabs(m->v[i]) > limit))
+        if (!on_grain(m->v[i], grain) || (limit >= 0 && fabs(m->v[i]) > limit))
             return 0;
     return 1;
 }
 
-/* Nonzero when row i of S holds two readable cells with different scores. */
-static int scores_differ(const as_matrix *S, size_t i)
+static int has_fraction(const as_matrix *m)
 {
-    size_t j, first = S->cols;
+    return !grain_within(m, 1, -1);
+}
 
-    for (j = 0; j < S->cols; j++) {
-        const double s = AS_AT(*S, i, j);
-        if (s == -INFINITY)
-            continue;
-        if (first == S->cols)
-            first = j;
-        else if (s != AS_AT(*S, i, first))
-            return 1;
-    }
+/* Nonzero when two rows of m are proportional (a zero row is proportional to any):
+ * then two tokens ask the same question, and their rows of scores say nothing new. */
+static int proportional_rows(const as_matrix *m)
+{
+    size_t i, k, a, b;
+
+    for (i = 0; i < m->rows; i++)
+        for (k = i + 1; k < m->rows; k++) {
+            int same = 1;
+            for (a = 0; a < m->cols && same; a++)
+                for (b = a + 1; b < m->cols && same; b++)
+                    same = AS_AT(*m, i, a) * AS_AT(*m, k, b) == AS_AT(*m, i, b) * AS_AT(*m, k, a);
+            if (same)
+                return 1;
+        }
     return 0;
 }
 
-static int has_fraction(const as_matrix *m)
+/* Nonzero when row i reads at least two positions with different scores, and gives each
+ * readable position a share of at least MIN_SHARE (no near one-hot row). */
+static int row_teaches(const as_head_trace *h, size_t i)
 {
-    return !whole_within(m, 1, -1);
+    size_t j, first = h->S.cols;
+    int differ = 0;
+
+    for (j = 0; j < h->S.cols; j++) {
+        const double s = AS_AT(h->S, i, j);
+        if (s == -INFINITY)
+            continue;
+        if (AS_AT(h->A, i, j) < MIN_SHARE)
+            return 0;
+        if (first == h->S.cols)
+            first = j;
+        else if (s != AS_AT(h->S, i, first))
+            differ = 1;
+    }
+    return differ;
 }
 
 static int promises_kept(const as_problem *p, const as_trace *t, const as_exercise_opts *o)
 {
     const as_head_trace *h = &t->head[0];
-    const int whole = rules[o->level - 1].whole;
+    const level_rule *r = &rules[o->level - 1];
 
-    if (has_zero_row(&t->Q) || has_zero_row(&t->K) || has_zero_row(&t->V))
+    if (has_zero_row(&t->Q) || has_zero_row(&t->K) || has_zero_row(&t->V) ||
+        proportional_rows(p->X))
         return 0;
-    if (!scores_differ(&h->S, p->n - 1))
+    if (!row_teaches(h, p->n - 1))
         return 0; /* the walk-through row is the last */
-    if (!whole_within(&t->Q, whole, -1) || !whole_within(&t->K, whole, -1) ||
-        !whole_within(&t->V, whole, -1) || !whole_within(&h->QKT, whole, AS_EXERCISE_MAX_SCORE))
+    if (!grain_within(&t->Q, r->qk, -1) || !grain_within(&t->K, r->qk, -1) ||
+        !grain_within(&t->V, r->v, -1) ||
+        !grain_within(&h->QKT, r->qk * r->qk, AS_EXERCISE_MAX_SCORE))
         return 0;
     /* level 2 is like the chapter: halves in Wq and Wk */
     return o->level != 2 || (has_fraction(p->Wq) && has_fraction(p->Wk));
@@ -434,4 +483,167 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Variants for a class                                                             */
+/* ------------------------------------------------------------------------------ */
+
+#define VARIANT_SEEDS 1000000000UL /* variant seeds stay below this: short to type */
+
+/* FNV-1a, 64 bits: the name's bytes folded into one number. */
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+unsigned long as_exercise_variant_seed(unsigned long base, const char *name)
+{
+    as_prng g;
+
+    as_prng_seed(&g, (uint64_t)base ^ fnv1a(name));
+    return (unsigned long)(as_prng_next(&g) % VARIANT_SEEDS);
+}
+
+void as_exercise_variant_id(char id[AS_VARIANT_ID], unsigned long seed)
+{
+    static const char alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"; /* no I, O, 0, 1 */
+    as_prng g;
+    uint64_t bits;
+    int k;
+
+    as_prng_seed(&g, (uint64_t)seed);
+    bits = as_prng_next(&g);
+    for (k = 0; k < 4; k++, bits >>= 5)
+        id[k] = alphabet[bits & 31];
+    id[4] = '\0';
+}
+
+/* ---- the roster ---- */
+
+#define MAX_NAME 64
+
+void as_roster_free(as_roster *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->count; i++)
+        free(r->name[i]);
+    free(r->name);
+    r->name = NULL;
+    r->count = 0;
+}
+
+static int roster_fail(as_roster *r, as_error *err, const char *path, int line, int col,
+                       const char *what, const char *hint)
+{
+    as_error_set(err, path, line, col, "%s", what);
+    as_error_hint(err, "%s", hint);
+    as_roster_free(r);
+    return -1;
+}
+
+/* Adds the name s[0..n) found on line. Returns 0, or -1 when memory ran out. */
+static int roster_add(as_roster *r, const char *s, size_t n)
+{
+    char **more = realloc(r->name, (r->count + 1) * sizeof *more);
+
+    if (more == NULL)
+        return -1;
+    r->name = more;
+    if ((r->name[r->count] = malloc(n + 1)) == NULL)
+        return -1;
+    memcpy(r->name[r->count], s, n);
+    r->name[r->count++][n] = '\0';
+    return 0;
+}
+
+/* The name on the cursor's line, trimmed (p, n: empty for a blank or comment line). */
+static void roster_line(as_cursor *c, const char **p, size_t *n)
+{
+    const char *end;
+
+    as_cursor_skip_blanks(c);
+    *p = c->p;
+    while (c->p < c->end && *c->p != '#' && as_lex_eol(c->p, c->end) == 0)
+        c->p++;
+    for (end = c->p; end > *p;) {
+        if (end[-1] == ' ' || end[-1] == '\t')
+            end--;
+        else if (end - *p >= 3 && as_lex_blank(end - 3, end) == 3)
+            end -= 3; /* U+3000, the ideographic space */
+        else if (end - *p >= 2 && as_lex_blank(end - 2, end) == 2)
+            end -= 2; /* U+00A0 */
+        else
+            break;
+    }
+    *n = (size_t)(end - *p);
+    as_cursor_skip_line(c);
+}
+
+/* The line of the earlier name equal to s[0..n), or 0 when there is none. */
+static int roster_seen(const as_roster *r, const int *lines, const char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < r->count; i++)
+        if (strlen(r->name[i]) == n && memcmp(r->name[i], s, n) == 0)
+            return lines[i];
+    return 0;
+}
+
+int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path, as_lang lang,
+                    as_error *err)
+{
+    const char *bad = as_lex_bad_byte(text, len), *p;
+    int line, col, *lines = NULL, *more;
+    as_cursor c;
+    size_t n, k;
+    char what[256], name[MAX_NAME + 1];
+
+    memset(r, 0, sizeof *r);
+    if (bad != NULL) {
+        as_lex_locate(text, len, bad, &line, &col);
+        return roster_fail(r, err, path, line, col, as_msg_text(lang, AS_MSG_ROSTER_NOT_UTF8),
+                           as_msg_text(lang, AS_MSG_ROSTER_NOT_UTF8_HINT));
+    }
+    for (as_cursor_init(&c, text, len); c.p < c.end; as_cursor_newline(&c)) {
+        roster_line(&c, &p, &n);
+        for (k = 0; k < n && ((unsigned char)p[k] >= 0x20 && p[k] != 0x7f); k++)
+            ;
+        if (k < n || n > MAX_NAME) {
+            free(lines);
+            return roster_fail(r, err, path, c.line, as_cursor_col(&c, p + (k < n ? k : 0)),
+                               as_msg_text(lang, k < n ? AS_MSG_ROSTER_CONTROL : AS_MSG_ROSTER_LONG),
+                               as_msg_text(lang, AS_MSG_ROSTER_HINT));
+        }
+        if (n == 0)
+            continue;
+        if ((line = roster_seen(r, lines, p, n)) != 0) {
+            snprintf(name, sizeof name, "%.*s", (int)n, p);
+            snprintf(what, sizeof what, as_msg_text(lang, AS_MSG_ROSTER_TWICE), name, line);
+            free(lines);
+            return roster_fail(r, err, path, c.line, as_cursor_col(&c, p), what,
+                               as_msg_text(lang, AS_MSG_ROSTER_TWICE_HINT));
+        }
+        if ((more = realloc(lines, (r->count + 1) * sizeof *more)) == NULL) {
+            free(lines);
+            return roster_fail(r, err, path, 0, 0, "out of memory", "");
+        }
+        lines = more;
+        lines[r->count] = c.line;
+        if (roster_add(r, p, n) != 0) {
+            free(lines);
+            return roster_fail(r, err, path, 0, 0, "out of memory", "");
+        }
+    }
+    free(lines);
+    if (r->count == 0)
+        return roster_fail(r, err, path, 0, 0, as_msg_text(lang, AS_MSG_ROSTER_EMPTY),
+                           as_msg_text(lang, AS_MSG_ROSTER_HINT));
+    return 0;
 }

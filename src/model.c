@@ -1,7 +1,7 @@
 /* model.c - from the parsed input to a checked attention problem: required tables,
  * layouts, shapes (with the reason two widths must agree), tokens and the mask. */
 #include "attnstep/model.h"
-#include "attnstep/attention.h"
+#include "attnstep/steps.h"
 #include "attnstep/steps_gen.h"
 
 #include <math.h>
@@ -17,31 +17,16 @@ static as_pos later(const as_named *a, const as_named *b)
     return b->pos;
 }
 
-/* "1 rows" -> "1 row" (and columns, numbers, labels): the shape messages count with
- * one format whatever the number. */
-static void singular(char *msg)
+/* "s" after a count of n, for good English: 1 row, 2 rows. */
+static const char *s_(size_t n)
 {
-    static const char *const noun[] = {"1 rows", "1 columns", "1 numbers", "1 labels"};
-    size_t i;
-    char *at;
-
-    for (i = 0; i < sizeof noun / sizeof noun[0]; i++)
-        for (at = strstr(msg, noun[i]); at != NULL; at = strstr(at + 1, noun[i])) {
-            const size_t len = strlen(noun[i]);
-            if (at > msg && at[-1] >= '0' && at[-1] <= '9')
-                continue; /* "11 rows" stays */
-            memmove(at + len - 1, at + len, strlen(at + len) + 1); /* drop the "s" */
-        }
+    return n == 1 ? "" : "s";
 }
 
 static int fail_at(as_error *err, const as_problem *p, as_pos at, const char *hint,
                    const char *msg)
 {
-    char text[AS_ERR_MSG];
-
-    snprintf(text, sizeof text, "%s", msg);
-    singular(text);
-    as_error_set(err, p->in->path, at.line, at.col, "%s", text);
+    as_error_set(err, p->in->path, at.line, at.col, "%s", msg);
     if (hint != NULL)
         as_error_hint(err, "%s", hint);
     return -1;
@@ -67,41 +52,38 @@ static int check_required(const as_problem *p, as_error *err)
     return 0;
 }
 
-/* layout: torch gives every W as [out, in]; the book right-multiplies [in, out]. */
-static int apply_layout(as_input *in, as_error *err)
+/* The W tables in book layout ([in, out], right-multiplied): the input's own, or with
+ * layout: torch ([out, in], as torch.nn.Linear.weight) their transposes, made into the
+ * problem's own matrices (the input is never changed). */
+static int take_weights(as_problem *p, as_error *err)
 {
     static const as_mat_id w[] = {AS_WQ, AS_WK, AS_WV, AS_WO};
+    const as_matrix **to[] = {&p->Wq, &p->Wk, &p->Wv, &p->Wo};
+    const as_input *in = p->in;
     size_t i;
 
-    if (in->layout != AS_LAYOUT_TORCH)
-        return 0;
-    for (i = 0; i < sizeof w / sizeof w[0]; i++)
-        if (in->mat[w[i]].given && as_matrix_transpose(&in->mat[w[i]].m) != 0) {
+    for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+        *to[i] = in->mat[w[i]].given ? &in->mat[w[i]].m : NULL;
+        if (*to[i] == NULL || in->layout != AS_LAYOUT_TORCH)
+            continue;
+        if (as_matrix_copy(&p->own_w[i], *to[i]) != 0 ||
+            as_matrix_transpose(&p->own_w[i]) != 0) {
             as_error_set(err, in->path, 0, 0, "out of memory");
             return -1;
         }
+        *to[i] = &p->own_w[i];
+    }
     return 0;
 }
 
 /* ---- shapes ---- */
 
-/* When got != want: an error at `at` whose message is fmt filled with (got, want). */
+/* When got != want: an error at `at` with the message msg, which the caller has made
+ * for this case. */
 static int agree(const as_problem *p, as_error *err, size_t got, size_t want, as_pos at,
-                 const char *fmt, const char *hint)
+                 const char *msg, const char *hint)
 {
-    char msg[256];
-
-    if (got == want)
-        return 0;
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-    snprintf(msg, sizeof msg, fmt, got, want);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-    return fail_at(err, p, at, hint, msg);
+    return got == want ? 0 : fail_at(err, p, at, hint, msg);
 }
 
 #define NAMED(id) (&p->in->mat[id])
@@ -110,12 +92,17 @@ static int agree(const as_problem *p, as_error *err, size_t got, size_t want, as
 static int check_projections(const as_problem *p, as_error *err)
 {
     const char *xkv = p->cross ? "Xkv" : "X";
-    char fk[96], fv[96];
+    char fq[128], fk[128], fv[128], fw[128];
 
-    snprintf(fk, sizeof fk, "Wk has %%zu rows, but %s has %%zu columns (its features)", xkv);
-    snprintf(fv, sizeof fv, "Wv has %%zu rows, but %s has %%zu columns (its features)", xkv);
-    return agree(p, err, p->Wq->rows, p->X->cols, later(NAMED(AS_X), NAMED(AS_WQ)),
-                 "Wq has %zu rows, but X has %zu columns (its features)",
+    snprintf(fq, sizeof fq, "Wq has %zu row%s, but X has %zu column%s (its features)",
+             p->Wq->rows, s_(p->Wq->rows), p->X->cols, s_(p->X->cols));
+    snprintf(fk, sizeof fk, "Wk has %zu row%s, but %s has %zu column%s (its features)",
+             p->Wk->rows, s_(p->Wk->rows), xkv, p->Xkv->cols, s_(p->Xkv->cols));
+    snprintf(fv, sizeof fv, "Wv has %zu row%s, but %s has %zu column%s (its features)",
+             p->Wv->rows, s_(p->Wv->rows), xkv, p->Xkv->cols, s_(p->Xkv->cols));
+    snprintf(fw, sizeof fw, "Wk makes Keys of width %zu, but Wq makes Queries of width %zu",
+             p->Wk->cols, p->Wq->cols);
+    return agree(p, err, p->Wq->rows, p->X->cols, later(NAMED(AS_X), NAMED(AS_WQ)), fq,
                  "Q = X @ Wq multiplies each row of X by Wq, so Wq needs one row for each "
                  "number in a row of X") ||
            agree(p, err, p->Wk->rows, p->Xkv->cols,
@@ -127,25 +114,26 @@ static int check_projections(const as_problem *p, as_error *err)
                  "V = X @ Wv multiplies each row by Wv, so Wv needs one row for each number "
                  "in a row of the key/value source") ||
            (p->in->kv_heads == 0 &&
-            agree(p, err, p->Wk->cols, p->Wq->cols, later(NAMED(AS_WQ), NAMED(AS_WK)),
-                 "Wk makes Keys of width %zu, but Wq makes Queries of width %zu",
+            agree(p, err, p->Wk->cols, p->Wq->cols, later(NAMED(AS_WQ), NAMED(AS_WK)), fw,
                  "a Query and a Key are compared by a dot product, so both need d_k numbers"));
 }
 
 /* A bias is one row that adds a number to each column of its projection. */
-static int check_bias(const as_problem *p, as_error *err, as_mat_id b, as_mat_id w)
+static int check_bias(const as_problem *p, as_error *err, as_mat_id b, as_mat_id w,
+                      const as_matrix *wm)
 {
     const as_named *nb = NAMED(b);
-    char fmt[96];
+    char msg[128];
 
     if (!nb->given)
         return 0;
-    snprintf(fmt, sizeof fmt, "%s has %%zu rows, but a bias is %%zu row", as_mat_name(b));
-    if (agree(p, err, nb->m.rows, 1, nb->pos, fmt, "write a bias as one row, e.g. [0.5, -1]"))
+    snprintf(msg, sizeof msg, "%s has %zu row%s, but a bias is 1 row", as_mat_name(b),
+             nb->m.rows, s_(nb->m.rows));
+    if (agree(p, err, nb->m.rows, 1, nb->pos, msg, "write a bias as one row, e.g. [0.5, -1]"))
         return -1;
-    snprintf(fmt, sizeof fmt, "%s has %%zu numbers, but %s makes %%zu columns", as_mat_name(b),
-             as_mat_name(w));
-    return agree(p, err, nb->m.cols, p->in->mat[w].m.cols, later(NAMED(w), nb), fmt,
+    snprintf(msg, sizeof msg, "%s has %zu number%s, but %s makes %zu column%s", as_mat_name(b),
+             nb->m.cols, s_(nb->m.cols), as_mat_name(w), wm->cols, s_(wm->cols));
+    return agree(p, err, nb->m.cols, wm->cols, later(NAMED(w), nb), msg,
                  "a bias adds one number to each column of its projection");
 }
 
@@ -204,16 +192,19 @@ static int check_heads(as_problem *p, as_error *err)
 
 static int check_output(const as_problem *p, as_error *err)
 {
+    char msg[128];
+
     if (NAMED(AS_BO)->given && !NAMED(AS_WO)->given)
         return fail_at(err, p, NAMED(AS_BO)->pos, "bo is added after the output table Wo",
                        "bo is given without Wo");
     if (!NAMED(AS_WO)->given)
         return 0;
-    return agree(p, err, p->Wo->rows, p->heads * p->d_v, NAMED(AS_WO)->pos,
-                 "Wo has %zu rows, but the heads side by side (C) have %zu columns",
+    snprintf(msg, sizeof msg, "Wo has %zu row%s, but the heads side by side (C) have %zu "
+             "column%s", p->Wo->rows, s_(p->Wo->rows), p->heads * p->d_v, s_(p->heads * p->d_v));
+    return agree(p, err, p->Wo->rows, p->heads * p->d_v, NAMED(AS_WO)->pos, msg,
                  "O = C @ Wo multiplies each row of C by Wo, so Wo needs one row per column "
                  "of C (heads x d_v)") ||
-           check_bias(p, err, AS_BO, AS_WO);
+           check_bias(p, err, AS_BO, AS_WO, p->Wo);
 }
 
 /* ---- limits ---- */
@@ -265,8 +256,8 @@ static int labels(const as_problem *p, const as_tokens *given, const char *key, 
     char msg[160], *s;
 
     if (given->count > 0) {
-        snprintf(msg, sizeof msg, "%s has %zu labels, but %s has %zu rows", key, given->count,
-                 what, count);
+        snprintf(msg, sizeof msg, "%s has %zu label%s, but %s has %zu row%s", key, given->count,
+                 s_(given->count), what, count, s_(count));
         if (given->count != count)
             return fail_at(err, p, given->pos, "give one label per row, in order", msg);
         *out = (const char **)given->label;
@@ -385,19 +376,16 @@ static int check_positions(as_problem *p, as_error *err)
     return 0;
 }
 
-int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err)
+int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_override,
+                     as_error *err)
 {
     memset(p, 0, sizeof *p);
     p->in = in;
-    if (check_required(p, err) != 0 || apply_layout(in, err) != 0)
+    if (check_required(p, err) != 0 || take_weights(p, err) != 0)
         goto fail;
     p->cross = in->mat[AS_XKV].given;
     p->X = &in->mat[AS_X].m;
     p->Xkv = p->cross ? &in->mat[AS_XKV].m : p->X;
-    p->Wq = &in->mat[AS_WQ].m;
-    p->Wk = &in->mat[AS_WK].m;
-    p->Wv = &in->mat[AS_WV].m;
-    p->Wo = in->mat[AS_WO].given ? &in->mat[AS_WO].m : NULL;
     p->bq = in->mat[AS_BQ].given ? &in->mat[AS_BQ].m : NULL;
     p->bk = in->mat[AS_BK].given ? &in->mat[AS_BK].m : NULL;
     p->bv = in->mat[AS_BV].given ? &in->mat[AS_BV].m : NULL;
@@ -406,8 +394,8 @@ int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as
     p->m = p->Xkv->rows;
     p->d_model = p->X->cols;
     p->d_kv_model = p->Xkv->cols;
-    if (check_projections(p, err) || check_bias(p, err, AS_BQ, AS_WQ) ||
-        check_bias(p, err, AS_BK, AS_WK) || check_bias(p, err, AS_BV, AS_WV) ||
+    if (check_projections(p, err) || check_bias(p, err, AS_BQ, AS_WQ, p->Wq) ||
+        check_bias(p, err, AS_BK, AS_WK, p->Wk) || check_bias(p, err, AS_BV, AS_WV, p->Wv) ||
         check_heads(p, err) || check_output(p, err) || check_sizes(p, err) ||
         check_tokens(p, err) || check_positions(p, err) ||
         build_mask(p, mask_override, err))
@@ -425,6 +413,17 @@ fail:
     return -1;
 }
 
+const as_matrix *as_problem_table(const as_problem *p, as_mat_id id)
+{
+    switch (id) {
+    case AS_WQ: return p->Wq;
+    case AS_WK: return p->Wk;
+    case AS_WV: return p->Wv;
+    case AS_WO: return p->Wo;
+    default: return (unsigned)id < AS_NMAT && p->in->mat[id].given ? &p->in->mat[id].m : NULL;
+    }
+}
+
 size_t as_kv_head(const as_problem *p, size_t hd)
 {
     return hd / p->group;
@@ -432,6 +431,10 @@ size_t as_kv_head(const as_problem *p, size_t hd)
 
 void as_problem_free(as_problem *p)
 {
+    size_t i;
+
+    for (i = 0; i < 4; i++)
+        as_matrix_free(&p->own_w[i]);
     as_matrix_free(&p->M);
     free(p->own_tokens.chars);
     free(p->own_tokens.ptr);

@@ -175,10 +175,11 @@ static void inputs(FILE *out, const as_problem *p)
 
     fputc('{', out);
     for (id = 0; id < AS_NMAT; id++) {
-        if (!p->in->mat[id].given)
+        const as_matrix *m = as_problem_table(p, (as_mat_id)id); /* W in book layout */
+        if (m == NULL)
             continue;
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_mat_name((as_mat_id)id));
-        json_matrix(out, &p->in->mat[id].m);
+        json_matrix(out, m);
         first = 0;
     }
     fputc('}', out);

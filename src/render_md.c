@@ -20,8 +20,7 @@ static int md_special(char c)
     return c != '\0' && strchr("|\\*_`", c) != NULL;
 }
 
-/* Writes s with its Markdown syntax characters escaped. */
-static void md_text(FILE *out, const char *s)
+void as_md_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         if (md_special(*s))
@@ -63,7 +62,7 @@ static void md_cell(FILE *out, const char *s, size_t w, int how)
 
     fprintf(out, "| %*s", how & MD_LEFT ? 0 : pad, "");
     if (how & MD_ESCAPE)
-        md_text(out, s);
+        as_md_text(out, s);
     else
         fputs(s, out);
     fprintf(out, "%*s ", how & MD_LEFT ? pad : 0, "");
@@ -144,7 +143,7 @@ int as_render_md(FILE *out, const as_problem *p, const as_trace *t, const as_ren
 
     if (p->in->title != NULL) {
         fputs("# ", out);
-        md_text(out, p->in->title);
+        as_md_text(out, p->in->title);
         fputs("\n\n", out);
     }
     if (as_each_table(p, t, o, md_table, &d) != 0)

@@ -25,6 +25,10 @@ typedef struct as_class {
     int require_digits;  /* --require-digits, for the note on a cell with too few decimals */
 } as_class;
 
+/* Writes into buf the one teaching sentence that explains g's diagnosis (and detail) in
+ * o->lang ("" for none): also what the Moodle export says of a named mistake. */
+void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_render_opts *o);
+
 /* Text in o->lang: each student's tables, then (several students) the class summary. */
 int as_check_text(FILE *out, const as_class *c, const as_render_opts *o);
 

@@ -12,7 +12,8 @@
 #define AS_VERSION "0.1.0"
 
 typedef enum as_format {
-    AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG
+    AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG, AS_FMT_GIFT,
+    AS_FMT_MOODLE
 } as_format;
 
 typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER } as_color_mode;
@@ -25,7 +26,7 @@ enum { AS_EXIT_OK = 0, AS_EXIT_WRONG = 1, AS_EXIT_USAGE = 2 };
 enum { AS_EXIT_PARTIAL = 3 };
 
 typedef struct as_cli {
-    const char *command;     /* "run", "trace", "check", "exercise", "compare", "decode" */
+    const char *command;     /* the command's name, as in as_commands */
     const char *arg[2];      /* the command's file arguments */
     int nargs;
     char **files;            /* every file argument (check: FILE ANSWERS...), nfiles */
@@ -42,8 +43,16 @@ typedef struct as_cli {
     /* exercise */
     size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
+    int seed_set;            /* nonzero when --seed was given */
+    int digits_set;          /* nonzero when --digits was given */
     long tokens, width, dk, dv, level; /* 0 when not given */
     int answers;
+    /* worksheets (exercise, sheet) */
+    int step;                /* an as_step: AS_STEP_ALL unless --step */
+    int exp_table;           /* --exp-table */
+    long count;              /* --count N, 0 when not given */
+    const char *roster;      /* --class ROSTER, or NULL */
+    const char *output_dir;  /* -o DIR with --count or --class (output is then NULL) */
     long tiles;              /* --tiles B: the online softmax's block size; 0 when not given */
     int help, version;
     const char *only_list;   /* --only as given: read once the command is known (grad's
@@ -91,6 +100,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_check(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 
 /* run --tiles B (walk 0) and trace --tiles B (walk 1): the command's output, then the

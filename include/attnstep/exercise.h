@@ -11,6 +11,7 @@
 #include "attnstep/i18n.h"
 #include "attnstep/model.h"
 #include "attnstep/render.h"
+#include "attnstep/sheet.h"
 #include "attnstep/session.h"
 
 #define AS_EXERCISE_MAX_TOKENS 8   /* more rows than anyone computes by hand */
@@ -25,6 +26,9 @@ typedef struct as_exercise_opts {
     size_t dk, dv;          /* 0 takes the level's default */
     as_mask_kind mask;      /* CAUSAL or NONE; DEFAULT takes causal, as F11 */
     as_lang lang;           /* of the token labels and the comments */
+    as_step step;           /* a drill on one step, or AS_STEP_ALL */
+    const char *student;    /* a class's variant: the student's name, or NULL */
+    const char *variant;    /* and its short id, or NULL */
 } as_exercise_opts;
 
 /* Fills in the level's defaults (level 2, causal; level 1: 2 tokens, width 2, d_k 4,
@@ -54,13 +58,33 @@ int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err)
 int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
                     const as_render_opts *ro);
 
-/* Writes a worksheet (SPEC §7): the given tables, an empty grid of the right shape for
- * each table to compute, and with answers the answer key (every table, and the
- * walk-through of the last row). latex nonzero writes a standalone LaTeX document that
- * needs no package beyond amsmath (its words are English: pdflatex alone has no
- * Chinese fonts, so the exercise must be drawn with lang AS_LANG_EN, whose labels are
- * ASCII); else Markdown in ro->lang. Returns 0, or -1 when writing failed. */
-int as_render_sheet(FILE *out, int latex, int answers, const as_problem *p, const as_trace *t,
-                    const as_exercise_opts *o, const as_render_opts *ro);
+/* ---- variants for a class ---- */
+
+#define AS_VARIANT_ID 8 /* bytes of a variant id with its NUL */
+
+/* The seed of the variant of a student (or of exercise number "1", "2" ... with
+ * --count): derived from the base seed and the name, the same on every machine, below
+ * 10^9 so that it is short to type again with --seed. */
+unsigned long as_exercise_variant_seed(unsigned long base, const char *name);
+
+/* Writes the short id of a variant ("K7QM": 4 letters and digits, none that reads as
+ * another) of the variant seed into id. */
+void as_exercise_variant_id(char id[AS_VARIANT_ID], unsigned long seed);
+
+/* A class list: one name a line. */
+typedef struct as_roster {
+    char **name;
+    size_t count;
+} as_roster;
+
+/* Reads len bytes of a roster: UTF-8 (a BOM and CRLF accepted), a name a line with its
+ * surrounding blanks trimmed, blank lines and # comments skipped. Errors, in lang, at
+ * FILE:LINE:COL: bytes that are not UTF-8, a control character in a name, a name
+ * longer than 64 bytes, a name given twice, no name at all. Returns 0 (free r with
+ * as_roster_free()), or -1 with err set and r empty. */
+int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path, as_lang lang,
+                    as_error *err);
+
+void as_roster_free(as_roster *r);
 
 #endif

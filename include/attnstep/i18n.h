@@ -75,12 +75,12 @@ typedef enum as_msg {
     AS_MSG_EX_AGAIN,       /* %s the command that makes the same exercise again */
     AS_MSG_EX_TASK,        /* comment: what to compute, and how to check it */
     AS_MSG_EX_KEY,         /* comment: this is the answer key, in check's format */
-    AS_MSG_SHEET_TITLE,    /* %d level, %lu seed: worksheet title */
+    AS_MSG_SHEET_TITLE,    /* worksheet title */
     AS_MSG_SHEET_GIVEN,    /* heading: the given tables */
     AS_MSG_SHEET_TOKENS,   /* %s the token labels */
     AS_MSG_SHEET_FILL,     /* %zu d_k: heading of the empty grids */
     AS_MSG_SHEET_KEY,      /* heading: the answer key */
-    AS_MSG_SHEET_WALK,     /* %zu row, %s token: heading of the walk-through */
+    AS_MSG_SHEET_WALK,     /* %s row, %s token: heading of the walk-through */
     AS_MSG_CHK_RIGHT,      /* %s table */
     AS_MSG_CHK_WRONG,      /* %s table, %zu wrong cells, %zu all cells */
     AS_MSG_CHK_SHAPE,      /* %s table, %zu %zu given shape, %zu %zu expected shape */
@@ -109,6 +109,45 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    /* worksheets (issue 14): the SHEET_ ones are set in LaTeX too, any %s may be
+     * mathematics, so they take only %s (but LEVEL); their English is ASCII but for
+     * curly quotes, which pdflatex alone can set */
+    AS_MSG_SHEET_LEVEL,        /* %d level, %lu seed: what an exercise's sheet is */
+    AS_MSG_SHEET_DRILL,        /* %s the step drilled */
+    AS_MSG_SHEET_STEP_PROJECT, /* the steps, in as_step's order */
+    AS_MSG_SHEET_STEP_SCORES,
+    AS_MSG_SHEET_STEP_SOFTMAX,
+    AS_MSG_SHEET_STEP_MIX,
+    AS_MSG_SHEET_VARIANT,      /* %s the variant id */
+    AS_MSG_SHEET_NAME,         /* the fields to fill in at the top */
+    AS_MSG_SHEET_CLASS,
+    AS_MSG_SHEET_DATE,
+    AS_MSG_SHEET_DO,           /* %s the tables to compute */
+    AS_MSG_SHEET_PLACES,       /* %s decimal places */
+    AS_MSG_SHEET_SOFTMAX,      /* A is the softmax of each row */
+    AS_MSG_SHEET_MASKED,       /* %s −∞: what masked cells hold */
+    AS_MSG_SHEET_WORK,         /* heading: room to work */
+    AS_MSG_SHEET_EXP,          /* before the table of e^x */
+    AS_MSG_SHEET_HEAD,         /* %s head */
+    AS_MSG_SHEET_STEP2,        /* %s √d_k, %s "d_k=2" */
+    AS_MSG_SHEET_STEP2_SCALE,  /* step 2 with a scale the input sets */
+    AS_MSG_ROSTER_UNREADABLE,  /* %s why */
+    AS_MSG_ROSTER_NOT_UTF8,
+    AS_MSG_ROSTER_NOT_UTF8_HINT,
+    AS_MSG_ROSTER_CONTROL,
+    AS_MSG_ROSTER_LONG,
+    AS_MSG_ROSTER_TWICE,       /* %s name, %d the line it is on first */
+    AS_MSG_ROSTER_TWICE_HINT,
+    AS_MSG_ROSTER_EMPTY,
+    AS_MSG_ROSTER_HINT,        /* how a roster is written */
+    AS_MSG_EX_STUDENT,         /* %s name, %s variant id: comment of a class's exercise */
+    AS_MSG_EX_DRILL,           /* %s step: comment of a drill */
+    AS_MSG_EX_SEED_DRAWN,      /* note on stderr: no --seed, this one was drawn (%lu) */
+    AS_MSG_EX_WROTE,           /* %s the file written (with -o DIR) */
+    AS_MSG_QUIZ_CELL,          /* %s table, %s row, %s its token, %s column, %s its token */
+    AS_MSG_QUIZ_CELL_NUM,      /* %s table, %s row, %s its token, %s column (numbered) */
+    AS_MSG_QUIZ_RIGHT,         /* feedback of a right cell */
+    AS_MSG_QUIZ_MISTAKE,       /* %s code, %s explanation: feedback of a named mistake */
     /* ---- grading a class (issue 13, SPEC §6): more named mistakes, scores, the class view ---- */
     AS_MSG_DIAG_SCALE_BY_DK,   /* %s "√d_k" */
     AS_MSG_DIAG_MASKED_ZERO,

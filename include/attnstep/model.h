@@ -15,7 +15,10 @@ typedef struct as_label_store {
 typedef struct as_problem {
     const as_input *in;
     const as_matrix *X, *Xkv;             /* [n, d_model], [m, d_kv_model]; Xkv == X for self */
-    const as_matrix *Wq, *Wk, *Wv, *Wo;   /* Wo NULL when not given */
+    const as_matrix *Wq, *Wk, *Wv, *Wo;   /* Wo NULL when not given; with layout: torch
+                                             the transposes in own_w */
+    as_matrix own_w[4];                   /* layout: torch: Wq, Wk, Wv, Wo as [in, out]
+                                             (owned); else empty */
     const as_matrix *bq, *bk, *bv, *bo;   /* [1, width] or NULL when not given */
     as_matrix M;                          /* [n, m] additive mask, built here (owned) */
     as_mask_kind mask;                    /* CAUSAL, NONE, CUSTOM or WINDOW (never DEFAULT) */
@@ -39,13 +42,18 @@ typedef struct as_problem {
 } as_problem;
 
 /* Checks the input's shapes and settings and builds p. mask_override is
- * AS_MASK_DEFAULT to keep the file's choice, else CAUSAL or NONE. in may be modified (layout: torch transposes its W tables in place).
- * Returns 0; or -1 with err set, naming the later matrix's position and a hint. Free p
- * with as_problem_free(). */
-int as_problem_build(as_problem *p, as_input *in, as_mask_kind mask_override, as_error *err);
+ * AS_MASK_DEFAULT to keep the file's choice, else CAUSAL or NONE. The input is never
+ * changed (layout: torch transposes into p's own tables). Returns 0; or -1 with err
+ * set, naming the later matrix's position and a hint. Free p with as_problem_free(). */
+int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_override,
+                     as_error *err);
 
 /* The largest --offset: positions stay exact as doubles and angles stay meaningful. */
 #define AS_MAX_OFFSET 1000000000u
+
+/* The table p reads for matrix id: the input's, or for a W with layout: torch its
+ * transpose (book layout, [in, out]); NULL when the file does not give it. */
+const as_matrix *as_problem_table(const as_problem *p, as_mat_id id);
 
 /* The K/V head that query head hd reads: hd / (heads / kv_heads) (grouped-query
  * attention; hd itself when kv_heads == heads). */

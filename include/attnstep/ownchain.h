@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "attnstep/diagnose.h"
+#include "attnstep/graded.h"
 #include "attnstep/model.h"
 
 /* One table of the chain. */

@@ -105,6 +105,9 @@ int as_matrix_rounded(const as_matrix *m, int digits);
 void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
                      const as_render_opts *o);
 
+/* Writes s with its Markdown syntax characters (| \\ * _ `) escaped. */
+void as_md_text(FILE *out, const char *s);
+
 /* `run --format md`: a Markdown table per table, token labels on the headers. */
 int as_render_md(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 

@@ -1,0 +1,41 @@
+/* cmd_sheet.c - `attnstep sheet FILE` (SPEC §7): the worksheet (and with --answers its
+ * key) for a given input: the F11 example, or a teacher's own numbers. */
+#include "attnstep/cli.h"
+#include "attnstep/sheet.h"
+
+#include <string.h>
+
+int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
+{
+    const as_session_opts sopt = as_cli_session(cli);
+    as_session s;
+    as_sheet sh;
+    as_sheet_opts so;
+    const char *base;
+    int rc;
+
+    if (cli->format != AS_FMT_MD && cli->format != AS_FMT_LATEX && cli->format_set) {
+        as_error_set(err, "", 0, 0, "sheet writes --format md or latex");
+        as_error_hint(err, "md is the default; latex compiles with pdflatex (en) or xelatex (zh)");
+        return AS_EXIT_USAGE;
+    }
+    if (as_session_open(&s, cli->arg[0], &sopt, err) != 0)
+        return AS_EXIT_USAGE;
+    base = strrchr(cli->arg[0], '/');
+    memset(&so, 0, sizeof so);
+    so.lang = cli->render.lang;
+    so.latex = cli->format == AS_FMT_LATEX;
+    so.answers = cli->answers;
+    so.exp_table = cli->exp_table;
+    so.ascii = cli->render.ascii;
+    so.step = (as_step)cli->step;
+    so.places = cli->digits_set ? cli->render.digits : AS_SHEET_PLACES;
+    so.key_places = so.places + 2 > 17 ? 17 : so.places + 2;
+    sh = (as_sheet){&s.p, &s.t, s.in.title != NULL ? s.in.title : base ? base + 1 : cli->arg[0],
+                    NULL, NULL};
+    rc = as_sheet_write(out, &sh, 1, &so);
+    as_session_free(&s);
+    if (rc != 0)
+        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+    return rc == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
+}
