@@ -429,22 +429,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
                             "先加到X上，再做投影",
                             "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
                             "cos(p/10000^(2i/%zu)), added to X before the projections"},
-    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的每一对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)；%s",
-                              "RoPE: pair i of row p is turned by the angle p*theta_i, theta_i = "
-                              "%s^(-2i/%zu); %s"},
+    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的第i对数转过角度%s，%s；%s",
+                              "RoPE: pair i of row p is turned by the angle %s, %s; %s"},
     [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
                               "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
     [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
                                "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
-    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上−m·(i−j)，往前每远一格就多减一个m；本头斜率m = %s",
-                               "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
-                               "step further back; this head's slope m = %s"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上%s，往前每远一格就多减一个m；本头斜率m = %s",
+                               "ALiBi bias: row i, column j gets %s, one more m off for each step "
+                               "further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
     [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
     [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
-    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)。",
-                            "Turning (RoPE): pair i at position p is turned by the angle "
-                            "p*theta_i, theta_i = %s^(-2i/%zu)."},
+    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度%s，%s。",
+                            "Turning (RoPE): pair i at position p is turned by the angle %s, %s."},
     [AS_MSG_POS_TR_PAIR] = {"%s的第%zu对（第%zu、%zu个数）：角度 = %s，cos %s，sin %s",
                             "%s, pair %zu (numbers %zu and %zu): angle = %s, cos %s, sin %s"},
     [AS_MSG_POS_TR_TURNED] = {"    %s", "    %s"},
@@ -454,8 +452,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                 "RoPE records relative positions: moving every position by the "
                                 "same P (--offset P) turns q and k by the same extra angle, so "
                                 "their dot products, and %s, do not change."},
-    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
-                             "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
+    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上%s）：%s",
+                             "add the ALiBi bias (slope m = %s, column j gets %s): %s"},
+    /* output that streams (issue 20) */
+    [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
+                         "note: this prints about %zu numbers (more than ten million); to see part "
+                         "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -258,19 +258,19 @@ typedef enum as_msg {
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
-    AS_MSG_POS_ROPE_NOTE,  /* %s base, %zu d_k, %s the pairing (one of the two below) */
+    AS_MSG_POS_ROPE_NOTE,  /* %s "p·θᵢ", %s "θᵢ = 10000^(−2i/2)", %s the pairing (below) */
     AS_MSG_POS_ROPE_HALF,  /* rope: half */
     AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
-    AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
+    AS_MSG_POS_ALIBI_NOTE, /* %s "−m·(i−j)", %s this head's slope */
     AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
     AS_MSG_POS_TR_PE,      /* %s "xp₀ = x₀ + PE₀ = [..] + [..] = [..]" */
     AS_MSG_POS_TR_PE_ROW,  /* %s "PE₀ = [sin(0/10000^(0/2)), ...] = [..]" */
-    AS_MSG_POS_TR_ROPE,    /* %s base, %zu d_k: heading of the turning */
+    AS_MSG_POS_TR_ROPE,    /* %s "p·θᵢ", %s "θᵢ = 10000^(−2i/2)": heading of the turning */
     AS_MSG_POS_TR_PAIR,    /* %s "q₁", %zu pair, %zu %zu its columns, %s angle, %s cos, %s sin */
     AS_MSG_POS_TR_TURNED,  /* %s "[1, 0] → [...] ≈ [...]" */
     AS_MSG_POS_TR_KEY,     /* %s "k₀", %zu its position, %s "kr₀ = [..]" */
     AS_MSG_POS_TR_RELATIVE,/* %s "QKᵀ": why --offset leaves it unchanged */
-    AS_MSG_POS_TR_ALIBI,   /* %s slope, %zu row, %s the sums */
+    AS_MSG_POS_TR_ALIBI,   /* %s slope, %s "−m·(1−j)", %s the sums */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
@@ -284,6 +284,8 @@ typedef enum as_msg {
     AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
     AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
     AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
+    /* output that streams (issue 20) */
+    AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
     AS_MSG_COUNT
 } as_msg;
 
