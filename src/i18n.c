@@ -604,7 +604,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_HINT_LOSS] = {"loss可以是sum（L = O各格之和）或mse（L = Σ(O − target)²/2，"
                                "另给target = [[…]]）",
                                "loss is sum (L = the sum of O's cells) or mse "
-                               "(L = Σ(O - target)²/2, with target = [[...]])"},
+                               "(L = sum((O - target)^2)/2, with target = [[...]])"},
     [AS_MSG_GRAD_NO_TARGET] = {"loss: mse需要目标表target，但文件里没有",
                                "loss: mse needs a target table, and the file has none"},
     [AS_MSG_GRAD_TARGET_UNUSED] = {"给了target，但只有loss: mse会用到它",
@@ -630,11 +630,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                     "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
-                           "along O → A and V → Q and K → the W tables, table by table."},
+                           "along O -> A and V -> Q and K -> the W tables, table by table."},
     [AS_MSG_GRAD_LOSS_SUM] = {"损失：L = O各格之和 %s，所以dO每格都是1",
                               "loss: L = the sum of O's cells %s, so every cell of dO is 1"},
     [AS_MSG_GRAD_LOSS_MSE] = {"损失：L = Σ(O − target)²/2 %s，所以dO = O − target",
-                              "loss: L = Σ(O - target)²/2 %s, so dO = O - target"},
+                              "loss: L = sum((O - target)^2)/2 %s, so dO = O - target"},
     [AS_MSG_GRAD_LOSS_GIVEN] = {"dO由输入给出：损失对输出每一格的梯度",
                                 "dO is given by the input: the loss's gradient for each cell of the output"},
     [AS_MSG_GRAD_LAYOUT_TORCH] = {"（W的梯度按本书的[输入宽度,输出宽度]布局给出；PyTorch的weight.grad是它的转置）",
@@ -655,9 +655,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_DA_ALL] = {"这一行的dA：%s", "this row of dA: %s"},
     [AS_MSG_GW_STEP2] = {"第二步：用份额给dA加权求和，得到这一行的平均误差。",
                          "Step 2: the shares weigh dA into this row's average error."},
-    [AS_MSG_GW_ROWDOT] = {"Σ dA⊙A = %s", "Σ dA⊙A = %s"},
+    [AS_MSG_GW_ROWDOT] = {"%s = %s", "%s = %s"},
     [AS_MSG_GW_STEP3] = {"第三步：softmax反向，每格 = 份额×(dA − %s)：比平均误差大的份额被推高，小的被压低。",
-                         "Step 3: the softmax backwards, each cell = share×(dA - %s): shares whose "
+                         "Step 3: the softmax backwards, each cell = share x (dA - %s): shares whose "
                          "error is above the average are pushed up, the others down."},
     [AS_MSG_GW_DS_ONE] = {"对“%s”：%s", "for “%s”: %s"},
     [AS_MSG_GW_DS_MASKED] = {"对“%s”：不可读，份额为0，%s = 0", "for “%s”: not readable, share 0, %s = 0"},
@@ -668,15 +668,15 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_SCALED] = {"%s", "%s"},
     [AS_MSG_GW_STEP5] = {"第五步：流向dQ。dQ的这一行只来自这一行分数：每个可读位置的k乘上它那格d(QKᵀ)再相加。",
                          "Step 5: into dQ. This row of dQ comes from this row's scores alone: "
-                         "each readable position's k times its cell of d(QKᵀ), added up."},
+                         "each readable position's k times its cell of d(QK^T), added up."},
     [AS_MSG_GW_DQ_CELL] = {"dq的第%zu格 = %s", "cell %zu of dq = %s"},
     [AS_MSG_GW_DQ_ROW] = {"“%s”位置的Query梯度 %s", "the Query gradient of “%s”: %s"},
     [AS_MSG_GW_STEP6] = {"第六步：流向dK。位置j的Key被每个读它的行用过，dK的第j行把各行的d(QKᵀ)ᵢⱼ·qᵢ都加起来（本行是其中一项）：",
                          "Step 6: into dK. The Key of position j was used by every row that reads "
-                         "it, so row j of dK adds up d(QKᵀ)ᵢⱼ·qᵢ over all rows (this row is one term):"},
+                         "it, so row j of dK adds up d(QK^T)[i][j] q[i] over all rows i (this row is one term):"},
     [AS_MSG_GW_DK_ROW] = {"“%s”的Key梯度 %s", "the Key gradient of “%s”: %s"},
     [AS_MSG_GW_NEXT] = {"再往下：dWq = Xᵀ·dQ，dWk和dWv同理，dX把经过Q、K、V三条路径的梯度相加（整张表见不带--row的grad）。",
-                        "Further down: dWq = Xᵀ·dQ, dWk and dWv likewise, and dX adds the paths "
+                        "Further down: dWq = X^T*dQ, dWk and dWv likewise, and dX adds the paths "
                         "through Q, K and V (grad without --row prints every table)."},
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",
@@ -749,22 +749,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
                             "先加到X上，再做投影",
                             "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
                             "cos(p/10000^(2i/%zu)), added to X before the projections"},
-    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的每一对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)；%s",
-                              "RoPE: pair i of row p is turned by the angle p*theta_i, theta_i = "
-                              "%s^(-2i/%zu); %s"},
+    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的第i对数转过角度%s，%s；%s",
+                              "RoPE: pair i of row p is turned by the angle %s, %s; %s"},
     [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
                               "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
     [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
                                "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
-    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上−m·(i−j)，往前每远一格就多减一个m；本头斜率m = %s",
-                               "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
-                               "step further back; this head's slope m = %s"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上%s，往前每远一格就多减一个m；本头斜率m = %s",
+                               "ALiBi bias: row i, column j gets %s, one more m off for each step "
+                               "further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
     [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
     [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
-    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)。",
-                            "Turning (RoPE): pair i at position p is turned by the angle "
-                            "p*theta_i, theta_i = %s^(-2i/%zu)."},
+    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度%s，%s。",
+                            "Turning (RoPE): pair i at position p is turned by the angle %s, %s."},
     [AS_MSG_POS_TR_PAIR] = {"%s的第%zu对（第%zu、%zu个数）：角度 = %s，cos %s，sin %s",
                             "%s, pair %zu (numbers %zu and %zu): angle = %s, cos %s, sin %s"},
     [AS_MSG_POS_TR_TURNED] = {"    %s", "    %s"},
@@ -774,8 +772,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                 "RoPE records relative positions: moving every position by the "
                                 "same P (--offset P) turns q and k by the same extra angle, so "
                                 "their dot products, and %s, do not change."},
-    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
-                             "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
+    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上%s）：%s",
+                             "add the ALiBi bias (slope m = %s, column j gets %s): %s"},
     /* output that streams (issue 20) */
     [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
                          "note: this prints about %zu numbers (more than ten million); to see part "

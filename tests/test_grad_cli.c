@@ -84,6 +84,29 @@ static void test_layout_torch_says_the_gradients_are_in_book_layout(void **state
     assert_file_contains(OUT, "PyTorch的weight.grad是它的转置");
 }
 
+/* --ascii --lang en on ASCII tokens: every byte of the tables and the walk is ASCII. */
+static void test_ascii_english_output_is_pure_ascii(void **state)
+{
+    static const char *const args[] = {
+        "grad tests/data/grad/self_heads_wo_mse.txt --ascii --lang en",
+        "grad tests/data/grad/self_heads_wo_mse.txt --ascii --lang en --row all",
+        "grad tests/data/grad/cross_wo_mse.txt --ascii --lang en --row 0"};
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof args / sizeof args[0]; i++) {
+        char *text;
+        assert_int_equal(run(args[i]), 0);
+        assert_non_null(text = slurp(OUT));
+        for (k = 0; text[k] != '\0'; k++)
+            if ((unsigned char)text[k] > 0x7f) {
+                print_error("%s: byte %zu is not ASCII: %.40s\n", args[i], k, text + k);
+                fail();
+            }
+        free(text);
+    }
+}
+
 /* One bad input: exit 2, nothing on stdout, the message at its place, with a hint. */
 static void refused(const char *args, const char *where_and_what)
 {
@@ -158,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_only_picks_gradient_tables),
         cmocka_unit_test(test_json_keys_are_absent_when_the_table_does_not_exist),
         cmocka_unit_test(test_layout_torch_says_the_gradients_are_in_book_layout),
+        cmocka_unit_test(test_ascii_english_output_is_pure_ascii),
         cmocka_unit_test(test_input_errors_name_their_place_in_the_users_language),
         cmocka_unit_test(test_a_fully_masked_row_is_the_error_of_run),
         cmocka_unit_test(test_usage_errors_of_grad),

@@ -318,7 +318,7 @@ typedef enum as_msg {
     AS_MSG_GW_DA_ONE,           /* %s token, %s "dO₁·v₀ = 1×10+1×0 = 10" */
     AS_MSG_GW_DA_ALL,           /* %s "dA₁ = [10,20]" */
     AS_MSG_GW_STEP2,            /* heading: Σ dA⊙A */
-    AS_MSG_GW_ROWDOT,           /* %s "10×0.67 + 20×0.33 ≈ 13.3" */
+    AS_MSG_GW_ROWDOT,           /* %s "Σ dA⊙A", %s "10×0.67 + 20×0.33 ≈ 13.3" */
     AS_MSG_GW_STEP3,            /* heading: dS, %s the sum */
     AS_MSG_GW_DS_ONE,           /* %s token, %s "dS₁₀ = 0.67×(10−13.3) ≈ -2.2" */
     AS_MSG_GW_DS_MASKED,        /* %s token, %s "dS₁₀": a masked cell */
@@ -365,19 +365,19 @@ typedef enum as_msg {
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
-    AS_MSG_POS_ROPE_NOTE,  /* %s base, %zu d_k, %s the pairing (one of the two below) */
+    AS_MSG_POS_ROPE_NOTE,  /* %s "p·θᵢ", %s "θᵢ = 10000^(−2i/2)", %s the pairing (below) */
     AS_MSG_POS_ROPE_HALF,  /* rope: half */
     AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
-    AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
+    AS_MSG_POS_ALIBI_NOTE, /* %s "−m·(i−j)", %s this head's slope */
     AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
     AS_MSG_POS_TR_PE,      /* %s "xp₀ = x₀ + PE₀ = [..] + [..] = [..]" */
     AS_MSG_POS_TR_PE_ROW,  /* %s "PE₀ = [sin(0/10000^(0/2)), ...] = [..]" */
-    AS_MSG_POS_TR_ROPE,    /* %s base, %zu d_k: heading of the turning */
+    AS_MSG_POS_TR_ROPE,    /* %s "p·θᵢ", %s "θᵢ = 10000^(−2i/2)": heading of the turning */
     AS_MSG_POS_TR_PAIR,    /* %s "q₁", %zu pair, %zu %zu its columns, %s angle, %s cos, %s sin */
     AS_MSG_POS_TR_TURNED,  /* %s "[1, 0] → [...] ≈ [...]" */
     AS_MSG_POS_TR_KEY,     /* %s "k₀", %zu its position, %s "kr₀ = [..]" */
     AS_MSG_POS_TR_RELATIVE,/* %s "QKᵀ": why --offset leaves it unchanged */
-    AS_MSG_POS_TR_ALIBI,   /* %s slope, %zu row, %s the sums */
+    AS_MSG_POS_TR_ALIBI,   /* %s slope, %s "−m·(1−j)", %s the sums */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
