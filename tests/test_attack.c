@@ -6,7 +6,7 @@
  * command. Inputs are made at run time in build/tests/attack-*; every expected value is
  * written here from the input (36 heads of ones give C = [O₀|…|O₃₅] of ones; the F11
  * answers are the chapter's). */
-#define _XOPEN_SOURCE 700 /* mknod(), S_IFCHR */
+#define _GNU_SOURCE /* mknod(), S_IFCHR, fopencookie() */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +26,8 @@
 #define CLI_ERR "build/tests/test_attack.err"
 #include "attnstep/check.h"
 #include "attnstep/output.h"
+#include "attnstep/render.h"
+#include "attnstep/session.h"
 #include "cli_util.h"
 #include "test_util.h"
 
@@ -188,7 +190,7 @@ static void test_o_force_refuses_anything_but_a_regular_file(void **state)
     assert_int_equal(symlink("/dev/stdout", ADIR "/stdout"), 0);
     count += mknod(ADIR "/null", S_IFCHR | 0666, makedev(1, 3)) == 0;
     for (i = 0; i < count; i++) {
-        snprintf(args, sizeof args, "run " F11 " -o %s --force", target[i]);
+        snprintf(args, sizeof args, "run " F11 " --lang en -o %s --force", target[i]);
         assert_int_equal(run(args), 2);
         assert_stdout_empty();
         assert_file_contains(CLI_ERR, "-o writes only regular files");
@@ -217,7 +219,7 @@ static void test_two_writers_of_one_new_file_never_both_succeed(void **state)
 
     (void)state;
     unlink(ODIR "/race.txt");
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_output_open(&a, ODIR "/race.txt", 0, &err), 0);
     assert_int_equal(as_output_open(&b, ODIR "/race.txt", 0, &err), 0); /* neither exists */
     fputs("first\n", a.f);
@@ -265,7 +267,7 @@ static void test_a_signal_leaves_no_temporary_file(void **state)
         if (pid == 0) {
             as_output o;
             as_error err;
-            as_error_clear(&err);
+            as_error_init(&err, AS_LANG_EN);
             if (as_output_open(&o, ODIR "/killed.txt", 0, &err) != 0)
                 _exit(3);
             fputs("half", o.f);
@@ -310,8 +312,8 @@ static void test_help_and_version_to_a_full_device_say_so(void **state)
     if (access("/dev/full", W_OK) != 0)
         skip();
     for (i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>" CLI_ERR, bin ? bin : "build/attnstep",
-                 i ? "--version" : "--help");
+        snprintf(cmd, sizeof cmd, "%s %s --lang en >/dev/full 2>" CLI_ERR,
+                 bin ? bin : "build/attnstep", i ? "--version" : "--help");
         st = system(cmd);
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), 2);
@@ -362,13 +364,91 @@ static void test_an_option_that_means_nothing_to_the_command_is_an_error(void **
         {F11 " --dk 2", "--dk means nothing to run"},
     };
     size_t i;
+    char args[256];
 
     (void)state;
+
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        assert_int_equal(run(cases[i].args), 2);
+        snprintf(args, sizeof args, "%s --lang en", cases[i].args);
+        assert_int_equal(run(args), 2);
         assert_stdout_empty();
         assert_file_contains(CLI_ERR, cases[i].says);
     }
+    assert_int_equal(run(cases[0].args), 2); /* and in Chinese, the default */
+    assert_file_contains(CLI_ERR, "--seed对run没有意义：它是exercise的选项");
+}
+
+/* ---- 5. output that streams ---- */
+
+/* X: one column of n tokens (width 1), the weights 1x1: n x n scores. */
+static void long_column(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+
+    assert_non_null(f);
+    fputs("X = [", f);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s[%d]", i ? "," : "", i % 7 - 3);
+    fputs("]\nWq = [[0.5]]\nWk = [[1]]\nWv = [[2]]\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static ssize_t refuse(void *cookie, const char *buf, size_t size)
+{
+    (void)buf;
+    (void)size;
+    ++*(int *)cookie;
+    errno = EPIPE;
+    return -1;
+}
+
+/* A reader that goes away stops the walk at once: the renderer writes as it goes and
+ * stops at the first write that fails, instead of making the whole output first (the
+ * old trace built 143 MB for these 1024 rows, then offered it 4 KiB at a time). */
+static void test_a_trace_stops_at_the_first_write_that_fails(void **state)
+{
+    static const cookie_io_functions_t io = {NULL, refuse, NULL, NULL};
+    as_session s;
+    as_error err;
+    as_render_opts o;
+    int calls = 0;
+    FILE *f;
+
+    (void)state;
+    long_column(ADIR "/long.txt", 1024);
+    as_error_clear(&err);
+    assert_int_equal(as_session_open(&s, ADIR "/long.txt", NULL, &err), 0);
+    memset(&o, 0, sizeof o);
+    o.digits = 10;
+    o.row = -2; /* --row all */
+    f = fopencookie(&calls, "w", io);
+    assert_non_null(f);
+    assert_int_equal(as_render_trace(f, &s.p, &s.t, &o), -1);
+    fclose(f);
+    /* the inputs and the 1024 projection lines go before the first check (about 27
+     * writes of 4 KiB); the whole walk would take some 35 000 */
+    assert_in_range(calls, 1, 100);
+    as_session_free(&s);
+}
+
+static void test_a_very_long_output_is_announced_with_how_to_shorten_it(void **state)
+{
+    int st;
+
+    (void)state;
+    long_column(ADIR "/long.txt", 1024); /* trace --row all: about 1.4e7 numbers */
+    st = system("ATTNSTEP_LANG=en ${ATTNSTEP_BIN:-build/attnstep} trace " ADIR "/long.txt "
+                "--row all 2>" CLI_ERR " | head -c 10 >" CLI_OUT);
+    assert_true(WIFEXITED(st));
+    assert_file_contains(CLI_ERR, "note: this prints about 13636611 numbers (more than ten "
+                                  "million); to see part of it, use --only");
+    assert_file_contains(CLI_OUT, "X = [[-3],");
+    assert_int_equal(run("trace " ADIR "/long.txt --row 5 --lang en"), 0); /* 1.3e6: quiet */
+    assert_file_lacks(CLI_ERR, "note:");
+    assert_int_equal(run("run " ADIR "/long.txt --only O --lang en"), 0);
+    assert_file_lacks(CLI_ERR, "note:");
+    unlink(ADIR "/long.txt");
 }
 
 int main(void)
@@ -386,6 +466,8 @@ int main(void)
         cmocka_unit_test(test_help_and_version_to_a_full_device_say_so),
         cmocka_unit_test(test_option_values_are_as_strict_as_the_input),
         cmocka_unit_test(test_an_option_that_means_nothing_to_the_command_is_an_error),
+        cmocka_unit_test(test_a_trace_stops_at_the_first_write_that_fails),
+        cmocka_unit_test(test_a_very_long_output_is_announced_with_how_to_shorten_it),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);

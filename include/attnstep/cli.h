@@ -61,14 +61,20 @@ typedef struct as_cli {
 } as_cli;
 
 /* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
- * ATTNSTEP_LANG for the default language. */
+ * --lang first, else ATTNSTEP_LANG, for the language of everything, err included. */
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err);
 
-/* Prints the one-line usage (after a usage error) to out. */
-void as_cli_usage(FILE *out);
+/* Records "COMMAND writes --format A or B" in err, the formats listed in err's language.
+ * Returns -1. */
+int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
+                        size_t count);
 
-/* Prints the --help text to out. */
-void as_cli_help(FILE *out);
+/* Prints the one-line usage and the pointer to --help (after a usage error), in lang,
+ * to out. */
+void as_cli_usage(FILE *out, as_lang lang);
+
+/* Prints the --help text in lang to out. */
+void as_cli_help(FILE *out, as_lang lang);
 
 /* A command writes its whole output to out (memory: nothing reaches the user when it
  * fails). Returns AS_EXIT_OK, AS_EXIT_WRONG (check found a wrong answer) or
@@ -80,8 +86,8 @@ typedef int (*as_command_fn)(FILE *out, const as_cli *cli, as_error *err);
 typedef struct as_command {
     const char *name;
     int nargs;
-    const char *synopsis; /* "FILE [options]" */
-    const char *what;     /* "every table, in the book's order" */
+    as_msg synopsis;      /* its arguments in --help: "FILE [options]" */
+    as_msg what;          /* what it does, in --help: "every table, in the book's order" */
     as_command_fn fn;
 } as_command;
 
@@ -107,6 +113,11 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
  * online softmax (cmd_tiles.c). Same returns as a command. */
 int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
+
+/* Before a very long output (more than AS_HUGE_OUTPUT numbers: run with walked_rows 0,
+ * trace walking walked_rows rows), says so on standard error and suggests --only and
+ * --row, in the user's language. */
+void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows);
 
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);

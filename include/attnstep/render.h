@@ -87,8 +87,24 @@ typedef int (*as_table_visit)(void *ctx, const as_table_view *v);
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
                   as_table_visit visit, void *ctx);
 
+/* About how many numbers `run` (walked_rows 0) or `trace` walking walked_rows rows (each
+ * a few numbers per readable position and head, before the whole-matrix form) prints
+ * with o: for the note before a very long output. */
+size_t as_numbers_estimate(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                           size_t walked_rows);
+
+/* The output is long: more numbers than AS_HUGE_OUTPUT. */
+#define AS_HUGE_OUTPUT 10000000u
+
 /* labels[i], or i itself written into buf when the axis is numbered (labels NULL). */
 const char *as_axis_label(char *buf, size_t size, const char *const *labels, size_t i);
+
+/* positions: RoPE's formulas as text, in symbols or (ascii) plain: angle gets "p·θᵢ"
+ * ("p*theta_i") and theta "θᵢ = 10000^(−2i/2)" for base and d_k. */
+void as_rope_formula(char *angle, char *theta, size_t size, double base, size_t d_k, int ascii);
+
+/* positions: ALiBi's bias as text, "−m·(i−j)", or for row >= 0 "−m·(1−j)" ("-m*(1-j)"). */
+void as_alibi_formula(char *buf, size_t size, long row, int ascii);
 
 /* Nonzero when any cell of m shows rounded at digits places (then ≈, else =). */
 int as_matrix_rounded(const as_matrix *m, int digits);
