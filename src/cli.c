@@ -326,18 +326,32 @@ static int listed(const char *list, const char *command)
     return 0;
 }
 
+
+/* The space-separated commands as a list in lang's words: "trace、grad或practice". */
+static void commands_list(char *buf, size_t size, as_lang lang, const char *commands)
+{
+    char words[128], *w[8], *save = NULL, *t;
+    size_t n = 0;
+
+    snprintf(words, sizeof words, "%s", commands);
+    for (t = strtok_r(words, " ", &save); t != NULL && n < 8; t = strtok_r(NULL, " ", &save))
+        w[n++] = t;
+    as_msg_list(buf, size, lang, (const char *const *)w, n, AS_MSG_LIST_OR);
+}
+
 /* Every option given means something to the command. Returns 0, or -1 with err set. */
 static int options_fit(const as_cli *cli, const unsigned long given, as_error *err)
 {
+    char list[128];
     size_t i;
 
     for (i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
         if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
             listed(scoped[i].commands, cli->command))
             continue;
-        as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command,
-                     scoped[i].commands);
-        as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, scoped[i].commands);
+        commands_list(list, sizeof list, err->lang, scoped[i].commands);
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command, list);
+        as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, list);
         return -1;
     }
     return 0;

@@ -54,7 +54,7 @@ int as_practice_only_bad(unsigned only)
     for (b = 0; b < AS_T_COUNT; b++)
         if ((only >> b & 1u) && !(ASKABLE >> b & 1u))
             return b;
-    return 0;
+    return -1;
 }
 
 /* ---- writing ---- */
@@ -390,6 +390,14 @@ static void add_fit(as_fit *fits, size_t *n, as_fit f)
         fits[(*n)++] = f;
 }
 
+/* Nonzero for a mistake in making Q, K or V (another W, a transposed W) asked about a
+ * later table's cell: the tables it is made from are on the screen, right, so such a
+ * value comes from the later step (A·K is keys_for_values, not V made with Wk). */
+static int projection_mistake(const cell *c, as_fit f)
+{
+    return c->tb > AS_T_V && (f.diag == AS_DIAG_WRONG_WEIGHTS || f.diag == AS_DIAG_TORCH_LAYOUT);
+}
+
 /* The mistakes whose value of cell c the written w (unit u) stands for. */
 static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
 {
@@ -398,7 +406,7 @@ static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fit
     double x;
 
     for (v = 1; v < AS_CHAIN_VARIANTS; v++)
-        if (variant_cell(tu, v, c, &x) && !isnan(x) &&
+        if (!projection_mistake(c, as_chain_variant(v)) && variant_cell(tu, v, c, &x) && !isnan(x) &&
             as_cell_judge(w, u, x, &tu->o->judge) == AS_CELL_RIGHT)
             add_fit(fits, &n, as_chain_variant(v));
     if (c->i != c->j && c->j < m->rows && c->i < m->cols &&

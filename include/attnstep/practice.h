@@ -40,8 +40,8 @@ typedef struct as_practice_score {
 /* Nonzero when practice can ask problem p: one head (K and V too), no Wo, no positions. */
 int as_practice_fits(const as_problem *p);
 
-/* The tables the --only bits ask for, in as_practice_opts' terms: 0 when only holds
- * none but Q, K, V, QKT, S, A and O; else the first other table's bit number. */
+/* -1 when the --only bits name none but Q, K, V, QKT, S, A and O (what practice asks);
+ * else the first other table's bit number (an as_table). */
 int as_practice_only_bad(unsigned only);
 
 /* Runs the session on problem p (as_practice_fits) and its run t: prompts to out (and
