@@ -160,11 +160,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_SHEET_PLACES] = {"不是整数的结果保留%s位小数，整数照写。",
                           "Round every result that is not a whole number to %s decimal places; "
                           "write whole numbers as they are."},
-    [AS_MSG_SHEET_SOFTMAX] = {"A的每一行是对S的同一行做softmax，每行之和为1。",
-                           "Each row of A is the softmax of the same row of S; each row adds up "
-                           "to 1."},
-    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：S里写%s，A里写0。",
-                          "Where the mask forbids reading, write %s in S and 0 in A."},
+    [AS_MSG_SHEET_SOFTMAX] = {"%s的每一行是对%s的同一行做softmax，每行之和为1。",
+                           "Each row of %s is the softmax of the same row of %s; each row adds "
+                           "up to 1."},
+    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：%s里写%s，%s里写0。",
+                          "Where the mask forbids reading, %s holds %s and %s holds 0."},
     [AS_MSG_SHEET_WORK] = {"演算区", "Working space"},
     [AS_MSG_SHEET_EXP] = {"可能用到的e的幂（x是减去本行最大值后的分数）：",
                        "Powers of e you may need (x is a score minus the max of its row):"},

@@ -116,12 +116,12 @@ static void html_given(const quiz *z)
     say(z->out, z->o->lang, z->how, AS_MSG_SHEET_PLACES, places, "", "", "", "");
     if (asked & T_BIT(AS_T_A)) {
         fputc(' ', z->out);
-        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_SOFTMAX, "", "", "", "", "");
+        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_SOFTMAX, "A", "S", "", "", "");
     }
     if ((asked & (T_BIT(AS_T_S) | T_BIT(AS_T_A))) && mask != AS_MASK_NONE) {
         fputc(' ', z->out);
-        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_MASKED, "\xe2\x88\x92\xe2\x88\x9e", "", "",
-            "", "");
+        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_MASKED, "S", "\xe2\x88\x92\xe2\x88\x9e",
+            "A", "", "");
     }
     fputs(" ", z->out);
     if (mask == AS_MASK_WINDOW) {

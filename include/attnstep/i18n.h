@@ -124,8 +124,8 @@ typedef enum as_msg {
     AS_MSG_SHEET_DATE,
     AS_MSG_SHEET_DO,           /* %s the tables to compute */
     AS_MSG_SHEET_PLACES,       /* %s decimal places */
-    AS_MSG_SHEET_SOFTMAX,      /* A is the softmax of each row */
-    AS_MSG_SHEET_MASKED,       /* %s −∞: what masked cells hold */
+    AS_MSG_SHEET_SOFTMAX,      /* %s "A", %s "S": A is the softmax of each row */
+    AS_MSG_SHEET_MASKED,       /* %s "S", %s −∞, %s "A": what masked cells hold */
     AS_MSG_SHEET_WORK,         /* heading: room to work */
     AS_MSG_SHEET_EXP,          /* before the table of e^x */
     AS_MSG_SHEET_HEAD,         /* %s head */
