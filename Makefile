@@ -110,6 +110,16 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
 
+# `make bench-check` times `attnstep check` on a generated class of 1000 answers files
+# (issue 13: under a second).
+.PHONY: bench-check
+$(BUILD)/bench/gen_class: tests/bench/gen_class.c tests/class_gen.h tests/class_roster.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lm
+
+bench-check: all $(BUILD)/bench/gen_class
+	@sh tests/bench/bench_check.sh
+
 parser-stress: $(BUILD)/tests/test_fastfloat
 	@sh tests/ensure-cmocka.sh
 	time env ATTNSTEP_FUZZ_N=10000000 ./$(BUILD)/tests/test_fastfloat

@@ -226,7 +226,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "%s: this step itself was done right; the error comes from your own %s "
                          "(carried_error: the mark is earned)"},
     [AS_MSG_CHK_ROW_CELL] = {"%s[%zu]：写的是%s，应为%s", "%s[%zu]: written %s, expected %s"},
-    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", "(too few decimals: at least %d asked)"},
+    [AS_MSG_CHK_TOO_FEW] = {"（小数位数不够：要求至少%d位）", " (too few decimals: at least %d asked)"},
     [AS_MSG_CHK_STUDENT] = {"学生：%s　得分：%zu/%zu", "student: %s  score: %zu/%zu"},
     [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
     [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
@@ -405,7 +405,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "and computes row t of the output from the cache."},
     [AS_MSG_DC_STEP] = {"── 第%zu步：“%s” ──", "── step %zu: “%s” ──"},
     [AS_MSG_DC_NEW] = {"只算新一行的投影：", "only the new row is projected:"},
-    [AS_MSG_DC_CACHE] = {"缓存（到目前为止的%zu行）：", "the cache (%zu rows so far):"},
+    [AS_MSG_DC_CACHE] = {"缓存（到目前为止的%zu行）：", "the cache (rows so far: %zu):"},
     [AS_MSG_DC_WINDOW] = {"（滑动窗口：缓存只需保留最近的%zu行）", "(sliding window: the cache need keep only the last %zu rows)"},
     [AS_MSG_DC_SHARES] = {"读取份额：%s", "shares: %s"},
     [AS_MSG_DC_SAME] = {"与run算出的O第%zu行逐位相同（同样的运算，同样的顺序）。",
@@ -413,14 +413,16 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "the same order)."},
     [AS_MSG_DC_DIFFERS] = {"与run算出的O第%zu行不是逐位相同！", "NOT bit for bit row %zu of the O that run computes!"},
     [AS_MSG_DC_WORK] = {"本步工作：投影1行，打分点积%zu个；若不用缓存、从头重算这%zu行：投影%zu行，打分点积%zu个。",
-                     "Work this step: 1 row projected, %zu score dot products; recomputing "
-                     "these %zu rows from scratch: %zu rows projected, %zu dot products."},
+                     "Work this step: 1 row projected, score dot products: %zu. Recomputing "
+                     "from scratch (rows so far: %zu): rows projected: %zu, score dot "
+                     "products: %zu."},
     [AS_MSG_DC_TOTAL] = {"合计：用缓存投影%zu行、打分点积%zu个；每步都从头重算则投影%zu行、打分点积%zu个。",
-                      "In all: with the cache %zu rows projected and %zu score dot products; "
-                      "recomputing at every step, %zu rows and %zu dot products."},
-    [AS_MSG_DC_READS] = {"读取缓存中的：%s", "reads from the cache: %s"},
-    [AS_MSG_DC_HEAD] = {"（第%zu个头）", "(head %zu)"},
-    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", "(K/V group %zu)"},
+                      "In all, with the cache: rows projected: %zu, score dot products: %zu; "
+                      "recomputing at every step: rows projected: %zu, score dot products: "
+                      "%zu."},
+    [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
+    [AS_MSG_DC_HEAD] = {"（第%zu个头）", " (head %zu)"},
+    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", " (K/V group %zu)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
     [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"

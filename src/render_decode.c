@@ -156,7 +156,7 @@ static void heads(dwalk *w, size_t t)
 
     for (h = 0; h < p->heads; h++) {
         if (p->heads > 1)
-            as_block_add(w->b, msg(w, AS_MSG_FMT_HEAD), h);
+            as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
         vector_line(w, AS_MSG_TR_SCALED, &AS_AT(d->S[h], t, f), count);
         vector_line(w, AS_MSG_DC_SHARES, &AS_AT(d->A[h], t, f), count);
         if (p->heads > 1 || p->Wo != NULL)

@@ -100,7 +100,7 @@ static void walk_row(twalk *w, const as_trace *t, const as_tiles *tl, size_t h, 
     gap(w);
     as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), w->p->tokens[i], i);
     if (w->p->heads > 1)
-        as_block_add(w->b, msg(w, AS_MSG_FMT_HEAD), h);
+        as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
     as_block_add(w->b, msg(w, AS_MSG_TL_START), as_sym_text(w->o->ascii, AS_SYM_NEG_INF),
                  as_text_str(&z.t));
     for (b = 0; b < tw->blocks; b++)

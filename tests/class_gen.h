@@ -52,7 +52,7 @@ static const char gproblem_text[] =
 
 /* ---- the steps, done right or as a mistake does them ---- */
 
-static void g_project(gmat *out, int w, int torch)
+static inline void g_project(gmat *out, int w, int torch)
 {
     int i, j, k;
 
@@ -66,7 +66,7 @@ static void g_project(gmat *out, int w, int torch)
         }
 }
 
-static void g_transpose(gmat *m)
+static inline void g_transpose(gmat *m)
 {
     gmat t = *m;
     int i, j;
@@ -78,7 +78,7 @@ static void g_transpose(gmat *m)
     *m = t;
 }
 
-static void g_scores(gmat *out, const gmat *q, const gmat *k)
+static inline void g_scores(gmat *out, const gmat *q, const gmat *k)
 {
     int i, j, d;
 
@@ -93,7 +93,7 @@ static void g_scores(gmat *out, const gmat *q, const gmat *k)
 }
 
 /* mask: 0 causal, 1 none, 2 zero where forbidden, 3 the other way round */
-static void g_scale_mask(gmat *out, const gmat *qkt, double scale, int mask)
+static inline void g_scale_mask(gmat *out, const gmat *qkt, double scale, int mask)
 {
     int i, j;
 
@@ -112,7 +112,7 @@ static void g_scale_mask(gmat *out, const gmat *qkt, double scale, int mask)
 
 /* how: 0 rows, 1 columns, 2 the shifted exps not divided, 3 rows then the forbidden
  * shares set to 0 */
-static void g_softmax(gmat *out, const gmat *s, int how)
+static inline void g_softmax(gmat *out, const gmat *s, int how)
 {
     gmat in = *s;
     int i, j;
@@ -136,7 +136,7 @@ static void g_softmax(gmat *out, const gmat *s, int how)
         g_transpose(out);
 }
 
-static void g_mix(gmat *out, const gmat *a, const gmat *v)
+static inline void g_mix(gmat *out, const gmat *a, const gmat *v)
 {
     int i, j, k;
 
@@ -150,7 +150,7 @@ static void g_mix(gmat *out, const gmat *a, const gmat *v)
         }
 }
 
-static double g_round(double v, int places)
+static inline double g_round(double v, int places)
 {
     const double f = pow(10, places);
 
@@ -175,7 +175,7 @@ typedef struct gstudent {
     int unreadable;              /* the file is cut off inside a matrix */
 } gstudent;
 
-static int g_writes(const gstudent *s, int kind)
+static inline int g_writes(const gstudent *s, int kind)
 {
     char pad[16];
     const char *p = s->tables;
@@ -190,13 +190,13 @@ static int g_writes(const gstudent *s, int kind)
     return 0;
 }
 
-static int g_is(const gstudent *s, int kind, const char *m)
+static inline int g_is(const gstudent *s, int kind, const char *m)
 {
     return s->mistake[kind] != NULL && strncmp(s->mistake[kind], m, strlen(m)) == 0;
 }
 
 /* The W a projection used: its own, or the one a wrong_weights mistake names. */
-static int g_weights(const gstudent *s, int kind)
+static inline int g_weights(const gstudent *s, int kind)
 {
     const char *m = s->mistake[kind];
 
@@ -206,7 +206,7 @@ static int g_weights(const gstudent *s, int kind)
 }
 
 /* Nonzero when row r of kind k is written as a row answer ("s1"). */
-static int g_row_written(const gstudent *s, int k, int r)
+static inline int g_row_written(const gstudent *s, int k, int r)
 {
     const char row[3] = {"qkv sao"[k], (char)('0' + r), 0};
 
@@ -214,7 +214,7 @@ static int g_row_written(const gstudent *s, int k, int r)
 }
 
 /* Nonzero when some row of kind k is written as a row answer. */
-static int g_any_row(const gstudent *s, int k)
+static inline int g_any_row(const gstudent *s, int k)
 {
     int r;
 
@@ -226,7 +226,7 @@ static int g_any_row(const gstudent *s, int k)
 
 /* The student's tables: each step from their own earlier tables, as written when written
  * (rounded, with the slip), else as computed. */
-static void g_work(const gstudent *s, gmat own[GKINDS])
+static inline void g_work(const gstudent *s, gmat own[GKINDS])
 {
     int k, i;
 
@@ -261,7 +261,7 @@ static void g_work(const gstudent *s, gmat own[GKINDS])
 
 /* ---- the file ---- */
 
-static void g_number(FILE *f, double v, int places, int alt)
+static inline void g_number(FILE *f, double v, int places, int alt)
 {
     if (isinf(v))
         fputs(alt ? "-inf" : "\xe2\x88\x92\xe2\x88\x9e", f);
@@ -269,7 +269,7 @@ static void g_number(FILE *f, double v, int places, int alt)
         fprintf(f, "%.*f", places, v);
 }
 
-static void g_row(FILE *f, const gmat *m, int i, int places, int alt)
+static inline void g_row(FILE *f, const gmat *m, int i, int places, int alt)
 {
     int j;
 
@@ -282,7 +282,7 @@ static void g_row(FILE *f, const gmat *m, int i, int places, int alt)
     fputc(']', f);
 }
 
-static void g_table(FILE *f, const char *name, const gmat *m, int places, int alt)
+static inline void g_table(FILE *f, const char *name, const gmat *m, int places, int alt)
 {
     int i;
 
@@ -296,7 +296,7 @@ static void g_table(FILE *f, const char *name, const gmat *m, int places, int al
 }
 
 /* The row answers: "q1" names row 1 of Q; "q₁" (a subscript) too. */
-static void g_rows(FILE *f, const gstudent *s, const gmat own[GKINDS], int sub)
+static inline void g_rows(FILE *f, const gstudent *s, const gmat own[GKINDS], int sub)
 {
     const char *p;
 
@@ -315,10 +315,10 @@ static void g_rows(FILE *f, const gstudent *s, const gmat own[GKINDS], int sub)
 }
 
 /* Writes the student's answers file into dir. Returns 0, or -1 when it cannot. */
-static int g_write(const char *dir, const gstudent *s, int serial)
+static inline int g_write(const char *dir, const gstudent *s, int serial)
 {
     gmat own[GKINDS];
-    char path[512];
+    char path[1024];
     FILE *f;
     int k;
 
@@ -349,7 +349,7 @@ typedef struct gexpect {
 } gexpect;
 
 /* Nonzero when the written cells stand for the true ones (half a unit of the place). */
-static int g_agrees(const gmat *w, const gmat *x, int row, int places)
+static inline int g_agrees(const gmat *w, const gmat *x, int row, int places)
 {
     const double half = places > 0 ? 0.5 * pow(10, -places) : 1e-9;
     int i, j, r0 = row < 0 ? 0 : row, r1 = row < 0 ? w->r : row + 1;
@@ -370,7 +370,7 @@ static const int g_inputs[GKINDS][2] = {{-1, -1}, {-1, -1}, {-1, -1}, {GQ, GK},
 
 /* What step k (row r, -1 the whole table) reads of kind k is written: the table, that
  * row, or (whole) some of its rows. */
-static int g_given(const gstudent *s, int k, int r)
+static inline int g_given(const gstudent *s, int k, int r)
 {
     return g_writes(s, k) || (r >= 0 ? g_row_written(s, k, r) : g_any_row(s, k));
 }
@@ -378,7 +378,7 @@ static int g_given(const gstudent *s, int k, int r)
 /* Walks back from step k through the tables the student did not write: sets *wrong when
  * a written one it was made from is wrong, and *hidden to a mistake made in a table not
  * written. status[kind] is 1 right, 0 wrong, for the written tables (and the rows r). */
-static void g_sources(const gstudent *s, int k, int r, const int status[GKINDS], int *wrong,
+static inline void g_sources(const gstudent *s, int k, int r, const int status[GKINDS], int *wrong,
                       const char **hidden)
 {
     int i;
@@ -410,7 +410,7 @@ static const char *g_code(const char *m)
     return m;
 }
 
-static void g_judge(gexpect *e, const gstudent *s, int k, int r, const gmat own[GKINDS],
+static inline void g_judge(gexpect *e, const gstudent *s, int k, int r, const gmat own[GKINDS],
                     const gmat truth[GKINDS], int status[GKINDS])
 {
     const char *hidden = NULL, *fit;
@@ -440,7 +440,7 @@ static void g_judge(gexpect *e, const gstudent *s, int k, int r, const gmat own[
 
 /* Fills e[] with what each answer of s should get, in the book's order (tables, then
  * rows after their table); returns how many. */
-static int g_expect(const gstudent *s, gexpect e[32], int *score)
+static inline int g_expect(const gstudent *s, gexpect e[32], int *score)
 {
     gmat own[GKINDS], truth[GKINDS];
     int status[GKINDS] = {1, 1, 1, 1, 1, 1, 1}, n = 0, k, r;

@@ -382,6 +382,100 @@ static void test_check_text_names_the_cell_and_the_expected_value(void **state)
                                   "your own A (carried_error: the mark is earned)");
 }
 
+
+/* ---- issue 13: one cell, rows, names, --require-digits, the formats ---- */
+
+static void test_one_cell_is_judged_to_its_written_place_or_the_required_digits(void **state)
+{
+    const as_check_opts plain = {-1, 0}, three = {-1, 3}, tol = {0.05, 0};
+
+    (void)state;
+    /* 0.67 stands for 0.6697615493 (the chapter's share): within 0.005 */
+    assert_int_equal(as_cell_judge(0.67, 0.01, 0.6697615493, &plain), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(0.66, 0.01, 0.6697615493, &plain), AS_CELL_WRONG);
+    /* --require-digits 3: 0.67 has two decimals; 10.0 and 0 are whole, and so exempt */
+    assert_int_equal(as_cell_judge(0.67, 0.01, 0.6697615493, &three), AS_CELL_TOO_FEW);
+    assert_int_equal(as_cell_judge(0.670, 0.001, 0.6697615493, &three), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(10.0, 0.1, 10, &three), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(0.75, 0.01, 0.7071067812, &tol), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(-INFINITY, 0, -INFINITY, &plain), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(0, 0, -INFINITY, &plain), AS_CELL_WRONG);
+}
+
+static void test_rows_are_named_as_the_walk_through_names_them(void **state)
+{
+    static const char *const good[] = {"q1", "k0", "v0", "s1", "a1", "o1", "q\xe2\x82\x81",
+                                       "s12", "a1_h0"};
+    static const long rows[] = {1, 0, 0, 1, 1, 1, 1, 12, 1};
+    static const char *const bad[] = {"x1", "q", "qkt1", "s1x", "s_h0", "Q1", "o1_h"};
+    as_answer_kind kind;
+    long head, row;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        assert_int_equal(as_answer_row(good[i], &kind, &head, &row), 0);
+        assert_int_equal(row, rows[i]);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(as_answer_row(bad[i], &kind, &head, &row), -1);
+}
+
+static void test_the_chapters_row_1_is_checked_against_row_1(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    /* the chapter's walk-through of “爱”: q₁ = [1,0], k₀ = [1,0], v₀ = [10,0], the scaled
+     * scores [1/√2, 0], the shares [0.6698, 0.3302], o₁ = [6.6976, 6.6048] */
+    grade_text(&g, &s, &a, "examples/f11.txt",
+               "q\xe2\x82\x81 = [1, 0]\nk0 = [1, 0]\nv0 = [10, 0]\ns1 = [0.7071, 0]\n"
+               "a1 = [0.6698, 0.3302]\no1 = [6.6976, 6.6048]\n", -1);
+    assert_true(g.correct);
+    assert_int_equal(g.count, 6);
+    assert_int_equal(g.score, 6);
+    done(&g, &s, &a);
+    /* s1 without the scaling: [1, 0] */
+    grade_text(&g, &s, &a, "examples/f11.txt", "s1 = [1, 0]\n", -1);
+    assert_false(g.correct);
+    assert_string_equal(g.table[0].name, "s1");
+    assert_int_equal(g.table[0].diagnosis, AS_DIAG_NO_SCALE);
+    done(&g, &s, &a);
+}
+
+static void test_a_name_setting_names_the_student(void **state)
+{
+    as_answers a;
+
+    (void)state;
+    parse(&a, "name: \xe5\xbc\xa0\xe4\xb8\x89  # the student\nS = [[0, -inf], [0.7071, 0]]\n");
+    assert_string_equal(a.student, "\xe5\xbc\xa0\xe4\xb8\x89");
+    as_answers_free(&a);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format csv"), 0);
+    assert_file_contains(CLI_OUT, "\xef\xbb\xbfstudent,score,max,A,mistakes\r\nf11-two-places,1,1,1,\r\n");
+}
+
+static void test_require_digits_makes_two_places_too_few(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --require-digits 3 --lang en"), 1);
+    assert_file_contains(CLI_OUT, "A[1][0]: written 0.67, expected 0.6697615493 (too few decimals: at least 3 asked)");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --require-digits 2"), 0);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --require-digits x"), 2);
+}
+
+static void test_markdown_summary_of_two_students(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt " DATA
+                         "f11-no-scale.txt --format md --lang en"), 1);
+    assert_file_contains(CLI_OUT, "| student | score | mistakes |\n|---|---|---|\n"
+                                  "| f11-two-places | 1/1 |  |\n| f11-no-scale | 0/1 | S:no_scale |\n");
+    assert_file_contains(CLI_OUT, "| `no_scale` | 1 |\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +500,12 @@ int main(void)
         cmocka_unit_test(test_check_command_exits_0_1_2),
         cmocka_unit_test(test_check_json_is_exactly_the_specs_shape),
         cmocka_unit_test(test_check_text_names_the_cell_and_the_expected_value),
+        cmocka_unit_test(test_one_cell_is_judged_to_its_written_place_or_the_required_digits),
+        cmocka_unit_test(test_rows_are_named_as_the_walk_through_names_them),
+        cmocka_unit_test(test_the_chapters_row_1_is_checked_against_row_1),
+        cmocka_unit_test(test_a_name_setting_names_the_student),
+        cmocka_unit_test(test_require_digits_makes_two_places_too_few),
+        cmocka_unit_test(test_markdown_summary_of_two_students),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

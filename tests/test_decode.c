@@ -144,6 +144,13 @@ static void test_decode_prints_the_checked_walk_through_in_english(void **state)
     assert_golden("tests/golden/decode.en.txt");
 }
 
+static void test_decode_prints_each_head_and_the_shared_cache(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode examples/gqa.txt --lang en"), 0);
+    assert_golden("tests/golden/decode.gqa.en.txt");
+}
+
 static void test_decode_json_is_the_checked_steps_and_output(void **state)
 {
     (void)state;
@@ -233,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_chinese),
         cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_english),
         cmocka_unit_test(test_decode_json_is_the_checked_steps_and_output),
+        cmocka_unit_test(test_decode_prints_each_head_and_the_shared_cache),
         cmocka_unit_test(test_decode_only_o_prints_the_same_json_text_as_run),
         cmocka_unit_test(test_the_ascii_walk_through_has_no_unicode_symbols),
         cmocka_unit_test(test_decode_refuses_cross_attention),
