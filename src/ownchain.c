@@ -69,7 +69,8 @@ typedef struct ctx {
     as_fit v;
     int from;     /* the kind of the step the mistake changes: the student's tables of
                    * that kind and after are not laid over (the mistake's own tables are
-                   * computed); AS_ANS_KINDS for the right chain */
+                   * computed), except Q, K and V: a projection written is the one the
+                   * student went on with; AS_ANS_KINDS for the right chain */
     as_chain *c;
 } ctx;
 
@@ -110,8 +111,8 @@ static int settle(const ctx *x, size_t idx)
     if (as_matrix_copy(&s->own, &s->calc) != 0 || (s->taint = calloc(rows ? rows : 1, sizeof *s->taint)) == NULL)
         return -1;
     memcpy(s->taint, s->ctaint, rows * sizeof *s->taint);
-    if (slot_kind(x->p, idx) >= x->from && x->from < AS_ANS_KINDS)
-        return 0;
+    if (slot_kind(x->p, idx) >= x->from && slot_kind(x->p, idx) > AS_ANS_V)
+        return 0; /* the mistake's own tables; a Q, K or V written stays what was written */
     for (i = 0; i < x->n && !whole; i++) {
         const as_table_grade *g = &x->ans[i];
         if (g->row >= 0 || slot_index(x->p, g->kind, g->head) != idx ||

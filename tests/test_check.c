@@ -476,6 +476,17 @@ static void test_markdown_summary_of_two_students(void **state)
     assert_file_contains(CLI_OUT, "| `no_scale` | 1 |\n");
 }
 
+/* The bundled class (examples/class/, one file per student, each worked out by hand in
+ * its comment): the gradebook and the English report, checked by hand once. */
+static void test_the_bundled_class_gives_its_gradebook_and_report(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class --format csv"), 1);
+    assert_golden("tests/golden/check-class.csv");
+    assert_int_equal(run("check examples/f11.txt examples/class --lang en"), 1);
+    assert_golden("tests/golden/check-class-en.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -506,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_markdown_summary_of_two_students),
+        cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
