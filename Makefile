@@ -91,6 +91,19 @@ clean:
 
 -include $(wildcard $(BUILD)/obj/*.d)
 
+# ---- Warnings as errors (issue 11) ----
+# `make werror` builds everything (the program, every test program and the fuzz replays)
+# with -Werror, under gcc and under clang, into build/werror-CC; it runs nothing. CI
+# runs it first.
+.PHONY: werror
+WERROR_CCS = gcc clang
+
+werror:
+	@sh tests/ensure-cmocka.sh
+	@set -e; for cc in $(WERROR_CCS); do echo "== -Werror with $$cc"; \
+	    $(MAKE) --no-print-directory -s BUILD=build/werror-$$cc CC=$$cc CFLAGS="-O2 -Werror" \
+	        $(subst $(BUILD)/,build/werror-$$cc/,$(BUILD)/attnstep $(TESTS) $(REPLAYS)); done
+
 # ---- Performance (issue 8) ----
 # `make bench` times `attnstep run --only O` on a GPT-2-sized layer against numpy
 # (tests/bench/bench.sh); `make parser-stress` checks as_strtod_fast against strtod on

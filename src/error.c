@@ -13,7 +13,10 @@ void as_error_set(as_error *e, const char *file, int line, int col, const char *
 {
     va_list ap;
 
-    if (e == NULL || e->set)
+    if (e == NULL)
+        return;
+    e->ignored = e->set;
+    if (e->set)
         return; /* the first error is the one the user needs */
     snprintf(e->file, sizeof e->file, "%s", file ? file : "");
     e->line = line;
@@ -29,8 +32,8 @@ void as_error_hint(as_error *e, const char *fmt, ...)
 {
     va_list ap;
 
-    if (e == NULL)
-        return;
+    if (e == NULL || e->ignored)
+        return; /* the hint of a second error would replace the first one's */
     va_start(ap, fmt);
     vsnprintf(e->hint, sizeof e->hint, fmt, ap);
     va_end(ap);

@@ -88,13 +88,3 @@ int as_matrix_transpose(as_matrix *m)
     *m = t;
     return 0;
 }
-
-int as_matrix_all_finite(const as_matrix *m)
-{
-    size_t i;
-
-    for (i = 0; i < m->rows * m->cols; i++)
-        if (!isfinite(m->v[i]))
-            return 0;
-    return 1;
-}

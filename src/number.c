@@ -10,7 +10,6 @@
 
 const char as_why_too_large[] = "the number is too large for a double";
 const char as_why_zero_denominator[] = "the fraction divides by zero";
-const char as_why_no_memory[] = "out of memory";
 
 /* THE place decimal text becomes a double. Reads the longest unsigned decimal literal
  * at s[0..len) (digits with at most one ".", at least one digit, then an exponent only

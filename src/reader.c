@@ -93,10 +93,8 @@ int as_reader_number_error(as_reader *r, const char *p, size_t run, const char *
     if (why == as_why_too_large)
         return as_reader_fail_at(r, p, "a double holds numbers up to about 1.8e308",
                                  "the number \"%s\" is too large", q);
-    if (why == as_why_zero_denominator)
-        return as_reader_fail_at(r, p, "the number below the fraction bar must not be 0",
-                                 "the fraction \"%s\" divides by zero", q);
-    return as_reader_fail_memory(r, p);
+    return as_reader_fail_at(r, p, "the number below the fraction bar must not be 0",
+                             "the fraction \"%s\" divides by zero", q);
 }
 
 /* ------------------------------------------------------------------ matrix values ---- */

@@ -24,7 +24,7 @@
 /* Opens an input as `run` would, with --mask when mask is not AS_MASK_DEFAULT. */
 static void open_with(as_session *s, const char *path, as_mask_kind mask)
 {
-    as_session_opts o = {mask, 0};
+    as_session_opts o = {.mask = mask};
     as_error err;
 
     as_error_clear(&err);

@@ -375,7 +375,7 @@ static void test_level_rules_refuse_what_they_cannot_keep(void **state)
 /* The key, read back by check, is right for its own exercise. */
 static void key_checks_as_right(unsigned long seed, int level)
 {
-    as_render_opts ro = {AS_LANG_ZH, 10, 0, 0, 0, -1, 0, 0};
+    as_render_opts ro = {.lang = AS_LANG_ZH, .digits = 10, .row = -1};
     as_exercise_opts o;
     as_session s;
     as_answers a;

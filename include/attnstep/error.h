@@ -15,6 +15,8 @@ typedef struct as_error {
     char msg[AS_ERR_MSG];
     char hint[AS_ERR_MSG]; /* empty when no hint helps */
     int set;               /* nonzero once as_error_set() was called */
+    int ignored;           /* nonzero when the last as_error_set() came second and was
+                            * dropped: its hint is dropped too */
 } as_error;
 
 /* Clears e. */
@@ -28,7 +30,8 @@ void as_error_set(as_error *e, const char *file, int line, int col, const char *
 #endif
     ;
 
-/* Sets the learner's hint of an error already set (printf-style). */
+/* Sets the learner's hint of the error just set (printf-style). The first error wins
+ * here too: after an as_error_set() that was dropped, its hint is dropped. */
 void as_error_hint(as_error *e, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -35,7 +35,5 @@ int as_matrix_transpose(as_matrix *m);
  * sides stay in the cache. */
 void as_transpose(double *out, const double *in, size_t rows, size_t cols);
 
-/* Nonzero when every value is finite. */
-int as_matrix_all_finite(const as_matrix *m);
 
 #endif

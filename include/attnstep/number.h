@@ -16,7 +16,6 @@ size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, co
 /* The messages as_parse_number() sets in *why, so that a caller can tell them apart. */
 extern const char as_why_too_large[];        /* 1e999, or a fraction beyond the range */
 extern const char as_why_zero_denominator[]; /* 1/0 */
-extern const char as_why_no_memory[];        /* a very long literal could not be copied */
 
 /* The unit of the last digit written in the number text s[0..n): 0.01 for "0.67", 1 for
  * "3.", 0.001 for "1e-3", 1e-4 for "1.5e-3"; 0 when the number is exact as written ("2",

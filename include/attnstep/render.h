@@ -83,7 +83,7 @@ typedef int (*as_table_visit)(void *ctx, const as_table_view *v);
 
 /* Visits every table that o shows, in the order `run` prints them (X, W, Q, K, V, each
  * head's QKT, M, S, A, O, then C and O). Returns 0, or what a visit returned to stop.
- * (Defined in render_md.c; md, latex and csv share it.) */
+ * (Defined in render.c; md, latex, csv and the worksheet share it.) */
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
                   as_table_visit visit, void *ctx);
 
