@@ -77,7 +77,8 @@ static void html_values(const quiz *z, const as_table_view *v)
     as_sheet_table_name(name, sizeof name, z->s, z->o, v, 0);
     fputs("<p><b>", z->out);
     put(z->out, name, z->how);
-    fputs("</b></p><table border=\"1\" cellpadding=\"4\"><tr><th></th>", z->out);
+    /* GIFT: the = of an attribute escaped, as any in the text */
+    put(z->out, "</b></p><table border=\"1\" cellpadding=\"4\"><tr><th></th>", z->how & ESC_GIFT);
     for (j = 0; j < v->m->cols; j++) {
         fputs("<th>", z->out);
         put(z->out, axis(buf, sizeof buf, v->cols, j), z->how);
@@ -90,7 +91,7 @@ static void html_values(const quiz *z, const as_table_view *v)
         fputs("</th>", z->out);
         for (j = 0; j < v->m->cols; j++) {
             as_fmt_display(buf, sizeof buf, AS_AT(*v->m, i, j), z->o->key_places, 0);
-            fputs("<td align=\"right\">", z->out);
+            put(z->out, "<td align=\"right\">", z->how & ESC_GIFT);
             put(z->out, buf, z->how);
             fputs("</td>", z->out);
         }

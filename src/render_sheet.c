@@ -304,8 +304,9 @@ static void item_name(const page *pg, char *buf, size_t size, const item *it)
             return;
         }
         if (p->scale_auto)
-            snprintf(sc, sizeof sc, "/%s%s%zu%s", tex ? "\\sqrt{" : sym(pg, AS_SYM_SQRT), "",
-                     p->d_k, tex ? "}" : "");
+            snprintf(sc, sizeof sc, "/%s%zu%s",
+                     tex ? "\\sqrt{" : pg->o->ascii ? "sqrt(" : sym(pg, AS_SYM_SQRT), p->d_k,
+                     tex ? "}" : pg->o->ascii ? ")" : "");
         else
             snprintf(sc, sizeof sc, "%s%.6g", tex ? "\\cdot " : sym(pg, AS_SYM_DOT), p->scale);
         snprintf(buf, size, "S%s = %s%s%s", h, base, sc, p->mask == AS_MASK_NONE ? "" : " + M");

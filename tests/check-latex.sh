@@ -13,7 +13,7 @@ out=build/latex
 need=""
 command -v pdflatex >/dev/null 2>&1 || need="$need texlive-latex-base"
 command -v xelatex >/dev/null 2>&1 || need="$need texlive-xetex"
-kpsewhich ctexart.cls >/dev/null 2>&1 || need="$need texlive-lang-chinese"
+kpsewhich ctexart.cls >/dev/null 2>&1 || need="$need texlive-lang-chinese texlive-latex-recommended"
 command -v pdfinfo >/dev/null 2>&1 || need="$need poppler-utils"
 if [ -n "$need" ]; then
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -22,7 +22,7 @@ if [ -n "$need" ]; then
     fi
     echo "check-latex: installing$need"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
 fi
 rm -rf "$out"
 mkdir -p "$out"
