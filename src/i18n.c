@@ -743,6 +743,17 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
     [AS_MSG_DC_HEAD] = {"（第%zu个头）", " (head %zu)"},
     [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", " (K/V group %zu)"},
+    [AS_MSG_DECODE_CROSS] = {"decode需要自注意力，但输入给了Xkv",
+                          "decode needs self-attention, but Xkv is given"},
+    [AS_MSG_HINT_DECODE_CROSS] = {"decode逐个生成同一条序列，它的Key和Value来自自己的Token；交叉注意力请用run和trace查看",
+                               "decode generates one sequence, whose Keys and Values come "
+                               "from its own tokens; run and trace show cross-attention"},
+    [AS_MSG_DECODE_FUTURE] = {"掩码让第%zu行读位置%zu，可是生成第%zu行时它还没有生成",
+                           "the mask lets row %zu read position %zu, which is not generated "
+                           "yet when row %zu is"},
+    [AS_MSG_HINT_DECODE_FUTURE] = {"解码器只能读缓存里已有的：自己和前面的位置（mask: causal，或window W）",
+                                "a decoder reads only what its cache holds: itself and the "
+                                "positions before it (mask: causal, or window W)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
     [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"

@@ -362,6 +362,10 @@ typedef enum as_msg {
     AS_MSG_DC_READS,       /* %s the cache rows read, by token */
     AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
     AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
+    AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
+    AS_MSG_HINT_DECODE_CROSS,
+    AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
+    AS_MSG_HINT_DECODE_FUTURE,
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
