@@ -265,6 +265,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_RD_SHAPE_HINT] = {"形状行跟在它描述的矩阵后面，如“形状：[2,2] = [Token位置数, 每个位置的特征数]”",
                            "a shape line follows the matrix it describes, e.g. \"shape: [2,2] = "
                            "[token positions, features per position]\""},
+    [AS_MSG_CHK_OTHER_PROBLEM] = {"这份答案属于另一道题：它写的这张表和题目给的不同",
+                               "these answers are to another problem: this table is not the "
+                               "one the problem gives"},
+    [AS_MSG_CHK_OTHER_PROBLEM_HINT] = {"答案里的X、W等给定的表必须与题目文件里的相同；请对照题目文件，或用答案所属的题目来批改",
+                                    "the given tables in ANSWERS (X, the W tables, M) must be "
+                                    "the problem file's; grade the answers against their own "
+                                    "problem"},
     [AS_MSG_RD_SHAPE_HINT_ROWS] = {"形状是[行数,列数]：行数是方括号里的行数，列数是每行的数字个数",
                                 "a shape is [rows,columns]: how many rows the matrix has, and how "
                                 "many numbers each row holds"},
