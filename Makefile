@@ -22,7 +22,7 @@ FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SEEDS = examples tests/bad tests/bad/loaded tests/fuzz/corpus
 REPLAYS    = $(patsubst %,$(BUILD)/fuzz-replay/%,$(FUZZ_NAMES))
 
-.PHONY: all run test check-run install uninstall clean
+.PHONY: all run test check-run check-latex install uninstall clean
 
 all: $(BUILD)/attnstep
 
@@ -44,6 +44,11 @@ run: all
 test: all
 	@sh tests/ensure-cmocka.sh
 	@$(MAKE) --no-print-directory check-run
+
+# `make check-latex` makes every kind of worksheet and compiles each LaTeX one (pdflatex
+# for English, xelatex with ctex for Chinese), installing TeX with apt-get when missing.
+check-latex: all
+	@sh tests/check-latex.sh $(BUILD)/attnstep
 
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

@@ -564,11 +564,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_SHEET_PLACES] = {"不是整数的结果保留%s位小数，整数照写。",
                           "Round every result that is not a whole number to %s decimal places; "
                           "write whole numbers as they are."},
-    [AS_MSG_SHEET_SOFTMAX] = {"A的每一行是对S的同一行做softmax，每行之和为1。",
-                           "Each row of A is the softmax of the same row of S; each row adds up "
-                           "to 1."},
-    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：S里写%s，A里写0。",
-                          "Where the mask forbids reading, write %s in S and 0 in A."},
+    [AS_MSG_SHEET_SOFTMAX] = {"%s的每一行是对%s的同一行做softmax，每行之和为1。",
+                           "Each row of %s is the softmax of the same row of %s; each row adds "
+                           "up to 1."},
+    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：%s里写%s，%s里写0。",
+                          "Where the mask forbids reading, %s holds %s and %s holds 0."},
     [AS_MSG_SHEET_WORK] = {"演算区", "Working space"},
     [AS_MSG_SHEET_EXP] = {"可能用到的e的幂（x是减去本行最大值后的分数）：",
                        "Powers of e you may need (x is a score minus the max of its row):"},
@@ -669,6 +669,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_RD_SHAPE_HINT] = {"形状行跟在它描述的矩阵后面，如“形状：[2,2] = [Token位置数, 每个位置的特征数]”",
                            "a shape line follows the matrix it describes, e.g. \"shape: [2,2] = "
                            "[token positions, features per position]\""},
+    [AS_MSG_CHK_OTHER_PROBLEM] = {"这份答案属于另一道题：它写的这张表和题目给的不同",
+                               "these answers are to another problem: this table is not the "
+                               "one the problem gives"},
+    [AS_MSG_CHK_OTHER_PROBLEM_HINT] = {"答案里的X、W等给定的表必须与题目文件里的相同；请对照题目文件，或用答案所属的题目来批改",
+                                    "the given tables in ANSWERS (X, the W tables, M) must be "
+                                    "the problem file's; grade the answers against their own "
+                                    "problem"},
     [AS_MSG_RD_SHAPE_HINT_ROWS] = {"形状是[行数,列数]：行数是方括号里的行数，列数是每行的数字个数",
                                 "a shape is [rows,columns]: how many rows the matrix has, and how "
                                 "many numbers each row holds"},
@@ -829,6 +836,17 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
     [AS_MSG_DC_HEAD] = {"（第%zu个头）", " (head %zu)"},
     [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", " (K/V group %zu)"},
+    [AS_MSG_DECODE_CROSS] = {"decode需要自注意力，但输入给了Xkv",
+                          "decode needs self-attention, but Xkv is given"},
+    [AS_MSG_HINT_DECODE_CROSS] = {"decode逐个生成同一条序列，它的Key和Value来自自己的Token；交叉注意力请用run和trace查看",
+                               "decode generates one sequence, whose Keys and Values come "
+                               "from its own tokens; run and trace show cross-attention"},
+    [AS_MSG_DECODE_FUTURE] = {"掩码让第%zu行读位置%zu，可是生成第%zu行时它还没有生成",
+                           "the mask lets row %zu read position %zu, which is not generated "
+                           "yet when row %zu is"},
+    [AS_MSG_HINT_DECODE_FUTURE] = {"解码器只能读缓存里已有的：自己和前面的位置（mask: causal，或window W）",
+                                "a decoder reads only what its cache holds: itself and the "
+                                "positions before it (mask: causal, or window W)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
     [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"

@@ -274,8 +274,8 @@ typedef enum as_msg {
     AS_MSG_SHEET_DATE,
     AS_MSG_SHEET_DO,           /* %s the tables to compute */
     AS_MSG_SHEET_PLACES,       /* %s decimal places */
-    AS_MSG_SHEET_SOFTMAX,      /* A is the softmax of each row */
-    AS_MSG_SHEET_MASKED,       /* %s −∞: what masked cells hold */
+    AS_MSG_SHEET_SOFTMAX,      /* %s "A", %s "S": A is the softmax of each row */
+    AS_MSG_SHEET_MASKED,       /* %s "S", %s −∞, %s "A": what masked cells hold */
     AS_MSG_SHEET_WORK,         /* heading: room to work */
     AS_MSG_SHEET_EXP,          /* before the table of e^x */
     AS_MSG_SHEET_HEAD,         /* %s head */
@@ -406,6 +406,10 @@ typedef enum as_msg {
     AS_MSG_DC_READS,       /* %s the cache rows read, by token */
     AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
     AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
+    AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
+    AS_MSG_HINT_DECODE_CROSS,
+    AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
+    AS_MSG_HINT_DECODE_FUTURE,
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
@@ -435,6 +439,8 @@ typedef enum as_msg {
     AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
     AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
     AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
+    AS_MSG_CHK_OTHER_PROBLEM,     /* a given table (X, Wq ...) in ANSWERS is not the problem's */
+    AS_MSG_CHK_OTHER_PROBLEM_HINT,/* hint: which problem the answers are checked against */
     /* output that streams (issue 20) */
     AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
     AS_MSG_COUNT
