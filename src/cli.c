@@ -96,6 +96,7 @@ static const struct {
     {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
     {OPT_TILES, "--tiles", "run trace"},
+    {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
 static int usage(as_error *err, const char *fmt, const char *what)
@@ -458,7 +459,7 @@ void as_cli_help(FILE *out)
         "  --digits N            decimal places shown, 0-17 (default 10)\n"
         "  --mask causal|none    override the file's mask\n"
         "  --only LIST           only these tables, e.g. --only A,O\n"
-        "                        (X, W, Q, K, V, QKT, M, S, A, O, C)\n"
+        "                        (X, W, Q, K, V, QKT, M, S, A, O, C; PE, Qr, Kr, B)\n"
         "  --ascii               -inf, x, *, sqrt instead of −∞, ×, ·, √ and subscripts\n"
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
@@ -467,6 +468,8 @@ void as_cli_help(FILE *out)
         "                        grad: walk that row's softmax backward\n"
         "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
         "                        reading the Keys in blocks of B\n"
+        "  --offset P            positions start at P instead of 0 (positions: ...);\n"
+        "                        with rope the scores stay the same\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check: accept answers within T\n"
@@ -494,6 +497,8 @@ void as_cli_help(FILE *out)
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
         "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  positions: none|sinusoidal|rope|alibi, with rope_base: 10000 and\n"
+        "  rope: half|interleaved (the order of the tokens, SPEC 12).\n"
         "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "\n"
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
