@@ -74,14 +74,17 @@ EXDIR    = $(DATADIR)/attnstep/examples
 EXAMPLES = $(shell find examples -maxdepth 1 -type f | LC_ALL=C sort)
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(EXDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/zh_CN/man1 \
+	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(EXDIR)
 	install -m 755 $(BUILD)/attnstep $(DESTDIR)$(BINDIR)/attnstep
 	install -m 644 doc/attnstep.1 $(DESTDIR)$(MANDIR)/man1/attnstep.1
+	install -m 644 doc/attnstep.zh_CN.1 $(DESTDIR)$(MANDIR)/zh_CN/man1/attnstep.1
 	install -m 644 doc/attnstep.bash $(DESTDIR)$(COMPDIR)/attnstep
 	install -m 644 $(EXAMPLES) $(DESTDIR)$(EXDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/attnstep $(DESTDIR)$(MANDIR)/man1/attnstep.1
+	rm -f $(DESTDIR)$(MANDIR)/zh_CN/man1/attnstep.1
 	rm -f $(DESTDIR)$(COMPDIR)/attnstep
 	rm -f $(addprefix $(DESTDIR)$(EXDIR)/,$(notdir $(EXAMPLES)))
 	rmdir $(DESTDIR)$(EXDIR) $(DESTDIR)$(DATADIR)/attnstep 2>/dev/null || true
