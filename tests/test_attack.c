@@ -375,7 +375,7 @@ static void test_an_option_that_means_nothing_to_the_command_is_an_error(void **
         assert_file_contains(CLI_ERR, cases[i].says);
     }
     assert_int_equal(run(cases[0].args), 2); /* and in Chinese, the default */
-    assert_file_contains(CLI_ERR, "--seed对run没有意义：它是exercise的选项");
+    assert_file_contains(CLI_ERR, "--seed对run没有意义：它是exercise或practice的选项");
 }
 
 /* ---- 5. output that streams ---- */
