@@ -173,7 +173,10 @@ FUZZ_CC      = clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 0
 FUZZ_LINK    = -Wl,--wrap=as_lex_read_file tests/fuzz/vfs.c
-FUZZ_OPTIONS = -dict=tests/fuzz/attnstep.dict -max_len=16384 -timeout=10 -rss_limit_mb=4096 \
+# -timeout: an input that runs 25 s is a hang (the slowest honest one, exercise giving up
+# on sizes no exercise of its level fits, takes about 1.5 s here under ASan, and more
+# on a loaded machine)
+FUZZ_OPTIONS = -dict=tests/fuzz/attnstep.dict -max_len=16384 -timeout=25 -rss_limit_mb=4096 \
                -artifact_prefix=build/fuzz/ -print_final_stats=1
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/vfs.c \

@@ -100,6 +100,7 @@ static const struct {
     {OPT_STEP, "--step", "exercise sheet trace"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
     {OPT_TILES, "--tiles", "run trace"},
+    {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
 /* Records a usage error: message id of the table, in the language chosen. Returns -1. */
@@ -587,4 +588,5 @@ void as_cli_help(FILE *out, as_lang lang)
     fprintf(out, "%*sattnstep --help | --version\n",
             (int)as_display_width(as_msg_text(lang, AS_MSG_HELP_USAGE)), "");
     fputs(as_msg_text(lang, AS_MSG_HELP), out);
+    fputs(as_msg_text(lang, AS_MSG_HELP_INPUT), out);
 }

@@ -229,6 +229,17 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_ROPE_ONLY,
     AS_MSG_MD_ROPE_ODD,
     AS_MSG_HINT_MD_ROPE_ODD,
+    /* parse.c: unknown settings, names and values (with "did you mean") */
+    AS_MSG_RD_UNKNOWN_MASK,
+    AS_MSG_HINT_RD_MASKS,
+    AS_MSG_RD_UNKNOWN_LAYOUT,
+    AS_MSG_HINT_RD_LAYOUTS,
+    AS_MSG_RD_UNKNOWN_SETTING,
+    AS_MSG_HINT_RD_SETTINGS,
+    AS_MSG_HINT_RD_MATRIX_EQUALS,
+    AS_MSG_HINT_RD_SETTING_COLON,
+    AS_MSG_RD_UNKNOWN_NAME,
+    AS_MSG_HINT_RD_NAMES,
     AS_MSG_HELP_USAGE,     /* --help: the word before the first synopsis line */
     AS_MSG_CMD_ARGS_FILE,  /* --help: the arguments of a command reading one input */
     AS_MSG_CMD_ARGS_CHECK, /* of check */
@@ -258,7 +269,9 @@ typedef enum as_msg {
     AS_MSG_USE_GRAD_ROW,   /* grad --row is text only */
     AS_MSG_HINT_GRAD_ROW,  /* leave out --row for JSON */
     AS_MSG_USE_OFFSET,     /* %s what was given to --offset */
-    AS_MSG_HELP,           /* --help after the synopsis lines */
+    AS_MSG_HELP,           /* --help after the synopsis lines: what it is, the options */
+    AS_MSG_HELP_INPUT,     /* --help, then: the input format, limits, exit status, examples
+                              (two strings: C11 promises string literals of 4095 bytes) */
     /* worksheets (issue 14): the SHEET_ ones are set in LaTeX too, any %s may be
      * mathematics, so they take only %s (but LEVEL); their English is ASCII but for
      * curly quotes, which pdflatex alone can set */
