@@ -22,7 +22,7 @@ _attnstep()
     commands=$("${words[0]}" --help 2>/dev/null |
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
-        --heatmap --row -o --output --force --tol --seed --tokens --width --dk --dv
+        --heatmap --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
         --level --answers --tiles --help --version"
 
     local values=
@@ -38,7 +38,7 @@ _attnstep()
             [[ $cur == *,* ]] && done=${cur%,*},
             COMPREPLY=($(compgen -P "$done" -W "X W Q K V QKT M S A O C" -- "${cur##*,}"))
             return ;;
-        --digits | --tol | --seed | --tokens | --width | --dk | --dv | --tiles)
+        --digits | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --tiles)
             return ;; # a number: nothing to offer
         -o | --output)
             COMPREPLY=($(compgen -f -- "$cur"))
@@ -60,7 +60,7 @@ _attnstep()
         case ${words[i]} in
             --*=*) ;;
             --lang | --format | --digits | --mask | --only | --color | --colour | --row | \
-                -o | --output | --tol | --seed | --tokens | --width | --dk | --dv | --level)
+                -o | --output | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --level)
                 ((i++)) ;;
             -*) ;;
             *) first= ; break ;;

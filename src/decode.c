@@ -16,6 +16,7 @@
 #include "attnstep/positions.h"
 #include "attnstep/steps.h"
 #include "attnstep/steps_gen.h"
+#include "attnstep/threads.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -291,6 +292,19 @@ static int output_rows(as_decode *d, const as_problem *p, size_t t, size_t ahead
     return all_finite(&AS_AT(d->O, first, 0), rows * d->O.cols) ? 0 : out_of_range(p, t, err);
 }
 
+/* A head step that failed: rc -2, no readable position; else out of range. */
+static int head_failed(const as_problem *p, size_t t, int rc, as_error *err)
+{
+    if (rc != -2)
+        return out_of_range(p, t, err);
+    as_error_set(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
+                 "row %zu (\"%s\") has no readable position: every entry of its S row is -inf",
+                 t, p->tokens[t]);
+    as_error_hint(err, "softmax over nothing is undefined; the mask M must leave every row at "
+                       "least one position it may read");
+    return -1;
+}
+
 /* Steps 3-4 of step t: every head from the cache, then the heads side by side and Wo. */
 static int attend_step(as_decode *d, const as_problem *p, size_t t, step_scratch *w,
                        as_error *err)
@@ -303,26 +317,104 @@ static int attend_step(as_decode *d, const as_problem *p, size_t t, step_scratch
         double *s = d->keep ? &AS_AT(d->S[hd], t, 0) : w->s;
         double *a = d->keep ? &AS_AT(d->A[hd], t, 0) : w->a;
         rc = head_step(d, p, hd, t, s, a, c + hd * p->d_v);
-        if (rc == -2) {
-            as_error_set(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
-                         "row %zu (\"%s\") has no readable position: every entry of its S "
-                         "row is -inf", t, p->tokens[t]);
-            as_error_hint(err, "softmax over nothing is undefined; the mask M must leave "
-                               "every row at least one position it may read");
-            return -1;
-        }
         if (rc != 0)
-            return out_of_range(p, t, err);
+            return head_failed(p, t, rc, err);
         if (d->keep)
             memcpy(&AS_AT(d->Oh[hd], t, 0), c + hd * p->d_v, p->d_v * sizeof *c);
     }
     return output_rows(d, p, t, w->ahead, err);
 }
 
+/* ---- the lean decode of a large layer: a block's heads on two threads ---- */
+
+/* One thread's heads (first, first + 2, ...) over the steps t0 .. t0 + rows - 1 of a
+ * block whose rows are all in the cache already: each step still reads only the cache
+ * rows up to its own. */
+typedef struct head_job {
+    as_decode *d;
+    const as_problem *p;
+    size_t first, t0, rows;
+    double *s, *a;     /* [n] scratch */
+    size_t bad_t;      /* the first step that failed, with its rc */
+    int rc;
+} head_job;
+
+static void head_job_run(void *arg)
+{
+    head_job *j = arg;
+    size_t hd, t;
+    int rc;
+
+    for (hd = j->first; hd < j->p->heads; hd += 2)
+        for (t = j->t0; t < j->t0 + j->rows; t++) {
+            rc = head_step(j->d, j->p, hd, t, j->s, j->a, &AS_AT(j->d->C, t, hd * j->p->d_v));
+            if (rc != 0 && (j->rc == 0 || t < j->bad_t)) {
+                j->rc = rc, j->bad_t = t;
+                break;
+            }
+        }
+}
+
+/* Nonzero when the heads of a lean decode are worth two threads. */
+static int two_threads(const as_decode *d, const as_problem *p)
+{
+    return !d->keep && p->heads >= 2 &&
+           (double)p->heads * (double)p->n * (double)p->n * (double)(p->d_k + p->d_v) >=
+               AS_THREAD_MIN_WORK;
+}
+
+/* Steps 1-4 of the block of rows from t0: every row projected and cached (as each step
+ * would), then the heads, on two threads, then the block's output rows. */
+static int block_two_threads(as_decode *d, const as_problem *p, size_t t0, step_scratch *w,
+                             double *s2, double *a2, as_error *err)
+{
+    const size_t rows = p->n - t0 < w->ahead ? p->n - t0 : w->ahead;
+    head_job j[2] = {{d, p, 0, t0, rows, w->s, w->a, 0, 0}, {d, p, 1, t0, rows, s2, a2, 0, 0}};
+    size_t t;
+
+    for (t = t0; t < t0 + rows; t++) {
+        reading(d, p, t);
+        if (project_step(d, p, t, w) != 0)
+            return out_of_range(p, t, err);
+    }
+    as_two_threads(head_job_run, &j[0], head_job_run, &j[1]);
+    if (j[0].rc != 0 || j[1].rc != 0) {
+        const head_job *f = j[1].rc != 0 && (j[0].rc == 0 || j[1].bad_t < j[0].bad_t) ? &j[1] : &j[0];
+        return head_failed(p, f->bad_t, f->rc, err);
+    }
+    return output_rows(d, p, t0 + rows - 1, w->ahead, err);
+}
+
+/* Every step, one after the other; or, for a large lean decode, a block at a time. */
+static int steps(as_decode *d, const as_problem *p, step_scratch *w, as_error *err)
+{
+    double *s2 = NULL, *a2 = NULL;
+    size_t t;
+    int rc = 0;
+
+    if (two_threads(d, p)) {
+        s2 = malloc(p->n * sizeof *s2);
+        a2 = malloc(p->n * sizeof *a2);
+        for (t = 0; rc == 0 && s2 != NULL && a2 != NULL && t < p->n; t += w->ahead)
+            rc = block_two_threads(d, p, t, w, s2, a2, err);
+        free(s2), free(a2);
+        if (s2 != NULL && a2 != NULL)
+            return rc;
+        /* no memory for a second scratch: one thread, step by step */
+    }
+    for (t = 0; t < p->n; t++) {
+        reading(d, p, t);
+        if (project_step(d, p, t, w) != 0)
+            return out_of_range(p, t, err);
+        if (attend_step(d, p, t, w, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
 {
     step_scratch w = {0};
-    size_t t;
 
     memset(d, 0, sizeof *d);
     if (check_decodable(p, err) != 0 || (keep && keep_too_large(p, err) != 0))
@@ -342,15 +434,8 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
         as_error_set(err, p->in->path, 0, 0, "out of memory");
         goto fail;
     }
-    for (t = 0; t < p->n; t++) {
-        reading(d, p, t);
-        if (project_step(d, p, t, &w) != 0) {
-            out_of_range(p, t, err);
-            goto fail;
-        }
-        if (attend_step(d, p, t, &w, err) != 0)
-            goto fail;
-    }
+    if (steps(d, p, &w, err) != 0)
+        goto fail;
     free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
     return 0;
 fail:

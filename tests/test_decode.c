@@ -107,6 +107,42 @@ static void test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs(void
         decode_equals_run(i, i < 104 ? 512 : (size_t)as_prng_range(&r, 41, 512));
 }
 
+/* A layer large enough for the lean decode to run its heads on two threads (4 heads x
+ * 512^2 x (d_k + d_v) = 16.8 million multiply-adds, above AS_THREAD_MIN_WORK): its O is
+ * still run's, bit for bit. */
+static void test_the_lean_decode_on_two_threads_equals_run(void **state)
+{
+    static gen g;
+    as_prng r;
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_decode d;
+    as_error err;
+
+    (void)state;
+    as_prng_seed(&r, 4512);
+    g.len = 0;
+    put(&g, "heads: 4\nkv_heads: 2\nmask: window 300\n");
+    matrix(&g, &r, "X", 512, 6);
+    matrix(&g, &r, "Wq", 6, 32);
+    matrix(&g, &r, "Wk", 6, 16);
+    matrix(&g, &r, "Wv", 6, 16);
+    matrix(&g, &r, "Wo", 32, 3);
+    as_error_clear(&err);
+    if (as_parse_text(&in, g.buf, g.len, "large.txt", &err) != 0 ||
+        as_problem_build(&p, &in, AS_MASK_DEFAULT, &err) != 0 ||
+        as_attention_run_lean(&t, &p, &err) != 0 || as_decode_run(&d, &p, 0, &err) != 0) {
+        as_error_print(&err, stderr);
+        fail();
+    }
+    rows_agree("O (two threads)", 4512, &d.O, &t.O, t.O.cols);
+    as_decode_free(&d);
+    as_trace_free(&t);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
 /* The generated inputs are what they claim: several heads, shared heads and windows. */
 static void test_the_generated_inputs_cover_heads_shared_heads_and_windows(void **state)
 {
@@ -248,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_decode_refuses_formats_and_tables_it_cannot_write),
         cmocka_unit_test(test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs),
         cmocka_unit_test(test_the_generated_inputs_cover_heads_shared_heads_and_windows),
+        cmocka_unit_test(test_the_lean_decode_on_two_threads_equals_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
