@@ -4,6 +4,7 @@
 #include "attnstep/answers.h"
 #include "attnstep/i18n.h"
 #include "attnstep/lex.h"
+#include "attnstep/reader.h"
 
 #include <float.h>
 #include <math.h>
@@ -12,360 +13,259 @@
 #include <string.h>
 
 /* ------------------------------------------------------------------------------ */
-/* Reading ANSWERS: `NAME = [[...]]` statements, side by side as the book prints    */
+/* Reading ANSWERS on the one matrix reader (reader.h): only the statements are here  */
 /* ------------------------------------------------------------------------------ */
 
-#define MAX_OPEN 16 /* matrices open at once, side by side */
+/* Every answer may be one row ([1, 0]), hold -inf (masked cells of S), and keeps the
+ * unit of each number's last written digit. */
+#define ANSWER_FLAGS (AS_RD_ONE_ROW | AS_RD_NEG_INF | AS_RD_UNITS)
 
-/* A matrix being read: its cells so far and how deep its brackets are. */
-typedef struct reading {
-    size_t item;        /* its index in the answers */
-    int depth;          /* 0 before "[", 1 inside the matrix, 2 inside a row */
-    int flat;           /* numbers stood at depth 1: a one-row matrix written [a, b] */
-    size_t rows, cols;  /* rows finished; cells per row (set by the first row) */
-    size_t cells;       /* cells of the current row (or of the flat row) */
-    double *v, *u;      /* values and units, row-major */
-    size_t len, cap;
-} reading;
-
-typedef struct reader {
-    as_cursor c;
-    as_answers *a;
-    as_error *err;
-    reading open[MAX_OPEN]; /* matrices still open, left to right */
-    size_t nopen;
-} reader;
-
-/* Records an error at byte q of the current line. Returns -1. */
-static int fail_at(reader *r, const char *q, const char *fmt, const char *what)
+/* Bytes of a head written after a table's letters at p: "[12]" (--ascii), else 0. */
+static size_t bracket_head(const char *p, const char *end, long *head)
 {
-    as_error_set(r->err, r->a->path, r->c.line, as_cursor_col(&r->c, q), fmt, what);
-    return -1;
-}
+    const char *q = p + 1;
 
-static int push_cell(reader *r, reading *m, double v, double u)
-{
-    if (m->len >= AS_MAX_CELLS)
-        return fail_at(r, r->c.p, "%s", "the table has more cells than the limit (2^26)");
-    if (m->len == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 16;
-        double *nv = realloc(m->v, cap * sizeof *nv), *nu;
-        if (nv == NULL)
-            return fail_at(r, r->c.p, "%s", "out of memory");
-        m->v = nv;
-        if ((nu = realloc(m->u, cap * sizeof *nu)) == NULL)
-            return fail_at(r, r->c.p, "%s", "out of memory");
-        m->u = nu;
-        m->cap = cap;
-    }
-    m->v[m->len] = v;
-    m->u[m->len++] = u;
-    m->cells++;
-    return 0;
-}
-
-/* A row's "]": every row as long as the first. */
-static int end_row(reader *r, reading *m)
-{
-    if (m->cells == 0)
-        return fail_at(r, r->c.p, "%s", "an empty row: a row needs at least one number");
-    if (m->rows > 0 && m->cells != m->cols) {
-        char what[64];
-        snprintf(what, sizeof what, "this one has %zu, the first %zu", m->cells, m->cols);
-        return fail_at(r, r->c.p, "the rows differ in length: %s", what);
-    }
-    m->cols = m->cells;
-    m->rows++;
-    m->cells = 0;
-    return 0;
-}
-
-/* The matrix's last "]": its cells become the answer's value and unit tables. */
-static int close_matrix(reader *r, reading *m)
-{
-    as_answer *ans = &r->a->item[m->item];
-
-    if (m->flat && m->cells > 0) { /* [a, b]: one row */
-        m->cols = m->cells;
-        m->rows = 1;
-    }
-    if (m->rows == 0)
-        return fail_at(r, r->c.p, "%s", "an empty matrix: write its rows, [[a, b], [c, d]]");
-    if (!as_shape_ok(m->rows, m->cols))
-        return fail_at(r, r->c.p, "%s", "the table has more rows or columns than the limit (16384)");
-    if (as_matrix_init(&ans->value, m->rows, m->cols) != 0 ||
-        as_matrix_init(&ans->unit, m->rows, m->cols) != 0)
-        return fail_at(r, r->c.p, "%s", "out of memory");
-    memcpy(ans->value.v, m->v, m->len * sizeof *m->v);
-    memcpy(ans->unit.v, m->u, m->len * sizeof *m->u);
-    return 0;
+    if (p >= end || *p != '[' || q >= end || *q < '0' || *q > '9')
+        return 0;
+    for (*head = 0; q < end && *q >= '0' && *q <= '9' && *head < 100000; q++)
+        *head = *head * 10 + (*q - '0');
+    return q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
 }
 
 /* Bytes of a name at p: an ASCII letter, then anything up to a blank, "=", ":", "[",
- * "#" or the line's end ("QKᵀ", "QK^T", "S_h0"). 0 when p holds no name. */
+ * "#" or the line's end ("QKᵀ", "QK^T", "S_h0", "Q₀"). 0 when p holds no name. */
 static size_t name_len(const char *p, const char *end)
 {
     size_t n = 0;
 
     if (p >= end || !((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
         return 0;
-    while (p + n < end && !strchr(" \t=:[#\r\n", p[n]) && as_lex_blank(p + n, end) == 0)
-        n++;
+    size_t k;
+    long head;
+
+    while (p + n < end && !strchr(" \t=:#\r\n", p[n]) && as_lex_blank(p + n, end) == 0 &&
+           as_lex_colon(p + n, end) == 0) {
+        if (p[n] != '[')
+            n++;
+        else if ((k = bracket_head(p + n, end, &head)) > 0)
+            n += k; /* "A[1]": a head, as --ascii writes it */
+        else
+            break; /* "S=[[": the table */
+    }
     return n;
 }
 
-/* Nonzero when the name of n bytes at p is followed by "=": a new statement. */
-static int starts_statement(const char *p, size_t n, const char *end)
+/* Bytes of a settings key at p ("name", "title", "标题"): anything up to ":" or "："
+ * with no blank in it, the colon included; 0 when p starts no settings line. */
+static size_t key_len(const char *p, const char *end)
 {
-    as_cursor c;
+    const char *q = p;
+    size_t k;
 
-    as_cursor_init(&c, p + n, (size_t)(end - p - n));
-    as_cursor_skip_blanks(&c);
-    return n > 0 && c.p < c.end && *c.p == '=';
-}
-
-/* A number inside a matrix; *used gets its bytes, 0 when a new statement starts there. */
-static int number(reader *r, reading *m, size_t *used)
-{
-    const char *p = r->c.p;
-    const size_t run = as_lex_run(p, r->c.end);
-    const char *why = NULL;
-    double v;
-    char quoted[64];
-
-    *used = as_parse_number(p, run, 1, &v, &why);
-    if (*used == 0 && why == NULL && starts_statement(p, name_len(p, r->c.end), r->c.end))
-        return 0;
-    if (*used != run || why != NULL) {
-        as_lex_quote(quoted, sizeof quoted, p, run);
-        return fail_at(r, p, why != NULL ? "%s" : "\"%s\" is not a number", why ? why : quoted);
+    while (q < end && as_lex_blank(q, end) == 0 && as_lex_eol(q, end) == 0 && *q != '=' &&
+           *q != '[' && *q != '#') {
+        if ((k = as_lex_colon(q, end)) > 0)
+            return q > p ? (size_t)(q + k - p) : 0;
+        q += as_lex_char_len(q, end);
     }
-    if (m->depth == 1 && m->rows > 0)
-        return fail_at(r, p, "%s", "a number outside a row: write each row in [ ]");
-    m->flat |= m->depth == 1;
-    return push_cell(r, m, v, as_written_unit(p, run));
-}
-
-/* One bracket; *done set when the matrix closed, *row_done when a row did. */
-static int bracket(reader *r, reading *m, int *done, int *row_done)
-{
-    const char ch = *r->c.p;
-
-    *row_done = 0;
-    if (ch == '[') {
-        if (m->depth == 2 || (m->depth == 1 && m->flat))
-            return fail_at(r, r->c.p, "%s", "too many \"[\": a matrix is [[a, b], [c, d]]");
-        m->depth++;
-    } else {
-        if (m->depth == 0)
-            return fail_at(r, r->c.p, "%s", "\"]\" before any \"[\"");
-        if (m->depth == 2 && end_row(r, m) != 0)
-            return -1;
-        *row_done = m->depth == 2;
-        if (--m->depth == 0 && close_matrix(r, m) != 0)
-            return -1;
-        *done = m->depth == 0;
-    }
-    r->c.p++;
     return 0;
 }
 
-/* Feeds the tokens at the cursor to matrix m until it closes, the line ends, a new
- * statement starts, or (one_row) one of its rows has ended: then the rest of the line
- * belongs to the matrices to its right. Sets *closed when it closed. */
-static int feed(reader *r, reading *m, int one_row, int *closed)
+/* Nonzero at a line of the tool's own text output that holds no table: a heading
+ * "── 第0个头 ──" or a note in parentheses "（交叉注意力：…）", "(cross-attention: …)". */
+static int at_note(const char *p, const char *end)
 {
-    size_t n;
-    int row_done = 0;
+    return (end - p >= 3 && (memcmp(p, "\xE2\x94\x80", 3) == 0 || /* ─ */
+                             memcmp(p, "\xEF\xBC\x88", 3) == 0)) || /* （ */
+           (p < end && *p == '(');
+}
 
-    *closed = 0;
-    for (;;) {
-        as_cursor_skip_blanks(&r->c);
-        if (as_cursor_at_stop(&r->c))
-            return 0;
-        if ((n = as_lex_comma(r->c.p, r->c.end)) > 0) {
-            r->c.p += n;
-            if (row_done && one_row)
-                return 0;
-            continue;
-        }
-        if (*r->c.p == ']' || (*r->c.p == '[' && !(row_done && one_row))) {
-            if (bracket(r, m, closed, &row_done) != 0)
-                return -1;
-            if (*closed)
-                return 0;
-            continue;
-        }
-        if (row_done && one_row)
-            return 0;
-        if (m->depth == 0)
-            return fail_at(r, r->c.p, "%s", "expected \"[\" to start the matrix");
-        if (number(r, m, &n) != 0)
-            return -1;
-        if (n == 0)
-            return 0;
-        r->c.p += n;
+/* The reader's hook: "NAME =" anywhere; first on a line also "key: value", and a
+ * heading or note of the tool's own output. */
+static int at_statement(const as_cursor *c, int first)
+{
+    const size_t n = name_len(c->p, c->end);
+    const char *q = c->p + n;
+    size_t k;
+
+    if (first == 1 && (key_len(c->p, c->end) > 0 || at_note(c->p, c->end)))
+        return 1;
+    if (n == 0)
+        return 0;
+    while ((k = as_lex_blank(q, c->end)) > 0)
+        q += k;
+    return q < c->end && *q == '=';
+}
+
+/* `name: 张三` names the student (SPEC §6); other settings (title, tokens, the tool's
+ * 标题：) are the input's and mean nothing here. The cursor is at the key. */
+static int setting(as_reader *r, size_t key)
+{
+    as_answers *a = r->ctx;
+    as_cursor *c = &r->c;
+    const char *v, *e;
+
+    if (key == 5 && memcmp(c->p, "name", 4) == 0) {
+        c->p += key;
+        as_cursor_skip_blanks(c);
+        v = c->p;
+        as_cursor_skip_line(c);
+        for (e = v; e < c->p && *e != '#'; e++)
+            ;
+        while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        free(a->student);
+        if ((a->student = malloc((size_t)(e - v) + 1)) == NULL)
+            return as_reader_fail_memory(r, v);
+        memcpy(a->student, v, (size_t)(e - v));
+        a->student[e - v] = '\0';
     }
+    as_cursor_skip_line(c);
+    return 0;
 }
 
-static void drop_open(reader *r, size_t k)
+/* The digit of a subscript ₀ … ₉ at p, or -1. */
+static int subscript_digit(const char *p, const char *end)
 {
-    free(r->open[k].v);
-    free(r->open[k].u);
-    memmove(&r->open[k], &r->open[k + 1], (r->nopen - k - 1) * sizeof r->open[0]);
-    r->nopen--;
+    if (end - p < 3 || memcmp(p, "\xE2\x82", 2) != 0 || (unsigned char)p[2] < 0x80 ||
+        (unsigned char)p[2] > 0x89)
+        return -1;
+    return (unsigned char)p[2] - 0x80;
 }
 
-/* `NAME = [` ...: a new answer, read on as far as this line goes. */
-static int statement(reader *r, size_t n)
+/* The name as the grading knows it: a head written as a subscript, as `run` prints
+ * several heads ("Q₀", "S₀", "Q₀K₀ᵀ", or "A[1]", "Q[0]K[0]^T" with --ascii), becomes
+ * "_h0" after the table's letters ("Q_h0", "S_h0", "QKT_h0", "A_h1"). Any other name is
+ * kept as written. The caller frees the result; NULL when memory ran out. */
+static char *grading_name(const char *p, size_t n)
 {
-    as_answers *a = r->a;
+    const char *const start = p, *end = p + n;
+    char base[16], *out = malloc(n + 24);
+    size_t used = 0, k;
+    long head = -1, group = -1, b;
+    int d, plain = 0;
+
+    if (out == NULL)
+        return NULL;
+    while (p < end && !plain) {
+        if ((d = subscript_digit(p, end)) >= 0) {
+            group = (group < 0 ? 0 : group * 10) + d;
+            p += 3;
+            continue;
+        }
+        if ((k = bracket_head(p, end, &b)) > 0)
+            group = b, p += k;
+        if (group >= 0) { /* a head just ended: every head in a name is the same one */
+            plain |= head >= 0 && head != group;
+            head = group;
+            group = -1;
+            continue;
+        }
+        if (end - p >= 3 && memcmp(p, "\xE1\xB5\x80", 3) == 0) /* ᵀ */
+            base[used++] = 'T', p += 3;
+        else if (*p == '^')
+            p++;
+        else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')
+            base[used++] = *p++;
+        else
+            plain = 1;
+        plain |= used + 1 >= sizeof base;
+    }
+    if (group >= 0) {
+        plain |= head >= 0 && head != group;
+        head = group;
+    }
+    base[used] = '\0';
+    if (!plain && head >= 0 && base[0] >= 'A' && base[0] <= 'Z')
+        snprintf(out, n + 24, "%s_h%ld", base, head);
+    else
+        snprintf(out, n + 24, "%.*s", (int)n, start);
+    return out;
+}
+
+/* "NAME = [[...": a new answer, opened on the reader; "NAME = formula" with no table on
+ * the line (the closing formula of `run`, O = softmax(QKᵀ/√d_k + M)V) is skipped. */
+static int answer(as_reader *r, size_t n, as_pos at)
+{
+    as_answers *a = r->ctx;
+    as_cursor *c = &r->c;
+    const char *name = c->p, *table;
     as_answer *grown, *ans;
-    reading *m;
-    int closed;
 
-    if (r->nopen == MAX_OPEN)
-        return fail_at(r, r->c.p, "%s", "too many matrices side by side");
+    c->p += n;
+    as_cursor_skip_blanks(c);
+    if (c->p >= c->end || *c->p != '=')
+        return as_reader_fail_at(r, c->p, NULL, "expected \"=\" after the name %.*s", (int)n,
+                                 name);
+    c->p++;
+    as_cursor_skip_blanks(c);
+    if (c->p < c->end && *c->p != '[' && (table = as_reader_formula_table(c)) != NULL)
+        c->p = table; /* S = QKᵀ/√2 + M = [[…: the formula is the book's */
+    if (c->p < c->end && *c->p != '[' && !as_cursor_at_stop(c)) {
+        as_cursor_skip_line(c); /* a formula with no table: Q = XWq, K = XWk, V = XWv */
+        return 0;
+    }
+    if (c->p >= c->end || *c->p != '[')
+        return as_reader_fail_at(r, c->p, "write the table on the line of its name: S = [[1, 2]]",
+                                 "expected \"[[\" after \"%.*s =\"", (int)n, name);
     if ((grown = realloc(a->item, (a->count + 1) * sizeof *grown)) == NULL)
-        return fail_at(r, r->c.p, "%s", "out of memory");
+        return as_reader_fail_memory(r, c->p);
     a->item = grown;
     ans = memset(&a->item[a->count], 0, sizeof *ans);
-    ans->pos.line = r->c.line;
-    ans->pos.col = as_cursor_col(&r->c, r->c.p);
-    if ((ans->name = malloc(n + 1)) == NULL)
-        return fail_at(r, r->c.p, "%s", "out of memory");
-    memcpy(ans->name, r->c.p, n);
-    ans->name[n] = '\0';
-    m = memset(&r->open[r->nopen++], 0, sizeof *m);
-    m->item = a->count++;
-    r->c.p += n;
-    as_cursor_skip_blanks(&r->c);
-    if (r->c.p >= r->c.end || *r->c.p != '=')
-        return fail_at(r, r->c.p, "expected \"=\" after the name %s", ans->name);
-    r->c.p++;
-    if (feed(r, m, 0, &closed) != 0)
-        return -1;
-    if (closed)
-        drop_open(r, r->nopen - 1);
+    ans->pos = at;
+    if ((ans->name = grading_name(name, n)) == NULL)
+        return as_reader_fail_memory(r, name);
+    a->count++;
+    return as_reader_open(r, (int)(a->count - 1), ans->name, ANSWER_FLAGS);
+}
+
+/* The reader's hook: a statement at the cursor. */
+static int statement(as_reader *r, int first)
+{
+    as_cursor *c = &r->c;
+    const size_t key = first ? key_len(c->p, c->end) : 0;
+
+    if (key > 0)
+        return setting(r, key);
+    if (first && at_note(c->p, c->end)) {
+        as_cursor_skip_line(c);
+        return 0;
+    }
+    return answer(r, name_len(c->p, c->end), as_reader_pos(r, c->p));
+}
+
+/* The reader's hook: a table closed; its values and units become the answer's. */
+static int store(as_reader *r, as_rd_matrix *b)
+{
+    as_answer *ans = &((as_answers *)r->ctx)->item[b->id];
+
+    ans->value.rows = ans->unit.rows = b->rows;
+    ans->value.cols = ans->unit.cols = b->cols;
+    ans->value.v = b->v;
+    ans->unit.v = b->u;
+    b->v = b->u = NULL;
     return 0;
 }
 
-/* A name with no "=" after it. */
-static int no_equals(reader *r, size_t n)
-{
-    const char *q = r->c.p + n;
-    char name[64];
-    size_t b;
-
-    snprintf(name, sizeof name, "%.*s", (int)n, r->c.p);
-    while ((b = as_lex_blank(q, r->c.end)) > 0)
-        q += b;
-    return fail_at(r, q, "expected \"=\" after the name %s", name);
-}
-
-/* A `key: value` line: `name: 张三` names the student (SPEC §6); other settings are
- * the input's and mean nothing here. */
-static int setting(reader *r, size_t n)
-{
-    const char *v = r->c.p + n + 1, *e;
-
-    if (n == 4 && memcmp(r->c.p, "name", 4) == 0) {
-        as_cursor c;
-        as_cursor_init(&c, v, (size_t)(r->c.end - v));
-        as_cursor_skip_blanks(&c);
-        for (e = c.p; e < r->c.end && !strchr("#\r\n", *e); e++)
-            ;
-        while (e > c.p && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        free(r->a->student);
-        if ((r->a->student = malloc((size_t)(e - c.p) + 1)) == NULL)
-            return fail_at(r, r->c.p, "%s", "out of memory");
-        memcpy(r->a->student, c.p, (size_t)(e - c.p));
-        r->a->student[e - c.p] = '\0';
-    }
-    as_cursor_skip_line(&r->c);
-    return 0;
-}
-
-/* One line: first a row fragment for each matrix still open from earlier lines, left
- * to right, then any new statements. A settings line (`key: value`) is skipped. */
-static int line(reader *r)
-{
-    size_t k = 0, carried = r->nopen, n;
-    int closed;
-
-    as_cursor_skip_blanks(&r->c);
-    n = name_len(r->c.p, r->c.end);
-    if (carried == 0 && n > 0 && r->c.p + n < r->c.end && r->c.p[n] == ':')
-        return setting(r, n);
-    while (as_cursor_skip_blanks(&r->c), !as_cursor_at_stop(&r->c)) {
-        n = name_len(r->c.p, r->c.end);
-        if (starts_statement(r->c.p, n, r->c.end)) {
-            if (statement(r, n) != 0)
-                return -1;
-            continue;
-        }
-        if (k >= carried && n > 0)
-            return no_equals(r, n);
-        if (k >= carried)
-            return fail_at(r, r->c.p, "%s", "this belongs to no matrix (is a \"NAME =\" missing?)");
-        if (feed(r, &r->open[k], k + 1 < carried, &closed) != 0)
-            return -1;
-        if (closed) {
-            drop_open(r, k);
-            carried--;
-        } else {
-            k++;
-        }
-    }
-    as_cursor_skip_line(&r->c);
-    return 0;
-}
-
-static int read_all(reader *r)
-{
-    while (r->c.p < r->c.end) {
-        if (line(r) != 0)
-            return -1;
-        if (as_lex_eol(r->c.p, r->c.end) > 0)
-            as_cursor_newline(&r->c);
-    }
-    if (r->nopen > 0) {
-        const as_answer *ans = &r->a->item[r->open[0].item];
-        as_error_set(r->err, r->a->path, ans->pos.line, ans->pos.col,
-                     "the matrix %s is not closed: a \"]\" is missing", ans->name);
-        return -1;
-    }
-    return 0;
-}
+static const as_reader_hooks hooks = {at_statement, statement, store};
 
 int as_answers_parse(as_answers *a, const char *text, size_t len, const char *path,
                      as_error *err)
 {
-    reader r;
-    const char *bad = as_lex_bad_byte(text, len);
+    as_reader r;
     int rc;
 
     memset(a, 0, sizeof *a);
-    memset(&r, 0, sizeof r);
-    r.a = a;
-    r.err = err;
     if ((a->path = malloc(strlen(path) + 1)) == NULL) {
         as_error_set(err, path, 0, 0, "out of memory");
         return -1;
     }
     strcpy(a->path, path);
-    as_cursor_init(&r.c, text, len);
-    if (bad != NULL) {
-        int line, col;
-        as_lex_locate(text, len, bad, &line, &col);
-        as_error_set(err, path, line, col, "the file is not UTF-8 text (or holds a NUL byte)");
-        rc = -1;
-    } else {
-        rc = read_all(&r);
-    }
-    while (r.nopen > 0)
-        drop_open(&r, 0);
+    as_reader_init(&r, a->path, err, &hooks, a);
+    rc = as_reader_start(&r, text, len);
+    if (rc == 0)
+        rc = as_reader_lines(&r);
+    as_reader_drop(&r);
     if (rc != 0)
         as_answers_free(a);
     return rc;

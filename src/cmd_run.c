@@ -19,6 +19,17 @@ static int wants_lean(const as_cli *cli)
            cli->format != AS_FMT_SVG;
 }
 
+void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows)
+{
+    const size_t n = as_numbers_estimate(&s->p, &s->t, &cli->render, walked_rows);
+
+    if (n <= AS_HUGE_OUTPUT)
+        return;
+    fputs("attnstep: ", stderr);
+    fprintf(stderr, as_msg_text(cli->render.lang, AS_MSG_HUGE_OUTPUT), n);
+    fputc('\n', stderr);
+}
+
 int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
 {
     as_session_opts so = as_cli_session(cli);
@@ -32,6 +43,7 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     so.lean = wants_lean(cli);
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
+    as_note_long_output(&s, cli, 0);
     rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);
     as_session_free(&s);
     if (rc != 0) {

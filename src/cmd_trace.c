@@ -47,6 +47,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
         as_session_free(&s);
         return as_cmd_with_tiles(out, cli, 1, err);
     }
+    as_note_long_output(&s, cli, cli->render.row == -2 ? s.p.n : 1);
     rc = as_render_trace(out, &s.p, &s.t, &cli->render);
     as_session_free(&s);
     if (rc != 0) {

@@ -456,6 +456,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                 "their dot products, and %s, do not change."},
     [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
                              "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
+    /* output that streams (issue 20) */
+    [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
+                         "note: this prints about %zu numbers (more than ten million); to see part "
+                         "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

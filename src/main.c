@@ -1,8 +1,10 @@
-/* main.c - thin: check the arguments, run one command into memory, write it whole,
- * map the status to the exit code. */
+/* main.c - thin: check the arguments, run one command straight into its output
+ * (standard output as it is made, or -o FILE through its temporary file), map the
+ * status to the exit code. */
 #include "attnstep/cli.h"
 #include "attnstep/output.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,36 +42,51 @@ static int help_or_version(const as_cli *cli, as_error *err)
     return AS_EXIT_USAGE;
 }
 
+/* Runs the command into o, as it goes; returns its status. */
+static int run_command(const as_cli *cli, as_output *o, as_error *err)
+{
+    int rc, quiet;
+
+    if (cli->render.ascii && (cli->format == AS_FMT_TEXT || cli->format == AS_FMT_MD) &&
+        as_output_ascii(o) != 0) { /* the prose's quotes and dashes too (never inside JSON
+                                    * or CSV, whose quotes mean something) */
+        as_error_set(err, "", 0, 0, "out of memory");
+        as_output_abort(o);
+        return AS_EXIT_USAGE;
+    }
+    rc = as_command_find(cli->command)->fn(o->f, cli, err);
+    if (rc == AS_EXIT_USAGE) {
+        as_output_abort(o); /* -o: FILE as it was; standard output: nothing was written */
+        return rc;
+    }
+    if (as_output_commit(o, &quiet, err) != 0)
+        return quiet ? -AS_EXIT_USAGE : AS_EXIT_USAGE; /* a reader that went: say nothing */
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     as_cli cli;
     as_error err;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem;
+    as_output o;
     int rc;
 
+    /* a reader that goes (`| head`) ends the program at once and quietly, even when the
+     * parent ignored SIGPIPE (the output streams: there is no more work worth doing) */
+    signal(SIGPIPE, SIG_DFL);
     as_error_clear(&err);
     if (as_cli_parse(&cli, argc, argv, &err) != 0)
         return usage_error(&err);
     if (cli.help || cli.version)
         return help_or_version(&cli, &err);
     cli.render.color = want_color(&cli);
-    if ((mem = open_memstream(&buf, &len)) == NULL) {
-        fputs("attnstep: error: out of memory\n", stderr);
+    if (as_output_open(&o, cli.output, cli.force, &err) != 0) {
+        as_error_print(&err, stderr);
         return AS_EXIT_USAGE;
     }
-    rc = as_command_find(cli.command)->fn(mem, &cli, &err);
-    if (fclose(mem) != 0 && rc != AS_EXIT_USAGE) {
-        as_error_set(&err, "", 0, 0, "out of memory while writing the output");
-        rc = AS_EXIT_USAGE;
-    }
-    if (cli.render.ascii && buf != NULL && (cli.format == AS_FMT_TEXT || cli.format == AS_FMT_MD))
-        len = as_ascii_punct(buf, len); /* the prose's quotes and dashes too (never inside
-                                         * JSON or CSV, whose quotes mean something) */
-    if (rc != AS_EXIT_USAGE && as_write_output(cli.output, buf, len, cli.force, &err) != 0)
-        rc = AS_EXIT_USAGE;
-    free(buf);
+    rc = run_command(&cli, &o, &err);
+    if (rc == -AS_EXIT_USAGE)
+        return AS_EXIT_USAGE;
     if (rc == AS_EXIT_USAGE)
         as_error_print(&err, stderr);
     return rc == AS_EXIT_PARTIAL ? AS_EXIT_USAGE : rc;

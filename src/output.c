@@ -1,6 +1,8 @@
 /* output.c - standard output as it is made; -o FILE whole or not at all, never over
  * anything but a regular file, never over a file that exists unless --force. */
+#define _GNU_SOURCE /* fopencookie(): the --ascii filter of a stream (glibc, musl) */
 #include "attnstep/output.h"
+#include "attnstep/i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,6 +96,86 @@ static int create_temp(const char *path, char **out)
     return fd;
 }
 
+/* ---- the --ascii filter: the prose's quotes and dashes in ASCII, as they stream ---- */
+
+typedef struct ascii_filter {
+    FILE *to;
+    char carry[2]; /* the start of a 3-byte character cut at the end of the last write */
+    size_t ncarry;
+} ascii_filter;
+
+/* Bytes at the end of s[0..n) that may begin a 3-byte character not yet complete. */
+static size_t cut_tail(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+
+    if (n >= 1 && (u[n - 1] & 0xF0) == 0xE0)
+        return 1;
+    if (n >= 2 && (u[n - 2] & 0xF0) == 0xE0 && (u[n - 1] & 0xC0) == 0x80)
+        return 2;
+    return 0;
+}
+
+static ssize_t filter_write(void *cookie, const char *buf, size_t size)
+{
+    ascii_filter *f = cookie;
+    char *all = malloc(size + sizeof f->carry);
+    size_t n, keep;
+
+    if (all == NULL)
+        return -1;
+    memcpy(all, f->carry, f->ncarry);
+    memcpy(all + f->ncarry, buf, size);
+    n = f->ncarry + size;
+    keep = cut_tail(all, n);
+    memcpy(f->carry, all + n - keep, keep);
+    f->ncarry = keep;
+    n = as_ascii_punct(all, n - keep);
+    keep = fwrite(all, 1, n, f->to) == n; /* now: whether it was all written */
+    free(all);
+    return keep ? (ssize_t)size : -1;
+}
+
+static int filter_close(void *cookie)
+{
+    ascii_filter *f = cookie;
+    const int ok = fwrite(f->carry, 1, f->ncarry, f->to) == f->ncarry;
+
+    free(f);
+    return ok ? 0 : EOF;
+}
+
+int as_output_ascii(as_output *o)
+{
+    static const cookie_io_functions_t io = {NULL, filter_write, NULL, filter_close};
+    ascii_filter *f = calloc(1, sizeof *f);
+    FILE *s;
+
+    if (f == NULL)
+        return -1;
+    f->to = o->f;
+    if ((s = fopencookie(f, "w", io)) == NULL) {
+        free(f);
+        return -1;
+    }
+    o->under = o->f;
+    o->f = s;
+    return 0;
+}
+
+/* Closes the filter, if any, so that everything reaches the stream under it. */
+static int close_filter(as_output *o)
+{
+    int ok = 1;
+
+    if (o->under != NULL) {
+        ok = fclose(o->f) == 0;
+        o->f = o->under;
+        o->under = NULL;
+    }
+    return ok ? 0 : -1;
+}
+
 /* ---- opening, committing, abandoning ---- */
 
 /* Refuses what -o must not write to: anything that is not a regular file, and an
@@ -173,14 +255,15 @@ int as_output_commit(as_output *o, int *quiet, as_error *err)
     int ok;
 
     *quiet = 0;
+    ok = close_filter(o) == 0;
     if (o->path == NULL) {
-        if (fflush(stdout) == 0 && !ferror(stdout))
+        if (ok && fflush(stdout) == 0 && !ferror(stdout))
             return 0;
         *quiet = errno == EPIPE;
         as_error_set(err, "standard output", 0, 0, "cannot write: %s", strerror(errno));
         return -1;
     }
-    ok = fflush(o->f) == 0 && !ferror(o->f);
+    ok &= fflush(o->f) == 0 && !ferror(o->f);
     ok &= fclose(o->f) == 0;
     o->f = NULL;
     if (!ok || put_in_place(o, err) != 0) {
@@ -196,6 +279,7 @@ int as_output_commit(as_output *o, int *quiet, as_error *err)
 
 void as_output_abort(as_output *o)
 {
+    close_filter(o);
     if (o->path != NULL && o->f != NULL)
         fclose(o->f);
     o->f = NULL;

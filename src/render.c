@@ -2,6 +2,7 @@
  * the document formats (md, latex, csv) share: the walk over a run's tables in the
  * book's order, the ≈/= rule and the comment line that names a table's labels. */
 #include "attnstep/render.h"
+#include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 
 #include <stdio.h>
@@ -170,4 +171,28 @@ void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
     fputs(as_msg_text(o->lang, AS_MSG_FMT_COLS), out);
     label_list(out, v->cols, v->m->cols);
     fputc('\n', out);
+}
+
+/* ---- how long an output will be ---- */
+
+static int count_cells(void *ctx, const as_table_view *v)
+{
+    *(size_t *)ctx += v->m->rows * v->m->cols;
+    return 0;
+}
+
+size_t as_numbers_estimate(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                           size_t walked_rows)
+{
+    /* a walked row: for each head and readable position its k, v, score, scaled score,
+     * shifted score, exp and share, and the sums of its output; long lists are elided */
+    const size_t dk = p->d_k < AS_EXPAND_MAX ? p->d_k : AS_EXPAND_MAX;
+    const size_t dv = p->d_v < AS_EXPAND_MAX ? p->d_v : AS_EXPAND_MAX;
+    size_t n = 0;
+    as_render_opts all = *o;
+
+    if (walked_rows > 0)
+        all.only = 0; /* trace ends with the whole-matrix form of every table */
+    as_each_table(p, t, &all, count_cells, &n);
+    return n + walked_rows * t->heads * p->m * (7 + dk + dv);
 }

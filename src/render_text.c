@@ -30,8 +30,7 @@ static int is_final_output(const as_problem *p)
 /* A blank line between groups of tables (never two, never first). */
 static void gap(as_block *out)
 {
-    if (out->count > 0 && out->line[out->count - 1][0] != '\0')
-        as_block_add(out, "%s", "");
+    as_block_gap(out);
 }
 
 /* "Q" or, with several heads, "Q₀" (base followed by the head's subscript). */
@@ -435,7 +434,7 @@ static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
 
 int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
-    as_block b = {0};
+    as_block b = as_block_stream(out); /* each table is written as soon as it is made */
     size_t h;
     int failed;
 
@@ -453,7 +452,6 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     output(&b, p, t, o);
     if (o->only == 0 || o->formula)
         formula(&b, p, o);
-    as_block_print(out, &b);
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;

@@ -25,7 +25,11 @@ typedef struct walk {
     const as_trace *t;
     const as_render_opts *o;
     as_expand_style st;
-    as_block *b;   /* the lines so far */
+    as_block *b;   /* the lines not yet written */
+    FILE *out;     /* where they go, a part at a time (after the inputs, each row, ...) */
+    int written;   /* nonzero once any line was written */
+    int blank;     /* whether the last line written was blank */
+    int failed;    /* memory ran out, or out refuses to be written (a reader that went) */
     size_t *idx;   /* [m] the positions the current row may read */
     size_t nread;  /* how many */
 } walk;
@@ -50,8 +54,25 @@ static const char *rel(const walk *w, int rounded)
 /* A blank line between groups (never two, never first). */
 static void gap(walk *w)
 {
-    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
+    const int last_blank = w->b->count > 0 ? w->b->line[w->b->count - 1][0] == '\0' : w->blank;
+
+    if ((w->b->count > 0 || w->written) && !last_blank)
         as_block_add(w->b, "%s", "");
+}
+
+/* Writes the lines so far and forgets them: memory holds one part of the walk at a
+ * time, and `| head` sees the first lines at once. Returns nonzero once anything failed
+ * (then the walk stops: nobody reads the rest). */
+static int flush(walk *w)
+{
+    if (w->b->count > 0) {
+        w->blank = w->b->line[w->b->count - 1][0] == '\0';
+        w->written = 1;
+        as_block_print(w->out, w->b);
+    }
+    w->failed |= w->b->failed || ferror(w->out);
+    as_block_free(w->b);
+    return w->failed;
 }
 
 /* Notes a text that ran out of memory and frees it. */
@@ -112,43 +133,21 @@ static void named_row(as_text *t, const char *name, size_t i, const as_matrix *m
 
 /* ---- tables as `run` prints them ---- */
 
-/* Appends the lines of buf[0..len) to b, without the blank lines at its end. */
-static void add_lines(as_block *b, const char *buf, size_t len)
-{
-    const char *s = buf, *end = buf + len;
-
-    while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
-        end--;
-    while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        const size_t n = nl != NULL ? (size_t)(nl - s) : (size_t)(end - s);
-        as_block_add(b, "%.*s", (int)n, s);
-        s += n + 1;
-    }
-}
-
 /* The tables in only (and the formula when asked), as `run` writes them (Q, K and V
- * side by side, when asked, as the chapter's whole-matrix part prints them). */
+ * side by side, when asked, as the chapter's whole-matrix part prints them), written
+ * straight to the output after the lines so far. */
 static int run_tables(walk *w, const as_trace *t, unsigned only, int formula, int qkv_beside)
 {
     as_render_opts o = *w->o;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    int rc;
 
-    if (mem == NULL)
+    if (flush(w) != 0)
         return -1;
     o.only = only;
     o.formula = formula;
     o.qkv_beside = qkv_beside;
-    rc = as_render_text(mem, w->p, t, &o);
-    if (fclose(mem) != 0)
-        rc = -1;
-    if (rc == 0)
-        add_lines(w->b, buf, len);
-    free(buf);
-    return rc;
+    w->written = 1;
+    w->blank = 0; /* as_render_text() ends with a table or the formula, never a blank */
+    return as_render_text(w->out, w->p, t, &o);
 }
 
 /* The title, X (and Xkv) with their shapes, and the W tables. */
@@ -903,24 +902,23 @@ static int whole(walk *w)
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block b = {0};
-    walk w = {p, t, o, {o->digits, o->ascii}, &b, NULL, 0};
+    walk w = {p, t, o, {o->digits, o->ascii}, &b, out, 0, 0, 0, NULL, 0};
     const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
     const size_t last = o->row == -2 ? p->n - 1 : first;
     size_t i;
-    int rc;
 
     if (o->row < -2 || first >= p->n || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
         return -1;
-    rc = inputs(&w);
+    w.failed = inputs(&w) != 0;
     elision_note(&w);
     projections(&w);
     rule(&w);
-    for (i = first; i <= last; i++)
+    for (i = first; i <= last && flush(&w) == 0; i++)
         walk_row(&w, i);
-    rc |= whole(&w);
-    as_block_print(out, &b);
-    rc |= b.failed || ferror(out) ? -1 : 0;
-    as_block_free(&b);
+    if (flush(&w) == 0) {
+        w.failed |= whole(&w) != 0;
+        flush(&w);
+    }
     free(w.idx);
-    return rc != 0 ? -1 : 0;
+    return w.failed ? -1 : 0;
 }

@@ -50,10 +50,63 @@ size_t as_display_width(const char *s)
 
 /* ---- lines ---- */
 
+/* Writes line (trailing spaces trimmed) and a newline. */
+static void print_line(FILE *out, const char *line)
+{
+    size_t len = strlen(line);
+
+    while (len > 0 && line[len - 1] == ' ')
+        len--;
+    fwrite(line, 1, len, out);
+    fputc('\n', out);
+}
+
+as_block as_block_stream(FILE *f)
+{
+    as_block b = {0};
+
+    b.sink = f;
+    return b;
+}
+
+int as_block_is_empty(const as_block *b)
+{
+    return b->count == 0 && b->written == 0;
+}
+
+int as_block_ends_blank(const as_block *b)
+{
+    return b->count > 0 ? b->line[b->count - 1][0] == '\0' : b->blank;
+}
+
+static void push(as_block *b, char *line);
+
+void as_block_gap(as_block *b)
+{
+    if (!as_block_is_empty(b) && !as_block_ends_blank(b))
+        b->gap = 1;
+}
+
 static void push(as_block *b, char *line)
 {
     if (line == NULL) {
         b->failed = 1;
+        return;
+    }
+    if (b->gap) {
+        char *blank = line[0] != '\0' ? calloc(1, 1) : NULL;
+        b->gap = 0;
+        if (blank != NULL)
+            push(b, blank);
+        else if (line[0] != '\0')
+            b->failed = 1;
+    }
+    if (b->sink != NULL) {
+        print_line(b->sink, line);
+        b->blank = line[0] == '\0';
+        b->written++;
+        b->failed |= ferror(b->sink) != 0;
+        free(line);
         return;
     }
     if (b->count == b->cap) {
@@ -167,13 +220,8 @@ void as_block_print(FILE *out, const as_block *b)
 {
     size_t i;
 
-    for (i = 0; i < b->count; i++) {
-        size_t len = strlen(b->line[i]);
-        while (len > 0 && b->line[i][len - 1] == ' ')
-            len--;
-        fwrite(b->line[i], 1, len, out);
-        fputc('\n', out);
-    }
+    for (i = 0; i < b->count; i++)
+        print_line(out, b->line[i]);
 }
 
 void as_block_free(as_block *b)

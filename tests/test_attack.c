@@ -6,7 +6,7 @@
  * command. Inputs are made at run time in build/tests/attack-*; every expected value is
  * written here from the input (36 heads of ones give C = [O₀|…|O₃₅] of ones; the F11
  * answers are the chapter's). */
-#define _XOPEN_SOURCE 700 /* mknod(), S_IFCHR */
+#define _GNU_SOURCE /* mknod(), S_IFCHR, fopencookie() */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +26,8 @@
 #define CLI_ERR "build/tests/test_attack.err"
 #include "attnstep/check.h"
 #include "attnstep/output.h"
+#include "attnstep/render.h"
+#include "attnstep/session.h"
 #include "cli_util.h"
 #include "test_util.h"
 
@@ -371,6 +373,79 @@ static void test_an_option_that_means_nothing_to_the_command_is_an_error(void **
     }
 }
 
+/* ---- 5. output that streams ---- */
+
+/* X: one column of n tokens (width 1), the weights 1x1: n x n scores. */
+static void long_column(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+
+    assert_non_null(f);
+    fputs("X = [", f);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s[%d]", i ? "," : "", i % 7 - 3);
+    fputs("]\nWq = [[0.5]]\nWk = [[1]]\nWv = [[2]]\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static ssize_t refuse(void *cookie, const char *buf, size_t size)
+{
+    (void)buf;
+    (void)size;
+    ++*(int *)cookie;
+    errno = EPIPE;
+    return -1;
+}
+
+/* A reader that goes away stops the walk at once: the renderer writes as it goes and
+ * stops at the first write that fails, instead of making the whole output first (the
+ * old trace built 143 MB for these 1024 rows, then offered it 4 KiB at a time). */
+static void test_a_trace_stops_at_the_first_write_that_fails(void **state)
+{
+    static const cookie_io_functions_t io = {NULL, refuse, NULL, NULL};
+    as_session s;
+    as_error err;
+    as_render_opts o;
+    int calls = 0;
+    FILE *f;
+
+    (void)state;
+    long_column(ADIR "/long.txt", 1024);
+    as_error_clear(&err);
+    assert_int_equal(as_session_open(&s, ADIR "/long.txt", NULL, &err), 0);
+    memset(&o, 0, sizeof o);
+    o.digits = 10;
+    o.row = -2; /* --row all */
+    f = fopencookie(&calls, "w", io);
+    assert_non_null(f);
+    assert_int_equal(as_render_trace(f, &s.p, &s.t, &o), -1);
+    fclose(f);
+    /* the inputs and the 1024 projection lines go before the first check (about 27
+     * writes of 4 KiB); the whole walk would take some 35 000 */
+    assert_in_range(calls, 1, 100);
+    as_session_free(&s);
+}
+
+static void test_a_very_long_output_is_announced_with_how_to_shorten_it(void **state)
+{
+    int st;
+
+    (void)state;
+    long_column(ADIR "/long.txt", 1024); /* trace --row all: about 1.4e7 numbers */
+    st = system("ATTNSTEP_LANG=en ${ATTNSTEP_BIN:-build/attnstep} trace " ADIR "/long.txt "
+                "--row all 2>" CLI_ERR " | head -c 10 >" CLI_OUT);
+    assert_true(WIFEXITED(st));
+    assert_file_contains(CLI_ERR, "note: this prints about 13636611 numbers (more than ten "
+                                  "million); to see part of it, use --only");
+    assert_file_contains(CLI_OUT, "X = [[-3],");
+    assert_int_equal(run("trace " ADIR "/long.txt --row 5 --lang en"), 0); /* 1.3e6: quiet */
+    assert_file_lacks(CLI_ERR, "note:");
+    assert_int_equal(run("run " ADIR "/long.txt --only O --lang en"), 0);
+    assert_file_lacks(CLI_ERR, "note:");
+    unlink(ADIR "/long.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +461,8 @@ int main(void)
         cmocka_unit_test(test_help_and_version_to_a_full_device_say_so),
         cmocka_unit_test(test_option_values_are_as_strict_as_the_input),
         cmocka_unit_test(test_an_option_that_means_nothing_to_the_command_is_an_error),
+        cmocka_unit_test(test_a_trace_stops_at_the_first_write_that_fails),
+        cmocka_unit_test(test_a_very_long_output_is_announced_with_how_to_shorten_it),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -171,9 +171,10 @@ static void test_answers_errors_name_the_place(void **state)
         const char *text;
         int line, col;
     } bad[] = {
-        {"S = [[1, 2],\n     [3]]\n", 2, 8},   /* a short row: at its "]" */
+        /* the positions the one matrix reader gives in an input file too */
+        {"S = [[1, 2],\n     [3]]\n", 2, 6},   /* a short row: at its start */
         {"S = [[1, x]]\n", 1, 10},              /* not a number */
-        {"S = [[1, 2]\n", 1, 1},                /* never closed */
+        {"S = [[1, 2]\n", 1, 5},                /* never closed: at its first "[" */
         {"[[1, 2]]\n", 1, 1},                   /* no name */
         {"S [[1]]\n", 1, 3},                    /* no "=" */
     };

@@ -108,6 +108,11 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 
+/* Before a very long output (more than AS_HUGE_OUTPUT numbers: run with walked_rows 0,
+ * trace walking walked_rows rows), says so on standard error and suggests --only and
+ * --row, in the user's language. */
+void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows);
+
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);
 

@@ -1,5 +1,6 @@
-/* output.h - where a command's output goes: standard output, written as it is made, or
- * -o FILE, written whole or not at all.
+/* output.h - where a command's output goes: standard output, written as it is made (no
+ * whole-output buffer: `| head` stops it early), or -o FILE, written whole or not at
+ * all.
  *
  * -o FILE writes a temporary file in FILE's folder (a short name of its own, so a FILE
  * name of NAME_MAX bytes still works; created with mode 0666 less the umask, as any new
@@ -17,7 +18,8 @@
 #include "attnstep/error.h"
 
 typedef struct as_output {
-    FILE *f;          /* where to write: stdout, or the temporary file */
+    FILE *f;          /* where to write: stdout, or the temporary file (or the filter) */
+    FILE *under;      /* with the --ascii filter: the stream it writes to, else NULL */
     const char *path; /* -o FILE, or NULL for standard output */
     char *tmp;        /* the temporary file's path while it exists, else NULL */
     int force;
@@ -32,6 +34,10 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err);
  * 0, or -1 with err set (the temporary file removed, FILE as it was). A write to a
  * closed pipe (EPIPE) sets *quiet to 1: the reader has gone, nothing is to be said. */
 int as_output_commit(as_output *o, int *quiet, as_error *err);
+
+/* Puts a filter before the output that writes the prose's typographic quotes and dashes
+ * in ASCII (as_ascii_punct()), as they stream by. Returns 0, or -1 (out of memory). */
+int as_output_ascii(as_output *o);
 
 /* Abandons the output: removes the temporary file. Standard output is left as is. */
 void as_output_abort(as_output *o);

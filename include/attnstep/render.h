@@ -87,6 +87,15 @@ typedef int (*as_table_visit)(void *ctx, const as_table_view *v);
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
                   as_table_visit visit, void *ctx);
 
+/* About how many numbers `run` (walked_rows 0) or `trace` walking walked_rows rows (each
+ * a few numbers per readable position and head, before the whole-matrix form) prints
+ * with o: for the note before a very long output. */
+size_t as_numbers_estimate(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                           size_t walked_rows);
+
+/* The output is long: more numbers than AS_HUGE_OUTPUT. */
+#define AS_HUGE_OUTPUT 10000000u
+
 /* labels[i], or i itself written into buf when the axis is numbered (labels NULL). */
 const char *as_axis_label(char *buf, size_t size, const char *const *labels, size_t i);
 

@@ -11,8 +11,26 @@
 typedef struct as_block {
     char **line;
     size_t count, cap;
-    int failed; /* set when memory ran out: the block is then incomplete */
+    int failed; /* set when memory ran out (or the sink refused a line): incomplete */
+    FILE *sink; /* a streaming block (as_block_stream): lines are written, not kept */
+    size_t written; /* lines a streaming block wrote */
+    int blank;      /* whether the last line it wrote was empty */
+    int gap;        /* a blank line is due before the next line (as_block_gap) */
 } as_block;
+
+/* A block that writes each line to f as it is added (trailing spaces trimmed) instead
+ * of keeping it: a renderer's output streams, memory holds one table at a time. */
+as_block as_block_stream(FILE *f);
+
+/* Nonzero when no line was added to b (kept or written). */
+int as_block_is_empty(const as_block *b);
+
+/* Nonzero when the last line added to b was empty. */
+int as_block_ends_blank(const as_block *b);
+
+/* A blank line between groups: never first, never two in a row, and never last (it is
+ * written only when another line follows). */
+void as_block_gap(as_block *b);
 
 /* Display width of a UTF-8 string: wide East Asian characters count 2, ANSI escape
  * sequences 0, other characters 1. */
