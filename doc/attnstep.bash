@@ -36,7 +36,12 @@ _attnstep()
         --only) # a comma-separated list: complete its last name
             local done=
             [[ $cur == *,* ]] && done=${cur%,*},
-            COMPREPLY=($(compgen -P "$done" -W "X W Q K V QKT M S A O C" -- "${cur##*,}"))
+            local names="X W Q K V QKT M S A O C"
+            local w
+            for w in "${words[@]}"; do # grad names its gradient tables
+                [[ $w == grad ]] && names="dO dWo dbo dC dV dA dS dQKT dQ dK dWq dWk dWv dbq dbk dbv dX dXkv"
+            done
+            COMPREPLY=($(compgen -P "$done" -W "$names" -- "${cur##*,}"))
             return ;;
         --digits | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --tiles)
             return ;; # a number: nothing to offer

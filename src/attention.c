@@ -26,10 +26,9 @@ static int check_range(const as_matrix *t, const char *name, int allow_neg_inf,
         const double x = t->v[i];
         if (isfinite(x) || (allow_neg_inf && x == -INFINITY && p->M.v[i] == -INFINITY))
             continue;
-        as_error_set(err, p->in->path, 0, 0,
-                     "%s[%zu][%zu] leaves the range of a double (%s)", name, i / t->cols,
-                     i % t->cols, isnan(x) ? "not a number" : "overflow");
-        as_error_hint(err, "the inputs are too large to multiply safely; scale them down");
+        as_error_msg(err, p->in->path, 0, 0, isnan(x) ? AS_MSG_RUN_NAN : AS_MSG_RUN_OVERFLOW,
+                     name, i / t->cols, i % t->cols);
+        as_error_hint_msg(err, AS_MSG_HINT_RUN_RANGE);
         return -1;
     }
     return 0;
@@ -72,11 +71,8 @@ static void no_readable_row(const as_problem *p, long row, as_error *err)
 {
     const as_pos at = p->mask == AS_MASK_CUSTOM ? p->in->mat[AS_M].pos : (as_pos){0, 0};
 
-    as_error_set(err, p->in->path, at.line, at.col,
-                 "row %ld (\"%s\") has no readable position: every entry of its S row is -inf",
-                 row, p->tokens[row]);
-    as_error_hint(err, "softmax over nothing is undefined; the mask M must leave every row "
-                       "at least one position it may read");
+    as_error_msg(err, p->in->path, at.line, at.col, AS_MSG_RUN_NO_READABLE, row, p->tokens[row]);
+    as_error_hint_msg(err, AS_MSG_HINT_NO_READABLE);
 }
 
 /* positions: rope: the head's Queries and Keys turned pair by pair (SPEC §12). */
@@ -134,7 +130,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     as_matmul_fast(h->O.v, h->A.v, h->V.v, n, m, p->d_v);
     return check_range(&h->O, "O", 0, p, err);
 nomem:
-    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
 }
 
@@ -199,7 +195,7 @@ static int begin_run(as_trace *t, const as_problem *p, as_error *err)
         goto nomem;
     return 0;
 nomem:
-    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
 }
 
@@ -207,7 +203,7 @@ nomem:
 static int end_run(as_trace *t, const as_problem *p, as_error *err)
 {
     if (p->Wo != NULL ? project(&t->O, &t->C, p->Wo, p->bo) : as_matrix_copy(&t->O, &t->C)) {
-        as_error_set(err, p->in->path, 0, 0, "out of memory");
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
     return check_range(&t->O, "O", 0, p, err);
@@ -222,11 +218,9 @@ static int trace_too_large(const as_problem *p, as_error *err)
 
     if (per_head == 0 || p->heads <= AS_MAX_CELLS / per_head)
         return 0;
-    as_error_set(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
-                 "%zu heads of [%zu,%zu] scores would hold more than the %u numbers that all "
-                 "heads together may keep", p->heads, p->n, p->m, AS_MAX_CELLS);
-    as_error_hint(err, "every table of every head is kept to be shown; --only O keeps only "
-                       "the output, or use fewer heads or tokens");
+    as_error_msg(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
+                 AS_MSG_RUN_HEADS_CELLS, p->heads, p->n, p->m, AS_MAX_CELLS);
+    as_error_hint_msg(err, AS_MSG_HINT_HEADS_CELLS);
     return -1;
 }
 
@@ -278,7 +272,7 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     long bad;
 
     if (as_matrix_init(&h->O, n, p->d_v) != 0) {
-        as_error_set(&w->err, p->in->path, 0, 0, "out of memory");
+        as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
     as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
@@ -325,7 +319,7 @@ static void lean_heads(void *arg)
     if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
         as_matrix_init(&w->v, p->m, p->d_v) | as_matrix_init(&w->s, p->n, p->m) |
         (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
-        as_error_set(&w->err, p->in->path, 0, 0, "out of memory");
+        as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         w->failed = (long)w->first;
     }
     for (hd = w->first; w->failed < 0 && hd < p->heads; hd += w->step)
@@ -354,7 +348,7 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
         w[i] = (lean_worker){.t = t, .p = p, .first = (size_t)i, .step = two ? 2 : 1,
                              .matmul = two ? as_matmul_fast_1 : as_matmul_fast,
                              .scores = two ? as_scores_fast_1 : as_scores_fast, .failed = -1};
-        as_error_clear(&w[i].err);
+        as_error_init(&w[i].err, err->lang);
     }
     if (two)
         as_two_threads(lean_heads, &w[0], lean_heads, &w[1]);

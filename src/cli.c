@@ -1,11 +1,14 @@
 /* cli.c - reading the command line. Every argument is checked here, before any work. */
 #include "attnstep/cli.h"
+#include "attnstep/suggest.h"
+#include "attnstep/textblock.h"
 #include "attnstep/sheet.h"
 #include "attnstep/render_grad.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,14 +52,14 @@ static const struct option long_options[] = {
 };
 
 const as_command as_commands[] = {
-    {"run", 1, "FILE [options]", "every table, in the book's order", as_cmd_run},
-    {"trace", 1, "FILE [options]", "the hand calculation, step by step", as_cmd_trace},
-    {"check", 2, "FILE ANSWERS...", "grade answers: files, or directories of *.txt", as_cmd_check},
-    {"exercise", 0, "[options]", "a new exercise for hand calculation", as_cmd_exercise},
-    {"compare", 2, "BASE VARIANT", "what changes when one input changes", as_cmd_compare},
-    {"sheet", 1, "FILE [options]", "a worksheet (and key) for an input", as_cmd_sheet},
-    {"decode", 1, "FILE [options]", "generation token by token, with a KV cache", as_cmd_decode},
-    {"grad", 1, "FILE [options]", "the backward pass: every gradient", as_cmd_grad},
+    {"run", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_RUN, as_cmd_run},
+    {"trace", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_TRACE, as_cmd_trace},
+    {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check},
+    {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise},
+    {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare},
+    {"sheet", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_SHEET, as_cmd_sheet},
+    {"decode", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_DECODE, as_cmd_decode},
+    {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 
@@ -70,16 +73,16 @@ const as_command *as_command_find(const char *name)
     return NULL;
 }
 
-/* The command names joined by sep into buf ("run, trace, ..."). */
-static const char *command_names(char *buf, size_t size, const char *sep)
-{
-    size_t i, used = 0;
+#define MAX_COMMANDS 32
 
-    buf[0] = '\0';
-    for (i = 0; i < as_ncommands && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? sep : "",
-                                 as_commands[i].name);
-    return buf;
+/* The command names into names[MAX_COMMANDS]; returns how many. */
+static size_t command_names(const char **names)
+{
+    size_t i;
+
+    for (i = 0; i < as_ncommands && i < MAX_COMMANDS; i++)
+        names[i] = as_commands[i].name;
+    return i;
 }
 
 /* Options that mean something to some commands only: given to another, they are an
@@ -98,11 +101,38 @@ static const struct {
     {OPT_TILES, "--tiles", "run trace"},
 };
 
-static int usage(as_error *err, const char *fmt, const char *what)
+/* Records a usage error: message id of the table, in the language chosen. Returns -1. */
+static int usage(as_error *err, as_msg id, ...)
 {
-    as_error_set(err, "", 0, 0, fmt, what);
+    va_list ap;
+
+    va_start(ap, id);
+    as_error_vmsg(err, "", 0, 0, id, ap);
+    va_end(ap);
     return -1;
 }
+
+/* Adds "did you mean ...?" to the error just recorded, when one of names is near word. */
+static void suggest(as_error *err, const char *word, const char *const *names, size_t count)
+{
+    const char *near = as_suggest(word, strlen(word), names, count);
+
+    if (near != NULL)
+        as_error_hint_msg(err, AS_MSG_DID_YOU_MEAN, near);
+}
+
+/* "--format takes text, json, ... or svg, not "jsn"" and, if one is near, the hint. */
+static int bad_choice(as_error *err, const char *opt, const char *arg, const char *const *names,
+                      size_t count)
+{
+    char list[256];
+
+    as_msg_list(list, sizeof list, err->lang, names, count, AS_MSG_LIST_OR);
+    usage(err, AS_MSG_USE_CHOICE, opt, list, arg);
+    suggest(err, arg, names, count);
+    return -1;
+}
+
 
 /* A whole decimal number in [lo, hi], digits only (no blank, no sign: " 5" and "+5" are
  * refused as the input would); -1 when s is anything else. */
@@ -144,7 +174,7 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
     else if (whole(arg, 0, LONG_MAX, &v) == 0)
         cli->render.row = v;
     else
-        return usage(err, "--row takes a row number, \"last\" or \"all\", not \"%s\"", arg);
+        return usage(err, AS_MSG_USE_ROW, arg);
     return 0;
 }
 
@@ -156,8 +186,15 @@ static int option_tol(as_cli *cli, const char *arg, as_error *err)
 
     if (len == 0 || as_parse_number(arg, len, 0, &cli->tol, &why) != len || why != NULL ||
         !(cli->tol >= 0) || cli->tol > 1e300)
-        return usage(err, "--tol takes a tolerance of 0 or more, not \"%s\"", arg);
+        return usage(err, AS_MSG_USE_TOL, arg);
     return 0;
+}
+
+/* The name of an exercise size option. */
+static const char *size_option(int opt)
+{
+    return opt == OPT_TOKENS ? "--tokens" : opt == OPT_WIDTH ? "--width"
+         : opt == OPT_DK     ? "--dk"     : "--dv";
 }
 
 /* Options that take a whole number: --digits and the exercise sizes. */
@@ -168,46 +205,44 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
     switch (opt) {
     case OPT_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
-            return usage(err, "--digits takes a whole number from 0 to 17, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_DIGITS, "--digits", arg);
         cli->render.digits = (int)v;
         cli->digits_set = 1;
         return 0;
     case OPT_SEED:
         if (whole(arg, 0, LONG_MAX, &v) != 0)
-            return usage(err, "--seed takes a whole number of 0 or more, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_SEED, arg);
         cli->seed = (unsigned long)v;
         cli->seed_set = 1;
         return 0;
     case OPT_COUNT:
         if (whole(arg, 1, 1000, &v) != 0)
-            return usage(err, "--count takes a whole number from 1 to 1000, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_COUNT, arg);
         cli->count = v;
         return 0;
     case OPT_TILES:
         if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
-            return usage(err, "--tiles takes a block size, a whole number from 1 to 16384, "
-                              "not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_TILES, arg);
         cli->tiles = v;
         return 0;
     case OPT_OFFSET:
         if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
-            return usage(err, "--offset takes the position of row 0, a whole number from 0 to "
-                              "1000000000, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_OFFSET, arg);
         cli->offset = (size_t)v;
         return 0;
     case OPT_REQUIRE_DIGITS:
         if (whole(arg, 0, 17, &v) != 0)
-            return usage(err, "--require-digits takes a whole number from 0 to 17, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_DIGITS, "--require-digits", arg);
         cli->require_digits = (int)v;
         return 0;
     case OPT_LEVEL:
         if (whole(arg, 1, 3, &v) != 0)
-            return usage(err, "--level takes 1, 2 or 3, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_LEVEL, arg);
         cli->level = v;
         return 0;
     default:
         if (whole(arg, 1, 64, &v) != 0)
-            return usage(err, "exercise sizes take a whole number from 1 to 64, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_SIZE, size_option(opt), arg);
         *(opt == OPT_TOKENS ? &cli->tokens : opt == OPT_WIDTH ? &cli->width
           : opt == OPT_DK   ? &cli->dk     : &cli->dv) = v;
         return 0;
@@ -220,27 +255,27 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
                                           "moodle"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
+    static const char *const langs[] = {"zh", "en"};
     int i;
 
     switch (opt) {
     case OPT_LANG:
         return as_lang_parse(arg, &cli->render.lang) == 0
-                   ? 0 : usage(err, "--lang takes zh or en, not \"%s\"", arg);
+                   ? 0 : bad_choice(err, "--lang", arg, langs, 2);
     case OPT_FORMAT:
         if ((i = choice(arg, formats, 8)) < 0)
-            return usage(err, "--format takes text, json, md, latex, csv, svg, gift or moodle, "
-                              "not \"%s\"", arg);
+            return bad_choice(err, "--format", arg, formats, 8);
         cli->format = (as_format)i;
         cli->format_set = 1;
         return 0;
     case OPT_COLOR:
         if ((i = choice(arg, colors, 3)) < 0)
-            return usage(err, "--color takes auto, always or never, not \"%s\"", arg);
+            return bad_choice(err, "--color", arg, colors, 3);
         cli->color = (as_color_mode)i;
         return 0;
     case OPT_MASK:
         if ((i = choice(arg, masks, 2)) < 0)
-            return usage(err, "--mask takes causal or none, not \"%s\"", arg);
+            return bad_choice(err, "--mask", arg, masks, 2);
         cli->mask = i == 0 ? AS_MASK_CAUSAL : AS_MASK_NONE;
         return 0;
     case OPT_ONLY:
@@ -257,7 +292,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_STEP: {
         as_step st;
         if (as_step_parse(arg, &st) != 0)
-            return usage(err, "--step takes project, scores, softmax or mix, not \"%s\"", arg);
+            return usage(err, AS_MSG_USE_STEP, arg);
         cli->step = (int)st;
         return 0;
     }
@@ -299,9 +334,9 @@ static int options_fit(const as_cli *cli, const unsigned long given, as_error *e
         if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
             listed(scoped[i].commands, cli->command))
             continue;
-        as_error_set(err, "", 0, 0, "%s means nothing to %s: it is an option of %s",
-                     scoped[i].name, cli->command, scoped[i].commands);
-        as_error_hint(err, "leave %s out, or use it with %s", scoped[i].name, scoped[i].commands);
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command,
+                     scoped[i].commands);
+        as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, scoped[i].commands);
         return -1;
     }
     return 0;
@@ -311,15 +346,19 @@ static int options_fit(const as_cli *cli, const unsigned long given, as_error *e
 static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *err)
 {
     const as_command *c = first < argc ? as_command_find(argv[first]) : NULL;
-    char names[256], msg[AS_ERR_MSG];
     int want;
 
     if (c != NULL) {
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
-        snprintf(msg, sizeof msg, "unknown command \"%s\" (commands: %s)", argv[first],
-                 command_names(names, sizeof names, ", "));
-        return usage(err, "%s", msg);
+        const char *names[MAX_COMMANDS];
+        const size_t n = command_names(names);
+        char list[256];
+
+        as_msg_list(list, sizeof list, err->lang, names, n, AS_MSG_LIST_SEP);
+        usage(err, AS_MSG_USE_COMMAND, argv[first], list);
+        suggest(err, argv[first], names, n);
+        return -1;
     } else {
         c = &as_commands[0]; /* `attnstep FILE` is `attnstep run FILE` */
     }
@@ -329,9 +368,9 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
         want = argc - first; /* check FILE ANSWERS...: a whole class */
     if (argc - first != want) {
         if (argc - first < want)
-            return usage(err, "%s", want == 1 ? "an input FILE is needed (- reads standard input)"
-                                              : "two files are needed");
-        return usage(err, "unexpected argument \"%s\"", argv[first + want]);
+            return want == 1 ? usage(err, AS_MSG_USE_NEED_FILE)
+                             : usage(err, AS_MSG_USE_NEED_FILES, cli->command);
+        return usage(err, AS_MSG_USE_EXTRA, argv[first + want]);
     }
     for (cli->nargs = 0; cli->nargs < want && cli->nargs < 2; cli->nargs++)
         cli->arg[cli->nargs] = argv[first + cli->nargs];
@@ -344,8 +383,7 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
 static int variants(as_cli *cli, as_error *err)
 {
     if (cli->count > 0 && cli->roster != NULL)
-        return usage(err, "%s", "--count and --class do not go together: --class makes one "
-                                "exercise per name");
+        return usage(err, AS_MSG_USE_COUNT_CLASS);
     if (cli->count > 0 || cli->roster != NULL) {
         cli->output_dir = cli->output;
         cli->output = NULL;
@@ -363,19 +401,70 @@ static int read_only(as_cli *cli, as_error *err)
     if (strcmp(cli->command, "grad") == 0) {
         if (as_grad_only_parse(cli->only_list, &cli->render.only, &bad) == 0)
             return 0;
-        return usage(err, "grad --only takes gradient names (dO, dWo, dbo, dC, dV, dA, dS, "
-                          "dQKT, dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv) separated by "
-                          "commas; \"%s\" is not one", bad);
+        return usage(err, AS_MSG_USE_GRAD_ONLY, bad);
     }
     if (as_only_parse(cli->only_list, &cli->render.only, &bad) != 0)
-        return usage(err, "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) "
-                          "separated by commas; \"%s\" is not one", bad);
+        return usage(err, AS_MSG_USE_ONLY, bad);
     return 0;
+}
+
+int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
+                        size_t count)
+{
+    char list[128];
+
+    as_msg_list(list, sizeof list, err->lang, formats, count, AS_MSG_LIST_OR);
+    return usage(err, AS_MSG_USE_FORMATS, command, list);
+}
+
+/* The language, read before anything else so that a mistake anywhere on the command line
+ * is reported in it: the last --lang that names a language, else ATTNSTEP_LANG, else zh.
+ * A --lang naming none is reported later, when the options are read in order. */
+static int choose_lang(as_cli *cli, int argc, char **argv, as_error *err)
+{
+    const char *env = getenv("ATTNSTEP_LANG");
+    int i, given = 0;
+
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
+                      : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
+        if (v != NULL && as_lang_parse(v, &cli->render.lang) == 0)
+            given = 1;
+    }
+    if (!given && env != NULL && env[0] != '\0' && as_lang_parse(env, &cli->render.lang) != 0) {
+        err->lang = cli->render.lang;
+        return usage(err, AS_MSG_USE_ENV, env);
+    }
+    err->lang = cli->render.lang;
+    return 0;
+}
+
+/* "unknown option "--foramt"" and, when a long option is near it, the hint. */
+static int bad_option(as_error *err, const char *arg)
+{
+    const char *names[sizeof long_options / sizeof long_options[0]];
+    char word[64];
+    size_t n = 0, len;
+
+    usage(err, AS_MSG_USE_OPTION, arg);
+    if (strncmp(arg, "--", 2) != 0)
+        return -1;
+    len = strcspn(arg + 2, "=");
+    if (len >= sizeof word - 2)
+        return -1;
+    for (; long_options[n].name != NULL; n++)
+        names[n] = long_options[n].name;
+    memcpy(word, arg + 2, len);
+    word[len] = '\0';
+    if ((arg = as_suggest(word, len, names, n)) != NULL) {
+        snprintf(word, sizeof word, "--%s", arg);
+        as_error_hint_msg(err, AS_MSG_DID_YOU_MEAN, word);
+    }
+    return -1;
 }
 
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 {
-    const char *env = getenv("ATTNSTEP_LANG");
     unsigned long given = 0; /* bit opt - OPT_LANG for each long option given */
     int opt;
 
@@ -384,8 +473,8 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     cli->render.row = -1;
     cli->tol = -1;
     cli->level = 0;
-    if (env != NULL && env[0] != '\0' && as_lang_parse(env, &cli->render.lang) != 0)
-        return usage(err, "ATTNSTEP_LANG is \"%s\"; set it to zh or en", env);
+    if (choose_lang(cli, argc, argv, err) != 0)
+        return -1;
     opterr = 0;
 #ifdef __GLIBC__
     optind = 0; /* glibc: start afresh, forgetting a cluster the last call stopped inside */
@@ -394,9 +483,9 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 #endif
     while ((opt = getopt_long(argc, argv, ":ho:", long_options, NULL)) != -1) {
         if (opt == '?')
-            return usage(err, "unknown option \"%s\"", argv[optind - 1]);
+            return bad_option(err, argv[optind - 1]);
         if (opt == ':')
-            return usage(err, "option \"%s\" needs a value", argv[optind - 1]);
+            return usage(err, AS_MSG_USE_NEEDS_VALUE, argv[optind - 1]);
         if (option(cli, opt, optarg, err) != 0)
             return -1;
         if (opt >= OPT_LANG)
@@ -423,89 +512,47 @@ as_session_opts as_cli_session(const as_cli *cli)
     return o;
 }
 
-void as_cli_usage(FILE *out)
+void as_cli_usage(FILE *out, as_lang lang)
 {
-    char names[256];
+    const char *names[MAX_COMMANDS];
+    char list[256];
+    size_t i, n = command_names(names), used = 0;
 
-    fprintf(out, "usage: attnstep [%s] [options] FILE...\n",
-            command_names(names, sizeof names, "|"));
+    list[0] = '\0';
+    for (i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "|" : "", names[i]);
+    fprintf(out, as_msg_text(lang, AS_MSG_USE_LINE), list);
 }
 
-void as_cli_help(FILE *out)
+/* The column where --help's words on each command start, in display columns. */
+#define HELP_COLUMN 42
+
+/* One line of --help's synopsis: "Usage: attnstep [run] FILE [options]   every table...",
+ * the later lines indented under the first, the words aligned whatever the language. */
+static void help_command(FILE *out, as_lang lang, size_t i)
 {
-    char head[64];
+    const char *usage_word = as_msg_text(lang, AS_MSG_HELP_USAGE);
+    char head[256];
+    size_t w, indent = as_display_width(usage_word);
+
+    if (i == 0)
+        snprintf(head, sizeof head, "%sattnstep [%s] %s", usage_word, as_commands[i].name,
+                 as_msg_text(lang, as_commands[i].synopsis));
+    else
+        snprintf(head, sizeof head, "%*sattnstep %s %s", (int)indent, "", as_commands[i].name,
+                 as_msg_text(lang, as_commands[i].synopsis));
+    w = as_display_width(head);
+    fprintf(out, "%s%*s%s\n", head, w < HELP_COLUMN ? (int)(HELP_COLUMN - w) : 2, "",
+            as_msg_text(lang, as_commands[i].what));
+}
+
+void as_cli_help(FILE *out, as_lang lang)
+{
     size_t i;
 
-    for (i = 0; i < as_ncommands; i++) {
-        snprintf(head, sizeof head, i == 0 ? "attnstep [%s] %s" : "attnstep %s %s",
-                 as_commands[i].name, as_commands[i].synopsis);
-        fprintf(out, "%s%-35s%s\n", i == 0 ? "Usage: " : "       ", head, as_commands[i].what);
-    }
-    fputs(
-        "       attnstep --help | --version\n"
-        "\n"
-        "A teaching calculator for one attention layer that shows every number:\n"
-        "Q = X@Wq, K = X@Wk, V = X@Wv, S = QK^T/sqrt(d_k) + M,\n"
-        "A = softmax of each row of S, O = AV.\n"
-        "FILE may be - for standard input.\n"
-        "\n"
-        "Options:\n"
-        "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
-        "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
-        "                        makes sense; csv writes the one table --only names,\n"
-        "                        svg draws each head's A as a heatmap; exercise also\n"
-        "                        gift and moodle (Moodle quiz imports)\n"
-        "  --digits N            decimal places shown, 0-17 (default 10)\n"
-        "  --mask causal|none    override the file's mask\n"
-        "  --only LIST           only these tables, e.g. --only A,O\n"
-        "                        (X, W, Q, K, V, QKT, M, S, A, O, C)\n"
-        "  --ascii               -inf, x, *, sqrt instead of −∞, ×, ·, √ and subscripts\n"
-        "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
-        "                        set), always or never; also spelt --colour\n"
-        "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --row I|last|all      trace: the receiving row to walk (default last);\n"
-        "                        grad: walk that row's softmax backward\n"
-        "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
-        "                        reading the Keys in blocks of B\n"
-        "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
-        "  --force               let -o replace an existing FILE\n"
-        "  --tol T               check: accept answers within T\n"
-        "  --require-digits N    check: a non-integer with fewer than N decimals is wrong\n"
-        "                        (--format text, md, csv gradebook or json)\n"
-        "  --seed N              exercise: the seed (same seed, same exercise)\n"
-        "  --tokens T            exercise: number of tokens\n"
-        "  --width D             exercise: width of X\n"
-        "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
-        "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
-        "  --answers             exercise, sheet: add the answer key\n"
-        "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
-        "                        softmax or mix (the tables before it are given)\n"
-        "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
-        "  --count N             exercise: N variants (with -o DIR: a file each)\n"
-        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
-
-        "  -h, --help            print this help and exit\n"
-        "  --version             print the version and exit\n"
-        "\n"
-        "Input format (UTF-8; # starts a comment):\n"
-        "  tokens: 我 爱                 labels of the rows of X\n"
-        "  mask: causal                  causal | none | window W (or a matrix M)\n"
-        "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
-        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
-        "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
-        "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
-        "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
-        "\n"
-        "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
-        "(also the tables the run makes, and the scores of all heads together);\n"
-        "brackets two deep; files of at most 2 GiB. Above a limit: an error, exit 2.\n"
-        "Exit status: 0 success; 1 check found a wrong answer; 2 bad usage or input.\n"
-        "\n"
-        "Examples:\n"
-        "  attnstep run examples/f11.txt --lang en\n"
-        "  attnstep trace examples/f11.txt --row all\n"
-        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
-        "\n"
-        "Full documentation: man attnstep\n",
-        out);
+    for (i = 0; i < as_ncommands; i++)
+        help_command(out, lang, i);
+    fprintf(out, "%*sattnstep --help | --version\n",
+            (int)as_display_width(as_msg_text(lang, AS_MSG_HELP_USAGE)), "");
+    fputs(as_msg_text(lang, AS_MSG_HELP), out);
 }

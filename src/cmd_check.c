@@ -52,25 +52,27 @@ static int is_txt(const char *name)
 }
 
 /* Every *.txt in dir, in name order. */
-static int add_dir(paths *ps, const char *dir, const as_cli *cli, as_error *err)
+static int add_dir(paths *ps, const char *dir, as_error *err)
 {
     DIR *d = opendir(dir);
     const struct dirent *e;
     const size_t first = ps->n;
 
     if (d == NULL) {
-        as_error_set(err, dir, 0, 0, as_msg_text(cli->render.lang, AS_MSG_CHK_UNREADABLE), strerror(errno));
+        char why[128];
+        as_error_msg(err, dir, 0, 0, AS_MSG_CHK_UNREADABLE,
+                     as_msg_errno(why, sizeof why, err->lang, errno));
         return -1;
     }
     while ((e = readdir(d)) != NULL)
         if (is_txt(e->d_name) && add_path(ps, dir, e->d_name) != 0) {
             closedir(d);
-            as_error_set(err, dir, 0, 0, "out of memory");
+            as_error_msg(err, dir, 0, 0, AS_MSG_OOM);
             return -1;
         }
     closedir(d);
     if (ps->n == first) {
-        as_error_set(err, dir, 0, 0, as_msg_text(cli->render.lang, AS_MSG_CHK_NO_ANSWERS), dir);
+        as_error_msg(err, dir, 0, 0, AS_MSG_CHK_NO_ANSWERS, dir);
         return -1;
     }
     qsort(ps->p + first, ps->n - first, sizeof *ps->p, by_name);
@@ -95,10 +97,10 @@ static int list_answers(paths *ps, const as_cli *cli, as_error *err)
     for (i = 1; i < cli->nfiles; i++) {
         const char *f = cli->files[i];
         int rc = strcmp(f, "-") != 0 && stat(f, &st) == 0 && S_ISDIR(st.st_mode)
-                     ? add_dir(ps, f, cli, err) : add_path(ps, NULL, f);
+                     ? add_dir(ps, f, err) : add_path(ps, NULL, f);
         if (rc != 0) {
             if (!err->set)
-                as_error_set(err, f, 0, 0, "out of memory");
+                as_error_msg(err, f, 0, 0, AS_MSG_OOM);
             free_paths(ps);
             return -1;
         }
@@ -128,15 +130,16 @@ static char *student_name(const as_answers *a, const char *path)
 }
 
 static int grade_student(as_student *st, const as_session *s, const as_check_opts *o,
-                         const as_cli *cli, as_error *err)
+                         as_error *err)
 {
     char *buf;
     size_t len;
     int e = as_lex_read_file(st->path, 1, &buf, &len), rc;
 
     if (e != 0) {
-        as_error_set(err, st->path, 0, 0, as_msg_text(cli->render.lang, AS_MSG_CHK_UNREADABLE),
-                     strerror(e));
+        char why[128];
+        as_error_msg(err, st->path, 0, 0, AS_MSG_CHK_UNREADABLE,
+                     as_msg_errno(why, sizeof why, err->lang, e));
         return -1;
     }
     rc = as_answers_parse(&st->answers, buf, len, st->path, err);
@@ -144,7 +147,7 @@ static int grade_student(as_student *st, const as_session *s, const as_check_opt
     if (rc != 0)
         return -1;
     if ((st->name = student_name(&st->answers, st->path)) == NULL) {
-        as_error_set(err, st->path, 0, 0, "out of memory");
+        as_error_msg(err, st->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
     if (as_check_grade(&st->grade, &s->p, &s->t, &st->answers, o, err) != 0)
@@ -167,11 +170,11 @@ static int grade_class(as_class *c, const paths *ps, const as_session *s, const 
     for (i = 0; i < ps->n; i++, c->count++) {
         as_student *st = &c->student[i];
         as_error e;
-        as_error_clear(&e);
+        as_error_init(&e, cli->render.lang);
         if ((st->path = malloc(strlen(ps->p[i]) + 1)) == NULL)
             break;
         strcpy(st->path, ps->p[i]);
-        if (grade_student(st, s, &o, cli, &e) != 0) {
+        if (grade_student(st, s, &o, &e) != 0) {
             as_error_print(&e, stderr);
             (*bad)++;
             if (st->name == NULL)
@@ -189,17 +192,16 @@ static int grade_class(as_class *c, const paths *ps, const as_session *s, const 
 
 static int check_options(const as_cli *cli, as_error *err)
 {
+    static const char *const formats[] = {"text", "md", "csv", "json"};
     int i, stdin_uses = 0;
 
     if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON && cli->format != AS_FMT_MD &&
-        cli->format != AS_FMT_CSV) {
-        as_error_set(err, "", 0, 0, "check writes --format text, md, csv or json");
-        return -1;
-    }
+        cli->format != AS_FMT_CSV)
+        return as_cli_formats_only(err, "check", formats, 4);
     for (i = 0; i < cli->nfiles; i++)
         stdin_uses += strcmp(cli->files[i], "-") == 0;
     if (stdin_uses > 1) {
-        as_error_set(err, "", 0, 0, "only one of FILE and ANSWERS can be standard input");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_ONE_STDIN);
         return -1;
     }
     return 0;
@@ -230,7 +232,7 @@ int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
     if (list_answers(&ps, cli, err) != 0)
         goto done;
     if (grade_class(&c, &ps, &s, cli, &bad) != 0) {
-        as_error_set(err, "", 0, 0, "out of memory");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM);
         goto done;
     }
     for (i = 0; i < c.count; i++)

@@ -233,12 +233,14 @@ int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err)
     as_comparison c;
     int rc = AS_EXIT_USAGE;
 
+    static const char *const formats[] = {"text", "json"};
+
     if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_error_set(err, "", 0, 0, "compare writes --format text or json");
+        as_cli_formats_only(err, "compare", formats, 2);
         return AS_EXIT_USAGE;
     }
     if (strcmp(cli->arg[0], "-") == 0 && strcmp(cli->arg[1], "-") == 0) {
-        as_error_set(err, "", 0, 0, "BASE and VARIANT cannot both be standard input");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_BOTH_STDIN, "BASE", "VARIANT");
         return AS_EXIT_USAGE;
     }
     if (as_session_open(&base, cli->arg[0], &so, err) != 0)
@@ -248,7 +250,7 @@ int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err)
             report(out, &c, cli) == 0)
             rc = AS_EXIT_OK;
         else
-            as_error_set(err, "", 0, 0, "out of memory");
+            as_error_msg(err, "", 0, 0, AS_MSG_OOM);
         as_comparison_free(&c);
         as_session_free(&variant);
     }

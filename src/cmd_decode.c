@@ -8,19 +8,21 @@
  * the way to time it against run --only O). */
 static int check_options(const as_cli *cli, as_error *err)
 {
+    static const char *const formats[] = {"text", "json"};
+
     if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_error_set(err, "", 0, 0, "decode writes only --format text or json");
-        as_error_hint(err, "for the tables in another format, use run --format ...");
+        as_cli_formats_only(err, "decode", formats, 2);
+        as_error_hint_msg(err, AS_MSG_HINT_TRACE_FORMAT);
         return -1;
     }
     if (cli->render.only != 0 && cli->render.only != (1u << AS_T_O)) {
-        as_error_set(err, "", 0, 0, "decode takes only --only O");
-        as_error_hint(err, "decode shows each step's rows; --only O keeps just the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_DECODE_ONLY);
+        as_error_hint_msg(err, AS_MSG_HINT_DECODE_ONLY);
         return -1;
     }
     if (cli->render.only != 0 && cli->format != AS_FMT_JSON) {
-        as_error_set(err, "", 0, 0, "decode --only O needs --format json");
-        as_error_hint(err, "the text form walks every step; write decode --only O --format json");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_DECODE_JSON);
+        as_error_hint_msg(err, AS_MSG_HINT_DECODE_JSON);
         return -1;
     }
     return 0;
@@ -36,7 +38,7 @@ static int compare_with_run(as_decode *d, const as_problem *p, as_error *err)
         return -1;
     if (as_decode_compare(d, &t) < 0) {
         as_trace_free(&t);
-        as_error_set(err, "", 0, 0, "out of memory");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM);
         return -1;
     }
     as_trace_free(&t);
@@ -64,7 +66,7 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
         goto free_all;
     if ((cli->format == AS_FMT_JSON ? as_render_decode_json : as_render_decode_text)(
             out, &p, &d, &cli->render) != 0) {
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
         goto free_all;
     }
     rc = AS_EXIT_OK;

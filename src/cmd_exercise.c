@@ -63,9 +63,9 @@ static int options(as_exercise_opts *o, const as_cli *cli, as_error *err)
 
     if (f != AS_FMT_TEXT && f != AS_FMT_MD && f != AS_FMT_LATEX && f != AS_FMT_GIFT &&
         f != AS_FMT_MOODLE) {
-        as_error_set(err, "", 0, 0, "exercise writes --format text, md, latex, gift or moodle");
-        as_error_hint(err, "text is an input file for run; md and latex are worksheets; gift "
-                           "and moodle import into Moodle");
+        static const char *const formats[] = {"text", "md", "latex", "gift", "moodle"};
+        as_cli_formats_only(err, "exercise", formats, 5);
+        as_error_hint_msg(err, AS_MSG_HINT_SHEET_FORMATS);
         return -1;
     }
     memset(o, 0, sizeof *o);
@@ -95,8 +95,9 @@ static int names(batch *b, const as_cli *cli, const as_exercise_opts *o, as_erro
 
     if (cli->roster != NULL) {
         if ((e = as_lex_read_file(cli->roster, 0, &text, &len)) != 0) {
-            as_error_set(err, cli->roster, 0, 0, as_msg_text(o->lang, AS_MSG_ROSTER_UNREADABLE),
-                         strerror(e));
+            char why[128];
+            as_error_msg(err, cli->roster, 0, 0, AS_MSG_ROSTER_UNREADABLE,
+                         as_msg_errno(why, sizeof why, err->lang, e));
             return -1;
         }
         e = as_roster_parse(&b->roster, text, len, cli->roster, o->lang, err);
@@ -339,7 +340,9 @@ static int write_dir(FILE *report, const batch *b, const as_cli *cli, as_error *
     size_t k;
 
     if (mkdir(cli->output_dir, 0777) != 0 && errno != EEXIST) {
-        as_error_set(err, cli->output_dir, 0, 0, "cannot make the directory: %s", strerror(errno));
+        char why[128];
+        as_error_msg(err, cli->output_dir, 0, 0, AS_MSG_FILE_NO_DIR,
+                     as_msg_errno(why, sizeof why, err->lang, errno));
         return -1;
     }
     for (k = 0; k < b->count; k++) {
@@ -375,7 +378,7 @@ int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err)
     if (rc == 0)
         rc = cli->output_dir != NULL ? write_dir(out, &b, cli, err) : write_one(out, &b, cli);
     if (rc != 0 && !err->set)
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
     batch_free(&b);
     return rc == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
 }

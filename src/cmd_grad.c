@@ -8,14 +8,16 @@
 /* What grad cannot honour is a usage error before any work. */
 static int check_options(const as_cli *cli, as_error *err)
 {
+    static const char *const formats[] = {"text", "json"};
+
     if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_error_set(err, "", 0, 0, "grad writes --format text or json");
-        as_error_hint(err, "for the forward tables in another format, use run --format ...");
+        as_cli_formats_only(err, "grad", formats, 2);
+        as_error_hint_msg(err, AS_MSG_HINT_GRAD_FORMAT);
         return -1;
     }
     if (cli->row_given && cli->format != AS_FMT_TEXT) {
-        as_error_set(err, "", 0, 0, "grad --row writes a walk-through: --format text only");
-        as_error_hint(err, "leave out --row for every gradient table in JSON");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_GRAD_ROW);
+        as_error_hint_msg(err, AS_MSG_HINT_GRAD_ROW);
         return -1;
     }
     return 0;
@@ -45,7 +47,7 @@ int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
         as_grad_run(&g, &s.p, &s.t, err) != 0)
         goto done;
     if (render(out, &s, &g, cli) != 0) {
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
         goto done;
     }
     rc = AS_EXIT_OK;

@@ -15,8 +15,9 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     int rc;
 
     if (cli->format != AS_FMT_MD && cli->format != AS_FMT_LATEX && cli->format_set) {
-        as_error_set(err, "", 0, 0, "sheet writes --format md or latex");
-        as_error_hint(err, "md is the default; latex compiles with pdflatex (en) or xelatex (zh)");
+        static const char *const formats[] = {"md", "latex"};
+        as_cli_formats_only(err, "sheet", formats, 2);
+        as_error_hint_msg(err, AS_MSG_HINT_SHEET_LATEX);
         return AS_EXIT_USAGE;
     }
     if (as_session_open(&s, cli->arg[0], &sopt, err) != 0)
@@ -36,6 +37,6 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     rc = as_sheet_write(out, &sh, 1, &so);
     as_session_free(&s);
     if (rc != 0)
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
     return rc == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
 }

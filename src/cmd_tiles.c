@@ -49,9 +49,11 @@ int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
     size_t first = 1, last = 0;
     int rc;
 
+    static const char *const formats[] = {"text", "json"};
+
     if (cli->format != AS_FMT_TEXT && (walk || cli->format != AS_FMT_JSON)) {
-        as_error_set(err, "", 0, 0, "--tiles writes only --format text%s", walk ? "" : " or json");
-        as_error_hint(err, "the online softmax is shown beside the run's tables in text and JSON");
+        as_cli_formats_only(err, "--tiles", formats, walk ? 1 : 2);
+        as_error_hint_msg(err, AS_MSG_HINT_TILES_FORMAT);
         return AS_EXIT_USAGE;
     }
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
@@ -73,7 +75,7 @@ int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
     as_tiles_free(&tl);
     as_session_free(&s);
     if (rc != 0) {
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
         return AS_EXIT_USAGE;
     }
     return AS_EXIT_OK;

@@ -6,13 +6,14 @@
 static int check_options(const as_cli *cli, as_error *err)
 {
     if (cli->format_set && cli->format != AS_FMT_TEXT) {
-        as_error_set(err, "", 0, 0, "trace writes only --format text");
-        as_error_hint(err, "for the tables in another format, use run --format ...");
+        static const char *const text[] = {"text"};
+        as_cli_formats_only(err, "trace", text, 1);
+        as_error_hint_msg(err, AS_MSG_HINT_TRACE_FORMAT);
         return -1;
     }
     if (cli->render.only != 0) {
-        as_error_set(err, "", 0, 0, "trace takes no --only: it walks every step");
-        as_error_hint(err, "to see only some tables, use run --only ...");
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_TRACE_ONLY);
+        as_error_hint_msg(err, AS_MSG_HINT_TRACE_ONLY);
         return -1;
     }
     return 0;
@@ -22,10 +23,9 @@ int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)
 {
     if (cli->render.row < 0 || (size_t)cli->render.row < s->p.n)
         return 0;
-    as_error_set(err, "", 0, 0, "--row %ld is out of range: %s has %zu row%s (0 to %zu)",
-                 cli->render.row, cli->arg[0], s->p.n, s->p.n == 1 ? "" : "s", s->p.n - 1);
-    as_error_hint(err, "rows are numbered from 0, one per token; --row last and --row all "
-                       "also work");
+    as_error_msg(err, "", 0, 0, AS_MSG_USE_ROW_RANGE, cli->render.row, cli->arg[0], s->p.n,
+                 s->p.n - 1);
+    as_error_hint_msg(err, AS_MSG_HINT_ROW_RANGE);
     return -1;
 }
 
@@ -51,7 +51,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
     rc = as_render_trace(out, &s.p, &s.t, &cli->render);
     as_session_free(&s);
     if (rc != 0) {
-        as_error_set(err, "", 0, 0, "out of memory while writing the output");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
         return AS_EXIT_USAGE;
     }
     return AS_EXIT_OK;

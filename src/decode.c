@@ -79,11 +79,9 @@ static int keep_too_large(const as_problem *p, as_error *err)
 {
     if (p->n == 0 || p->heads <= AS_MAX_CELLS / (p->n * p->n))
         return 0;
-    as_error_set(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
-                 "%zu heads of [%zu,%zu] scores would hold more than the %u numbers that all "
-                 "heads together may keep", p->heads, p->n, p->n, AS_MAX_CELLS);
-    as_error_hint(err, "every step's scores and shares are kept to be shown; --only O keeps "
-                       "only the output");
+    as_error_msg(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
+                 AS_MSG_RUN_HEADS_CELLS, p->heads, p->n, p->n, AS_MAX_CELLS);
+    as_error_hint_msg(err, AS_MSG_HINT_DECODE_CELLS);
     return -1;
 }
 
@@ -270,9 +268,8 @@ static void reading(as_decode *d, const as_problem *p, size_t t)
 
 static int out_of_range(const as_problem *p, size_t t, as_error *err)
 {
-    as_error_set(err, p->in->path, 0, 0, "step %zu (\"%s\") leaves the range of a double",
-                 t, p->tokens[t]);
-    as_error_hint(err, "the inputs are too large to multiply safely; scale them down");
+    as_error_msg(err, p->in->path, 0, 0, AS_MSG_DECODE_RANGE, t, p->tokens[t]);
+    as_error_hint_msg(err, AS_MSG_HINT_RUN_RANGE);
     return -1;
 }
 
@@ -297,11 +294,9 @@ static int head_failed(const as_problem *p, size_t t, int rc, as_error *err)
 {
     if (rc != -2)
         return out_of_range(p, t, err);
-    as_error_set(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
-                 "row %zu (\"%s\") has no readable position: every entry of its S row is -inf",
-                 t, p->tokens[t]);
-    as_error_hint(err, "softmax over nothing is undefined; the mask M must leave every row at "
-                       "least one position it may read");
+    as_error_msg(err, p->in->path, p->in->mat[AS_M].pos.line, p->in->mat[AS_M].pos.col,
+                 AS_MSG_RUN_NO_READABLE, (long)t, p->tokens[t]);
+    as_error_hint_msg(err, AS_MSG_HINT_NO_READABLE);
     return -1;
 }
 
@@ -431,7 +426,7 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
         as_alibi_slopes(d->slopes, p->heads);
     if (w.k == NULL || w.v == NULL || w.s == NULL || w.a == NULL || w.xp == NULL ||
         w.turn == NULL || d->slopes == NULL || alloc_decode(d, p, keep)) {
-        as_error_set(err, p->in->path, 0, 0, "out of memory");
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         goto fail;
     }
     if (steps(d, p, &w, err) != 0)

@@ -62,10 +62,10 @@ static const char *const sentence[SENTENCES][2][AS_EXERCISE_MAX_TOKENS] = {
      {"a", "small", "dog", "runs", "around", "our", "green", "yard"}},
 };
 
-static int usage(as_error *err, const char *msg, const char *hint)
+static int usage(as_error *err, as_msg msg, as_msg hint)
 {
-    as_error_set(err, "", 0, 0, "%s", msg);
-    as_error_hint(err, "%s", hint);
+    as_error_msg(err, "", 0, 0, msg);
+    as_error_hint_msg(err, hint);
     return -1;
 }
 
@@ -73,15 +73,13 @@ static int usage(as_error *err, const char *msg, const char *hint)
 static int check_level(const as_exercise_opts *o, as_error *err)
 {
     if (o->level == 1 && o->dk != 1 && o->dk != 4)
-        return usage(err, "level 1 takes --dk 1 or 4",
-                     "at level 1 the square root of d_k is a whole number");
+        return usage(err, AS_MSG_EX_L1_DK, AS_MSG_HINT_EX_L1_DK);
     if (o->level == 2 && o->dk != 2)
-        return usage(err, "level 2 takes --dk 2", "level 2 is like the chapter: d_k = 2");
+        return usage(err, AS_MSG_EX_L2_DK, AS_MSG_HINT_EX_L2_DK);
     if (o->level == 3 && o->dv == o->dk)
-        return usage(err, "level 3 takes --dv other than --dk",
-                     "level 3 shows that a Value's width need not be the Key's");
+        return usage(err, AS_MSG_EX_L3_DV, AS_MSG_HINT_EX_L3_DV);
     if (o->level == 3 && o->tokens > AS_EXERCISE_L3_TOKENS)
-        return usage(err, "level 3 takes at most 5 tokens", "use --tokens 2 to 5");
+        return usage(err, AS_MSG_EX_L3_TOKENS, AS_MSG_HINT_EX_L3_TOKENS);
     return 0;
 }
 
@@ -92,7 +90,7 @@ int as_exercise_settle(as_exercise_opts *o, as_error *err)
     if (o->level == 0)
         o->level = 2;
     if (o->level < 1 || o->level > 3)
-        return usage(err, "--level takes 1, 2 or 3", "level 2 is like the chapter");
+        return usage(err, AS_MSG_EX_LEVEL, AS_MSG_HINT_EX_LEVEL);
     r = &rules[o->level - 1];
     o->tokens = o->tokens ? o->tokens : r->tokens;
     o->width = o->width ? o->width : r->width;
@@ -101,12 +99,10 @@ int as_exercise_settle(as_exercise_opts *o, as_error *err)
     if (o->mask == AS_MASK_DEFAULT)
         o->mask = AS_MASK_CAUSAL;
     if (o->tokens < 2)
-        return usage(err, "an exercise needs at least 2 tokens",
-                     "the walk-through row must read two positions with different scores");
+        return usage(err, AS_MSG_EX_TOKENS, AS_MSG_HINT_EX_TOKENS);
     if (o->tokens > AS_EXERCISE_MAX_TOKENS || o->width > AS_EXERCISE_MAX_WIDTH ||
         o->dk > AS_EXERCISE_MAX_WIDTH || o->dv > AS_EXERCISE_MAX_WIDTH)
-        return usage(err, "an exercise has at most 8 tokens and widths of at most 8",
-                     "it is meant to be computed by hand");
+        return usage(err, AS_MSG_EX_SIZES, AS_MSG_HINT_EX_SIZES);
     return check_level(o, err);
 }
 
@@ -447,14 +443,13 @@ int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_err
     }
     draft_free(&d);
     if (ok == 0) {
-        as_error_set(err, "", 0, 0, "no exercise of these sizes keeps every promise of level %d",
-                     o->level);
-        as_error_hint(err, "try fewer tokens, a smaller --width or --dk, or another --seed");
+        as_error_msg(err, "", 0, 0, AS_MSG_EX_NONE, o->level);
+        as_error_hint_msg(err, AS_MSG_HINT_EX_NONE);
     }
     return ok == 1 ? 0 : -1;
 nomem:
     draft_free(&d);
-    as_error_set(err, "", 0, 0, "out of memory");
+    as_error_msg(err, "", 0, 0, AS_MSG_OOM);
     return -1;
 }
 

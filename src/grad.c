@@ -233,10 +233,9 @@ static int check_finite(const as_grad *g, const as_problem *p, as_error *err)
     for (k = 0; k < sizeof all / sizeof all[0]; k++)
         for (i = 0; i < all[k]->rows * all[k]->cols; i++)
             if (!isfinite(all[k]->v[i])) {
-                as_error_set(err, p->in->path, 0, 0,
-                             "%s[%zu][%zu] leaves the range of a double", name[k],
+                as_error_msg(err, p->in->path, 0, 0, AS_MSG_GRAD_RANGE, name[k],
                              i / all[k]->cols, i % all[k]->cols);
-                as_error_hint(err, "the inputs or dO are too large; scale them down");
+                as_error_hint_msg(err, AS_MSG_HINT_GRAD_RANGE);
                 return -1;
             }
     return 0;
@@ -267,7 +266,7 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
         goto nomem;
     return check_finite(g, p, err);
 nomem:
-    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
 }
 

@@ -1,6 +1,7 @@
 /* i18n.c - the message table: every caption, in Chinese (the book's) and English. */
 #include "attnstep/i18n.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,6 +145,325 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "the output projection Wo is used only after the heads' outputs are put "
                      "side by side"},
     [AS_MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
+    /* ---- errors, hints, usage and --help (issue 12) ---- */
+    [AS_MSG_ERR_ERROR] = {"错误：", "error: "},
+    [AS_MSG_ERR_HINT] = {"提示：", "hint: "},
+    [AS_MSG_DID_YOU_MEAN] = {"是不是想写“%s”？", "did you mean \"%s\"?"},
+    [AS_MSG_LIST_OR] = {"或", " or "},
+    [AS_MSG_USE_LINE] = {"用法：attnstep [%s] [选项] 文件…\n详细说明请看 attnstep --help。\n",
+                      "usage: attnstep [%s] [options] FILE...\n"
+                      "Try 'attnstep --help' for more information.\n"},
+    [AS_MSG_USE_CHOICE] = {"%s只能取%s，不能是“%s”", "%s takes %s, not \"%s\""},
+    [AS_MSG_USE_ROW] = {"--row要给行号（从0数起）、last或all，不能是“%s”",
+                     "--row takes a row number, \"last\" or \"all\", not \"%s\""},
+    [AS_MSG_USE_TOL] = {"--tol要给一个不小于0的误差，不能是“%s”",
+                     "--tol takes a tolerance of 0 or more, not \"%s\""},
+    [AS_MSG_USE_DIGITS] = {"%s要给0到17之间的整数，不能是“%s”",
+                        "%s takes a whole number from 0 to 17, not \"%s\""},
+    [AS_MSG_USE_SEED] = {"--seed要给不小于0的整数，不能是“%s”",
+                      "--seed takes a whole number of 0 or more, not \"%s\""},
+    [AS_MSG_USE_LEVEL] = {"--level只能取1、2或3，不能是“%s”", "--level takes 1, 2 or 3, not \"%s\""},
+    [AS_MSG_USE_SIZE] = {"%s要给1到64之间的整数，不能是“%s”",
+                      "%s takes a whole number from 1 to 64, not \"%s\""},
+    [AS_MSG_USE_ONLY] = {"--only要给用逗号隔开的表名（X、W、Q、K、V、QKT、M、S、A、O、C），"
+                      "“%s”不是表名",
+                      "--only takes table names (X, W, Q, K, V, QKT, M, S, A, O, C) separated "
+                      "by commas; \"%s\" is not one"},
+    [AS_MSG_USE_COMMAND] = {"没有“%s”这个命令（命令有：%s）", "unknown command \"%s\" (commands: %s)"},
+    [AS_MSG_USE_NEED_FILE] = {"缺少输入文件（写 - 表示从标准输入读取）",
+                           "an input FILE is needed (- reads standard input)"},
+    [AS_MSG_USE_NEED_FILES] = {"%s要给两个文件", "%s needs two files"},
+    [AS_MSG_USE_EXTRA] = {"多出了参数“%s”", "unexpected argument \"%s\""},
+    [AS_MSG_USE_ENV] = {"环境变量ATTNSTEP_LANG是“%s”，应设为zh或en",
+                     "ATTNSTEP_LANG is \"%s\"; set it to zh or en"},
+    [AS_MSG_USE_OPTION] = {"没有“%s”这个选项", "unknown option \"%s\""},
+    [AS_MSG_USE_NEEDS_VALUE] = {"选项“%s”后面要跟一个值", "option \"%s\" needs a value"},
+    [AS_MSG_USE_FORMATS] = {"%s只能输出--format %s", "%s writes only --format %s"},
+    [AS_MSG_USE_BOTH_STDIN] = {"%s和%s不能都是标准输入", "%s and %s cannot both be standard input"},
+    [AS_MSG_HINT_SHEET_FORMATS] = {"text是给run用的输入文件，md和latex是练习卷，gift和moodle可导入Moodle",
+                                "text is an input file for run; md and latex are worksheets; gift "
+                                "and moodle import into Moodle"},
+    [AS_MSG_HINT_TRACE_FORMAT] = {"要其他格式的表，请用 run --format …",
+                               "for the tables in another format, use run --format ..."},
+    [AS_MSG_USE_TRACE_ONLY] = {"trace不接受--only：它要走完每一步",
+                            "trace takes no --only: it walks every step"},
+    [AS_MSG_HINT_TRACE_ONLY] = {"只看其中几张表，请用 run --only …",
+                             "to see only some tables, use run --only ..."},
+    [AS_MSG_USE_ROW_RANGE] = {"--row %ld超出范围：%s只有%zu行（第0行到第%zu行）",
+                           "--row %ld is out of range: %s has %zu rows (0 to %zu)"},
+    [AS_MSG_HINT_ROW_RANGE] = {"行从0开始数，每个Token一行；也可以写--row last或--row all",
+                            "rows are numbered from 0, one per token; --row last and --row all "
+                            "also work"},
+    [AS_MSG_OOM] = {"内存不足", "out of memory"},
+    [AS_MSG_OOM_WRITING] = {"写输出时内存不足", "out of memory while writing the output"},
+    [AS_MSG_FILE_EXISTS] = {"文件已经存在，什么也没有写", "the file exists; nothing was written"},
+    [AS_MSG_HINT_FORCE] = {"要覆盖它，请加上--force", "add --force to overwrite it"},
+    [AS_MSG_FILE_NO_WRITE] = {"无法写入：%s", "cannot write: %s"},
+    [AS_MSG_FILE_STDOUT] = {"标准输出", "standard output"},
+    [AS_MSG_OUT_DIR] = {"这是一个目录；-o只写普通文件", "this is a folder; -o writes only regular files"},
+    [AS_MSG_OUT_LINK] = {"这是一个符号链接；-o只写普通文件",
+                      "this is a symbolic link; -o writes only regular files"},
+    [AS_MSG_OUT_FIFO] = {"这是一个FIFO（命名管道）；-o只写普通文件",
+                      "this is a FIFO (named pipe); -o writes only regular files"},
+    [AS_MSG_OUT_SPECIAL] = {"这是设备或特殊文件；-o只写普通文件",
+                         "this is a device or special file; -o writes only regular files"},
+    [AS_MSG_HINT_OUT_SPECIAL] = {"去掉-o，输出到标准输出（再重定向），或者换一个新文件名",
+                              "leave out -o to write to standard output (then redirect it), or "
+                              "name a new file"},
+    [AS_MSG_USE_ONE_STDIN] = {"文件和答案文件中只能有一个是标准输入",
+                           "only one of FILE and ANSWERS can be standard input"},
+    [AS_MSG_USE_SCOPED] = {"%s对%s没有意义：它是%s的选项", "%s means nothing to %s: it is an option of %s"},
+    [AS_MSG_HINT_SCOPED] = {"去掉%s，或者和%s一起用", "leave %s out, or use it with %s"},
+    [AS_MSG_WHY_NOENT] = {"没有这个文件", "no such file"},
+    [AS_MSG_WHY_ISDIR] = {"这是一个目录，不是文件", "it is a directory, not a file"},
+    [AS_MSG_WHY_ACCES] = {"没有权限", "permission denied"},
+    [AS_MSG_WHY_FBIG] = {"文件超过2 GiB，一个输入文件最多这么大",
+                      "it is larger than 2 GiB, the most one input file may hold"},
+    [AS_MSG_WHY_NODEV] = {"这不是普通文件", "not a regular file"},
+    [AS_MSG_WHY_NOTDIR] = {"路径中有一段不是目录", "a part of the path is not a directory"},
+    [AS_MSG_WHY_NOSPC] = {"磁盘没有空间了", "no space left on the device"},
+    [AS_MSG_WHY_ROFS] = {"文件系统是只读的", "the file system is read-only"},
+    [AS_MSG_WHY_NAMETOOLONG] = {"文件名太长", "the file name is too long"},
+    [AS_MSG_WHY_OTHER] = {"系统报告：%s", "%s"},
+    [AS_MSG_CSV_NO_ONLY] = {"--format csv只写一张表：请用--only指明是哪一张（例如--only A）",
+                          "--format csv writes one table: name it with --only (e.g. --only A)"},
+    [AS_MSG_CSV_MANY] = {"--format csv只写一张表：--only只能给一个表名（例如--only A）",
+                       "--format csv writes one table: give --only exactly one name (e.g. "
+                       "--only A)"},
+    [AS_MSG_CSV_W] = {"--format csv只写一张表，而W指的是好几张（Wq、Wk、Wv）：请换一张，"
+                    "或者用--format json",
+                    "--format csv writes one table, and W names several (Wq, Wk, Wv): pick "
+                    "another, or use --format json"},
+    [AS_MSG_RUN_OVERFLOW] = {"%s[%zu][%zu]超出了双精度浮点数的范围（溢出）",
+                          "%s[%zu][%zu] leaves the range of a double (overflow)"},
+    [AS_MSG_RUN_NAN] = {"%s[%zu][%zu]超出了双精度浮点数的范围（不是一个数）",
+                     "%s[%zu][%zu] leaves the range of a double (not a number)"},
+    [AS_MSG_HINT_RUN_RANGE] = {"输入的数太大，相乘会溢出；请把它们缩小",
+                            "the inputs are too large to multiply safely; scale them down"},
+    [AS_MSG_RUN_NO_READABLE] = {"第%ld行（“%s”）没有可读的位置：S的这一行全是−∞",
+                             "row %ld (\"%s\") has no readable position: every entry of its S "
+                             "row is -inf"},
+    [AS_MSG_HINT_NO_READABLE] = {"一个位置也不读，softmax就无从算起：掩码M必须给每一行至少留一个可读的位置",
+                              "softmax over nothing is undefined; the mask M must leave every "
+                              "row at least one position it may read"},
+    [AS_MSG_RUN_HEADS_CELLS] = {"%zu个头、每个头[%zu,%zu]的分数，合起来超过了所有头一共能保存的%u个数",
+                             "%zu heads of [%zu,%zu] scores would hold more than the %u "
+                             "numbers that all heads together may keep"},
+    [AS_MSG_HINT_HEADS_CELLS] = {"每个头的每张表都要保存下来供显示；--only O只保存输出，"
+                              "或者减少头数、Token数",
+                              "every table of every head is kept to be shown; --only O keeps "
+                              "only the output, or use fewer heads or tokens"},
+    [AS_MSG_EX_L1_DK] = {"第1级要求--dk为1或4", "level 1 takes --dk 1 or 4"},
+    [AS_MSG_HINT_EX_L1_DK] = {"第1级里d_k的平方根是整数", "at level 1 the square root of d_k is a whole number"},
+    [AS_MSG_EX_L2_DK] = {"第2级要求--dk为2", "level 2 takes --dk 2"},
+    [AS_MSG_HINT_EX_L2_DK] = {"第2级和书中的例子一样：d_k = 2", "level 2 is like the chapter: d_k = 2"},
+    [AS_MSG_EX_L3_DV] = {"第3级要求--dv和--dk不同", "level 3 takes --dv other than --dk"},
+    [AS_MSG_HINT_EX_L3_DV] = {"第3级要说明：Value的宽度不必等于Key的宽度",
+                           "level 3 shows that a Value's width need not be the Key's"},
+    [AS_MSG_EX_L3_TOKENS] = {"第3级最多5个Token", "level 3 takes at most 5 tokens"},
+    [AS_MSG_HINT_EX_L3_TOKENS] = {"请用--tokens 2到5", "use --tokens 2 to 5"},
+    [AS_MSG_EX_LEVEL] = {"--level只能取1、2或3", "--level takes 1, 2 or 3"},
+    [AS_MSG_HINT_EX_LEVEL] = {"第2级和书中的例子一样", "level 2 is like the chapter"},
+    [AS_MSG_EX_TOKENS] = {"一道练习至少要有2个Token", "an exercise needs at least 2 tokens"},
+    [AS_MSG_HINT_EX_TOKENS] = {"逐步计算的那一行至少要读两个分数不同的位置",
+                            "the walk-through row must read two positions with different scores"},
+    [AS_MSG_EX_SIZES] = {"一道练习最多8个Token，各个宽度最多为8",
+                      "an exercise has at most 8 tokens and widths of at most 8"},
+    [AS_MSG_HINT_EX_SIZES] = {"练习是要用手算的", "it is meant to be computed by hand"},
+    [AS_MSG_EX_NONE] = {"这组大小找不到满足第%d级全部要求的练习",
+                     "no exercise of these sizes keeps every promise of level %d"},
+    [AS_MSG_HINT_EX_NONE] = {"试试少一些Token、小一些的--width或--dk，或者换一个--seed",
+                          "try fewer tokens, a smaller --width or --dk, or another --seed"},
+    [AS_MSG_GRAD_RANGE] = {"%s[%zu][%zu]超出了双精度浮点数的范围",
+                        "%s[%zu][%zu] leaves the range of a double"},
+    [AS_MSG_HINT_GRAD_RANGE] = {"输入或dO太大；请把它们缩小",
+                             "the inputs or dO are too large; scale them down"},
+    [AS_MSG_HELP_USAGE] = {"用法：", "Usage: "},
+    [AS_MSG_CMD_ARGS_FILE] = {"文件 [选项]", "FILE [options]"},
+    [AS_MSG_CMD_ARGS_CHECK] = {"文件 答案文件…", "FILE ANSWERS..."},
+    [AS_MSG_CMD_ARGS_NONE] = {"[选项]", "[options]"},
+    [AS_MSG_CMD_ARGS_COMPARE] = {"原输入 新输入", "BASE VARIANT"},
+    [AS_MSG_CMD_RUN] = {"按书中的顺序列出每一张表", "every table, in the book's order"},
+    [AS_MSG_CMD_TRACE] = {"手算过程，一步一步", "the hand calculation, step by step"},
+    [AS_MSG_CMD_CHECK] = {"批改答案：一个或多个文件，或装着*.txt的目录",
+                       "grade answers: files, or directories of *.txt"},
+    [AS_MSG_CMD_EXERCISE] = {"出一道新的手算练习", "a new exercise for hand calculation"},
+    [AS_MSG_CMD_COMPARE] = {"只改一处输入时，哪些表跟着变", "what changes when one input changes"},
+    [AS_MSG_CMD_GRAD] = {"反向传播：每一个梯度", "the backward pass: every gradient"},
+    [AS_MSG_USE_GRAD_ONLY] = {"grad --only要给用逗号隔开的梯度名（dO、dWo、dbo、dC、dV、dA、dS、"
+                           "dQKT、dQ、dK、dWq、dWk、dWv、dbq、dbk、dbv、dX、dXkv），“%s”不是梯度名",
+                           "grad --only takes gradient names (dO, dWo, dbo, dC, dV, dA, dS, dQKT, "
+                           "dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv) separated by commas; "
+                           "\"%s\" is not one"},
+    [AS_MSG_HINT_GRAD_FORMAT] = {"要其他格式的前向计算表，请用 run --format …",
+                              "for the forward tables in another format, use run --format ..."},
+    [AS_MSG_USE_GRAD_ROW] = {"grad --row写的是逐步推导：只能用--format text",
+                          "grad --row writes a walk-through: --format text only"},
+    [AS_MSG_HINT_GRAD_ROW] = {"要JSON格式的全部梯度表，请去掉--row",
+                           "leave out --row for every gradient table in JSON"},
+    [AS_MSG_USE_OFFSET] = {"--offset要给第0行的位置，即0到1000000000之间的整数，不能是“%s”",
+                        "--offset takes the position of row 0, a whole number from 0 to "
+                        "1000000000, not \"%s\""},
+    [AS_MSG_CMD_DECODE] = {"用KV缓存逐个Token生成", "generation token by token, with a KV cache"},
+    [AS_MSG_USE_TILES] = {"--tiles要给块的大小，即1到16384之间的整数，不能是“%s”",
+                       "--tiles takes a block size, a whole number from 1 to 16384, not \"%s\""},
+    [AS_MSG_HINT_TILES_FORMAT] = {"在线softmax和run的表并排显示，只有text和JSON两种格式",
+                               "the online softmax is shown beside the run's tables in text and "
+                               "JSON"},
+    [AS_MSG_USE_DECODE_ONLY] = {"decode只接受--only O", "decode takes only --only O"},
+    [AS_MSG_HINT_DECODE_ONLY] = {"decode逐步显示每一步的各行；--only O只保留输出",
+                              "decode shows each step's rows; --only O keeps just the output"},
+    [AS_MSG_USE_DECODE_JSON] = {"decode --only O要配合--format json", "decode --only O needs --format json"},
+    [AS_MSG_HINT_DECODE_JSON] = {"文本形式要走完每一步；请写 decode --only O --format json",
+                              "the text form walks every step; write decode --only O --format json"},
+    [AS_MSG_HINT_DECODE_CELLS] = {"每一步的分数和份额都要保存下来供显示；--only O只保存输出",
+                               "every step's scores and shares are kept to be shown; --only O "
+                               "keeps only the output"},
+    [AS_MSG_DECODE_RANGE] = {"第%zu步（“%s”）超出了双精度浮点数的范围",
+                          "step %zu (\"%s\") leaves the range of a double"},
+    [AS_MSG_CMD_SHEET] = {"为一份输入出练习卷（和答案）", "a worksheet (and key) for an input"},
+    [AS_MSG_USE_COUNT] = {"--count要给1到1000之间的整数，不能是“%s”",
+                       "--count takes a whole number from 1 to 1000, not \"%s\""},
+    [AS_MSG_USE_STEP] = {"--step只能取project、scores、softmax或mix，不能是“%s”",
+                      "--step takes project, scores, softmax or mix, not \"%s\""},
+    [AS_MSG_USE_COUNT_CLASS] = {"--count和--class不能一起用：--class为每个名字出一道题",
+                             "--count and --class do not go together: --class makes one "
+                             "exercise per name"},
+    [AS_MSG_FILE_NO_DIR] = {"无法建立目录：%s", "cannot make the directory: %s"},
+    [AS_MSG_HINT_SHEET_LATEX] = {"默认是md；latex用pdflatex（英文）或xelatex（中文）编译",
+                              "md is the default; latex compiles with pdflatex (en) or xelatex (zh)"},
+    [AS_MSG_HELP] = {
+        "\n"
+        "一个注意力层的教学计算器，每个数都写出来：\n"
+        "Q = X@Wq，K = X@Wk，V = X@Wv，S = QK^T/sqrt(d_k) + M，\n"
+        "A = 每行softmax(S)，O = AV。\n"
+        "文件写作 - 时从标准输入读取。\n"
+        "\n"
+        "选项：\n"
+        "  --lang zh|en          说明文字的语言（默认zh；环境变量ATTNSTEP_LANG可改默认）\n"
+        "  --format 格式         text（默认）、json、md、latex、csv或svg，视命令而定；\n"
+        "                        csv只写--only指定的那一张表，svg把每个头的A画成热力图；\n"
+        "                        exercise还可以输出gift和moodle（导入Moodle题库）\n"
+        "  --digits N            显示的小数位数，0到17（默认10）\n"
+        "  --mask causal|none    不用文件里的掩码设置，改用这里给的\n"
+        "  --only 列表           只显示这些表，例如 --only A,O\n"
+        "                        （X、W、Q、K、V、QKT、M、S、A、O、C）\n"
+        "  --ascii               用 -inf、x、*、sqrt 代替 −∞、×、·、√ 和下标\n"
+        "  --color 何时          auto（默认：只在终端上着色，设置了NO_COLOR就不着色）、\n"
+        "                        always或never；也可以写作--colour\n"
+        "  --heatmap             run：每张A后面画一张读取份额的深浅格子图\n"
+        "  --tiles B             run、trace：另外按每块B个Key分块读取，\n"
+        "                        做在线softmax（FlashAttention）\n"
+        "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）；\n"
+        "                        grad：对这一行的softmax逐步反向计算\n"
+        "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
+        "  --force               允许-o覆盖已有的文件\n"
+        "  --tol T               check：与正确值相差不超过T就算对\n"
+        "  --require-digits N    check：不是整数的答案，小数少于N位就算错\n"
+        "                        （--format text、md、csv成绩表或json）\n"
+        "  --seed N              exercise：随机种子（种子相同，题目就相同）\n"
+        "  --tokens T            exercise：Token的个数\n"
+        "  --width D             exercise：X的宽度\n"
+        "  --dk K, --dv V        exercise：Query/Key的宽度和Value的宽度\n"
+        "  --level 1|2|3         exercise：1级和书中一样都是整数，级数越高越难\n"
+        "  --answers             exercise、sheet：附上答案\n"
+        "  --step STEP           exercise、sheet：只练一步：project、scores、softmax\n"
+        "                        或mix（它之前的表直接给出）\n"
+        "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
+        "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
+        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字）\n"
+        "  -h, --help            显示本帮助后退出\n"
+        "  --version             显示版本号后退出\n"
+        "\n"
+        "输入格式（UTF-8；# 之后是注释）：\n"
+        "  tokens: 我 爱         X每一行的标签\n"
+        "  mask: causal          causal | none（或者给出矩阵M）\n"
+        "  X  = [[1, 1], [1, -1]]  矩阵可以跨行书写，可以并排，\n"
+        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  可以用分数、−，或者load(\"file.txt\")\n"
+        "  另外还有：Xkv、kv_tokens（交叉注意力）、heads、kv_heads、Wo、bq/bk/bv/bo、\n"
+        "  layout: torch、scale: auto|数值、title。必须给出：X、Wq、Wk、Wv。\n"
+        "  grad用：loss: sum，或者loss: mse加上target = [[...]]，或者dO = [[...]]。\n"
+        "  中文输入法打出的全角符号 ＝［］，：－（） 也认得。\n"
+        "\n"
+        "限制：任何一张表最多16384行或16384列、2^26个数（计算中产生的表也算，\n"
+        "所有头的分数合起来也算）；括号最多嵌套两层；一个文件最大2 GiB。\n"
+        "超出限制时报错，退出码为2。\n"
+        "退出码：0 成功；1 check发现有答案不对；2 用法或输入有误。\n"
+        "出错时，错误和提示都用--lang选定的语言；行和列从0开始数，和书中一样。\n"
+        "\n"
+        "示例：\n"
+        "  attnstep run examples/f11.txt --lang en\n"
+        "  attnstep trace examples/f11.txt --row all\n"
+        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
+        "\n"
+        "完整文档：man attnstep（中文版：man -L zh_CN attnstep）\n"
+        ,
+        "\n"
+        "A teaching calculator for one attention layer that shows every number:\n"
+        "Q = X@Wq, K = X@Wk, V = X@Wv, S = QK^T/sqrt(d_k) + M,\n"
+        "A = softmax of each row of S, O = AV.\n"
+        "FILE may be - for standard input.\n"
+        "\n"
+        "Options:\n"
+        "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
+        "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
+        "                        makes sense; csv writes the one table --only names,\n"
+        "                        svg draws each head's A as a heatmap; exercise also\n"
+        "                        gift and moodle (Moodle quiz imports)\n"
+        "  --digits N            decimal places shown, 0-17 (default 10)\n"
+        "  --mask causal|none    override the file's mask\n"
+        "  --only LIST           only these tables, e.g. --only A,O\n"
+        "                        (X, W, Q, K, V, QKT, M, S, A, O, C)\n"
+        "  --ascii               -inf, x, *, sqrt instead of −∞, ×, ·, √ and subscripts\n"
+        "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
+        "                        set), always or never; also spelt --colour\n"
+        "  --heatmap             run: after each A, a shaded grid of the shares\n"
+        "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
+        "                        reading the Keys in blocks of B\n"
+        "  --row I|last|all      trace: the receiving row to walk (default last);\n"
+        "                        grad: walk that row's softmax backward\n"
+        "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
+        "  --force               let -o replace an existing FILE\n"
+        "  --tol T               check: accept answers within T\n"
+        "  --require-digits N    check: a non-integer with fewer than N decimals is wrong\n"
+        "                        (--format text, md, csv gradebook or json)\n"
+        "  --seed N              exercise: the seed (same seed, same exercise)\n"
+        "  --tokens T            exercise: number of tokens\n"
+        "  --width D             exercise: width of X\n"
+        "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
+        "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
+        "  --answers             exercise, sheet: add the answer key\n"
+        "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
+        "                        softmax or mix (the tables before it are given)\n"
+        "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
+        "  --count N             exercise: N variants (with -o DIR: a file each)\n"
+        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
+        "  -h, --help            print this help and exit\n"
+        "  --version             print the version and exit\n"
+        "\n"
+        "Input format (UTF-8; # starts a comment):\n"
+        "  tokens: 我 爱                 labels of the rows of X\n"
+        "  mask: causal                  causal | none | window W (or a matrix M)\n"
+        "  X  = [[1, 1], [1, -1]]        matrices may span lines, sit side by side,\n"
+        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
+        "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
+        "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
+        "  Full-width ＝［］，：－（） of a Chinese input method read as = [ ] , : - ( ).\n"
+        "\n"
+        "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
+        "(also the tables the run makes, and the scores of all heads together);\n"
+        "brackets two deep; files of at most 2 GiB. Above a limit: an error, exit 2.\n"
+        "Exit status: 0 success; 1 check found a wrong answer; 2 bad usage or input.\n"
+        "Errors and hints follow --lang; rows and columns count from 0, as the book does.\n"
+        "\n"
+        "Examples:\n"
+        "  attnstep run examples/f11.txt --lang en\n"
+        "  attnstep trace examples/f11.txt --row all\n"
+        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
+        "\n"
+        "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
+    },
     /* worksheets (issue 14) */
     [AS_MSG_SHEET_LEVEL] = {"第%d级，种子%lu", "level %d, seed %lu"},
     [AS_MSG_SHEET_DRILL] = {"单步练习：%s", "one-step drill: %s"},
@@ -284,7 +604,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_HINT_LOSS] = {"loss可以是sum（L = O各格之和）或mse（L = Σ(O − target)²/2，"
                                "另给target = [[…]]）",
                                "loss is sum (L = the sum of O's cells) or mse "
-                               "(L = Σ(O - target)²/2, with target = [[...]])"},
+                               "(L = sum((O - target)^2)/2, with target = [[...]])"},
     [AS_MSG_GRAD_NO_TARGET] = {"loss: mse需要目标表target，但文件里没有",
                                "loss: mse needs a target table, and the file has none"},
     [AS_MSG_GRAD_TARGET_UNUSED] = {"给了target，但只有loss: mse会用到它",
@@ -310,11 +630,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                     "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
-                           "along O → A and V → Q and K → the W tables, table by table."},
+                           "along O -> A and V -> Q and K -> the W tables, table by table."},
     [AS_MSG_GRAD_LOSS_SUM] = {"损失：L = O各格之和 %s，所以dO每格都是1",
                               "loss: L = the sum of O's cells %s, so every cell of dO is 1"},
     [AS_MSG_GRAD_LOSS_MSE] = {"损失：L = Σ(O − target)²/2 %s，所以dO = O − target",
-                              "loss: L = Σ(O - target)²/2 %s, so dO = O - target"},
+                              "loss: L = sum((O - target)^2)/2 %s, so dO = O - target"},
     [AS_MSG_GRAD_LOSS_GIVEN] = {"dO由输入给出：损失对输出每一格的梯度",
                                 "dO is given by the input: the loss's gradient for each cell of the output"},
     [AS_MSG_GRAD_LAYOUT_TORCH] = {"（W的梯度按本书的[输入宽度,输出宽度]布局给出；PyTorch的weight.grad是它的转置）",
@@ -335,9 +655,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_DA_ALL] = {"这一行的dA：%s", "this row of dA: %s"},
     [AS_MSG_GW_STEP2] = {"第二步：用份额给dA加权求和，得到这一行的平均误差。",
                          "Step 2: the shares weigh dA into this row's average error."},
-    [AS_MSG_GW_ROWDOT] = {"Σ dA⊙A = %s", "Σ dA⊙A = %s"},
+    [AS_MSG_GW_ROWDOT] = {"%s = %s", "%s = %s"},
     [AS_MSG_GW_STEP3] = {"第三步：softmax反向，每格 = 份额×(dA − %s)：比平均误差大的份额被推高，小的被压低。",
-                         "Step 3: the softmax backwards, each cell = share×(dA - %s): shares whose "
+                         "Step 3: the softmax backwards, each cell = share x (dA - %s): shares whose "
                          "error is above the average are pushed up, the others down."},
     [AS_MSG_GW_DS_ONE] = {"对“%s”：%s", "for “%s”: %s"},
     [AS_MSG_GW_DS_MASKED] = {"对“%s”：不可读，份额为0，%s = 0", "for “%s”: not readable, share 0, %s = 0"},
@@ -348,15 +668,15 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_SCALED] = {"%s", "%s"},
     [AS_MSG_GW_STEP5] = {"第五步：流向dQ。dQ的这一行只来自这一行分数：每个可读位置的k乘上它那格d(QKᵀ)再相加。",
                          "Step 5: into dQ. This row of dQ comes from this row's scores alone: "
-                         "each readable position's k times its cell of d(QKᵀ), added up."},
+                         "each readable position's k times its cell of d(QK^T), added up."},
     [AS_MSG_GW_DQ_CELL] = {"dq的第%zu格 = %s", "cell %zu of dq = %s"},
     [AS_MSG_GW_DQ_ROW] = {"“%s”位置的Query梯度 %s", "the Query gradient of “%s”: %s"},
     [AS_MSG_GW_STEP6] = {"第六步：流向dK。位置j的Key被每个读它的行用过，dK的第j行把各行的d(QKᵀ)ᵢⱼ·qᵢ都加起来（本行是其中一项）：",
                          "Step 6: into dK. The Key of position j was used by every row that reads "
-                         "it, so row j of dK adds up d(QKᵀ)ᵢⱼ·qᵢ over all rows (this row is one term):"},
+                         "it, so row j of dK adds up d(QK^T)[i][j] q[i] over all rows i (this row is one term):"},
     [AS_MSG_GW_DK_ROW] = {"“%s”的Key梯度 %s", "the Key gradient of “%s”: %s"},
     [AS_MSG_GW_NEXT] = {"再往下：dWq = Xᵀ·dQ，dWk和dWv同理，dX把经过Q、K、V三条路径的梯度相加（整张表见不带--row的grad）。",
-                        "Further down: dWq = Xᵀ·dQ, dWk and dWv likewise, and dX adds the paths "
+                        "Further down: dWq = X^T*dQ, dWk and dWv likewise, and dX adds the paths "
                         "through Q, K and V (grad without --row prints every table)."},
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",
@@ -429,22 +749,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
                             "先加到X上，再做投影",
                             "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
                             "cos(p/10000^(2i/%zu)), added to X before the projections"},
-    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的每一对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)；%s",
-                              "RoPE: pair i of row p is turned by the angle p*theta_i, theta_i = "
-                              "%s^(-2i/%zu); %s"},
+    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的第i对数转过角度%s，%s；%s",
+                              "RoPE: pair i of row p is turned by the angle %s, %s; %s"},
     [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
                               "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
     [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
                                "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
-    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上−m·(i−j)，往前每远一格就多减一个m；本头斜率m = %s",
-                               "ALiBi bias: row i, column j gets -m*(i-j), one more m off for each "
-                               "step further back; this head's slope m = %s"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上%s，往前每远一格就多减一个m；本头斜率m = %s",
+                               "ALiBi bias: row i, column j gets %s, one more m off for each step "
+                               "further back; this head's slope m = %s"},
     [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
     [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
     [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
-    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度p·θᵢ，θᵢ = %s^(−2i/%zu)。",
-                            "Turning (RoPE): pair i at position p is turned by the angle "
-                            "p*theta_i, theta_i = %s^(-2i/%zu)."},
+    [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度%s，%s。",
+                            "Turning (RoPE): pair i at position p is turned by the angle %s, %s."},
     [AS_MSG_POS_TR_PAIR] = {"%s的第%zu对（第%zu、%zu个数）：角度 = %s，cos %s，sin %s",
                             "%s, pair %zu (numbers %zu and %zu): angle = %s, cos %s, sin %s"},
     [AS_MSG_POS_TR_TURNED] = {"    %s", "    %s"},
@@ -454,8 +772,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                 "RoPE records relative positions: moving every position by the "
                                 "same P (--offset P) turns q and k by the same extra angle, so "
                                 "their dot products, and %s, do not change."},
-    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上−m·(%zu−j)）：%s",
-                             "add the ALiBi bias (slope m = %s, column j gets -m*(%zu-j)): %s"},
+    [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上%s）：%s",
+                             "add the ALiBi bias (slope m = %s, column j gets %s): %s"},
     /* output that streams (issue 20) */
     [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
                          "note: this prints about %zu numbers (more than ten million); to see part "
@@ -466,7 +784,68 @@ const char *as_msg_text(as_lang lang, as_msg msg)
 {
     const char *s = table[msg][lang == AS_LANG_EN];
 
-    return s != NULL ? s : table[msg][0];
+    return s != NULL ? s : table[msg][0] != NULL ? table[msg][0] : "";
+}
+
+int as_msg_defined(as_lang lang, as_msg msg)
+{
+    return table[msg][lang == AS_LANG_EN] != NULL;
+}
+
+void as_msg_list(char *buf, size_t size, as_lang lang, const char *const *items, size_t n,
+                 as_msg last)
+{
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < n && used < size; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? as_msg_text(lang, last)
+                                                   : as_msg_text(lang, AS_MSG_LIST_SEP);
+        const int w = snprintf(buf + used, size - used, "%s%s", sep, items[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+const char *as_msg_errno(char *buf, size_t size, as_lang lang, int e)
+{
+    static const struct {
+        int e;
+        as_msg msg;
+    } why[] = {
+        {ENOENT, AS_MSG_WHY_NOENT}, {EISDIR, AS_MSG_WHY_ISDIR}, {EACCES, AS_MSG_WHY_ACCES},
+        {EPERM, AS_MSG_WHY_ACCES},  {ENOMEM, AS_MSG_OOM},       {EFBIG, AS_MSG_WHY_FBIG},
+        {ENODEV, AS_MSG_WHY_NODEV}, {ENOTDIR, AS_MSG_WHY_NOTDIR}, {ENOSPC, AS_MSG_WHY_NOSPC},
+        {EROFS, AS_MSG_WHY_ROFS},   {ENAMETOOLONG, AS_MSG_WHY_NAMETOOLONG},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof why / sizeof why[0]; i++)
+        if (why[i].e == e) {
+            snprintf(buf, size, "%s", as_msg_text(lang, why[i].msg));
+            return buf;
+        }
+    snprintf(buf, size, as_msg_text(lang, AS_MSG_WHY_OTHER), strerror(e));
+    return buf;
+}
+
+void as_msg_singular(char *text)
+{
+    static const char *const noun[] = {"1 rows", "1 columns", "1 numbers", "1 labels",
+                                       "1 heads", "1 positions", "1 cells", "1 tables",
+                                       "1 files", "1 tokens"};
+    size_t i;
+    char *at;
+
+    for (i = 0; i < sizeof noun / sizeof noun[0]; i++)
+        for (at = strstr(text, noun[i]); at != NULL; at = strstr(at + 1, noun[i])) {
+            const size_t len = strlen(noun[i]);
+            if ((at > text && at[-1] >= '0' && at[-1] <= '9') ||
+                (at[len] >= 'a' && at[len] <= 'z'))
+                continue; /* "11 rows" stays, and so does a longer word */
+            memmove(at + len - 1, at + len, strlen(at + len) + 1); /* drop the "s" */
+        }
 }
 
 static const char *const symbols[AS_SYM_COUNT][2] = {

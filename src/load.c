@@ -52,7 +52,7 @@ typedef struct half {
 static void half_init(half *h, const as_reader *file, const as_rd_matrix *like,
                       const char *text, size_t len)
 {
-    as_error_clear(&h->err);
+    as_error_init(&h->err, file->err->lang);
     as_reader_init(&h->r, file->path, &h->err, NULL, NULL);
     memset(&h->b, 0, sizeof h->b);
     h->b.id = like->id;

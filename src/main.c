@@ -23,8 +23,7 @@ static int want_color(const as_cli *cli)
 static int usage_error(const as_error *err)
 {
     as_error_print(err, stderr);
-    as_cli_usage(stderr);
-    fputs("Try 'attnstep --help' for more information.\n", stderr);
+    as_cli_usage(stderr, err->lang);
     return AS_EXIT_USAGE;
 }
 
@@ -33,7 +32,7 @@ static int usage_error(const as_error *err)
 static int help_or_version(const as_cli *cli, as_error *err)
 {
     if (cli->help)
-        as_cli_help(stdout);
+        as_cli_help(stdout, cli->render.lang);
     else
         printf("attnstep %s\n", AS_VERSION);
     if (as_write_output(NULL, "", 0, 0, err) == 0)
@@ -50,7 +49,7 @@ static int run_command(const as_cli *cli, as_output *o, as_error *err)
     if (cli->render.ascii && (cli->format == AS_FMT_TEXT || cli->format == AS_FMT_MD) &&
         as_output_ascii(o) != 0) { /* the prose's quotes and dashes too (never inside JSON
                                     * or CSV, whose quotes mean something) */
-        as_error_set(err, "", 0, 0, "out of memory");
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM);
         as_output_abort(o);
         return AS_EXIT_USAGE;
     }

@@ -178,6 +178,16 @@ static int close_filter(as_output *o)
 
 /* ---- opening, committing, abandoning ---- */
 
+/* "cannot write: why" (errno) about path, or about standard output when path is NULL. */
+static void cannot_write(as_error *err, const char *path)
+{
+    char why[128];
+
+    as_msg_errno(why, sizeof why, err->lang, errno);
+    as_error_msg(err, path != NULL ? path : as_msg_text(err->lang, AS_MSG_FILE_STDOUT), 0, 0,
+                 AS_MSG_FILE_NO_WRITE, why);
+}
+
 /* Refuses what -o must not write to: anything that is not a regular file, and an
  * existing file without force. Returns 0, or -1 with err set. */
 static int may_write(const char *path, int force, as_error *err)
@@ -187,18 +197,16 @@ static int may_write(const char *path, int force, as_error *err)
     if (lstat(path, &st) != 0)
         return 0; /* absent (or unreachable: creating the temporary file will say why) */
     if (!S_ISREG(st.st_mode)) {
-        as_error_set(err, path, 0, 0, "%s; -o writes only regular files",
-                     S_ISDIR(st.st_mode)   ? "this is a folder"
-                     : S_ISLNK(st.st_mode) ? "this is a symbolic link"
-                     : S_ISFIFO(st.st_mode) ? "this is a FIFO (named pipe)"
-                                           : "this is a device or special file");
-        as_error_hint(err, "leave out -o to write to standard output (then redirect it), or "
-                           "name a new file");
+        as_error_msg(err, path, 0, 0, S_ISDIR(st.st_mode)    ? AS_MSG_OUT_DIR
+                                      : S_ISLNK(st.st_mode)  ? AS_MSG_OUT_LINK
+                                      : S_ISFIFO(st.st_mode) ? AS_MSG_OUT_FIFO
+                                                             : AS_MSG_OUT_SPECIAL);
+        as_error_hint_msg(err, AS_MSG_HINT_OUT_SPECIAL);
         return -1;
     }
     if (!force) {
-        as_error_set(err, path, 0, 0, "the file exists; nothing was written");
-        as_error_hint(err, "add --force to overwrite it");
+        as_error_msg(err, path, 0, 0, AS_MSG_FILE_EXISTS);
+        as_error_hint_msg(err, AS_MSG_HINT_FORCE);
         return -1;
     }
     return 0;
@@ -218,12 +226,12 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err)
     if (may_write(path, force, err) != 0)
         return -1;
     if ((fd = create_temp(path, &o->tmp)) < 0) {
-        as_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
+        cannot_write(err, path);
         return -1;
     }
     arm(o->tmp);
     if ((o->f = fdopen(fd, "w")) == NULL) {
-        as_error_set(err, path, 0, 0, "cannot write: %s", strerror(errno));
+        cannot_write(err, path);
         close(fd);
         as_output_abort(o);
         return -1;
@@ -260,14 +268,14 @@ int as_output_commit(as_output *o, int *quiet, as_error *err)
         if (ok && fflush(stdout) == 0 && !ferror(stdout))
             return 0;
         *quiet = errno == EPIPE;
-        as_error_set(err, "standard output", 0, 0, "cannot write: %s", strerror(errno));
+        cannot_write(err, NULL);
         return -1;
     }
     ok &= fflush(o->f) == 0 && !ferror(o->f);
     ok &= fclose(o->f) == 0;
     o->f = NULL;
     if (!ok || put_in_place(o, err) != 0) {
-        as_error_set(err, o->path, 0, 0, "cannot write: %s", strerror(errno));
+        cannot_write(err, o->path);
         as_output_abort(o);
         return -1;
     }
@@ -299,8 +307,7 @@ int as_write_output(const char *path, const char *data, size_t len, int force, a
     if (as_output_open(&o, path, force, err) != 0)
         return -1;
     if (fwrite(data, 1, len, o.f) != len) {
-        as_error_set(err, path ? path : "standard output", 0, 0, "cannot write: %s",
-                     strerror(errno));
+        cannot_write(err, path);
         as_output_abort(&o);
         return -1;
     }

@@ -196,3 +196,23 @@ size_t as_numbers_estimate(const as_problem *p, const as_trace *t, const as_rend
     as_each_table(p, t, &all, count_cells, &n);
     return n + walked_rows * t->heads * p->m * (7 + dk + dv);
 }
+
+/* ---- the formulas that positions add (SPEC §12) ---- */
+
+void as_rope_formula(char *angle, char *theta, size_t size, double base, size_t d_k, int ascii)
+{
+    char b[AS_NUM_BUF];
+
+    as_fmt_display(b, sizeof b, base, 17, ascii);
+    snprintf(angle, size, "%s", ascii ? "p*theta_i" : "p·θᵢ");
+    snprintf(theta, size, ascii ? "theta_i = %s^(-2i/%zu)" : "θᵢ = %s^(−2i/%zu)", b, d_k);
+}
+
+void as_alibi_formula(char *buf, size_t size, long row, int ascii)
+{
+    char i[24] = "i";
+
+    if (row >= 0)
+        snprintf(i, sizeof i, "%ld", row);
+    snprintf(buf, size, ascii ? "-m*(%s-j)" : "−m·(%s−j)", i);
+}

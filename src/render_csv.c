@@ -10,18 +10,17 @@
 
 int as_csv_check(unsigned only, as_error *err)
 {
-    const char *why = NULL;
+    as_msg why;
 
     if (only == 0)
-        why = "--format csv writes one table: name it with --only (e.g. --only A)";
+        why = AS_MSG_CSV_NO_ONLY;
     else if ((only & (only - 1)) != 0)
-        why = "--format csv writes one table: give --only exactly one name (e.g. --only A)";
+        why = AS_MSG_CSV_MANY;
     else if (only == 1u << AS_T_W)
-        why = "--format csv writes one table, and W names several (Wq, Wk, Wv): pick "
-              "another, or use --format json";
-    if (why == NULL)
+        why = AS_MSG_CSV_W;
+    else
         return 0;
-    as_error_set(err, "", 0, 0, "%s", why);
+    as_error_msg(err, "", 0, 0, why);
     return -1;
 }
 

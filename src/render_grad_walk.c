@@ -133,7 +133,9 @@ static void step_rowdot(walk *w, const as_grad_head *gh, const as_head_trace *h,
     as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP2));
     rounded |= as_expand_number(&res, AS_AT(gh->rowdot, i, 0), &w->st);
     equals(w, &t, rounded, &res);
-    line1(w, AS_MSG_GW_ROWDOT, &t);
+    as_block_add(w->b, msg(w, AS_MSG_GW_ROWDOT),
+                 w->o->ascii ? "sum(dA(.)A)" : "\xce\xa3 dA\xe2\x8a\x99" "A", as_text_str(&t));
+    done(w, &t);
 }
 
 /* "dS₁₀ = 0.6697615493×(10−13.3023845067) ≈ -2.2118101637" for every position of the

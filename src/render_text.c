@@ -155,7 +155,7 @@ static void encodings(as_block *out, const as_problem *p, const as_trace *t,
 static void turned(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
                    const as_render_opts *o)
 {
-    char qr[32], kr[32], q[32], k[32], expr[96], base[AS_NUM_BUF];
+    char qr[32], kr[32], q[32], k[32], expr[96], angle[64], theta[64];
 
     if (h->Qr.v == NULL || !(as_shows(o, AS_T_QR) || as_shows(o, AS_T_KR)))
         return;
@@ -170,8 +170,8 @@ static void turned(as_block *out, const as_problem *p, const as_head_trace *h, s
     snprintf(expr, sizeof expr, "%s = RoPE(%s)", kr, k);
     if (as_shows(o, AS_T_KR))
         table(out, expr, &h->Kr, NULL, o);
-    as_fmt_display(base, sizeof base, p->rope_base, o->digits, o->ascii);
-    as_block_add(out, msg(o, AS_MSG_POS_ROPE_NOTE), base, p->d_k,
+    as_rope_formula(angle, theta, sizeof angle, p->rope_base, p->d_k, o->ascii);
+    as_block_add(out, msg(o, AS_MSG_POS_ROPE_NOTE), angle, theta,
                  msg(o, p->rope == AS_ROPE_HALF ? AS_MSG_POS_ROPE_HALF : AS_MSG_POS_ROPE_INTER));
     if (p->offset != 0)
         as_block_add(out, msg(o, AS_MSG_POS_OFFSET), p->offset);
@@ -181,7 +181,7 @@ static void turned(as_block *out, const as_problem *p, const as_head_trace *h, s
 static void alibi(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
                   const as_render_opts *o)
 {
-    char b[32], slope[AS_NUM_BUF];
+    char b[32], slope[AS_NUM_BUF], rule[32];
     as_block cap = {0};
 
     if (h->B.v == NULL || !as_shows(o, AS_T_B))
@@ -189,7 +189,8 @@ static void alibi(as_block *out, const as_problem *p, const as_head_trace *h, si
     head_name(b, sizeof b, "B", p, hd, o);
     gap(out);
     as_fmt_display(slope, sizeof slope, h->slope, 17, o->ascii);
-    as_block_add(&cap, msg(o, AS_MSG_POS_ALIBI_NOTE), slope);
+    as_alibi_formula(rule, sizeof rule, -1, o->ascii);
+    as_block_add(&cap, msg(o, AS_MSG_POS_ALIBI_NOTE), rule, slope);
     table(out, b, &h->B, NULL, o);
     as_block_append(out, &cap);
     as_block_free(&cap);
@@ -309,7 +310,7 @@ static int shows_any_head_table(const as_render_opts *o)
 static void head(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
                  const as_render_opts *o)
 {
-    char q[32], k[32], v[32], a[32], oo[32], s[32], expr[256], sc[160];
+    char q[32], k[32], v[32], a[32], oo[32], s[32], b[32], expr[256], sc[160];
     as_block cap = {0};
     size_t i;
 
@@ -358,7 +359,8 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     alibi(out, p, h, hd, o);
     gap(out);
     scaled_expr(sc, sizeof sc, p, hd, o);
-    snprintf(expr, sizeof expr, "%s = %s%s + M", s, sc, h->B.v != NULL ? " + B" : "");
+    head_name(b, sizeof b, " + B", p, hd, o);
+    snprintf(expr, sizeof expr, "%s = %s%s + M", s, sc, h->B.v != NULL ? b : "");
     if (as_shows(o, AS_T_S))
         table(out, expr, &h->S, NULL, o);
     snprintf(expr, sizeof expr, "%s = %s", a, msg(o, AS_MSG_SOFTMAX_ROWS));

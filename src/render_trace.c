@@ -414,15 +414,15 @@ static void turn_pairs(walk *w, const as_head_trace *h, size_t i)
 /* The turning of the receiver q_i, pair by pair, then each readable key, turned. */
 static void turning(walk *w, const as_head_trace *h, size_t i)
 {
-    as_text base = {0}, k = {0}, kr = {0}, q = {0}, name = {0};
+    as_text k = {0}, kr = {0}, q = {0}, name = {0};
+    char angle[64], theta[64];
     size_t n;
 
     if (h->Qr.v == NULL)
         return;
     as_expand_sub(&name, "q", i, &w->st);
-    as_expand_number(&base, w->p->rope_base, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ROPE), as_text_str(&base), w->p->d_k);
-    done(w, &base);
+    as_rope_formula(angle, theta, sizeof angle, w->p->rope_base, w->p->d_k, w->o->ascii);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ROPE), angle, theta);
     turn_pairs(w, h, i);
     named_row(&q, "qr", i, &h->Qr, &w->st);
     as_block_add(w->b, msg(w, AS_MSG_POS_TR_KEY), as_text_str(&name), w->p->offset + i,
@@ -614,16 +614,17 @@ static void add_alibi(walk *w, const as_head_trace *h, size_t i)
     const as_view s = readable_of(w, &h->S, i);
     struct mask_ctx c = {w, h, i};
     as_text t = {0}, res = {0}, slope = {0};
+    char rule[32];
+    int rounded;
 
     as_text_addf(&t, "[");
-    as_expand_join(&t, w->nread, ", ", alibi_item, &c, &w->st);
+    rounded = as_expand_join(&t, w->nread, ", ", alibi_item, &c, &w->st);
     as_text_addf(&t, "]");
-    equals(w, &t, 1, &res);
-    as_expand_vector(&res, &s, &w->st);
-    as_text_addf(&t, "%s", as_text_str(&res));
-    done(w, &res);
+    rounded |= as_expand_vector(&res, &s, &w->st);
+    equals(w, &t, rounded, &res);
     as_expand_number(&slope, h->slope, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ALIBI), as_text_str(&slope), i, as_text_str(&t));
+    as_alibi_formula(rule, sizeof rule, (long)i, w->o->ascii);
+    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ALIBI), as_text_str(&slope), rule, as_text_str(&t));
     done(w, &slope);
     done(w, &t);
 }
@@ -892,7 +893,7 @@ static int whole(walk *w)
 {
     const unsigned only = (1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) |
                           (1u << AS_T_M) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) |
-                          (1u << AS_T_C);
+                          (1u << AS_T_C) | (1u << AS_T_QR) | (1u << AS_T_KR) | (1u << AS_T_B);
 
     gap(w);
     as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WHOLE));

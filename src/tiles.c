@@ -203,7 +203,7 @@ int as_tiles_run(as_tiles *tl, const as_problem *p, const as_trace *t, size_t B,
     return 0;
 nomem:
     as_tiles_free(tl);
-    as_error_set(err, p->in->path, 0, 0, "out of memory");
+    as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
 }
 

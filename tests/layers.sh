@@ -35,6 +35,7 @@ mul128 1
 fastfloat 1
 fastfloat_pow5 1
 textblock 1
+suggest 1
 prng 1
 lex 1
 output 1

@@ -23,6 +23,7 @@
 static const char *const inputs[] = {
     "examples/f11.txt",          "examples/f11-change-wq.txt", "examples/f11-change-wv.txt",
     "examples/cross-translation.txt", "examples/padding-mask.txt", "examples/two-heads.txt",
+    "examples/rope.txt",         "examples/alibi.txt",         "examples/sinusoidal.txt",
 };
 
 /* Copies path to COPY with the title and every token label replaced by w1 w2 ... */

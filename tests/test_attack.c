@@ -190,7 +190,7 @@ static void test_o_force_refuses_anything_but_a_regular_file(void **state)
     assert_int_equal(symlink("/dev/stdout", ADIR "/stdout"), 0);
     count += mknod(ADIR "/null", S_IFCHR | 0666, makedev(1, 3)) == 0;
     for (i = 0; i < count; i++) {
-        snprintf(args, sizeof args, "run " F11 " -o %s --force", target[i]);
+        snprintf(args, sizeof args, "run " F11 " --lang en -o %s --force", target[i]);
         assert_int_equal(run(args), 2);
         assert_stdout_empty();
         assert_file_contains(CLI_ERR, "-o writes only regular files");
@@ -219,7 +219,7 @@ static void test_two_writers_of_one_new_file_never_both_succeed(void **state)
 
     (void)state;
     unlink(ODIR "/race.txt");
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_output_open(&a, ODIR "/race.txt", 0, &err), 0);
     assert_int_equal(as_output_open(&b, ODIR "/race.txt", 0, &err), 0); /* neither exists */
     fputs("first\n", a.f);
@@ -267,7 +267,7 @@ static void test_a_signal_leaves_no_temporary_file(void **state)
         if (pid == 0) {
             as_output o;
             as_error err;
-            as_error_clear(&err);
+            as_error_init(&err, AS_LANG_EN);
             if (as_output_open(&o, ODIR "/killed.txt", 0, &err) != 0)
                 _exit(3);
             fputs("half", o.f);
@@ -312,8 +312,8 @@ static void test_help_and_version_to_a_full_device_say_so(void **state)
     if (access("/dev/full", W_OK) != 0)
         skip();
     for (i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>" CLI_ERR, bin ? bin : "build/attnstep",
-                 i ? "--version" : "--help");
+        snprintf(cmd, sizeof cmd, "%s %s --lang en >/dev/full 2>" CLI_ERR,
+                 bin ? bin : "build/attnstep", i ? "--version" : "--help");
         st = system(cmd);
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), 2);
@@ -364,13 +364,18 @@ static void test_an_option_that_means_nothing_to_the_command_is_an_error(void **
         {F11 " --dk 2", "--dk means nothing to run"},
     };
     size_t i;
+    char args[256];
 
     (void)state;
+
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        assert_int_equal(run(cases[i].args), 2);
+        snprintf(args, sizeof args, "%s --lang en", cases[i].args);
+        assert_int_equal(run(args), 2);
         assert_stdout_empty();
         assert_file_contains(CLI_ERR, cases[i].says);
     }
+    assert_int_equal(run(cases[0].args), 2); /* and in Chinese, the default */
+    assert_file_contains(CLI_ERR, "--seed对run没有意义：它是exercise的选项");
 }
 
 /* ---- 5. output that streams ---- */

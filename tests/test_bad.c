@@ -4,10 +4,13 @@
  * error: ...`, and the hint where one helps), nothing on standard output, and within a
  * second: a child still running then is killed and counts as a hang.
  *
- * The corpus: each NAME.expect is one case, run as `attnstep tests/bad/NAME`; NAME may be
- * a file of any content, a directory, or missing altogether (missing-file.expect).
- * tests/bad/loaded/ holds the files that the cases load(). The expectations were
- * written by running the binary once and checking each message and position by hand.
+ * The corpus: each NAME.zh.expect and NAME.en.expect pair is one case, run as `attnstep
+ * tests/bad/NAME` (Chinese, the default language: `错误：` and `提示：`) and as `attnstep
+ * --lang en tests/bad/NAME`; NAME may be a file of any content, a directory, or missing
+ * altogether (missing-file.*.expect). tests/bad/loaded/ holds the files that the cases
+ * load(). The expectations were written by running the binary once and checking each
+ * message, its language and its position by hand. Rows and columns named in a message
+ * count from 0, as the chapter does; FILE:LINE:COL counts from 1, as editors do.
  *
  * Beyond the corpus: the lean run of `--only O` must refuse the same runs the same way;
  * and inputs made at run time in a scratch folder: standard input that never ends
@@ -178,9 +181,11 @@ static void run_bounded(outcome *o, const char *const *args, const char *in_path
 /* ---- the corpus ---- */
 
 typedef struct bad_case {
-    char name[256];   /* NAME, without .expect */
-    char *expect;     /* the whole of NAME.expect */
-    outcome got;
+    char name[256];   /* NAME, without .en.expect */
+    char *expect;     /* the whole of NAME.en.expect */
+    char *expect_zh;  /* the whole of NAME.zh.expect */
+    outcome got;      /* run with --lang en */
+    outcome got_zh;   /* run in the default language */
 } bad_case;
 
 static bad_case cases[MAX_CASES];
@@ -216,9 +221,14 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const bad_case *)a)->name, ((const bad_case *)b)->name);
 }
 
-/* Finds every NAME.expect, reads it, and runs `attnstep tests/bad/NAME` once. */
+#define EXPECT_EN ".en.expect"
+#define EXPECT_ZH ".zh.expect"
+
+/* Finds every NAME.en.expect, reads it and NAME.zh.expect, and runs `attnstep
+ * tests/bad/NAME` once in each language. The tests after the corpus run in English. */
 static int run_corpus(void **state)
 {
+    const size_t suffix = sizeof EXPECT_EN - 1;
     DIR *dir;
     struct dirent *e;
     char path[600];
@@ -229,25 +239,29 @@ static int run_corpus(void **state)
         return -1;
     while ((e = readdir(dir)) != NULL && ncases < MAX_CASES) {
         size_t len = strlen(e->d_name);
-        if (len <= 7 || len >= sizeof cases[0].name + 7 ||
-            strcmp(e->d_name + len - 7, ".expect") != 0)
+        if (len <= suffix || len >= sizeof cases[0].name + suffix ||
+            strcmp(e->d_name + len - suffix, EXPECT_EN) != 0)
             continue;
-        memcpy(cases[ncases].name, e->d_name, len - 7);
-        cases[ncases].name[len - 7] = '\0';
+        memcpy(cases[ncases].name, e->d_name, len - suffix);
+        cases[ncases].name[len - suffix] = '\0';
         ncases++;
     }
     closedir(dir);
     qsort(cases, ncases, sizeof cases[0], by_name);
+    unsetenv("ATTNSTEP_LANG");
     for (i = 0; i < ncases; i++) {
-        const char *args[2];
-        snprintf(path, sizeof path, CORPUS "/%.255s.expect", cases[i].name);
+        const char *en[] = {"--lang", "en", path, NULL}, *zh[] = {path, NULL};
+        snprintf(path, sizeof path, CORPUS "/%.255s" EXPECT_EN, cases[i].name);
         if ((cases[i].expect = slurp_file(path)) == NULL)
             return -1;
+        snprintf(path, sizeof path, CORPUS "/%.255s" EXPECT_ZH, cases[i].name);
+        if ((cases[i].expect_zh = slurp_file(path)) == NULL)
+            return -1;
         snprintf(path, sizeof path, CORPUS "/%.255s", cases[i].name);
-        args[0] = path;
-        args[1] = NULL;
-        run_bounded(&cases[i].got, args, "/dev/null");
+        run_bounded(&cases[i].got, en, "/dev/null");
+        run_bounded(&cases[i].got_zh, zh, "/dev/null");
     }
+    setenv("ATTNSTEP_LANG", "en", 1);
     return 0;
 }
 
@@ -257,8 +271,10 @@ static int free_corpus(void **state)
     size_t i;
 
     (void)state;
-    for (i = 0; i < ncases; i++)
+    for (i = 0; i < ncases; i++) {
         free(cases[i].expect);
+        free(cases[i].expect_zh);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
     return system(cmd) == 0 ? 0 : -1;
 }
@@ -277,11 +293,15 @@ static void put_file(char *path, const char *name, const char *data, size_t len)
 }
 
 /* Nonzero when line (up to its newline) has the GNU form this project promises:
- * `attnstep: PATH:LINE:COL: error: ` or `attnstep: PATH: error: `, PATH in the corpus. */
+ * `attnstep: PATH:LINE:COL: error: ` or `attnstep: PATH: error: `, PATH in the corpus,
+ * the word error in English or in Chinese (`: 错误：`). */
 static int gnu_form(const char *line)
 {
     static const char lead[] = "attnstep: " CORPUS "/";
     const char *e = strstr(line, ": error: "), *p;
+
+    if (e == NULL)
+        e = strstr(line, ": 错误：");
     const char *nl = strchr(line, '\n');
     int colons = 0;
 
@@ -303,6 +323,30 @@ static int gnu_form(const char *line)
 
 /* ---- tests ---- */
 
+/* A case added as NAME.expect alone (English only) would never run: each case is a pair. */
+static void test_every_case_has_an_expectation_in_each_language(void **state)
+{
+    DIR *dir = opendir(CORPUS);
+    struct dirent *e;
+    int lone = 0;
+
+    (void)state;
+    assert_non_null(dir);
+    while ((e = readdir(dir)) != NULL) {
+        const size_t len = strlen(e->d_name);
+        if (len > 7 && strcmp(e->d_name + len - 7, ".expect") == 0 &&
+            (len <= 10 || (strcmp(e->d_name + len - 10, EXPECT_EN) != 0 &&
+                           strcmp(e->d_name + len - 10, EXPECT_ZH) != 0))) {
+            print_error(CORPUS "/%s: a case is NAME.en.expect and NAME.zh.expect; rename it "
+                        "and write the other (sh tests/bad/regen.sh makes both from the "
+                        "binary: read them before committing)\n", e->d_name);
+            lone++;
+        }
+    }
+    closedir(dir);
+    assert_int_equal(lone, 0);
+}
+
 static void test_the_corpus_holds_at_least_fifty_hostile_inputs(void **state)
 {
     (void)state;
@@ -312,18 +356,62 @@ static void test_the_corpus_holds_at_least_fifty_hostile_inputs(void **state)
     }
 }
 
-/* Nonzero when text is one error line in the GNU form, then at most one hint line. */
-static int one_error_and_a_hint(const char *text)
+/* Nonzero when text is one error line in the GNU form, then at most one hint line; the
+ * words error and hint in English, or both in Chinese when zh is nonzero. */
+static int one_error_and_a_hint(const char *text, int zh)
 {
+    const char *hint = zh ? "  提示：" : "  hint: ";
+    const char *nl = strchr(text, '\n'), *word = strstr(text, zh ? ": 错误：" : ": error: ");
     const char *second = strchr(text, '\n'), *third;
 
-    if (!gnu_form(text) || second == NULL)
+    if (!gnu_form(text) || second == NULL || word == NULL || word > nl)
         return 0;
     second++;
     if (*second == '\0')
         return 1;
     third = strchr(second, '\n');
-    return strncmp(second, "  hint: ", 8) == 0 && third != NULL && third[1] == '\0';
+    return strncmp(second, hint, strlen(hint)) == 0 && third != NULL && third[1] == '\0';
+}
+
+/* Nonzero when text holds a letter of the Latin alphabet outside quotes, names, numbers
+ * and options: a Chinese message must not fall back to English words. A word of three
+ * or more lowercase ASCII letters that is not quoted (“…”) and not a known name is one. */
+static int english_words_outside_quotes(const char *text)
+{
+    static const char *const names[] = {"attnstep", "tests", "bad", "txt", "bin", "expect",
+                                        "loaded", "heads", "tokens", "kv_tokens", "mask",
+                                        "causal", "none", "scale", "auto", "layout", "torch",
+                                        "book", "title", "load", "inf", "softmax", "iconv",
+                                        "numpy", "savetxt", "window", "positions", "rope",
+                                        "alibi", "sinusoidal", "rope_base", "half",
+                                        "interleaved", "loss", "sum", "mse", "name",
+                                        "kv_heads", "only", "force", "row", "last", "all",
+                                        "lang", "format", "utf", "gbk", "sqrt", "exp",
+                                        "max", "dim", "run", "check", "trace", "json",
+                                        "GiB"};
+    const char *p = text;
+    int quoted = 0;
+
+    while (*p != '\0') {
+        size_t n = 0, i;
+        if (strncmp(p, "“", 3) == 0 || strncmp(p, "”", 3) == 0) {
+            quoted = strncmp(p, "“", 3) == 0;
+            p += 3;
+            continue;
+        }
+        while ((p[n] >= 'a' && p[n] <= 'z') || p[n] == '_')
+            n++;
+        if (n >= 3 && !quoted && (p == text || !((p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                                 p[-1] == '/' || p[-1] == '-' || p[-1] == '.'))) {
+            for (i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (strlen(names[i]) == n && strncmp(names[i], p, n) == 0)
+                    break;
+            if (i == sizeof names / sizeof names[0])
+                return 1;
+        }
+        p += n > 0 ? n : 1;
+    }
+    return 0;
 }
 
 /* Each property of a case: nonzero when c has it, else it prints what c did instead. */
@@ -341,35 +429,48 @@ static void assert_every_case(property has)
 
 static int expectation_in_the_gnu_form(const bad_case *c)
 {
-    if (one_error_and_a_hint(c->expect))
+    if (one_error_and_a_hint(c->expect, 0) && one_error_and_a_hint(c->expect_zh, 1))
         return 1;
-    print_error("%s.expect is not `attnstep: FILE[:LINE:COL]: error: ...` and at most one "
-                "`  hint: ...` line:\n%s\n", c->name, c->expect);
+    print_error("%s: an expectation is not `attnstep: FILE[:LINE:COL]: error: ...` (`错误：` "
+                "in Chinese) and at most one `  hint: ...` (`  提示：`) line:\n%s%s\n", c->name,
+                c->expect, c->expect_zh);
+    return 0;
+}
+
+static int chinese_expectation_in_chinese(const bad_case *c)
+{
+    if (!english_words_outside_quotes(c->expect_zh))
+        return 1;
+    print_error("%s" EXPECT_ZH " holds English words:\n%s\n", c->name, c->expect_zh);
+    return 0;
+}
+
+static int expected(const char *name, const outcome *o, const char *want)
+{
+    if (!o->hung && o->status == 2 && strcmp(o->err.text, want) == 0)
+        return 1;
+    print_error("%s: exit %d%s; stderr:\n%s--- expected:\n%s\n", name, o->status,
+                o->hung ? " (killed: it hung)" : "", o->err.text, want);
     return 0;
 }
 
 static int exit_2_and_the_expected_message(const bad_case *c)
 {
-    const outcome *o = &c->got;
-
-    if (!o->hung && o->status == 2 && strcmp(o->err.text, c->expect) == 0)
-        return 1;
-    print_error("%s: exit %d%s; stderr:\n%s--- expected:\n%s\n", c->name, o->status,
-                o->hung ? " (killed: it hung)" : "", o->err.text, c->expect);
-    return 0;
+    return expected(c->name, &c->got, c->expect) & expected(c->name, &c->got_zh, c->expect_zh);
 }
 
 static int nothing_on_stdout(const bad_case *c)
 {
-    if (c->got.out.bytes == 0)
+    if (c->got.out.bytes == 0 && c->got_zh.out.bytes == 0)
         return 1;
-    print_error("%s wrote %zu bytes to stdout\n", c->name, c->got.out.bytes);
+    print_error("%s wrote %zu bytes to stdout\n", c->name, c->got.out.bytes + c->got_zh.out.bytes);
     return 0;
 }
 
 static int done_within_the_deadline(const bad_case *c)
 {
-    if (!c->got.hung && c->got.seconds * 1000 <= deadline_ms())
+    if (!c->got.hung && c->got.seconds * 1000 <= deadline_ms() && !c->got_zh.hung &&
+        c->got_zh.seconds * 1000 <= deadline_ms())
         return 1;
     print_error("%s took %.3f s\n", c->name, c->got.seconds);
     return 0;
@@ -379,6 +480,12 @@ static void test_every_expectation_is_one_error_line_in_the_gnu_form_and_a_hint(
 {
     (void)state;
     assert_every_case(expectation_in_the_gnu_form);
+}
+
+static void test_every_chinese_expectation_is_in_chinese(void **state)
+{
+    (void)state;
+    assert_every_case(chinese_expectation_in_chinese);
 }
 
 static void test_every_hostile_input_exits_2_with_its_expected_message(void **state)
@@ -405,7 +512,7 @@ static void test_the_lean_run_of_only_o_refuses_the_same_runs_the_same_way(void 
 {
     static bad_case lean;
     char path[600];
-    const char *args[] = {"run", "--only", "O", "--format", "json", path, NULL};
+    const char *args[] = {"run", "--lang", "en", "--only", "O", "--format", "json", path, NULL};
     size_t i, checked = 0, bad = 0;
 
     (void)state;
@@ -416,7 +523,7 @@ static void test_the_lean_run_of_only_o_refuses_the_same_runs_the_same_way(void 
         lean = cases[i];
         snprintf(path, sizeof path, CORPUS "/%.255s", lean.name);
         run_bounded(&lean.got, args, "/dev/null");
-        bad += !exit_2_and_the_expected_message(&lean) || !nothing_on_stdout(&lean);
+        bad += !expected(lean.name, &lean.got, lean.expect) || lean.got.out.bytes != 0;
         checked++;
     }
     assert_true(checked >= 10);
@@ -685,6 +792,7 @@ static void test_large_finite_scores_give_exact_shares_thanks_to_the_stable_soft
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_case_has_an_expectation_in_each_language),
         cmocka_unit_test(test_the_corpus_holds_at_least_fifty_hostile_inputs),
         cmocka_unit_test(test_every_expectation_is_one_error_line_in_the_gnu_form_and_a_hint),
         cmocka_unit_test(test_every_hostile_input_exits_2_with_its_expected_message),

@@ -25,7 +25,7 @@ static void open_file(as_session *s, const char *path)
 {
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_session_open(s, path, NULL, &err) != 0) {
         print_error("%s: %s\n", path, err.msg);
         fail();
@@ -36,7 +36,7 @@ static void parse(as_answers *a, const char *text)
 {
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_answers_parse(a, text, strlen(text), "answers", &err) != 0) {
         print_error("answers: %d:%d: %s\n", err.line, err.col, err.msg);
         fail();
@@ -51,7 +51,7 @@ static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *in
 
     open_file(s, input);
     parse(a, text);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     const as_check_opts o = {tol, 0};
 
     assert_int_equal(as_check_grade(g, &s->p, &s->t, a, &o, &err), 0);
@@ -184,7 +184,7 @@ static void test_answers_errors_name_the_place(void **state)
 
     (void)state;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        as_error_clear(&err);
+        as_error_init(&err, AS_LANG_EN);
         assert_int_equal(as_answers_parse(&a, bad[i].text, strlen(bad[i].text), "f", &err), -1);
         assert_int_equal(err.line, bad[i].line);
         assert_int_equal(err.col, bad[i].col);
@@ -313,7 +313,7 @@ static void test_answers_that_cannot_be_graded_are_refused(void **state)
     open_file(&s, "examples/f11.txt");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         parse(&a, bad[i]);
-        as_error_clear(&err);
+        as_error_init(&err, AS_LANG_EN);
         assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &opts, &err), -1);
         assert_true(err.set);
         as_answers_free(&a);

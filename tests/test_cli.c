@@ -162,11 +162,16 @@ static void expect_input_error(const char *file, const char *where)
 {
     char args[256];
 
-    snprintf(args, sizeof args, "run %s", file);
+    snprintf(args, sizeof args, "run --lang en %s", file);
     assert_int_equal(run(args), 2);
     assert_stdout_empty();
     assert_file_contains(ERR, where);
     assert_file_contains(ERR, "  hint: ");
+    snprintf(args, sizeof args, "run %s", file); /* Chinese, the default */
+    assert_int_equal(run(args), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, ": 错误：");
+    assert_file_contains(ERR, "  提示：");
 }
 
 static void test_a_ragged_row_is_reported_at_its_line(void **state)
@@ -212,28 +217,104 @@ static void test_every_shape_mismatch_names_both_sides_and_why(void **state)
                        "hint: a Query and a Key are compared by a dot product, so both need d_k numbers");
 }
 
+static const char *const usage_mistakes[] = {
+    "--digits 99 examples/f11.txt", "--lang fr examples/f11.txt", "--frobnicate examples/f11.txt",
+    "frobnicate", "run", "--only Z examples/f11.txt", "--format", "--mask casual examples/f11.txt",
+    "compare examples/f11.txt"};
+
 static void test_usage_errors_exit_2_with_a_usage_line(void **state)
 {
-    static const char *const bad[] = {"--digits 99 examples/f11.txt", "--lang fr examples/f11.txt",
-                                      "--frobnicate examples/f11.txt", "frobnicate",
-                                      "run", "--only Z examples/f11.txt", "--format"};
+    char args[256];
     size_t i;
 
     (void)state;
-    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(run(bad[i]), 2);
+    for (i = 0; i < sizeof usage_mistakes / sizeof usage_mistakes[0]; i++) {
+        snprintf(args, sizeof args, "--lang en %s", usage_mistakes[i]);
+        if (strncmp(usage_mistakes[i], "--lang", 6) == 0)
+            snprintf(args, sizeof args, "%s --lang en", usage_mistakes[i]);
+        assert_int_equal(run(args), 2);
         assert_stdout_empty();
         assert_file_contains(ERR, "attnstep: error: ");
         assert_file_contains(ERR, "usage: attnstep");
     }
 }
 
+/* --lang is read before anything else: a mistake anywhere on the command line, even
+ * before --lang, is reported in the language it chooses; Chinese by default. */
+static void test_usage_errors_speak_the_language_chosen_even_before_lang(void **state)
+{
+    char args[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof usage_mistakes / sizeof usage_mistakes[0]; i++) {
+        assert_int_equal(run(usage_mistakes[i]), 2);
+        assert_stdout_empty();
+        assert_file_contains(ERR, "attnstep: 错误：");
+        assert_file_contains(ERR, "用法：attnstep");
+        assert_file_lacks(ERR, "usage");
+    }
+    snprintf(args, sizeof args, "--digits 99 --lang=en examples/f11.txt");
+    assert_int_equal(run(args), 2);
+    assert_file_contains(ERR, "attnstep: error: --digits takes a whole number from 0 to 17");
+    setenv("ATTNSTEP_LANG", "en", 1);
+    assert_int_equal(run("--frobnicate examples/f11.txt"), 2);
+    assert_file_contains(ERR, "attnstep: error: unknown option \"--frobnicate\"");
+    assert_int_equal(run("--frobnicate --lang zh examples/f11.txt"), 2);
+    assert_file_contains(ERR, "attnstep: 错误：没有“--frobnicate”这个选项");
+    setenv("ATTNSTEP_LANG", "fr", 1);
+    assert_int_equal(run("examples/f11.txt"), 2);
+    assert_file_contains(ERR, "attnstep: 错误：环境变量ATTNSTEP_LANG是“fr”，应设为zh或en");
+    assert_int_equal(run("--lang en examples/f11.txt"), 0); /* --lang wins */
+    unsetenv("ATTNSTEP_LANG");
+}
+
+/* A misspelt command, option or value names the one that was meant. */
+static void test_usage_errors_say_which_word_was_meant(void **state)
+{
+    static const char *const cases[][2] = {
+        {"--lang en --mask casual examples/f11.txt", "  hint: did you mean \"causal\"?\n"},
+        {"--lang en --foramt json examples/f11.txt", "  hint: did you mean \"--format\"?\n"},
+        {"--lang en --format jsno examples/f11.txt", "  hint: did you mean \"json\"?\n"},
+        {"--lang en trcae examples/f11.txt", "  hint: did you mean \"trace\"?\n"},
+        {"--mask casual examples/f11.txt", "  提示：是不是想写“causal”？\n"},
+        {"--colour nevr examples/f11.txt", "  提示：是不是想写“never”？\n"},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run(cases[i][0]), 2);
+        assert_file_contains(ERR, cases[i][1]);
+    }
+    assert_int_equal(run("--lang en --mask zzzzzz examples/f11.txt"), 2);
+    assert_file_lacks(ERR, "did you mean");
+}
+
+/* --help in the language chosen: the Chinese one is Chinese from its first word. */
+static void test_help_speaks_the_language_chosen(void **state)
+{
+    (void)state;
+    assert_int_equal(run("--help"), 0);
+    assert_file_contains(OUT, "用法：attnstep [run] 文件 [选项]");
+    assert_file_contains(OUT, "  --lang zh|en          ");
+    assert_int_equal(run("--help --lang en"), 0);
+    assert_file_contains(OUT, "Usage: attnstep [run] FILE [options]");
+    setenv("ATTNSTEP_LANG", "en", 1);
+    assert_int_equal(run("-h"), 0);
+    unsetenv("ATTNSTEP_LANG");
+    assert_file_contains(OUT, "Usage: attnstep");
+}
+
 static void test_a_missing_file_is_a_clear_error(void **state)
 {
     (void)state;
-    assert_int_equal(run("run no/such/file.txt"), 2);
+    assert_int_equal(run("run --lang en no/such/file.txt"), 2);
     assert_stdout_empty();
     assert_file_contains(ERR, "attnstep: no/such/file.txt: error: ");
+    assert_int_equal(run("run no/such/file.txt"), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, "attnstep: no/such/file.txt: 错误：");
 }
 
 int main(void)
@@ -255,6 +336,9 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_every_shape_mismatch_names_both_sides_and_why),
         cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
+        cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
+        cmocka_unit_test(test_usage_errors_say_which_word_was_meant),
+        cmocka_unit_test(test_help_speaks_the_language_chosen),
         cmocka_unit_test(test_a_missing_file_is_a_clear_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

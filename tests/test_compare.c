@@ -27,7 +27,7 @@ static void open_with(as_session *s, const char *path, as_mask_kind mask)
     as_session_opts o = {.mask = mask};
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_session_open(s, path, &o, &err) != 0)
         fail_msg("%s: %s", path, err.msg);
 }

@@ -31,7 +31,7 @@ static char *make_in(unsigned long seed, int level, as_lang lang, as_exercise_op
     char *text;
 
     memset(o, 0, sizeof *o);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     o->seed = seed;
     o->level = level;
     o->lang = lang;
@@ -52,7 +52,7 @@ static void open_exercise(as_session *s, const char *text, size_t len)
 {
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_exercise_open(s, text, len, &err) != 0) {
         print_error("the exercise does not run: %s\n%s\n", err.msg, text);
         fail();
@@ -362,7 +362,7 @@ static void test_level_rules_refuse_what_they_cannot_keep(void **state)
     (void)state;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memset(&o, 0, sizeof o);
-        as_error_clear(&err);
+        as_error_init(&err, AS_LANG_EN);
         o.level = bad[i].level;
         o.tokens = bad[i].tokens;
         o.dk = bad[i].dk;
@@ -389,7 +389,7 @@ static void key_checks_as_right(unsigned long seed, int level)
     open_exercise(&s, text, len);
     assert_int_equal(as_exercise_key(mem, &s.t, &o, &ro), 0);
     fclose(mem);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_answers_parse(&a, key, klen, "key", &err), 0);
     assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &(as_check_opts){-1, 0}, &err), 0);
     assert_true(g.correct);
@@ -418,8 +418,10 @@ static void test_exercise_command_writes_what_run_and_check_accept(void **state)
     assert_int_equal(run("exercise --seed 4 --format latex --lang en"), 0);
     assert_file_contains(CLI_OUT, "level 2, seed 4");
     assert_int_equal(run("exercise --format json"), 2);
-    assert_int_equal(run("exercise --level 2 --dk 3"), 2);
+    assert_int_equal(run("exercise --level 2 --dk 3 --lang en"), 2);
     assert_file_contains(CLI_ERR, "level 2 takes --dk 2");
+    assert_int_equal(run("exercise --level 2 --dk 3"), 2);
+    assert_file_contains(CLI_ERR, "第2级要求--dk为2");
 }
 
 int main(void)

@@ -84,6 +84,29 @@ static void test_layout_torch_says_the_gradients_are_in_book_layout(void **state
     assert_file_contains(OUT, "PyTorch的weight.grad是它的转置");
 }
 
+/* --ascii --lang en on ASCII tokens: every byte of the tables and the walk is ASCII. */
+static void test_ascii_english_output_is_pure_ascii(void **state)
+{
+    static const char *const args[] = {
+        "grad tests/data/grad/self_heads_wo_mse.txt --ascii --lang en",
+        "grad tests/data/grad/self_heads_wo_mse.txt --ascii --lang en --row all",
+        "grad tests/data/grad/cross_wo_mse.txt --ascii --lang en --row 0"};
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof args / sizeof args[0]; i++) {
+        char *text;
+        assert_int_equal(run(args[i]), 0);
+        assert_non_null(text = slurp(OUT));
+        for (k = 0; text[k] != '\0'; k++)
+            if ((unsigned char)text[k] > 0x7f) {
+                print_error("%s: byte %zu is not ASCII: %.40s\n", args[i], k, text + k);
+                fail();
+            }
+        free(text);
+    }
+}
+
 /* One bad input: exit 2, nothing on stdout, the message at its place, with a hint. */
 static void refused(const char *args, const char *where_and_what)
 {
@@ -93,20 +116,20 @@ static void refused(const char *args, const char *where_and_what)
     }
     assert_stdout_empty();
     assert_file_contains(ERR, where_and_what);
-    assert_file_contains(ERR, "hint: ");
+    assert_file_contains(ERR, strstr(args, "--lang en") != NULL ? "  hint: " : "  提示：");
 }
 
 static void test_input_errors_name_their_place_in_the_users_language(void **state)
 {
     (void)state;
-    refused("grad " BAD "no-loss.txt", "no-loss.txt:1:1: error: 没有给出损失");
+    refused("grad " BAD "no-loss.txt", "no-loss.txt:1:1: 错误：没有给出损失");
     refused("grad " BAD "no-loss.txt --lang en", "no-loss.txt:1:1: error: no loss is given");
-    refused("grad " BAD "mse-no-target.txt", "mse-no-target.txt:5:7: error: loss: mse需要目标表target");
+    refused("grad " BAD "mse-no-target.txt", "mse-no-target.txt:5:7: 错误：loss: mse需要目标表target");
     refused("grad " BAD "unknown-loss.txt --lang en", "unknown-loss.txt:5:7: error: unknown loss \"sun\"");
-    refused("grad " BAD "unknown-loss.txt", "unknown-loss.txt:5:7: error: 未知的损失“sun”");
+    refused("grad " BAD "unknown-loss.txt", "unknown-loss.txt:5:7: 错误：未知的损失“sun”");
     refused("grad " BAD "dO-shape.txt --lang en",
             "dO-shape.txt:5:1: error: dO is [2,3], but the output O is [2,2]");
-    refused("grad " BAD "dO-shape.txt", "dO-shape.txt:5:1: error: dO的形状是[2,3]，但输出O的形状是[2,2]");
+    refused("grad " BAD "dO-shape.txt", "dO-shape.txt:5:1: 错误：dO的形状是[2,3]，但输出O的形状是[2,2]");
     refused("grad " BAD "target-shape.txt --lang en",
             "target-shape.txt:6:1: error: target is [1,2], but the output O is [2,2]");
     refused("grad " BAD "both.txt --lang en", "both.txt:6:1: error: dO and loss (line 5)");
@@ -120,10 +143,11 @@ static void test_a_fully_masked_row_is_the_error_of_run(void **state)
     char *run_err;
 
     (void)state;
-    assert_int_equal(run("run " BAD "masked-row.txt"), 2);
+    assert_int_equal(run("run " BAD "masked-row.txt --lang en"), 2);
     run_err = slurp(ERR);
     assert_non_null(run_err);
-    refused("grad " BAD "masked-row.txt", "masked-row.txt:6:1: error: row 1 (\"1\") has no readable position");
+    refused("grad " BAD "masked-row.txt --lang en",
+            "masked-row.txt:6:1: error: row 1 (\"1\") has no readable position");
     {
         char *grad_err = slurp(ERR);
         assert_string_equal(grad_err, run_err);
@@ -135,10 +159,12 @@ static void test_a_fully_masked_row_is_the_error_of_run(void **state)
 static void test_usage_errors_of_grad(void **state)
 {
     (void)state;
-    assert_int_equal(run("grad " EX " --only dZ"), 2);
+    assert_int_equal(run("grad " EX " --only dZ --lang en"), 2);
     assert_file_contains(ERR, "\"dZ\" is not one");
+    assert_int_equal(run("grad " EX " --only dZ"), 2);
+    assert_file_contains(ERR, "“dZ”不是梯度名");
     assert_int_equal(run("grad " EX " --format md"), 2);
-    assert_int_equal(run("grad " EX " --row 2"), 2);
+    assert_int_equal(run("grad " EX " --row 2 --lang en"), 2);
     assert_file_contains(ERR, "--row 2 is out of range");
     assert_int_equal(run("grad " EX " --row 1 --format json"), 2);
     /* run keeps its own names */
@@ -155,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_only_picks_gradient_tables),
         cmocka_unit_test(test_json_keys_are_absent_when_the_table_does_not_exist),
         cmocka_unit_test(test_layout_torch_says_the_gradients_are_in_book_layout),
+        cmocka_unit_test(test_ascii_english_output_is_pure_ascii),
         cmocka_unit_test(test_input_errors_name_their_place_in_the_users_language),
         cmocka_unit_test(test_a_fully_masked_row_is_the_error_of_run),
         cmocka_unit_test(test_usage_errors_of_grad),

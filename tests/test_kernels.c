@@ -219,7 +219,7 @@ static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t h
     text = realloc(text, len + strlen(extra) + 64);
     assert_non_null(text);
     len += (size_t)sprintf(text + len, "heads: %zu\n%s", heads, extra);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_parse_text(in, text, len, "layer.txt", &err) != 0 ||
         as_problem_build(p, in, AS_MASK_DEFAULT, &err) != 0) {
         print_error("%s\n", err.msg);
@@ -253,7 +253,7 @@ static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char 
     size_t h;
 
     make_layer(&in, &p, n, d, heads, extra);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_attention_run(&full, &p, &err), 0);
     assert_int_equal(as_attention_run_lean(&lean, &p, &err), 0);
     assert_true(lean.lean && !full.lean);
@@ -299,8 +299,8 @@ static void test_lean_run_reports_the_full_runs_error(void **state)
 
     (void)state;
     make_layer(&in, &p, 3, 4, 2, "M = [[0, -inf, -inf], [-inf, -inf, -inf], [0, 0, 0]]\n");
-    as_error_clear(&full_err);
-    as_error_clear(&lean_err);
+    as_error_init(&full_err, AS_LANG_EN);
+    as_error_init(&lean_err, AS_LANG_EN);
     assert_int_equal(as_attention_run(&t, &p, &full_err), -1);
     assert_int_equal(as_attention_run_lean(&t, &p, &lean_err), -1);
     assert_string_equal(lean_err.msg, full_err.msg);
@@ -328,8 +328,8 @@ static void test_lean_run_on_two_threads_reports_the_first_failing_head(void **s
             AS_AT(in.mat[AS_WQ].m, i, j) = 1e200;
             AS_AT(in.mat[AS_WK].m, i, j) = 1e200;
         }
-    as_error_clear(&full_err);
-    as_error_clear(&lean_err);
+    as_error_init(&full_err, AS_LANG_EN);
+    as_error_init(&lean_err, AS_LANG_EN);
     assert_int_equal(as_attention_run(&t, &p, &full_err), -1);
     assert_int_equal(as_attention_run_lean(&t, &p, &lean_err), -1);
     assert_non_null(strstr(full_err.msg, "QKT"));

@@ -141,7 +141,7 @@ static void expect_values(const text *t, size_t cols)
 
     assert_true(t->len > ((size_t)1 << 20)); /* large enough for two halves */
     folder_make(&d, t);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_parse_file(&in, d.layer, &err) != 0)
         fail_msg("unexpected error %s:%d:%d: %s", err.file, err.line, err.col, err.msg);
     folder_remove(&d);
@@ -161,7 +161,7 @@ static void expect_error(const text *t, int line, int col, const char *msg)
     as_error err;
 
     folder_make(&d, t);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_file(&in, d.layer, &err), -1);
     folder_remove(&d);
     assert_string_equal(err.file, d.w);

@@ -46,7 +46,7 @@ static void test_the_chapters_example_builds_with_causal_mask_and_default_labels
 
     (void)state;
     f11(&in);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
     assert_int_equal(p.mask, AS_MASK_CAUSAL);
     assert_int_equal(p.n, 2);
@@ -68,7 +68,7 @@ static void test_a_whole_run_prints_the_chapters_tables(void **state)
 
     (void)state;
     f11(&in);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
     assert_int_equal(as_attention_run(&t, &p, &err), 0);
     /* chapter: S ≈ [[0,−∞],[0.7071067812,0]], A ≈ [[1,0],[0.6697615493,0.3302384507]],
@@ -90,7 +90,7 @@ static void expect_error(as_input *in, const char *want, int line)
     as_problem p;
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, in, AS_MASK_DEFAULT, &err), -1);
     if (strstr(err.msg, want) == NULL) {
         print_error("message \"%s\" lacks \"%s\"\n", err.msg, want);
@@ -133,7 +133,7 @@ static void test_heads_must_divide_the_widths(void **state)
     f11(&in);
     in.heads = 3;
     in.heads_pos = (as_pos){2, 1};
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), -1);
     assert_non_null(strstr(err.msg, "heads: 3 does not divide"));
     assert_int_equal(err.line, 2);
@@ -163,7 +163,7 @@ static void test_cross_attention_defaults_to_no_mask(void **state)
     (void)state;
     f11(&in);
     give(&in, AS_XKV, 3, 2, xkv, 3);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
     assert_int_equal(p.mask, AS_MASK_NONE);
     assert_int_equal(p.m, 3);
@@ -183,7 +183,7 @@ static void test_a_fully_masked_row_is_an_input_error_not_nan(void **state)
     (void)state;
     f11(&in);
     give(&in, AS_M, 2, 2, m, 9);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
     assert_int_equal(as_attention_run(&t, &p, &err), -1);
     assert_non_null(strstr(err.msg, "row 0"));
@@ -213,7 +213,7 @@ static void test_torch_layout_transposes_the_weights(void **state)
     (void)state;
     f11(&in);
     in.layout = AS_LAYOUT_TORCH;
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
     /* Wq [[0.5,0.5],[-0.5,0.5]] read as [out,in] is the book's [[0.5,-0.5],[0.5,0.5]] */
     assert_close(AS_AT(*p.Wq, 0, 1), -0.5, 0);

@@ -30,7 +30,7 @@ static void parse_ok(const char *text, as_input *in)
 {
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_parse_text(in, text, strlen(text), "test.txt", &err) != 0) {
         print_error("unexpected error %d:%d: %s (hint: %s)\n", err.line, err.col, err.msg,
                     err.hint);
@@ -42,7 +42,7 @@ static void parse_file_ok(const char *path, as_input *in)
 {
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     if (as_parse_file(in, path, &err) != 0) {
         print_error("unexpected error %s:%d:%d: %s\n", err.file, err.line, err.col, err.msg);
         fail();
@@ -76,7 +76,7 @@ static void expect_error_n(const char *text, size_t len, int line, int col, cons
     as_input in;
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_text(&in, text, len, "test.txt", &err), -1);
     assert_string_equal(err.msg, msg);
     assert_string_equal(err.file, "test.txt");
@@ -98,7 +98,7 @@ static void expect_file_error(const char *path, const char *file, int line, int 
     as_input in;
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_file(&in, path, &err), -1);
     assert_string_equal(err.msg, msg);
     assert_string_equal(err.file, file);
@@ -542,7 +542,7 @@ static void test_a_long_single_line_is_read(void **state)
     for (i = 0; i < n; i++)
         len += (size_t)sprintf(text + len, "%d, ", (int)(i % 10));
     len += (size_t)sprintf(text + len, "]]");
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_text(&in, text, len, "test.txt", &err), 0);
     assert_int_equal(in.mat[AS_X].m.cols, n);
     assert_close(in.mat[AS_X].m.v[n - 1], (double)((n - 1) % 10), 0);
@@ -580,7 +580,7 @@ static void test_load_from_standard_input_is_relative_to_the_current_directory(v
     const char *text = "Wk = load(\"" DATA "w_commas.txt\")\n";
 
     (void)state;
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_text(&in, text, strlen(text), "-", &err), 0);
     assert_matrix(&in.mat[AS_WK], 2, 2, Wk);
     as_input_free(&in);
@@ -597,7 +597,7 @@ static void test_dash_reads_standard_input(void **state)
     (void)state;
     assert_true(fd >= 0 && saved >= 0);
     assert_int_equal(dup2(fd, 0), 0);
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     rc = as_parse_file(&in, "-", &err);
     dup2(saved, 0);
     close(saved);
@@ -782,7 +782,7 @@ static void test_load_errors_name_the_right_file_and_place(void **state)
     expect_file_error(DATA "load_bad_main.txt", DATA "bad_rows.txt", 4, 3,
                       "row 2 of Wq has 2 numbers, but row 1 has 3");
     /* a file that is not there: the place of its name in the input */
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_text(&in, missing, strlen(missing), DATA "x.txt", &err), -1);
     assert_string_equal(err.file, DATA "x.txt");
     assert_int_equal(err.line, 1);

@@ -43,7 +43,7 @@ static void agree_with_torch(const char *name)
     as_trace t;
     as_error err;
 
-    as_error_clear(&err);
+    as_error_init(&err, AS_LANG_EN);
     snprintf(path, sizeof path, DIR "%s.txt", name);
     if (as_parse_file(&in, path, &err) != 0 || as_problem_build(&p, &in, AS_MASK_DEFAULT, &err) != 0 ||
         as_attention_run(&t, &p, &err) != 0) {

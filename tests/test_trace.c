@@ -408,14 +408,22 @@ static void test_trace_refuses_what_it_cannot_do(void **state)
                                       "trace --row two examples/f11.txt"};
     size_t i;
 
+    char args[256];
+
     (void)state;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(run(bad[i]), 2);
+        snprintf(args, sizeof args, "%s --lang en", bad[i]);
+        assert_int_equal(run(args), 2);
         assert_stdout_empty();
         assert_file_contains(CLI_ERR, "attnstep: error: ");
+        assert_int_equal(run(bad[i]), 2);
+        assert_stdout_empty();
+        assert_file_contains(CLI_ERR, "attnstep: 错误：");
     }
-    assert_int_equal(run(bad[0]), 2);
+    assert_int_equal(run("trace --row 2 --lang en examples/f11.txt"), 2);
     assert_file_contains(CLI_ERR, "--row 2 is out of range: examples/f11.txt has 2 rows (0 to 1)");
+    assert_int_equal(run(bad[0]), 2);
+    assert_file_contains(CLI_ERR, "--row 2超出范围：examples/f11.txt只有2行（第0行到第1行）");
 }
 
 /* ---- inputs beyond the chapter ---- */

@@ -61,14 +61,20 @@ typedef struct as_cli {
 } as_cli;
 
 /* Parses argv into cli. Returns 0; or -1 with a usage message in err (exit 2). Reads
- * ATTNSTEP_LANG for the default language. */
+ * --lang first, else ATTNSTEP_LANG, for the language of everything, err included. */
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err);
 
-/* Prints the one-line usage (after a usage error) to out. */
-void as_cli_usage(FILE *out);
+/* Records "COMMAND writes --format A or B" in err, the formats listed in err's language.
+ * Returns -1. */
+int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
+                        size_t count);
 
-/* Prints the --help text to out. */
-void as_cli_help(FILE *out);
+/* Prints the one-line usage and the pointer to --help (after a usage error), in lang,
+ * to out. */
+void as_cli_usage(FILE *out, as_lang lang);
+
+/* Prints the --help text in lang to out. */
+void as_cli_help(FILE *out, as_lang lang);
 
 /* A command writes its whole output to out (memory: nothing reaches the user when it
  * fails). Returns AS_EXIT_OK, AS_EXIT_WRONG (check found a wrong answer) or
@@ -80,8 +86,8 @@ typedef int (*as_command_fn)(FILE *out, const as_cli *cli, as_error *err);
 typedef struct as_command {
     const char *name;
     int nargs;
-    const char *synopsis; /* "FILE [options]" */
-    const char *what;     /* "every table, in the book's order" */
+    as_msg synopsis;      /* its arguments in --help: "FILE [options]" */
+    as_msg what;          /* what it does, in --help: "every table, in the book's order" */
     as_command_fn fn;
 } as_command;
 

@@ -109,6 +109,113 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    /* ---- errors, hints, usage and --help (issue 12): every word the program says
+     * when something is wrong. Rows and columns in them count from 0. English nouns
+     * after a count are written plural ("%zu rows"): the error record makes "1 rows"
+     * read "1 row". ---- */
+    AS_MSG_ERR_ERROR,      /* the word before a message: "错误：" */
+    AS_MSG_ERR_HINT,       /* the word before a hint: "提示：" */
+    AS_MSG_DID_YOU_MEAN,   /* %s the nearest known word */
+    AS_MSG_LIST_OR,        /* the word before the last item of a list of choices */
+    AS_MSG_USE_LINE,       /* %s "run|trace|...": the two lines after a usage error */
+    AS_MSG_USE_CHOICE,     /* %s option, %s its choices, %s what was given */
+    AS_MSG_USE_ROW,        /* %s what was given to --row */
+    AS_MSG_USE_TOL,        /* %s what was given to --tol */
+    AS_MSG_USE_DIGITS,     /* %s --digits or --require-digits, %s what was given */
+    AS_MSG_USE_SEED,       /* %s what was given to --seed */
+    AS_MSG_USE_LEVEL,      /* %s what was given to --level */
+    AS_MSG_USE_SIZE,       /* %s option, %s what was given: the exercise sizes */
+    AS_MSG_USE_ONLY,       /* %s the word that names no table */
+    AS_MSG_USE_COMMAND,    /* %s the unknown command, %s the commands */
+    AS_MSG_USE_NEED_FILE,  /* no input FILE */
+    AS_MSG_USE_NEED_FILES, /* %s command: it takes two files */
+    AS_MSG_USE_EXTRA,      /* %s the argument too many */
+    AS_MSG_USE_ENV,        /* %s the value of ATTNSTEP_LANG */
+    AS_MSG_USE_OPTION,     /* %s the unknown option */
+    AS_MSG_USE_NEEDS_VALUE,/* %s the option */
+    AS_MSG_USE_FORMATS,    /* %s command, %s the formats it writes */
+    AS_MSG_USE_BOTH_STDIN, /* %s %s: the names of the two file arguments */
+    AS_MSG_HINT_SHEET_FORMATS, /* exercise: what text, md and latex are for */
+    AS_MSG_HINT_TRACE_FORMAT,  /* trace: use run for other formats */
+    AS_MSG_USE_TRACE_ONLY,     /* trace takes no --only */
+    AS_MSG_HINT_TRACE_ONLY,    /* use run --only */
+    AS_MSG_USE_ROW_RANGE,  /* %ld row, %s file, %zu rows, %zu last row */
+    AS_MSG_HINT_ROW_RANGE, /* rows count from 0; last and all */
+    AS_MSG_OOM,            /* out of memory */
+    AS_MSG_OOM_WRITING,    /* out of memory while writing the output */
+    AS_MSG_FILE_EXISTS,    /* -o: the file exists */
+    AS_MSG_HINT_FORCE,     /* add --force */
+    AS_MSG_FILE_NO_WRITE,  /* %s why: the output cannot be written */
+    AS_MSG_FILE_STDOUT,    /* "standard output", in place of a file name */
+    AS_MSG_OUT_DIR,        /* -o names a folder */
+    AS_MSG_OUT_LINK,       /* -o names a symbolic link */
+    AS_MSG_OUT_FIFO,       /* -o names a FIFO */
+    AS_MSG_OUT_SPECIAL,    /* -o names a device or special file */
+    AS_MSG_HINT_OUT_SPECIAL, /* leave out -o, or name a new file */
+    AS_MSG_USE_ONE_STDIN,  /* check: only one file may be standard input */
+    AS_MSG_USE_SCOPED,     /* %s option, %s command, %s the commands it belongs to */
+    AS_MSG_HINT_SCOPED,    /* %s option, %s the commands it belongs to */
+    AS_MSG_WHY_NOENT,      /* why a file cannot be read or written: no such file */
+    AS_MSG_WHY_ISDIR,      /* it is a directory */
+    AS_MSG_WHY_ACCES,      /* permission denied */
+    AS_MSG_WHY_FBIG,       /* larger than 2 GiB */
+    AS_MSG_WHY_NODEV,      /* not a regular file */
+    AS_MSG_WHY_NOTDIR,     /* a part of the path is not a directory */
+    AS_MSG_WHY_NOSPC,      /* no space left */
+    AS_MSG_WHY_ROFS,       /* read-only file system */
+    AS_MSG_WHY_NAMETOOLONG,/* the name is too long */
+    AS_MSG_WHY_OTHER,      /* %s the system's words (strerror): any other reason */
+    AS_MSG_CSV_NO_ONLY,    /* --format csv without --only */
+    AS_MSG_CSV_MANY,       /* --format csv with several tables */
+    AS_MSG_CSV_W,          /* --format csv --only W */
+    AS_MSG_RUN_OVERFLOW,   /* %s table, %zu %zu cell: a result overflows */
+    AS_MSG_RUN_NAN,        /* %s table, %zu %zu cell: a result is not a number */
+    AS_MSG_HINT_RUN_RANGE, /* scale the inputs down */
+    AS_MSG_RUN_NO_READABLE,/* %ld row, %s its token */
+    AS_MSG_HINT_NO_READABLE,   /* softmax over nothing */
+    AS_MSG_RUN_HEADS_CELLS,/* %zu heads, %zu %zu shape of one head's scores, %u the limit */
+    AS_MSG_HINT_HEADS_CELLS,   /* --only O, fewer heads or tokens */
+    AS_MSG_EX_L1_DK, AS_MSG_HINT_EX_L1_DK,         /* exercise: level 1 and --dk */
+    AS_MSG_EX_L2_DK, AS_MSG_HINT_EX_L2_DK,         /* level 2 and --dk */
+    AS_MSG_EX_L3_DV, AS_MSG_HINT_EX_L3_DV,         /* level 3 and --dv */
+    AS_MSG_EX_L3_TOKENS, AS_MSG_HINT_EX_L3_TOKENS, /* level 3 and --tokens */
+    AS_MSG_EX_LEVEL, AS_MSG_HINT_EX_LEVEL,         /* --level */
+    AS_MSG_EX_TOKENS, AS_MSG_HINT_EX_TOKENS,       /* at least 2 tokens */
+    AS_MSG_EX_SIZES, AS_MSG_HINT_EX_SIZES,         /* at most 8 */
+    AS_MSG_EX_NONE,        /* %d level: no exercise of these sizes */
+    AS_MSG_HINT_EX_NONE,   /* fewer tokens, another seed */
+    AS_MSG_GRAD_RANGE,     /* %s table, %zu %zu cell: a gradient overflows */
+    AS_MSG_HINT_GRAD_RANGE,/* scale the inputs or dO down */
+    AS_MSG_HELP_USAGE,     /* --help: the word before the first synopsis line */
+    AS_MSG_CMD_ARGS_FILE,  /* --help: the arguments of a command reading one input */
+    AS_MSG_CMD_ARGS_CHECK, /* of check */
+    AS_MSG_CMD_ARGS_NONE,  /* of exercise: options only */
+    AS_MSG_CMD_ARGS_COMPARE, /* of compare */
+    AS_MSG_CMD_RUN,        /* --help: what run does */
+    AS_MSG_CMD_TRACE,      /* what trace does */
+    AS_MSG_CMD_CHECK,      /* what check does */
+    AS_MSG_CMD_EXERCISE,   /* what exercise does */
+    AS_MSG_CMD_COMPARE,    /* what compare does */
+    AS_MSG_CMD_GRAD,       /* what grad does */
+    AS_MSG_CMD_DECODE,     /* what decode does */
+    AS_MSG_USE_TILES,      /* %s what was given to --tiles */
+    AS_MSG_CMD_SHEET,      /* what sheet does */
+    AS_MSG_USE_COUNT,      /* %s what was given to --count */
+    AS_MSG_USE_STEP,       /* %s what was given to --step */
+    AS_MSG_USE_COUNT_CLASS,/* --count with --class */
+    AS_MSG_FILE_NO_DIR,    /* %s why: the directory cannot be made */
+    AS_MSG_HINT_SHEET_LATEX, /* sheet: md by default, latex with pdflatex or xelatex */
+    AS_MSG_HINT_TILES_FORMAT, /* the online softmax is shown in text and JSON */
+    AS_MSG_USE_DECODE_ONLY, AS_MSG_HINT_DECODE_ONLY, /* decode takes only --only O */
+    AS_MSG_USE_DECODE_JSON, AS_MSG_HINT_DECODE_JSON, /* decode --only O needs JSON */
+    AS_MSG_HINT_DECODE_CELLS, /* decode keeps every step's scores */
+    AS_MSG_DECODE_RANGE,   /* %zu step, %s its token: leaves the range of a double */
+    AS_MSG_USE_GRAD_ONLY,  /* %s the word that names no gradient */
+    AS_MSG_HINT_GRAD_FORMAT, /* grad: run for the forward tables in other formats */
+    AS_MSG_USE_GRAD_ROW,   /* grad --row is text only */
+    AS_MSG_HINT_GRAD_ROW,  /* leave out --row for JSON */
+    AS_MSG_USE_OFFSET,     /* %s what was given to --offset */
+    AS_MSG_HELP,           /* --help after the synopsis lines */
     /* worksheets (issue 14): the SHEET_ ones are set in LaTeX too, any %s may be
      * mathematics, so they take only %s (but LEVEL); their English is ASCII but for
      * curly quotes, which pdflatex alone can set */
@@ -211,7 +318,7 @@ typedef enum as_msg {
     AS_MSG_GW_DA_ONE,           /* %s token, %s "dO₁·v₀ = 1×10+1×0 = 10" */
     AS_MSG_GW_DA_ALL,           /* %s "dA₁ = [10,20]" */
     AS_MSG_GW_STEP2,            /* heading: Σ dA⊙A */
-    AS_MSG_GW_ROWDOT,           /* %s "10×0.67 + 20×0.33 ≈ 13.3" */
+    AS_MSG_GW_ROWDOT,           /* %s "Σ dA⊙A", %s "10×0.67 + 20×0.33 ≈ 13.3" */
     AS_MSG_GW_STEP3,            /* heading: dS, %s the sum */
     AS_MSG_GW_DS_ONE,           /* %s token, %s "dS₁₀ = 0.67×(10−13.3) ≈ -2.2" */
     AS_MSG_GW_DS_MASKED,        /* %s token, %s "dS₁₀": a masked cell */
@@ -258,19 +365,19 @@ typedef enum as_msg {
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
-    AS_MSG_POS_ROPE_NOTE,  /* %s base, %zu d_k, %s the pairing (one of the two below) */
+    AS_MSG_POS_ROPE_NOTE,  /* %s "p·θᵢ", %s "θᵢ = 10000^(−2i/2)", %s the pairing (below) */
     AS_MSG_POS_ROPE_HALF,  /* rope: half */
     AS_MSG_POS_ROPE_INTER, /* rope: interleaved */
-    AS_MSG_POS_ALIBI_NOTE, /* %s this head's slope */
+    AS_MSG_POS_ALIBI_NOTE, /* %s "−m·(i−j)", %s this head's slope */
     AS_MSG_POS_OFFSET,     /* %zu the position of row 0 */
     AS_MSG_POS_TR_PE,      /* %s "xp₀ = x₀ + PE₀ = [..] + [..] = [..]" */
     AS_MSG_POS_TR_PE_ROW,  /* %s "PE₀ = [sin(0/10000^(0/2)), ...] = [..]" */
-    AS_MSG_POS_TR_ROPE,    /* %s base, %zu d_k: heading of the turning */
+    AS_MSG_POS_TR_ROPE,    /* %s "p·θᵢ", %s "θᵢ = 10000^(−2i/2)": heading of the turning */
     AS_MSG_POS_TR_PAIR,    /* %s "q₁", %zu pair, %zu %zu its columns, %s angle, %s cos, %s sin */
     AS_MSG_POS_TR_TURNED,  /* %s "[1, 0] → [...] ≈ [...]" */
     AS_MSG_POS_TR_KEY,     /* %s "k₀", %zu its position, %s "kr₀ = [..]" */
     AS_MSG_POS_TR_RELATIVE,/* %s "QKᵀ": why --offset leaves it unchanged */
-    AS_MSG_POS_TR_ALIBI,   /* %s slope, %zu row, %s the sums */
+    AS_MSG_POS_TR_ALIBI,   /* %s slope, %s "−m·(1−j)", %s the sums */
     /* ---- compare: each kind of change its own sentence, tables before and after
      * (issue 12, SPEC §8) ---- */
     AS_MSG_WHY_MASK,       /* reason: only the mask changed */
@@ -289,8 +396,24 @@ typedef enum as_msg {
     AS_MSG_COUNT
 } as_msg;
 
-/* The text of msg in lang. */
+/* The text of msg in lang (the Chinese one when the table lacks it in lang). */
 const char *as_msg_text(as_lang lang, as_msg msg);
+
+/* Nonzero when the table holds msg in lang itself (for the test of the table). */
+int as_msg_defined(as_lang lang, as_msg msg);
+
+/* Writes items[0..n) into buf as a list in lang, the last two joined by last (e.g.
+ * AS_MSG_LIST_OR: "text、json或md", "text, json or md"). */
+void as_msg_list(char *buf, size_t size, as_lang lang, const char *const *items, size_t n,
+                 as_msg last);
+
+/* Writes into buf why a file could not be read or written (errno e), in lang's words;
+ * returns buf. */
+const char *as_msg_errno(char *buf, size_t size, as_lang lang, int e);
+
+/* English counts with one format whatever the number: "1 rows" becomes "1 row" (and
+ * columns, numbers, labels, ...) in text, in place. */
+void as_msg_singular(char *text);
 
 /* Symbols that --ascii spells in plain ASCII. */
 typedef enum as_sym {

@@ -99,6 +99,13 @@ size_t as_numbers_estimate(const as_problem *p, const as_trace *t, const as_rend
 /* labels[i], or i itself written into buf when the axis is numbered (labels NULL). */
 const char *as_axis_label(char *buf, size_t size, const char *const *labels, size_t i);
 
+/* positions: RoPE's formulas as text, in symbols or (ascii) plain: angle gets "p·θᵢ"
+ * ("p*theta_i") and theta "θᵢ = 10000^(−2i/2)" for base and d_k. */
+void as_rope_formula(char *angle, char *theta, size_t size, double base, size_t d_k, int ascii);
+
+/* positions: ALiBi's bias as text, "−m·(i−j)", or for row >= 0 "−m·(1−j)" ("-m*(1-j)"). */
+void as_alibi_formula(char *buf, size_t size, long row, int ascii);
+
 /* Nonzero when any cell of m shows rounded at digits places (then ≈, else =). */
 int as_matrix_rounded(const as_matrix *m, int digits);
 

@@ -1,0 +1,94 @@
+/* test_positions_cli.c - positions from the command line (SPEC §12): the examples'
+ * run, trace and JSON against golden files checked by hand (tests/golden/README.md),
+ * --offset, --only for the added tables, and the errors of bad settings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/positions.out"
+#define CLI_ERR "build/tests/positions.err"
+#include "cli_util.h"
+
+static void test_rope_run_prints_the_turned_queries_and_keys(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/rope.txt"), 0);
+    assert_golden("tests/golden/rope.run.zh.txt");
+    assert_int_equal(run("run examples/rope.txt --format json"), 0);
+    assert_golden("tests/golden/rope.run.json");
+}
+
+static void test_rope_trace_turns_each_pair_by_its_angle(void **state)
+{
+    (void)state;
+    assert_int_equal(run("trace examples/rope.txt"), 0);
+    assert_golden("tests/golden/rope.trace.zh.txt");
+}
+
+/* --offset 5: other angles, the same raw scores, line for line (SPEC §12). */
+static void test_rope_trace_with_an_offset_shows_the_same_scores(void **state)
+{
+    (void)state;
+    assert_int_equal(run("trace examples/rope.txt --offset 5 --lang en"), 0);
+    assert_golden("tests/golden/rope.trace.offset5.en.txt");
+    assert_file_contains(CLI_OUT, "pair 0 (numbers 0 and 1): angle = 6×1 = 6");
+    assert_file_contains(CLI_OUT, "raw scores: [0.5403023059, 0]");
+    assert_int_equal(run("trace examples/rope.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "raw scores: [0.5403023059, 0]");
+}
+
+static void test_alibi_adds_each_heads_bias_to_the_scores(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/alibi.txt --lang en"), 0);
+    assert_golden("tests/golden/alibi.run.en.txt");
+    assert_int_equal(run("trace examples/alibi.txt"), 0);
+    assert_golden("tests/golden/alibi.trace.zh.txt");
+}
+
+static void test_sinusoidal_encoding_is_added_before_the_projections(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/sinusoidal.txt --format json"), 0);
+    assert_golden("tests/golden/sinusoidal.run.json");
+    assert_int_equal(run("trace examples/sinusoidal.txt --lang en"), 0);
+    assert_golden("tests/golden/sinusoidal.trace.en.txt");
+}
+
+static void test_only_picks_the_tables_positions_add(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/rope.txt --only Qr,Kr --lang en"), 0);
+    assert_file_contains(CLI_OUT, "Qr = RoPE(Q)");
+    assert_file_contains(CLI_OUT, "Kr = RoPE(K)");
+    assert_file_lacks(CLI_OUT, "QKᵀ");
+    assert_int_equal(run("run examples/alibi.txt --only B --format json"), 0);
+    assert_file_contains(CLI_OUT, "\"B\": [[0,0.0625,0.125],[-0.0625,0,0.0625],[-0.125,-0.0625,0]]");
+    assert_file_contains(CLI_OUT, "\"slopes\": [0.0625,0.00390625]");
+}
+
+static void test_a_bad_offset_is_a_usage_error(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/rope.txt --offset -3 --lang en"), 2);
+    assert_file_contains(CLI_ERR, "--offset takes the position of row 0");
+    assert_int_equal(run("run examples/rope.txt --offset 1000000001 --lang en"), 2);
+    assert_int_equal(run("run examples/rope.txt --offset 12x --lang en"), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rope_run_prints_the_turned_queries_and_keys),
+        cmocka_unit_test(test_rope_trace_turns_each_pair_by_its_angle),
+        cmocka_unit_test(test_rope_trace_with_an_offset_shows_the_same_scores),
+        cmocka_unit_test(test_alibi_adds_each_heads_bias_to_the_scores),
+        cmocka_unit_test(test_sinusoidal_encoding_is_added_before_the_projections),
+        cmocka_unit_test(test_only_picks_the_tables_positions_add),
+        cmocka_unit_test(test_a_bad_offset_is_a_usage_error),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
