@@ -49,17 +49,50 @@ static int same_shape_as_o(const as_named *nm, as_mat_id id, const as_trace *t,
                 t->O.cols);
 }
 
-/* The loss named in the file: sum, mse, or -1 after an error. */
+/* Nonzero when w is at most one edit (a letter changed, added or dropped, ignoring
+ * case) from the word t: "sun", "sums", "ms" are near a loss's name. Levenshtein's
+ * distance, one row at a time, for words of up to 15 letters. */
+static int one_edit_from(const char *w, const char *t)
+{
+    size_t row[16], i, j, n = strlen(w), m = strlen(t);
+
+    if (n > 15 || m > 15)
+        return 0;
+    for (j = 0; j <= m; j++)
+        row[j] = j;
+    for (i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (j = 1; j <= m; j++) {
+            const size_t up = row[j];
+            const size_t swap = diag + ((w[i - 1] | 0x20) != (t[j - 1] | 0x20));
+            row[j] = swap < up + 1 ? swap : up + 1;
+            if (row[j - 1] + 1 < row[j])
+                row[j] = row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[m] <= 1;
+}
+
+/* The loss named in the file: sum, mse, or -1 after an error (naming the loss it is one
+ * letter from, when there is one). */
 static int loss_word(const as_problem *p, as_lang lang, as_error *err)
 {
     const char *w = p->in->loss;
+    char hint[AS_ERR_MSG];
 
     if (strcasecmp(w, "sum") == 0)
         return AS_LOSS_SUM;
     if (strcasecmp(w, "mse") == 0)
         return AS_LOSS_MSE;
-    return fail(err, p, p->in->loss_pos, lang, AS_MSG_GRAD_HINT_LOSS, AS_MSG_GRAD_LOSS_UNKNOWN,
-                w);
+    fail(err, p, p->in->loss_pos, lang, AS_MSG_GRAD_HINT_LOSS, AS_MSG_GRAD_LOSS_UNKNOWN, w);
+    if (one_edit_from(w, "sum") || one_edit_from(w, "mse")) {
+        snprintf(hint, sizeof hint, msg(lang, AS_MSG_GRAD_HINT_LOSS_MEAN),
+                 one_edit_from(w, "sum") ? "sum" : "mse");
+        as_error_hint(err, "%s", hint);
+    }
+    return -1;
 }
 
 /* Which of dO, loss: sum and loss: mse the file gives; -1 after an error. */

@@ -605,6 +605,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "另给target = [[…]]）",
                                "loss is sum (L = the sum of O's cells) or mse "
                                "(L = sum((O - target)^2)/2, with target = [[...]])"},
+    [AS_MSG_GRAD_HINT_LOSS_MEAN] = {"是不是想写loss: %s？（loss可以是sum或mse）",
+                                    "did you mean loss: %s? (loss is sum or mse)"},
     [AS_MSG_GRAD_NO_TARGET] = {"loss: mse需要目标表target，但文件里没有",
                                "loss: mse needs a target table, and the file has none"},
     [AS_MSG_GRAD_TARGET_UNUSED] = {"给了target，但只有loss: mse会用到它",

@@ -126,7 +126,9 @@ static void test_input_errors_name_their_place_in_the_users_language(void **stat
     refused("grad " BAD "no-loss.txt --lang en", "no-loss.txt:1:1: error: no loss is given");
     refused("grad " BAD "mse-no-target.txt", "mse-no-target.txt:5:7: 错误：loss: mse需要目标表target");
     refused("grad " BAD "unknown-loss.txt --lang en", "unknown-loss.txt:5:7: error: unknown loss \"sun\"");
+    assert_file_contains(ERR, "hint: did you mean loss: sum?");
     refused("grad " BAD "unknown-loss.txt", "unknown-loss.txt:5:7: 错误：未知的损失“sun”");
+    assert_file_contains(ERR, "是不是想写loss: sum？");
     refused("grad " BAD "dO-shape.txt --lang en",
             "dO-shape.txt:5:1: error: dO is [2,3], but the output O is [2,2]");
     refused("grad " BAD "dO-shape.txt", "dO-shape.txt:5:1: 错误：dO的形状是[2,3]，但输出O的形状是[2,2]");

@@ -295,6 +295,7 @@ typedef enum as_msg {
     AS_MSG_GRAD_HINT_BOTH,
     AS_MSG_GRAD_LOSS_UNKNOWN,   /* %s the loss as written */
     AS_MSG_GRAD_HINT_LOSS,
+    AS_MSG_GRAD_HINT_LOSS_MEAN, /* %s sum or mse: did you mean */
     AS_MSG_GRAD_NO_TARGET,      /* loss: mse without target */
     AS_MSG_GRAD_TARGET_UNUSED,  /* target without loss: mse */
     AS_MSG_GRAD_HINT_TARGET_ONLY,
