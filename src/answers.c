@@ -72,11 +72,13 @@ static size_t key_len(const char *p, const char *end)
 }
 
 /* Nonzero at a line of the tool's own text output that holds no table: a heading
- * "── 第0个头 ──" or a note in parentheses "（交叉注意力：…）", "(cross-attention: …)". */
+ * "── 第0个头 ──" ("-- head 0 --" with --ascii) or a note in parentheses
+ * "（交叉注意力：…）", "(cross-attention: …)". */
 static int at_note(const char *p, const char *end)
 {
     return (end - p >= 3 && (memcmp(p, "\xE2\x94\x80", 3) == 0 || /* ─ */
-                             memcmp(p, "\xEF\xBC\x88", 3) == 0)) || /* （ */
+                             memcmp(p, "\xEF\xBC\x88", 3) == 0 || /* （ */
+                             memcmp(p, "-- ", 3) == 0)) ||
            (p < end && *p == '(');
 }
 
@@ -199,10 +201,10 @@ static int answer(as_reader *r, size_t n, as_pos at)
                                  name);
     c->p++;
     as_cursor_skip_blanks(c);
-    if (c->p < c->end && *c->p != '[' && (table = as_reader_formula_table(c)) != NULL)
+    if ((table = as_reader_formula_table(c)) != NULL) {
         c->p = table; /* S = QKᵀ/√2 + M = [[…: the formula is the book's */
-    if (c->p < c->end && *c->p != '[' && !as_cursor_at_stop(c)) {
-        as_cursor_skip_line(c); /* a formula with no table: Q = XWq, K = XWk, V = XWv */
+    } else if (!as_cursor_at_stop(c)) {
+        as_cursor_skip_line(c); /* a formula and no table: O = softmax(QKᵀ/√d_k + M)V */
         return 0;
     }
     if (c->p >= c->end || *c->p != '[')

@@ -3,6 +3,7 @@
  * the step-by-step judgement from the student's own earlier tables (ownchain.c). A wrong
  * table's mistake is named by diagnose.c. */
 #include "attnstep/check.h"
+#include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
 
 #include <float.h>
@@ -111,20 +112,53 @@ static int by_book_order(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* Resolves every answer's name, refusing a table (or row) given twice. */
+/* A table the problem gives (X, Xkv, Wq ... bo, M), as `run` prints it before the
+ * answers: 1 when it is the problem's own (it earns no mark), 0 when the name is no
+ * input's, -1 with err when it differs: the answers are to another problem. */
+static int given_table(const as_problem *p, const as_answers *a, const as_answer *ans,
+                       as_error *err)
+{
+    const int id = as_mat_lookup(ans->name, strlen(ans->name));
+    const as_matrix *mine, *w = &ans->value;
+    size_t i;
+
+    if (id < 0)
+        return 0;
+    mine = id == AS_M ? &p->M : p->in->mat[id].given ? &p->in->mat[id].m : NULL;
+    for (i = 0; mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
+                i < w->rows * w->cols; i++)
+        if (!as_answer_cell_ok(w->v[i], ans->unit.v[i], mine->v[i], -1, 0))
+            break;
+    if (mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
+        i == w->rows * w->cols)
+        return 1;
+    return name_error(a, ans, err, as_msg_text(AS_LANG_EN, AS_MSG_CHK_OTHER_PROBLEM),
+                      as_msg_text(AS_LANG_EN, AS_MSG_CHK_OTHER_PROBLEM_HINT));
+}
+
+/* Resolves every answer's name, refusing a table (or row) given twice; the problem's
+ * own tables (given_table) are checked and left out. */
 static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
                        const as_answers *a, as_error *err)
 {
     size_t i, j;
+    int given;
 
-    for (i = 0; i < a->count; i++, g->count++) {
-        if (resolve(&g->table[i], p, t, a, &a->item[i], err) != 0)
+    for (i = 0; i < a->count; i++) {
+        as_table_grade *now = &g->table[g->count];
+        if ((given = given_table(p, a, &a->item[i], err)) != 0) {
+            if (given < 0)
+                return -1;
+            continue;
+        }
+        if (resolve(now, p, t, a, &a->item[i], err) != 0)
             return -1;
-        for (j = 0; j < i; j++)
-            if (g->table[j].expected.v == g->table[i].expected.v &&
-                g->table[j].expected.rows == g->table[i].expected.rows)
+        for (j = 0; j < g->count; j++)
+            if (g->table[j].expected.v == now->expected.v &&
+                g->table[j].expected.rows == now->expected.rows)
                 return name_error(a, &a->item[i], err, "this table is given twice",
                                   "keep one answer for each table");
+        g->count++;
     }
     return 0;
 }
@@ -241,15 +275,15 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
 
     memset(g, 0, sizeof *g);
     as_chain_cache_init(&cache, p, NULL, 0);
-    if (a->count == 0) {
+    if (a->count > 0 && (g->table = calloc(a->count, sizeof *g->table)) == NULL)
+        goto nomem;
+    if (a->count > 0 && resolve_all(g, p, t, a, err) != 0)
+        goto fail;
+    if (g->count == 0) { /* nothing, or only the problem's own X, W ... */
         as_error_set(err, a->path, 0, 0, "ANSWERS holds no table to check");
         as_error_hint(err, "write the tables as the input does, e.g. S = [[0, -inf], [0.7071, 0]]");
-        return -1;
-    }
-    if ((g->table = calloc(a->count, sizeof *g->table)) == NULL)
-        goto nomem;
-    if (resolve_all(g, p, t, a, err) != 0)
         goto fail;
+    }
     qsort(g->table, g->count, sizeof *g->table, by_book_order);
     as_chain_cache_init(&cache, p, g->table, g->count);
     g->correct = 1;

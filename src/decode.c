@@ -24,35 +24,23 @@
 
 /* ---- errors ---- */
 
-static int fail_at(as_error *err, const as_problem *p, as_pos at, const char *hint,
-                   const char *msg)
-{
-    as_error_set(err, p->in->path, at.line, at.col, "%s", msg);
-    if (hint != NULL)
-        as_error_hint(err, "%s", hint);
-    return -1;
-}
-
 /* What decode cannot do: read another sequence, or read a position before it exists. */
 static int check_decodable(const as_problem *p, as_error *err)
 {
+    const as_pos xkv = p->in->mat[AS_XKV].pos, m = p->in->mat[AS_M].pos;
     size_t i, j;
-    char msg[160];
 
-    if (p->cross)
-        return fail_at(err, p, p->in->mat[AS_XKV].pos,
-                       "decode generates one sequence, whose Keys and Values come from its own "
-                       "tokens; run and trace show cross-attention",
-                       "decode needs self-attention, but Xkv is given");
+    if (p->cross) {
+        as_error_msg(err, p->in->path, xkv.line, xkv.col, AS_MSG_DECODE_CROSS);
+        as_error_hint_msg(err, AS_MSG_HINT_DECODE_CROSS);
+        return -1;
+    }
     for (i = 0; i < p->n; i++)
         for (j = i + 1; j < p->m; j++)
             if (AS_AT(p->M, i, j) != -INFINITY) {
-                snprintf(msg, sizeof msg, "the mask lets row %zu read position %zu, which is "
-                         "not generated yet when row %zu is", i, j, i);
-                return fail_at(err, p, p->in->mat[AS_M].pos,
-                               "a decoder reads only what its cache holds: itself and the "
-                               "positions before it (mask: causal, or window W)",
-                               msg);
+                as_error_msg(err, p->in->path, m.line, m.col, AS_MSG_DECODE_FUTURE, i, j, i);
+                as_error_hint_msg(err, AS_MSG_HINT_DECODE_FUTURE);
+                return -1;
             }
     return 0;
 }

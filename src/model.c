@@ -5,6 +5,7 @@
 #include "attnstep/steps_gen.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +18,22 @@ static as_pos later(const as_named *a, const as_named *b)
     return b->pos;
 }
 
-/* "s" after a count of n, for good English: 1 row, 2 rows. */
-static const char *s_(size_t n)
-{
-    return n == 1 ? "" : "s";
-}
+/* The text of message id in the language of err (English counts are made singular
+ * where they are 1 by the error record). */
+#define T(id) as_msg_text(err->lang, id)
 
+/* An error at a statement: msg is text of the table, in err's language, formatted with
+ * the arguments that follow; hint too (or NULL). */
 static int fail_at(as_error *err, const as_problem *p, as_pos at, const char *hint,
-                   const char *msg)
+                   const char *msg, ...)
 {
-    as_error_set(err, p->in->path, at.line, at.col, "%s", msg);
+    char text[AS_ERR_MSG];
+    va_list ap;
+
+    va_start(ap, msg);
+    vsnprintf(text, sizeof text, msg, ap);
+    va_end(ap);
+    as_error_set(err, p->in->path, at.line, at.col, "%s", text);
     if (hint != NULL)
         as_error_hint(err, "%s", hint);
     return -1;
@@ -43,11 +50,8 @@ static int check_required(const as_problem *p, as_error *err)
     for (i = 0; i < sizeof need / sizeof need[0]; i++) {
         if (p->in->mat[need[i]].given)
             continue;
-        snprintf(msg, sizeof msg, "no matrix %s is given", as_mat_name(need[i]));
-        return fail_at(err, p, (as_pos){0, 0},
-                       "an input needs X (one row per token) and the tables Wq, Wk and Wv, "
-                       "e.g. X = [[1, 1], [1, -1]]",
-                       msg);
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_MISSING), as_mat_name(need[i]));
+        return fail_at(err, p, (as_pos){0, 0}, T(AS_MSG_HINT_MD_MISSING), msg);
     }
     return 0;
 }
@@ -68,7 +72,7 @@ static int take_weights(as_problem *p, as_error *err)
             continue;
         if (as_matrix_copy(&p->own_w[i], *to[i]) != 0 ||
             as_matrix_transpose(&p->own_w[i]) != 0) {
-            as_error_set(err, in->path, 0, 0, "out of memory");
+            as_error_msg(err, in->path, 0, 0, AS_MSG_OOM);
             return -1;
         }
         *to[i] = &p->own_w[i];
@@ -88,34 +92,38 @@ static int agree(const as_problem *p, as_error *err, size_t got, size_t want, as
 
 #define NAMED(id) (&p->in->mat[id])
 
+/* The hint for a W whose rows do not match the width of what it multiplies: when its
+ * transpose would fit (its columns match) and the layout is the book's, it looks like
+ * PyTorch's [out, in] layout, and layout: torch is the cure; else the reason. */
+static const char *torch_hint(const as_problem *p, as_error *err, const as_matrix *w,
+                              size_t width, const char *reason)
+{
+    if (w->cols == width && w->rows != width && p->in->layout != AS_LAYOUT_TORCH)
+        return T(AS_MSG_HINT_MD_TORCH);
+    return reason;
+}
+
 /* The projections: each W needs one row per feature of the rows it multiplies. */
 static int check_projections(const as_problem *p, as_error *err)
 {
     const char *xkv = p->cross ? "Xkv" : "X";
     char fq[128], fk[128], fv[128], fw[128];
 
-    snprintf(fq, sizeof fq, "Wq has %zu row%s, but X has %zu column%s (its features)",
-             p->Wq->rows, s_(p->Wq->rows), p->X->cols, s_(p->X->cols));
-    snprintf(fk, sizeof fk, "Wk has %zu row%s, but %s has %zu column%s (its features)",
-             p->Wk->rows, s_(p->Wk->rows), xkv, p->Xkv->cols, s_(p->Xkv->cols));
-    snprintf(fv, sizeof fv, "Wv has %zu row%s, but %s has %zu column%s (its features)",
-             p->Wv->rows, s_(p->Wv->rows), xkv, p->Xkv->cols, s_(p->Xkv->cols));
-    snprintf(fw, sizeof fw, "Wk makes Keys of width %zu, but Wq makes Queries of width %zu",
-             p->Wk->cols, p->Wq->cols);
+    snprintf(fq, sizeof fq, T(AS_MSG_MD_W_ROWS), "Wq", p->Wq->rows, "X", p->X->cols);
+    snprintf(fk, sizeof fk, T(AS_MSG_MD_W_ROWS), "Wk", p->Wk->rows, xkv, p->Xkv->cols);
+    snprintf(fv, sizeof fv, T(AS_MSG_MD_W_ROWS), "Wv", p->Wv->rows, xkv, p->Xkv->cols);
+    snprintf(fw, sizeof fw, T(AS_MSG_MD_KEY_WIDTH), p->Wk->cols, p->Wq->cols);
     return agree(p, err, p->Wq->rows, p->X->cols, later(NAMED(AS_X), NAMED(AS_WQ)), fq,
-                 "Q = X @ Wq multiplies each row of X by Wq, so Wq needs one row for each "
-                 "number in a row of X") ||
+                 torch_hint(p, err, p->Wq, p->X->cols, T(AS_MSG_HINT_MD_WQ_ROWS))) ||
            agree(p, err, p->Wk->rows, p->Xkv->cols,
                  later(NAMED(p->cross ? AS_XKV : AS_X), NAMED(AS_WK)), fk,
-                 "K = X @ Wk multiplies each row by Wk, so Wk needs one row for each number "
-                 "in a row of the key/value source") ||
+                 torch_hint(p, err, p->Wk, p->Xkv->cols, T(AS_MSG_HINT_MD_WK_ROWS))) ||
            agree(p, err, p->Wv->rows, p->Xkv->cols,
                  later(NAMED(p->cross ? AS_XKV : AS_X), NAMED(AS_WV)), fv,
-                 "V = X @ Wv multiplies each row by Wv, so Wv needs one row for each number "
-                 "in a row of the key/value source") ||
+                 torch_hint(p, err, p->Wv, p->Xkv->cols, T(AS_MSG_HINT_MD_WV_ROWS))) ||
            (p->in->kv_heads == 0 &&
             agree(p, err, p->Wk->cols, p->Wq->cols, later(NAMED(AS_WQ), NAMED(AS_WK)), fw,
-                 "a Query and a Key are compared by a dot product, so both need d_k numbers"));
+                  T(AS_MSG_HINT_MD_KEY_WIDTH)));
 }
 
 /* A bias is one row that adds a number to each column of its projection. */
@@ -127,14 +135,13 @@ static int check_bias(const as_problem *p, as_error *err, as_mat_id b, as_mat_id
 
     if (!nb->given)
         return 0;
-    snprintf(msg, sizeof msg, "%s has %zu row%s, but a bias is 1 row", as_mat_name(b),
-             nb->m.rows, s_(nb->m.rows));
-    if (agree(p, err, nb->m.rows, 1, nb->pos, msg, "write a bias as one row, e.g. [0.5, -1]"))
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_BIAS_ROWS), as_mat_name(b), nb->m.rows);
+    if (agree(p, err, nb->m.rows, 1, nb->pos, msg, T(AS_MSG_HINT_MD_BIAS_ROWS)))
         return -1;
-    snprintf(msg, sizeof msg, "%s has %zu number%s, but %s makes %zu column%s", as_mat_name(b),
-             nb->m.cols, s_(nb->m.cols), as_mat_name(w), wm->cols, s_(wm->cols));
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_BIAS_WIDTH), as_mat_name(b), nb->m.cols,
+             as_mat_name(w), wm->cols);
     return agree(p, err, nb->m.cols, wm->cols, later(NAMED(w), nb), msg,
-                 "a bias adds one number to each column of its projection");
+                 T(AS_MSG_HINT_MD_BIAS_WIDTH));
 }
 
 /* kv_heads: G Key/Value heads, each shared by heads/G query heads (SPEC §11): Wk then
@@ -143,13 +150,10 @@ static int check_kv_heads(const as_problem *p, as_error *err)
 {
     char msg[200];
 
-    snprintf(msg, sizeof msg, "Wk makes Keys of width %zu, but kv_heads: %zu Key heads of "
-             "d_k = %zu (Wq's width %zu / heads: %zu) need %zu", p->Wk->cols, p->kv_heads,
-             p->d_k, p->Wq->cols, p->heads, p->kv_heads * p->d_k);
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_KV_WIDTH), p->Wk->cols, p->kv_heads, p->d_k,
+             p->Wq->cols, p->heads, p->kv_heads * p->d_k);
     if (p->Wk->cols != p->kv_heads * p->d_k)
-        return fail_at(err, p, later(NAMED(AS_WQ), NAMED(AS_WK)),
-                       "a Query and a Key are compared by a dot product, so every Key head "
-                       "needs d_k numbers: Wk is [d_model, kv_heads*d_k]",
+        return fail_at(err, p, later(NAMED(AS_WQ), NAMED(AS_WK)), T(AS_MSG_HINT_MD_KV_WIDTH),
                        msg);
     return 0;
 }
@@ -163,30 +167,21 @@ static int check_heads(as_problem *p, as_error *err)
     p->heads = p->in->heads ? p->in->heads : 1;
     p->kv_heads = p->in->kv_heads ? p->in->kv_heads : p->heads;
     if (p->heads % p->kv_heads != 0) {
-        snprintf(msg, sizeof msg, "kv_heads: %zu does not divide heads: %zu", p->kv_heads,
-                 p->heads);
-        return fail_at(err, p, p->in->kv_heads_pos,
-                       "each Key/Value head is shared by the same number of query heads "
-                       "(heads/kv_heads), so kv_heads must divide heads; kv_heads: 1 is "
-                       "multi-query attention",
-                       msg);
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_KV_DIVIDE), p->kv_heads, p->heads);
+        return fail_at(err, p, p->in->kv_heads_pos, T(AS_MSG_HINT_MD_KV_DIVIDE), msg);
     }
     if (p->Wq->cols % p->heads != 0 || p->Wv->cols % p->kv_heads != 0) {
-        snprintf(msg, sizeof msg, "heads: %zu does not divide the widths of Q/K (%zu) and V (%zu)",
-                 p->heads, p->Wq->cols, p->Wv->cols);
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_HEADS_DIVIDE), p->heads, p->Wq->cols, p->Wv->cols);
         if (p->kv_heads != p->heads)
-            snprintf(msg, sizeof msg, "heads: %zu and kv_heads: %zu do not divide the widths of "
-                     "Q (%zu) and V (%zu)", p->heads, p->kv_heads, p->Wq->cols, p->Wv->cols);
-        return fail_at(err, p, at,
-                       "each head takes an equal block of the columns of Q, K and V, so the "
-                       "number of heads must divide their widths",
-                       msg);
+            snprintf(msg, sizeof msg, T(AS_MSG_MD_HEADS_KV_DIVIDE), p->heads, p->kv_heads,
+                     p->Wq->cols, p->Wv->cols);
+        return fail_at(err, p, at, T(AS_MSG_HINT_MD_HEADS_DIVIDE), msg);
     }
     p->d_k = p->Wq->cols / p->heads;
     p->d_v = p->Wv->cols / p->kv_heads;
     if (p->d_k == 0 || p->d_v == 0)
-        return fail_at(err, p, NAMED(AS_WQ)->pos, "every head needs at least one column",
-                       "Q, K and V need at least one column");
+        return fail_at(err, p, NAMED(AS_WQ)->pos, T(AS_MSG_HINT_MD_NO_COLUMN),
+                       T(AS_MSG_MD_NO_COLUMN));
     return check_kv_heads(p, err);
 }
 
@@ -195,15 +190,12 @@ static int check_output(const as_problem *p, as_error *err)
     char msg[128];
 
     if (NAMED(AS_BO)->given && !NAMED(AS_WO)->given)
-        return fail_at(err, p, NAMED(AS_BO)->pos, "bo is added after the output table Wo",
-                       "bo is given without Wo");
+        return fail_at(err, p, NAMED(AS_BO)->pos, T(AS_MSG_HINT_MD_BO), T(AS_MSG_MD_BO));
     if (!NAMED(AS_WO)->given)
         return 0;
-    snprintf(msg, sizeof msg, "Wo has %zu row%s, but the heads side by side (C) have %zu "
-             "column%s", p->Wo->rows, s_(p->Wo->rows), p->heads * p->d_v, s_(p->heads * p->d_v));
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_WO_ROWS), p->Wo->rows, p->heads * p->d_v);
     return agree(p, err, p->Wo->rows, p->heads * p->d_v, NAMED(AS_WO)->pos, msg,
-                 "O = C @ Wo multiplies each row of C by Wo, so Wo needs one row per column "
-                 "of C (heads x d_v)") ||
+                 T(AS_MSG_HINT_MD_WO_ROWS)) ||
            check_bias(p, err, AS_BO, AS_WO, p->Wo);
 }
 
@@ -234,12 +226,9 @@ static int check_sizes(const as_problem *p, as_error *err)
     for (i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (as_shape_ok(t[i].rows, t[i].cols))
             continue;
-        snprintf(msg, sizeof msg, "the table %s would be [%zu,%zu], more than the %u numbers "
-                 "one table may hold", t[i].name, t[i].rows, t[i].cols, AS_MAX_CELLS);
-        return fail_at(err, p, later(NAMED(t[i].a), NAMED(t[i].b)),
-                       "every table of the layer holds at most 16384 rows, 16384 columns and "
-                       "67108864 (2^26) numbers; QK\xe1\xb5\x80, S and A have a row per token "
-                       "of X and a column per token of the keys",
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_TOO_LARGE), t[i].name, t[i].rows, t[i].cols,
+                 AS_MAX_CELLS);
+        return fail_at(err, p, later(NAMED(t[i].a), NAMED(t[i].b)), T(AS_MSG_HINT_MD_TOO_LARGE),
                        msg);
     }
     return 0;
@@ -256,17 +245,16 @@ static int labels(const as_problem *p, const as_tokens *given, const char *key, 
     char msg[160], *s;
 
     if (given->count > 0) {
-        snprintf(msg, sizeof msg, "%s has %zu label%s, but %s has %zu row%s", key, given->count,
-                 s_(given->count), what, count, s_(count));
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_LABELS), key, given->count, what, count);
         if (given->count != count)
-            return fail_at(err, p, given->pos, "give one label per row, in order", msg);
+            return fail_at(err, p, given->pos, T(AS_MSG_HINT_MD_LABELS), msg);
         *out = (const char **)given->label;
         return 0;
     }
     own->ptr = calloc(count ? count : 1, sizeof *own->ptr);
     own->chars = malloc(count * 8 + 1); /* at most 5 digits and a NUL per label */
     if (own->ptr == NULL || own->chars == NULL)
-        return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
+        return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
     for (i = 0, s = own->chars; i < count; i++) {
         own->ptr[i] = s;
         s += sprintf(s, "%zu", i) + 1;
@@ -295,20 +283,14 @@ static int custom_mask(as_problem *p, as_error *err)
     size_t i;
     char msg[160];
 
-    snprintf(msg, sizeof msg, "M is [%zu,%zu], but the scores QK\xe1\xb5\x80 are [%zu,%zu]",
-             nm->m.rows, nm->m.cols, p->n, p->m);
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_M_SHAPE), nm->m.rows, nm->m.cols, p->n, p->m);
     if (nm->m.rows != p->n || nm->m.cols != p->m)
-        return fail_at(err, p, nm->pos,
-                       "M is added to the scores cell by cell, so it needs one row per query "
-                       "(row of X) and one column per key",
-                       msg);
+        return fail_at(err, p, nm->pos, T(AS_MSG_HINT_MD_M_SHAPE), msg);
     for (i = 0; i < nm->m.rows * nm->m.cols; i++)
         if (isnan(nm->m.v[i]) || nm->m.v[i] == INFINITY)
-            return fail_at(err, p, nm->pos,
-                           "write 0 where reading is allowed and -inf where it is forbidden",
-                           "M may hold finite numbers and -inf, not +inf");
+            return fail_at(err, p, nm->pos, T(AS_MSG_HINT_MD_M_INF), T(AS_MSG_MD_M_INF));
     if (as_matrix_copy(&p->M, &nm->m) != 0)
-        return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
+        return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
     return 0;
 }
 
@@ -319,9 +301,8 @@ static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
     char msg[160];
 
     if (in->mask != AS_MASK_DEFAULT && in->mask != AS_MASK_CUSTOM && NAMED(AS_M)->given)
-        return fail_at(err, p, NAMED(AS_M)->pos,
-                       "write either the setting mask: or a matrix M, not both",
-                       "a matrix M is given, but the setting mask: chooses another mask");
+        return fail_at(err, p, NAMED(AS_M)->pos, T(AS_MSG_HINT_MD_MASK_BOTH),
+                       T(AS_MSG_MD_MASK_BOTH));
     p->mask = override != AS_MASK_DEFAULT ? override
               : NAMED(AS_M)->given        ? AS_MASK_CUSTOM
               : in->mask != AS_MASK_DEFAULT ? in->mask
@@ -330,17 +311,15 @@ static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
     if (p->mask == AS_MASK_CUSTOM)
         return custom_mask(p, err);
     if (as_matrix_init(&p->M, p->n, p->m) != 0)
-        return fail_at(err, p, (as_pos){0, 0}, NULL, "out of memory");
+        return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
     if (p->mask == AS_MASK_NONE)
         return 0;
     p->window = p->mask == AS_MASK_WINDOW ? in->window : p->n;
-    snprintf(msg, sizeof msg, "a %s mask needs as many queries as keys, but X has %zu rows "
-             "and Xkv has %zu", p->mask == AS_MASK_WINDOW ? "window" : "causal", p->n, p->m);
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_MASK_SQUARE),
+             p->mask == AS_MASK_WINDOW ? "window" : "causal", p->n, p->m);
     if (p->n != p->m)
         return fail_at(err, p, in->mask_pos.line ? in->mask_pos : NAMED(AS_XKV)->pos,
-                       "causal means \"row i reads positions 0..i of the same sequence\"; "
-                       "for cross-attention use mask: none or a matrix M",
-                       msg);
+                       T(AS_MSG_HINT_MD_MASK_SQUARE), msg);
     if (p->mask == AS_MASK_WINDOW)
         as_window_mask(p->M.v, p->n, p->window);
     else
@@ -362,16 +341,11 @@ static int check_positions(as_problem *p, as_error *err)
     p->rope_base = in->rope_base_set ? in->rope_base : 10000.0;
     if (in->positions != AS_POSITIONS_ROPE && (in->rope_set || in->rope_base_set))
         return fail_at(err, p, in->rope_set ? in->rope_pos : in->rope_base_pos,
-                       "add positions: rope, or remove the line",
-                       in->rope_set ? "rope: applies only with positions: rope"
-                                    : "rope_base: applies only with positions: rope");
+                       T(AS_MSG_HINT_MD_ROPE_ONLY), T(AS_MSG_MD_ROPE_ONLY),
+                       in->rope_set ? "rope" : "rope_base");
     if (in->positions == AS_POSITIONS_ROPE && p->d_k % 2 != 0) {
-        snprintf(msg, sizeof msg, "positions: rope needs an even d_k, but each head's Queries "
-                 "and Keys have %zu numbers", p->d_k);
-        return fail_at(err, p, in->positions_pos,
-                       "RoPE turns the numbers of q and k two by two, like the hands of a clock; "
-                       "give Wq and Wk an even number of columns per head",
-                       msg);
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_ROPE_ODD), p->d_k);
+        return fail_at(err, p, in->positions_pos, T(AS_MSG_HINT_MD_ROPE_ODD), msg);
     }
     return 0;
 }

@@ -529,7 +529,7 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
     ps->in->mat[id].pos = at;
     ps->statements++;
     as_cursor_skip_blanks(c);
-    if (c->p < c->end && *c->p != '[' && (table = as_reader_formula_table(c)) != NULL)
+    if ((table = as_reader_formula_table(c)) != NULL)
         c->p = table; /* "Q = X @ Wq = [[…": the formula between name and table is the book's */
     w = as_lex_ident_len(c->p, c->end);
     if (c->p < c->end && *c->p == '[')

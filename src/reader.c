@@ -538,11 +538,25 @@ static as_rd_matrix *find_open(as_reader *r, int id)
 
 /* ------------------------------------------------------------------ the book's lines ---- */
 
+/* Nonzero when the "[" at p opens a table: a "[" or a number follows it (blanks between). */
+static int opens_table(const char *p, const char *end)
+{
+    size_t k;
+
+    if (p >= end || *p != '[')
+        return 0;
+    for (p++; (k = as_lex_blank(p, end)) > 0;)
+        p += k;
+    return p < end && (*p == '[' || as_lex_number_start(p, end));
+}
+
 const char *as_reader_formula_table(const as_cursor *c)
 {
     const char *p = c->p, *q;
     size_t k;
 
+    if (opens_table(p, c->end))
+        return p; /* no formula: the table itself */
     for (; p < c->end && *p != '#' && as_lex_eol(p, c->end) == 0; p++) {
         if (*p == '=')
             q = p + 1;
@@ -552,13 +566,8 @@ const char *as_reader_formula_table(const as_cursor *c)
             continue;
         while ((k = as_lex_blank(q, c->end)) > 0)
             q += k;
-        if (q >= c->end || *q != '[')
-            continue;
-        p = q++;
-        while ((k = as_lex_blank(q, c->end)) > 0)
-            q += k;
-        if (q < c->end && (*q == '[' || as_lex_number_start(q, c->end)))
-            return p;
+        if (opens_table(q, c->end))
+            return q;
     }
     return NULL;
 }

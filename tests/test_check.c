@@ -346,7 +346,8 @@ static void test_check_command_exits_0_1_2(void **state)
     assert_file_contains(CLI_OUT, "all right: 7 tables");
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt"), 1);
     assert_file_contains(CLI_OUT, "no_scale");
-    assert_int_equal(run("check examples/f11.txt examples/f11.txt"), 2); /* X is no answer */
+    /* an input as ANSWERS: only the problem's own tables (X, W), nothing to grade */
+    assert_int_equal(run("check examples/f11.txt examples/f11.txt"), 2);
     assert_int_equal(run("check examples/f11.txt " DATA "missing.txt"), 2);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format md"), 1);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format svg"), 2);

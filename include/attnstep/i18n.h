@@ -186,6 +186,49 @@ typedef enum as_msg {
     AS_MSG_HINT_EX_NONE,   /* fewer tokens, another seed */
     AS_MSG_GRAD_RANGE,     /* %s table, %zu %zu cell: a gradient overflows */
     AS_MSG_HINT_GRAD_RANGE,/* scale the inputs or dO down */
+    /* model.c: tables missing, shapes that do not agree and why, the mask */
+    AS_MSG_MD_MISSING,
+    AS_MSG_HINT_MD_MISSING,
+    AS_MSG_MD_W_ROWS,
+    AS_MSG_MD_KEY_WIDTH,
+    AS_MSG_HINT_MD_WQ_ROWS,
+    AS_MSG_HINT_MD_WK_ROWS,
+    AS_MSG_HINT_MD_WV_ROWS,
+    AS_MSG_HINT_MD_KEY_WIDTH,
+    AS_MSG_HINT_MD_TORCH,
+    AS_MSG_MD_BIAS_ROWS,
+    AS_MSG_HINT_MD_BIAS_ROWS,
+    AS_MSG_MD_BIAS_WIDTH,
+    AS_MSG_HINT_MD_BIAS_WIDTH,
+    AS_MSG_MD_KV_WIDTH,
+    AS_MSG_HINT_MD_KV_WIDTH,
+    AS_MSG_MD_KV_DIVIDE,
+    AS_MSG_HINT_MD_KV_DIVIDE,
+    AS_MSG_MD_HEADS_DIVIDE,
+    AS_MSG_MD_HEADS_KV_DIVIDE,
+    AS_MSG_HINT_MD_HEADS_DIVIDE,
+    AS_MSG_MD_NO_COLUMN,
+    AS_MSG_HINT_MD_NO_COLUMN,
+    AS_MSG_MD_BO,
+    AS_MSG_HINT_MD_BO,
+    AS_MSG_MD_WO_ROWS,
+    AS_MSG_HINT_MD_WO_ROWS,
+    AS_MSG_MD_TOO_LARGE,
+    AS_MSG_HINT_MD_TOO_LARGE,
+    AS_MSG_MD_LABELS,
+    AS_MSG_HINT_MD_LABELS,
+    AS_MSG_MD_M_SHAPE,
+    AS_MSG_HINT_MD_M_SHAPE,
+    AS_MSG_MD_M_INF,
+    AS_MSG_HINT_MD_M_INF,
+    AS_MSG_MD_MASK_BOTH,
+    AS_MSG_HINT_MD_MASK_BOTH,
+    AS_MSG_MD_MASK_SQUARE,
+    AS_MSG_HINT_MD_MASK_SQUARE,
+    AS_MSG_MD_ROPE_ONLY,
+    AS_MSG_HINT_MD_ROPE_ONLY,
+    AS_MSG_MD_ROPE_ODD,
+    AS_MSG_HINT_MD_ROPE_ODD,
     AS_MSG_HELP_USAGE,     /* --help: the word before the first synopsis line */
     AS_MSG_CMD_ARGS_FILE,  /* --help: the arguments of a command reading one input */
     AS_MSG_CMD_ARGS_CHECK, /* of check */
@@ -363,6 +406,10 @@ typedef enum as_msg {
     AS_MSG_DC_READS,       /* %s the cache rows read, by token */
     AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
     AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
+    AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
+    AS_MSG_HINT_DECODE_CROSS,
+    AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
+    AS_MSG_HINT_DECODE_FUTURE,
     /* positions (SPEC §12) */
     AS_MSG_POS_PE_ROW,     /* %zu row, %zu its position */
     AS_MSG_POS_PE_NOTE,    /* %zu %zu d_model twice: the sinusoidal formula */
@@ -392,6 +439,8 @@ typedef enum as_msg {
     AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
     AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
     AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
+    AS_MSG_CHK_OTHER_PROBLEM,     /* a given table (X, Wq ...) in ANSWERS is not the problem's */
+    AS_MSG_CHK_OTHER_PROBLEM_HINT,/* hint: which problem the answers are checked against */
     /* output that streams (issue 20) */
     AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
     AS_MSG_COUNT

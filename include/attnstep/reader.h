@@ -139,9 +139,10 @@ int as_reader_number_error(as_reader *r, const char *s, size_t run, const char *
  * how many matrices were open when the line began. Returns -1. */
 int as_reader_stray(as_reader *r, size_t open_at_start);
 
-/* After "NAME =", a formula between the name and its table, as the chapter writes one
- * (S = QKᵀ/√2 + M = [[…, A = 每行softmax(S) ≈ [[…, Q = X @ Wq = [[…, O = AV ≈ [[…): the
- * "[" that opens the table, the first "[" after an "=" or "≈" (blanks between) that a
+/* After "NAME =", the table, or a formula between the name and its table as the chapter
+ * writes one (S = QKᵀ/√2 + M = [[…, A = 每行softmax(S) ≈ [[…, Q = X @ Wq = [[…, O = AV ≈
+ * [[…, C = [O₀|O₁] = [[…): the "[" at the cursor when a "[" or a number follows it, else
+ * the first "[" after an "=" or "≈" (blanks between) that a
  * "[" or a number follows, on the cursor's line before any "#"; NULL when there is none. */
 const char *as_reader_formula_table(const as_cursor *c);
 
