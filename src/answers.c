@@ -203,7 +203,7 @@ static int answer(as_reader *r, size_t n, as_pos at)
     as_cursor_skip_blanks(c);
     if ((table = as_reader_formula_table(c)) != NULL) {
         c->p = table; /* S = QKᵀ/√2 + M = [[…: the formula is the book's */
-    } else if (!as_cursor_at_stop(c)) {
+    } else if (!as_cursor_at_stop(c) && *c->p != '[') {
         as_cursor_skip_line(c); /* a formula and no table: O = softmax(QKᵀ/√d_k + M)V */
         return 0;
     }
