@@ -23,7 +23,7 @@ _attnstep()
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
-        --level --answers --tiles --help --version"
+        --level --answers --tiles --offset --help --version"
 
     local values=
     case $prev in

@@ -60,6 +60,7 @@ const as_command as_commands[] = {
     {"sheet", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_SHEET, as_cmd_sheet},
     {"decode", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_DECODE, as_cmd_decode},
     {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad},
+    {"practice", 0, AS_MSG_CMD_ARGS_PRACTICE, AS_MSG_CMD_PRACTICE, as_cmd_practice},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 
@@ -91,14 +92,15 @@ static const struct {
     int opt;
     const char *name, *commands; /* the commands, as a space-separated list */
 } scoped[] = {
-    {OPT_TOL, "--tol", "check"},          {OPT_ROW, "--row", "trace grad"},
-    {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise"},
-    {OPT_TOKENS, "--tokens", "exercise"}, {OPT_WIDTH, "--width", "exercise"},
-    {OPT_DK, "--dk", "exercise"},         {OPT_DV, "--dv", "exercise"},
-    {OPT_LEVEL, "--level", "exercise"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
+    {OPT_TOL, "--tol", "check practice"},          {OPT_ROW, "--row", "trace grad practice"},
+    {OPT_HEATMAP, "--heatmap", "run"},    {OPT_SEED, "--seed", "exercise practice"},
+    {OPT_TOKENS, "--tokens", "exercise practice"}, {OPT_WIDTH, "--width", "exercise practice"},
+    {OPT_DK, "--dk", "exercise practice"},         {OPT_DV, "--dv", "exercise practice"},
+    {OPT_LEVEL, "--level", "exercise practice"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
     {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
     {OPT_TILES, "--tiles", "run trace"},
+    {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
 /* Records a usage error: message id of the table, in the language chosen. Returns -1. */
@@ -325,18 +327,32 @@ static int listed(const char *list, const char *command)
     return 0;
 }
 
+
+/* The space-separated commands as a list in lang's words: "trace、grad或practice". */
+static void commands_list(char *buf, size_t size, as_lang lang, const char *commands)
+{
+    char words[128], *w[8], *save = NULL, *t;
+    size_t n = 0;
+
+    snprintf(words, sizeof words, "%s", commands);
+    for (t = strtok_r(words, " ", &save); t != NULL && n < 8; t = strtok_r(NULL, " ", &save))
+        w[n++] = t;
+    as_msg_list(buf, size, lang, (const char *const *)w, n, AS_MSG_LIST_OR);
+}
+
 /* Every option given means something to the command. Returns 0, or -1 with err set. */
 static int options_fit(const as_cli *cli, const unsigned long given, as_error *err)
 {
+    char list[128];
     size_t i;
 
     for (i = 0; i < sizeof scoped / sizeof scoped[0]; i++) {
         if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
             listed(scoped[i].commands, cli->command))
             continue;
-        as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command,
-                     scoped[i].commands);
-        as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, scoped[i].commands);
+        commands_list(list, sizeof list, err->lang, scoped[i].commands);
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command, list);
+        as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, list);
         return -1;
     }
     return 0;
@@ -364,6 +380,8 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     }
     cli->command = c->name;
     want = c->nargs;
+    if (strcmp(cli->command, "practice") == 0 && argc - first == 1)
+        want = 1; /* practice FILE, or practice --seed N */
     if (strcmp(cli->command, "check") == 0 && argc - first > want)
         want = argc - first; /* check FILE ANSWERS...: a whole class */
     if (argc - first != want) {
@@ -555,4 +573,5 @@ void as_cli_help(FILE *out, as_lang lang)
     fprintf(out, "%*sattnstep --help | --version\n",
             (int)as_display_width(as_msg_text(lang, AS_MSG_HELP_USAGE)), "");
     fputs(as_msg_text(lang, AS_MSG_HELP), out);
+    fputs(as_msg_text(lang, AS_MSG_HELP_INPUT), out);
 }

@@ -1,6 +1,7 @@
 /* cmd_sheet.c - `attnstep sheet FILE` (SPEC §7): the worksheet (and with --answers its
  * key) for a given input: the F11 example, or a teacher's own numbers. */
 #include "attnstep/cli.h"
+#include "attnstep/moodle.h"
 #include "attnstep/sheet.h"
 
 #include <string.h>
@@ -14,9 +15,10 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     const char *base;
     int rc;
 
-    if (cli->format != AS_FMT_MD && cli->format != AS_FMT_LATEX && cli->format_set) {
-        static const char *const formats[] = {"md", "latex"};
-        as_cli_formats_only(err, "sheet", formats, 2);
+    if (cli->format != AS_FMT_MD && cli->format != AS_FMT_LATEX && cli->format != AS_FMT_GIFT &&
+        cli->format != AS_FMT_MOODLE && cli->format_set) {
+        static const char *const formats[] = {"md", "latex", "gift", "moodle"};
+        as_cli_formats_only(err, "sheet", formats, 4);
         as_error_hint_msg(err, AS_MSG_HINT_SHEET_LATEX);
         return AS_EXIT_USAGE;
     }
@@ -34,7 +36,12 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     so.key_places = so.places + 2 > 17 ? 17 : so.places + 2;
     sh = (as_sheet){&s.p, &s.t, s.in.title != NULL ? s.in.title : base ? base + 1 : cli->arg[0],
                     NULL, NULL};
-    rc = as_sheet_write(out, &sh, 1, &so);
+    if (cli->format == AS_FMT_GIFT)
+        rc = as_quiz_gift(out, &sh, 1, &so);
+    else if (cli->format == AS_FMT_MOODLE)
+        rc = as_quiz_moodle(out, &sh, 1, &so);
+    else
+        rc = as_sheet_write(out, &sh, 1, &so);
     as_session_free(&s);
     if (rc != 0)
         as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);

@@ -362,6 +362,26 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "positions: rope needs an even d_k, but each head's Queries and Keys have %zu numbers"},
     [AS_MSG_HINT_MD_ROPE_ODD] = {"RoPE把q和k的数两个两个地旋转，像钟表的指针一样；请让Wq和Wk每个头的列数是偶数",
         "RoPE turns the numbers of q and k two by two, like the hands of a clock; give Wq and Wk an even number of columns per head"},
+    [AS_MSG_RD_UNKNOWN_MASK] = {"没有“%s”这种掩码",
+        "unknown mask \"%s\""},
+    [AS_MSG_HINT_RD_MASKS] = {"mask可以是causal、none或window W；自己定的掩码写成矩阵M = [[...]]",
+        "mask is causal, none or window W; a mask of your own is a matrix M = [[...]]"},
+    [AS_MSG_RD_UNKNOWN_LAYOUT] = {"没有“%s”这种排法",
+        "unknown layout \"%s\""},
+    [AS_MSG_HINT_RD_LAYOUTS] = {"layout可以是book（[输入宽度, 输出宽度]，和F11一样Q = X @ Wq）或torch（[输出宽度, 输入宽度]，和torch.nn.Linear.weight一样）",
+        "layout is book ([in, out], Q = X @ Wq as in F11) or torch ([out, in], like torch.nn.Linear.weight)"},
+    [AS_MSG_RD_UNKNOWN_SETTING] = {"没有“%s”这个设置",
+        "unknown setting \"%s\""},
+    [AS_MSG_HINT_RD_SETTINGS] = {"设置有title、tokens、kv_tokens、mask、heads、kv_heads、layout、scale、loss、positions、rope_base和rope",
+        "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale, loss, positions, rope_base and rope"},
+    [AS_MSG_HINT_RD_MATRIX_EQUALS] = {"矩阵要用“=”来写：%s = [[1, 2], [3, 4]]",
+        "a matrix is written with \"=\": %s = [[1, 2], [3, 4]]"},
+    [AS_MSG_HINT_RD_SETTING_COLON] = {"设置要用冒号来写，例如mask: causal",
+        "a setting is written with a colon, e.g. mask: causal"},
+    [AS_MSG_RD_UNKNOWN_NAME] = {"没有“%s”这个名字",
+        "unknown name \"%s\""},
+    [AS_MSG_HINT_RD_NAMES] = {"矩阵有X、Xkv、Wq、Wk、Wv、Wo、bq、bk、bv、bo和M（W_q、WQ、X_kv之类的写法指的是同一个名字），grad还有dO和target",
+        "the matrices are X, Xkv, Wq, Wk, Wv, Wo, bq, bk, bv, bo and M (W_q, WQ, X_kv and the like are the same names), and for grad dO and target"},
     [AS_MSG_HELP_USAGE] = {"用法：", "Usage: "},
     [AS_MSG_CMD_ARGS_FILE] = {"文件 [选项]", "FILE [options]"},
     [AS_MSG_CMD_ARGS_CHECK] = {"文件 答案文件…", "FILE ANSWERS..."},
@@ -431,13 +451,15 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --digits N            显示的小数位数，0到17（默认10）\n"
         "  --mask causal|none    不用文件里的掩码设置，改用这里给的\n"
         "  --only 列表           只显示这些表，例如 --only A,O\n"
-        "                        （X、W、Q、K、V、QKT、M、S、A、O、C）\n"
+        "                        （X、W、Q、K、V、QKT、M、S、A、O、C；PE、Qr、Kr、B）\n"
         "  --ascii               用 -inf、x、*、sqrt 代替 −∞、×、·、√ 和下标\n"
         "  --color 何时          auto（默认：只在终端上着色，设置了NO_COLOR就不着色）、\n"
         "                        always或never；也可以写作--colour\n"
         "  --heatmap             run：每张A后面画一张读取份额的深浅格子图\n"
         "  --tiles B             run、trace：另外按每块B个Key分块读取，\n"
         "                        做在线softmax（FlashAttention）\n"
+        "  --offset P            位置从P开始而不是从0开始（配合positions）；\n"
+        "                        用rope时分数不变\n"
         "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）；\n"
         "                        grad：对这一行的softmax逐步反向计算\n"
         "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
@@ -458,29 +480,6 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字）\n"
         "  -h, --help            显示本帮助后退出\n"
         "  --version             显示版本号后退出\n"
-        "\n"
-        "输入格式（UTF-8；# 之后是注释）：\n"
-        "  tokens: 我 爱         X每一行的标签\n"
-        "  mask: causal          causal | none（或者给出矩阵M）\n"
-        "  X  = [[1, 1], [1, -1]]  矩阵可以跨行书写，可以并排，\n"
-        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  可以用分数、−，或者load(\"file.txt\")\n"
-        "  另外还有：Xkv、kv_tokens（交叉注意力）、heads、kv_heads、Wo、bq/bk/bv/bo、\n"
-        "  layout: torch、scale: auto|数值、title。必须给出：X、Wq、Wk、Wv。\n"
-        "  grad用：loss: sum，或者loss: mse加上target = [[...]]，或者dO = [[...]]。\n"
-        "  中文输入法打出的全角符号 ＝［］，：－（） 也认得。\n"
-        "\n"
-        "限制：任何一张表最多16384行或16384列、2^26个数（计算中产生的表也算，\n"
-        "所有头的分数合起来也算）；括号最多嵌套两层；一个文件最大2 GiB。\n"
-        "超出限制时报错，退出码为2。\n"
-        "退出码：0 成功；1 check发现有答案不对；2 用法或输入有误。\n"
-        "出错时，错误和提示都用--lang选定的语言；行和列从0开始数，和书中一样。\n"
-        "\n"
-        "示例：\n"
-        "  attnstep run examples/f11.txt --lang en\n"
-        "  attnstep trace examples/f11.txt --row all\n"
-        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
-        "\n"
-        "完整文档：man attnstep（中文版：man -L zh_CN attnstep）\n"
         ,
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"
@@ -497,13 +496,15 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --digits N            decimal places shown, 0-17 (default 10)\n"
         "  --mask causal|none    override the file's mask\n"
         "  --only LIST           only these tables, e.g. --only A,O\n"
-        "                        (X, W, Q, K, V, QKT, M, S, A, O, C)\n"
+        "                        (X, W, Q, K, V, QKT, M, S, A, O, C; PE, Qr, Kr, B)\n"
         "  --ascii               -inf, x, *, sqrt instead of −∞, ×, ·, √ and subscripts\n"
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
         "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
         "                        reading the Keys in blocks of B\n"
+        "  --offset P            positions start at P instead of 0 (with positions:);\n"
+        "                        with rope the scores stay the same\n"
         "  --row I|last|all      trace: the receiving row to walk (default last);\n"
         "                        grad: walk that row's softmax backward\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
@@ -524,6 +525,34 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
         "  -h, --help            print this help and exit\n"
         "  --version             print the version and exit\n"
+    },
+    [AS_MSG_HELP_INPUT] = {
+        "\n"
+        "输入格式（UTF-8；# 之后是注释）：\n"
+        "  tokens: 我 爱         X每一行的标签\n"
+        "  mask: causal          causal | none | window W（或者给出矩阵M）\n"
+        "  X  = [[1, 1], [1, -1]]  矩阵可以跨行书写，可以并排，\n"
+        "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  可以用分数、−，或者load(\"file.txt\")\n"
+        "  另外还有：Xkv、kv_tokens（交叉注意力）、heads、kv_heads、Wo、bq/bk/bv/bo、\n"
+        "  layout: torch、scale: auto|数值、title。必须给出：X、Wq、Wk、Wv。\n"
+        "  positions: none|sinusoidal|rope|alibi（位置信息），rope还可设rope_base: 10000\n"
+        "  和rope: half|interleaved。\n"
+        "  grad用：loss: sum，或者loss: mse加上target = [[...]]，或者dO = [[...]]。\n"
+        "  中文输入法打出的全角符号 ＝［］，：－（） 也认得。\n"
+        "\n"
+        "限制：任何一张表最多16384行或16384列、2^26个数（计算中产生的表也算，\n"
+        "所有头的分数合起来也算）；括号最多嵌套两层；一个文件最大2 GiB。\n"
+        "超出限制时报错，退出码为2。\n"
+        "退出码：0 成功；1 check发现有答案不对；2 用法或输入有误。\n"
+        "出错时，错误和提示都用--lang选定的语言；行和列从0开始数，和书中一样。\n"
+        "\n"
+        "示例：\n"
+        "  attnstep run examples/f11.txt --lang en\n"
+        "  attnstep trace examples/f11.txt --row all\n"
+        "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
+        "\n"
+        "完整文档：man attnstep（中文版：man -L zh_CN attnstep）\n"
+        ,
         "\n"
         "Input format (UTF-8; # starts a comment):\n"
         "  tokens: 我 爱                 labels of the rows of X\n"
@@ -532,6 +561,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  Wq = [[0.5, 0.5], [-1/2, 1/2]]  use fractions, −, or load(\"file.txt\")\n"
         "  Also: Xkv, kv_tokens (cross-attention), heads, kv_heads, Wo, bq/bk/bv/bo,\n"
         "  layout: torch, scale: auto|NUMBER, title. Required: X, Wq, Wk, Wv.\n"
+        "  positions: none|sinusoidal|rope|alibi (the order of the tokens), with\n"
+        "  rope_base: 10000 and rope: half|interleaved for rope.\n"
         "  For grad: loss: sum, or loss: mse with target = [[...]], or dO = [[...]].\n"
         "  Full-width ＝［］，：－（） of a Chinese input method read as = [ ] , : - ( ).\n"
         "\n"
@@ -564,11 +595,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_SHEET_PLACES] = {"不是整数的结果保留%s位小数，整数照写。",
                           "Round every result that is not a whole number to %s decimal places; "
                           "write whole numbers as they are."},
-    [AS_MSG_SHEET_SOFTMAX] = {"A的每一行是对S的同一行做softmax，每行之和为1。",
-                           "Each row of A is the softmax of the same row of S; each row adds up "
-                           "to 1."},
-    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：S里写%s，A里写0。",
-                          "Where the mask forbids reading, write %s in S and 0 in A."},
+    [AS_MSG_SHEET_SOFTMAX] = {"%s的每一行是对%s的同一行做softmax，每行之和为1。",
+                           "Each row of %s is the softmax of the same row of %s; each row adds "
+                           "up to 1."},
+    [AS_MSG_SHEET_MASKED] = {"被掩码挡住（不可读）的格子：%s里写%s，%s里写0。",
+                          "Where the mask forbids reading, %s holds %s and %s holds 0."},
     [AS_MSG_SHEET_WORK] = {"演算区", "Working space"},
     [AS_MSG_SHEET_EXP] = {"可能用到的e的幂（x是减去本行最大值后的分数）：",
                        "Powers of e you may need (x is a score minus the max of its row):"},
@@ -882,6 +913,45 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
                          "note: this prints about %zu numbers (more than ten million); to see part "
                          "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
+    /* ---- practice: a tutor in the terminal (issue 18, SPEC §14) ---- */
+    [AS_MSG_CMD_PRACTICE] = {"练习：逐格填出每张表，当场判对错并给提示",
+                             "practice: fill in every cell yourself, judged and hinted as you go"},
+    [AS_MSG_CMD_ARGS_PRACTICE] = {"文件 | --seed N --level L", "FILE | --seed N --level L"},
+    [AS_MSG_PR_INTRO] = {"按书中的顺序逐格计算：每行输入一个数（可以写分数，如1/√2），输入?看答案，输入q结束。",
+                         "Compute each cell in the book's order: one number a line (fractions such as 1/√2 are fine), ? shows the answer, q stops."},
+    [AS_MSG_PR_TABLE] = {"── %s ──", "── %s ──"},
+    [AS_MSG_PR_FROM] = {"用到：%s", "made from: %s"},
+    [AS_MSG_PR_PAIR] = {"%s = %s，%s = %s", "%s = %s, %s = %s"},
+    [AS_MSG_PR_COLUMN] = {"%s第%zu列", "%s column %zu"},
+    [AS_MSG_PR_BIAS] = {"，偏置%s = %s", ", bias %s = %s"},
+    [AS_MSG_PR_SCALE] = {"缩放系数", "the scale"},
+    [AS_MSG_PR_ROW_SCORES] = {"第%zu行的缩放分数 = %s", "the scaled scores of row %zu = %s"},
+    [AS_MSG_PR_SHARE] = {"减最大值后取指数：%s = %s，这一行指数之和 = %s，份额 = %s",
+                         "exp after subtracting the row's max: %s = %s, the row's sum of exps = %s, share = %s"},
+    [AS_MSG_PR_PROMPT] = {"%s[%zu][%zu] = ", "%s[%zu][%zu] = "},
+    [AS_MSG_PR_GIVEN] = {"%s[%zu][%zu] = %s（掩码固定，已给出）", "%s[%zu][%zu] = %s (fixed by the mask, given)"},
+    [AS_MSG_PR_RIGHT] = {"对！", "Right."},
+    [AS_MSG_PR_ARITH] = {"不对。这一格这样算：%s；你写的是%s。", "Not right. This cell is: %s; you wrote %s."},
+    [AS_MSG_PR_MISTAKE] = {"不对。你写的%s正是%s的结果：%s。", "Not right. Your %s is exactly what %s gives: %s."},
+    [AS_MSG_PR_MISTAKES] = {"不对。你写的%s与好几种常见错误都吻合：%s。", "Not right. Your %s fits more than one known mistake: %s."},
+    [AS_MSG_PR_TRANSPOSED] = {"不对。你写的%s是%s[%zu][%zu]的值（transposed）：行和列对调了，第i行第j列是第i个位置对第j个位置的那一格。",
+                              "Not right. Your %s is the value of %s[%zu][%zu] (transposed): rows and columns are swapped; row i, column j belongs to position i and position j."},
+    [AS_MSG_PR_AGAIN] = {"再试一次（还有%d次机会）。", "Try again (%d tries left)."},
+    [AS_MSG_PR_REVEAL] = {"答案：%s[%zu][%zu] = %s", "The answer: %s[%zu][%zu] = %s"},
+    [AS_MSG_PR_NOT_NUMBER] = {"“%s”不是一个数：请输入一个数，输入?看答案，输入q结束。",
+                              "“%s” is not a number: type a number, ? for the answer, q to stop."},
+    [AS_MSG_PR_SCORE] = {"得分：%zu/%zu", "score: %zu/%zu"},
+    [AS_MSG_PR_MISSED] = {"没有答对的格子：%s", "cells missed: %s"},
+    [AS_MSG_PR_ALL_RIGHT] = {"每一格都答对了！", "Every cell right!"},
+    [AS_MSG_PR_STOPPED] = {"练习中途结束，还有%zu格没有做。", "Stopped: %zu cells not done."},
+    [AS_MSG_USE_PRACTICE_SOURCE] = {"practice要给一个输入文件，或者用--seed N（和--level L）出一道新题",
+                                    "practice takes an input FILE, or --seed N (and --level L) for a fresh exercise"},
+    [AS_MSG_USE_PRACTICE_KIND] = {"practice只练单头、不带Wo、不加位置编码的一层，这份输入超出了这个范围（它的手算过程可以用trace看）",
+                                  "practice drills one head without Wo or positions, and this input goes beyond that (trace walks it through)"},
+    [AS_MSG_USE_PRACTICE_ONLY] = {"practice的--only只能选Q、K、V、QKT、S、A、O，不能选“%s”",
+                                  "practice's --only picks among Q, K, V, QKT, S, A and O, not “%s”"},
+    [AS_MSG_USE_STEP_TRACE] = {"trace的--step要给1到4（第一步到第四步），不是“%s”",
+                               "trace --step takes 1 to 4 (the four steps), not “%s”"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -5,6 +5,7 @@
 #include "attnstep/lex.h"
 #include "attnstep/load.h"
 #include "attnstep/reader.h"
+#include "attnstep/suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,9 +28,8 @@ static int is_letter(char ch)
 static const char *const mat_names[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
                                                "bq", "bk",  "bv", "bo", "M",  "dO", "target"};
 
-static const char names_hint[] =
-    "the matrices are X, Xkv, Wq, Wk, Wv, Wo, bq, bk, bv, bo and M (W_q, WQ, X_kv and the "
-    "like are the same names), and for grad dO and target";
+/* The text of message id in the language of the parser's error record. */
+#define T(ps, id) as_msg_text((ps)->r.err->lang, id)
 
 const char *as_mat_name(as_mat_id id)
 {
@@ -104,9 +104,19 @@ static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mas
 static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
                                                "auto", "1", "sum", "rope", "10000", "half"};
 
-static const char settings_hint[] =
-    "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale, loss, "
-    "positions, rope_base and rope";
+/* The hint for an unknown word: "did you mean X?" when one of names is near it, else
+ * the hint `otherwise`, into hint[size]. */
+static const char *near_hint(as_lang lang, char *hint, size_t size, const char *word,
+                             size_t n, const char *const *names, size_t count,
+                             const char *otherwise)
+{
+    const char *near = as_suggest(word, n, names, count);
+
+    if (near == NULL)
+        return otherwise;
+    snprintf(hint, size, as_msg_text(lang, AS_MSG_DID_YOU_MEAN), near);
+    return hint;
+}
 
 static int setting_lookup(const char *s, size_t n)
 {
@@ -353,16 +363,20 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
         in->layout = as_lex_word_is(v, len, "book") ? AS_LAYOUT_BOOK : AS_LAYOUT_TORCH;
         return 0;
     }
+    static const char *const masks[] = {"causal", "none", "window"};
+    static const char *const layouts[] = {"book", "torch"};
+    char hint[128];
+
     as_lex_quote(q, sizeof q, v, len);
     if (which == SET_MASK)
-        return as_reader_fail_at(
-            &ps->r, v, "mask is causal, none or window W; a mask of your own is a matrix M = [[...]]",
-            "unknown mask \"%s\"", q);
-    return as_reader_fail_at(
-        &ps->r, v,
-        "layout is book ([in, out], Q = X @ Wq as in F11) or torch ([out, in], like "
-        "torch.nn.Linear.weight)",
-        "unknown layout \"%s\"", q);
+        return as_reader_fail_at(&ps->r, v,
+                                 near_hint(ps->r.err->lang, hint, sizeof hint, v, len, masks, 3,
+                                           T(ps, AS_MSG_HINT_RD_MASKS)),
+                                 T(ps, AS_MSG_RD_UNKNOWN_MASK), q);
+    return as_reader_fail_at(&ps->r, v,
+                             near_hint(ps->r.err->lang, hint, sizeof hint, v, len, layouts, 2,
+                                       T(ps, AS_MSG_HINT_RD_LAYOUTS)),
+                             T(ps, AS_MSG_RD_UNKNOWN_LAYOUT), q);
 }
 
 /* A title or label holding a terminal control character (ESC, BEL, ...) is refused:
@@ -427,10 +441,14 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
         int id = as_mat_lookup(key, klen);
 
         if (id >= 0)
-            snprintf(hint, sizeof hint, "a matrix is written with \"=\": %s = [[1, 2], [3, 4]]",
+            snprintf(hint, sizeof hint, T(ps, AS_MSG_HINT_RD_MATRIX_EQUALS),
                      as_mat_name((as_mat_id)id));
-        return as_reader_fail_pos(&ps->r, NULL, kpos, id >= 0 ? hint : settings_hint,
-                                  "unknown setting \"%s\"", q);
+        return as_reader_fail_pos(&ps->r, NULL, kpos,
+                                  id >= 0 ? hint
+                                          : near_hint(ps->r.err->lang, hint, sizeof hint, key, klen,
+                                                      set_names, NSET,
+                                                      T(ps, AS_MSG_HINT_RD_SETTINGS)),
+                                  T(ps, AS_MSG_RD_UNKNOWN_SETTING), q);
     }
     if (ps->set_line[which] != 0)
         return as_reader_fail_pos(&ps->r, NULL, kpos, "keep one of the two lines",
@@ -517,9 +535,10 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
     if (id < 0)
         return as_reader_fail_pos(&ps->r, NULL, at,
                                   setting_lookup(name, n) >= 0
-                                      ? "a setting is written with a colon, e.g. mask: causal"
-                                      : names_hint,
-                                  "unknown name \"%s\"", q);
+                                      ? T(ps, AS_MSG_HINT_RD_SETTING_COLON)
+                                      : near_hint(ps->r.err->lang, hint, sizeof hint, name, n, mat_names,
+                                                  AS_NMAT, T(ps, AS_MSG_HINT_RD_NAMES)),
+                                  T(ps, AS_MSG_RD_UNKNOWN_NAME), q);
     if (ps->in->mat[id].given)
         return as_reader_fail_pos(
             &ps->r, NULL, at, "each matrix is given once; W_q, WQ and Wq all name the same matrix",

@@ -95,12 +95,15 @@ static const char *hn(char *buf, size_t size, const out_text *w, const char *bas
     return buf;
 }
 
-/* One table, when it exists and --only shows it. */
+/* One table, when it exists and --only shows it (captions that ran out of memory make
+ * the whole text fail, never a table without them). */
 static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix *m,
                 const as_block *captions)
 {
     if (m->rows > 0 && shows(w, t))
         as_text_table(w->b, expr, m, captions, w->o);
+    if (captions != NULL)
+        w->b->failed |= captions->failed;
 }
 
 /* The loss and dO: where the backward pass starts. */

@@ -77,7 +77,8 @@ static void html_values(const quiz *z, const as_table_view *v)
     as_sheet_table_name(name, sizeof name, z->s, z->o, v, 0);
     fputs("<p><b>", z->out);
     put(z->out, name, z->how);
-    fputs("</b></p><table border=\"1\" cellpadding=\"4\"><tr><th></th>", z->out);
+    /* GIFT: the = of an attribute escaped, as any in the text */
+    put(z->out, "</b></p><table border=\"1\" cellpadding=\"4\"><tr><th></th>", z->how & ESC_GIFT);
     for (j = 0; j < v->m->cols; j++) {
         fputs("<th>", z->out);
         put(z->out, axis(buf, sizeof buf, v->cols, j), z->how);
@@ -90,7 +91,7 @@ static void html_values(const quiz *z, const as_table_view *v)
         fputs("</th>", z->out);
         for (j = 0; j < v->m->cols; j++) {
             as_fmt_display(buf, sizeof buf, AS_AT(*v->m, i, j), z->o->key_places, 0);
-            fputs("<td align=\"right\">", z->out);
+            put(z->out, "<td align=\"right\">", z->how & ESC_GIFT);
             put(z->out, buf, z->how);
             fputs("</td>", z->out);
         }
@@ -116,12 +117,12 @@ static void html_given(const quiz *z)
     say(z->out, z->o->lang, z->how, AS_MSG_SHEET_PLACES, places, "", "", "", "");
     if (asked & T_BIT(AS_T_A)) {
         fputc(' ', z->out);
-        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_SOFTMAX, "", "", "", "", "");
+        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_SOFTMAX, "A", "S", "", "", "");
     }
     if ((asked & (T_BIT(AS_T_S) | T_BIT(AS_T_A))) && mask != AS_MASK_NONE) {
         fputc(' ', z->out);
-        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_MASKED, "\xe2\x88\x92\xe2\x88\x9e", "", "",
-            "", "");
+        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_MASKED, "S", "\xe2\x88\x92\xe2\x88\x9e",
+            "A", "", "");
     }
     fputs(" ", z->out);
     if (mask == AS_MASK_WINDOW) {

@@ -20,6 +20,7 @@
 #define GAP_EM 2.2        /* between two tables on a line (\qquad and a little) */
 #define GRID_CELL_EM 3.4  /* an empty cell (2.8em) with its padding (\arraycolsep 3pt) */
 #define EXP_PER_LINE 7    /* values in one line of the table of e^x */
+#define TERMS_PER_LINE 3  /* terms of a written-out sum on one line of the key */
 
 /* ------------------------------------------------------------------------------ */
 /* Steps                                                                            */
@@ -191,6 +192,18 @@ static int mnum(char *buf, size_t size, double v, int places)
     return as_fmt_display(buf, size, v, places, 1);
 }
 
+/* Before term k of a written-out sum: " + ", or after every TERMS_PER_LINE terms a new
+ * line of the aligned block, indented, so that no line runs past the margin. */
+static void plus(FILE *out, size_t k)
+{
+    if (k == 0)
+        fputc(' ', out);
+    else if (k % TERMS_PER_LINE == 0)
+        fputs(" \\\\\n&\\qquad + ", out);
+    else
+        fputs(" + ", out);
+}
+
 /* A factor of a product: negative ones in parentheses, as the chapter writes them. */
 static void factor(FILE *out, double v, int places)
 {
@@ -291,8 +304,9 @@ static void item_name(const page *pg, char *buf, size_t size, const item *it)
             return;
         }
         if (p->scale_auto)
-            snprintf(sc, sizeof sc, "/%s%s%zu%s", tex ? "\\sqrt{" : sym(pg, AS_SYM_SQRT), "",
-                     p->d_k, tex ? "}" : "");
+            snprintf(sc, sizeof sc, "/%s%zu%s",
+                     tex ? "\\sqrt{" : pg->o->ascii ? "sqrt(" : sym(pg, AS_SYM_SQRT), p->d_k,
+                     tex ? "}" : pg->o->ascii ? ")" : "");
         else
             snprintf(sc, sizeof sc, "%s%.6g", tex ? "\\cdot " : sym(pg, AS_SYM_DOT), p->scale);
         snprintf(buf, size, "S%s = %s%s%s", h, base, sc, p->mask == AS_MASK_NONE ? "" : " + M");
@@ -376,9 +390,16 @@ static void tex_grid(const page *pg, const as_table_view *v)
         tex_label(pg, label(pg, buf, sizeof buf, v->rows, i));
         for (j = 0; j < v->m->cols; j++)
             fputs(" & \\hspace{2.8em}", pg->out);
-        fprintf(pg->out, "\\rule[-1.3ex]{0pt}{4.2ex} \\\\ \\cline{2-%zu}\n", v->m->cols + 1);
+        fprintf(pg->out, "\\rule[-1.6ex]{0pt}{5ex} \\\\ \\cline{2-%zu}\n", v->m->cols + 1);
     }
     fputs("\\end{array}", pg->out);
+}
+
+/* Nonzero when a table of numbers shows its column numbers: a table of the run (Q ...
+ * O) always does, as its grid did; the input X does not (its columns are features). */
+static int it_has_header(const as_table_view *v)
+{
+    return v->kind != AS_T_X;
 }
 
 /* A table of numbers: a bmatrix, or with token labels an array with them on its edges. */
@@ -395,7 +416,7 @@ static void tex_values(const page *pg, const as_table_view *v)
         for (j = 0; j < v->m->cols; j++)
             fputc('r', pg->out);
         fputs("}\n", pg->out);
-        if (cols)
+        if (cols || it_has_header(v))
             tex_header(pg, v, 0);
     }
     for (i = 0; i < v->m->rows; i++) {
@@ -655,9 +676,10 @@ static void math_end(eqs *e)
 /* A heading in the key: bold, a paragraph of its own. */
 static void key_heading(const page *pg, as_msg m, const char *const *raw, size_t nraw)
 {
-    fputs(pg->o->latex ? "\\textbf{" : "**", pg->out);
+    fputs(pg->o->latex ? "\\par\\textbf{" : "**", pg->out);
     say_raw(pg, m, raw, nraw);
-    fputs(pg->o->latex ? "}\n\n" : "**\n\n", pg->out);
+    fputs(pg->o->latex ? "}\n" : "**\n\n", pg->out); /* LaTeX: no empty paragraph above
+                                                          the equations */
 }
 
 /* "= v" or "\approx v", v at the key's places. */
@@ -703,13 +725,13 @@ static void walk_project(const page *pg, size_t i)
             FILE *out = eq(&e);
             fprintf(out, "%c_{%zu,%zu} &=", "qkv"[k], i, c);
             for (r = 0; r < x->cols; r++) {
-                fputs(r ? " + " : " ", out);
+                plus(out, r);
                 factor(out, AS_AT(*x, i, r), pl);
                 fputs("\\times ", out);
                 factor(out, AS_AT(*w[k], r, c), pl);
             }
             if (b[k] != NULL) {
-                fputs(" + ", out);
+                plus(out, x->cols);
                 factor(out, b[k]->v[c], pl);
             }
             equals(out, AS_AT(*res[k], i, c), pl);
@@ -732,7 +754,7 @@ static void walk_scores(const page *pg, const as_head_trace *h, size_t i)
         out = eq(&e);
         fprintf(out, "q_{%zu}\\cdot k_{%zu} &=", i, j);
         for (c = 0; c < h->Q.cols; c++) {
-            fputs(c ? " + " : " ", out);
+            plus(out, c);
             factor(out, AS_AT(h->Q, i, c), pl);
             fputs("\\times ", out);
             factor(out, AS_AT(h->K, j, c), pl);
@@ -808,13 +830,12 @@ static void walk_mix(const page *pg, const as_head_trace *h, size_t i)
 
     for (c = 0; c < h->O.cols; c++) {
         FILE *out = eq(&e);
-        int first = 1;
+        size_t terms = 0;
         fprintf(out, "o_{%zu,%zu} &=", i, c);
         for (j = 0; j < h->A.cols; j++) {
             if (isinf(AS_AT(h->S, i, j)))
                 continue; /* a masked share is 0 */
-            fputs(first ? " " : " + ", out);
-            first = 0;
+            plus(out, terms++);
             factor(out, AS_AT(h->A, i, j), pl);
             fputs("\\times ", out);
             factor(out, AS_AT(h->V, j, c), pl);
@@ -1023,27 +1044,34 @@ void as_sheet_asked_list(char *buf, size_t size, const as_sheet *s, const as_she
     asked_list(&pg, buf, size);
 }
 
-static void instruction(const page *pg, as_msg m, const char *raw)
+static void instruction(const page *pg, as_msg m, const char *const *raw, size_t nraw)
 {
     fputs(pg->o->latex ? "\\item " : "- ", pg->out);
-    say_raw(pg, m, &raw, raw != NULL);
+    say_raw(pg, m, raw, nraw);
     fputc('\n', pg->out);
 }
 
 static void instructions(const page *pg)
 {
     const unsigned asked = as_step_asked(pg->o->step);
+    const int tex = pg->o->latex;
     char list[256], places[16];
+    const char *lp = list, *pp = places;
 
     asked_list(pg, list, sizeof list);
     snprintf(places, sizeof places, "%d", pg->o->places);
     fputs(pg->o->latex ? "\\begin{itemize}\\setlength{\\itemsep}{0pt}\n" : "", pg->out);
-    instruction(pg, AS_MSG_SHEET_DO, list);
-    instruction(pg, AS_MSG_SHEET_PLACES, places);
-    if (asked & T_BIT(AS_T_A))
-        instruction(pg, AS_MSG_SHEET_SOFTMAX, NULL);
-    if ((asked & (T_BIT(AS_T_S) | T_BIT(AS_T_A))) && pg->s->p->mask != AS_MASK_NONE)
-        instruction(pg, AS_MSG_SHEET_MASKED, pg->o->latex ? "$-\\infty$" : sym(pg, AS_SYM_NEG_INF));
+    instruction(pg, AS_MSG_SHEET_DO, &lp, 1);
+    instruction(pg, AS_MSG_SHEET_PLACES, &pp, 1);
+    if (asked & T_BIT(AS_T_A)) {
+        const char *as[] = {tex ? "$A$" : "A", tex ? "$S$" : "S"};
+        instruction(pg, AS_MSG_SHEET_SOFTMAX, as, 2);
+    }
+    if ((asked & (T_BIT(AS_T_S) | T_BIT(AS_T_A))) && pg->s->p->mask != AS_MASK_NONE) {
+        const char *sia[] = {tex ? "$S$" : "S", tex ? "$-\\infty$" : sym(pg, AS_SYM_NEG_INF),
+                             tex ? "$A$" : "A"};
+        instruction(pg, AS_MSG_SHEET_MASKED, sia, 3);
+    }
     fputs(pg->o->latex ? "\\end{itemize}\n" : "\n", pg->out);
 }
 

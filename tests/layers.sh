@@ -82,6 +82,7 @@ render_moodle 7
 moodle 7
 ownchain 7
 check_report 7
+practice 7
 cli 8
 cmd_run 8
 cmd_trace 8
@@ -92,6 +93,7 @@ cmd_compare 8
 cmd_grad 8
 cmd_decode 8
 cmd_tiles 8
+cmd_practice 8
 main 8
 '
 

@@ -26,6 +26,7 @@
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
 #include "attnstep/render.h"
+#include "attnstep/render_grad.h"
 
 /* ---- the wrapped allocator ---- */
 
@@ -411,6 +412,88 @@ static void test_an_input_error_after_a_failed_allocation_leaks_nothing(void **s
     assert_true(n > 2);
 }
 
+/* ---- grad: the backward pass and its three renderings (issue 17) ---- */
+
+/* One grad of path: forward run, loss, backward run, text, JSON and the walk of every
+ * row, all into one buffer (libc's memory). Returns 0; or -1 when a stage failed, with
+ * its message in err. */
+static int grad_once(const char *path, char **out, size_t *len, as_error *err)
+{
+    as_render_opts o = {0};
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_grad g = {0};
+    FILE *mem = open_memstream(out, len);
+    int rc = -1;
+
+    assert_non_null(mem);
+    o.lang = AS_LANG_ZH, o.digits = 10, o.row = -2;
+    as_error_init(err, AS_LANG_EN);
+    if (as_parse_file(&in, path, err) != 0)
+        goto closed;
+    if (as_problem_build(&p, &in, AS_MASK_DEFAULT, err) == 0) {
+        if (as_attention_run(&t, &p, err) == 0) {
+            if (as_grad_loss(&g, &p, &t, AS_LANG_EN, err) == 0 && as_grad_run(&g, &p, &t, err) == 0)
+                rc = as_render_grad_text(mem, &p, &t, &g, &o) | as_render_grad_json(mem, &p, &g, &o) |
+                     as_render_grad_walk(mem, &p, &t, &g, &o);
+            as_grad_free(&g);
+            as_trace_free(&t);
+        }
+        as_problem_free(&p);
+    }
+    as_input_free(&in);
+closed:
+    fclose(mem);
+    return rc;
+}
+
+static void test_every_allocation_of_grad_may_fail_cleanly(void **state)
+{
+    static const char *const inputs[] = {"examples/grad-f11.txt", /* + heads, cross, biases: */
+                                         "tests/data/grad/cross_two_heads_dO.txt"};
+    size_t i, n, want_len, len, refused;
+    char *want, *got;
+    as_error err;
+
+    (void)state;
+    for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        reset_counts(0, ONE_SHOT);
+        assert_int_equal(grad_once(inputs[i], &want, &want_len, &err), 0);
+        for (n = 1, refused = 0;; n++) {
+            int how, hit = 0;
+            for (how = ONE_SHOT; how <= PERSISTENT; how++) {
+                int rc;
+                reset_counts(n, how);
+                rc = grad_once(inputs[i], &got, &len, &err);
+                hit |= injected;
+                reset_counts(0, ONE_SHOT);
+                assert_int_equal(nlive, 0); /* nothing leaked */
+                if (rc != 0 && err.set && strstr(err.msg, "out of memory") == NULL &&
+                    strstr(err.msg, "内存不足") == NULL) {
+                    print_error("%s, allocation %zu failing: \"%s\"\n", inputs[i], n, err.msg);
+                    fail();
+                }
+                /* a run that did not fail gives the same bytes (a renderer that lost
+                 * memory says so with rc != 0 and no error) */
+                if (rc == 0 && (len != want_len || memcmp(got, want, len) != 0)) {
+                    print_error("%s, allocation %zu failing: other output:\n%.*s\n", inputs[i], n,
+                                (int)len, got);
+                    fail();
+                }
+                refused += rc != 0;
+                __real_free(got);
+            }
+            if (!hit)
+                break;
+        }
+        print_message("%s: %zu allocations of grad, each made to fail; %zu runs refused\n",
+                      inputs[i], n - 1, refused);
+        assert_true(n > 10 && refused > 0);
+        __real_free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_every_allocation_of_heads_cross_attention_and_load_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_a_large_file_read_on_two_threads_may_fail_cleanly),
         cmocka_unit_test(test_an_input_error_after_a_failed_allocation_leaks_nothing),
+        cmocka_unit_test(test_every_allocation_of_grad_may_fail_cleanly),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,7 @@
  * compare and exercise where they apply) is below 0x80 in English once the tokens and
  * the title are ASCII; in Chinese the only other characters are the Chinese words and
  * their full-width punctuation (no −∞, ×, ·, √, ᵀ, ≈, subscripts, curly quotes or dashes).
- * The examples are copied with ASCII labels (w1 w2 ...) by awk. */
+ * Every input in examples/ is copied with ASCII labels (w1 w2 ...) by awk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,17 +19,10 @@
 
 #define COPY "build/tests/ascii-input.txt"
 
-/* The inputs among the examples (f11-answers.txt is an ANSWERS file). */
-static const char *const inputs[] = {
-    "examples/f11.txt",          "examples/f11-change-wq.txt", "examples/f11-change-wv.txt",
-    "examples/cross-translation.txt", "examples/padding-mask.txt", "examples/two-heads.txt",
-    "examples/rope.txt",         "examples/alibi.txt",         "examples/sinusoidal.txt",
-};
-
 /* Copies path to COPY with the title and every token label replaced by w1 w2 ... */
 static void ascii_copy(const char *path)
 {
-    char cmd[512];
+    char cmd[1024];
 
     snprintf(cmd, sizeof cmd,
              "awk '/^(title|tokens|kv_tokens):/ { n = split(substr($0, index($0, \":\") + 1), w, "
@@ -99,16 +92,24 @@ static void every_output_of(const char *lang)
 {
     static const char *const cmds[] = {"run", "run --heatmap", "run --format md",
                                        "trace --row all"};
-    char args[512];
-    size_t i, k;
+    FILE *ls = popen("ls examples/*.txt", "r"); /* every example: the inputs among them */
+    char args[512], path[512];
+    size_t k, n = 0;
 
-    for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        ascii_copy(inputs[i]);
+    assert_non_null(ls);
+    while (fgets(path, sizeof path, ls) != NULL) {
+        path[strcspn(path, "\n")] = '\0';
+        if (strstr(path, "answers") != NULL)
+            continue; /* an ANSWERS file, not an input */
+        ascii_copy(path);
         for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
             snprintf(args, sizeof args, "%s " COPY, cmds[k]);
             check_plain(args, 0, lang);
         }
+        n++;
     }
+    assert_int_equal(pclose(ls), 0);
+    assert_true(n >= 9); /* the examples were there */
     ascii_copy("examples/f11.txt");
     check_plain("check " COPY " examples/f11-answers.txt", 0, lang);
     check_plain("check " COPY " tests/data/paste/wrong-s-answers.txt", 1, lang);

@@ -375,7 +375,7 @@ static void test_an_option_that_means_nothing_to_the_command_is_an_error(void **
         assert_file_contains(CLI_ERR, cases[i].says);
     }
     assert_int_equal(run(cases[0].args), 2); /* and in Chinese, the default */
-    assert_file_contains(CLI_ERR, "--seed对run没有意义：它是exercise的选项");
+    assert_file_contains(CLI_ERR, "--seed对run没有意义：它是exercise或practice的选项");
 }
 
 /* ---- 5. output that streams ---- */
@@ -451,6 +451,38 @@ static void test_a_very_long_output_is_announced_with_how_to_shorten_it(void **s
     unlink(ADIR "/long.txt");
 }
 
+/* --ascii converts the prose's quotes and dashes as the output streams by, also where a
+ * 3-byte character is cut between two writes: a long English trace is pure ASCII, on
+ * standard output and through -o alike. */
+static void assert_ascii_only(const char *path)
+{
+    char *got = slurp(path);
+    size_t i;
+
+    assert_non_null(got);
+    assert_true(strlen(got) > 100000);
+    for (i = 0; got[i] != '\0'; i++)
+        if ((unsigned char)got[i] >= 0x80) {
+            print_error("%s: a byte 0x%02x at %zu\n", path, (unsigned char)got[i], i);
+            fail();
+        }
+    free(got);
+}
+
+static void test_ascii_holds_across_every_write_of_a_long_output(void **state)
+{
+    (void)state;
+    long_column(ADIR "/long.txt", 100);
+    assert_int_equal(run("trace " ADIR "/long.txt --row all --ascii --lang en"), 0);
+    assert_ascii_only(CLI_OUT);
+    assert_file_contains(CLI_OUT, "\""); /* the quotes were there, as ASCII */
+    assert_int_equal(run("trace " ADIR "/long.txt --row all --ascii --lang en -o " ODIR "/t.txt"),
+                     0);
+    assert_ascii_only(ODIR "/t.txt");
+    unlink(ODIR "/t.txt");
+    unlink(ADIR "/long.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_an_option_that_means_nothing_to_the_command_is_an_error),
         cmocka_unit_test(test_a_trace_stops_at_the_first_write_that_fails),
         cmocka_unit_test(test_a_very_long_output_is_announced_with_how_to_shorten_it),
+        cmocka_unit_test(test_ascii_holds_across_every_write_of_a_long_output),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);

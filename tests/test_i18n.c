@@ -111,8 +111,8 @@ static void test_chinese_messages_use_chinese_punctuation(void **state)
     (void)state;
     for (m = AS_MSG_ERR_ERROR; m < AS_MSG_COUNT; m++) {
         const char *zh = as_msg_text(AS_LANG_ZH, (as_msg)m);
-        if (m != AS_MSG_HELP && (strstr(zh, "; ") != NULL || strstr(zh, "? ") != NULL ||
-                                 strchr(zh, '"') != NULL)) {
+        if (m != AS_MSG_HELP && m != AS_MSG_HELP_INPUT &&
+            (strstr(zh, "; ") != NULL || strstr(zh, "? ") != NULL || strchr(zh, '"') != NULL)) {
             print_error("message %d is not punctuated in Chinese: %s\n", m, zh);
             bad++;
         }

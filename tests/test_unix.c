@@ -169,6 +169,22 @@ static void test_groff_renders_the_man_page_without_a_warning(void **state)
         skip();
     assert_int_equal(sh("groff -man -ww -z doc/attnstep.1 >" CLI_ERR " 2>&1"), 0);
     assert_int_equal(sh("test ! -s " CLI_ERR), 0); /* not a word printed */
+    assert_int_equal(sh("preconv doc/attnstep.1 | groff -man -ww -z -Tutf8 >" CLI_ERR " 2>&1"), 0);
+    assert_int_equal(sh("test ! -s " CLI_ERR), 0);
+}
+
+/* The Chinese page, as man shows it on a terminal (-Tutf8: the PostScript device has no
+ * Chinese glyphs): no line that cannot break, nothing else to warn about. */
+static void test_groff_renders_the_chinese_man_page_without_a_warning(void **state)
+{
+    (void)state;
+    if (!have("groff") || !have("preconv"))
+        skip();
+    assert_int_equal(sh("preconv doc/attnstep.zh_CN.1 | groff -man -ww -z -Tutf8 >" CLI_ERR
+                        " 2>&1"), 0);
+    assert_int_equal(sh("test ! -s " CLI_ERR), 0);
+    assert_file_contains("doc/attnstep.zh_CN.1", ".SH 名称");
+    assert_file_contains("doc/attnstep.zh_CN.1", ".SH 错误和提示");
 }
 
 /* Copies the man page's example line (after "attnstep") with roff's \- as -. */
@@ -228,6 +244,7 @@ static void test_man_page_examples_run(void **state)
 
 static const char *const installed[] = {
     "/usr/bin/attnstep", "/usr/share/man/man1/attnstep.1",
+    "/usr/share/man/zh_CN/man1/attnstep.1",
     "/usr/share/bash-completion/completions/attnstep", "/usr/share/attnstep/examples/f11.txt"};
 
 static void test_install_and_uninstall_honour_destdir_and_prefix(void **state)
@@ -520,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_unknown_option_is_a_usage_error_that_points_to_help),
         cmocka_unit_test(test_man_page_has_every_section),
         cmocka_unit_test(test_groff_renders_the_man_page_without_a_warning),
+        cmocka_unit_test(test_groff_renders_the_chinese_man_page_without_a_warning),
         cmocka_unit_test(test_man_page_examples_run),
         cmocka_unit_test(test_install_and_uninstall_honour_destdir_and_prefix),
         cmocka_unit_test(test_bash_completion_offers_commands_and_option_values),

@@ -113,6 +113,7 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
  * online softmax (cmd_tiles.c). Same returns as a command. */
 int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err);
 
 /* Before a very long output (more than AS_HUGE_OUTPUT numbers: run with walked_rows 0,
  * trace walking walked_rows rows), says so on standard error and suggests --only and

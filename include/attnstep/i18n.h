@@ -229,6 +229,17 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_ROPE_ONLY,
     AS_MSG_MD_ROPE_ODD,
     AS_MSG_HINT_MD_ROPE_ODD,
+    /* parse.c: unknown settings, names and values (with "did you mean") */
+    AS_MSG_RD_UNKNOWN_MASK,
+    AS_MSG_HINT_RD_MASKS,
+    AS_MSG_RD_UNKNOWN_LAYOUT,
+    AS_MSG_HINT_RD_LAYOUTS,
+    AS_MSG_RD_UNKNOWN_SETTING,
+    AS_MSG_HINT_RD_SETTINGS,
+    AS_MSG_HINT_RD_MATRIX_EQUALS,
+    AS_MSG_HINT_RD_SETTING_COLON,
+    AS_MSG_RD_UNKNOWN_NAME,
+    AS_MSG_HINT_RD_NAMES,
     AS_MSG_HELP_USAGE,     /* --help: the word before the first synopsis line */
     AS_MSG_CMD_ARGS_FILE,  /* --help: the arguments of a command reading one input */
     AS_MSG_CMD_ARGS_CHECK, /* of check */
@@ -258,7 +269,9 @@ typedef enum as_msg {
     AS_MSG_USE_GRAD_ROW,   /* grad --row is text only */
     AS_MSG_HINT_GRAD_ROW,  /* leave out --row for JSON */
     AS_MSG_USE_OFFSET,     /* %s what was given to --offset */
-    AS_MSG_HELP,           /* --help after the synopsis lines */
+    AS_MSG_HELP,           /* --help after the synopsis lines: what it is, the options */
+    AS_MSG_HELP_INPUT,     /* --help, then: the input format, limits, exit status, examples
+                              (two strings: C11 promises string literals of 4095 bytes) */
     /* worksheets (issue 14): the SHEET_ ones are set in LaTeX too, any %s may be
      * mathematics, so they take only %s (but LEVEL); their English is ASCII but for
      * curly quotes, which pdflatex alone can set */
@@ -274,8 +287,8 @@ typedef enum as_msg {
     AS_MSG_SHEET_DATE,
     AS_MSG_SHEET_DO,           /* %s the tables to compute */
     AS_MSG_SHEET_PLACES,       /* %s decimal places */
-    AS_MSG_SHEET_SOFTMAX,      /* A is the softmax of each row */
-    AS_MSG_SHEET_MASKED,       /* %s −∞: what masked cells hold */
+    AS_MSG_SHEET_SOFTMAX,      /* %s "A", %s "S": A is the softmax of each row */
+    AS_MSG_SHEET_MASKED,       /* %s "S", %s −∞, %s "A": what masked cells hold */
     AS_MSG_SHEET_WORK,         /* heading: room to work */
     AS_MSG_SHEET_EXP,          /* before the table of e^x */
     AS_MSG_SHEET_HEAD,         /* %s head */
@@ -443,6 +456,36 @@ typedef enum as_msg {
     AS_MSG_CHK_OTHER_PROBLEM_HINT,/* hint: which problem the answers are checked against */
     /* output that streams (issue 20) */
     AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
+    /* ---- practice: a tutor in the terminal (issue 18, SPEC §14) ---- */
+    AS_MSG_CMD_PRACTICE,      /* --help: what practice does */
+    AS_MSG_CMD_ARGS_PRACTICE, /* --help: its arguments */
+    AS_MSG_PR_INTRO,          /* how to answer */
+    AS_MSG_PR_TABLE,          /* %s the table: heading before its cells */
+    AS_MSG_PR_FROM,           /* %s what a cell is made of */
+    AS_MSG_PR_PAIR,           /* %s %s %s %s: "q₁ = [1,0]，k₀ = [1,0]" */
+    AS_MSG_PR_COLUMN,         /* %s table, %zu column: "Wq第0列" */
+    AS_MSG_PR_BIAS,           /* %s "bq₀", %s its value: appended to a projection's line */
+    AS_MSG_PR_SCALE,          /* "缩放系数" (a custom scale) */
+    AS_MSG_PR_ROW_SCORES,     /* %zu row, %s the vector: the row's scaled scores */
+    AS_MSG_PR_SHARE,          /* %s "exp(0)", %s value, %s the row's sum, %s the share */
+    AS_MSG_PR_PROMPT,         /* %s table, %zu %zu the cell */
+    AS_MSG_PR_GIVEN,          /* %s table, %zu %zu the cell, %s its value: fixed by the mask */
+    AS_MSG_PR_RIGHT,          /* an answer judged right */
+    AS_MSG_PR_ARITH,          /* %s the arithmetic, %s the student's number */
+    AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the code, %s the sentence */
+    AS_MSG_PR_MISTAKES,       /* %s the student's number, %s the codes */
+    AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell */
+    AS_MSG_PR_AGAIN,          /* %d tries left */
+    AS_MSG_PR_REVEAL,         /* %s table, %zu %zu cell, %s its value */
+    AS_MSG_PR_NOT_NUMBER,     /* %s what was typed */
+    AS_MSG_PR_SCORE,          /* %zu right, %zu asked */
+    AS_MSG_PR_MISSED,         /* %s the cells missed */
+    AS_MSG_PR_ALL_RIGHT,      /* every cell right */
+    AS_MSG_PR_STOPPED,        /* %zu cells not done */
+    AS_MSG_USE_PRACTICE_SOURCE, /* practice without FILE or --seed */
+    AS_MSG_USE_PRACTICE_KIND, /* the input has several heads, Wo or positions */
+    AS_MSG_USE_PRACTICE_ONLY, /* %s the table --only named that practice does not ask */
+    AS_MSG_USE_STEP_TRACE,    /* %s: trace --step takes 1 to 4 */
     AS_MSG_COUNT
 } as_msg;
 

@@ -1,0 +1,685 @@
+/* practice.c - a tutor in the terminal (SPEC §14); see practice.h. The numbers shown
+ * and judged are the trace's (and the mistakes' chains', ownchain.h); the words are the
+ * message table's. */
+#include "attnstep/practice.h"
+#include "attnstep/check_report.h"
+#include "attnstep/expand.h"
+#include "attnstep/number.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/ownchain.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define TRIES 3        /* wrong answers before the answer is shown */
+#define LINE_MAX_IN 256 /* an answer longer than this is cut (no number is that long) */
+#define TYPED_SHOWN 40 /* bytes of a non-number echoed back in the message */
+#define MAX_FITS 4
+
+static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_O};
+#define NTABLES (sizeof order / sizeof order[0])
+#define ASKABLE ((1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) | \
+                 (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O))
+#define ROW_TABLES ((1u << AS_T_QKT) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O))
+
+typedef struct tutor {
+    FILE *in, *out, *log;
+    const as_problem *p;
+    const as_trace *t;
+    const as_head_trace *h;
+    const as_practice_opts *o;
+    unsigned tables;
+    as_expand_style st;
+    as_chain_cache chains; /* the mistakes' chains, made when a wrong answer first asks */
+    as_text missed;        /* "A[1][0]、O[1][1]" */
+    as_practice_score *sc;
+    int failed;            /* memory ran out, or out could not be written */
+} tutor;
+
+typedef struct cell {
+    as_table tb;
+    size_t i, j;
+} cell;
+
+int as_practice_fits(const as_problem *p)
+{
+    return p->heads == 1 && p->kv_heads == 1 && p->Wo == NULL && p->positions == AS_POSITIONS_NONE;
+}
+
+int as_practice_only_bad(unsigned only)
+{
+    int b;
+
+    for (b = 0; b < AS_T_COUNT; b++)
+        if ((only >> b & 1u) && !(ASKABLE >> b & 1u))
+            return b;
+    return -1;
+}
+
+/* ---- writing ---- */
+
+/* Writes the message id (printf arguments follow) and a newline when nl, to the
+ * terminal and to the transcript. */
+static void say(tutor *tu, int nl, as_msg id, ...)
+{
+    va_list ap, aq;
+
+    va_start(ap, id);
+    va_copy(aq, ap);
+    vfprintf(tu->out, as_msg_text(tu->o->ro.lang, id), ap);
+    if (nl)
+        fputc('\n', tu->out);
+    if (tu->log != NULL) {
+        vfprintf(tu->log, as_msg_text(tu->o->ro.lang, id), aq);
+        if (nl)
+            fputc('\n', tu->log);
+    }
+    va_end(aq);
+    va_end(ap);
+}
+
+/* The name of a table as the chapter prints it: QKᵀ (QK^T with --ascii). */
+static const char *table_word(const tutor *tu, as_table tb)
+{
+    if (tb == AS_T_QKT)
+        return tu->st.ascii ? "QK^T" : "QK\xe1\xb5\x80";
+    return as_table_name(tb);
+}
+
+/* The true table of kind tb. */
+static const as_matrix *truth(const tutor *tu, as_table tb)
+{
+    switch (tb) {
+    case AS_T_Q: return &tu->t->Q;
+    case AS_T_K: return &tu->t->K;
+    case AS_T_V: return &tu->t->V;
+    case AS_T_QKT: return &tu->h->QKT;
+    case AS_T_S: return &tu->h->S;
+    case AS_T_A: return &tu->h->A;
+    default: return &tu->t->O;
+    }
+}
+
+static double value(const tutor *tu, const cell *c)
+{
+    const as_matrix *m = truth(tu, c->tb);
+    return AS_AT(*m, c->i, c->j);
+}
+
+/* ---- which cells are asked ---- */
+
+/* Nonzero when the mask fixes the cell (S −∞, A 0): it is shown, not asked. */
+static int fixed(const tutor *tu, const cell *c)
+{
+    return (c->tb == AS_T_S || c->tb == AS_T_A) && isinf(AS_AT(tu->p->M, c->i, c->j)) &&
+           AS_AT(tu->p->M, c->i, c->j) < 0;
+}
+
+/* Nonzero when row i of table tb is asked. */
+static int row_asked(const tutor *tu, as_table tb, size_t i)
+{
+    return tu->o->row < 0 || !(ROW_TABLES >> tb & 1u) || (size_t)tu->o->row == i;
+}
+
+/* The cells to answer. */
+static size_t count_cells(const tutor *tu)
+{
+    size_t k, n = 0;
+    cell c;
+
+    for (k = 0; k < NTABLES; k++) {
+        const as_matrix *m = truth(tu, order[k]);
+        if (!(tu->tables >> order[k] & 1u))
+            continue;
+        c.tb = order[k];
+        for (c.i = 0; c.i < m->rows; c.i++)
+            for (c.j = 0; c.j < m->cols; c.j++)
+                n += row_asked(tu, c.tb, c.i) && !fixed(tu, &c);
+    }
+    return n;
+}
+
+/* ---- what a cell is made of ---- */
+
+static as_view row_of(const as_matrix *m, size_t i)
+{
+    return as_view_row(m->v, m->cols, i);
+}
+
+static as_view column_of(const as_matrix *m, size_t j)
+{
+    return as_view_column(m->v, m->cols, j, NULL, m->rows);
+}
+
+/* The projection's parts: its input row (X or Xkv), W and bias of table tb. */
+static void projection(const tutor *tu, as_table tb, const as_matrix **x, const as_matrix **w,
+                       const as_matrix **b, const char **wname)
+{
+    const as_problem *p = tu->p;
+
+    *x = tb == AS_T_Q ? p->X : p->Xkv;
+    *w = tb == AS_T_Q ? p->Wq : tb == AS_T_K ? p->Wk : p->Wv;
+    *b = tb == AS_T_Q ? p->bq : tb == AS_T_K ? p->bk : p->bv;
+    *wname = tb == AS_T_Q ? "Wq" : tb == AS_T_K ? "Wk" : "Wv";
+}
+
+/* The two factors of a dot product cell: rows and columns of tables. */
+static void factors(const tutor *tu, const cell *c, as_view *a, as_view *b, char *aname,
+                    size_t asize, char *bname, size_t bsize, size_t *asub)
+{
+    const as_matrix *x, *w, *bias;
+    const char *wn;
+
+    *asub = c->i;
+    if (c->tb == AS_T_QKT) {
+        *a = row_of(&tu->t->Q, c->i);
+        *b = row_of(&tu->t->K, c->j);
+        snprintf(aname, asize, "q");
+        as_text bt = {0};
+        as_expand_sub(&bt, "k", c->j, &tu->st);
+        snprintf(bname, bsize, "%s", as_text_str(&bt));
+        as_text_free(&bt);
+        return;
+    }
+    if (c->tb == AS_T_O) {
+        *a = row_of(&tu->h->A, c->i);
+        *b = column_of(&tu->t->V, c->j);
+        snprintf(aname, asize, "a");
+        snprintf(bname, bsize, as_msg_text(tu->o->ro.lang, AS_MSG_PR_COLUMN), "V", c->j);
+        return;
+    }
+    projection(tu, c->tb, &x, &w, &bias, &wn);
+    *a = row_of(x, c->i);
+    *b = column_of(w, c->j);
+    snprintf(aname, asize, "x");
+    snprintf(bname, bsize, as_msg_text(tu->o->ro.lang, AS_MSG_PR_COLUMN), wn, c->j);
+}
+
+/* The bias term of a projection cell, or NULL. */
+static const double *bias_of(const tutor *tu, const cell *c)
+{
+    const as_matrix *x, *w, *b;
+    const char *wn;
+
+    if (c->tb != AS_T_Q && c->tb != AS_T_K && c->tb != AS_T_V)
+        return NULL;
+    projection(tu, c->tb, &x, &w, &b, &wn);
+    return b == NULL ? NULL : &b->v[c->j];
+}
+
+/* Appends v for people, into t. */
+static void number(as_text *t, const tutor *tu, double v)
+{
+    as_expand_number(t, v, &tu->st);
+}
+
+/* "√2 ≈ 1.414214" (or the custom scale) and the raw score: what an S cell is made of. */
+static void from_scores(as_text *t, const tutor *tu, const cell *c)
+{
+    char name[96];
+    as_text r = {0};
+
+    snprintf(name, sizeof name, "%s[%zu][%zu]", table_word(tu, AS_T_QKT), c->i, c->j);
+    number(&r, tu, AS_AT(tu->h->QKT, c->i, c->j));
+    if (tu->p->scale_auto) {
+        as_text s = {0};
+        as_text_addf(&s, "%s%zu %s ", as_sym_text(tu->st.ascii, AS_SYM_SQRT), tu->p->d_k,
+                     as_sym_text(tu->st.ascii, AS_SYM_APPROX));
+        number(&s, tu, tu->p->sqrt_dk);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), name, as_text_str(&r),
+                     tu->st.ascii ? "sqrt(d_k)" : "\xe2\x88\x9a" "d_k", as_text_str(&s));
+        as_text_free(&s);
+    } else {
+        as_text s = {0};
+        number(&s, tu, tu->p->scale);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), name, as_text_str(&r),
+                     as_msg_text(tu->o->ro.lang, AS_MSG_PR_SCALE), as_text_str(&s));
+        as_text_free(&s);
+    }
+    as_text_free(&r);
+}
+
+/* The line that shows what cell c is made of. */
+static void made_from(as_text *t, const tutor *tu, const cell *c)
+{
+    as_view a, b;
+    char an[8], bn[64];
+    size_t asub;
+    const double *bias;
+    as_text nm = {0}, x = {0}, y = {0};
+
+    if (c->tb == AS_T_S) {
+        from_scores(t, tu, c);
+        return;
+    }
+    if (c->tb == AS_T_A) {
+        as_view s = row_of(&tu->h->S, c->i);
+        as_expand_vector(&x, &s, &tu->st);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_ROW_SCORES), c->i, as_text_str(&x));
+        as_text_free(&x);
+        return;
+    }
+    factors(tu, c, &a, &b, an, sizeof an, bn, sizeof bn, &asub);
+    as_expand_sub(&nm, an, asub, &tu->st);
+    as_expand_vector(&x, &a, &tu->st);
+    as_expand_vector(&y, &b, &tu->st);
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), as_text_str(&nm),
+                 as_text_str(&x), bn, as_text_str(&y));
+    t->failed |= nm.failed | x.failed | y.failed;
+    as_text_free(&nm);
+    as_text_free(&x);
+    as_text_free(&y);
+    if ((bias = bias_of(tu, c)) != NULL) {
+        as_text bt = {0};
+        as_expand_sub(&bt, c->tb == AS_T_Q ? "bq" : c->tb == AS_T_K ? "bk" : "bv", c->j, &tu->st);
+        as_expand_number(&y, *bias, &tu->st);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_BIAS), as_text_str(&bt),
+                     as_text_str(&y));
+        as_text_free(&bt);
+        as_text_free(&y);
+    }
+}
+
+/* " = v" or " ≈ v" (when v is shown rounded). */
+static void result(as_text *t, const tutor *tu, double v)
+{
+    char buf[AS_NUM_BUF];
+    const int rounded = as_fmt_display(buf, sizeof buf, v, tu->st.digits, tu->st.ascii);
+
+    as_text_addf(t, " %s %s", rounded ? as_sym_text(tu->st.ascii, AS_SYM_APPROX) : "=", buf);
+}
+
+/* The cell's arithmetic, ending with its value: "q₁·k₀ = 1×1+0×0 = 1". */
+static void arithmetic(as_text *t, const tutor *tu, const cell *c)
+{
+    as_view a, b;
+    char an[8], bn[64];
+    size_t asub;
+    const double *bias;
+
+    if (c->tb == AS_T_S) {
+        if (tu->p->scale_auto) {
+            as_expand_over_sqrt(t, AS_AT(tu->h->QKT, c->i, c->j), tu->p->d_k, &tu->st);
+        } else {
+            as_expand_factor(t, AS_AT(tu->h->QKT, c->i, c->j), &tu->st);
+            as_text_addf(t, "%s", as_sym_text(tu->st.ascii, AS_SYM_TIMES));
+            as_expand_factor(t, tu->p->scale, &tu->st);
+        }
+        if (AS_AT(tu->p->M, c->i, c->j) != 0) {
+            as_text_addf(t, "+");
+            as_expand_factor(t, AS_AT(tu->p->M, c->i, c->j), &tu->st);
+        }
+        result(t, tu, value(tu, c));
+        return;
+    }
+    if (c->tb == AS_T_A) {
+        as_text e = {0}, s = {0}, v = {0}, x = {0};
+        as_text_addf(&e, "exp(");
+        number(&e, tu, AS_AT(tu->h->shifted, c->i, c->j));
+        as_text_addf(&e, ")");
+        number(&v, tu, AS_AT(tu->h->exps, c->i, c->j));
+        number(&s, tu, AS_AT(tu->h->sums, c->i, 0));
+        as_text_addf(&x, "%s/%s", as_text_str(&v), as_text_str(&s));
+        result(&x, tu, value(tu, c));
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_SHARE), as_text_str(&e),
+                     as_text_str(&v), as_text_str(&s), as_text_str(&x));
+        as_text_free(&e);
+        as_text_free(&s);
+        as_text_free(&v);
+        as_text_free(&x);
+        return;
+    }
+    factors(tu, c, &a, &b, an, sizeof an, bn, sizeof bn, &asub);
+    as_expand_sub(t, an, asub, &tu->st);
+    as_text_addf(t, "%s%s = ", as_sym_text(tu->st.ascii, AS_SYM_DOT), bn);
+    as_expand_products(t, &a, &b, "+", &tu->st);
+    if ((bias = bias_of(tu, c)) != NULL) {
+        as_text_addf(t, "+");
+        as_expand_factor(t, *bias, &tu->st);
+    }
+    result(t, tu, value(tu, c));
+}
+
+/* ---- the named mistakes a single cell can show ---- */
+
+static as_answer_kind kind_of(as_table tb)
+{
+    switch (tb) {
+    case AS_T_Q: return AS_ANS_Q;
+    case AS_T_K: return AS_ANS_K;
+    case AS_T_V: return AS_ANS_V;
+    case AS_T_QKT: return AS_ANS_QKT;
+    case AS_T_S: return AS_ANS_S;
+    case AS_T_A: return AS_ANS_A;
+    default: return AS_ANS_O;
+    }
+}
+
+/* The cell c of mistake chain v, into *x; 0 when that chain does not give it. */
+static int variant_cell(tutor *tu, size_t v, const cell *c, double *x)
+{
+    const as_chain *ch = as_chain_get(&tu->chains, v);
+    as_table_grade g;
+    const as_chain_slot *s;
+
+    if (ch == NULL) {
+        tu->failed = 1;
+        return 0;
+    }
+    memset(&g, 0, sizeof g);
+    g.kind = kind_of(c->tb);
+    g.head = c->tb <= AS_T_V ? -1 : 0;
+    g.row = -1;
+    s = as_chain_slot_of(ch, tu->p, &g);
+    if (!s->ok || s->calc.rows != truth(tu, c->tb)->rows || s->calc.cols != truth(tu, c->tb)->cols)
+        return 0;
+    *x = AS_AT(s->calc, c->i, c->j);
+    return 1;
+}
+
+/* Adds f to fits[*n] unless its diagnosis is there already. */
+static void add_fit(as_fit *fits, size_t *n, as_fit f)
+{
+    size_t k;
+
+    for (k = 0; k < *n; k++)
+        if (fits[k].diag == f.diag && fits[k].detail == f.detail)
+            return;
+    if (*n < MAX_FITS)
+        fits[(*n)++] = f;
+}
+
+/* Nonzero for a mistake in making Q, K or V (another W, a transposed W) asked about a
+ * later table's cell: the tables it is made from are on the screen, right, so such a
+ * value comes from the later step (A·K is keys_for_values, not V made with Wk). */
+static int projection_mistake(const cell *c, as_fit f)
+{
+    return c->tb > AS_T_V && (f.diag == AS_DIAG_WRONG_WEIGHTS || f.diag == AS_DIAG_TORCH_LAYOUT);
+}
+
+/* The mistakes whose value of cell c the written w (unit u) stands for. */
+static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
+{
+    const as_matrix *m = truth(tu, c->tb);
+    size_t v, n = 0;
+    double x;
+
+    for (v = 1; v < AS_CHAIN_VARIANTS; v++)
+        if (!projection_mistake(c, as_chain_variant(v)) && variant_cell(tu, v, c, &x) && !isnan(x) &&
+            as_cell_judge(w, u, x, &tu->o->judge) == AS_CELL_RIGHT)
+            add_fit(fits, &n, as_chain_variant(v));
+    if (c->i != c->j && c->j < m->rows && c->i < m->cols &&
+        as_cell_judge(w, u, AS_AT(*m, c->j, c->i), &tu->o->judge) == AS_CELL_RIGHT) {
+        as_fit f = {AS_DIAG_TRANSPOSED, 0};
+        add_fit(fits, &n, f);
+    }
+    return n;
+}
+
+/* The hint for a wrong answer typed as typed: the mistake it equals, else the
+ * arithmetic. */
+static void hint(tutor *tu, const cell *c, const char *typed, double w, double u)
+{
+    as_fit fits[MAX_FITS];
+    const size_t n = mistakes(tu, c, w, u, fits);
+    as_text t = {0};
+
+    if (n == 1 && fits[0].diag == AS_DIAG_TRANSPOSED) {
+        say(tu, 1, AS_MSG_PR_TRANSPOSED, typed, table_word(tu, c->tb), c->j, c->i);
+    } else if (n == 1) {
+        as_table_grade g;
+        char why[512];
+        memset(&g, 0, sizeof g);
+        g.diagnosis = fits[0].diag;
+        g.detail = fits[0].detail;
+        as_diag_explain(why, sizeof why, &g, &tu->o->ro);
+        say(tu, 1, AS_MSG_PR_MISTAKE, typed, as_diag_code(fits[0].diag), why);
+    } else if (n > 1) {
+        const char *codes[MAX_FITS];
+        char list[256];
+        size_t k, m = 0, q;
+        for (k = 0; k < n; k++) {
+            for (q = 0; q < m && strcmp(codes[q], as_diag_code(fits[k].diag)) != 0; q++)
+                ;
+            if (q == m)
+                codes[m++] = as_diag_code(fits[k].diag);
+        }
+        as_msg_list(list, sizeof list, tu->o->ro.lang, codes, m, AS_MSG_LIST_AND);
+        say(tu, 1, AS_MSG_PR_MISTAKES, typed, list);
+    } else {
+        arithmetic(&t, tu, c);
+        say(tu, 1, AS_MSG_PR_ARITH, t.failed ? "" : as_text_str(&t), typed);
+    }
+    tu->failed |= t.failed;
+    as_text_free(&t);
+}
+
+/* ---- reading ---- */
+
+/* Reads one line into buf (cut to size - 1 bytes, the rest of a long line skipped),
+ * without its line end and surrounding blanks. Returns its length, or -1 at the end of
+ * input with nothing read. */
+static long read_line(FILE *in, char *buf, size_t size)
+{
+    size_t n = 0, s = 0;
+    int ch, any = 0;
+
+    while ((ch = getc(in)) != EOF && ch != '\n') {
+        any = 1;
+        if (n + 1 < size)
+            buf[n++] = (char)ch;
+    }
+    if (ch == EOF && !any)
+        return -1;
+    while (n > 0 && (buf[n - 1] == '\r' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+        n--;
+    while (s < n && (buf[s] == ' ' || buf[s] == '\t'))
+        s++;
+    memmove(buf, buf + s, n - s);
+    buf[n - s] = '\0';
+    return (long)(n - s);
+}
+
+/* Copies typed text for showing: control bytes as '?', cut at a character boundary. */
+static void shown(char *dst, size_t size, const char *s)
+{
+    size_t n = 0;
+
+    for (; s[n] != '\0' && n + 1 < size && n < TYPED_SHOWN; n++)
+        dst[n] = (unsigned char)s[n] < 0x20 || s[n] == 0x7f ? '?' : s[n];
+    while (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0x80)
+        n--;
+    if (n > 0 && (unsigned char)dst[n - 1] >= 0xc0)
+        n--;
+    dst[n] = '\0';
+}
+
+/* ---- asking ---- */
+
+enum { ANS_RIGHT, ANS_MISSED, ANS_STOP };
+
+/* "A[1][0]" appended to the list of missed cells. */
+static void note_missed(tutor *tu, const cell *c)
+{
+    as_text_addf(&tu->missed, "%s%s[%zu][%zu]",
+                 tu->missed.len ? as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP) : "",
+                 table_word(tu, c->tb), c->i, c->j);
+    tu->sc->missed++;
+}
+
+static int reveal(tutor *tu, const cell *c)
+{
+    char buf[AS_NUM_BUF];
+
+    as_fmt_display(buf, sizeof buf, value(tu, c), tu->st.digits, tu->st.ascii);
+    say(tu, 1, AS_MSG_PR_REVEAL, table_word(tu, c->tb), c->i, c->j, buf);
+    note_missed(tu, c);
+    return ANS_MISSED;
+}
+
+/* Shows the prompt and reads an answer into buf; -1 at the end of input. */
+static long prompt(tutor *tu, const cell *c, char *buf, size_t size)
+{
+    long n;
+
+    say(tu, 0, AS_MSG_PR_PROMPT, table_word(tu, c->tb), c->i, c->j);
+    if (fflush(tu->out) != 0 || ferror(tu->out))
+        tu->failed = 1;
+    n = read_line(tu->in, buf, size);
+    if (n < 0) {
+        fputc('\n', tu->out); /* end the line the prompt waited on */
+        return -1;
+    }
+    if (tu->o->echo)
+        fprintf(tu->out, "%s\n", buf);
+    if (tu->log != NULL)
+        fprintf(tu->log, "%s\n", buf);
+    return n;
+}
+
+/* One answer judged: ANS_RIGHT, or -1 (try again), or *tries reached: ANS_MISSED. */
+static int judge(tutor *tu, const cell *c, const char *buf, size_t len, int *tries)
+{
+    double w;
+    const char *why = NULL;
+    const size_t used = as_parse_number(buf, len, 1, &w, &why);
+    char typed[TYPED_SHOWN + 8];
+
+    shown(typed, sizeof typed, buf);
+    if (used == 0 || used != len || isnan(w)) {
+        say(tu, 1, AS_MSG_PR_NOT_NUMBER, typed);
+        return -1;
+    }
+    if (as_cell_judge(w, as_written_unit(buf, len), value(tu, c), &tu->o->judge) ==
+        AS_CELL_RIGHT) {
+        say(tu, 1, AS_MSG_PR_RIGHT);
+        return ANS_RIGHT;
+    }
+    hint(tu, c, typed, w, as_written_unit(buf, len));
+    if (++*tries >= TRIES)
+        return reveal(tu, c);
+    say(tu, 1, AS_MSG_PR_AGAIN, TRIES - *tries);
+    return -1;
+}
+
+/* Asks cell c until it is right, missed, or the student stops. */
+static int ask(tutor *tu, const cell *c)
+{
+    char buf[LINE_MAX_IN];
+    as_text from = {0};
+    int tries = 0, r = -1;
+    long n;
+
+    made_from(&from, tu, c);
+    say(tu, 1, AS_MSG_PR_FROM, as_text_str(&from));
+    tu->failed |= from.failed;
+    as_text_free(&from);
+    while (r < 0 && !tu->failed) {
+        if ((n = prompt(tu, c, buf, sizeof buf)) < 0)
+            return ANS_STOP;
+        if (n == 0)
+            continue;
+        if ((buf[0] == 'q' || buf[0] == 'Q') && n == 1)
+            return ANS_STOP;
+        if (buf[0] == '?' && n == 1)
+            return reveal(tu, c);
+        r = judge(tu, c, buf, (size_t)n, &tries);
+    }
+    return r < 0 ? ANS_STOP : r;
+}
+
+/* Shows a cell the mask fixes. */
+static void given(tutor *tu, const cell *c)
+{
+    char buf[AS_NUM_BUF];
+
+    as_fmt_display(buf, sizeof buf, value(tu, c), tu->st.digits, tu->st.ascii);
+    say(tu, 1, AS_MSG_PR_GIVEN, table_word(tu, c->tb), c->i, c->j, buf);
+}
+
+/* Asks every cell of table tb that is asked. Returns 0, or -1 when the student
+ * stopped (or writing failed). */
+static int ask_table(tutor *tu, as_table tb)
+{
+    const as_matrix *m = truth(tu, tb);
+    cell c;
+    int r;
+
+    say(tu, 1, AS_MSG_PR_TABLE, table_word(tu, tb));
+    c.tb = tb;
+    for (c.i = 0; c.i < m->rows; c.i++) {
+        if (!row_asked(tu, tb, c.i))
+            continue;
+        for (c.j = 0; c.j < m->cols; c.j++) {
+            if (fixed(tu, &c)) {
+                given(tu, &c);
+                continue;
+            }
+            if ((r = ask(tu, &c)) == ANS_STOP || tu->failed)
+                return -1;
+            tu->sc->right += r == ANS_RIGHT;
+        }
+    }
+    return 0;
+}
+
+/* The score and the cells missed. */
+static void summary(tutor *tu)
+{
+    const as_practice_score *sc = tu->sc;
+    const size_t done = sc->right + sc->missed;
+
+    fputc('\n', tu->out);
+    if (tu->log != NULL)
+        fputc('\n', tu->log);
+    if (sc->stopped && done < sc->cells)
+        say(tu, 1, AS_MSG_PR_STOPPED, sc->cells - done);
+    say(tu, 1, AS_MSG_PR_SCORE, sc->right, sc->cells);
+    if (sc->missed > 0)
+        say(tu, 1, AS_MSG_PR_MISSED, tu->missed.failed ? "" : as_text_str(&tu->missed));
+    else if (sc->right == sc->cells)
+        say(tu, 1, AS_MSG_PR_ALL_RIGHT);
+}
+
+/* The tables asked: the options', or all seven (QKᵀ, S, A, O with a row). */
+static unsigned tables_asked(const as_practice_opts *o)
+{
+    if (o->tables & ASKABLE)
+        return o->tables & ASKABLE;
+    return o->row >= 0 ? ROW_TABLES : ASKABLE;
+}
+
+int as_practice_run(FILE *in, FILE *out, FILE *log, const as_problem *p, const as_trace *t,
+                    const as_practice_opts *o, as_practice_score *sc)
+{
+    tutor tu;
+    size_t k;
+
+    memset(&tu, 0, sizeof tu);
+    memset(sc, 0, sizeof *sc);
+    tu.in = in;
+    tu.out = out;
+    tu.log = log;
+    tu.p = p;
+    tu.t = t;
+    tu.h = &t->head[0];
+    tu.o = o;
+    tu.sc = sc;
+    tu.tables = tables_asked(o);
+    tu.st.digits = o->ro.digits;
+    tu.st.ascii = o->ro.ascii;
+    as_chain_cache_init(&tu.chains, p, NULL, 0);
+    sc->cells = count_cells(&tu);
+    say(&tu, 1, AS_MSG_PR_INTRO);
+    for (k = 0; k < NTABLES && !sc->stopped; k++)
+        if ((tu.tables >> order[k] & 1u) && ask_table(&tu, order[k]) != 0)
+            sc->stopped = 1;
+    summary(&tu);
+    tu.failed |= tu.missed.failed;
+    as_text_free(&tu.missed);
+    as_chain_cache_free(&tu.chains);
+    if (fflush(out) != 0 || ferror(out) || tu.failed)
+        return -1;
+    return sc->right == sc->cells ? 0 : 1;
+}

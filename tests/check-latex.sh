@@ -1,0 +1,83 @@
+#!/bin/sh
+# check-latex.sh - `make check-latex`: makes every kind of worksheet (md and latex, zh and
+# en, with and without the key; exercise, sheet FILE, --class, each --step, level 3),
+# compiles every LaTeX one (pdflatex for English, xelatex + ctex for Chinese), fails on
+# an error or an overfull line, and checks with pdfinfo that a 2-token sheet without its
+# key is one A4 page. Installs texlive-xetex, texlive-lang-chinese and poppler-utils
+# with apt-get when they are missing (as root, e.g. on CI).
+#
+# Usage: sh tests/check-latex.sh [BIN]   (BIN: the attnstep binary, default build/attnstep)
+set -eu
+bin=${1:-build/attnstep}
+out=build/latex
+need=""
+command -v pdflatex >/dev/null 2>&1 || need="$need texlive-latex-base"
+command -v xelatex >/dev/null 2>&1 || need="$need texlive-xetex"
+kpsewhich ctexart.cls >/dev/null 2>&1 || need="$need texlive-lang-chinese texlive-latex-recommended"
+command -v pdfinfo >/dev/null 2>&1 || need="$need poppler-utils"
+if [ -n "$need" ]; then
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "check-latex: needs$need (Debian packages); install them and run again" >&2
+        exit 1
+    fi
+    echo "check-latex: installing$need"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+fi
+rm -rf "$out"
+mkdir -p "$out"
+
+# name | pages without the key (0: not checked) | arguments
+kinds='exercise|1|exercise --seed 5 --level 2 --exp-table
+f11|1|sheet examples/f11.txt --exp-table
+class|4|exercise --seed 9 --class tests/data/sheet/roster.txt
+project|1|exercise --seed 5 --step project
+scores|1|exercise --seed 5 --step scores
+softmax|1|exercise --seed 5 --step softmax --exp-table
+mix|1|exercise --seed 5 --step mix
+level3|0|exercise --seed 11 --level 3 --tokens 5 --exp-table
+heads|0|sheet examples/two-heads.txt'
+docs=0
+fail=0
+compile() { # file.tex engine: compiles in $out, checks the log
+    (cd "$out" && $2 -interaction=nonstopmode -halt-on-error "$1" >/dev/null 2>&1) || {
+        echo "check-latex: $1 does not compile with $2:" >&2
+        grep -A4 '^!' "$out/${1%.tex}.log" >&2 || true
+        return 1
+    }
+    if grep -q 'Overfull \\hbox' "$out/${1%.tex}.log"; then
+        echo "check-latex: $1 has an overfull line:" >&2
+        grep -A2 'Overfull \\hbox' "$out/${1%.tex}.log" | head -6 >&2
+        return 1
+    fi
+}
+pages() { pdfinfo "$1" | awk '/^Pages:/ { print $2 }'; }
+printf '%s\n' "$kinds" | {
+while IFS='|' read -r name want args; do
+    for lang in zh en; do
+        for key in "" " --answers"; do
+            base="$name-$lang${key:+-key}"
+            # shellcheck disable=SC2086
+            $bin $args --lang $lang$key --format md >"$out/$base.md"
+            # shellcheck disable=SC2086
+            $bin $args --lang $lang$key --format latex >"$out/$base.tex"
+            [ -s "$out/$base.md" ] || { echo "check-latex: $base.md is empty" >&2; fail=1; }
+            engine=xelatex
+            [ "$lang" = en ] && engine=pdflatex
+            if compile "$base.tex" $engine; then
+                docs=$((docs + 1))
+                got=$(pages "$out/$base.pdf")
+                if [ -z "$key" ] && [ "$want" != 0 ] && [ "$got" != "$want" ]; then
+                    echo "check-latex: $base.pdf has $got pages, not $want" >&2
+                    fail=1
+                fi
+            else
+                fail=1
+            fi
+        done
+    done
+done
+[ $fail = 0 ] || exit 1
+echo "check-latex: $docs LaTeX documents compiled (pdflatex en, xelatex zh), no overfull line," \
+     "every 2-token sheet without its key on one page"
+}

@@ -1,0 +1,236 @@
+/* test_moodle.c - the Moodle export (SPEC §7): GIFT that keeps the GIFT grammar (checked
+ * by a small parser of the test's own, after Moodle's documentation of the format), and
+ * Moodle XML that is well-formed (xmllint, when it is installed) with one Cloze question
+ * per exercise and one NUMERICAL blank per cell to fill. The numbers of F11 come from the
+ * chapter (A's last row 0.6697615493, 0.3302384507; O's 6.6976154933); the mistakes'
+ * values by hand: no_scale leaves S[1][0] = QKᵀ[1][0] = 1, and softmax([1, 0]) gives
+ * e/(e+1) = 0.7310585786; scale_multiplied gives S[1][0] = √2 = 1.4142135624. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/test_moodle.out"
+#define CLI_ERR "build/tests/test_moodle.err"
+#include "cli_util.h"
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+
+    for (; (s = strstr(s, what)) != NULL; s++)
+        n++;
+    return n;
+}
+
+/* ---- a GIFT reader after Moodle's documentation ---- */
+
+/* Moves past the text up to the first unescaped character of stops; returns it, or
+ * '\0' at the end. A backslash escapes the next character. */
+static char skip_to(const char **p, const char *stops)
+{
+    for (; **p; (*p)++) {
+        if (**p == '\\' && (*p)[1] != '\0') {
+            (*p)++;
+            continue;
+        }
+        if (strchr(stops, **p) != NULL)
+            return **p;
+    }
+    return '\0';
+}
+
+/* A number as GIFT writes it: optional minus, digits, optional fraction and exponent. */
+static int number(const char **p)
+{
+    char *end;
+
+    strtod(*p, &end);
+    if (end == *p)
+        return 0;
+    *p = end;
+    return 1;
+}
+
+/* "#" then answers "=[%n%]value:tolerance[#feedback]" until "}"; the first without a
+ * percentage (full credit), the others %0%. Returns the number of answers, -1 when the
+ * grammar is broken. */
+static int numerical(const char **p)
+{
+    int n = 0;
+
+    if (**p != '#')
+        return -1;
+    (*p)++;
+    while (**p == ' ' || **p == '\n')
+        (*p)++;
+    while (**p == '=') {
+        (*p)++;
+        if (n > 0 && strncmp(*p, "%0%", 3) != 0)
+            return -1;
+        if (n > 0)
+            *p += 3;
+        if (!number(p) || **p != ':' || (++*p, !number(p)))
+            return -1;
+        if (**p == '#') {
+            (*p)++;
+            if (skip_to(p, "=}~{") != '=' && **p != '}')
+                return -1;
+        }
+        while (**p == ' ')
+            (*p)++;
+        n++;
+    }
+    return **p == '}' ? n : -1;
+}
+
+/* One question: "::title::[html]text{answers}". Returns its answers (0: a description),
+ * -1 when broken. */
+static int question(const char *q)
+{
+    const char *p = q;
+    int n;
+
+    if (strncmp(p, "::", 2) != 0)
+        return -1;
+    p += 2;
+    if (skip_to(&p, ":") != ':' || p[1] != ':')
+        return -1;
+    p += 2;
+    if (strncmp(p, "[html]", 6) != 0)
+        return -1;
+    p += 6;
+    if (skip_to(&p, "{}~=#:") != '{')
+        return -1; /* every special character of the text is escaped */
+    p++;
+    n = *p == '}' ? 0 : numerical(&p);
+    if (n < 0)
+        return -1;
+    p++;
+    while (*p == ' ' || *p == '\n')
+        p++;
+    return *p == '\0' ? n : -1;
+}
+
+/* Checks the whole GIFT text: comments, categories, and questions apart by blank lines.
+ * Returns the numerical questions; *described counts the descriptions. */
+static size_t gift_questions(char *text, size_t *described)
+{
+    size_t numeric = 0;
+    char *q = text, *end;
+
+    *described = 0;
+    while (*q) {
+        end = strstr(q, "\n\n");
+        if (end != NULL)
+            *end = '\0';
+        if (strncmp(q, "//", 2) != 0 && strncmp(q, "$CATEGORY:", 10) != 0 && *q != '\0') {
+            const int n = question(q);
+            if (n < 0) {
+                print_error("not GIFT: %.200s\n", q);
+                fail();
+            }
+            if (n == 0)
+                (*described)++;
+            else
+                numeric++;
+        } else if (strncmp(q, "//", 2) == 0 && strchr(q, '\n') != NULL) {
+            /* a comment line and a category after it */
+            assert_int_equal(strncmp(strchr(q, '\n') + 1, "$CATEGORY: ", 11), 0);
+        }
+        if (end == NULL)
+            break;
+        q = end + 2;
+    }
+    return numeric;
+}
+
+/* ---- tests ---- */
+
+/* F11 asks 4 cells each of Q, K, V, QKᵀ and O, and 3 each of S and A (one is masked). */
+#define F11_CELLS (5 * 4 + 2 * 3)
+
+static void test_gift_keeps_the_grammar_and_asks_every_cell(void **state)
+{
+    char *out;
+    size_t described;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --format gift"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_non_null(strstr(out, "=0.6697615493266569:0.01#正确。"));
+    assert_non_null(strstr(out, " =%0%0.7310585786300049:0.01#不对（no_scale）"));
+    assert_int_equal(gift_questions(out, &described), F11_CELLS);
+    assert_int_equal(described, 1);
+    free(out);
+}
+
+static void test_moodle_xml_is_one_cloze_question_with_a_blank_per_cell(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --format moodle --lang en"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_int_equal(strncmp(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39), 0);
+    assert_int_equal(count(out, "<question type=\"cloze\">"), 1);
+    assert_int_equal(count(out, "{1:NUMERICAL:="), F11_CELLS);
+    /* S[1][0]: 1/√2, with no_scale's 1 and scale_multiplied's √2 as 0% answers */
+    assert_non_null(strstr(out, "{1:NUMERICAL:=0.7071067811865476:0.01#Right.~%0%1:0.01#Not right "
+                                "(no_scale)"));
+    assert_non_null(strstr(out, "~%0%1.4142135623730951:0.01#Not right (scale_multiplied)"));
+    /* A[1][0] and O[1][0] as the chapter prints them */
+    assert_non_null(strstr(out, "{1:NUMERICAL:=0.6697615493266569:0.01#Right.~%0%0.7310585786300049:"
+                                "0.01#Not right (no_scale)"));
+    assert_non_null(strstr(out, "=6.697615493266569:0.01#Right."));
+    /* the masked cells are shown, not asked */
+    assert_non_null(strstr(out, "<td>\xe2\x88\x92\xe2\x88\x9e</td>"));
+    free(out);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0)
+        assert_int_equal(system("xmllint --noout " CLI_OUT), 0);
+}
+
+static void test_tolerance_follows_digits(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --format moodle --digits 3"), 0);
+    assert_file_contains(CLI_OUT, "=0.6697615493266569:0.001#");
+}
+
+static void test_a_class_exports_a_question_per_student(void **state)
+{
+    char *out;
+    size_t described;
+
+    (void)state;
+    assert_int_equal(run("exercise --seed 9 --class tests/data/sheet/roster.txt --format moodle"),
+                     0);
+    out = slurp(CLI_OUT);
+    assert_int_equal(count(out, "<question type=\"cloze\">"), 4);
+    assert_non_null(strstr(out, "张三"));
+    free(out);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0)
+        assert_int_equal(system("xmllint --noout " CLI_OUT), 0);
+    assert_int_equal(run("exercise --seed 9 --level 3 --tokens 4 --format gift --step softmax"), 0);
+    out = slurp(CLI_OUT);
+    assert_int_equal(gift_questions(out, &described), 4 * 4 - 6); /* A's 10 readable cells */
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gift_keeps_the_grammar_and_asks_every_cell),
+        cmocka_unit_test(test_moodle_xml_is_one_cloze_question_with_a_blank_per_cell),
+        cmocka_unit_test(test_tolerance_follows_digits),
+        cmocka_unit_test(test_a_class_exports_a_question_per_student),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

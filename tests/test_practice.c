@@ -1,0 +1,344 @@
+/* test_practice.c - `attnstep practice` (SPEC §14) driven from a pipe and from a real
+ * terminal (a pty). The right answers are the chapter's F11 numbers as the chapter
+ * prints them (Q, K, V, QKᵀ, S = [[0,−∞],[1/√2,0]], A = [[1,0],[0.6697615493,
+ * 0.3302384507]], O = [[10,0],[6.6976154933,6.6047690135]]), typed to the precision a
+ * student would write; the wrong answers are the named mistakes of SPEC §6 worked out
+ * by hand on those numbers. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/practice.out"
+#define CLI_ERR "build/tests/practice.err"
+#include "cli_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EX "examples/f11.txt"
+#define IN "build/tests/practice.in"
+
+/* Every cell of F11 in the order practice asks (masked S[0][1] and A[0][1] are given). */
+static const char *const f11_answers[] = {
+    "0", "1", "1", "0",               /* Q = XWq */
+    "1", "0", "0", "1",               /* K = XWk */
+    "10", "0", "0", "20",             /* V = XWv */
+    "0", "1", "1", "0",               /* QKᵀ */
+    "0", "1/√2", "0",                 /* S: 0, (−∞), 1/√2, 0 */
+    "1", "0.67", "0.33",              /* A: 1, (0), 0.6697…, 0.3302… */
+    "10", "0", "6.70", "6.60",        /* O */
+};
+#define F11_CELLS (sizeof f11_answers / sizeof f11_answers[0])
+
+/* Runs `attnstep practice ARGS` with the text input on its standard input (a file, so
+ * a pipe-like non-terminal). Returns the exit status. */
+static int practice(const char *args, const char *input)
+{
+    const char *bin = getenv("ATTNSTEP_BIN"), *wrap = getenv("ATTNSTEP_WRAP");
+    char cmd[2048];
+    FILE *f = fopen(IN, "wb");
+    int st;
+
+    assert_non_null(f);
+    fputs(input, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s %s practice %s <" IN " >" CLI_OUT " 2>" CLI_ERR,
+             wrap ? wrap : "", bin ? bin : "build/attnstep", args);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The F11 answers from the first, one a line, then extra. */
+static void answers(char *buf, size_t size, size_t first, const char *extra)
+{
+    size_t k, n = 0;
+
+    buf[0] = '\0';
+    for (k = first; k < F11_CELLS; k++)
+        n += (size_t)snprintf(buf + n, size - n, "%s\n", f11_answers[k]);
+    snprintf(buf + n, size - n, "%s", extra);
+}
+
+static void assert_out_has(const char *want)
+{
+    assert_file_contains(CLI_OUT, want);
+}
+
+/* Nonzero when, in the output, text a is followed (later) by text b. */
+static int followed_by(const char *a, const char *b)
+{
+    char *out = slurp(CLI_OUT);
+    const char *at = out ? strstr(out, a) : NULL;
+    const int ok = at != NULL && strstr(at + strlen(a), b) != NULL;
+
+    free(out);
+    return ok;
+}
+
+static void test_every_cell_right_gives_the_full_score_and_exit_0(void **state)
+{
+    char in[1024];
+
+    (void)state;
+    answers(in, sizeof in, 0, "");
+    assert_int_equal(practice(EX, in), 0);
+    assert_out_has("得分：26/26");
+    assert_out_has("每一格都答对了！");
+    assert_out_has("S[0][1] = −∞（掩码固定，已给出）");
+    assert_out_has("A[0][1] = 0（掩码固定，已给出）");
+    assert_out_has("用到：q₁ = [1,0]，k₀ = [1,0]");          /* QKᵀ[1][0] */
+    assert_out_has("用到：QKᵀ[1][0] = 1，√d_k = √2");         /* S[1][0] */
+    assert_out_has("用到：第1行的缩放分数 = [0.7071067812, 0]"); /* A[1][0] */
+    assert_out_has("V第0列 = [10,0]");                         /* O[1][0] */
+}
+
+static void test_in_english(void **state)
+{
+    char in[1024];
+
+    (void)state;
+    answers(in, sizeof in, 0, "");
+    assert_int_equal(practice(EX " --lang en", in), 0);
+    assert_out_has("score: 26/26");
+    assert_out_has("Every cell right!");
+    assert_out_has("A[1][0] = ");
+}
+
+static void test_a_wrong_answer_gets_its_arithmetic_and_the_same_cell_again(void **state)
+{
+    (void)state;
+    assert_int_equal(practice(EX, "5\n0\nq\n"), 1);
+    assert_true(followed_by("Q[0][0] = 5", "这一格这样算：x₀·Wq第0列 = 1×0.5+1×(-0.5) = 0；你写的是5。"));
+    assert_true(followed_by("你写的是5", "Q[0][0] = 0\n对！"));
+    assert_out_has("得分：1/26");
+}
+
+/* Each mistake made on purpose: the answers before it right, then the wrong value. */
+static void assert_named(const char *args, const char *input, const char *code)
+{
+    assert_int_equal(practice(args, input), 1);
+    if (!followed_by("不对。", code)) {
+        print_error("no %s in the hint for %s\n", code, input);
+        fail();
+    }
+}
+
+static void test_each_named_mistake_made_on_purpose_is_named(void **state)
+{
+    (void)state;
+    /* S[1][0] = 1: QKᵀ[1][0] not divided by √2 */
+    assert_named("--only S " EX, "0\n1\nq\n", "no_scale");
+    assert_out_has("你写的1正是no_scale的结果：分数没有除以√d_k");
+    /* A[0][0] = 0.5: S row 0 with 0 for −∞ gives softmax([0,0]) = [0.5,0.5] */
+    assert_named("--only A " EX, "0.5\nq\n", "masked_zero");
+    /* A[1][0] = 1: exp(0.7071−0.7071) = 1 not divided by the sum 1.4931 */
+    assert_named("--only A " EX, "1\n1\nq\n", "no_normalize");
+    /* O[0][1] = 6.6976: the value of O[1][0] */
+    assert_named("--only O " EX, "10\n6.6976\nq\n", "transposed");
+    assert_out_has("你写的6.6976是O[1][0]的值（transposed）");
+    /* O[1][0] = 0.67: a₁·K第0列 = 0.6698×1 + 0.3302×0 */
+    assert_named("--only O " EX, "10\n0\n0.67\nq\n", "keys_for_values");
+    /* K[0][0] = 0: x₀·Wq第0列, K made with Wq */
+    assert_named("--only K " EX, "0\nq\n", "wrong_weights");
+    assert_out_has("K用Wq算了，应当用Wk");
+}
+
+static void test_question_mark_shows_the_answer_and_counts_it_missed(void **state)
+{
+    char in[1024];
+
+    (void)state;
+    answers(in, sizeof in, 1, "");
+    memmove(in + 2, in, strlen(in) + 1);
+    memcpy(in, "?\n", 2);
+    assert_int_equal(practice(EX, in), 1);
+    assert_out_has("答案：Q[0][0] = 0");
+    assert_out_has("得分：25/26");
+    assert_out_has("没有答对的格子：Q[0][0]");
+}
+
+static void test_three_wrong_tries_show_the_answer_then_the_next_cell(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--only QKT " EX, "7\n8\n9\n1\nq\n"), 1);
+    assert_true(followed_by("还有1次机会", "答案：QKᵀ[0][0] = 0"));
+    assert_true(followed_by("答案：QKᵀ[0][0] = 0", "QKᵀ[0][1] = 1\n对！"));
+    assert_out_has("没有答对的格子：QKᵀ[0][0]");
+}
+
+static void test_q_stops_and_the_score_counts_what_was_left(void **state)
+{
+    (void)state;
+    assert_int_equal(practice(EX, "0\nq\n0\n"), 1);
+    assert_out_has("练习中途结束，还有25格没有做。");
+    assert_out_has("得分：1/26");
+}
+
+static void test_end_of_input_stops_cleanly(void **state)
+{
+    (void)state;
+    assert_int_equal(practice(EX, ""), 1);
+    assert_out_has("Q[0][0] = \n");
+    assert_out_has("练习中途结束，还有26格没有做。");
+    assert_int_equal(practice(EX, "0\n1"), 1); /* a last line without its newline */
+    assert_out_has("得分：2/26");
+}
+
+static void test_what_is_not_a_number_is_said_and_not_counted(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--only Q " EX, "abc\n\n  0  \nnan\n1e999\n1\n1\n0\n"), 0);
+    assert_out_has("“abc”不是一个数");
+    assert_out_has("“nan”不是一个数");
+    assert_out_has("得分：4/4");
+}
+
+static void test_row_asks_the_walk_through_row(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--row 1 " EX, "1\n0\n0.7071\n0\n0.67\n0.33\n6.70\n6.60\n"), 0);
+    assert_out_has("得分：8/8");
+    assert_true(followed_by("── QKᵀ ──", "QKᵀ[1][0] = "));
+}
+
+static void test_tol_judges_as_check_does(void **state)
+{
+    (void)state;
+    /* 0.7 is right to its own place (|0.7071 − 0.7| < 0.05); with --tol 0.001 it is not */
+    assert_int_equal(practice("--only S " EX, "0\n0.7\n0\n"), 0);
+    assert_int_equal(practice("--only S --tol 0.001 " EX, "0\n0.7\nq\n"), 1);
+}
+
+static void test_transcript_keeps_prompts_and_answers(void **state)
+{
+    (void)state;
+    remove("build/tests/practice.log");
+    assert_int_equal(practice("--only Q -o build/tests/practice.log " EX, "0\n2\n1\n1\n0\n"), 0);
+    assert_file_contains("build/tests/practice.log", "Q[0][1] = 2\n不对。");
+    assert_out_has("Q[0][1] = 2\n不对。"); /* the terminal still sees it all */
+    remove("build/tests/practice.log");
+}
+
+static void test_a_fresh_exercise_by_seed(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--seed 7 --level 2", "q\n"), 1);
+    assert_out_has("Q[0][0] = ");
+}
+
+static void test_usage_errors(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(practice("", ""), 2);
+    assert_file_contains(CLI_ERR, "practice要给一个输入文件");
+    assert_int_equal(practice("--only X " EX, ""), 2);
+    assert_int_equal(practice("--row 5 " EX, ""), 2);
+    assert_int_equal(practice("--format json " EX, ""), 2);
+    assert_int_equal(practice("examples/two-heads.txt", ""), 2);
+    out = slurp(CLI_OUT);
+    assert_string_equal(out, "");
+    free(out);
+}
+
+/* ---- a real terminal ---- */
+
+/* Reads what the pty shows until want appears (or 5 s pass) into buf. */
+static int read_until(int fd, char *buf, size_t size, size_t *len, const char *want)
+{
+    const time_t end = time(NULL) + 5;
+    struct pollfd p = {fd, POLLIN, 0};
+
+    while (time(NULL) < end) {
+        ssize_t n;
+        buf[*len] = '\0';
+        if (strstr(buf, want) != NULL)
+            return 1;
+        if (poll(&p, 1, 200) <= 0)
+            continue;
+        if ((n = read(fd, buf + *len, size - 1 - *len)) <= 0)
+            return 0;
+        *len += (size_t)n;
+    }
+    return 0;
+}
+
+static void test_on_a_terminal_each_prompt_shows_before_the_answer_is_typed(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    static const char *const cells[] = {"Q[0][0]", "Q[0][1]", "Q[1][0]", "Q[1][1]", "K[0][0]", "K[0][1]",
+        "K[1][0]", "K[1][1]", "V[0][0]", "V[0][1]", "V[1][0]", "V[1][1]", "QKᵀ[0][0]", "QKᵀ[0][1]",
+        "QKᵀ[1][0]", "QKᵀ[1][1]", "S[0][0]", "S[1][0]", "S[1][1]", "A[0][0]", "A[1][0]", "A[1][1]",
+        "O[0][0]", "O[0][1]", "O[1][0]", "O[1][1]"};
+    static char buf[1 << 16];
+    size_t len = 0, k;
+    int fd, st;
+    pid_t pid;
+
+    (void)state;
+    assert_int_equal(sizeof cells / sizeof cells[0], F11_CELLS);
+    fd = posix_openpt(O_RDWR | O_NOCTTY);
+    assert_true(fd >= 0 && grantpt(fd) == 0 && unlockpt(fd) == 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int s;
+        setsid();
+        s = open(ptsname(fd), O_RDWR);
+        dup2(s, 0);
+        dup2(s, 1);
+        dup2(s, 2);
+        close(fd);
+        execl(bin ? bin : "build/attnstep", "attnstep", "practice", EX, (char *)NULL);
+        _exit(127);
+    }
+    for (k = 0; k < F11_CELLS; k++) {
+        char prompt[64];
+        snprintf(prompt, sizeof prompt, "%s = ", cells[k]);
+        /* the prompt is on the screen before anything is typed for it */
+        if (!read_until(fd, buf, sizeof buf, &len, prompt)) {
+            print_error("no prompt %s; the screen:\n%s\n", prompt, buf);
+            fail();
+        }
+        memset(buf, 0, len); /* the next prompt must come after this answer */
+        len = 0;
+        assert_true(write(fd, f11_answers[k], strlen(f11_answers[k])) > 0);
+        assert_true(write(fd, "\n", 1) == 1);
+    }
+    assert_true(read_until(fd, buf, sizeof buf, &len, "得分：26/26"));
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    close(fd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_cell_right_gives_the_full_score_and_exit_0),
+        cmocka_unit_test(test_in_english),
+        cmocka_unit_test(test_a_wrong_answer_gets_its_arithmetic_and_the_same_cell_again),
+        cmocka_unit_test(test_each_named_mistake_made_on_purpose_is_named),
+        cmocka_unit_test(test_question_mark_shows_the_answer_and_counts_it_missed),
+        cmocka_unit_test(test_three_wrong_tries_show_the_answer_then_the_next_cell),
+        cmocka_unit_test(test_q_stops_and_the_score_counts_what_was_left),
+        cmocka_unit_test(test_end_of_input_stops_cleanly),
+        cmocka_unit_test(test_what_is_not_a_number_is_said_and_not_counted),
+        cmocka_unit_test(test_row_asks_the_walk_through_row),
+        cmocka_unit_test(test_tol_judges_as_check_does),
+        cmocka_unit_test(test_transcript_keeps_prompts_and_answers),
+        cmocka_unit_test(test_a_fresh_exercise_by_seed),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_on_a_terminal_each_prompt_shows_before_the_answer_is_typed),
+    };
+    signal(SIGPIPE, SIG_IGN);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,370 @@
+/* test_sheet.c - worksheets (SPEC §7): the F11 sheet and its key against the chapter's
+ * printed numbers, the labelled grids, the instructions in both languages, LaTeX that
+ * pdflatex (English, ASCII only) or xelatex + ctex (Chinese) can set, one-step drills,
+ * variants for a class (the roster read with its errors at FILE:LINE:COL) and a fresh
+ * seed when none is given. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/test_sheet.out"
+#define CLI_ERR "build/tests/test_sheet.err"
+#include "attnstep/exercise.h"
+#include "cli_util.h"
+
+#define ROSTER "tests/data/sheet/roster.txt"
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+
+    for (; (s = strstr(s, what)) != NULL; s++)
+        n++;
+    return n;
+}
+
+/* The output of the last run, which must hold every string of want. */
+static char *output_with(const char *const *want, size_t n)
+{
+    char *out = slurp(CLI_OUT);
+    size_t i;
+
+    assert_non_null(out);
+    for (i = 0; i < n; i++)
+        if (strstr(out, want[i]) == NULL) {
+            print_error("the output lacks \"%s\"\n", want[i]);
+            fail();
+        }
+    return out;
+}
+
+/* ---- the F11 sheet ---- */
+
+static void test_f11_sheet_has_a_name_line_instructions_and_labelled_grids(void **state)
+{
+    static const char *const want[] = {
+        "# 注意力手算练习", "姓名：", "班级：", "日期：", "计算Q、K、V、QKᵀ、S、A和O",
+        "保留2位小数", "S里写−∞，A里写0", "**S = QKᵀ/√2 + M**\n\n|    | 我 | 爱 |",
+        "**Q = X·Wq**\n\n|    | 0 | 1 |", "| 爱 |          |          |",
+        "本例使用因果读取规则"};
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt"), 0);
+    out = output_with(want, sizeof want / sizeof want[0]);
+    assert_null(strstr(out, "# 答案"));
+    assert_int_equal(count(out, "|          |          |"), 7 * 2); /* 7 grids, 2 rows */
+    free(out);
+}
+
+/* The key of F11 against the chapter's printed numbers: shares 0.6697615493 and
+ * 0.3302384507, O's last row 6.6976154933 and 6.6047690135, the exps [1, 0.4930686914]
+ * summing to 1.4930686914, the scaled scores [1/√2, 0/√2] ≈ [0.7071067812, 0]; at the
+ * key's 4 places. */
+static void test_f11_key_agrees_with_the_chapter_and_is_mathematics(void **state)
+{
+    static const char *const want[] = {
+        "# 答案", "| 爱 | 0.6698   | 0.3302   |", "| 爱 | 6.6976   | 6.6048   |",
+        "\\tfrac{1}{\\sqrt{2}},\\ \\tfrac{0}{\\sqrt{2}}",
+        "\\approx \\left[0.7071,\\ 0\\right]", "&\\approx \\left[1,\\ 0.4931\\right]",
+        " \\approx 1.4931", "q_{1}\\cdot k_{0} &= 1\\times 1 + 0\\times 0 = 1",
+        "o_{1,0} &= 0.6698\\times 10 + 0.3302\\times 0 \\approx 6.6976",
+        "$$\n\\begin{aligned}", "逐步计算：第1行（“爱”）"};
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --answers"), 0);
+    out = output_with(want, sizeof want / sizeof want[0]);
+    assert_null(strstr(out, "```")); /* not a verbatim dump */
+    free(out);
+}
+
+static void test_exp_table_gives_the_chapter_exponent(void **state)
+{
+    static const char *const want[] = {"| x | −0.7071 |", "| eˣ | 0.4931 |"};
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --exp-table"), 0);
+    free(output_with(want, 2));
+}
+
+static void test_digits_sets_the_places_asked_and_the_key(void **state)
+{
+    static const char *const want[] = {"保留3位小数", "| 爱 | 0.66976  | 0.33024  |"};
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --answers --digits 3"), 0);
+    free(output_with(want, 2));
+}
+
+/* ---- LaTeX ---- */
+
+static void test_english_latex_is_ascii_with_amsmath_alone(void **state)
+{
+    static const char *const want[] = {"\\documentclass[a4paper,11pt]{article}\n\\usepackage{amsmath}\n",
+                                       "\\begin{align*}", "\\newpage", "Name: ",
+                                       "\\end{document}\n"};
+    char *out;
+    const unsigned char *c;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --format latex --lang en --answers"), 0);
+    out = output_with(want, sizeof want / sizeof want[0]);
+    assert_int_equal(count(out, "\\usepackage"), 1);
+    assert_int_equal(count(out, "\\begin{"), count(out, "\\end{"));
+    for (c = (const unsigned char *)out; *c; c++)
+        assert_true(*c < 0x80); /* 我 and 爱 are set as positions 0 and 1 */
+    assert_null(strstr(out, "verbatim"));
+    free(out);
+}
+
+static void test_chinese_latex_uses_ctex(void **state)
+{
+    static const char *const want[] = {"\\documentclass[a4paper,11pt]{ctexart}\n\\usepackage{amsmath}\n",
+                                       "姓名：", "\\text{我}", "\\hspace{2.8em}"};
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --format latex"), 0);
+    out = output_with(want, sizeof want / sizeof want[0]);
+    assert_int_equal(count(out, "\\usepackage"), 1);
+    assert_int_equal(count(out, "\\begin{array}{r|c|c|}"), 7); /* the seven grids */
+    free(out);
+}
+
+/* ---- drills ---- */
+
+/* The table headings of a Markdown sheet before and after "## To fill in". */
+static void drill(const char *step, const char *given, const char *asked, size_t nasked)
+{
+    char cmd[256], *out, *fill;
+
+    snprintf(cmd, sizeof cmd, "exercise --seed 5 --lang en --ascii --format md --step %s", step);
+    assert_int_equal(run(cmd), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    fill = strstr(out, "## To fill in");
+    assert_non_null(fill);
+    *fill = '\0';
+    if (strstr(out, given) == NULL) {
+        print_error("--step %s does not give %s\n", step, given);
+        fail();
+    }
+    assert_non_null(strstr(fill + 1, asked));
+    assert_int_equal(count(fill + 1, "\n**"), nasked);
+    assert_non_null(strstr(out, "one-step drill"));
+    free(out);
+}
+
+static void test_each_drill_gives_the_tables_before_and_asks_its_own(void **state)
+{
+    (void)state;
+    drill("project", "**Wv** =", "**V = X*Wv**", 3);
+    drill("scores", "**K** =", "**S = QK^T/sqrt(2) + M**", 2);
+    drill("softmax", "**S** ", "**A = softmax of each row of S**", 1);
+    drill("mix", "**V** =", "**O = AV**", 1);
+}
+
+static void test_a_drill_is_still_an_input_that_runs(void **state)
+{
+    (void)state;
+    assert_int_equal(run("exercise --seed 5 --step mix -o build/tests/drill.txt --force"), 0);
+    assert_file_contains("build/tests/drill.txt", "--step mix");
+    assert_int_equal(run("run build/tests/drill.txt"), 0);
+}
+
+/* ---- variants for a class ---- */
+
+static void test_class_document_has_a_sheet_per_student_then_every_key(void **state)
+{
+    static const char *const want[] = {"姓名： 张三 ", "姓名： 李四 ", "姓名： 王五 ",
+                                       "姓名： María José "};
+    char *out, *first_key;
+
+    (void)state;
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " --format md --answers"), 0);
+    out = output_with(want, sizeof want / sizeof want[0]);
+    assert_int_equal(count(out, "# 注意力手算练习"), 4);
+    assert_int_equal(count(out, "# 答案"), 4);
+    first_key = strstr(out, "# 答案");
+    assert_true(first_key > strstr(out, "姓名： María José ")); /* the sheets, then the keys */
+    assert_int_equal(count(out, "版本"), 8);
+    free(out);
+}
+
+/* Each student's seed is derived from the base seed and the name: the same command gives
+ * the same bytes, and `exercise --seed S` with the seed named in a student's file makes
+ * that student's numbers again. */
+static void test_class_variants_are_reproducible_from_their_seeds(void **state)
+{
+    char *a, *b, cmd[128], *x;
+    unsigned long seed = as_exercise_variant_seed(9, "李四");
+    char id[AS_VARIANT_ID];
+
+    (void)state;
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER), 0);
+    a = slurp(CLI_OUT);
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER), 0);
+    b = slurp(CLI_OUT);
+    assert_string_equal(a, b);
+    as_exercise_variant_id(id, seed);
+    snprintf(cmd, sizeof cmd, "学生：李四，版本%s", id);
+    assert_non_null(strstr(a, cmd));
+    snprintf(cmd, sizeof cmd, "exercise --seed %lu", seed);
+    assert_int_equal(run(cmd), 0);
+    free(b);
+    b = slurp(CLI_OUT);
+    x = strstr(b, "\nX = ");
+    assert_non_null(x);
+    *strstr(x, "\n\n") = '\0';
+    assert_non_null(strstr(a, x)); /* 李四's X, as the class run wrote it */
+    assert_true(as_exercise_variant_seed(9, "张三") != seed);
+    assert_true(as_exercise_variant_seed(10, "李四") != seed);
+    free(a);
+    free(b);
+}
+
+static void test_class_into_a_directory_writes_a_file_per_student_and_one_key(void **state)
+{
+    char *key;
+
+    (void)state;
+    assert_int_equal(system("rm -rf build/tests/class"), 0);
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " --format latex -o build/tests/class"),
+                     0);
+    assert_file_contains(CLI_OUT, "build/tests/class/01-张三.txt");
+    assert_int_equal(run("run build/tests/class/02-李四.txt"), 0);
+    assert_int_equal(run("run build/tests/class/04-María_José.txt"), 0);
+    assert_file_contains("build/tests/class/03-王五.tex", "\\documentclass");
+    key = slurp("build/tests/class/key.tex");
+    assert_non_null(key);
+    assert_int_equal(count(key, "\\section") + count(key, "答案"), 4);
+    free(key);
+    /* an existing file is never overwritten without --force */
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/class"), 2);
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/class --force"), 0);
+    assert_file_contains("build/tests/class/key.txt", "QKT = ");
+}
+
+static void test_count_makes_that_many_variants(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("exercise --seed 2 --count 3 --lang en"), 0);
+    out = slurp(CLI_OUT);
+    assert_int_equal(count(out, "# attnstep exercise: level 2, seed "), 3);
+    assert_int_equal(count(out, "tokens: "), 3);
+    free(out);
+    assert_int_equal(run("exercise --count 2 --class " ROSTER), 2);
+    assert_int_equal(run("run examples/f11.txt --count 2"), 2);
+}
+
+/* ---- the roster ---- */
+
+static void parse_roster(as_roster *r, const char *text, int ok, int line, int col)
+{
+    as_error err;
+
+    as_error_clear(&err);
+    assert_int_equal(as_roster_parse(r, text, strlen(text), "roster.txt", AS_LANG_EN, &err),
+                     ok ? 0 : -1);
+    if (!ok) {
+        assert_int_equal(err.line, line);
+        assert_int_equal(err.col, col);
+        assert_string_equal(err.file, "roster.txt");
+        assert_true(err.hint[0] != '\0');
+    }
+}
+
+static void test_roster_takes_utf8_names_comments_and_blank_lines(void **state)
+{
+    as_roster r;
+
+    (void)state;
+    parse_roster(&r, "\xef\xbb\xbf# class 3\r\n\r\n  张三 \r\nLi Wei  # a comment\n\xe3\x80\x80王五\xe3\x80\x80\n",
+                 1, 0, 0);
+    assert_int_equal(r.count, 3);
+    assert_string_equal(r.name[0], "张三");
+    assert_string_equal(r.name[1], "Li Wei");
+    assert_string_equal(r.name[2], "王五");
+    as_roster_free(&r);
+}
+
+static void test_roster_errors_name_the_line_and_column(void **state)
+{
+    as_roster r;
+
+    (void)state;
+    parse_roster(&r, "张三\n李四\n  张三\n", 0, 3, 3);        /* a name twice */
+    parse_roster(&r, "张三\nab\xff" "c\n", 0, 2, 3);          /* not UTF-8 */
+    parse_roster(&r, "张三\nab\x01" "c\n", 0, 2, 3);          /* a control character */
+    parse_roster(&r, "# only a comment\n\n", 0, 0, 0);       /* no name */
+    parse_roster(&r, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", 0, 1, 1);
+}
+
+static void test_a_bad_roster_is_a_usage_error_with_its_place(void **state)
+{
+    (void)state;
+    assert_int_equal(system("printf '张三\\n李四\\n张三\\n' > build/tests/twice.txt"), 0);
+    assert_int_equal(run("exercise --class build/tests/twice.txt"), 2);
+    assert_file_contains(CLI_ERR, "build/tests/twice.txt:3:1:");
+    assert_file_contains(CLI_ERR, "第1行");
+    assert_int_equal(run("exercise --class build/tests/no-such-roster.txt --lang en"), 2);
+    assert_file_contains(CLI_ERR, "cannot read the roster");
+}
+
+/* ---- the seed ---- */
+
+static void test_without_a_seed_one_is_drawn_and_named(void **state)
+{
+    char *first, *again, *line, cmd[128];
+    unsigned long seed;
+
+    (void)state;
+    assert_int_equal(run("exercise --lang en"), 0);
+    first = slurp(CLI_OUT);
+    assert_file_contains(CLI_ERR, "no --seed given: drew seed ");
+    line = strstr(first, "attnstep exercise --level 2 --seed ");
+    assert_non_null(line);
+    seed = strtoul(line + strlen("attnstep exercise --level 2 --seed "), NULL, 10);
+    snprintf(cmd, sizeof cmd, "exercise --lang en --seed %lu", seed);
+    assert_int_equal(run(cmd), 0);
+    again = slurp(CLI_OUT);
+    assert_string_equal(first, again); /* the printed command makes it again */
+    free(again);
+    assert_int_equal(run("exercise --lang en"), 0);
+    again = slurp(CLI_OUT);
+    assert_string_not_equal(first, again); /* a fresh seed: 1 in 10^9 to draw the same */
+    free(again);
+    free(first);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_f11_sheet_has_a_name_line_instructions_and_labelled_grids),
+        cmocka_unit_test(test_f11_key_agrees_with_the_chapter_and_is_mathematics),
+        cmocka_unit_test(test_exp_table_gives_the_chapter_exponent),
+        cmocka_unit_test(test_digits_sets_the_places_asked_and_the_key),
+        cmocka_unit_test(test_english_latex_is_ascii_with_amsmath_alone),
+        cmocka_unit_test(test_chinese_latex_uses_ctex),
+        cmocka_unit_test(test_each_drill_gives_the_tables_before_and_asks_its_own),
+        cmocka_unit_test(test_a_drill_is_still_an_input_that_runs),
+        cmocka_unit_test(test_class_document_has_a_sheet_per_student_then_every_key),
+        cmocka_unit_test(test_class_variants_are_reproducible_from_their_seeds),
+        cmocka_unit_test(test_class_into_a_directory_writes_a_file_per_student_and_one_key),
+        cmocka_unit_test(test_count_makes_that_many_variants),
+        cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
+        cmocka_unit_test(test_roster_errors_name_the_line_and_column),
+        cmocka_unit_test(test_a_bad_roster_is_a_usage_error_with_its_place),
+        cmocka_unit_test(test_without_a_seed_one_is_drawn_and_named),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
