@@ -4,6 +4,7 @@
 #include "attnstep/ownchain.h"
 #include "attnstep/steps.h"
 #include "attnstep/mistake_steps.h"
+#include "attnstep/positions.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -147,6 +148,51 @@ static uint64_t all_rows(const as_chain_slot *s)
 
 /* ---- the steps ---- */
 
+/* ---- positions (SPEC §12): the same steps as the run, so the same bits ---- */
+
+/* positions: sinusoidal: xp = x + its encoding, what the projections read. */
+static int encoded(as_matrix *xp, const as_matrix *x, size_t offset)
+{
+    if (as_matrix_init(xp, x->rows, x->cols) != 0)
+        return -1;
+    as_sinusoidal(xp->v, x->rows, x->cols, offset);
+    as_add_mask(xp->v, x->v, xp->v, x->rows * x->cols);
+    return 0;
+}
+
+/* positions: rope: out = rows[n, d] turned by the angles of positions offset, offset+1, ... */
+static int turned(as_matrix *out, const as_matrix *rows, const as_problem *p)
+{
+    const size_t pairs = rows->cols / 2;
+    as_matrix angle = {0}, cs = {0}, sn = {0};
+    int rc = -1;
+
+    if (as_matrix_init(out, rows->rows, rows->cols) | as_matrix_init(&angle, rows->rows, pairs) |
+        as_matrix_init(&cs, rows->rows, pairs) | as_matrix_init(&sn, rows->rows, pairs))
+        goto done;
+    as_rope_angles(angle.v, cs.v, sn.v, rows->rows, rows->cols, p->rope_base, p->offset);
+    as_rope(out->v, rows->v, rows->rows, rows->cols, cs.v, sn.v, p->rope);
+    rc = 0;
+done:
+    as_matrix_free(&angle);
+    as_matrix_free(&cs);
+    as_matrix_free(&sn);
+    return rc;
+}
+
+/* positions: alibi: head h's slope. */
+static double slope_of(const as_problem *p, size_t h)
+{
+    double *all = malloc(p->heads * sizeof *all), m = 0;
+
+    if (all != NULL) {
+        as_alibi_slopes(all, p->heads);
+        m = all[h];
+    }
+    free(all);
+    return m;
+}
+
 /* Q, K or V (letter 0, 1, 2) of the whole layer: X@W + b, or a mistaken projection. */
 static int project(const ctx *x, int letter)
 {
@@ -154,7 +200,7 @@ static int project(const ctx *x, int letter)
     const as_matrix *W[3] = {p->Wq, p->Wk, p->Wv}, *B[3] = {p->bq, p->bk, p->bv};
     const as_matrix *in = letter == 0 ? p->X : p->Xkv, *w = W[letter], *b = B[letter];
     as_chain_slot *s = &x->c->slot[letter];
-    as_matrix wt = {0};
+    as_matrix wt = {0}, xp = {0};
     int rc = -1;
 
     if (x->v.diag == AS_DIAG_WRONG_WEIGHTS && x->v.detail / 3 == letter)
@@ -167,13 +213,16 @@ static int project(const ctx *x, int letter)
     rc = 0;
     if (w->rows != in->cols || w->cols != W[letter]->cols)
         goto done; /* this mistake cannot give a table of this shape */
+    if (p->positions == AS_POSITIONS_SINUSOIDAL && (rc = encoded(&xp, in, p->offset)) != 0)
+        goto done;
     if ((rc = make(s, in->rows, w->cols)) != 0)
         goto done;
-    as_matmul(s->calc.v, in->v, w->v, in->rows, in->cols, w->cols);
+    as_matmul(s->calc.v, xp.v ? xp.v : in->v, w->v, in->rows, in->cols, w->cols);
     if (b != NULL && b->cols == w->cols)
         as_add_bias(s->calc.v, b->v, in->rows, w->cols);
 done:
     as_matrix_free(&wt);
+    as_matrix_free(&xp);
     return rc;
 }
 
@@ -200,19 +249,29 @@ static int scores(const ctx *x, const as_chain_slot *q, const as_chain_slot *k, 
     const uint64_t kt = all_rows(k);
     size_t r;
 
+    as_matrix qr = {0}, kr = {0};
+    int rc = -1;
+
     if (!q->ok || !k->ok)
         return 0;
     if (make(s, q->own.rows, k->own.rows) != 0)
         return -1;
-    as_scores(s->calc.v, q->own.v, k->own.v, q->own.rows, k->own.rows, q->own.cols);
+    if (x->p->positions == AS_POSITIONS_ROPE && q->own.cols % 2 == 0 &&
+        (turned(&qr, &q->own, x->p) != 0 || turned(&kr, &k->own, x->p) != 0))
+        goto done;
+    as_scores(s->calc.v, qr.v ? qr.v : q->own.v, kr.v ? kr.v : k->own.v, q->own.rows,
+              k->own.rows, q->own.cols);
     for (r = 0; r < q->own.rows; r++)
         s->ctaint[r] = q->taint[r] | kt;
-    (void)x;
-    return 0;
+    rc = 0;
+done:
+    as_matrix_free(&qr);
+    as_matrix_free(&kr);
+    return rc;
 }
 
 /* S from the own QKᵀ: scaled, then the mask added (each as the variant does it). */
-static int scaled(const ctx *x, const as_chain_slot *qkt, as_chain_slot *s)
+static int scaled(const ctx *x, size_t h, const as_chain_slot *qkt, as_chain_slot *s)
 {
     const as_problem *p = x->p;
     const size_t cells = qkt->own.rows * qkt->own.cols;
@@ -233,6 +292,8 @@ static int scaled(const ctx *x, const as_chain_slot *qkt, as_chain_slot *s)
         return -1;
     memcpy(s->ctaint, qkt->taint, qkt->own.rows * sizeof *s->ctaint);
     as_scale(s->calc.v, qkt->own.v, cells, f);
+    if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias comes before the mask */
+        as_add_alibi(s->calc.v, qkt->own.rows, qkt->own.cols, slope_of(p, h));
     if (x->v.diag == AS_DIAG_MASKED_ZERO) {
         as_mask_as_zero(s->calc.v, s->calc.v, p->M.v, cells);
     } else if (x->v.diag == AS_DIAG_INVERTED_MASK) {
@@ -327,7 +388,7 @@ static int head(const ctx *x, size_t h)
             return -1;
     if (scores(x, &hs[AS_ANS_Q], &hs[AS_ANS_K], &hs[AS_ANS_QKT]) != 0 ||
         settle(x, (size_t)(&hs[AS_ANS_QKT] - x->c->slot)) != 0 ||
-        scaled(x, &hs[AS_ANS_QKT], &hs[AS_ANS_S]) != 0 ||
+        scaled(x, h, &hs[AS_ANS_QKT], &hs[AS_ANS_S]) != 0 ||
         settle(x, (size_t)(&hs[AS_ANS_S] - x->c->slot)) != 0 ||
         shares(x, &hs[AS_ANS_S], &hs[AS_ANS_A]) != 0 ||
         settle(x, (size_t)(&hs[AS_ANS_A] - x->c->slot)) != 0 ||

@@ -78,6 +78,22 @@ static void test_a_bad_offset_is_a_usage_error(void **state)
     assert_int_equal(run("run examples/rope.txt --offset 12x --lang en"), 2);
 }
 
+/* check judges answers to a positions problem by the run's own steps: the turn and the
+ * bias count, and forgetting them is wrong, not "carried" (SPEC §6, §12). */
+static void test_check_counts_the_turn_and_the_bias(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/rope.txt tests/data/positions/answers/rope-right.txt "
+                         "--lang en"), 0);
+    assert_file_contains(CLI_OUT, "score: 7/7");
+    assert_int_equal(run("check examples/rope.txt tests/data/positions/answers/rope-not-turned.txt "
+                         "--lang en"), 1);
+    assert_file_contains(CLI_OUT, "QK\xe1\xb5\x80[1][0]: written 1, expected 0.5403023059");
+    assert_int_equal(run("check tests/data/positions/f11-alibi.txt "
+                         "tests/data/positions/answers/alibi-no-bias.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "S[1][0]: written 0.7071067812, expected 0.7032005312");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -88,6 +104,7 @@ int main(void)
         cmocka_unit_test(test_sinusoidal_encoding_is_added_before_the_projections),
         cmocka_unit_test(test_only_picks_the_tables_positions_add),
         cmocka_unit_test(test_a_bad_offset_is_a_usage_error),
+        cmocka_unit_test(test_check_counts_the_turn_and_the_bias),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
