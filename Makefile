@@ -180,7 +180,7 @@ FUZZ_OPTIONS = -dict=tests/fuzz/attnstep.dict -max_len=16384 -timeout=25 -rss_li
                -artifact_prefix=build/fuzz/ -print_final_stats=1
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/vfs.c \
-                        tests/fuzz/vfs.h $(BUILD)/libattnstep.a
+                        tests/fuzz/vfs.h tests/fuzz/fuzz_util.h $(BUILD)/libattnstep.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -o $@ $< tests/fuzz/replay_main.c $(FUZZ_LINK) \
 	    $(BUILD)/libattnstep.a $(LIBS)

@@ -136,8 +136,8 @@ static int given_table(const as_problem *p, const as_answers *a, const as_answer
     if (mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
         i == w->rows * w->cols)
         return 1;
-    return name_error(a, ans, err, as_msg_text(AS_LANG_EN, AS_MSG_CHK_OTHER_PROBLEM),
-                      as_msg_text(AS_LANG_EN, AS_MSG_CHK_OTHER_PROBLEM_HINT));
+    return name_error(a, ans, err, as_msg_text(err->lang, AS_MSG_CHK_OTHER_PROBLEM),
+                      as_msg_text(err->lang, AS_MSG_CHK_OTHER_PROBLEM_HINT));
 }
 
 /* Resolves every answer's name, refusing a table (or row) given twice; the problem's

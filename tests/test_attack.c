@@ -173,6 +173,30 @@ static void test_check_is_not_fooled_by_a_zero_with_an_exponent_or_a_huge_one(vo
     assert_int_equal(run("check " F11 " " ADIR "/ans.txt --lang en"), 0);
 }
 
+/* ---- 6. ANSWERS are read by the input's own grammar: no stray commas, no blank cells ---- */
+
+/* (A comma before "]" is allowed by that grammar, in inputs and answers alike, as Python
+ * allows [1, 2,]: it leaves no cell blank.) */
+static void test_answers_with_stray_commas_or_blank_cells_are_refused(void **state)
+{
+    static const struct {
+        const char *text, *where;
+    } cases[] = {
+        {"A = [[,0,1],[1,0,]]\n", "ans.txt:1:7: error: unexpected \",\" in matrix A"},
+        {"A = [[1,0],,[0.6698,0.3302]]\n", "ans.txt:1:12: error: unexpected \",\" in matrix A"},
+        {"A = [[1,,0],[0.6698,0.3302]]\n", "ans.txt:1:9: error: unexpected \",\" in matrix A"},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_file(ADIR "/ans.txt", "%s", cases[i].text);
+        assert_int_equal(run("check " F11 " " ADIR "/ans.txt --lang en"), 2);
+        assert_stdout_empty();
+        assert_file_contains(CLI_ERR, cases[i].where);
+    }
+}
+
 /* ---- 3, 4, 9. -o ---- */
 
 /* The targets are made in the test's own folder, never the system's: a binary that
@@ -490,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_compare_lists_every_table_of_many_heads_whole),
         cmocka_unit_test(test_the_written_unit_comes_from_the_digits_written_and_is_bounded),
         cmocka_unit_test(test_check_is_not_fooled_by_a_zero_with_an_exponent_or_a_huge_one),
+        cmocka_unit_test(test_answers_with_stray_commas_or_blank_cells_are_refused),
         cmocka_unit_test(test_o_force_refuses_anything_but_a_regular_file),
         cmocka_unit_test(test_two_writers_of_one_new_file_never_both_succeed),
         cmocka_unit_test(test_o_takes_a_name_of_250_bytes_and_keeps_the_umask),
