@@ -62,7 +62,7 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libattnstep.a
 $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
-	@sh tests/layers.sh
+	@sh tests/layers.sh && sh tests/layers-test.sh
 	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done
 	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS) \
 	    $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done
@@ -180,7 +180,7 @@ FUZZ_OPTIONS = -dict=tests/fuzz/attnstep.dict -max_len=16384 -timeout=25 -rss_li
                -artifact_prefix=build/fuzz/ -print_final_stats=1
 
 $(BUILD)/fuzz-replay/%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/vfs.c \
-                        tests/fuzz/vfs.h $(BUILD)/libattnstep.a
+                        tests/fuzz/vfs.h tests/fuzz/fuzz_util.h $(BUILD)/libattnstep.a
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -o $@ $< tests/fuzz/replay_main.c $(FUZZ_LINK) \
 	    $(BUILD)/libattnstep.a $(LIBS)

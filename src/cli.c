@@ -97,7 +97,7 @@ static const struct {
     {OPT_TOKENS, "--tokens", "exercise practice"}, {OPT_WIDTH, "--width", "exercise practice"},
     {OPT_DK, "--dk", "exercise practice"},         {OPT_DV, "--dv", "exercise practice"},
     {OPT_LEVEL, "--level", "exercise practice"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
-    {OPT_STEP, "--step", "exercise sheet"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
+    {OPT_STEP, "--step", "exercise sheet trace"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
     {OPT_TILES, "--tiles", "run trace"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
@@ -291,13 +291,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_ANSWERS: cli->answers = 1; return 0;
     case OPT_EXP_TABLE: cli->exp_table = 1; return 0;
     case OPT_CLASS: cli->roster = arg; return 0;
-    case OPT_STEP: {
-        as_step st;
-        if (as_step_parse(arg, &st) != 0)
-            return usage(err, AS_MSG_USE_STEP, arg);
-        cli->step = (int)st;
-        return 0;
-    }
+    case OPT_STEP: cli->step_arg = arg; return 0; /* read once the command is known */
     case 'o': cli->output = arg; return 0;
     case 'h': cli->help = 1; return 0;
     case OPT_VERSION: cli->version = 1; return 0;
@@ -409,6 +403,27 @@ static int variants(as_cli *cli, as_error *err)
     return 0;
 }
 
+/* --step, read for the command: trace walks one of the chapter's four steps (1 to 4),
+ * exercise and sheet drill a named step (project, scores, softmax, mix). */
+static int read_step(as_cli *cli, as_error *err)
+{
+    as_step st;
+    long v;
+
+    if (cli->step_arg == NULL)
+        return 0;
+    if (strcmp(cli->command, "trace") == 0) {
+        if (whole(cli->step_arg, 1, 4, &v) != 0)
+            return usage(err, AS_MSG_USE_STEP_TRACE, cli->step_arg);
+        cli->render.step = (int)v;
+        return 0;
+    }
+    if (as_step_parse(cli->step_arg, &st) != 0)
+        return usage(err, AS_MSG_USE_STEP, cli->step_arg);
+    cli->step = (int)st;
+    return 0;
+}
+
 /* --only, read with the names of the command's tables (grad has its own). */
 static int read_only(as_cli *cli, as_error *err)
 {
@@ -515,7 +530,7 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
         return -1;
     if (options_fit(cli, given, err) != 0)
         return -1;
-    if (variants(cli, err) != 0)
+    if (variants(cli, err) != 0 || read_step(cli, err) != 0)
         return -1;
     return read_only(cli, err);
 }

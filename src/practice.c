@@ -481,18 +481,45 @@ static long read_line(FILE *in, char *buf, size_t size)
     return (long)(n - s);
 }
 
-/* Copies typed text for showing: control bytes as '?', cut at a character boundary. */
-static void shown(char *dst, size_t size, const char *s)
+/* The length of the UTF-8 character at s (at most n bytes), 0 when it is none. */
+static size_t utf8_char(const unsigned char *s, size_t n)
 {
-    size_t n = 0;
+    const size_t k = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 && s[0] >= 0xC2 ? 2
+                   : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    size_t j;
 
-    for (; s[n] != '\0' && n + 1 < size && n < TYPED_SHOWN; n++)
-        dst[n] = (unsigned char)s[n] < 0x20 || s[n] == 0x7f ? '?' : s[n];
-    while (n > 0 && ((unsigned char)dst[n - 1] & 0xc0) == 0x80)
-        n--;
-    if (n > 0 && (unsigned char)dst[n - 1] >= 0xc0)
-        n--;
-    dst[n] = '\0';
+    if (k == 0 || k > n)
+        return 0;
+    for (j = 1; j < k; j++)
+        if ((s[j] & 0xC0) != 0x80)
+            return 0;
+    return k;
+}
+
+/* Copies typed text for showing, at most max bytes of it: a control byte or a byte
+ * that is not UTF-8 as '?', never a character cut in two. */
+static void shown(char *dst, size_t size, const char *s, size_t max)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    const size_t n = strlen(s);
+    size_t i = 0, d = 0, k;
+
+    while (i < n && d < max) {
+        k = utf8_char(u + i, n - i);
+        if (k == 0 || u[i] < 0x20 || u[i] == 0x7f)
+            k = 0;
+        if (d + (k ? k : 1) >= size)
+            break;
+        if (k == 0) {
+            dst[d++] = '?';
+            i++;
+        } else {
+            memcpy(dst + d, s + i, k);
+            d += k;
+            i += k;
+        }
+    }
+    dst[d] = '\0';
 }
 
 /* ---- asking ---- */
@@ -521,6 +548,7 @@ static int reveal(tutor *tu, const cell *c)
 /* Shows the prompt and reads an answer into buf; -1 at the end of input. */
 static long prompt(tutor *tu, const cell *c, char *buf, size_t size)
 {
+    char echo[LINE_MAX_IN];
     long n;
 
     say(tu, 0, AS_MSG_PR_PROMPT, table_word(tu, c->tb), c->i, c->j);
@@ -531,10 +559,11 @@ static long prompt(tutor *tu, const cell *c, char *buf, size_t size)
         fputc('\n', tu->out); /* end the line the prompt waited on */
         return -1;
     }
+    shown(echo, sizeof echo, buf, size);
     if (tu->o->echo)
-        fprintf(tu->out, "%s\n", buf);
+        fprintf(tu->out, "%s\n", echo);
     if (tu->log != NULL)
-        fprintf(tu->log, "%s\n", buf);
+        fprintf(tu->log, "%s\n", echo);
     return n;
 }
 
@@ -546,7 +575,7 @@ static int judge(tutor *tu, const cell *c, const char *buf, size_t len, int *tri
     const size_t used = as_parse_number(buf, len, 1, &w, &why);
     char typed[TYPED_SHOWN + 8];
 
-    shown(typed, sizeof typed, buf);
+    shown(typed, sizeof typed, buf, TYPED_SHOWN);
     if (used == 0 || used != len || isnan(w)) {
         say(tu, 1, AS_MSG_PR_NOT_NUMBER, typed);
         return -1;

@@ -822,8 +822,31 @@ static void head_line(walk *w, size_t hd)
                      g, g * p->d_k, (g + 1) * p->d_k - 1, g * p->d_v, (g + 1) * p->d_v - 1);
 }
 
-/* The receiving row i: who it reads, then the four steps, head by head. */
-static void walk_row(walk *w, size_t i)
+/* The steps of one head for row i: all four (s 0), or only step s. */
+static void steps(walk *w, const as_head_trace *h, size_t i, size_t hd, int s)
+{
+    if (s == 0 || s == 1) {
+        turning(w, h, i);
+        gap(w);
+        step1(w, h, i);
+    }
+    if (s == 0)
+        gap(w);
+    if (s == 0 || s == 2)
+        step2(w, h, i);
+    if (s == 0)
+        gap(w);
+    if (s == 0 || s == 3)
+        step3(w, h, i);
+    if (s == 0)
+        gap(w);
+    if (s == 0 || s == 4)
+        step4(w, h, i, hd);
+}
+
+/* The receiving row i: who it reads, then the four steps (or only step s, trace --step),
+ * head by head. */
+static void walk_row(walk *w, size_t i, int s)
 {
     const as_problem *p = w->p;
     size_t hd;
@@ -837,18 +860,24 @@ static void walk_row(walk *w, size_t i)
             head_line(w, hd);
         positions(w, h, i);
         gap(w);
-        turning(w, h, i);
-        gap(w);
-        step1(w, h, i);
-        gap(w);
-        step2(w, h, i);
-        gap(w);
-        step3(w, h, i);
-        gap(w);
-        step4(w, h, i, hd);
+        steps(w, h, i, hd, s);
     }
-    if (!is_final_output(p))
+    if (s == 0 && !is_final_output(p))
         closing(w, i);
+}
+
+/* The tables step s (1 to 4) starts from and makes: Q, K → QKᵀ; QKᵀ, M → S; S → A;
+ * A, V → O (with what positions add, and C with several heads). */
+static unsigned step_tables(int s)
+{
+    static const unsigned t[5] = {
+        0,
+        (1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_QR) | (1u << AS_T_KR) | (1u << AS_T_QKT),
+        (1u << AS_T_QKT) | (1u << AS_T_B) | (1u << AS_T_M) | (1u << AS_T_S),
+        (1u << AS_T_S) | (1u << AS_T_A),
+        (1u << AS_T_A) | (1u << AS_T_V) | (1u << AS_T_O) | (1u << AS_T_C),
+    };
+    return t[s >= 1 && s <= 4 ? s : 0];
 }
 
 /* The reading rule, once before the rows. */
@@ -910,12 +939,20 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
 
     if (o->row < -2 || first >= p->n || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
         return -1;
+    if (o->step != 0) { /* one step: the tables it needs, then that step of each row */
+        w.failed = run_tables(&w, t, step_tables(o->step), 0, 1) != 0;
+        for (i = first; i <= last && flush(&w) == 0; i++)
+            walk_row(&w, i, o->step);
+        flush(&w);
+        free(w.idx);
+        return w.failed ? -1 : 0;
+    }
     w.failed = inputs(&w) != 0;
     elision_note(&w);
     projections(&w);
     rule(&w);
     for (i = first; i <= last && flush(&w) == 0; i++)
-        walk_row(&w, i);
+        walk_row(&w, i, 0);
     if (flush(&w) == 0) {
         w.failed |= whole(&w) != 0;
         flush(&w);

@@ -249,6 +249,44 @@ static void test_usage_errors(void **state)
     free(out);
 }
 
+/* ---- trace --step N: one step of the walk-through at a time ---- */
+
+static void test_trace_step_prints_just_that_step_with_its_tables(void **state)
+{
+    static const char *const heading[] = {"第一步", "第二步", "第三步", "第四步"};
+    static const char *const says[] = {
+        "对“我”的原始分数：q₁·k₀ = 1×1+0×0 = 1",
+        "缩放分数：[1/√2, 0/√2] ≈ [0.7071067812, 0]",
+        "除以总和： [0.6697615493, 0.3302384507]",
+        "“爱”位置的注意力输出 o₁ ≈ [6.6976154933, 6.6047690135]",
+    };
+    static const char *const table[] = {"QKᵀ = [[0,1],", "S = QKᵀ/√2 + M", "A = 每行softmax(S)",
+                                        "O = AV"};
+    char args[64];
+    int s, k;
+
+    (void)state;
+    for (s = 1; s <= 4; s++) {
+        snprintf(args, sizeof args, "trace --step %d " EX, s);
+        assert_int_equal(run(args), 0);
+        assert_file_contains(CLI_OUT, heading[s - 1]);
+        assert_file_contains(CLI_OUT, says[s - 1]);
+        assert_file_contains(CLI_OUT, table[s - 1]);
+        for (k = 0; k < 4; k++) {
+            char *out = slurp(CLI_OUT);
+            if (k != s - 1 && strstr(out, heading[k]) != NULL) {
+                print_error("trace --step %d also prints %s\n", s, heading[k]);
+                fail();
+            }
+            free(out);
+        }
+    }
+    assert_int_equal(run("trace --step 5 " EX), 2);
+    assert_file_contains(CLI_ERR, "trace的--step要给1到4");
+    assert_int_equal(run("trace --step scores " EX), 2);
+    assert_int_equal(run("sheet --step scores " EX), 0); /* the sheet's steps keep their names */
+}
+
 /* ---- a real terminal ---- */
 
 /* Reads what the pty shows until want appears (or 5 s pass) into buf. */
@@ -337,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_transcript_keeps_prompts_and_answers),
         cmocka_unit_test(test_a_fresh_exercise_by_seed),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_trace_step_prints_just_that_step_with_its_tables),
         cmocka_unit_test(test_on_a_terminal_each_prompt_shows_before_the_answer_is_typed),
     };
     signal(SIGPIPE, SIG_IGN);

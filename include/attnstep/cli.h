@@ -49,6 +49,8 @@ typedef struct as_cli {
     int answers;
     /* worksheets (exercise, sheet) */
     int step;                /* an as_step: AS_STEP_ALL unless --step */
+    const char *step_arg;    /* --step as given: read once the command is known (trace
+                                takes 1 to 4 into render.step) */
     int exp_table;           /* --exp-table */
     long count;              /* --count N, 0 when not given */
     const char *roster;      /* --class ROSTER, or NULL */

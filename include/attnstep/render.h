@@ -22,6 +22,9 @@ typedef struct as_render_opts {
     int color;      /* nonzero: ANSI colours */
     unsigned only;  /* bit (1u << as_table) per table to show; 0 shows all */
     long row;       /* trace: the receiving row, -1 for the last, -2 for all */
+    int step;       /* trace: 0 walks every step; 1 to 4 only that step of the chapter's
+                       walk (scores, scaling, softmax, mixing), after the tables it
+                       starts from and makes (--step N) */
     int heatmap;    /* run: a shaded grid of A after each A */
     int formula;    /* text: the closing formula even when only is set */
     int qkv_beside; /* text: Q, K and V plainly named, side by side as the chapter's

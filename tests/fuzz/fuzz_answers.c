@@ -9,6 +9,7 @@
  * that refuses or fails what is right is found, as one that passes anything was: issue
  * 20's finding 2 is in the seed corpus). */
 #include "vfs.h"
+#include "fuzz_util.h"
 #include "attnstep/cli.h"
 
 #include <stdio.h>
@@ -26,34 +27,6 @@ static const char f11_right[] =
     "Q = [[0, 1], [1, 0]]\nK = [[1, 0], [0, 1]]\nV = [[10, 0], [0, 20]]\n"
     "QKT = [[0, 1], [1, 0]]\nS = [[0, -inf], [0.7071, 0]]\n"
     "A = [[1, 0], [0.6698, 0.3302]]\nO = [[10, 0], [6.6976, 6.6048]]\n";
-
-static uint32_t fnv1a(const uint8_t *data, size_t size)
-{
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < size; i++)
-        h = (h ^ data[i]) * 16777619u;
-    return h;
-}
-
-static int valid_utf8(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-
-    while (i < n) {
-        const int k = s[i] < 0x80 ? 0 : (s[i] & 0xE0) == 0xC0 ? 1 : (s[i] & 0xF0) == 0xE0 ? 2
-                    : (s[i] & 0xF8) == 0xF0 ? 3 : -1;
-        int j;
-        if (k < 0 || n - i <= (size_t)k)
-            return 0;
-        for (j = 1; j <= k; j++)
-            if ((s[i + (size_t)j] & 0xC0) != 0x80)
-                return 0;
-        i += (size_t)k + 1;
-    }
-    return 1;
-}
 
 /* `attnstep check in ans` with the options of h; returns its exit status. */
 static int check(uint32_t h, int *utf8_ok)

@@ -15,6 +15,7 @@
  * when 2; what a command prints is
  * valid UTF-8 (a caption cut inside a character was issue 20's finding 7). */
 #include "vfs.h"
+#include "fuzz_util.h"
 #include "attnstep/cli.h"
 #include "attnstep/i18n.h"
 
@@ -24,25 +25,6 @@
 
 #define MOST_ARGS 24
 #define FILE_SEP "\n%file%\n"
-
-/* Nonzero when s[0..n) is valid UTF-8. */
-static int valid_utf8(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-
-    while (i < n) {
-        const int k = s[i] < 0x80 ? 0 : (s[i] & 0xE0) == 0xC0 ? 1 : (s[i] & 0xF0) == 0xE0 ? 2
-                    : (s[i] & 0xF8) == 0xF0 ? 3 : -1;
-        int j;
-        if (k < 0 || n - i <= (size_t)k)
-            return 0; /* a stray byte, or a character cut at the end */
-        for (j = 1; j <= k; j++)
-            if ((s[i + (size_t)j] & 0xC0) != 0x80)
-                return 0;
-        i += (size_t)k + 1;
-    }
-    return 1;
-}
 
 /* Splits text[0..len) at the first FILE_SEP: *rest and *rest_len get what follows it
  * (NULL when there is none); returns the bytes before it. */

@@ -9,6 +9,7 @@
  * digits, ascii, colour, the trace row, the document formats) come from a hash of the
  * input, so that they vary with it and replay the same. */
 #include "vfs.h"
+#include "fuzz_util.h"
 #include "attnstep/attention.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
@@ -21,16 +22,6 @@
 
 #define MOST_CELLS 1024  /* in any one input table */
 #define MOST_SCORES 1024 /* heads x n x m */
-
-static uint32_t fnv1a(const uint8_t *data, size_t size)
-{
-    uint32_t h = 2166136261u;
-    size_t i;
-
-    for (i = 0; i < size; i++)
-        h = (h ^ data[i]) * 16777619u;
-    return h;
-}
 
 static int small_enough(const as_input *in)
 {
