@@ -185,6 +185,20 @@ static char *grading_name(const char *p, size_t n)
     return out;
 }
 
+/* Nonzero when p opens brackets that hold no words ("[]", "[,0", "[1"): a table the
+ * reader reports on, not a formula such as "[head₀|head₁] Wo". */
+static int bracketed(const char *p, const char *end)
+{
+    size_t k;
+
+    if (p >= end || *p != '[')
+        return 0;
+    for (p++; (k = as_lex_blank(p, end)) > 0;)
+        p += k;
+    return p < end && (*p == '[' || *p == ']' || as_lex_comma(p, end) > 0 ||
+                       as_lex_number_start(p, end));
+}
+
 /* "NAME = [[...": a new answer, opened on the reader; "NAME = formula" with no table on
  * the line (the closing formula of `run`, O = softmax(QKᵀ/√d_k + M)V) is skipped. */
 static int answer(as_reader *r, size_t n, as_pos at)
@@ -203,7 +217,7 @@ static int answer(as_reader *r, size_t n, as_pos at)
     as_cursor_skip_blanks(c);
     if ((table = as_reader_formula_table(c)) != NULL) {
         c->p = table; /* S = QKᵀ/√2 + M = [[…: the formula is the book's */
-    } else if (!as_cursor_at_stop(c)) {
+    } else if (!as_cursor_at_stop(c) && !bracketed(c->p, c->end)) {
         as_cursor_skip_line(c); /* a formula and no table: O = softmax(QKᵀ/√d_k + M)V */
         return 0;
     }
@@ -309,7 +323,8 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack)
 /* Names                                                                            */
 /* ------------------------------------------------------------------------------ */
 
-static const char *const kind_name[AS_ANS_KINDS] = {"Q", "K", "V", "QKT", "S", "A", "O", "C"};
+static const char *const kind_name[AS_ANS_KINDS] = {"Q", "K", "V", "QKT", "S", "A", "O", "C",
+                                                    "PE", "Qr", "Kr", "B"};
 
 int as_answer_name(const char *name, as_answer_kind *kind, long *head)
 {
@@ -317,6 +332,8 @@ int as_answer_name(const char *name, as_answer_kind *kind, long *head)
         const char *text;
         as_answer_kind kind;
     } base[] = {{"QKT", AS_ANS_QKT}, {"QK\xe1\xb5\x80", AS_ANS_QKT}, {"QK^T", AS_ANS_QKT},
+                {"PE", AS_ANS_PE},   {"Qr", AS_ANS_QR},               {"Kr", AS_ANS_KR},
+                {"B", AS_ANS_B},
                 {"Q", AS_ANS_Q},     {"K", AS_ANS_K},                 {"V", AS_ANS_V},
                 {"S", AS_ANS_S},     {"A", AS_ANS_A},                 {"O", AS_ANS_O},
                 {"C", AS_ANS_C}};

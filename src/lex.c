@@ -338,6 +338,68 @@ fail_nomem:
     return ENOMEM;
 }
 
+/* The ASCII form of the full-width character at p (3 bytes of UTF-8, U+FF08..U+FF3D) that
+ * a Chinese input method types for = [ ] , - ( ), or 0. */
+static char fullwidth_ascii(const unsigned char *p, const unsigned char *end)
+{
+    static const struct {
+        unsigned char b2, b3;
+        char ascii;
+    } fw[] = {{0xBC, 0x9D, '='}, {0xBC, 0xBB, '['}, {0xBC, 0xBD, ']'}, {0xBC, 0x8C, ','},
+              {0xBC, 0x8D, '-'}, {0xBC, 0x88, '('}, {0xBC, 0x89, ')'}};
+    size_t i;
+
+    if (end - p < 3 || p[0] != 0xEF)
+        return 0;
+    for (i = 0; i < sizeof fw / sizeof fw[0]; i++)
+        if (p[1] == fw[i].b2 && p[2] == fw[i].b3)
+            return fw[i].ascii;
+    return 0;
+}
+
+/* Nonzero when the line at p starts (after blanks) with a setting whose value is free
+ * text, title, tokens, kv_tokens or name: its full-width punctuation is the text's own. */
+static int free_text_line(const char *p, const char *end)
+{
+    static const char *const keys[] = {"title", "tokens", "kv_tokens", "name"};
+    size_t i, n;
+
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        n = strlen(keys[i]);
+        if ((size_t)(end - p) > n && memcmp(p, keys[i], n) == 0 &&
+            as_lex_colon(p + n, end) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+size_t as_lex_fold_fullwidth(char *text, size_t len)
+{
+    const unsigned char *end = (const unsigned char *)text + len;
+    unsigned char *r = (unsigned char *)text, *w = r;
+    int skip = free_text_line(text, text + len); /* in a comment or free text: keep */
+    char a;
+
+    while (r < end) {
+        if (*r == '\n') {
+            *w++ = *r++;
+            skip = free_text_line((const char *)r, (const char *)end);
+            continue;
+        }
+        if (*r == '#')
+            skip = 1;
+        if (!skip && (a = fullwidth_ascii(r, end)) != 0) {
+            *w++ = (unsigned char)a; /* one character for one: columns stay the same */
+            r += 3;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    return (size_t)(w - (unsigned char *)text);
+}
+
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len)
 {
     int fd, rc;
@@ -365,6 +427,8 @@ int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len)
     if (S_ISREG(st.st_mode) && st.st_size >= 0)
         hint = (size_t)st.st_size; /* one read, no regrowth, for a file that stays put */
     rc = read_fd(fd, hint, buf, len);
+    if (rc == 0 && *buf != NULL)
+        *len = as_lex_fold_fullwidth(*buf, *len);
 done:
     if (!from_stdin)
         close(fd);

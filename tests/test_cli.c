@@ -306,6 +306,36 @@ static void test_help_speaks_the_language_chosen(void **state)
     assert_file_contains(OUT, "Usage: attnstep");
 }
 
+/* ＝ ［ ］ ， － （ ） typed by a Chinese input method read as = [ ] , - ( ), in an input and
+ * in ANSWERS alike; a title keeps its own full-width punctuation. */
+static void test_full_width_punctuation_reads_as_ascii(void **state)
+{
+    FILE *f;
+
+    (void)state;
+    f = fopen("build/tests/fullwidth.txt", "w");
+    assert_non_null(f);
+    fputs("title：第一课（全角），试试\ntokens: 我 爱\nmask: causal\n"
+          "X ＝ ［［1，1］，［1，－1］］\n"
+          "Wq ＝ [[0.5, 0.5], [－0.5, 0.5]]\nWk = ［[0.5, 0.5], [0.5, -0.5]］\n"
+          "Wv = [[5, 10], [5, －10]]  # 注释里的（全角）不动\n", f);
+    fclose(f);
+    f = fopen("build/tests/fullwidth-answers.txt", "w");
+    assert_non_null(f);
+    fputs("O ＝ ［［10，0］，［6.6976154933，6.6047690135］］\n", f);
+    fclose(f);
+    assert_int_equal(run("run --lang en --only O examples/f11.txt"), 0);
+    {
+        char *want = slurp(OUT);
+        assert_int_equal(run("run --lang en --only O build/tests/fullwidth.txt"), 0);
+        assert_file_contains(OUT, want);
+        free(want);
+    }
+    assert_int_equal(run("run build/tests/fullwidth.txt --only X"), 0);
+    assert_file_contains(OUT, "标题：第一课（全角），试试");
+    assert_int_equal(run("check --lang en build/tests/fullwidth.txt build/tests/fullwidth-answers.txt"), 0);
+}
+
 static void test_a_missing_file_is_a_clear_error(void **state)
 {
     (void)state;
@@ -339,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
         cmocka_unit_test(test_usage_errors_say_which_word_was_meant),
         cmocka_unit_test(test_help_speaks_the_language_chosen),
+        cmocka_unit_test(test_full_width_punctuation_reads_as_ascii),
         cmocka_unit_test(test_a_missing_file_is_a_clear_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -410,6 +410,7 @@ static void test_markdown_holds_the_f11_numbers_in_tables(void **state)
     assert_file_contains(CLI_OUT, "|     |           我 |           爱 |\n");
     assert_file_contains(CLI_OUT, "| 爱  | 0.6697615493 | 0.3302384507 |\n");
     assert_file_contains(CLI_OUT, "−∞");
+    assert_golden("tests/golden/f11.run.md"); /* the whole of it, checked by hand */
 }
 
 static void test_latex_holds_the_f11_numbers_in_bmatrices(void **state)
@@ -432,6 +433,7 @@ static void test_latex_holds_the_f11_numbers_in_bmatrices(void **state)
     assert_int_equal(begins, ends);
     assert_true(begins >= 10);
     free(tex);
+    assert_golden("tests/golden/f11.run.tex");
 }
 
 /* A small well-formedness check: tags balance, one <svg> root, no stray '<' or '&'. */
@@ -486,6 +488,7 @@ static void test_svg_is_well_formed_with_the_tokens_on_its_axes(void **state)
     assert_non_null(strstr(svg, ">0.6698</text>")); /* A[1][0], shown to 4 places */
     assert_null(strstr(svg, "href"));                /* self-contained */
     free(svg);
+    assert_golden("tests/golden/f11.run.svg");
     if (have("xmllint"))
         assert_int_equal(sh("xmllint --noout " CLI_OUT), 0);
 }

@@ -83,6 +83,12 @@ const char *as_lex_read_reason(int e);
  * when memory runs out). */
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
 
+/* Reads the full-width ＝ ［ ］ ， － （ ） that a Chinese input method types as = [ ] , - ( ):
+ * rewrites text[0..len) in place, one character for one (lines and columns stay), except
+ * in comments and in the free text of title, tokens, kv_tokens and name. Returns the new
+ * length. as_lex_read_file() does it to every file it reads. */
+size_t as_lex_fold_fullwidth(char *text, size_t len);
+
 /* ---- hot helpers: inline, they run once per byte ---- */
 
 /* Bytes of the line end at p: 2 for CRLF, 1 for LF or a lone CR, 0 when none. */
