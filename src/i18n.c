@@ -880,20 +880,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                 "positions before it (mask: causal, or window W)"},
     /* positions (SPEC §12) */
     [AS_MSG_POS_PE_ROW] = {"第%zu行在位置%zu", "row %zu is at position %zu"},
-    [AS_MSG_POS_PE_NOTE] = {"位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"
-                            "先加到X上，再做投影",
-                            "positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
-                            "cos(p/10000^(2i/%zu)), added to X before the projections"},
-    [AS_MSG_POS_ROPE_NOTE] = {"RoPE：第p行的第i对数转过角度%s，%s；%s",
-                              "RoPE: pair i of row p is turned by the angle %s, %s; %s"},
+    [AS_MSG_POS_PE_NOTE] = {"（位置编码：PE[p][2i] = sin(p/10000^(2i/%zu))，PE[p][2i+1] = cos(p/10000^(2i/%zu))，"
+                            "先加到X上，再做投影）",
+                            "(positional encoding: PE[p][2i] = sin(p/10000^(2i/%zu)), PE[p][2i+1] = "
+                            "cos(p/10000^(2i/%zu)), added to X before the projections)"},
+    [AS_MSG_POS_ROPE_NOTE] = {"（RoPE：第p行的第i对数转过角度%s，%s；%s）",
+                              "(RoPE: pair i of row p is turned by the angle %s, %s; %s)"},
     [AS_MSG_POS_ROPE_HALF] = {"第i个数与第i+d_k/2个数配成一对（GPT-NeoX、LLaMA的做法）",
                               "number i pairs with number i + d_k/2 (as GPT-NeoX and LLaMA do)"},
     [AS_MSG_POS_ROPE_INTER] = {"第2i个数与第2i+1个数配成一对（RoFormer、GPT-J的做法）",
                                "number 2i pairs with number 2i+1 (as RoFormer and GPT-J do)"},
-    [AS_MSG_POS_ALIBI_NOTE] = {"ALiBi偏置：第i行第j列加上%s，往前每远一格就多减一个m；本头斜率m = %s",
-                               "ALiBi bias: row i, column j gets %s, one more m off for each step "
-                               "further back; this head's slope m = %s"},
-    [AS_MSG_POS_OFFSET] = {"位置从%zu开始（--offset）", "positions start at %zu (--offset)"},
+    [AS_MSG_POS_ALIBI_NOTE] = {"（ALiBi偏置：第i行第j列加上%s，往前每远一格就多减一个m；本头斜率m = %s）",
+                               "(ALiBi bias: row i, column j gets %s, one more m off for each step "
+                               "further back; this head's slope m = %s)"},
+    [AS_MSG_POS_OFFSET] = {"（位置从%zu开始：--offset）", "(positions start at %zu: --offset)"},
     [AS_MSG_POS_TR_PE] = {"加上位置编码：%s", "plus its positional encoding: %s"},
     [AS_MSG_POS_TR_PE_ROW] = {"其中%s", "where %s"},
     [AS_MSG_POS_TR_ROPE] = {"转动（RoPE）：位置p上的第i对数转过角度%s，%s。",
