@@ -323,7 +323,8 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack)
 /* Names                                                                            */
 /* ------------------------------------------------------------------------------ */
 
-static const char *const kind_name[AS_ANS_KINDS] = {"Q", "K", "V", "QKT", "S", "A", "O", "C"};
+static const char *const kind_name[AS_ANS_KINDS] = {"Q", "K", "V", "QKT", "S", "A", "O", "C",
+                                                    "PE", "Qr", "Kr", "B"};
 
 int as_answer_name(const char *name, as_answer_kind *kind, long *head)
 {
@@ -331,6 +332,8 @@ int as_answer_name(const char *name, as_answer_kind *kind, long *head)
         const char *text;
         as_answer_kind kind;
     } base[] = {{"QKT", AS_ANS_QKT}, {"QK\xe1\xb5\x80", AS_ANS_QKT}, {"QK^T", AS_ANS_QKT},
+                {"PE", AS_ANS_PE},   {"Qr", AS_ANS_QR},               {"Kr", AS_ANS_KR},
+                {"B", AS_ANS_B},
                 {"Q", AS_ANS_Q},     {"K", AS_ANS_K},                 {"V", AS_ANS_V},
                 {"S", AS_ANS_S},     {"A", AS_ANS_A},                 {"O", AS_ANS_O},
                 {"C", AS_ANS_C}};

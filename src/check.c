@@ -40,7 +40,7 @@ static int name_error(const as_answers *a, const as_answer *ans, as_error *err, 
 static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
 {
     return kind == AS_ANS_Q ? &t->Q : kind == AS_ANS_K ? &t->K : kind == AS_ANS_V ? &t->V
-           : kind == AS_ANS_C ? &t->C : &t->O;
+           : kind == AS_ANS_C ? &t->C : kind == AS_ANS_PE ? &t->PE : &t->O;
 }
 
 /* Sets g's head (the tables of one head need no head name when there is only one; O
@@ -51,17 +51,21 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
     const as_matrix *whole;
     char head[24] = "";
 
-    if (named >= (long)p->heads || (named >= 0 && g->kind == AS_ANS_C))
+    if (named >= (long)p->heads || (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE)))
         return name_error(a, ans, err, "the problem has no such head",
                           "heads are numbered from 0 (S_h0); C, the heads side by side, has none");
     g->head = named;
-    if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind > AS_ANS_V &&
-        (g->kind != AS_ANS_O || p->Wo == NULL))
+    if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
+        g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
-    if (g->head < 0 && g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A)
+    if (g->head < 0 && ((g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A) || g->kind > AS_ANS_PE))
         return name_error(a, ans, err, "with several heads, say whose table this is",
                           "name the head: S_h0, S_h1 ... (a row: s1_h0)");
     whole = g->head >= 0 ? as_head_table(&t->head[g->head], g->kind) : layer_table(t, g->kind);
+    if (whole->v == NULL) /* PE, Qr, Kr, B without their positions */
+        return name_error(a, ans, err, "the problem has no such table",
+                          "PE comes with positions: sinusoidal, Qr and Kr with positions: rope, "
+                          "B with positions: alibi");
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
     g->expected = *whole;
@@ -132,8 +136,8 @@ static int given_table(const as_problem *p, const as_answers *a, const as_answer
     if (mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
         i == w->rows * w->cols)
         return 1;
-    return name_error(a, ans, err, as_msg_text(AS_LANG_EN, AS_MSG_CHK_OTHER_PROBLEM),
-                      as_msg_text(AS_LANG_EN, AS_MSG_CHK_OTHER_PROBLEM_HINT));
+    return name_error(a, ans, err, as_msg_text(err->lang, AS_MSG_CHK_OTHER_PROBLEM),
+                      as_msg_text(err->lang, AS_MSG_CHK_OTHER_PROBLEM_HINT));
 }
 
 /* Resolves every answer's name, refusing a table (or row) given twice; the problem's
@@ -244,7 +248,7 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
 
     if (grade_cells(e, o, &too_few) != 0)
         return -1;
-    if (!e->correct && !too_few) {
+    if (!e->correct && !too_few && e->kind < AS_ANS_PE) { /* positions' tables: no chain */
         if ((right = as_chain_get(cache, 0)) == NULL)
             return -1;
         if (agrees_with(e, as_chain_slot_of(right, cache->p, e), o->tol)) {

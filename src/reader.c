@@ -593,8 +593,8 @@ static size_t shape_key(const char *p, const char *end)
 /* A shape line that cannot be read (what: the message), at byte at. Returns -1. */
 static int shape_error(as_reader *r, const char *at, as_msg what)
 {
-    return as_reader_fail_at(r, at, as_msg_text(AS_LANG_EN, AS_MSG_RD_SHAPE_HINT), "%s",
-                             as_msg_text(AS_LANG_EN, what));
+    return as_reader_fail_at(r, at, as_msg_text(r->err->lang, AS_MSG_RD_SHAPE_HINT), "%s",
+                             as_msg_text(r->err->lang, what));
 }
 
 /* One whole number of a shape at the cursor, then blanks. 0 or -1. */
@@ -640,8 +640,8 @@ static int shape_line(as_reader *r, size_t key)
     if (c->p >= c->end || *c->p != ']')
         return shape_error(r, c->p, AS_MSG_RD_SHAPE_FORM);
     if (rows != r->last_rows || cols != r->last_cols)
-        return as_reader_fail_at(r, at, as_msg_text(AS_LANG_EN, AS_MSG_RD_SHAPE_HINT_ROWS),
-                                 as_msg_text(AS_LANG_EN, AS_MSG_RD_SHAPE_DIFFERS), rows, cols,
+        return as_reader_fail_at(r, at, as_msg_text(r->err->lang, AS_MSG_RD_SHAPE_HINT_ROWS),
+                                 as_msg_text(r->err->lang, AS_MSG_RD_SHAPE_DIFFERS), rows, cols,
                                  r->last_name, r->last_rows, r->last_cols);
     as_cursor_skip_line(c); /* " = [Token位置数, 每个位置的特征数]": the book's words */
     return 0;

@@ -44,7 +44,7 @@ static void paste(const char *head, const char *const *blocks, size_t count)
 /* Parses text as an input file; returns 0 or -1 with err. */
 static int parse(as_input *in, const char *text, as_error *err)
 {
-    as_error_clear(err);
+    as_error_init(err, AS_LANG_EN); /* the messages below are the English ones */
     return as_parse_text(in, text, strlen(text), "book.txt", err);
 }
 

@@ -94,6 +94,22 @@ static void test_check_counts_the_turn_and_the_bias(void **state)
     assert_file_contains(CLI_OUT, "S[1][0]: written 0.7071067812, expected 0.7032005312");
 }
 
+/* The tables positions add are answers too (SPEC §12): PE, Qr, Kr, B (_hN with heads). */
+static void test_check_grades_the_tables_positions_add(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/rope.txt tests/data/positions/answers/rope-turned.txt "
+                         "--lang en"), 1);
+    assert_file_contains(CLI_OUT, "Qr: right");
+    assert_file_contains(CLI_OUT, "Kr[1][1]: written 0.55, expected 0.5403023059");
+    assert_int_equal(run("check examples/alibi.txt tests/data/positions/answers/alibi-bias.txt "
+                         "--lang en"), 0);
+    assert_file_contains(CLI_OUT, "score: 2/2");
+    assert_int_equal(run("check examples/f11.txt tests/data/positions/answers/rope-turned.txt "
+                         "--lang en"), 2);
+    assert_file_contains(CLI_ERR, "rope-turned.txt:2:1: error: Qr: the problem has no such table");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -105,6 +121,7 @@ int main(void)
         cmocka_unit_test(test_only_picks_the_tables_positions_add),
         cmocka_unit_test(test_a_bad_offset_is_a_usage_error),
         cmocka_unit_test(test_check_counts_the_turn_and_the_bias),
+        cmocka_unit_test(test_check_grades_the_tables_positions_add),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,10 +46,12 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack);
 
 typedef enum as_answer_kind {
     AS_ANS_Q, AS_ANS_K, AS_ANS_V, AS_ANS_QKT, AS_ANS_S, AS_ANS_A, AS_ANS_O, AS_ANS_C,
+    AS_ANS_PE, AS_ANS_QR, AS_ANS_KR, AS_ANS_B, /* what positions add (SPEC §12): judged
+                                                  against the run, never by the own chain */
     AS_ANS_KINDS
 } as_answer_kind;
 
-/* Reads an answer's name: Q, K, V, QKT (also QKᵀ, QK^T), S, A, O, C, each optionally
+/* Reads an answer's name: Q, K, V, QKT (also QKᵀ, QK^T), S, A, O, C, PE, Qr, Kr, B, each optionally
  * followed by a head, "_h0", "_h1" ... Sets *kind and *head (-1 when no head is named).
  * Returns 0, or -1 when the name is none of these. */
 int as_answer_name(const char *name, as_answer_kind *kind, long *head);
