@@ -62,7 +62,7 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libattnstep.a
 $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
-	@sh tests/layers.sh
+	@sh tests/layers.sh && sh tests/layers-test.sh
 	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done
 	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS) \
 	    $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done

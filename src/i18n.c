@@ -382,6 +382,22 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "unknown name \"%s\""},
     [AS_MSG_HINT_RD_NAMES] = {"矩阵有X、Xkv、Wq、Wk、Wv、Wo、bq、bk、bv、bo和M（W_q、WQ、X_kv之类的写法指的是同一个名字），grad还有dO和target",
         "the matrices are X, Xkv, Wq, Wk, Wv, Wo, bq, bk, bv, bo and M (W_q, WQ, X_kv and the like are the same names), and for grad dO and target"},
+    [AS_MSG_RD_UTF16] = {"这个文件是UTF-16编码的文本，不是UTF-8",
+        "the file is UTF-16 text, not UTF-8"},
+    [AS_MSG_HINT_RD_UTF16] = {"请另存为UTF-8：iconv -f UTF-16 -t UTF-8 原文件 > 新文件；或在记事本里“另存为”，编码选UTF-8",
+        "re-save it as UTF-8: iconv -f UTF-16 -t UTF-8 FILE > NEW, or in Notepad Save As with the encoding UTF-8"},
+    [AS_MSG_RD_NUL] = {"文件里有NUL字节",
+        "the file holds a NUL byte"},
+    [AS_MSG_HINT_RD_NUL] = {"输入是纯UTF-8文本；这是不是一个二进制文件？",
+        "an input is plain UTF-8 text; is this a binary file?"},
+    [AS_MSG_RD_GBK] = {"这个文件看起来是GBK/GB18030编码，不是UTF-8（字节0x%02x）",
+        "the file looks like GBK/GB18030 text, not UTF-8 (byte 0x%02x)"},
+    [AS_MSG_HINT_RD_GBK] = {"请另存为UTF-8：iconv -f GBK -t UTF-8 原文件 > 新文件；或在记事本里“另存为”，编码选UTF-8",
+        "re-save it as UTF-8: iconv -f GBK -t UTF-8 FILE > NEW, or in Notepad Save As with the encoding UTF-8"},
+    [AS_MSG_RD_UTF8] = {"不是合法的UTF-8（字节0x%02x）",
+        "invalid UTF-8 (byte 0x%02x)"},
+    [AS_MSG_HINT_RD_UTF8] = {"请把文件存成UTF-8文本",
+        "save the file as UTF-8 text"},
     [AS_MSG_HELP_USAGE] = {"用法：", "Usage: "},
     [AS_MSG_CMD_ARGS_FILE] = {"文件 [选项]", "FILE [options]"},
     [AS_MSG_CMD_ARGS_CHECK] = {"文件 答案文件…", "FILE ANSWERS..."},
@@ -461,20 +477,22 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --offset P            位置从P开始而不是从0开始（配合positions）；\n"
         "                        用rope时分数不变\n"
         "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）；\n"
-        "                        grad：对这一行的softmax逐步反向计算\n"
+        "                        grad：对这一行的softmax逐步反向计算；\n"
+        "                        practice：只问这一行的QKᵀ、S、A、O\n"
         "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
         "  --force               允许-o覆盖已有的文件\n"
-        "  --tol T               check：与正确值相差不超过T就算对\n"
+        "  --tol T               check、practice：与正确值相差不超过T就算对\n"
         "  --require-digits N    check：不是整数的答案，小数少于N位就算错\n"
         "                        （--format text、md、csv成绩表或json）\n"
-        "  --seed N              exercise：随机种子（种子相同，题目就相同）\n"
+        "  --seed N              exercise、practice：随机种子（种子相同，题目就相同）\n"
         "  --tokens T            exercise：Token的个数\n"
         "  --width D             exercise：X的宽度\n"
         "  --dk K, --dv V        exercise：Query/Key的宽度和Value的宽度\n"
-        "  --level 1|2|3         exercise：1级和书中一样都是整数，级数越高越难\n"
+        "  --level 1|2|3         exercise、practice：1级和书中一样都是整数，级数越高越难\n"
         "  --answers             exercise、sheet：附上答案\n"
         "  --step STEP           exercise、sheet：只练一步：project、scores、softmax\n"
-        "                        或mix（它之前的表直接给出）\n"
+        "                        或mix（它之前的表直接给出）；\n"
+        "                        trace --step N：只看第N步（1到4）和它用到的表\n"
         "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
         "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
         "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字）\n"
@@ -506,20 +524,22 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --offset P            positions start at P instead of 0 (with positions:);\n"
         "                        with rope the scores stay the same\n"
         "  --row I|last|all      trace: the receiving row to walk (default last);\n"
-        "                        grad: walk that row's softmax backward\n"
+        "                        grad: walk that row's softmax backward;\n"
+        "                        practice: ask only that row of QKᵀ, S, A and O\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
-        "  --tol T               check: accept answers within T\n"
+        "  --tol T               check, practice: accept answers within T\n"
         "  --require-digits N    check: a non-integer with fewer than N decimals is wrong\n"
         "                        (--format text, md, csv gradebook or json)\n"
-        "  --seed N              exercise: the seed (same seed, same exercise)\n"
+        "  --seed N              exercise, practice: the seed (same seed, same exercise)\n"
         "  --tokens T            exercise: number of tokens\n"
         "  --width D             exercise: width of X\n"
         "  --dk K, --dv V        exercise: widths of a Query/Key and of a Value\n"
-        "  --level 1|2|3         exercise: whole numbers, like the book, or harder\n"
+        "  --level 1|2|3         exercise, practice: whole numbers, like the book, or harder\n"
         "  --answers             exercise, sheet: add the answer key\n"
         "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
-        "                        softmax or mix (the tables before it are given)\n"
+        "                        softmax or mix (the tables before it are given);\n"
+        "                        trace --step N: only step N (1-4) and its tables\n"
         "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
         "  --count N             exercise: N variants (with -o DIR: a file each)\n"
         "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
@@ -543,12 +563,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "限制：任何一张表最多16384行或16384列、2^26个数（计算中产生的表也算，\n"
         "所有头的分数合起来也算）；括号最多嵌套两层；一个文件最大2 GiB。\n"
         "超出限制时报错，退出码为2。\n"
-        "退出码：0 成功；1 check发现有答案不对；2 用法或输入有误。\n"
+        "退出码：0 成功；1 check发现有答案不对，或practice有格子没答对；2 用法或输入有误。\n"
         "出错时，错误和提示都用--lang选定的语言；行和列从0开始数，和书中一样。\n"
         "\n"
         "示例：\n"
         "  attnstep run examples/f11.txt --lang en\n"
         "  attnstep trace examples/f11.txt --row all\n"
+        "  attnstep practice examples/f11.txt\n"
         "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
         "\n"
         "完整文档：man attnstep（中文版：man -L zh_CN attnstep）\n"
@@ -569,12 +590,14 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "Limits: at most 16384 rows or columns, and 2^26 numbers, in any one table\n"
         "(also the tables the run makes, and the scores of all heads together);\n"
         "brackets two deep; files of at most 2 GiB. Above a limit: an error, exit 2.\n"
-        "Exit status: 0 success; 1 check found a wrong answer; 2 bad usage or input.\n"
+        "Exit status: 0 success; 1 check found a wrong answer, or practice a cell not\n"
+        "answered right; 2 bad usage or input.\n"
         "Errors and hints follow --lang; rows and columns count from 0, as the book does.\n"
         "\n"
         "Examples:\n"
         "  attnstep run examples/f11.txt --lang en\n"
         "  attnstep trace examples/f11.txt --row all\n"
+        "  attnstep practice examples/f11.txt\n"
         "  attnstep run examples/f11.txt --format svg -o f11.svg\n"
         "\n"
         "Full documentation: man attnstep (in Chinese: man -L zh_CN attnstep)\n"
@@ -914,9 +937,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "note: this prints about %zu numbers (more than ten million); to see part "
                          "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
     /* ---- practice: a tutor in the terminal (issue 18, SPEC §14) ---- */
-    [AS_MSG_CMD_PRACTICE] = {"练习：逐格填出每张表，当场判对错并给提示",
-                             "practice: fill in every cell yourself, judged and hinted as you go"},
-    [AS_MSG_CMD_ARGS_PRACTICE] = {"文件 | --seed N --level L", "FILE | --seed N --level L"},
+    [AS_MSG_CMD_PRACTICE] = {"逐格练习：自己填每一格，当场判对错、给提示（或--seed出新题）",
+                             "a tutor: you fill in each cell, judged and hinted (or --seed)"},
+    [AS_MSG_CMD_ARGS_PRACTICE] = {"文件 [选项]", "FILE [options]"},
     [AS_MSG_PR_INTRO] = {"按书中的顺序逐格计算：每行输入一个数（可以写分数，如1/√2），输入?看答案，输入q结束。",
                          "Compute each cell in the book's order: one number a line (fractions such as 1/√2 are fine), ? shows the answer, q stops."},
     [AS_MSG_PR_TABLE] = {"── %s ──", "── %s ──"},

@@ -507,6 +507,23 @@ static void test_ascii_holds_across_every_write_of_a_long_output(void **state)
     unlink(ADIR "/long.txt");
 }
 
+/* A reader that goes away ends the program quietly, even when the parent shell ignores
+ * SIGPIPE (then every write would fail with EPIPE): no "cannot write" on standard error. */
+static void test_a_closed_pipe_ends_the_output_quietly(void **state)
+{
+    int st;
+
+    (void)state;
+    long_column(ADIR "/long.txt", 300);
+    st = system("trap '' PIPE; ATTNSTEP_LANG=en ${ATTNSTEP_BIN:-build/attnstep} trace "
+                ADIR "/long.txt --row all 2>" CLI_ERR " | head -c 10 >" CLI_OUT);
+    assert_true(WIFEXITED(st));
+    assert_file_contains(CLI_OUT, "X = [[-3],");
+    assert_file_lacks(CLI_ERR, "cannot write");
+    assert_file_lacks(CLI_ERR, "out of memory");
+    unlink(ADIR "/long.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_a_trace_stops_at_the_first_write_that_fails),
         cmocka_unit_test(test_a_very_long_output_is_announced_with_how_to_shorten_it),
         cmocka_unit_test(test_ascii_holds_across_every_write_of_a_long_output),
+        cmocka_unit_test(test_a_closed_pipe_ends_the_output_quietly),
     };
 
     return cmocka_run_group_tests(tests, setup, NULL);
