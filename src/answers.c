@@ -210,7 +210,11 @@ static int answer(as_reader *r, size_t n, as_pos at)
 
     c->p += n;
     as_cursor_skip_blanks(c);
-    if (c->p >= c->end || *c->p != '=')
+    if (c->end - c->p >= 3 && memcmp(c->p, "\xE2\x89\x88", 3) == 0)
+        c->p += 2; /* "PE ≈ [[": how run prints a table of rounded values, name and ≈ */
+    else if (c->end - c->p >= 2 && memcmp(c->p, "~=", 2) == 0)
+        c->p += 1; /* the same with --ascii */
+    else if (c->p >= c->end || *c->p != '=')
         return as_reader_fail_at(r, c->p, NULL, "expected \"=\" after the name %.*s", (int)n,
                                  name);
     c->p++;

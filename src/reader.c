@@ -693,6 +693,60 @@ static int read_line(as_reader *r)
     return 0;
 }
 
+/* Nonzero when text looks like UTF-16: a byte order mark, or its first characters ASCII
+ * each beside a NUL byte (every other byte NUL, the others printable or line ends). */
+static int looks_utf16(const unsigned char *t, size_t len)
+{
+    size_t i, n = (len < 32 ? len : 32) & ~(size_t)1;
+    int odd, even;
+
+    if (len >= 2 && ((t[0] == 0xFF && t[1] == 0xFE) || (t[0] == 0xFE && t[1] == 0xFF)))
+        return 1;
+    for (odd = even = n >= 8, i = 0; i < n; i += 2) {
+        odd &= t[i + 1] == 0 && (t[i] >= 0x20 || t[i] == '\n' || t[i] == '\r') && t[i] < 0x7F;
+        even &= t[i] == 0 && (t[i + 1] >= 0x20 || t[i + 1] == '\n' || t[i + 1] == '\r') &&
+                t[i + 1] < 0x7F;
+    }
+    return odd || even;
+}
+
+/* Nonzero when text reads as GBK/GB18030: every byte above 0x80 starts a pair whose second
+ * byte is in 0x40..0xFE (not 0x7F), and there are at least two pairs (one Chinese word). */
+static int looks_gbk(const unsigned char *t, size_t len)
+{
+    size_t i, pairs = 0;
+
+    for (i = 0; i < len; i++) {
+        if (t[i] < 0x80)
+            continue;
+        if (t[i] == 0x80 || t[i] == 0xFF || i + 1 >= len || t[i + 1] < 0x40 ||
+            t[i + 1] == 0x7F || t[i + 1] == 0xFF)
+            return 0;
+        i++;
+        pairs++;
+    }
+    return pairs >= 2; /* one pair could be any stray byte */
+}
+
+/* A file that is not UTF-8 text: UTF-16 and GBK are named, with how to re-save them. */
+static int not_utf8(as_reader *r, const char *text, size_t len, const char *bad, as_pos at)
+{
+    const as_lang lang = r->err->lang;
+    const unsigned char *t = (const unsigned char *)text;
+
+    if (looks_utf16(t, len))
+        return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_UTF16),
+                                  as_msg_text(lang, AS_MSG_RD_UTF16));
+    if (*bad == '\0')
+        return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_NUL),
+                                  as_msg_text(lang, AS_MSG_RD_NUL));
+    if (looks_gbk(t, len))
+        return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_GBK),
+                                  as_msg_text(lang, AS_MSG_RD_GBK), (unsigned)(unsigned char)*bad);
+    return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_UTF8),
+                              as_msg_text(lang, AS_MSG_RD_UTF8), (unsigned)(unsigned char)*bad);
+}
+
 int as_reader_start(as_reader *r, const char *text, size_t len)
 {
     const char *bad = as_lex_bad_byte(text, len);
@@ -700,12 +754,7 @@ int as_reader_start(as_reader *r, const char *text, size_t len)
 
     if (bad != NULL) {
         as_lex_locate(text, len, bad, &at.line, &at.col);
-        if (*bad == '\0')
-            return as_reader_fail_pos(r, NULL, at,
-                                      "an input is plain UTF-8 text; is this a binary file?",
-                                      "the file holds a NUL byte");
-        return as_reader_fail_pos(r, NULL, at, "save the file as UTF-8 text",
-                                  "invalid UTF-8 (byte 0x%02x)", (unsigned)(unsigned char)*bad);
+        return not_utf8(r, text, len, bad, at);
     }
     as_cursor_init(&r->c, text, len);
     return 0;

@@ -130,12 +130,13 @@ static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
     }
 }
 
-/* positions: sinusoidal: PE (and PEkv), then what the projections read, X + PE. */
+/* positions: sinusoidal: PE (and PEkv), added to X (Xkv) before the projections; the
+ * sums themselves are written out row by row in the trace. */
 static void encodings(as_block *out, const as_problem *p, const as_trace *t,
                       const as_render_opts *o)
 {
-    const as_matrix *pe[] = {&t->PE, &t->PEkv}, *sum[] = {&t->Xp, &t->Xkvp};
-    static const char *const name[] = {"PE", "PEkv"}, *const plus[] = {"X + PE", "Xkv + PEkv"};
+    const as_matrix *pe[] = {&t->PE, &t->PEkv};
+    static const char *const name[] = {"PE", "PEkv"};
     as_block cap = {0};
     size_t k, i;
 
@@ -147,7 +148,6 @@ static void encodings(as_block *out, const as_problem *p, const as_trace *t,
         as_block_free(&cap);
         if (k == 0)
             as_block_add(out, msg(o, AS_MSG_POS_PE_NOTE), p->d_model, p->d_model);
-        table(out, plus[k], sum[k], NULL, o);
     }
 }
 

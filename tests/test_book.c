@@ -197,18 +197,6 @@ static void assert_reads_back(const char *e, const char *lang, const char *ascii
     assert_file_contains(CLI_OUT, "all right: ");
 }
 
-/* Nonzero when the example at path sets positions: (SPEC §12): its run prints tables
- * (PE, Qr, Kr, B) that check does not grade yet. */
-static int uses_positions(const char *path)
-{
-    char *text = slurp(path);
-    const int yes = text != NULL && (strncmp(text, "positions:", 10) == 0 ||
-                                     strstr(text, "\npositions:") != NULL);
-
-    free(text);
-    return yes;
-}
-
 static void test_run_output_of_every_example_reads_back_as_answers_all_right(void **state)
 {
     FILE *ls = popen("ls examples/*.txt", "r");
@@ -221,11 +209,6 @@ static void test_run_output_of_every_example_reads_back_as_answers_all_right(voi
         line[strcspn(line, "\n")] = '\0';
         if (strstr(line, "answers") != NULL)
             continue; /* an ANSWERS file, not a problem */
-        if (uses_positions(line)) {
-            print_message("%s: skipped, check does not grade the tables of positions: yet\n",
-                          line);
-            continue;
-        }
         assert_reads_back(line, "zh", "");
         assert_reads_back(line, "en", "");
         assert_reads_back(line, "en", "--ascii");

@@ -240,6 +240,15 @@ typedef enum as_msg {
     AS_MSG_HINT_RD_SETTING_COLON,
     AS_MSG_RD_UNKNOWN_NAME,
     AS_MSG_HINT_RD_NAMES,
+    /* reader.c: a file that is not UTF-8 (UTF-16 and GBK named; %02x the first bad byte) */
+    AS_MSG_RD_UTF16,
+    AS_MSG_HINT_RD_UTF16,
+    AS_MSG_RD_NUL,
+    AS_MSG_HINT_RD_NUL,
+    AS_MSG_RD_GBK,
+    AS_MSG_HINT_RD_GBK,
+    AS_MSG_RD_UTF8,
+    AS_MSG_HINT_RD_UTF8,
     AS_MSG_HELP_USAGE,     /* --help: the word before the first synopsis line */
     AS_MSG_CMD_ARGS_FILE,  /* --help: the arguments of a command reading one input */
     AS_MSG_CMD_ARGS_CHECK, /* of check */
