@@ -139,18 +139,16 @@ static int load_in_halves(const as_reader *file, as_rd_matrix *b, const char *te
  * once when it is large and clean, else in one piece. */
 static int load_text(as_reader *file, as_rd_matrix *b, const char *text, size_t len)
 {
-    static const char hint[] = "load() reads rows of numbers, as numpy.savetxt writes them";
-
     if (load_in_halves(file, b, text, len) != 0) {
         if (as_reader_start(file, text, len) != 0)
             return -1;
         if (file->c.p == file->c.end)
-            return as_reader_fail_pos(file, NULL, no_pos, hint, "the file is empty");
+            return as_reader_err_pos(file, NULL, no_pos, AS_MSG_LD_PLAIN_ROWS_HINT, AS_MSG_LD_FILE_EMPTY);
         if (as_reader_plain_rows(file, b) != 0)
             return -1;
     }
     if (b->rows == 0)
-        return as_reader_fail_pos(file, NULL, no_pos, hint, "the file holds no numbers");
+        return as_reader_err_pos(file, NULL, no_pos, AS_MSG_LD_PLAIN_ROWS_HINT, AS_MSG_LD_NO_NUMBERS);
     if ((b->flags & AS_RD_ONE_ROW) && b->cols == 1) {
         b->cols = b->rows; /* numpy.savetxt writes a 1-D bias one number per line */
         b->rows = 1;
@@ -175,13 +173,13 @@ static int loadable(const char *path)
 static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n, as_pos at)
 {
     as_reader file;
-    char *path, *text = NULL;
+    char *path, *text = NULL, why[128];
     size_t len = 0;
     int e, rc = -1;
 
     path = resolve(r->path, name, n);
     if (path == NULL) {
-        as_reader_fail_pos(r, NULL, at, NULL, "out of memory");
+        as_reader_err_pos(r, NULL, at, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
         goto fail;
     }
     as_reader_init(&file, path, r->err, NULL, NULL);
@@ -189,9 +187,8 @@ static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n
     if (e == 0) /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
         e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {
-        as_reader_fail_pos(r, NULL, at,
-                           "load() paths are taken relative to the folder of the input file",
-                           "cannot load \"%s\": %s", path, as_lex_read_reason(e));
+        as_reader_err_pos(r, NULL, at, AS_MSG_LD_RELATIVE_HINT, AS_MSG_LD_CANNOT_LOAD, path,
+                          as_msg_errno(why, sizeof why, r->err->lang, e));
         goto fail;
     }
     if (load_text(&file, b, text, len) != 0)
@@ -203,38 +200,46 @@ fail:
     return rc;
 }
 
+/* A load( ... ) statement that is not written right (msg), at byte q: the hint shows
+ * how to write it for m. Returns -1. */
+static int load_syntax(as_reader *r, const char *q, const as_rd_matrix *m, as_msg msg)
+{
+    as_reader_err_at(r, q, AS_RD_NO_HINT, msg);
+    as_error_hint_msg(r->err, AS_MSG_LD_WRITE_HINT, m->name);
+    return -1;
+}
+
 int as_load_statement(as_reader *r, as_rd_matrix *m)
 {
     as_cursor *c = &r->c;
     const char *name, *open_quote;
-    char quote, hint[96];
+    char quote;
     size_t n;
     as_pos at;
 
-    snprintf(hint, sizeof hint, "write %s = load(\"file.txt\")", m->name);
     c->p += 4;
     as_cursor_skip_blanks(c);
     if (c->p >= c->end || *c->p != '(')
-        return as_reader_fail_at(r, c->p, hint, "expected \"(\" after load");
+        return load_syntax(r, c->p, m, AS_MSG_LD_OPEN_PAREN);
     c->p++;
     as_cursor_skip_blanks(c);
     if (c->p >= c->end || (*c->p != '"' && *c->p != '\''))
-        return as_reader_fail_at(r, c->p, hint, "expected a file name in quotes after load(");
+        return load_syntax(r, c->p, m, AS_MSG_LD_NAME_IN_QUOTES);
     open_quote = c->p;
     quote = *c->p++;
     name = c->p;
     while (c->p < c->end && *c->p != quote && *c->p != '\n' && *c->p != '\r')
         c->p++;
     if (c->p >= c->end || *c->p != quote)
-        return as_reader_fail_at(r, open_quote, hint, "the file name has no closing quote");
+        return load_syntax(r, open_quote, m, AS_MSG_LD_NO_CLOSING_QUOTE);
     if (c->p == name)
-        return as_reader_fail_at(r, open_quote, hint, "the file name is empty");
+        return load_syntax(r, open_quote, m, AS_MSG_LD_EMPTY_NAME);
     at = as_reader_pos(r, name);
     n = (size_t)(c->p - name);
     c->p++;
     as_cursor_skip_blanks(c);
     if (c->p >= c->end || *c->p != ')')
-        return as_reader_fail_at(r, c->p, hint, "expected \")\" after the file name");
+        return load_syntax(r, c->p, m, AS_MSG_LD_CLOSE_PAREN);
     c->p++;
     if (load_matrix(r, m, name, n, at) != 0)
         return -1;

@@ -70,10 +70,40 @@ int as_reader_fail_at(as_reader *r, const char *q, const char *hint, const char 
     return rc;
 }
 
+static int err_va(as_reader *r, const char *path, as_pos at, as_msg hint, as_msg msg,
+                  va_list ap)
+{
+    as_error_vmsg(r->err, path != NULL ? path : r->path, at.line, at.col, msg, ap);
+    if (hint != AS_RD_NO_HINT)
+        as_error_hint_msg(r->err, hint);
+    return -1;
+}
+
+int as_reader_err_pos(as_reader *r, const char *path, as_pos at, as_msg hint, as_msg msg, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, msg);
+    rc = err_va(r, path, at, hint, msg, ap);
+    va_end(ap);
+    return rc;
+}
+
+int as_reader_err_at(as_reader *r, const char *q, as_msg hint, as_msg msg, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, msg);
+    rc = err_va(r, NULL, as_reader_pos(r, q), hint, msg, ap);
+    va_end(ap);
+    return rc;
+}
+
 int as_reader_fail_memory(as_reader *r, const char *q)
 {
-    return as_reader_fail_at(r, q, "the input is larger than the memory this program may use",
-                             "out of memory");
+    return as_reader_err_at(r, q, AS_MSG_RD_OUT_OF_MEMORY_HINT, AS_MSG_RD_OUT_OF_MEMORY);
 }
 
 void as_reader_quote(char out[64], const char *p, const char *end)
@@ -91,21 +121,16 @@ int as_reader_number_error(as_reader *r, const char *p, size_t run, const char *
 
     as_lex_quote(q, sizeof q, p, run);
     if (why == as_why_too_large)
-        return as_reader_fail_at(r, p, "a double holds numbers up to about 1.8e308",
-                                 "the number \"%s\" is too large", q);
-    return as_reader_fail_at(r, p, "the number below the fraction bar must not be 0",
-                             "the fraction \"%s\" divides by zero", q);
+        return as_reader_err_at(r, p, AS_MSG_RD_NUMBER_TOO_LARGE_HINT, AS_MSG_RD_NUMBER_TOO_LARGE, q);
+    return as_reader_err_at(r, p, AS_MSG_RD_DIVIDES_BY_ZERO_HINT, AS_MSG_RD_DIVIDES_BY_ZERO, q);
 }
 
 /* ------------------------------------------------------------------ matrix values ---- */
 
-static int too_large(as_reader *r, const as_rd_matrix *b, const char *at, const char *what,
+static int too_large(as_reader *r, const as_rd_matrix *b, const char *at, as_msg what,
                      unsigned limit)
 {
-    return as_reader_fail_at(r, at,
-                             "one table holds at most 16384 rows, 16384 columns and 67108864 "
-                             "numbers",
-                             "matrix %s is too large: more than %u %s", b->name, limit, what);
+    return as_reader_err_at(r, at, AS_MSG_RD_TOO_LARGE_HINT, what, b->name, limit);
 }
 
 /* Makes room for need values in b (need is within the limits, checked before). */
@@ -139,9 +164,9 @@ static int open_row(as_reader *r, as_rd_matrix *b, const char *at)
 {
     if (b->rows > 0) {
         if (b->rows + 1 > AS_MAX_DIM)
-            return too_large(r, b, at, "rows", AS_MAX_DIM);
+            return too_large(r, b, at, AS_MSG_RD_TOO_MANY_ROWS, AS_MAX_DIM);
         if (!as_shape_ok(b->rows + 1, b->cols))
-            return too_large(r, b, at, "numbers", AS_MAX_CELLS);
+            return too_large(r, b, at, AS_MSG_RD_TOO_MANY_NUMBERS, AS_MAX_CELLS);
         if (reserve(r, b, (b->rows + 1) * b->cols, at) != 0)
             return -1;
     }
@@ -160,7 +185,7 @@ static int put_number(as_reader *r, as_rd_matrix *b, double x, const char *s, si
 
     if (b->rows == 0) {
         if (b->in_row >= AS_MAX_DIM)
-            return too_large(r, b, s, "columns", AS_MAX_DIM);
+            return too_large(r, b, s, AS_MSG_RD_TOO_MANY_COLUMNS, AS_MAX_DIM);
         if (reserve(r, b, b->in_row + 1, s) != 0)
             return -1;
         at = b->in_row;
@@ -177,22 +202,25 @@ static int put_number(as_reader *r, as_rd_matrix *b, double x, const char *s, si
     return 0;
 }
 
-/* Ends the row being read: row 1 fixes the width, every later row must match it. */
+/* How row i of a matrix is named in r's language: Chinese counts rows from 0 as the
+ * chapter does (第0行); the English messages have always counted from 1. */
+static size_t row_number(const as_reader *r, size_t i)
+{
+    return r->err->lang == AS_LANG_EN ? i + 1 : i;
+}
+
+/* Ends the row being read: the first row fixes the width, every later row must match it. */
 static int close_row(as_reader *r, as_rd_matrix *b)
 {
     if (b->in_row == 0)
-        return as_reader_fail_pos(r, NULL, b->row_pos,
-                                  "write the numbers of the row between its brackets, e.g. "
-                                  "[1, 2]",
-                                  "row %zu of %s is empty", b->rows + 1, b->name);
+        return as_reader_err_pos(r, NULL, b->row_pos, AS_MSG_RD_EMPTY_ROW_HINT,
+                                 AS_MSG_RD_EMPTY_ROW, row_number(r, b->rows), b->name);
     if (b->rows == 0)
         b->cols = b->in_row;
     else if (b->in_row != b->cols)
-        return as_reader_fail_pos(r, NULL, b->row_pos,
-                                  "every row of a matrix has the same number of columns",
-                                  "row %zu of %s has %zu number%s, but row 1 has %zu",
-                                  b->rows + 1, b->name, b->in_row, b->in_row == 1 ? "" : "s",
-                                  b->cols);
+        return as_reader_err_pos(r, NULL, b->row_pos, AS_MSG_RD_ROW_WIDTH_HINT,
+                                 b->in_row == 1 ? AS_MSG_RD_ROW_WIDTH_ONE : AS_MSG_RD_ROW_WIDTH,
+                                 row_number(r, b->rows), b->name, b->in_row, b->cols);
     b->rows++;
     b->depth = 1;
     b->sep = SEP_ITEM;
@@ -210,26 +238,15 @@ static int cell_error(as_reader *r, const as_rd_matrix *b, const char *p, size_t
         return as_reader_number_error(r, p, run, why);
     as_reader_quote(q, p, r->c.end);
     if (run == 0)
-        return as_reader_fail_at(r, p,
-                                 r->hooks == NULL ? "load() reads plain rows of numbers, as "
-                                                    "numpy.savetxt writes them"
-                                                  : "a matrix holds numbers separated by "
-                                                    "commas or spaces",
-                                 "unexpected \"%s\" in matrix %s", q, b->name);
+        return as_reader_err_at(r, p,
+                                r->hooks == NULL ? AS_MSG_RD_PLAIN_ROWS_HINT : AS_MSG_RD_SEPARATED_HINT,
+                                AS_MSG_RD_UNEXPECTED_IN, q, b->name);
     if (as_lex_word_is(p, run, "nan"))
-        return as_reader_fail_at(r, p,
-                                 "every value must be a number; only the mask M may hold −∞",
-                                 "\"%s\" is not allowed in matrix %s", q, b->name);
+        return as_reader_err_at(r, p, AS_MSG_RD_NAN_HINT, AS_MSG_RD_NOT_ALLOWED_IN, q, b->name);
     if (!as_lex_number_start(p, r->c.end) &&
         (as_lex_ident_len(p, r->c.end) > 0 || first >= 0x80))
-        return as_reader_fail_at(r, p,
-                                 "a matrix holds only numbers; to write a note beside it, "
-                                 "start the note with \"#\"",
-                                 "unexpected word \"%s\" inside matrix %s", q, b->name);
-    return as_reader_fail_at(r, p,
-                             "numbers look like 3, -0.5, .5, 1e-3, 1/2 or −1/4, with a comma "
-                             "or a space between two of them",
-                             "\"%s\" is not a number", q);
+        return as_reader_err_at(r, p, AS_MSG_RD_NOTE_HINT, AS_MSG_RD_WORD_INSIDE, q, b->name);
+    return as_reader_err_at(r, p, AS_MSG_RD_NUMBER_FORM_HINT, AS_MSG_RD_NOT_A_NUMBER, q);
 }
 
 /* An infinity where b allows none, or +∞ where it allows -∞. */
@@ -239,14 +256,10 @@ static int infinity_error(as_reader *r, const as_rd_matrix *b, const char *p, si
 
     as_lex_quote(q, sizeof q, p, run);
     if (!(b->flags & AS_RD_NEG_INF))
-        return as_reader_fail_at(r, p,
-                                 "−∞ marks a position the mask forbids; every other matrix "
-                                 "needs finite numbers",
-                                 "\"%s\" is only allowed in the mask M", q);
-    return as_reader_fail_at(r, p,
-                             "in M, −∞ (write -inf or −∞) forbids a position and 0 allows it; "
-                             "+∞ would leave the softmax undefined",
-                             "\"%s\" in the mask M must be negative", q);
+        return as_reader_err_at(r, p, AS_MSG_RD_INF_ONLY_IN_MASK_HINT, AS_MSG_RD_INF_ONLY_IN_MASK,
+                                q);
+    return as_reader_err_at(r, p, AS_MSG_RD_INF_MUST_BE_NEGATIVE_HINT,
+                            AS_MSG_RD_INF_MUST_BE_NEGATIVE, q);
 }
 
 /* Reads the number at the cursor into the row being read. The hot path of load(): one
@@ -319,13 +332,11 @@ static int step_in_row(as_reader *r, as_rd_matrix *b)
         return close_matrix(r, b) != 0 ? -1 : 2; /* [1, 2]: the row's "]" closes it too */
     }
     if (*p == '[')
-        return as_reader_fail_at(r, p, "a matrix is a list of rows: X = [[1, 2], [3, 4]]",
-                                 "too many \"[\" in matrix %s: brackets nest two deep at most",
-                                 b->name);
+        return as_reader_err_at(r, p, AS_MSG_RD_LIST_OF_ROWS_HINT, AS_MSG_RD_TOO_DEEP, b->name);
     if ((k = as_lex_comma(p, c->end)) > 0) {
         if (b->sep != SEP_ITEM)
-            return as_reader_fail_at(r, p, "a comma stands between two numbers",
-                                     "unexpected \",\" in matrix %s", b->name);
+            return as_reader_err_at(r, p, AS_MSG_RD_COMMA_NUMBERS_HINT, AS_MSG_RD_UNEXPECTED_COMMA,
+                                    b->name);
         b->sep = SEP_COMMA;
         c->p += k;
         return 0;
@@ -344,13 +355,10 @@ static int number_between_rows(as_reader *r, as_rd_matrix *b)
         b->sep = SEP_START;
         return 0;
     }
-    return as_reader_fail_at(r, r->c.p,
-                             b->shape == SHAPE_UNKNOWN
-                                 ? "only a bias (bq, bk, bv, bo) may be one row in single "
-                                   "brackets; write e.g. X = [[1, 2], [3, 4]]"
-                                 : "each row is written in its own brackets: [[1, 2], [3, 4]]; "
-                                   "is a \"[\" missing?",
-                             "a number outside a row of matrix %s", b->name);
+    return as_reader_err_at(r, r->c.p,
+                            b->shape == SHAPE_UNKNOWN ? AS_MSG_RD_ONE_ROW_HINT
+                                                      : AS_MSG_RD_OWN_BRACKETS_HINT,
+                            AS_MSG_RD_NUMBER_OUTSIDE_ROW, b->name);
 }
 
 /* Something between the rows of b that is neither a bracket, a comma nor a number. */
@@ -360,14 +368,11 @@ static int word_between_rows(as_reader *r, const as_rd_matrix *b)
     char q[64];
 
     as_reader_quote(q, p, r->c.end);
-    return as_reader_fail_at(r, p,
-                             "a matrix holds only numbers; to write a note beside it, start "
-                             "the note with \"#\"",
-                             "unexpected %s\"%s\" inside matrix %s",
-                             as_lex_ident_len(p, r->c.end) > 0 || (unsigned char)*p >= 0x80
-                                 ? "word "
-                                 : "",
-                             q, b->name);
+    return as_reader_err_at(r, p, AS_MSG_RD_NOTE_HINT,
+                            as_lex_ident_len(p, r->c.end) > 0 || (unsigned char)*p >= 0x80
+                                ? AS_MSG_RD_WORD_INSIDE
+                                : AS_MSG_RD_UNEXPECTED_INSIDE,
+                            q, b->name);
 }
 
 /* Nonzero when the cursor, after a row or a matrix, stands at a caption the book prints
@@ -402,16 +407,15 @@ static int step_between_rows(as_reader *r, as_rd_matrix *b, int one_row, int row
     }
     if (*p == ']') {
         if (b->shape == SHAPE_UNKNOWN)
-            return as_reader_fail_pos(r, NULL, b->open,
-                                      "write its rows, e.g. X = [[1, 2], [3, 4]]",
-                                      "matrix %s is empty", b->name);
+            return as_reader_err_pos(r, NULL, b->open, AS_MSG_RD_EMPTY_MATRIX_HINT,
+                                     AS_MSG_RD_EMPTY_MATRIX, b->name);
         c->p++;
         return close_matrix(r, b) != 0 ? -1 : 2;
     }
     if ((k = as_lex_comma(p, c->end)) > 0) {
         if (b->sep != SEP_ITEM)
-            return as_reader_fail_at(r, p, "a comma stands between two rows",
-                                     "unexpected \",\" in matrix %s", b->name);
+            return as_reader_err_at(r, p, AS_MSG_RD_COMMA_ROWS_HINT, AS_MSG_RD_UNEXPECTED_COMMA,
+                                    b->name);
         b->sep = SEP_COMMA;
         c->p += k;
         return 0;
@@ -460,8 +464,8 @@ int as_reader_open(as_reader *r, int id, const char *name, unsigned flags)
     as_rd_matrix *b;
 
     if (r->nopen == AS_READ_MAX_OPEN)
-        return as_reader_fail_at(r, r->c.p, "write at most 16 matrices side by side",
-                                 "too many matrices side by side");
+        return as_reader_err_at(r, r->c.p, AS_MSG_RD_TOO_MANY_SIDE_BY_SIDE_HINT,
+                                AS_MSG_RD_TOO_MANY_SIDE_BY_SIDE);
     b = &r->open[r->nopen++];
     memset(b, 0, sizeof *b);
     b->id = id;
@@ -478,14 +482,13 @@ int as_reader_open(as_reader *r, int id, const char *name, unsigned flags)
 /* b is still open at the end of the file, or (line > 0) when a statement starts line. */
 static int unclosed(as_reader *r, const as_rd_matrix *b, int line)
 {
-    char where[64] = "the end of the file";
+    const char *close = b->shape == SHAPE_ROW ? "]" : "]]";
 
     if (line > 0)
-        snprintf(where, sizeof where, "line %d", line);
-    return as_reader_fail_pos(r, NULL, b->open,
-                              "every row ends with \"]\", and the matrix with one more \"]\"",
-                              "unclosed matrix %s: expected \"%s\" before %s", b->name,
-                              b->shape == SHAPE_ROW ? "]" : "]]", where);
+        return as_reader_err_pos(r, NULL, b->open, AS_MSG_RD_UNCLOSED_HINT,
+                                 AS_MSG_RD_UNCLOSED_AT_LINE, b->name, close, line);
+    return as_reader_err_pos(r, NULL, b->open, AS_MSG_RD_UNCLOSED_HINT, AS_MSG_RD_UNCLOSED_AT_END,
+                             b->name, close);
 }
 
 void as_reader_drop(as_reader *r)
@@ -508,22 +511,13 @@ int as_reader_stray(as_reader *r, size_t open_at_start)
 
     as_reader_quote(q, p, r->c.end);
     if (*p == '[' && open_at_start > 1)
-        return as_reader_fail_at(r, p,
-                                 "side by side, each line gives one row to each matrix still "
-                                 "open, left to right",
-                                 "this line has more row pieces than matrices still open");
+        return as_reader_err_at(r, p, AS_MSG_RD_MORE_PIECES_HINT, AS_MSG_RD_MORE_PIECES);
     if (r->closed_here != NULL)
-        return as_reader_fail_at(r, p,
-                                 "a matrix ends at its \"]]\"; to write a note beside it, start "
-                                 "the note with \"#\"",
-                                 "unexpected text \"%s\" after matrix %s", q, r->closed_here);
+        return as_reader_err_at(r, p, AS_MSG_RD_TEXT_AFTER_HINT, AS_MSG_RD_TEXT_AFTER, q,
+                                r->closed_here);
     if (at_piece(&r->c))
-        return as_reader_fail_at(r, p, "a matrix starts with its name: X = [[1, 2], [3, 4]]",
-                                 "unexpected \"%s\" outside a matrix", q);
-    return as_reader_fail_at(r, p,
-                             "a line holds a setting (key: value), a matrix (NAME = [[1, 2], "
-                             "[3, 4]]) or a note after \"#\"",
-                             "unexpected text \"%s\"", q);
+        return as_reader_err_at(r, p, AS_MSG_RD_NAME_FIRST_HINT, AS_MSG_RD_OUTSIDE, q);
+    return as_reader_err_at(r, p, AS_MSG_RD_LINE_KINDS_HINT, AS_MSG_RD_UNEXPECTED_TEXT, q);
 }
 
 static as_rd_matrix *find_open(as_reader *r, int id)
@@ -593,8 +587,7 @@ static size_t shape_key(const char *p, const char *end)
 /* A shape line that cannot be read (what: the message), at byte at. Returns -1. */
 static int shape_error(as_reader *r, const char *at, as_msg what)
 {
-    return as_reader_fail_at(r, at, as_msg_text(r->err->lang, AS_MSG_RD_SHAPE_HINT), "%s",
-                             as_msg_text(r->err->lang, what));
+    return as_reader_err_at(r, at, AS_MSG_RD_SHAPE_HINT, what);
 }
 
 /* One whole number of a shape at the cursor, then blanks. 0 or -1. */
@@ -640,9 +633,8 @@ static int shape_line(as_reader *r, size_t key)
     if (c->p >= c->end || *c->p != ']')
         return shape_error(r, c->p, AS_MSG_RD_SHAPE_FORM);
     if (rows != r->last_rows || cols != r->last_cols)
-        return as_reader_fail_at(r, at, as_msg_text(r->err->lang, AS_MSG_RD_SHAPE_HINT_ROWS),
-                                 as_msg_text(r->err->lang, AS_MSG_RD_SHAPE_DIFFERS), rows, cols,
-                                 r->last_name, r->last_rows, r->last_cols);
+        return as_reader_err_at(r, at, AS_MSG_RD_SHAPE_HINT_ROWS, AS_MSG_RD_SHAPE_DIFFERS, rows, cols,
+                                r->last_name, r->last_rows, r->last_cols);
     as_cursor_skip_line(c); /* " = [Token位置数, 每个位置的特征数]": the book's words */
     return 0;
 }
@@ -731,20 +723,17 @@ static int looks_gbk(const unsigned char *t, size_t len)
 /* A file that is not UTF-8 text: UTF-16 and GBK are named, with how to re-save them. */
 static int not_utf8(as_reader *r, const char *text, size_t len, const char *bad, as_pos at)
 {
-    const as_lang lang = r->err->lang;
     const unsigned char *t = (const unsigned char *)text;
 
     if (looks_utf16(t, len))
-        return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_UTF16),
-                                  as_msg_text(lang, AS_MSG_RD_UTF16));
+        return as_reader_err_pos(r, NULL, at, AS_MSG_HINT_RD_UTF16, AS_MSG_RD_UTF16);
     if (*bad == '\0')
-        return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_NUL),
-                                  as_msg_text(lang, AS_MSG_RD_NUL));
+        return as_reader_err_pos(r, NULL, at, AS_MSG_HINT_RD_NUL, AS_MSG_RD_NUL);
     if (looks_gbk(t, len))
-        return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_GBK),
-                                  as_msg_text(lang, AS_MSG_RD_GBK), (unsigned)(unsigned char)*bad);
-    return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_UTF8),
-                              as_msg_text(lang, AS_MSG_RD_UTF8), (unsigned)(unsigned char)*bad);
+        return as_reader_err_pos(r, NULL, at, AS_MSG_HINT_RD_GBK, AS_MSG_RD_GBK,
+                                 (unsigned)(unsigned char)*bad);
+    return as_reader_err_pos(r, NULL, at, AS_MSG_HINT_RD_UTF8, AS_MSG_RD_UTF8,
+                             (unsigned)(unsigned char)*bad);
 }
 
 int as_reader_start(as_reader *r, const char *text, size_t len)
@@ -811,8 +800,7 @@ static int plain_row(as_reader *r, as_rd_matrix *b)
             c->p += k;
             as_cursor_skip_blanks(c);
             if (as_lex_comma(c->p, c->end) > 0)
-                return as_reader_fail_at(r, c->p, "a comma stands between two numbers",
-                                         "two commas with no number between them");
+                return as_reader_err_at(r, c->p, AS_MSG_RD_COMMA_NUMBERS_HINT, AS_MSG_RD_TWO_COMMAS);
         }
         if (as_cursor_at_stop(c))
             break; /* a comma at the end of a line is forgiven */

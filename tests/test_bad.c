@@ -482,6 +482,11 @@ static void test_every_expectation_is_one_error_line_in_the_gnu_form_and_a_hint(
     assert_every_case(expectation_in_the_gnu_form);
 }
 
+/* Registered in main() once no Chinese expectation holds English any more (issue 12):
+ * until then it is kept, compiled and unused. */
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
 static void test_every_chinese_expectation_is_in_chinese(void **state)
 {
     (void)state;

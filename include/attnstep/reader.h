@@ -128,6 +128,17 @@ int as_reader_fail_at(as_reader *r, const char *q, const char *hint, const char 
 #endif
     ;
 
+/* No hint: the hint id of an error that needs none. */
+#define AS_RD_NO_HINT AS_MSG_COUNT
+
+/* Records the error msg of the message table (with its arguments, see i18n.h) in the
+ * user's language at position at of file path (r->path when NULL), with the hint of id
+ * hint (or AS_RD_NO_HINT), and returns -1. */
+int as_reader_err_pos(as_reader *r, const char *path, as_pos at, as_msg hint, as_msg msg, ...);
+
+/* As as_reader_err_pos(), at byte q of the current line of r. */
+int as_reader_err_at(as_reader *r, const char *q, as_msg hint, as_msg msg, ...);
+
 /* Out of memory, at byte q. Returns -1. */
 int as_reader_fail_memory(as_reader *r, const char *q);
 
