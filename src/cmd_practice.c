@@ -21,6 +21,10 @@ static int check_options(const as_cli *cli, as_error *err)
         as_error_msg(err, "", 0, 0, AS_MSG_USE_PRACTICE_SOURCE);
         return -1;
     }
+    if (cli->nargs == 1 && strcmp(cli->arg[0], "-") == 0) {
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_PRACTICE_STDIN);
+        return -1;
+    }
     if ((bad = as_practice_only_bad(cli->render.only)) >= 0) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_PRACTICE_ONLY, as_table_name((as_table)bad));
         return -1;

@@ -588,7 +588,10 @@ static int judge(tutor *tu, const cell *c, const char *buf, size_t len, int *tri
     hint(tu, c, typed, w, as_written_unit(buf, len));
     if (++*tries >= TRIES)
         return reveal(tu, c);
-    say(tu, 1, AS_MSG_PR_AGAIN, TRIES - *tries);
+    if (TRIES - *tries == 1)
+        say(tu, 1, AS_MSG_PR_AGAIN_LAST);
+    else
+        say(tu, 1, AS_MSG_PR_AGAIN, TRIES - *tries);
     return -1;
 }
 

@@ -168,7 +168,8 @@ static void test_three_wrong_tries_show_the_answer_then_the_next_cell(void **sta
 {
     (void)state;
     assert_int_equal(practice("--only QKT " EX, "7\n8\n9\n1\nq\n"), 1);
-    assert_true(followed_by("还有1次机会", "答案：QKᵀ[0][0] = 0"));
+    assert_true(followed_by("还有2次机会", "最后一次机会"));
+    assert_true(followed_by("最后一次机会", "答案：QKᵀ[0][0] = 0"));
     assert_true(followed_by("答案：QKᵀ[0][0] = 0", "QKᵀ[0][1] = 1\n对！"));
     assert_out_has("没有答对的格子：QKᵀ[0][0]");
 }
@@ -244,6 +245,9 @@ static void test_usage_errors(void **state)
     assert_int_equal(practice("--row 5 " EX, ""), 2);
     assert_int_equal(practice("--format json " EX, ""), 2);
     assert_int_equal(practice("examples/two-heads.txt", ""), 2);
+    assert_file_contains(CLI_ERR, "practice只练单头");
+    assert_int_equal(practice("-", ""), 2);
+    assert_file_contains(CLI_ERR, "输入文件不能写作 -");
     out = slurp(CLI_OUT);
     assert_string_equal(out, "");
     free(out);

@@ -484,7 +484,8 @@ typedef enum as_msg {
     AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the code, %s the sentence */
     AS_MSG_PR_MISTAKES,       /* %s the student's number, %s the codes */
     AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell */
-    AS_MSG_PR_AGAIN,          /* %d tries left */
+    AS_MSG_PR_AGAIN,          /* %d tries left (2 or more) */
+    AS_MSG_PR_AGAIN_LAST,     /* one try left */
     AS_MSG_PR_REVEAL,         /* %s table, %zu %zu cell, %s its value */
     AS_MSG_PR_NOT_NUMBER,     /* %s what was typed */
     AS_MSG_PR_SCORE,          /* %zu right, %zu asked */
@@ -493,6 +494,7 @@ typedef enum as_msg {
     AS_MSG_PR_STOPPED,        /* %zu cells not done */
     AS_MSG_USE_PRACTICE_SOURCE, /* practice without FILE or --seed */
     AS_MSG_USE_PRACTICE_KIND, /* the input has several heads, Wo or positions */
+    AS_MSG_USE_PRACTICE_STDIN, /* practice FILE given as - */
     AS_MSG_USE_PRACTICE_ONLY, /* %s the table --only named that practice does not ask */
     AS_MSG_USE_STEP_TRACE,    /* %s: trace --step takes 1 to 4 */
     AS_MSG_COUNT
