@@ -736,10 +736,10 @@ static int not_utf8(as_reader *r, const char *text, size_t len, const char *bad,
 
     if (looks_utf16(t, len))
         return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_UTF16),
-                                  as_msg_text(lang, AS_MSG_RD_UTF16));
+                                  "%s", as_msg_text(lang, AS_MSG_RD_UTF16));
     if (*bad == '\0')
         return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_NUL),
-                                  as_msg_text(lang, AS_MSG_RD_NUL));
+                                  "%s", as_msg_text(lang, AS_MSG_RD_NUL));
     if (looks_gbk(t, len))
         return as_reader_fail_pos(r, NULL, at, as_msg_text(lang, AS_MSG_HINT_RD_GBK),
                                   as_msg_text(lang, AS_MSG_RD_GBK), (unsigned)(unsigned char)*bad);
