@@ -703,7 +703,7 @@ int as_practice_run(FILE *in, FILE *out, FILE *log, const as_problem *p, const a
     tu.st.ascii = o->ro.ascii;
     as_chain_cache_init(&tu.chains, p, NULL, 0);
     sc->cells = count_cells(&tu);
-    say(&tu, 1, AS_MSG_PR_INTRO);
+    say(&tu, 1, AS_MSG_PR_INTRO, o->ro.ascii ? "1/sqrt(2)" : "1/\xe2\x88\x9a" "2");
     for (k = 0; k < NTABLES && !sc->stopped; k++)
         if ((tu.tables >> order[k] & 1u) && ask_table(&tu, order[k]) != 0)
             sc->stopped = 1;

@@ -482,11 +482,6 @@ static void test_every_expectation_is_one_error_line_in_the_gnu_form_and_a_hint(
     assert_every_case(expectation_in_the_gnu_form);
 }
 
-/* Registered in main() once no Chinese expectation holds English any more (issue 12):
- * until then it is kept, compiled and unused. */
-#if defined(__GNUC__)
-__attribute__((unused))
-#endif
 static void test_every_chinese_expectation_is_in_chinese(void **state)
 {
     (void)state;
@@ -796,6 +791,9 @@ static void test_large_finite_scores_give_exact_shares_thanks_to_the_stable_soft
 
 int main(void)
 {
+    /* not run yet: it fails until every zh expectation is Chinese (the message
+     * table's work in progress); named here so that -Werror builds meanwhile */
+    (void)test_every_chinese_expectation_is_in_chinese;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_case_has_an_expectation_in_each_language),
         cmocka_unit_test(test_the_corpus_holds_at_least_fifty_hostile_inputs),

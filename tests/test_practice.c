@@ -109,6 +109,19 @@ static void test_in_english(void **state)
     assert_out_has("score: 26/26");
     assert_out_has("Every cell right!");
     assert_out_has("A[1][0] = ");
+    /* a mistake named in English, and --ascii spelling */
+    assert_int_equal(practice("--only S --lang en --ascii " EX, "0\n1\nq\n"), 1);
+    assert_out_has("made from: QK^T[1][0] = 1, sqrt(d_k) = sqrt2 ~= 1.4142135624");
+    assert_out_has("Not right. Your 1 is exactly what no_scale gives");
+    assert_out_has("S[0][1] = -inf (fixed by the mask, given)");
+    {
+        char *out = slurp(CLI_OUT);
+        const unsigned char *u = (const unsigned char *)out;
+        while (*u != '\0' && *u < 0x80)
+            u++;
+        assert_int_equal(*u, 0); /* --ascii --lang en: pure ASCII */
+        free(out);
+    }
 }
 
 static void test_a_wrong_answer_gets_its_arithmetic_and_the_same_cell_again(void **state)

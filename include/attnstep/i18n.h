@@ -468,7 +468,7 @@ typedef enum as_msg {
     /* ---- practice: a tutor in the terminal (issue 18, SPEC §14) ---- */
     AS_MSG_CMD_PRACTICE,      /* --help: what practice does */
     AS_MSG_CMD_ARGS_PRACTICE, /* --help: its arguments */
-    AS_MSG_PR_INTRO,          /* how to answer */
+    AS_MSG_PR_INTRO,          /* %s "1/√2": how to answer */
     AS_MSG_PR_TABLE,          /* %s the table: heading before its cells */
     AS_MSG_PR_FROM,           /* %s what a cell is made of */
     AS_MSG_PR_PAIR,           /* %s %s %s %s: "q₁ = [1,0]，k₀ = [1,0]" */
