@@ -1096,7 +1096,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "cannot load \"%s\": %s"},
     [AS_MSG_LD_RELATIVE_HINT] = {"load()里的路径从输入文件所在的文件夹算起",
         "load() paths are taken relative to the folder of the input file"},
-    [AS_MSG_LD_WRITE_HINT] = {"写成“%s = load(\"file.txt\")”",
+    [AS_MSG_LD_WRITE_HINT] = {"写成“%s = load('file.txt')”",
         "write %s = load(\"file.txt\")"},
     [AS_MSG_LD_OPEN_PAREN] = {"load后面应该是“(”",
         "expected \"(\" after load"},
