@@ -187,8 +187,8 @@ static int set_labels(parser *ps, as_tokens *t, const char *v, const char *e, as
             continue;
         }
         if (count == AS_MAX_DIM)
-            return as_reader_fail_at(&ps->r, p, "one table has at most 16384 rows, one label each",
-                                     "too many tokens: more than %u labels", AS_MAX_DIM);
+            return as_reader_err_at(&ps->r, p, AS_MSG_PS_TOO_MANY_LABELS_HINT,
+                                    AS_MSG_PS_TOO_MANY_LABELS, AS_MAX_DIM);
         count++;
         p = label_end(p, e);
     }
@@ -210,8 +210,9 @@ static int set_labels(parser *ps, as_tokens *t, const char *v, const char *e, as
 /* A positive whole number up to AS_MAX_DIM in v..e (heads, kv_heads, a window's width):
  * 0 and *out set, or an error naming what, with hint (or big_hint when too large). */
 static int positive_whole(parser *ps, const char *v, const char *e, size_t *out,
-                          const char *what, const char *hint, const char *big_hint)
+                          as_msg what_id, as_msg hint, as_msg big_hint)
 {
+    const char *what = T(ps, what_id);
     size_t h = 0;
     const char *p;
     char q[64];
@@ -219,16 +220,14 @@ static int positive_whole(parser *ps, const char *v, const char *e, size_t *out,
     as_lex_quote(q, sizeof q, v, (size_t)(e - v));
     for (p = v; p < e; p++) {
         if (*p < '0' || *p > '9')
-            return as_reader_fail_at(&ps->r, v, hint, "%s must be a positive whole number, not \"%s\"",
-                           what, q);
+            return as_reader_err_at(&ps->r, v, hint, AS_MSG_PS_NOT_POSITIVE_WHOLE, what, q);
         if (h <= AS_MAX_DIM)
             h = h * 10 + (size_t)(*p - '0'); /* stops growing past the limit: no overflow */
     }
     if (h == 0)
-        return as_reader_fail_at(&ps->r, v, hint, "%s must be a positive whole number, not \"%s\"", what,
-                       q);
+        return as_reader_err_at(&ps->r, v, hint, AS_MSG_PS_NOT_POSITIVE_WHOLE, what, q);
     if (h > AS_MAX_DIM)
-        return as_reader_fail_at(&ps->r, v, big_hint, "%s is too large: at most %u", what, AS_MAX_DIM);
+        return as_reader_err_at(&ps->r, v, big_hint, AS_MSG_PS_WHOLE_TOO_LARGE, what, AS_MAX_DIM);
     *out = h;
     return 0;
 }
@@ -238,15 +237,12 @@ static int set_heads(parser *ps, int which, const char *v, const char *e, as_pos
 {
     if (which == SET_KV_HEADS) {
         ps->in->kv_heads_pos = key;
-        return positive_whole(ps, v, e, &ps->in->kv_heads, "kv_heads",
-                              "kv_heads is the number of Key/Value heads, each shared by "
-                              "heads/kv_heads query heads, e.g. kv_heads: 1",
-                              "each Key/Value head is shared by heads/kv_heads query heads");
+        return positive_whole(ps, v, e, &ps->in->kv_heads, AS_MSG_PS_WHAT_KV_HEADS,
+                              AS_MSG_PS_KV_HEADS_HINT, AS_MSG_PS_KV_HEADS_BIG_HINT);
     }
     ps->in->heads_pos = key;
-    return positive_whole(ps, v, e, &ps->in->heads, "heads",
-                          "heads is the number of attention heads, e.g. heads: 2",
-                          "the heads split the columns of Q, K and V among them");
+    return positive_whole(ps, v, e, &ps->in->heads, AS_MSG_PS_WHAT_HEADS, AS_MSG_PS_HEADS_HINT,
+                          AS_MSG_PS_HEADS_BIG_HINT);
 }
 
 /* mask: window W -- causal, and each position reads itself and the W-1 before it. */
@@ -258,17 +254,13 @@ static int set_window(parser *ps, const char *v, const char *e, as_pos key)
         w++;
     ps->in->mask = AS_MASK_WINDOW;
     ps->in->mask_pos = key;
-    return positive_whole(ps, w, e, &ps->in->window, "the window of mask: window W",
-                          "a window W lets each position read itself and the W-1 positions "
-                          "before it, e.g. mask: window 2",
-                          "a window as wide as the sequence is the causal mask: mask: causal");
+    return positive_whole(ps, w, e, &ps->in->window, AS_MSG_PS_WHAT_WINDOW, AS_MSG_PS_WINDOW_HINT,
+                          AS_MSG_PS_WINDOW_BIG_HINT);
 }
 
 /* scale: auto (1/√d_k) or a finite number. */
 static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
 {
-    static const char hint[] = "write scale: auto (1/√d_k), or a number such as 1 to see what "
-                               "the scaling does";
     size_t len = (size_t)(e - v), n;
     const char *why;
     double x;
@@ -282,9 +274,9 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
     if (n == 0 && why != NULL)
         return as_reader_number_error(&ps->r, v, len, why);
     if (n == 0 || n != len)
-        return as_reader_fail_at(&ps->r, v, hint, "scale must be auto or a number, not \"%s\"", q);
+        return as_reader_err_at(&ps->r, v, AS_MSG_PS_SCALE_HINT, AS_MSG_PS_SCALE_NOT_NUMBER, q);
     if (isinf(x))
-        return as_reader_fail_at(&ps->r, v, hint, "scale must be a finite number, not \"%s\"", q);
+        return as_reader_err_at(&ps->r, v, AS_MSG_PS_SCALE_HINT, AS_MSG_PS_SCALE_NOT_FINITE, q);
     ps->in->scale = x;
     ps->in->scale_set = 1;
     return 0;
@@ -293,8 +285,6 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
 /* rope_base: a finite number above 1 (the θ_i = base^(−2i/d_k) of RoPE). */
 static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
 {
-    static const char hint[] = "RoPE turns pair i by the angle p·base^(−2i/d_k); the usual base "
-                               "is 10000, e.g. rope_base: 10000";
     size_t len = (size_t)(e - v), n;
     const char *why;
     double x;
@@ -305,8 +295,7 @@ static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
     if (n == 0 && why != NULL)
         return as_reader_number_error(&ps->r, v, len, why);
     if (n == 0 || n != len || !(x > 1) || isinf(x))
-        return as_reader_fail_at(&ps->r, v, hint, "rope_base must be a number greater than 1, not \"%s\"",
-                       q);
+        return as_reader_err_at(&ps->r, v, AS_MSG_PS_ROPE_BASE_HINT, AS_MSG_PS_ROPE_BASE_BAD, q);
     ps->in->rope_base = x;
     ps->in->rope_base_set = 1;
     ps->in->rope_base_pos = key;
@@ -334,14 +323,9 @@ static int set_positions(parser *ps, int which, const char *v, const char *e, as
         }
     as_lex_quote(q, sizeof q, v, len);
     if (which == SET_ROPE)
-        return as_reader_fail_at(&ps->r, v,
-                       "rope: half pairs number i with i + d_k/2 (GPT-NeoX, LLaMA); rope: "
-                       "interleaved pairs 2i with 2i+1 (RoFormer, GPT-J)",
-                       "unknown RoPE pairing \"%s\"", q);
-    return as_reader_fail_at(&ps->r, v,
-                   "positions is none, sinusoidal (added to X), rope (Q and K turned) or alibi "
-                   "(a bias on the scores)",
-                   "unknown positions \"%s\"", q);
+        return as_reader_err_at(&ps->r, v, AS_MSG_PS_ROPE_PAIRING_HINT,
+                                AS_MSG_PS_ROPE_PAIRING_UNKNOWN, q);
+    return as_reader_err_at(&ps->r, v, AS_MSG_PS_POSITIONS_HINT, AS_MSG_PS_POSITIONS_UNKNOWN, q);
 }
 
 /* mask: causal | none | window W, layout: book | torch. */
@@ -389,10 +373,7 @@ static int plain_text(parser *ps, const char *v, const char *e)
     if (bad == NULL)
         return 0;
     as_lex_quote(q, sizeof q, bad, as_lex_char_len(bad, e));
-    return as_reader_fail_at(&ps->r, bad,
-                             "titles and labels are plain text: remove the control character "
-                             "(it could drive the terminal the output is shown on)",
-                             "a control character (%s) in a title or label", q);
+    return as_reader_err_at(&ps->r, bad, AS_MSG_PS_CONTROL_CHAR_HINT, AS_MSG_PS_CONTROL_CHAR, q);
 }
 
 /* Gives the value v..e (trimmed, not empty) to the setting which. */
@@ -451,9 +432,8 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
                                   T(ps, AS_MSG_RD_UNKNOWN_SETTING), q);
     }
     if (ps->set_line[which] != 0)
-        return as_reader_fail_pos(&ps->r, NULL, kpos, "keep one of the two lines",
-                                  "the setting %s is given twice (first at line %d)",
-                                  set_names[which], ps->set_line[which]);
+        return as_reader_err_pos(&ps->r, NULL, kpos, AS_MSG_PS_SETTING_TWICE_HINT,
+                                 AS_MSG_PS_SETTING_TWICE, set_names[which], ps->set_line[which]);
     ps->set_line[which] = kpos.line;
     ps->statements++;
     as_cursor_skip_blanks(c);
@@ -462,9 +442,9 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
         c->p++;
     e = trim_end(v, c->p);
     if (v == e) {
-        snprintf(hint, sizeof hint, "write a value after the colon, e.g. %s: %s",
-                 set_names[which], set_examples[which]);
-        return as_reader_fail_at(&ps->r, v, hint, "the setting %s has no value", set_names[which]);
+        as_reader_err_at(&ps->r, v, AS_RD_NO_HINT, AS_MSG_PS_NO_VALUE, set_names[which]);
+        as_error_hint_msg(ps->r.err, AS_MSG_PS_NO_VALUE_HINT, set_names[which], set_examples[which]);
+        return -1;
     }
     return set_value(ps, which, v, e, kpos);
 }
@@ -512,12 +492,11 @@ static int no_operator(parser *ps, const char *name, size_t n)
     int id = as_mat_lookup(name, n), which = setting_lookup(name, n);
 
     if (id >= 0)
-        return as_reader_fail_at(&ps->r, ps->r.c.p, "a matrix is written NAME = [[1, 2], [3, 4]]",
-                                 "expected \"=\" after the name %s", as_mat_name((as_mat_id)id));
+        return as_reader_err_at(&ps->r, ps->r.c.p, AS_MSG_PS_MATRIX_FORM_HINT, AS_MSG_PS_NO_EQUALS,
+                                as_mat_name((as_mat_id)id));
     if (which >= 0)
-        return as_reader_fail_at(&ps->r, ps->r.c.p,
-                                 "a setting is written key: value, e.g. mask: causal",
-                                 "expected \":\" after the setting %s", set_names[which]);
+        return as_reader_err_at(&ps->r, ps->r.c.p, AS_MSG_PS_SETTING_FORM_HINT, AS_MSG_PS_NO_COLON,
+                                set_names[which]);
     ps->r.c.p = name;
     return as_reader_stray(&ps->r, 0);
 }
@@ -540,10 +519,9 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
                                                   AS_NMAT, T(ps, AS_MSG_HINT_RD_NAMES)),
                                   T(ps, AS_MSG_RD_UNKNOWN_NAME), q);
     if (ps->in->mat[id].given)
-        return as_reader_fail_pos(
-            &ps->r, NULL, at, "each matrix is given once; W_q, WQ and Wq all name the same matrix",
-            "matrix %s is given twice (first at line %d)", as_mat_name((as_mat_id)id),
-            ps->in->mat[id].pos.line);
+        return as_reader_err_pos(&ps->r, NULL, at, AS_MSG_PS_MATRIX_TWICE_HINT,
+                                 AS_MSG_PS_MATRIX_TWICE, as_mat_name((as_mat_id)id),
+                                 ps->in->mat[id].pos.line);
     ps->in->mat[id].given = 1;
     ps->in->mat[id].pos = at;
     ps->statements++;
@@ -555,15 +533,13 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
         return as_reader_open(&ps->r, id, as_mat_name((as_mat_id)id), flags_of((as_mat_id)id));
     if (as_lex_word_is(c->p, w, "load"))
         return load_into(ps, (as_mat_id)id);
-    if (as_lex_word_is(c->p, w, "array") || as_lex_word_is(c->p, w, "np"))
-        snprintf(hint, sizeof hint, "paste only the numbers: %s = [[1, 2], [3, 4]]",
-                 as_mat_name((as_mat_id)id));
-    else
-        snprintf(hint, sizeof hint,
-                 "start the matrix on the line of its name: %s = [[1, 2], [3, 4]]",
-                 as_mat_name((as_mat_id)id));
-    return as_reader_fail_at(&ps->r, c->p, hint, "expected \"[[\" or load(\"file\") after \"%s =\"",
-                             as_mat_name((as_mat_id)id));
+    as_reader_err_at(&ps->r, c->p, AS_RD_NO_HINT, AS_MSG_PS_NO_TABLE, as_mat_name((as_mat_id)id));
+    as_error_hint_msg(ps->r.err,
+                      as_lex_word_is(c->p, w, "array") || as_lex_word_is(c->p, w, "np")
+                          ? AS_MSG_PS_PASTE_NUMBERS_HINT
+                          : AS_MSG_PS_SAME_LINE_HINT,
+                      as_mat_name((as_mat_id)id));
+    return -1;
 }
 
 /* A statement at the cursor (a word): "NAME = ..." or, first on its line, "key: value". */
@@ -582,8 +558,8 @@ static int statement(parser *ps, int first)
     }
     if ((k = as_lex_colon(c->p, c->end)) > 0) {
         if (!first)
-            return as_reader_fail_pos(&ps->r, NULL, at, "write each setting on a line of its own",
-                                      "a setting must start its line");
+            return as_reader_err_pos(&ps->r, NULL, at, AS_MSG_PS_SETTING_NOT_FIRST_HINT,
+                                     AS_MSG_PS_SETTING_NOT_FIRST);
         c->p += k;
         return setting(ps, name, n, at);
     }
@@ -620,17 +596,14 @@ static const as_reader_hooks hooks = {at_statement, statement_hook, store};
 
 static int parse_all(parser *ps, const char *text, size_t len)
 {
-    static const char need[] = "an input needs at least X, Wq, Wk and Wv, e.g. "
-                               "X = [[1, 1], [1, -1]]";
-
     if (as_reader_start(&ps->r, text, len) != 0)
         return -1;
     if (ps->r.c.p == ps->r.c.end)
-        return as_reader_fail_pos(&ps->r, NULL, no_pos, need, "the file is empty");
+        return as_reader_err_pos(&ps->r, NULL, no_pos, AS_MSG_PS_NEED_HINT, AS_MSG_LD_FILE_EMPTY);
     if (as_reader_lines(&ps->r) != 0)
         return -1;
     if (ps->statements == 0)
-        return as_reader_fail_pos(&ps->r, NULL, no_pos, need, "the file holds no statements");
+        return as_reader_err_pos(&ps->r, NULL, no_pos, AS_MSG_PS_NEED_HINT, AS_MSG_PS_NO_STATEMENTS);
     return 0;
 }
 
@@ -650,7 +623,7 @@ int as_parse_text(as_input *in, const char *text, size_t len, const char *path, 
     as_reader_init(&ps.r, path, err, &hooks, &ps);
     in->path = dup_n(path, strlen(path));
     if (in->path == NULL) {
-        as_reader_fail_pos(&ps.r, path, no_pos, NULL, "out of memory");
+        as_reader_err_pos(&ps.r, path, no_pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
         goto fail;
     }
     if (parse_all(&ps, text, len) != 0)
@@ -667,22 +640,18 @@ int as_parse_file(as_input *in, const char *path, as_error *err)
     char *text = NULL;
     size_t len = 0;
     int e, rc;
+    char why[128];
     as_reader r; /* only for its errors */
 
     memset(in, 0, sizeof *in);
     as_reader_init(&r, path, err, NULL, NULL);
     e = as_lex_read_file(path, 1, &text, &len);
     if (e == EISDIR)
-        return as_reader_fail_pos(&r, NULL, no_pos,
-                                  "give the path of an input file, e.g. "
-                                  "examples/f11.txt",
-                                  "this is a directory, not an input file");
+        return as_reader_err_pos(&r, NULL, no_pos, AS_MSG_PS_A_DIRECTORY_HINT, AS_MSG_PS_A_DIRECTORY);
     if (e != 0)
-        return as_reader_fail_pos(&r, NULL, no_pos,
-                                  e == ENOENT ? "check the path; the book's "
-                                                "example is examples/f11.txt"
-                                              : NULL,
-                                  "cannot read the file: %s", as_lex_read_reason(e));
+        return as_reader_err_pos(&r, NULL, no_pos,
+                                 e == ENOENT ? AS_MSG_PS_CHECK_PATH_HINT : AS_RD_NO_HINT,
+                                 AS_MSG_PS_CANNOT_READ, as_msg_errno(why, sizeof why, err->lang, e));
     rc = as_parse_text(in, text, len, path, err);
     free(text);
     return rc;
