@@ -215,8 +215,7 @@ static int answer(as_reader *r, size_t n, as_pos at)
     else if (c->end - c->p >= 2 && memcmp(c->p, "~=", 2) == 0)
         c->p += 1; /* the same with --ascii */
     else if (c->p >= c->end || *c->p != '=')
-        return as_reader_fail_at(r, c->p, NULL, "expected \"=\" after the name %.*s", (int)n,
-                                 name);
+        return as_reader_err_at(r, c->p, AS_RD_NO_HINT, AS_MSG_ANS_NO_EQUALS, (int)n, name);
     c->p++;
     as_cursor_skip_blanks(c);
     if ((table = as_reader_formula_table(c)) != NULL) {
@@ -226,8 +225,8 @@ static int answer(as_reader *r, size_t n, as_pos at)
         return 0;
     }
     if (c->p >= c->end || *c->p != '[')
-        return as_reader_fail_at(r, c->p, "write the table on the line of its name: S = [[1, 2]]",
-                                 "expected \"[[\" after \"%.*s =\"", (int)n, name);
+        return as_reader_err_at(r, c->p, AS_MSG_ANS_SAME_LINE_HINT, AS_MSG_ANS_NO_TABLE, (int)n,
+                                name);
     if ((grown = realloc(a->item, (a->count + 1) * sizeof *grown)) == NULL)
         return as_reader_fail_memory(r, c->p);
     a->item = grown;
@@ -277,7 +276,7 @@ int as_answers_parse(as_answers *a, const char *text, size_t len, const char *pa
 
     memset(a, 0, sizeof *a);
     if ((a->path = malloc(strlen(path) + 1)) == NULL) {
-        as_error_set(err, path, 0, 0, "out of memory");
+        as_error_msg(err, path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
         return -1;
     }
     strcpy(a->path, path);

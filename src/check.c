@@ -28,11 +28,13 @@ as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts 
 /* Which table of the trace an answer names                                        */
 /* ------------------------------------------------------------------------------ */
 
-static int name_error(const as_answers *a, const as_answer *ans, as_error *err, const char *msg,
-                      const char *hint)
+/* The answer's name, then what is wrong with it (msg), with hint. Returns -1. */
+static int name_error(const as_answers *a, const as_answer *ans, as_error *err, as_msg msg,
+                      as_msg hint)
 {
-    as_error_set(err, a->path, ans->pos.line, ans->pos.col, "%s: %s", ans->name, msg);
-    as_error_hint(err, "%s", hint);
+    as_error_msg(err, a->path, ans->pos.line, ans->pos.col, AS_MSG_CHK_NAMED, ans->name,
+                 as_msg_text(err->lang, msg));
+    as_error_hint_msg(err, hint);
     return -1;
 }
 
@@ -52,20 +54,16 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
     char head[24] = "";
 
     if (named >= (long)p->heads || (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE)))
-        return name_error(a, ans, err, "the problem has no such head",
-                          "heads are numbered from 0 (S_h0); C, the heads side by side, has none");
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
     g->head = named;
     if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
         g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
     if (g->head < 0 && ((g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A) || g->kind > AS_ANS_PE))
-        return name_error(a, ans, err, "with several heads, say whose table this is",
-                          "name the head: S_h0, S_h1 ... (a row: s1_h0)");
+        return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
     whole = g->head >= 0 ? as_head_table(&t->head[g->head], g->kind) : layer_table(t, g->kind);
     if (whole->v == NULL) /* PE, Qr, Kr, B without their positions */
-        return name_error(a, ans, err, "the problem has no such table",
-                          "PE comes with positions: sinusoidal, Qr and Kr with positions: rope, "
-                          "B with positions: alibi");
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE, AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
     g->expected = *whole;
@@ -74,8 +72,7 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
         return 0;
     }
     if ((size_t)g->row >= whole->rows)
-        return name_error(a, ans, err, "the table has no such row",
-                          "rows are counted from 0, as the chapter counts them (q0, q1 ...)");
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_ROW, AS_MSG_CHK_NO_SUCH_ROW_HINT);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
     snprintf(g->name, sizeof g->name, "%c%ld%s", "qkv sao"[g->kind], g->row, head);
@@ -92,10 +89,7 @@ static int resolve(as_table_grade *g, const as_problem *p, const as_trace *t,
     g->row = -1;
     if (as_answer_name(ans->name, &g->kind, &named) != 0 &&
         as_answer_row(ans->name, &g->kind, &named, &g->row) != 0)
-        return name_error(a, ans, err, "not a table an answer may name",
-                          "ANSWERS may hold Q, K, V, QKT (also QK\xe1\xb5\x80, QK^T), S, A, O, "
-                          "rows such as q1, s1, a1, o1 and, with several heads, Q_h0, S_h1 "
-                          "... and C");
+        return name_error(a, ans, err, AS_MSG_CHK_NOT_NAMEABLE, AS_MSG_CHK_NOT_NAMEABLE_HINT);
     return place(g, p, t, a, ans, named, err);
 }
 
@@ -136,8 +130,7 @@ static int given_table(const as_problem *p, const as_answers *a, const as_answer
     if (mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
         i == w->rows * w->cols)
         return 1;
-    return name_error(a, ans, err, as_msg_text(err->lang, AS_MSG_CHK_OTHER_PROBLEM),
-                      as_msg_text(err->lang, AS_MSG_CHK_OTHER_PROBLEM_HINT));
+    return name_error(a, ans, err, AS_MSG_CHK_OTHER_PROBLEM, AS_MSG_CHK_OTHER_PROBLEM_HINT);
 }
 
 /* Resolves every answer's name, refusing a table (or row) given twice; the problem's
@@ -160,8 +153,8 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
         for (j = 0; j < g->count; j++)
             if (g->table[j].expected.v == now->expected.v &&
                 g->table[j].expected.rows == now->expected.rows)
-                return name_error(a, &a->item[i], err, "this table is given twice",
-                                  "keep one answer for each table");
+                return name_error(a, &a->item[i], err, AS_MSG_CHK_GIVEN_TWICE,
+                                  AS_MSG_CHK_GIVEN_TWICE_HINT);
         g->count++;
     }
     return 0;
@@ -284,8 +277,8 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
     if (a->count > 0 && resolve_all(g, p, t, a, err) != 0)
         goto fail;
     if (g->count == 0) { /* nothing, or only the problem's own X, W ... */
-        as_error_set(err, a->path, 0, 0, "ANSWERS holds no table to check");
-        as_error_hint(err, "write the tables as the input does, e.g. S = [[0, -inf], [0.7071, 0]]");
+        as_error_msg(err, a->path, 0, 0, AS_MSG_CHK_NO_TABLE);
+        as_error_hint_msg(err, AS_MSG_CHK_NO_TABLE_HINT);
         goto fail;
     }
     qsort(g->table, g->count, sizeof *g->table, by_book_order);
@@ -301,7 +294,7 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
     as_chain_cache_free(&cache);
     return 0;
 nomem:
-    as_error_set(err, a->path, 0, 0, "out of memory");
+    as_error_msg(err, a->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
 fail:
     as_chain_cache_free(&cache);
     as_grade_free(g);
