@@ -106,16 +106,21 @@ static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "cau
 
 /* The hint for an unknown word: "did you mean X?" when one of names is near it, else
  * the hint `otherwise`, into hint[size]. */
-static const char *near_hint(as_lang lang, char *hint, size_t size, const char *word,
-                             size_t n, const char *const *names, size_t count,
-                             const char *otherwise)
+/* An unknown word[0..n) at at (msg names it): the hint is the one of names it is near,
+ * else otherwise. Returns -1. */
+static int unknown_word(as_reader *r, as_pos at, as_msg msg, const char *word, size_t n,
+                        const char *const *names, size_t count, as_msg otherwise)
 {
     const char *near = as_suggest(word, n, names, count);
+    char q[64];
 
-    if (near == NULL)
-        return otherwise;
-    snprintf(hint, size, as_msg_text(lang, AS_MSG_DID_YOU_MEAN), near);
-    return hint;
+    as_lex_quote(q, sizeof q, word, n);
+    as_reader_err_pos(r, NULL, at, AS_RD_NO_HINT, msg, q);
+    if (near != NULL)
+        as_error_hint_msg(r->err, AS_MSG_DID_YOU_MEAN, near);
+    else
+        as_error_hint_msg(r->err, otherwise);
+    return -1;
 }
 
 static int setting_lookup(const char *s, size_t n)
@@ -333,7 +338,6 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
 {
     size_t len = (size_t)(e - v);
     as_input *in = ps->in;
-    char q[64];
 
     if (which == SET_MASK && (as_lex_word_is(v, len, "causal") || as_lex_word_is(v, len, "none"))) {
         in->mask = as_lex_word_is(v, len, "causal") ? AS_MASK_CAUSAL : AS_MASK_NONE;
@@ -349,18 +353,13 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
     }
     static const char *const masks[] = {"causal", "none", "window"};
     static const char *const layouts[] = {"book", "torch"};
-    char hint[128];
+    const as_pos at = as_reader_pos(&ps->r, v);
 
-    as_lex_quote(q, sizeof q, v, len);
     if (which == SET_MASK)
-        return as_reader_fail_at(&ps->r, v,
-                                 near_hint(ps->r.err->lang, hint, sizeof hint, v, len, masks, 3,
-                                           T(ps, AS_MSG_HINT_RD_MASKS)),
-                                 T(ps, AS_MSG_RD_UNKNOWN_MASK), q);
-    return as_reader_fail_at(&ps->r, v,
-                             near_hint(ps->r.err->lang, hint, sizeof hint, v, len, layouts, 2,
-                                       T(ps, AS_MSG_HINT_RD_LAYOUTS)),
-                             T(ps, AS_MSG_RD_UNKNOWN_LAYOUT), q);
+        return unknown_word(&ps->r, at, AS_MSG_RD_UNKNOWN_MASK, v, len, masks, 3,
+                            AS_MSG_HINT_RD_MASKS);
+    return unknown_word(&ps->r, at, AS_MSG_RD_UNKNOWN_LAYOUT, v, len, layouts, 2,
+                        AS_MSG_HINT_RD_LAYOUTS);
 }
 
 /* A title or label holding a terminal control character (ESC, BEL, ...) is refused:
@@ -415,21 +414,18 @@ static int setting(parser *ps, const char *key, size_t klen, as_pos kpos)
     as_cursor *c = &ps->r.c;
     int which = setting_lookup(key, klen);
     const char *v, *e;
-    char q[64], hint[128];
+    char q[64];
 
     as_lex_quote(q, sizeof q, key, klen);
     if (which < 0) {
         int id = as_mat_lookup(key, klen);
 
-        if (id >= 0)
-            snprintf(hint, sizeof hint, T(ps, AS_MSG_HINT_RD_MATRIX_EQUALS),
-                     as_mat_name((as_mat_id)id));
-        return as_reader_fail_pos(&ps->r, NULL, kpos,
-                                  id >= 0 ? hint
-                                          : near_hint(ps->r.err->lang, hint, sizeof hint, key, klen,
-                                                      set_names, NSET,
-                                                      T(ps, AS_MSG_HINT_RD_SETTINGS)),
-                                  T(ps, AS_MSG_RD_UNKNOWN_SETTING), q);
+        if (id < 0)
+            return unknown_word(&ps->r, kpos, AS_MSG_RD_UNKNOWN_SETTING, key, klen, set_names,
+                                NSET, AS_MSG_HINT_RD_SETTINGS);
+        as_reader_err_pos(&ps->r, NULL, kpos, AS_RD_NO_HINT, AS_MSG_RD_UNKNOWN_SETTING, q);
+        as_error_hint_msg(ps->r.err, AS_MSG_HINT_RD_MATRIX_EQUALS, as_mat_name((as_mat_id)id));
+        return -1;
     }
     if (ps->set_line[which] != 0)
         return as_reader_err_pos(&ps->r, NULL, kpos, AS_MSG_PS_SETTING_TWICE_HINT,
@@ -506,18 +502,17 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
 {
     as_cursor *c = &ps->r.c;
     int id = as_mat_lookup(name, n);
-    char q[64], hint[128];
+    char q[64];
     const char *table;
     size_t w;
 
     as_lex_quote(q, sizeof q, name, n);
+    if (id < 0 && setting_lookup(name, n) >= 0)
+        return as_reader_err_pos(&ps->r, NULL, at, AS_MSG_HINT_RD_SETTING_COLON,
+                                 AS_MSG_RD_UNKNOWN_NAME, q);
     if (id < 0)
-        return as_reader_fail_pos(&ps->r, NULL, at,
-                                  setting_lookup(name, n) >= 0
-                                      ? T(ps, AS_MSG_HINT_RD_SETTING_COLON)
-                                      : near_hint(ps->r.err->lang, hint, sizeof hint, name, n, mat_names,
-                                                  AS_NMAT, T(ps, AS_MSG_HINT_RD_NAMES)),
-                                  T(ps, AS_MSG_RD_UNKNOWN_NAME), q);
+        return unknown_word(&ps->r, at, AS_MSG_RD_UNKNOWN_NAME, name, n, mat_names, AS_NMAT,
+                            AS_MSG_HINT_RD_NAMES);
     if (ps->in->mat[id].given)
         return as_reader_err_pos(&ps->r, NULL, at, AS_MSG_PS_MATRIX_TWICE_HINT,
                                  AS_MSG_PS_MATRIX_TWICE, as_mat_name((as_mat_id)id),

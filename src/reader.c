@@ -35,41 +35,6 @@ as_pos as_reader_pos(as_reader *r, const char *q)
     return at;
 }
 
-static int fail_va(as_reader *r, const char *path, as_pos at, const char *hint, const char *fmt,
-                   va_list ap)
-{
-    char msg[AS_ERR_MSG];
-
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    as_error_set(r->err, path != NULL ? path : r->path, at.line, at.col, "%s", msg);
-    if (hint != NULL)
-        as_error_hint(r->err, "%s", hint);
-    return -1;
-}
-
-int as_reader_fail_pos(as_reader *r, const char *path, as_pos at, const char *hint,
-                       const char *fmt, ...)
-{
-    va_list ap;
-    int rc;
-
-    va_start(ap, fmt);
-    rc = fail_va(r, path, at, hint, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-int as_reader_fail_at(as_reader *r, const char *q, const char *hint, const char *fmt, ...)
-{
-    va_list ap;
-    int rc;
-
-    va_start(ap, fmt);
-    rc = fail_va(r, NULL, as_reader_pos(r, q), hint, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 static int err_va(as_reader *r, const char *path, as_pos at, as_msg hint, as_msg msg,
                   va_list ap)
 {

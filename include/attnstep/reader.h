@@ -112,22 +112,6 @@ void as_reader_drop(as_reader *r);
 /* Where byte q of the cursor's current line stands. */
 as_pos as_reader_pos(as_reader *r, const char *q);
 
-/* Records an error at position at of file path (r->path when NULL), with a hint (or
- * NULL), and returns -1. */
-int as_reader_fail_pos(as_reader *r, const char *path, as_pos at, const char *hint,
-                       const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-/* As as_reader_fail_pos(), at byte q of the current line of r. */
-int as_reader_fail_at(as_reader *r, const char *q, const char *hint, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
 /* No hint: the hint id of an error that needs none. */
 #define AS_RD_NO_HINT AS_MSG_COUNT
 
