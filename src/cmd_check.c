@@ -110,6 +110,18 @@ static int list_answers(paths *ps, const as_cli *cli, as_error *err)
 
 /* ---- one student ---- */
 
+/* A file name is any bytes: a name printed in a report is valid UTF-8 without terminal
+ * control characters, each byte that is neither written as "?". */
+static void printable(char *s, size_t n)
+{
+    char *bad;
+
+    while ((bad = (char *)as_lex_control(s, s + n)) != NULL)
+        *bad = '?';
+    while ((bad = (char *)as_lex_bad_byte(s, n)) != NULL)
+        *bad = '?';
+}
+
 /* The student's name: the `name:` setting, else the file name without its extension. */
 static char *student_name(const as_answers *a, const char *path)
 {
@@ -125,6 +137,7 @@ static char *student_name(const as_answers *a, const char *path)
     if ((s = malloc(n + 1)) != NULL) {
         memcpy(s, base, n);
         s[n] = '\0';
+        printable(s, n);
     }
     return s;
 }
