@@ -269,26 +269,6 @@ int as_lex_number_start(const char *p, const char *end)
 
 /* ------------------------------------------------------------------ files ---- */
 
-const char *as_lex_read_reason(int e)
-{
-    switch (e) {
-    case ENOENT:
-        return "no such file";
-    case EISDIR:
-        return "it is a directory, not a file";
-    case EACCES:
-        return "permission denied";
-    case ENOMEM:
-        return "out of memory";
-    case EFBIG:
-        return "it is larger than 2 GiB, the most one input file may hold";
-    case ENODEV:
-        return "not a regular file"; /* load() takes files, not devices or pipes */
-    default:
-        return strerror(e);
-    }
-}
-
 /* Reads fd to its end into a new NUL-terminated buffer, starting with room for hint
  * bytes (plus one to see the end and one for the NUL, so a file read whole needs no
  * regrowth). Stops after a chunk with a NUL byte, and past AS_MAX_INPUT bytes (EFBIG),

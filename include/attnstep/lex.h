@@ -72,8 +72,6 @@ int as_lex_number_start(const char *p, const char *end);
  * the 2^26-cell limit as numpy.savetxt writes it ("%.18e", 25 bytes a number). */
 #define AS_MAX_INPUT ((size_t)1 << 31)
 
-/* Why as_lex_read_file() could not read a file (its errno value e), in words. */
-const char *as_lex_read_reason(int e);
 
 /* Reads the whole file at path into a new buffer (NUL-terminated; *len excludes the
  * NUL) that the caller frees. With allow_stdin, "-" is standard input. Reading stops
