@@ -167,25 +167,18 @@ static int put_number(as_reader *r, as_rd_matrix *b, double x, const char *s, si
     return 0;
 }
 
-/* How row i of a matrix is named in r's language: Chinese counts rows from 0 as the
- * chapter does (第0行); the English messages have always counted from 1. */
-static size_t row_number(const as_reader *r, size_t i)
-{
-    return r->err->lang == AS_LANG_EN ? i + 1 : i;
-}
-
 /* Ends the row being read: the first row fixes the width, every later row must match it. */
 static int close_row(as_reader *r, as_rd_matrix *b)
 {
     if (b->in_row == 0)
         return as_reader_err_pos(r, NULL, b->row_pos, AS_MSG_RD_EMPTY_ROW_HINT,
-                                 AS_MSG_RD_EMPTY_ROW, row_number(r, b->rows), b->name);
+                                 AS_MSG_RD_EMPTY_ROW, b->rows, b->name);
     if (b->rows == 0)
         b->cols = b->in_row;
     else if (b->in_row != b->cols)
         return as_reader_err_pos(r, NULL, b->row_pos, AS_MSG_RD_ROW_WIDTH_HINT,
                                  b->in_row == 1 ? AS_MSG_RD_ROW_WIDTH_ONE : AS_MSG_RD_ROW_WIDTH,
-                                 row_number(r, b->rows), b->name, b->in_row, b->cols);
+                                 b->rows, b->name, b->in_row, b->cols);
     b->rows++;
     b->depth = 1;
     b->sep = SEP_ITEM;

@@ -682,7 +682,7 @@ static void test_a_ragged_row_in_the_second_half_is_reported_at_its_line(void **
     (void)state;
     big_make(&f, BIG_ROWS, BIG_ROW);
     big_drop_last_number(&f, 6000);
-    expect_big_refusal(&f, "attnstep: %s:6000:1: error: row 6000 of X has 3 numbers, but row 1 "
+    expect_big_refusal(&f, "attnstep: %s:6000:1: error: row 5999 of X has 3 numbers, but row 0 "
                            "has 4\n  hint: every row of a matrix has the same number of "
                            "columns\n");
 }
@@ -707,7 +707,7 @@ static void test_halves_of_different_widths_are_reported_where_the_width_changes
     big_make(&f, BIG_ROWS, BIG_ROW);
     for (line = 4098; line <= BIG_ROWS; line++) /* the whole second half, clean on its own */
         big_drop_last_number(&f, line);
-    expect_big_refusal(&f, "attnstep: %s:4098:1: error: row 4098 of X has 3 numbers, but row 1 "
+    expect_big_refusal(&f, "attnstep: %s:4098:1: error: row 4097 of X has 3 numbers, but row 0 "
                            "has 4\n  hint: every row of a matrix has the same number of "
                            "columns\n");
 }

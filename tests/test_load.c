@@ -305,7 +305,7 @@ static void test_a_short_row_just_after_the_middle_names_its_row(void **state)
     large_file(&t, 6);
     line = line_of(&t, middle_line(&t));
     replace_number(&t, line, COLS - 1, "");
-    snprintf(msg, sizeof msg, "row %d of Wq has %d numbers, but row 1 has %d", line, COLS - 1,
+    snprintf(msg, sizeof msg, "row %d of Wq has %d numbers, but row 0 has %d", line - 1, COLS - 1,
              COLS);
     expect_error(&t, line, 1, msg);
     text_free(&t);
@@ -324,7 +324,7 @@ static void test_a_narrower_second_half_is_refused_at_its_first_row(void **state
     line = line_of(&t, middle_line(&t));
     while (last >= line)
         replace_number(&t, last--, COLS - 1, "");
-    snprintf(msg, sizeof msg, "row %d of Wq has %d numbers, but row 1 has %d", line, COLS - 1,
+    snprintf(msg, sizeof msg, "row %d of Wq has %d numbers, but row 0 has %d", line - 1, COLS - 1,
              COLS);
     expect_error(&t, line, 1, msg);
     text_free(&t);

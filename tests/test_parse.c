@@ -614,10 +614,10 @@ static void test_a_ragged_row_is_reported_at_its_start(void **state)
 {
     (void)state;
     expect_error("X = [[1, 2],\n     [3, 4, 5]]\n", 2, 6,
-                 "row 2 of X has 3 numbers, but row 1 has 2");
-    expect_error("Wq = [[1, 2], [3]]", 1, 15, "row 2 of Wq has 1 number, but row 1 has 2");
+                 "row 1 of X has 3 numbers, but row 0 has 2");
+    expect_error("Wq = [[1, 2], [3]]", 1, 15, "row 1 of Wq has 1 number, but row 0 has 2");
     expect_error("X = [[1, 2],\r\n     [3]]\r\n", 2, 6,
-                 "row 2 of X has 1 number, but row 1 has 2");
+                 "row 1 of X has 1 number, but row 0 has 2");
 }
 
 static void test_a_word_inside_a_matrix_is_reported_at_the_word(void **state)
@@ -712,7 +712,7 @@ static void test_bracket_errors_are_reported(void **state)
                  "too many \"[\" in matrix X: brackets nest two deep at most");
     expect_error("X = [1, 2]", 1, 6, "a number outside a row of matrix X");
     expect_error("X = [[1], 2]", 1, 11, "a number outside a row of matrix X");
-    expect_error("X = [[1], []]", 1, 11, "row 2 of X is empty");
+    expect_error("X = [[1], []]", 1, 11, "row 1 of X is empty");
     expect_error("X = []", 1, 5, "matrix X is empty");
     expect_error("X = [[1,, 2]]", 1, 9, "unexpected \",\" in matrix X");
     expect_error("X = [[1]]\n[2]", 2, 1, "unexpected \"[\" outside a matrix");
@@ -780,7 +780,7 @@ static void test_load_errors_name_the_right_file_and_place(void **state)
     (void)state;
     /* inside the loaded file: its own name, line and column */
     expect_file_error(DATA "load_bad_main.txt", DATA "bad_rows.txt", 4, 3,
-                      "row 2 of Wq has 2 numbers, but row 1 has 3");
+                      "row 1 of Wq has 2 numbers, but row 0 has 3");
     /* a file that is not there: the place of its name in the input */
     as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_parse_text(&in, missing, strlen(missing), DATA "x.txt", &err), -1);
