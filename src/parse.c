@@ -263,22 +263,34 @@ static int set_window(parser *ps, const char *v, const char *e, as_pos key)
                           AS_MSG_PS_WINDOW_BIG_HINT);
 }
 
+/* A setting's value v..e read whole as one number into *x: 0; 1 when it is not one
+ * number; -1 when the number itself is bad (overflow, a zero denominator), err set. */
+static int value_number(parser *ps, const char *v, const char *e, int allow_inf, double *x)
+{
+    const size_t len = (size_t)(e - v);
+    const char *why;
+    const size_t n = as_parse_number(v, len, allow_inf, x, &why);
+
+    if (n == 0 && why != NULL)
+        return as_reader_number_error(&ps->r, v, len, why);
+    return n == 0 || n != len;
+}
+
 /* scale: auto (1/√d_k) or a finite number. */
 static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
 {
-    size_t len = (size_t)(e - v), n;
-    const char *why;
-    double x;
+    const size_t len = (size_t)(e - v);
     char q[64];
+    double x;
+    int rc;
 
     ps->in->scale_pos = key;
     if (as_lex_word_is(v, len, "auto"))
         return 0;
+    if ((rc = value_number(ps, v, e, 1, &x)) < 0)
+        return -1;
     as_lex_quote(q, sizeof q, v, len);
-    n = as_parse_number(v, len, 1, &x, &why);
-    if (n == 0 && why != NULL)
-        return as_reader_number_error(&ps->r, v, len, why);
-    if (n == 0 || n != len)
+    if (rc > 0)
         return as_reader_err_at(&ps->r, v, AS_MSG_PS_SCALE_HINT, AS_MSG_PS_SCALE_NOT_NUMBER, q);
     if (isinf(x))
         return as_reader_err_at(&ps->r, v, AS_MSG_PS_SCALE_HINT, AS_MSG_PS_SCALE_NOT_FINITE, q);
@@ -290,17 +302,16 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
 /* rope_base: a finite number above 1 (the θ_i = base^(−2i/d_k) of RoPE). */
 static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
 {
-    size_t len = (size_t)(e - v), n;
-    const char *why;
-    double x;
     char q[64];
+    double x;
+    const int rc = value_number(ps, v, e, 0, &x);
 
-    as_lex_quote(q, sizeof q, v, len);
-    n = as_parse_number(v, len, 0, &x, &why);
-    if (n == 0 && why != NULL)
-        return as_reader_number_error(&ps->r, v, len, why);
-    if (n == 0 || n != len || !(x > 1) || isinf(x))
+    if (rc < 0)
+        return -1;
+    if (rc > 0 || !(x > 1) || isinf(x)) {
+        as_lex_quote(q, sizeof q, v, (size_t)(e - v));
         return as_reader_err_at(&ps->r, v, AS_MSG_PS_ROPE_BASE_HINT, AS_MSG_PS_ROPE_BASE_BAD, q);
+    }
     ps->in->rope_base = x;
     ps->in->rope_base_set = 1;
     ps->in->rope_base_pos = key;
