@@ -247,24 +247,38 @@ static const char *const installed[] = {
     "/usr/share/man/zh_CN/man1/attnstep.1",
     "/usr/share/bash-completion/completions/attnstep", "/usr/share/attnstep/examples/f11.txt"};
 
+/* The build folder of the binary under test (build, or build/cov under `make coverage`):
+ * make install is pointed there, so it installs that binary and builds nothing; the
+ * default folder would be rebuilt with the flags of the make that runs the tests
+ * (--coverage, -fsanitize), which the environment hands on to a make of its own. */
+static void build_dir(char *buf, size_t size)
+{
+    const char *bin = getenv("ATTNSTEP_BIN"), *slash;
+
+    bin = bin ? bin : "build/attnstep";
+    slash = strrchr(bin, '/');
+    snprintf(buf, size, "%.*s", slash ? (int)(slash - bin) : 1, slash ? bin : ".");
+}
+
 static void test_install_and_uninstall_honour_destdir_and_prefix(void **state)
 {
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], build[PATH_MAX];
     size_t i;
 
     (void)state;
     make_dir(dir);
+    build_dir(build, sizeof build);
     /* a make of its own: not the jobserver of the make that runs the tests */
-    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s install DESTDIR='%s' PREFIX=/usr "
-                        ">" CLI_OUT " 2>&1", dir), 0);
+    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s install BUILD='%s' DESTDIR='%s' "
+                        "PREFIX=/usr >" CLI_OUT " 2>&1", build, dir), 0);
     for (i = 0; i < sizeof installed / sizeof installed[0]; i++)
         if (!file_exists(dir, installed[i])) {
             print_error("make install did not install %s\n", installed[i]);
             fail();
         }
     assert_int_equal(sh("test -x '%s/usr/bin/attnstep'", dir), 0);
-    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s uninstall DESTDIR='%s' PREFIX=/usr "
-                        ">" CLI_OUT " 2>&1", dir), 0);
+    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s uninstall BUILD='%s' DESTDIR='%s' "
+                        "PREFIX=/usr >" CLI_OUT " 2>&1", build, dir), 0);
     for (i = 0; i < sizeof installed / sizeof installed[0]; i++)
         assert_false(file_exists(dir, installed[i]));
     assert_int_equal(sh("test -z \"$(find '%s' -type f)\"", dir), 0); /* nothing left */
