@@ -345,6 +345,54 @@ static void test_without_a_seed_one_is_drawn_and_named(void **state)
     free(first);
 }
 
+/* ---- the key's walk-through ---- */
+
+/* The key of a one-step drill walks the last row through that step; a bias, a scale
+ * that is not 1/√d_k and a custom mask each show in the sums. The numbers are worked by
+ * hand in the input's comments. */
+static void walk_has(const char *step, const char *const *want, size_t n)
+{
+    char cmd[256];
+
+    snprintf(cmd, sizeof cmd, "sheet tests/data/sheet/walk.txt --lang en --format latex "
+             "--answers --step %s", step);
+    assert_int_equal(run(cmd), 0);
+    free(output_with(want, n));
+}
+
+static void test_the_key_walks_the_last_row_with_its_bias_scale_and_mask(void **state)
+{
+    static const char *const project[] = {
+        "q_{2,0} &= 1\\times 1 + 1\\times 0 + 1 = 2 \\\\", /* the bias bq₀ = 1 */
+        "q_{2,1} &= 1\\times 0 + 1\\times 1 + 0 = 1 \\\\",
+        "k_{2,0} &= 1\\times 1 + 1\\times 0 = 1 \\\\", "v_{2,1} &= 1\\times 0 + 1\\times 2 = 2\n"};
+    static const char *const scores[] = {
+        "q_{2}\\cdot k_{1} &= 2\\times 0 + 1\\times 1 = 1 \\\\", /* k₀ is masked: no sum */
+        "q_{2}\\cdot k_{2} &= 2\\times 1 + 1\\times 1 = 3\n",
+        "s_{2} &= \\left[-\\infty,\\ 1\\cdot 0.5 + 1,\\ 3\\cdot 0.5\\right] = "
+        "\\left[-\\infty,\\ 1.5,\\ 1.5\\right]"};
+    static const char *const softmax[] = {
+        "\\max_j s_{2,j} & = 1.5 \\\\", "s_{2} - \\max &= \\left[-\\infty,\\ 0,\\ 0\\right]",
+        "\\textstyle\\sum_j e^{s_{2,j} - \\max} & = 2 \\\\",
+        /* exact values are equal, not approximately equal */
+        "e^{s_{2} - \\max} &= \\left[0,\\ 1,\\ 1\\right]",
+        "a_{2} = e^{s_{2} - \\max} \\big/ \\textstyle\\sum &= \\left[0,\\ 0.5,\\ 0.5\\right]"};
+    static const char *const mix[] = {
+        "o_{2,0} &= 0.5\\times 0 + 0.5\\times 2 = 1 \\\\", /* the masked share adds nothing */
+        "o_{2,1} &= 0.5\\times 2 + 0.5\\times 2 = 2\n"};
+
+    (void)state;
+    walk_has("project", project, sizeof project / sizeof project[0]);
+    assert_file_lacks(CLI_OUT, "q_{1,0}"); /* only the last row */
+    walk_has("scores", scores, sizeof scores / sizeof scores[0]);
+    assert_file_lacks(CLI_OUT, "q_{2}\\cdot k_{0}");
+    walk_has("softmax", softmax, sizeof softmax / sizeof softmax[0]);
+    walk_has("mix", mix, sizeof mix / sizeof mix[0]);
+    /* F11's row 1, 0 − 1/√2 ≈ −0.7071, is rounded: approximately equal */
+    assert_int_equal(run("sheet examples/f11.txt --format latex --answers --step softmax"), 0);
+    assert_file_contains(CLI_OUT, "s_{1} - \\max &\\approx \\left[0,\\ -0.7071\\right]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
         cmocka_unit_test(test_a_bad_roster_is_a_usage_error_with_its_place),
         cmocka_unit_test(test_without_a_seed_one_is_drawn_and_named),
+        cmocka_unit_test(test_the_key_walks_the_last_row_with_its_bias_scale_and_mask),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
