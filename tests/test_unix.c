@@ -543,6 +543,34 @@ static void test_output_file_is_never_overwritten_without_force(void **state)
     rm_dir(dir);
 }
 
+/* Standard input is read to its end however it comes: through a pipe (no size known
+ * in advance) an input longer than the first 64 KiB read is the same input as the file
+ * it came from. (A 100 000-byte comment, then the F11 example.) */
+static void test_a_long_input_through_a_pipe_is_read_whole(void **state)
+{
+    static const char big[] = "build/tests/unix-long-input.txt";
+    char bin[PATH_MAX];
+    FILE *f = fopen(big, "w"), *ex = fopen("examples/f11.txt", "r");
+    int c, i;
+
+    (void)state;
+    assert_non_null(f);
+    assert_non_null(ex);
+    fputs("# ", f);
+    for (i = 0; i < 100000; i++)
+        fputc('a' + i % 26, f);
+    fputc('\n', f);
+    while ((c = fgetc(ex)) != EOF)
+        fputc(c, f);
+    fclose(ex);
+    fclose(f);
+    bin_path(bin);
+    assert_int_equal(sh("cat %s | %s trace - >build/tests/unix-pipe.out 2>&1", big, bin), 0);
+    assert_int_equal(sh("%s trace examples/f11.txt >build/tests/unix-file.out 2>&1", bin), 0);
+    assert_int_equal(sh("cmp -s build/tests/unix-pipe.out build/tests/unix-file.out"), 0);
+    unlink(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_install_and_uninstall_honour_destdir_and_prefix),
         cmocka_unit_test(test_bash_completion_offers_commands_and_option_values),
         cmocka_unit_test(test_piped_output_has_no_escape_codes),
+        cmocka_unit_test(test_a_long_input_through_a_pipe_is_read_whole),
         cmocka_unit_test(test_color_always_colours_even_in_a_pipe),
         cmocka_unit_test(test_no_color_turns_auto_off_even_on_a_terminal),
         cmocka_unit_test(test_csv_of_A_loads_as_numbers),
