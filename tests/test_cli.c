@@ -388,6 +388,36 @@ static void test_json_of_a_large_table_is_every_row_in_order(void **state)
     free(want);
 }
 
+/* Each option value out of its range is named with the range, before any work. */
+static void refused_with(const char *args, const char *want)
+{
+    assert_int_equal(run(args), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, want);
+}
+
+static void test_option_values_and_arguments_out_of_range_are_named(void **state)
+{
+    (void)state;
+    refused_with("exercise --count 0 --lang en",
+                 "attnstep: error: --count takes a whole number from 1 to 1000, not \"0\"\n");
+    refused_with("exercise --count 1001 --lang en", "from 1 to 1000, not \"1001\"\n");
+    refused_with("exercise --level 4 --lang en",
+                 "attnstep: error: --level takes 1, 2 or 3, not \"4\"\n");
+    refused_with("exercise --step foo --lang en",
+                 "attnstep: error: --step takes project, scores, softmax or mix, not \"foo\"\n");
+    refused_with("sheet examples/f11.txt --format json --lang en",
+                 "attnstep: error: sheet writes only --format md, latex, gift or moodle\n"
+                 "  hint: md is the default; latex compiles with pdflatex (en) or xelatex (zh)\n");
+    refused_with("check examples/f11.txt - - --lang en",
+                 "attnstep: error: only one of FILE and ANSWERS can be standard input\n");
+    assert_int_equal(system("mkdir -p build/tests/cli-no-answers && "
+                            "rm -f build/tests/cli-no-answers/*"), 0);
+    refused_with("check examples/f11.txt build/tests/cli-no-answers --lang en",
+                 "attnstep: build/tests/cli-no-answers: error: the directory "
+                 "build/tests/cli-no-answers holds no *.txt answers file\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_every_shape_mismatch_names_both_sides_and_why),
         cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
+        cmocka_unit_test(test_option_values_and_arguments_out_of_range_are_named),
         cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
         cmocka_unit_test(test_usage_errors_say_which_word_was_meant),
         cmocka_unit_test(test_help_speaks_the_language_chosen),
