@@ -507,6 +507,31 @@ static void test_svg_is_well_formed_with_the_tokens_on_its_axes(void **state)
         assert_int_equal(sh("xmllint --noout " CLI_OUT), 0);
 }
 
+/* A title and labels are text, never markup: each format escapes what would be read as
+ * its own syntax (XML 1.0 §2.4 for SVG, RFC 8259 §7 for JSON, CommonMark's backslash
+ * escapes and GFM's escaped bar in a table for Markdown). */
+static void test_titles_and_labels_are_escaped_for_each_format(void **state)
+{
+    char *svg;
+
+    (void)state;
+    assert_int_equal(run("run tests/data/cli/markup.txt --format svg --only A"), 0);
+    svg = slurp(CLI_OUT);
+    assert_non_null(svg);
+    assert_true(xml_balanced(svg));
+    assert_non_null(strstr(svg, ">Q &amp; A &lt;1&gt; &quot;quoted&quot; back\\slash | *star*</text>"));
+    free(svg);
+    if (have("xmllint"))
+        assert_int_equal(sh("xmllint --noout " CLI_OUT), 0);
+    assert_int_equal(run("run tests/data/cli/markup.txt --format json --only A"), 0);
+    assert_file_contains(CLI_OUT, "\"title\": \"Q & A <1> \\\"quoted\\\" back\\\\slash | *star*\",\n"
+                                  "  \"tokens\": [\"a|b\",\"_c_\"],\n");
+    assert_int_equal(run("run tests/data/cli/markup.txt --format md --only A"), 0);
+    assert_file_contains(CLI_OUT, "# Q & A <1> \"quoted\" back\\\\slash \\| \\*star\\*\n");
+    assert_file_contains(CLI_OUT, "| a\\|b  |            1 |            0 |\n");
+    assert_file_contains(CLI_OUT, "| \\_c\\_ | 0.1955703175 | 0.8044296825 |\n");
+}
+
 static void test_heatmap_lines_up_chinese_labels(void **state)
 {
     (void)state;
@@ -592,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_markdown_holds_the_f11_numbers_in_tables),
         cmocka_unit_test(test_latex_holds_the_f11_numbers_in_bmatrices),
         cmocka_unit_test(test_svg_is_well_formed_with_the_tokens_on_its_axes),
+        cmocka_unit_test(test_titles_and_labels_are_escaped_for_each_format),
         cmocka_unit_test(test_heatmap_lines_up_chinese_labels),
         cmocka_unit_test(test_output_file_is_never_overwritten_without_force),
     };
