@@ -251,6 +251,27 @@ static void test_class_into_a_directory_writes_a_file_per_student_and_one_key(vo
     assert_file_contains("build/tests/class/key.txt", "QKT = ");
 }
 
+/* A name becomes part of a file name safely: a leading "-" (an option to every shell
+ * command) or "." (a hidden file) and a "/" (another folder) become "_". A quiz format
+ * writes one quiz file for the class, beside each student's input and the key. */
+static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -rf build/tests/quiz"), 0);
+    assert_int_equal(run("exercise --seed 3 --class tests/data/sheet/roster-unsafe.txt "
+                         "--format gift -o build/tests/quiz --lang en"), 0);
+    assert_file_contains(CLI_OUT, "wrote build/tests/quiz/01-_dash.txt\n"
+                                  "wrote build/tests/quiz/02-_dot.txt\n"
+                                  "wrote build/tests/quiz/03-A_B.txt\n"
+                                  "wrote build/tests/quiz/quiz.gift\n"
+                                  "wrote build/tests/quiz/key.txt\n");
+    assert_int_equal(run("run build/tests/quiz/03-A_B.txt"), 0);
+    /* the quiz names the student as written */
+    assert_file_contains("build/tests/quiz/quiz.gift", "$CATEGORY: $course$/top/attnstep level 2, "
+                                                       "seed ");
+    assert_file_contains("build/tests/quiz/quiz.gift", ", -dash, variant ");
+}
+
 static void test_count_makes_that_many_variants(void **state)
 {
     char *out;
@@ -407,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_class_document_has_a_sheet_per_student_then_every_key),
         cmocka_unit_test(test_class_variants_are_reproducible_from_their_seeds),
         cmocka_unit_test(test_class_into_a_directory_writes_a_file_per_student_and_one_key),
+        cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
