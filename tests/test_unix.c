@@ -542,6 +542,16 @@ static void test_heatmap_lines_up_chinese_labels(void **state)
     assert_file_contains(CLI_OUT, "\n    我 爱\n我  ##\n爱  ** ++\n");
 }
 
+/* An emoji and a CJK character beyond the BMP take two columns, a Devanagari letter
+ * one: the cells stay under their labels. Shares by hand: row 1 softmax([0, 1/√2]) =
+ * [0.33, 0.67], row 2 softmax([1, 1, 2]/√2) = [0.25, 0.25, 0.50]. */
+static void test_heatmap_lines_up_emoji_and_narrow_letters(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run tests/data/cli/wide-and-narrow.txt --heatmap --only A --color never"), 0);
+    assert_file_contains(CLI_OUT, "\n    😀 अ  𠀀\n😀  ██\nअ   ▒▒ ▓▓\n𠀀  ░░ ░░ ▓▓\n");
+}
+
 /* ---- -o ---- */
 
 static void test_output_file_is_never_overwritten_without_force(void **state)
@@ -619,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_svg_is_well_formed_with_the_tokens_on_its_axes),
         cmocka_unit_test(test_titles_and_labels_are_escaped_for_each_format),
         cmocka_unit_test(test_heatmap_lines_up_chinese_labels),
+        cmocka_unit_test(test_heatmap_lines_up_emoji_and_narrow_letters),
         cmocka_unit_test(test_output_file_is_never_overwritten_without_force),
     };
 
