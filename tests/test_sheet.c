@@ -390,8 +390,8 @@ static void test_the_key_walks_the_last_row_with_its_bias_scale_and_mask(void **
     static const char *const scores[] = {
         "q_{2}\\cdot k_{1} &= 2\\times 0 + 1\\times 1 = 1 \\\\", /* k₀ is masked: no sum */
         "q_{2}\\cdot k_{2} &= 2\\times 1 + 1\\times 1 = 3\n",
-        "s_{2} &= \\left[-\\infty,\\ 1\\cdot 0.5 + 1,\\ 3\\cdot 0.5\\right] = "
-        "\\left[-\\infty,\\ 1.5,\\ 1.5\\right]"};
+        ("s_{2} &= \\left[-\\infty,\\ 1\\cdot 0.5 + 1,\\ 3\\cdot 0.5\\right] = "
+         "\\left[-\\infty,\\ 1.5,\\ 1.5\\right]")};
     static const char *const softmax[] = {
         "\\max_j s_{2,j} & = 1.5 \\\\", "s_{2} - \\max &= \\left[-\\infty,\\ 0,\\ 0\\right]",
         "\\textstyle\\sum_j e^{s_{2,j} - \\max} & = 2 \\\\",
