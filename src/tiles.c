@@ -54,20 +54,22 @@ static int alloc_walk(as_tile_walk *w, size_t count, size_t B, size_t d_v)
 
 /* Scratch of one row: its readable positions, their scores and Values gathered. */
 typedef struct row_scratch {
-    size_t *pos;     /* [m] */
-    double *s, *a;   /* [m] */
-    double *v;       /* [B, d_v] */
-    double *e;       /* [B] */
-    double *acc;     /* [d_v] */
+    size_t *pos;         /* [m] */
+    double *s, *a;       /* [m] */
+    double *v;           /* [B, d_v] */
+    double *e;           /* [B] */
+    double *acc, *acc_lo;/* [d_v] each: the running output, in two halves (as_online) */
 } row_scratch;
 
-/* One row of one head, block by block; its walk recorded into w when w is not NULL. */
+/* One row of one head, block by block; its walk recorded into w when w is not NULL.
+ * The walk records the running values as read (rounded to doubles), as shown. */
 static void tile_row(as_tiles *tl, const as_problem *p, const as_trace *t, size_t hd,
                      size_t i, row_scratch *r, as_tile_walk *w)
 {
     const as_head_trace *h = &t->head[hd];
     const size_t B = tl->B, dv = p->d_v;
-    double m = -INFINITY, l = 0.0, f;
+    as_online st;
+    double f;
     size_t j, count = 0, b0, k;
 
     for (j = 0; j < p->m; j++)
@@ -75,26 +77,26 @@ static void tile_row(as_tiles *tl, const as_problem *p, const as_trace *t, size_
             r->pos[count] = j;
             r->s[count++] = AS_AT(h->S, i, j);
         }
-    memset(r->acc, 0, dv * sizeof *r->acc);
+    as_online_start(&st, r->acc, r->acc_lo, dv);
     for (b0 = 0; b0 < count; b0 += B) {
         const size_t cnt = count - b0 < B ? count - b0 : B;
-        const double m_old = m;
+        const double m_old = st.m;
         for (k = 0; k < cnt; k++)
             memcpy(r->v + k * dv, &AS_AT(h->V, r->pos[b0 + k], 0), dv * sizeof *r->v);
-        as_online_update(r->acc, &m, &l, &f, r->e, r->s + b0, r->v, cnt, dv);
+        as_online_update(&st, &f, r->e, r->s + b0, r->v, cnt);
         if (w != NULL) {
             const size_t b = b0 / B;
             memcpy(w->exps + b0, r->e, cnt * sizeof *r->e);
-            w->m_old[b] = m_old, w->m[b] = m, w->l[b] = l, w->factor[b] = f;
-            memcpy(w->acc + b * dv, r->acc, dv * sizeof *r->acc);
+            w->m_old[b] = m_old, w->m[b] = st.m, w->l[b] = st.l, w->factor[b] = f;
+            memcpy(w->acc + b * dv, st.acc, dv * sizeof *st.acc);
         }
     }
     if (w != NULL)
         memcpy(w->pos, r->pos, count * sizeof *r->pos);
-    AS_AT(tl->m[hd], i, 0) = m;
-    AS_AT(tl->l[hd], i, 0) = l;
-    as_online_output(&AS_AT(tl->O[hd], i, 0), r->acc, l, dv);
-    as_online_shares(r->a, r->s, m, l, count);
+    AS_AT(tl->m[hd], i, 0) = st.m;
+    AS_AT(tl->l[hd], i, 0) = st.l;
+    as_online_output(&AS_AT(tl->O[hd], i, 0), &st);
+    as_online_shares(r->a, r->s, st.m, st.l, count);
     for (k = 0; k < count; k++)
         AS_AT(tl->A[hd], i, r->pos[k]) = r->a[k];
 }
@@ -166,7 +168,8 @@ static int tile_heads(as_tiles *tl, const as_problem *p, const as_trace *t)
     r.v = malloc(B * (p->d_v ? p->d_v : 1) * sizeof *r.v);
     r.e = malloc(B * sizeof *r.e);
     r.acc = malloc((p->d_v ? p->d_v : 1) * sizeof *r.acc);
-    if (r.pos && r.s && r.a && r.v && r.e && r.acc) {
+    r.acc_lo = malloc((p->d_v ? p->d_v : 1) * sizeof *r.acc_lo);
+    if (r.pos && r.s && r.a && r.v && r.e && r.acc && r.acc_lo) {
         for (h = 0; h < p->heads; h++) {
             for (i = 0; i < p->n; i++) {
                 const int walked = tl->first <= i && i <= tl->last;
@@ -177,7 +180,7 @@ static int tile_heads(as_tiles *tl, const as_problem *p, const as_trace *t)
         }
         rc = 0;
     }
-    free(r.pos), free(r.s), free(r.a), free(r.v), free(r.e), free(r.acc);
+    free(r.pos), free(r.s), free(r.a), free(r.v), free(r.e), free(r.acc), free(r.acc_lo);
     return rc;
 }
 
