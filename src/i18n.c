@@ -834,7 +834,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "%zu to %zu of k, %zu to %zu of v), shared within the group ──"},
     [AS_MSG_TR_RULE_WINDOW] = {"本例使用滑动窗口读取规则（窗口宽%zu）：当前位置能读自己和它前面的%zu个位置，更早的位置读不到。",
                             "A sliding window of %zu applies: a position reads itself and the "
-                            "%zu positions before it, and nothing earlier."},
+                            "positions up to %zu before it, and nothing earlier."},
     [AS_MSG_TR_OUTSIDE] = {"不可读位置%zu：%s（滑动窗口：它在宽%zu的窗口之外，离当前位置太远）",
                         "position %zu: %s is not readable (sliding window: it lies too far "
                         "back, outside the window of %zu)"},
