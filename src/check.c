@@ -184,8 +184,8 @@ static int by_book_order(const void *x, const void *y)
 /* A table the problem gives (X, Xkv, Wq ... bo, M), as `run` prints it before the
  * answers: 1 when it is the problem's own (it earns no mark), 0 when the name is no
  * input's, -1 with err when it differs: the answers are to another problem. */
-static int given_table(const as_problem *p, const as_answers *a, const as_answer *ans,
-                       as_error *err)
+static int given_table(const as_problem *p, const as_trace *t, const as_answers *a,
+                       const as_answer *ans, as_error *err)
 {
     const int id = as_mat_lookup(ans->name, strlen(ans->name));
     const as_matrix *mine, *w = &ans->value;
@@ -193,7 +193,7 @@ static int given_table(const as_problem *p, const as_answers *a, const as_answer
 
     if (id < 0)
         return 0;
-    mine = id == AS_M ? &p->M : p->in->mat[id].given ? &p->in->mat[id].m : NULL;
+    mine = id == AS_M ? &t->M : p->in->mat[id].given ? &p->in->mat[id].m : NULL;
     for (i = 0; mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
                 i < w->rows * w->cols; i++)
         if (!as_answer_cell_ok(w->v[i], ans->unit.v[i], mine->v[i], -1, 0))
@@ -225,7 +225,7 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
 
     for (i = 0; i < a->count; i++) {
         as_table_grade *now = &g->table[g->count];
-        if ((given = given_table(p, a, &a->item[i], err)) != 0) {
+        if ((given = given_table(p, t, a, &a->item[i], err)) != 0) {
             if (given < 0)
                 return -1;
             continue;
@@ -359,7 +359,7 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
     size_t i;
 
     memset(g, 0, sizeof *g);
-    as_chain_cache_init(&cache, p, NULL, 0);
+    as_chain_cache_init(&cache, p, &t->M, NULL, 0);
     if (a->count > 0 && (g->table = calloc(a->count, sizeof *g->table)) == NULL)
         goto nomem;
     if (a->count > 0 && resolve_all(g, p, t, a, err) != 0)
@@ -370,7 +370,7 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
         goto fail;
     }
     qsort(g->table, g->count, sizeof *g->table, by_book_order);
-    as_chain_cache_init(&cache, p, g->table, g->count);
+    as_chain_cache_init(&cache, p, &t->M, g->table, g->count);
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
         g->table[i].index = i;
