@@ -107,6 +107,21 @@ static int curly_quote(const char *s)
     return s[2] == '\x9c' ? 1 : s[2] == '\x9d' ? 2 : 0;
 }
 
+/* The LaTeX text command for c where the character itself would not print as itself
+ * (OT1, pdflatex's default font encoding, has “ at \ and ¡ ¿ — at < > |), or NULL. */
+static const char *tex_symbol(char c)
+{
+    switch (c) {
+    case '\\': return "\\textbackslash{}";
+    case '~': return "\\textasciitilde{}";
+    case '^': return "\\textasciicircum{}";
+    case '<': return "\\textless{}";
+    case '>': return "\\textgreater{}";
+    case '|': return "\\textbar{}";
+    default: return NULL;
+    }
+}
+
 /* Writes s as text of the page: LaTeX's special characters escaped (curly quotes as ``
  * '' for pdflatex), Markdown's table and emphasis characters escaped. */
 static void put_text(const page *pg, const char *s)
@@ -121,8 +136,8 @@ static void put_text(const page *pg, const char *s)
             s += 2;
         } else if (strchr("&%$#_{}", *s) != NULL) {
             fprintf(pg->out, "\\%c", *s);
-        } else if (strchr("~^\\", *s) != NULL) {
-            fprintf(pg->out, "\\char%d{}", *s);
+        } else if (tex_symbol(*s) != NULL) {
+            fputs(tex_symbol(*s), pg->out);
         } else {
             fputc(*s, pg->out);
         }
@@ -339,10 +354,12 @@ static void item_name(const page *pg, char *buf, size_t size, const item *it)
             snprintf(buf, size, "A = %s", msg(pg, AS_MSG_SOFTMAX_ROWS));
         return;
     default: /* O of a head, C, or the final O */
-        if (strcmp(v->name, "C") == 0)
-            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O0|%s]",
+        if (strcmp(v->name, "C") == 0) {
+            char o0[16]; /* O₀, as the heads' own tables write it */
+            as_subscript(o0, sizeof o0, 0, pg->o->ascii);
+            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O%s|%s]", o0,
                      sym(pg, AS_SYM_ELLIPSIS));
-        else if (v->kind == AS_T_O && (p->heads > 1 || p->Wo != NULL))
+        } else if (v->kind == AS_T_O && (p->heads > 1 || p->Wo != NULL))
             snprintf(buf, size, tex ? "O = CW_o" : "O = C%sWo", tex ? "" : sym(pg, AS_SYM_DOT));
         else
             snprintf(buf, size, "O%s = A%sV%s", h, h, h);
@@ -858,6 +875,25 @@ static void walk_mix(const page *pg, const as_head_trace *h, size_t i)
     math_end(&e);
 }
 
+/* "Step by step: row I (LABEL)", the label escaped as text of the page (a token such
+ * as "_c_" is text, not LaTeX's subscript or Markdown's emphasis). */
+static void walk_heading(const page *pg, size_t i)
+{
+    char buf[32], row[32], *text = NULL;
+    const char *raw[2] = {row, ""};
+    size_t len = 0;
+    page tp = *pg;
+
+    snprintf(row, sizeof row, "%zu", i);
+    if ((tp.out = open_memstream(&text, &len)) != NULL) {
+        put_text(&tp, label(pg, buf, sizeof buf, pg->s->p->tokens, i));
+        if (fclose(tp.out) == 0)
+            raw[1] = text;
+    }
+    key_heading(pg, AS_MSG_SHEET_WALK, raw, 2);
+    free(text);
+}
+
 /* The walk-through of the last row, through the steps the sheet asks. */
 static void walk(const page *pg)
 {
@@ -870,12 +906,7 @@ static void walk(const page *pg)
     const char *raw[2];
     size_t h, k;
 
-    raw[0] = label(pg, buf, sizeof buf, p->tokens, i);
-    snprintf(sq, sizeof sq, "%zu", i);
-    {
-        const char *r2[2] = {sq, raw[0]};
-        key_heading(pg, AS_MSG_SHEET_WALK, r2, 2);
-    }
+    walk_heading(pg, i);
     if (st == AS_STEP_PROJECT) {
         walk_project(pg, i);
         return;
