@@ -1236,6 +1236,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "expected \"[[\" after \"%.*s =\""},
     [AS_MSG_ANS_SAME_LINE_HINT] = {"表要从它名字所在的那一行开始写：S = [[1, 2]]",
         "write the table on the line of its name: S = [[1, 2]]"},
+    /* ---- compare: a head the variant does not have (issue 20) ---- */
+    [AS_MSG_CMP_NO_HEAD] = {"%s：变体里没有这张表（变体的头更少）",
+        "%s: not in the variant (it has fewer heads)"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

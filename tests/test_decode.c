@@ -270,17 +270,62 @@ static void test_decode_refuses_formats_and_tables_it_cannot_write(void **state)
             "error: --tiles means nothing to decode");
 }
 
+/* SPEC §11: several heads give one row per head, and with several K/V heads the cache
+ * rows are per K/V head too. By hand, examples/two-heads.txt at t = 0 (x₀ = [1,0,1]):
+ * q and k per head [2,0] and [0,1], v [1,1] and [1,0]; one readable key, so A = 1 and
+ * the scores are 2·2/√2 = 2√2 and 1/√2 (1/√2 correctly rounded is …476). examples/gqa.txt
+ * at t = 1 (x₁ = [1,−1]): q [1,0] and [1,−1], the one shared k [0,1] and v [0,20];
+ * head 1's shares 1/(1+e^−√2) = 0.8044296825069569 (Python's math module). */
+static void test_decode_json_has_a_row_per_head_and_per_kv_head(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode examples/two-heads.txt --format json"), 0);
+    assert_file_contains(CLI_OUT, "{\"t\": 0, \"q\": [[2,0],[0,1]], \"k\": [[2,0],[0,1]], "
+                                  "\"v\": [[1,1],[1,0]], \"scores\": [[2.8284271247461903],"
+                                  "[0.7071067811865476]], \"A\": [[1],[1]], ");
+    assert_int_equal(run("decode examples/gqa.txt --format json"), 0);
+    assert_file_contains(CLI_OUT, "{\"t\": 1, \"q\": [[1,0],[1,-1]], \"k\": [0,1], \"v\": [0,20], "
+                                  "\"scores\": [[0.7071067811865476,0],[0.7071067811865476,"
+                                  "-0.7071067811865476]], \"A\": [[0.6697615493266569,"
+                                  "0.33023845067334306],[0.8044296825069569,");
+}
+
+/* A step that leaves the range of a double, or a row with nothing to read, is refused
+ * with the step (by its token) or the row, as run refuses them; nothing on stdout. Row
+ * 2's q₂ = 1e300 · 1e10 overflows; rows 0 and 1 are fine. */
+static void test_decode_refuses_a_step_that_overflows_or_reads_nothing(void **state)
+{
+    FILE *f = fopen("build/tests/decode_overflow.txt", "w");
+
+    (void)state;
+    assert_non_null(f);
+    fputs("tokens: a b c\nX = [[1, 1], [1, -1], [1e300, 1]]\nWq = [[1e10, 0], [0, 1]]\n"
+          "Wk = [[1, 0], [0, 1]]\nWv = [[1, 0], [0, 1]]\n", f);
+    fclose(f);
+    refused("decode build/tests/decode_overflow.txt --lang en",
+            "decode_overflow.txt: error: step 2 (\"c\") leaves the range of a double\n"
+            "  hint: the inputs are too large to multiply safely; scale them down\n");
+    refused("decode build/tests/decode_overflow.txt",
+            "decode_overflow.txt: 错误：");
+    /* M row 1 is all −∞ (tests/bad/fully-masked-row.txt): the error points at M */
+    refused("decode tests/bad/fully-masked-row.txt --lang en",
+            "fully-masked-row.txt:5:1: error: row 1 (\"1\") has no readable position: every "
+            "entry of its S row is -inf\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_chinese),
         cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_english),
         cmocka_unit_test(test_decode_json_is_the_checked_steps_and_output),
+        cmocka_unit_test(test_decode_json_has_a_row_per_head_and_per_kv_head),
         cmocka_unit_test(test_decode_prints_each_head_and_the_shared_cache),
         cmocka_unit_test(test_decode_only_o_prints_the_same_json_text_as_run),
         cmocka_unit_test(test_the_ascii_walk_through_has_no_unicode_symbols),
         cmocka_unit_test(test_decode_refuses_cross_attention),
         cmocka_unit_test(test_decode_refuses_a_mask_that_reads_the_future),
+        cmocka_unit_test(test_decode_refuses_a_step_that_overflows_or_reads_nothing),
         cmocka_unit_test(test_decode_refuses_formats_and_tables_it_cannot_write),
         cmocka_unit_test(test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs),
         cmocka_unit_test(test_the_generated_inputs_cover_heads_shared_heads_and_windows),

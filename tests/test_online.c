@@ -421,6 +421,30 @@ static void test_tiles_refuse_what_they_cannot_show(void **state)
     assert_file_contains(CLI_ERR, "--tiles writes only --format text or json");
 }
 
+/* Each head is read block by block on its own; with Wo the layer's O follows. By hand,
+ * examples/two-heads.txt row 2, head 1: scores [1,1,2]/√2, so block 0 gives m = 1/√2,
+ * ℓ = 2 and running output v₀ + v₁ = [1,0] + [1,1] = [2,1]; block 1 raises the max to
+ * √2: rescale by e^(1/√2 − √2) = e^−0.7071… = 0.4930686914 (the chapter's), then add
+ * v₂ = [0,1]: ℓ = 2·0.4930686914 + 1, output [0.9861373828, 1.4930686914]. */
+static void test_tiles_walk_each_head_and_then_the_layers_output(void **state)
+{
+    (void)state;
+    assert_int_equal(run("trace examples/two-heads.txt --tiles 2 --row 2 --lang en"), 0);
+    assert_file_contains(CLI_OUT, "── head 1 ──\nstart: m = −∞, ℓ = 0, running output = [0,0]\n"
+                                  "block 0: positions [我,爱], scaled scores [0.7071067812, "
+                                  "0.7071067812]\n");
+    assert_file_contains(CLI_OUT, "  m = 0.7071067812, ℓ = 2, running output = [2,1]\n");
+    assert_file_contains(CLI_OUT, "rescaled by e^(m_old − m_new) = 0.4930686914\n");
+    assert_file_contains(CLI_OUT, "  m = 1.4142135624, ℓ = 1.9861373828, running output = "
+                                  "[0.9861373828, 1.4930686914]\n");
+    assert_int_equal(run("run examples/two-heads.txt --tiles 2 --lang en"), 0);
+    assert_file_contains(CLI_OUT, "ℓ₁ ≈ [[           1],\n      [1.4930686914],\n"
+                                  "      [1.9861373828]]\n");
+    assert_file_contains(CLI_OUT, "O₁ ≈ [[           1,            0],\n"
+                                  "      [           1, 0.6697615493],\n");
+    assert_file_contains(CLI_OUT, "\n\nO ≈ [[           1,            1,            1],\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_trace_with_tiles_shows_the_rescale_when_the_max_rises),
         cmocka_unit_test(test_run_with_tiles_adds_the_online_tables),
         cmocka_unit_test(test_tiles_refuse_what_they_cannot_show),
+        cmocka_unit_test(test_tiles_walk_each_head_and_then_the_layers_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
