@@ -197,15 +197,15 @@ static void test_generated_inputs_walk_the_same_by_rows(void **state)
 static void test_cross_attention_walks_the_same_by_rows(void **state)
 {
     static const char *const text[] = {
-        "X = [[1, 0], [0, 1], [1, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25], [2, 2], [-1, 1]]\n"
-        "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2, 3], [4, 5, 6]]\n",
-        "heads: 2\nX = [[1, 0], [0, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25]]\n"
-        "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2], [4, 5]]\n"
-        "M = [[0, -inf, -1], [-inf, 0.5, 0]]\n",
-        "positions: alibi\nheads: 2\nX = [[1, 0], [0, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25]]\n"
-        "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2], [4, 5]]\n",
-        "positions: sinusoidal\nX = [[1, 0], [0, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25]]\n"
-        "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2], [4, 5]]\n",
+        ("X = [[1, 0], [0, 1], [1, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25], [2, 2], [-1, 1]]\n"
+         "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2, 3], [4, 5, 6]]\n"),
+        ("heads: 2\nX = [[1, 0], [0, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25]]\n"
+         "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2], [4, 5]]\n"
+         "M = [[0, -inf, -1], [-inf, 0.5, 0]]\n"),
+        ("positions: alibi\nheads: 2\nX = [[1, 0], [0, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25]]\n"
+         "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2], [4, 5]]\n"),
+        ("positions: sinusoidal\nX = [[1, 0], [0, 1]]\nXkv = [[1, 2], [3, -1], [0.5, 0.25]]\n"
+         "Wq = [[1, 0.5], [0, 1]]\nWk = [[0.5, 1], [1, 0]]\nWv = [[1, 2], [4, 5]]\n"),
     };
     size_t i;
 
@@ -248,8 +248,8 @@ static void test_the_rows_run_names_the_first_table_that_fails(void **state)
         "mask: none\nscale: 10\nX = [[1e154], [1e10]]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n",
         "mask: none\nX = [[1e150], [1]]\nWq = [[1]]\nWk = [[1]]\nWv = [[1e300]]\n",
         "X = [[1], [2]]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\nM = [[0, 0], [-inf, -inf]]\n",
-        "positions: alibi\nheads: 2\nX = [[1e307, 1], [1, 1]]\nWq = [[1, 1], [0, 0]]\n"
-        "Wk = [[1, 1], [0, 0]]\nWv = [[1, 1], [1, 1]]\n",
+        ("positions: alibi\nheads: 2\nX = [[1e307, 1], [1, 1]]\nWq = [[1, 1], [0, 0]]\n"
+         "Wk = [[1, 1], [0, 0]]\nWv = [[1, 1], [1, 1]]\n"),
     };
     size_t i;
 
@@ -304,6 +304,22 @@ static long number_in(const char *path)
     return n;
 }
 
+/* Nonzero in the `make sanitize` build (the binary under test is built alike). */
+static int sanitized(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return 1;
+#else
+    return 0;
+#endif
+#else
+    return 0;
+#endif
+}
+
 /* Runs `attnstep ARGS` on a column of n tokens under an address-space limit of limit_kb
  * (0: none), its standard output piped into tail; returns the exit status of attnstep
  * (written to a file from inside the pipe: sh has no pipefail). */
@@ -333,8 +349,8 @@ static void test_a_trace_of_4096_tokens_fits_in_300_mb(void **state)
     long c;
 
     (void)state;
-    if (getenv("ATTNSTEP_WRAP") != NULL && getenv("ATTNSTEP_WRAP")[0] != '\0')
-        skip(); /* valgrind needs room (and time) of its own */
+    if (sanitized() || (getenv("ATTNSTEP_WRAP") != NULL && getenv("ATTNSTEP_WRAP")[0] != '\0'))
+        skip(); /* AddressSanitizer and valgrind need address space (and time) of their own */
     assert_int_equal(trace_column(100, "--row 0 --step 1 --digits 0", 0, "wc -l > " TDIR ".n"), 0);
     c = number_in(TDIR ".n") - 4 * 100;
     assert_in_range(c, 1, 40);
