@@ -3,6 +3,7 @@
  * renderers read the trace. */
 #include "attnstep/attention.h"
 #include "attnstep/kernels.h"
+#include "attnstep/mask.h"
 #include "attnstep/positions.h"
 #include "attnstep/steps_gen.h"
 #include "attnstep/threads.h"
@@ -15,7 +16,7 @@
 /* The run: every step in the chapter's order, recorded into the trace             */
 /* ------------------------------------------------------------------------------ */
 
-/* Checks that t holds only finite values (allow_neg_inf: t is S [n,m], where -inf is
+/* Checks that t holds only finite values (mask not NULL: t is S [n,m], where -inf is
  * allowed in the cells the mask forbids; elsewhere it is a sum that overflowed).
  * Names the table and the first bad cell in err. */
 static void range_error(const as_problem *p, const char *name, double x, size_t row, size_t col,
@@ -26,14 +27,14 @@ static void range_error(const as_problem *p, const char *name, double x, size_t 
     as_error_hint_msg(err, AS_MSG_HINT_RUN_RANGE);
 }
 
-static int check_range(const as_matrix *t, const char *name, int allow_neg_inf,
+static int check_range(const as_matrix *t, const char *name, const as_matrix *mask,
                        const as_problem *p, as_error *err)
 {
     size_t i;
 
     for (i = 0; i < t->rows * t->cols; i++) {
         const double x = t->v[i];
-        if (isfinite(x) || (allow_neg_inf && x == -INFINITY && p->M.v[i] == -INFINITY))
+        if (isfinite(x) || (mask != NULL && x == -INFINITY && mask->v[i] == -INFINITY))
             continue;
         range_error(p, name, x, i / t->cols, i % t->cols, err);
         return -1;
@@ -116,22 +117,22 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
         goto nomem;
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
-    if (check_range(&h->QKT, "QKT", 0, p, err) != 0)
+    if (check_range(&h->QKT, "QKT", NULL, p, err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask */
     as_scale(h->scaled.v, h->QKT.v, nm, p->scale);
-    if (check_range(&h->scaled, "S", 0, p, err) != 0)
+    if (check_range(&h->scaled, "S", NULL, p, err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         if (as_matrix_init(&h->B, n, m) != 0)
             goto nomem;
         as_alibi_bias(h->B.v, n, m, h->slope);
         as_add_mask(h->S.v, h->scaled.v, h->B.v, nm);
-        if (check_range(&h->S, "S", 0, p, err) != 0)
+        if (check_range(&h->S, "S", NULL, p, err) != 0)
             return -1;
     }
-    as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, p->M.v, nm);
-    if (check_range(&h->S, "S", 1, p, err) != 0)
+    as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, t->M.v, nm);
+    if (check_range(&h->S, "S", &t->M, p, err) != 0)
         return -1;
     /* step 3: softmax along each row */
     bad = as_softmax_rows(h->A.v, h->row_max.v, h->shifted.v, h->exps.v, h->sums.v, h->S.v, n, m);
@@ -141,7 +142,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     }
     /* step 4: mix the Values by the shares (as_mix, fast) */
     as_matmul_fast(h->O.v, h->A.v, h->V.v, n, m, p->d_v);
-    return check_range(&h->O, "O", 0, p, err);
+    return check_range(&h->O, "O", NULL, p, err);
 nomem:
     as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
@@ -173,12 +174,15 @@ static int turns(as_trace *t, const as_problem *p)
     return 0;
 }
 
-/* The three projections and room for the heads and C: how both runs begin. */
-static int begin_run(as_trace *t, const as_problem *p, as_error *err)
+/* The mask (unless rows: a rows run makes its rows when it needs them), the three
+ * projections and room for the heads and C: how every run begins. */
+static int begin_run(as_trace *t, const as_problem *p, int rows, as_error *err)
 {
     const as_matrix *x = p->X, *xkv = p->Xkv;
 
     memset(t, 0, sizeof *t);
+    if (!rows && as_mask_build(&t->M, p) != 0)
+        goto nomem;
     if (p->positions == AS_POSITIONS_SINUSOIDAL) {
         if (encode(&t->PE, &t->Xp, p->X, p->offset) != 0 ||
             (p->cross && encode(&t->PEkv, &t->Xkvp, p->Xkv, p->offset) != 0))
@@ -197,8 +201,8 @@ static int begin_run(as_trace *t, const as_problem *p, as_error *err)
     if (project(&t->Q, x, p->Wq, p->bq) != 0 || project(&t->K, xkv, p->Wk, p->bk) != 0 ||
         project(&t->V, xkv, p->Wv, p->bv) != 0)
         goto nomem;
-    if (check_range(&t->Q, "Q", 0, p, err) != 0 || check_range(&t->K, "K", 0, p, err) != 0 ||
-        check_range(&t->V, "V", 0, p, err) != 0)
+    if (check_range(&t->Q, "Q", NULL, p, err) != 0 || check_range(&t->K, "K", NULL, p, err) != 0 ||
+        check_range(&t->V, "V", NULL, p, err) != 0)
         return -1;
     t->head = calloc(p->heads, sizeof *t->head);
     if (t->head == NULL)
@@ -219,7 +223,7 @@ static int end_run(as_trace *t, const as_problem *p, as_error *err)
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    return check_range(&t->O, "O", 0, p, err);
+    return check_range(&t->O, "O", NULL, p, err);
 }
 
 /* Nonzero (err set) when the full trace would keep more than AS_MAX_CELLS score cells
@@ -242,7 +246,7 @@ int as_attention_run(as_trace *t, const as_problem *p, as_error *err)
     size_t hd;
 
     memset(t, 0, sizeof *t);
-    if (trace_too_large(p, err) || begin_run(t, p, err) != 0)
+    if (trace_too_large(p, err) || begin_run(t, p, 0, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++) {
         if (run_head(&t->head[hd], hd, t, p, err) != 0)
@@ -297,19 +301,19 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
-    if (check_range(&w->s, "QKT", 0, p, &w->err) != 0)
+    if (check_range(&w->s, "QKT", NULL, p, &w->err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask, in place */
     as_scale(w->s.v, w->s.v, nm, p->scale);
-    if (check_range(&w->s, "S", 0, p, &w->err) != 0)
+    if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         as_add_alibi(w->s.v, n, m, w->t->slopes.v[hd]);
-        if (check_range(&w->s, "S", 0, p, &w->err) != 0)
+        if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
             return -1;
     }
-    as_add_mask(w->s.v, w->s.v, p->M.v, nm);
-    if (check_range(&w->s, "S", 1, p, &w->err) != 0)
+    as_add_mask(w->s.v, w->s.v, w->t->M.v, nm);
+    if (check_range(&w->s, "S", &w->t->M, p, &w->err) != 0)
         return -1;
     /* step 3: softmax in place (each cell is read before it is written) */
     bad = as_softmax_rows(w->s.v, NULL, NULL, NULL, NULL, w->s.v, n, m);
@@ -319,7 +323,7 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     }
     /* step 4: mix the Values by the shares */
     w->matmul(h->O.v, w->s.v, w->v.v, n, m, p->d_v);
-    return check_range(&h->O, "O", 0, p, &w->err);
+    return check_range(&h->O, "O", NULL, p, &w->err);
 }
 
 static void lean_heads(void *arg)
@@ -379,7 +383,7 @@ int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
 {
     size_t hd;
 
-    if (begin_run(t, p, err) != 0 || run_heads_lean(t, p, err) != 0)
+    if (begin_run(t, p, 0, err) != 0 || run_heads_lean(t, p, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++)
         as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
@@ -424,17 +428,6 @@ static void note_range(row_fail *f, int k, const double *v, const double *mask, 
         }
 }
 
-/* Row i of the mask M, as model.c builds the whole table. */
-static void mask_row(double *out, const as_problem *p, size_t i)
-{
-    if (p->mask == AS_MASK_CUSTOM)
-        memcpy(out, &AS_AT(p->in->mat[AS_M].m, i, 0), p->m * sizeof *out);
-    else if (p->mask == AS_MASK_NONE)
-        memset(out, 0, p->m * sizeof *out);
-    else
-        as_window_mask_row(out, i, p->m, p->window);
-}
-
 /* Points r's rows into room [8m]. */
 static void row_views(as_row_trace *r, double *room, size_t m, int alibi)
 {
@@ -460,7 +453,7 @@ static void make_row(as_row_trace *r, double *room, const as_head_trace *h, size
     const int alibi = p->positions == AS_POSITIONS_ALIBI;
 
     row_views(r, room, m, alibi);
-    mask_row(M, p, i);
+    as_mask_row(M, p, i);
     as_scores(qkt, &AS_AT(*q, i, 0), k->v, 1, m, p->d_k);
     as_scale(sc, qkt, m, p->scale);
     if (alibi) {
@@ -531,7 +524,7 @@ int as_attention_run_rows(as_trace *t, const as_problem *p, as_error *err)
     double *room = NULL;
     size_t hd;
 
-    if (begin_run(t, p, err) != 0)
+    if (begin_run(t, p, 1, err) != 0)
         goto fail;
     if ((room = malloc(8 * (p->m ? p->m : 1) * sizeof *room)) == NULL) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
@@ -554,9 +547,9 @@ fail:
 }
 
 /* Row i of head hd of a full trace: views into its tables. */
-static void full_row(as_row_trace *r, const as_head_trace *h, const as_problem *p, size_t i)
+static void full_row(as_row_trace *r, const as_trace *t, const as_head_trace *h, size_t i)
 {
-    r->M = &AS_AT(p->M, i, 0);
+    r->M = &AS_AT(t->M, i, 0);
     r->QKT = &AS_AT(h->QKT, i, 0);
     r->scaled = &AS_AT(h->scaled, i, 0);
     r->B = h->B.v != NULL ? &AS_AT(h->B, i, 0) : NULL;
@@ -573,7 +566,7 @@ int as_trace_row(as_row_trace *r, const as_trace *t, const as_problem *p, size_t
     if (t->lean || hd >= t->heads || i >= p->n)
         return -1;
     if (!t->rows) {
-        full_row(r, &t->head[hd], p, i);
+        full_row(r, t, &t->head[hd], i);
         return 0;
     }
     if (r->room == NULL && (r->room = malloc(8 * (p->m ? p->m : 1) * sizeof *r->room)) == NULL)
@@ -595,6 +588,7 @@ void as_trace_free(as_trace *t)
     for (hd = 0; hd < t->heads; hd++)
         free_head(&t->head[hd]);
     free(t->head);
+    as_matrix_free(&t->M);
     as_matrix_free(&t->Q);
     as_matrix_free(&t->K);
     as_matrix_free(&t->V);

@@ -800,9 +800,9 @@ static void walk_scale(const page *pg, const as_head_trace *h, size_t i)
             factor(out, AS_AT(h->QKT, i, j), pl);
             fprintf(out, "\\cdot %.6g", p->scale);
         }
-        if (p->mask == AS_MASK_CUSTOM && AS_AT(p->M, i, j) != 0) {
+        if (p->mask == AS_MASK_CUSTOM && AS_AT(pg->s->t->M, i, j) != 0) {
             fputs(" + ", out);
-            factor(out, AS_AT(p->M, i, j), pl);
+            factor(out, AS_AT(pg->s->t->M, i, j), pl);
         }
     }
     fputs("\\right]", out);

@@ -434,7 +434,7 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
     if (as_shows(o, AS_T_A)) {
         head_table_of(out, expr, p, t, hd, HT_A, NULL, o);
         if (o->heatmap)
-            as_heatmap(out, p, &h->A, o);
+            as_heatmap(out, p, &t->M, &h->A, o);
     }
     snprintf(expr, sizeof expr, "%s = %s%s", oo, a, v);
     if (as_shows(o, is_final_output(p) ? AS_T_O : AS_T_C))

@@ -63,16 +63,17 @@ typedef struct row_scratch {
 
 /* One row of one head, block by block; its walk recorded into w when w is not NULL.
  * The walk records the running values as read (rounded to doubles), as shown. */
-static void tile_row(as_tiles *tl, const as_problem *p, const as_head_trace *h, size_t hd,
+static void tile_row(as_tiles *tl, const as_problem *p, const as_trace *t, size_t hd,
                      size_t i, row_scratch *r, as_tile_walk *w)
 {
+    const as_head_trace *h = &t->head[hd];
     const size_t B = tl->B, dv = p->d_v;
     as_online st;
     double f;
     size_t j, count = 0, b0, k;
 
     for (j = 0; j < p->m; j++)
-        if (AS_AT(p->M, i, j) != -INFINITY) {
+        if (AS_AT(t->M, i, j) != -INFINITY) {
             r->pos[count] = j;
             r->s[count++] = AS_AT(h->S, i, j);
         }
@@ -100,13 +101,13 @@ static void tile_row(as_tiles *tl, const as_problem *p, const as_head_trace *h, 
         AS_AT(tl->A[hd], i, r->pos[k]) = r->a[k];
 }
 
-/* How many positions row i reads. */
-static size_t readable(const as_problem *p, size_t i)
+/* How many positions row i reads under the mask M. */
+static size_t readable(const as_matrix *M, size_t i)
 {
     size_t j, count = 0;
 
-    for (j = 0; j < p->m; j++)
-        count += AS_AT(p->M, i, j) != -INFINITY;
+    for (j = 0; j < M->cols; j++)
+        count += AS_AT(*M, i, j) != -INFINITY;
     return count;
 }
 
@@ -130,7 +131,7 @@ static void head_ulps(as_tiles *tl, const as_problem *p, const as_head_trace *h,
         }
 }
 
-static int alloc_tiles(as_tiles *tl, const as_problem *p)
+static int alloc_tiles(as_tiles *tl, const as_problem *p, const as_trace *t)
 {
     const size_t rows = tl->first <= tl->last ? tl->last - tl->first + 1 : 0;
     size_t h, i;
@@ -147,7 +148,8 @@ static int alloc_tiles(as_tiles *tl, const as_problem *p)
         bad |= as_matrix_init(&tl->m[h], p->n, 1) | as_matrix_init(&tl->l[h], p->n, 1) |
                as_matrix_init(&tl->A[h], p->n, p->m) | as_matrix_init(&tl->O[h], p->n, p->d_v);
         for (i = 0; bad == 0 && i < rows; i++)
-            bad |= alloc_walk(&tl->walk[h * rows + i], readable(p, tl->first + i), tl->B, p->d_v);
+            bad |= alloc_walk(&tl->walk[h * rows + i], readable(&t->M, tl->first + i), tl->B,
+                              p->d_v);
     }
     return bad | as_matrix_init(&tl->C, p->n, p->heads * p->d_v);
 }
@@ -171,7 +173,7 @@ static int tile_heads(as_tiles *tl, const as_problem *p, const as_trace *t)
         for (h = 0; h < p->heads; h++) {
             for (i = 0; i < p->n; i++) {
                 const int walked = tl->first <= i && i <= tl->last;
-                tile_row(tl, p, &t->head[h], h, i, &r,
+                tile_row(tl, p, t, h, i, &r,
                          walked ? (as_tile_walk *)as_tiles_walk(tl, h, i) : NULL);
             }
             as_put_columns(tl->C.v, tl->O[h].v, p->n, tl->C.cols, h * p->d_v, p->d_v);
@@ -190,7 +192,7 @@ int as_tiles_run(as_tiles *tl, const as_problem *p, const as_trace *t, size_t B,
     memset(tl, 0, sizeof *tl);
     tl->B = B, tl->heads = p->heads, tl->n = p->n, tl->d_v = p->d_v;
     tl->first = first, tl->last = last;
-    if (alloc_tiles(tl, p) != 0 || tile_heads(tl, p, t) != 0)
+    if (alloc_tiles(tl, p, t) != 0 || tile_heads(tl, p, t) != 0)
         goto nomem;
     if (as_matrix_init(&tl->Out, p->n, p->d_out) != 0)
         goto nomem;

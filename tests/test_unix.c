@@ -450,6 +450,25 @@ static void test_latex_holds_the_f11_numbers_in_bmatrices(void **state)
     assert_golden("tests/golden/f11.run.tex");
 }
 
+/* Several heads: each head's table carries its number as a subscript (head 1 of
+ * examples/two-heads.txt by hand: X·Wq columns 2–3 = [[0,1],[1,0],[1,1]], and
+ * Q₁K₁ᵀ = [[1,0,1],[0,1,1],[1,1,2]]). A table wider than amsmath's bmatrix default of
+ * 10 columns raises MaxMatrixCols first, or LaTeX stops with an error. */
+static void test_latex_names_heads_and_makes_room_for_wide_tables(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/two-heads.txt --format latex"), 0);
+    assert_file_contains(CLI_OUT, "Q_{1} = \\begin{bmatrix}\n  0 & 1 \\\\\n  1 & 0 \\\\\n"
+                                  "  1 & 1\n\\end{bmatrix}\n");
+    assert_file_contains(CLI_OUT, "Q_{1}K_{1}^{\\top} = \\begin{bmatrix}\n  1 & 0 & 1 \\\\\n"
+                                  "  0 & 1 & 1 \\\\\n  1 & 1 & 2\n\\end{bmatrix}\n");
+    assert_int_equal(run("run tests/data/cli/twelve-columns.txt --format latex --only X"), 0);
+    assert_file_contains(CLI_OUT, "\\setcounter{MaxMatrixCols}{12}\n\\[\nX = \\begin{bmatrix}\n"
+                                  "  0 & 1 & 2 & 3 & 4 & 5 & 6 & 7 & 8 & 9 & 10 & 11\n");
+    assert_int_equal(run("run " F11 " --format latex"), 0);
+    assert_file_lacks(CLI_OUT, "MaxMatrixCols");
+}
+
 /* A small well-formedness check: tags balance, one <svg> root, no stray '<' or '&'. */
 static int xml_balanced(const char *s)
 {
@@ -626,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_csv_needs_exactly_one_table),
         cmocka_unit_test(test_markdown_holds_the_f11_numbers_in_tables),
         cmocka_unit_test(test_latex_holds_the_f11_numbers_in_bmatrices),
+        cmocka_unit_test(test_latex_names_heads_and_makes_room_for_wide_tables),
         cmocka_unit_test(test_svg_is_well_formed_with_the_tokens_on_its_axes),
         cmocka_unit_test(test_titles_and_labels_are_escaped_for_each_format),
         cmocka_unit_test(test_heatmap_lines_up_chinese_labels),

@@ -27,6 +27,9 @@ typedef struct as_head_trace {
 } as_head_trace;
 
 typedef struct as_trace {
+    as_matrix M;              /* [n,m] the additive mask the run applied (mask.h): 0 where a
+                                 row may read, -inf where it may not; filled but in a
+                                 rows trace (as_trace_row() gives its rows) */
     as_matrix PE, PEkv;       /* positions: sinusoidal: [n,d_model], [m,d_kv_model] (PEkv
                                  only for cross-attention); else empty */
     as_matrix Xp, Xkvp;       /* X + PE and Xkv + PEkv, what the projections read */
@@ -40,11 +43,11 @@ typedef struct as_trace {
     as_matrix C;              /* [n,heads*d_v] the heads side by side */
     as_matrix O;              /* final output: C @ Wo + bo, or a copy of C without Wo */
     int lean;                 /* nonzero when made by as_attention_run_lean(): then only
-                                 C, O and each head's O are filled; every other table
+                                 M, C, O and each head's O are filled; every other table
                                  (Q, K, V and each head's Q ... A) is empty, 0 x 0 */
     int rows;                 /* nonzero when made by as_attention_run_rows(): then every
-                                 table is filled but each head's n x m ones (QKT, scaled,
-                                 B, S, shifted, exps, A; row_max, sums), which
+                                 table is filled but M and each head's n x m ones (QKT,
+                                 scaled, B, S, shifted, exps, A; row_max, sums), which
                                  as_trace_row() makes one row at a time */
 } as_trace;
 
