@@ -203,28 +203,52 @@ static void block(double *out, size_t ldc, const double *ap, const double *bp, s
         }
 }
 
-/* out[n,p] = a[n,k] @ b[k,p] with scratch ap (MC x KC) and bp (KC x NC, rounded up).
- * Every sum starts at +0, as in as_matmul(). */
-static void blocked(double *out, const double *a, const double *b, size_t n, size_t k, size_t p,
-                    double *ap, double *bp)
+/* out[n,p] (row stride ldo) = a[n,k] (stride lda) @ b[k,p] (stride ldb) with scratch
+ * ap (MC x KC) and bp (KC x NC, rounded up). Every sum starts at +0, as in as_matmul(). */
+static void blocked(double *out, size_t ldo, const double *a, size_t lda, const double *b,
+                    size_t ldb, size_t n, size_t k, size_t p, double *ap, double *bp)
 {
     size_t jc, pc, ic;
 
     for (ic = 0; ic < n; ic++)
-        memset(out + ic * p, 0, p * sizeof *out);
+        memset(out + ic * ldo, 0, p * sizeof *out);
     for (jc = 0; jc < p; jc += NC) {
         const size_t nc = min_size(NC, p - jc);
         /* one depth slice of KC terms at a time; each cell's running sum waits in out */
         for (pc = 0; pc < k; pc += KC) {
             const size_t kc = min_size(KC, k - pc);
-            pack_b(bp, b + pc * p + jc, p, kc, nc);
+            pack_b(bp, b + pc * ldb + jc, ldb, kc, nc);
             for (ic = 0; ic < n; ic += MC) {
                 const size_t mc = min_size(MC, n - ic);
-                pack_a(ap, a + ic * k + pc, k, mc, kc);
-                block(out + ic * p + jc, p, ap, bp, mc, nc, kc);
+                pack_a(ap, a + ic * lda + pc, lda, mc, kc);
+                block(out + ic * ldo + jc, ldo, ap, bp, mc, nc, kc);
             }
         }
     }
+}
+
+int as_gemm_scratch_init(as_gemm_scratch *s)
+{
+    pthread_once(&simd_once, detect_simd);
+    s->ap = malloc((size_t)MC * KC * sizeof *s->ap);
+    s->bp = malloc((size_t)KC * NC * sizeof *s->bp);
+    if (s->ap != NULL && s->bp != NULL)
+        return 0;
+    as_gemm_scratch_free(s);
+    return -1;
+}
+
+void as_gemm_scratch_free(as_gemm_scratch *s)
+{
+    free(s->ap);
+    free(s->bp);
+    s->ap = s->bp = NULL;
+}
+
+void as_gemm_1(double *out, size_t ldo, const double *a, size_t lda, const double *b, size_t ldb,
+               size_t n, size_t k, size_t p, as_gemm_scratch *s)
+{
+    blocked(out, ldo, a, lda, b, ldb, n, k, p, s->ap, s->bp);
 }
 
 void as_matmul_fast_1(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
@@ -242,7 +266,7 @@ void as_matmul_fast_1(double *out, const double *a, const double *b, size_t n, s
     if (ap == NULL || bp == NULL)
         as_matmul(out, a, b, n, k, p); /* same result, no scratch needed */
     else
-        blocked(out, a, b, n, k, p, ap, bp);
+        blocked(out, p, a, k, b, p, n, k, p, ap, bp);
     free(ap);
     free(bp);
 }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "attnstep/attention.h"
+#include "attnstep/fused.h"
 #include "attnstep/kernels.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
@@ -289,6 +290,54 @@ static void test_lean_run_on_two_threads_gives_the_same_bits(void **state)
     check_lean_equals_full(200, 160, 4, "");
 }
 
+/* The fused head (fused.h) works on blocks of AS_FUSED_ROWS rows and skips the columns
+ * the mask forbids to a whole block: sizes that cross the blocks, each mask and each
+ * way of adding positions, and Keys from another sequence. */
+static void test_fused_lean_run_gives_the_full_runs_bits_across_blocks(void **state)
+{
+    (void)state;
+    check_lean_equals_full(2 * AS_FUSED_ROWS + 13, 24, 3, "");
+    check_lean_equals_full(AS_FUSED_ROWS + 1, 16, 2, "mask: none\n");
+    check_lean_equals_full(AS_FUSED_ROWS * 2, 16, 2, "mask: window 5\n");
+    check_lean_equals_full(150, 24, 3, "positions: alibi\n");
+    check_lean_equals_full(150, 24, 3, "positions: alibi\nmask: none\n");
+    check_lean_equals_full(150, 24, 3, "positions: rope\n");
+    check_lean_equals_full(150, 24, 3, "positions: sinusoidal\nscale: 0.7\n");
+    check_lean_equals_full(150, 24, 6, "mask: window 40\n");
+}
+
+/* A custom mask with finite values, a row that reads one cell far right and rows whose
+ * reach has gaps: every computed cell is still the steps' cell. */
+static void test_fused_lean_run_follows_a_custom_mask(void **state)
+{
+    const size_t n = AS_FUSED_ROWS + 9;
+    char *extra = malloc(n * n * 8 + 16), *at = extra;
+    size_t i, j;
+
+    (void)state;
+    assert_non_null(extra);
+    at += sprintf(at, "M = [");
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            const char *cell = i == 3 ? (j == n - 1 ? "0" : "-inf")
+                               : (j <= i && (i + j) % 5 != 0) ? ((i * j) % 7 ? "0" : "-1.5")
+                               : (j == 0 ? "0" : "-inf");
+            at += sprintf(at, "%s%s%s", j ? "" : "[", cell, j + 1 < n ? ", " : "]");
+            if (j + 1 == n)
+                at += sprintf(at, "%s", i + 1 < n ? ", " : "]\n");
+        }
+    check_lean_equals_full(n, 16, 2, extra);
+    free(extra);
+}
+
+/* Scores that may overflow by the fused bound (|q| |k| d near 1e300) but do not: the
+ * lean run then goes step by step, still the full run's bits. */
+static void test_lean_run_without_the_fused_bound_gives_the_same_bits(void **state)
+{
+    (void)state;
+    check_lean_equals_full(80, 16, 2, "scale: 1e290\n");
+}
+
 static void test_lean_run_reports_the_full_runs_error(void **state)
 {
     /* row 1 of the custom mask reads nothing: both runs name row 1 the same way */
@@ -347,6 +396,9 @@ int main(void)
         cmocka_unit_test(test_fast_product_keeps_a_large_sum_in_order),
         cmocka_unit_test(test_lean_run_gives_the_full_runs_output_bit_for_bit),
         cmocka_unit_test(test_lean_run_on_two_threads_gives_the_same_bits),
+        cmocka_unit_test(test_fused_lean_run_gives_the_full_runs_bits_across_blocks),
+        cmocka_unit_test(test_fused_lean_run_follows_a_custom_mask),
+        cmocka_unit_test(test_lean_run_without_the_fused_bound_gives_the_same_bits),
         cmocka_unit_test(test_lean_run_reports_the_full_runs_error),
         cmocka_unit_test(test_lean_run_on_two_threads_reports_the_first_failing_head),
     };
