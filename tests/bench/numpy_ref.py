@@ -28,10 +28,13 @@ def read_all(d):
     return x, w, b
 
 
+def projections(x, w, b):
+    """Q, K and V in torch's layout (numpy or torch arrays alike)."""
+    return tuple(x @ w[k].T + b[k] for k in "qkv")
+
+
 def layer(x, w, b, heads):
-    q = x @ w["q"].T + b["q"]
-    k = x @ w["k"].T + b["k"]
-    v = x @ w["v"].T + b["v"]
+    q, k, v = projections(x, w, b)
     n, width = q.shape
     dk = width // heads
     future = np.triu(np.ones((n, n), dtype=bool), 1)

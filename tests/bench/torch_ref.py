@@ -17,13 +17,11 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from numpy_ref import read_all  # noqa: E402  (the same loading as the numpy peer)
+from numpy_ref import projections, read_all  # noqa: E402  (the numpy peer's loading)
 
 
 def layer(x, w, b, heads):
-    q = x @ w["q"].T + b["q"]
-    k = x @ w["k"].T + b["k"]
-    v = x @ w["v"].T + b["v"]
+    q, k, v = projections(x, w, b)
     n, width = q.shape
     dk = width // heads
     # [heads, n, dk]
