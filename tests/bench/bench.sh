@@ -15,7 +15,7 @@
 #    deterministic) into build/bench/ (512 tokens) or build/bench/nSIZE/;
 # 2. per size, times `attnstep run --only O --format json layer.txt` and each peer in
 #    interleaved rounds (attnstep, peers, attnstep, peers, ...): BENCH_RUNS rounds
-#    (default 5) up to 1024 tokens, BENCH_RUNS_BIG (default 3) above; per process the
+#    (default 5) up to 2048 tokens, BENCH_RUNS_BIG (default 3) above; per process the
 #    wall time and peak memory (/usr/bin/time %M), and the load and compute seconds each
 #    peer reports; medians. attnstep's own parse and compute come from parse_only
 #    stages (the same code, stage by stage, median of 3);
@@ -136,7 +136,7 @@ bench_size() {
     # shellcheck disable=SC2086
     bytes=$(cat "$d"/x.txt "$d"/w?.txt "$d"/b?.txt | wc -c)
     runs=$RUNS
-    [ "$n" -le 1024 ] || runs=$RUNS_BIG
+    [ "$n" -le 2048 ] || runs=$RUNS_BIG
     peers=""
     for q in $PEERS; do
         [ "$q" = refnp ] && [ "$n" -gt "$REF_MAX" ] && continue
@@ -155,7 +155,8 @@ bench_size() {
                 >>"$d/decode.times"
         fi
         for q in $peers; do
-            # shellcheck disable=SC2046 (the words of the command line, no blanks in them)
+            # the command line's words (no blanks in them) split as they are meant to be
+            # shellcheck disable=SC2046
             timed "$d/$q.out" $(peer "$q" "$d" "$d/${q}_O.npy") >>"$d/$q.times"
             value "$d/$q.out" load_s >>"$d/$q.load"
             value "$d/$q.out" compute_s >>"$d/$q.compute"
@@ -260,7 +261,7 @@ awk '{ printf "  %-22s %6.1f / %5.1f / %5.1f%s\n", $1, $3, $5, $7, $9 ? " (AVX2)
     "$DIR/kernels.out"
 if [ -n "$PY" ]; then
     for t in 1 2; do
-        # shellcheck disable=SC2046
+        # shellcheck disable=SC2046,SC2091
         peer_dgemm=$(OPENBLAS_NUM_THREADS=$t $(peer numpy dgemm) | awk '$1 == "dgemm_gflops" { print $2 }')
         ours=$(awk -v t="$t" '$1 ~ /^matmul_/ { print t == 1 ? $5 : $7 }' "$DIR/kernels.out")
         awk -v o="$ours" -v b="$peer_dgemm" -v t="$t" 'BEGIN { printf "  OpenBLAS dgemm 512x768x768 on %d thread%s: %.1f GFLOP/s; attnstep %.1f = %.0f%% of it (the goal is 80%%)\n", t, t > 1 ? "s" : "", b, o, 100 * o / b }'
