@@ -4,6 +4,7 @@
 #include "attnstep/attention.h"
 #include "attnstep/fused.h"
 #include "attnstep/kernels.h"
+#include "attnstep/mask.h"
 #include "attnstep/positions.h"
 #include "attnstep/threads.h"
 
@@ -15,17 +16,17 @@
 /* The run: every step in the chapter's order, recorded into the trace             */
 /* ------------------------------------------------------------------------------ */
 
-/* Checks that t holds only finite values (allow_neg_inf: t is S [n,m], where -inf is
+/* Checks that t holds only finite values (mask not NULL: t is S [n,m], where -inf is
  * allowed in the cells the mask forbids; elsewhere it is a sum that overflowed).
  * Names the table and the first bad cell in err. */
-static int check_range(const as_matrix *t, const char *name, int allow_neg_inf,
+static int check_range(const as_matrix *t, const char *name, const as_matrix *mask,
                        const as_problem *p, as_error *err)
 {
     size_t i;
 
     for (i = 0; i < t->rows * t->cols; i++) {
         const double x = t->v[i];
-        if (isfinite(x) || (allow_neg_inf && x == -INFINITY && p->M.v[i] == -INFINITY))
+        if (isfinite(x) || (mask != NULL && x == -INFINITY && mask->v[i] == -INFINITY))
             continue;
         as_error_msg(err, p->in->path, 0, 0, isnan(x) ? AS_MSG_RUN_NAN : AS_MSG_RUN_OVERFLOW,
                      name, i / t->cols, i % t->cols);
@@ -103,11 +104,11 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
         goto nomem;
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
-    if (check_range(&h->QKT, "QKT", 0, p, err) != 0)
+    if (check_range(&h->QKT, "QKT", NULL, p, err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask */
     as_scale(h->scaled.v, h->QKT.v, nm, p->scale);
-    if (check_range(&h->scaled, "S", 0, p, err) != 0)
+    if (check_range(&h->scaled, "S", NULL, p, err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         if (as_matrix_init(&h->B, n, m) != 0)
@@ -115,11 +116,11 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
         h->slope = t->slopes.v[hd];
         as_alibi_bias(h->B.v, n, m, h->slope);
         as_add_mask(h->S.v, h->scaled.v, h->B.v, nm);
-        if (check_range(&h->S, "S", 0, p, err) != 0)
+        if (check_range(&h->S, "S", NULL, p, err) != 0)
             return -1;
     }
-    as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, p->M.v, nm);
-    if (check_range(&h->S, "S", 1, p, err) != 0)
+    as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, t->M.v, nm);
+    if (check_range(&h->S, "S", &t->M, p, err) != 0)
         return -1;
     /* step 3: softmax along each row */
     bad = as_softmax_rows(h->A.v, h->row_max.v, h->shifted.v, h->exps.v, h->sums.v, h->S.v, n, m);
@@ -129,7 +130,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     }
     /* step 4: mix the Values by the shares (as_mix, fast) */
     as_matmul_fast(h->O.v, h->A.v, h->V.v, n, m, p->d_v);
-    return check_range(&h->O, "O", 0, p, err);
+    return check_range(&h->O, "O", NULL, p, err);
 nomem:
     as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
@@ -167,6 +168,8 @@ static int begin_run(as_trace *t, const as_problem *p, as_error *err)
     const as_matrix *x = p->X, *xkv = p->Xkv;
 
     memset(t, 0, sizeof *t);
+    if (as_mask_build(&t->M, p) != 0)
+        goto nomem;
     if (p->positions == AS_POSITIONS_SINUSOIDAL) {
         if (encode(&t->PE, &t->Xp, p->X, p->offset) != 0 ||
             (p->cross && encode(&t->PEkv, &t->Xkvp, p->Xkv, p->offset) != 0))
@@ -185,8 +188,8 @@ static int begin_run(as_trace *t, const as_problem *p, as_error *err)
     if (project(&t->Q, x, p->Wq, p->bq) != 0 || project(&t->K, xkv, p->Wk, p->bk) != 0 ||
         project(&t->V, xkv, p->Wv, p->bv) != 0)
         goto nomem;
-    if (check_range(&t->Q, "Q", 0, p, err) != 0 || check_range(&t->K, "K", 0, p, err) != 0 ||
-        check_range(&t->V, "V", 0, p, err) != 0)
+    if (check_range(&t->Q, "Q", NULL, p, err) != 0 || check_range(&t->K, "K", NULL, p, err) != 0 ||
+        check_range(&t->V, "V", NULL, p, err) != 0)
         return -1;
     t->head = calloc(p->heads, sizeof *t->head);
     if (t->head == NULL)
@@ -207,7 +210,7 @@ static int end_run(as_trace *t, const as_problem *p, as_error *err)
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    return check_range(&t->O, "O", 0, p, err);
+    return check_range(&t->O, "O", NULL, p, err);
 }
 
 /* Nonzero (err set) when the full trace would keep more than AS_MAX_CELLS score cells
@@ -282,19 +285,19 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
-    if (check_range(&w->s, "QKT", 0, p, &w->err) != 0)
+    if (check_range(&w->s, "QKT", NULL, p, &w->err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask, in place */
     as_scale(w->s.v, w->s.v, nm, p->scale);
-    if (check_range(&w->s, "S", 0, p, &w->err) != 0)
+    if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         as_add_alibi(w->s.v, n, m, w->t->slopes.v[hd]);
-        if (check_range(&w->s, "S", 0, p, &w->err) != 0)
+        if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
             return -1;
     }
-    as_add_mask(w->s.v, w->s.v, p->M.v, nm);
-    if (check_range(&w->s, "S", 1, p, &w->err) != 0)
+    as_add_mask(w->s.v, w->s.v, w->t->M.v, nm);
+    if (check_range(&w->s, "S", &w->t->M, p, &w->err) != 0)
         return -1;
     /* step 3: softmax in place (each cell is read before it is written) */
     bad = as_softmax_rows(w->s.v, NULL, NULL, NULL, NULL, w->s.v, n, m);
@@ -304,7 +307,7 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
     }
     /* step 4: mix the Values by the shares */
     w->matmul(h->O.v, w->s.v, w->v.v, n, m, p->d_v);
-    return check_range(&h->O, "O", 0, p, &w->err);
+    return check_range(&h->O, "O", NULL, p, &w->err);
 }
 
 /* Steps 1-4 of head hd into h->O: fused (fused.h) when no score can overflow, else one
@@ -425,6 +428,7 @@ void as_trace_free(as_trace *t)
     for (hd = 0; hd < t->heads; hd++)
         free_head(&t->head[hd]);
     free(t->head);
+    as_matrix_free(&t->M);
     as_matrix_free(&t->Q);
     as_matrix_free(&t->K);
     as_matrix_free(&t->V);

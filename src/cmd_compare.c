@@ -89,9 +89,11 @@ static void text_table(FILE *out, const as_table_diff *d, const as_render_opts *
         fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_SAME), name);
     else if (d->comparable)
         fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_CHANGED), name, num);
+    else if (d->variant == NULL) /* a head of the base beyond the variant's heads */
+        fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_NO_HEAD), name);
     else
         fprintf(out, as_msg_text(o->lang, AS_MSG_CMP_RESHAPED), name, d->base->rows, d->base->cols,
-                d->variant ? d->variant->rows : 0, d->variant ? d->variant->cols : 0);
+                d->variant->rows, d->variant->cols);
     fputc('\n', out);
 }
 

@@ -57,7 +57,8 @@ static unsigned category(as_mat_id id)
 }
 
 /* The matrices and settings that differ; returns their categories. */
-static unsigned compare_inputs(as_comparison *c, const as_problem *pb, const as_problem *pv)
+static unsigned compare_inputs(as_comparison *c, const as_problem *pb, const as_trace *tb,
+                               const as_problem *pv, const as_trace *tv)
 {
     unsigned cats = 0;
     int id;
@@ -71,7 +72,7 @@ static unsigned compare_inputs(as_comparison *c, const as_problem *pb, const as_
     }
     /* the mask as the run applies it: a setting, a window or --mask (a matrix M that
      * differs is named above) */
-    if (!(cats & IN_MASK) && !same_matrix(&pb->M, &pv->M) && pb->n == pv->n && pb->m == pv->m) {
+    if (!(cats & IN_MASK) && !same_matrix(&tb->M, &tv->M) && pb->n == pv->n && pb->m == pv->m) {
         add_input(c, "mask");
         cats |= IN_MASK;
     }
@@ -152,7 +153,7 @@ int as_compare(as_comparison *c, const as_problem *pb, const as_trace *tb, const
     size_t h;
 
     memset(c, 0, sizeof *c);
-    c->reason = reason(compare_inputs(c, pb, pv));
+    c->reason = reason(compare_inputs(c, pb, tb, pv, tv));
     /* Q, K, V; each head's QKT, S, A (O); C; O */
     if ((c->table = calloc(5 + 4 * tb->heads, sizeof *c->table)) == NULL)
         return -1;

@@ -13,6 +13,7 @@
  * starts below +0 or can become -0. */
 #include "attnstep/decode.h"
 #include "attnstep/kernels.h"
+#include "attnstep/mask.h"
 #include "attnstep/positions.h"
 #include "attnstep/steps.h"
 #include "attnstep/steps_gen.h"
@@ -25,7 +26,7 @@
 /* ---- errors ---- */
 
 /* What decode cannot do: read another sequence, or read a position before it exists. */
-static int check_decodable(const as_problem *p, as_error *err)
+static int check_decodable(const as_decode *d, const as_problem *p, as_error *err)
 {
     const as_pos xkv = p->in->mat[AS_XKV].pos, m = p->in->mat[AS_M].pos;
     size_t i, j;
@@ -37,7 +38,7 @@ static int check_decodable(const as_problem *p, as_error *err)
     }
     for (i = 0; i < p->n; i++)
         for (j = i + 1; j < p->m; j++)
-            if (AS_AT(p->M, i, j) != -INFINITY) {
+            if (AS_AT(d->M, i, j) != -INFINITY) {
                 as_error_msg(err, p->in->path, m.line, m.col, AS_MSG_DECODE_FUTURE, i, j, i);
                 as_error_hint_msg(err, AS_MSG_HINT_DECODE_FUTURE);
                 return -1;
@@ -221,7 +222,7 @@ static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t 
         s[j] = scaled;                         /* as the run makes them */
         if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias, as as_alibi_bias() */
             s[j] = scaled + -d->slopes[hd] * ((double)t - (double)j);
-        s[j] = s[j] + AS_AT(p->M, t, j);
+        s[j] = s[j] + AS_AT(d->M, t, j);
         if (s[j] > max)
             max = s[j];
     }
@@ -244,7 +245,7 @@ static void reading(as_decode *d, const as_problem *p, size_t t)
 
     d->first[t] = p->mask == AS_MASK_WINDOW && t + 1 > p->window ? t + 1 - p->window : 0;
     for (j = d->first[t]; j <= t; j++)
-        count += AS_AT(p->M, t, j) != -INFINITY;
+        count += AS_AT(d->M, t, j) != -INFINITY;
     d->reads[t] = count;
     /* the work, counted in dot products of a Query with a Key: this step reads count
      * Keys per head; recomputing rows 0..t from scratch scores every one of them again */
@@ -400,8 +401,12 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
     step_scratch w = {0};
 
     memset(d, 0, sizeof *d);
-    if (check_decodable(p, err) != 0 || (keep && keep_too_large(p, err) != 0))
+    if (as_mask_build(&d->M, p) != 0) {
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
+    }
+    if (check_decodable(d, p, err) != 0 || (keep && keep_too_large(p, err) != 0))
+        goto fail;
     w.ahead = keep || p->n < 2 ? 1 : AS_DECODE_AHEAD;
     w.k = malloc(w.ahead * p->Wk->cols * sizeof *w.k);
     w.v = malloc(w.ahead * p->Wv->cols * sizeof *w.v);
@@ -449,6 +454,7 @@ void as_decode_free(as_decode *d)
 {
     size_t g;
 
+    as_matrix_free(&d->M);
     as_matrix_free(&d->Q);
     free_tables(d->K, d->kv_heads);
     for (g = 0; d->KT != NULL && g < d->kv_heads; g++)

@@ -83,7 +83,7 @@ static void add_line(as_block *out, FILE *f, char **buf)
 }
 
 /* The legend: each shade and the shares it stands for; blank cells are masked. */
-static void legend(as_block *out, const as_problem *p, size_t indent, const as_render_opts *o)
+static void legend(as_block *out, const as_matrix *M, size_t indent, const as_render_opts *o)
 {
     char *buf = NULL;
     size_t len, i;
@@ -97,14 +97,15 @@ static void legend(as_block *out, const as_problem *p, size_t indent, const as_r
         shade(f, lv, 0, lv == 0 ? 1 : 2, o);
         fprintf(f, " %s  ", range[lv]);
     }
-    for (i = 0; i < p->n * p->m; i++)
-        any_masked |= isinf(p->M.v[i]);
+    for (i = 0; i < M->rows * M->cols; i++)
+        any_masked |= isinf(M->v[i]);
     if (any_masked)
         fputs(as_msg_text(o->lang, AS_MSG_FMT_BLANK), f);
     add_line(out, f, &buf);
 }
 
-void as_heatmap(as_block *out, const as_problem *p, const as_matrix *A, const as_render_opts *o)
+void as_heatmap(as_block *out, const as_problem *p, const as_matrix *M, const as_matrix *A,
+                const as_render_opts *o)
 {
     const size_t rw = widest(p->tokens, p->n, 1), cw = widest(p->kv_tokens, p->m, 2);
     char *buf = NULL;
@@ -125,11 +126,11 @@ void as_heatmap(as_block *out, const as_problem *p, const as_matrix *A, const as
             return;
         pad(f, p->tokens[i], rw + 2);
         for (j = 0; j < A->cols; j++) {
-            shade(f, level(AS_AT(*A, i, j)), isinf(AS_AT(p->M, i, j)), cw, o);
+            shade(f, level(AS_AT(*A, i, j)), isinf(AS_AT(*M, i, j)), cw, o);
             fputc(' ', f);
         }
         add_line(out, f, &buf);
     }
-    legend(out, p, rw + 2, o);
+    legend(out, M, rw + 2, o);
     as_block_add(out, "%s", "");
 }

@@ -1,8 +1,6 @@
 /* model.c - from the parsed input to a checked attention problem: required tables,
  * layouts, shapes (with the reason two widths must agree), tokens and the mask. */
 #include "attnstep/model.h"
-#include "attnstep/steps.h"
-#include "attnstep/steps_gen.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -289,13 +287,12 @@ static int custom_mask(as_problem *p, as_error *err)
     for (i = 0; i < nm->m.rows * nm->m.cols; i++)
         if (isnan(nm->m.v[i]) || nm->m.v[i] == INFINITY)
             return fail_at(err, p, nm->pos, T(AS_MSG_HINT_MD_M_INF), T(AS_MSG_MD_M_INF));
-    if (as_matrix_copy(&p->M, &nm->m) != 0)
-        return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
     return 0;
 }
 
-/* Decides the mask (command line, then file, then the default) and builds M [n, m]. */
-static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
+/* Decides the mask (command line, then file, then the default) and checks that it fits
+ * [n, m]; the run builds M (mask.h). */
+static int decide_mask(as_problem *p, as_mask_kind override, as_error *err)
 {
     const as_input *in = p->in;
     char msg[160];
@@ -310,8 +307,6 @@ static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
                                            : AS_MASK_CAUSAL;
     if (p->mask == AS_MASK_CUSTOM)
         return custom_mask(p, err);
-    if (as_matrix_init(&p->M, p->n, p->m) != 0)
-        return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
     if (p->mask == AS_MASK_NONE)
         return 0;
     p->window = p->mask == AS_MASK_WINDOW ? in->window : p->n;
@@ -320,10 +315,6 @@ static int build_mask(as_problem *p, as_mask_kind override, as_error *err)
     if (p->n != p->m)
         return fail_at(err, p, in->mask_pos.line ? in->mask_pos : NAMED(AS_XKV)->pos,
                        T(AS_MSG_HINT_MD_MASK_SQUARE), msg);
-    if (p->mask == AS_MASK_WINDOW)
-        as_window_mask(p->M.v, p->n, p->window);
-    else
-        as_causal_mask(p->M.v, p->n);
     return 0;
 }
 
@@ -372,7 +363,7 @@ int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_overri
         check_bias(p, err, AS_BK, AS_WK, p->Wk) || check_bias(p, err, AS_BV, AS_WV, p->Wv) ||
         check_heads(p, err) || check_output(p, err) || check_sizes(p, err) ||
         check_tokens(p, err) || check_positions(p, err) ||
-        build_mask(p, mask_override, err))
+        decide_mask(p, mask_override, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
     p->group = p->heads / p->kv_heads;
@@ -409,7 +400,6 @@ void as_problem_free(as_problem *p)
 
     for (i = 0; i < 4; i++)
         as_matrix_free(&p->own_w[i]);
-    as_matrix_free(&p->M);
     free(p->own_tokens.chars);
     free(p->own_tokens.ptr);
     free(p->own_kv_tokens.chars);

@@ -21,6 +21,7 @@
  * tests/test_numfmt.c compares the two byte for byte on edge cases, every binary
  * exponent and random doubles (`make numfmt-stress`: 10 million). */
 #include "attnstep/numfmt.h"
+#include "attnstep/fastfloat.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -65,7 +66,7 @@ static int shown_rounded(const char *shown, double v)
     return strtod(shorter, NULL) == v;
 }
 
-int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
+int as_fmt_display_printf(char *buf, size_t size, double v, int digits, int ascii)
 {
     if (isinf(v)) {
         snprintf(buf, size, "%s", v < 0 ? (ascii ? "-inf" : "\xe2\x88\x92\xe2\x88\x9e")
@@ -402,3 +403,129 @@ size_t as_fmt_roundtrip(char *buf, size_t size, double v)
     buf[len] = '\0';
     return len;
 }
+
+/* ------------------------------------------------------------------------------ */
+/* 4. Display: "%.{digits}f" computed exactly, without printf                        */
+/* ------------------------------------------------------------------------------ */
+
+/* as_fmt_display_printf is the definition; the text of a table cell is computed here
+ * instead (printf and strtod cost some 2 microseconds a number, and a table at 512
+ * tokens has millions). A double f in [0, 1) is mf * 2^(ef - 1075) exactly, so
+ * f * 10^d = mf * 5^d * 2^(ef - 1075 + d): a 93-bit integer (mf < 2^53, 5^17 < 2^40)
+ * shifted right by at least 36 bits, which a 128-bit integer holds with its remainder,
+ * and so rounds as printf rounds (to nearest, a tie to even). Without a 128-bit type
+ * the definition itself runs. */
+#if defined(__SIZEOF_INT128__)
+#define DISPLAY_MAX_DIGITS 17
+
+__extension__ typedef unsigned __int128 u128;
+
+/* round(f * 10^d) for 0 <= f < 1, 0 <= d <= 17, a tie to even (odd_base: the parity of
+ * what stands before the fraction, which decides a tie when d is 0). */
+static uint64_t scaled_fraction(double f, int d, int odd_base)
+{
+    static const uint64_t pow5[DISPLAY_MAX_DIGITS + 1] = {
+        1u, 5u, 25u, 125u, 625u, 3125u, 15625u, 78125u, 390625u, 1953125u, 9765625u,
+        48828125u, 244140625u, 1220703125u, 6103515625u, 30517578125u, 152587890625u,
+        762939453125u};
+    uint64_t bits, mf, n;
+    int ef, shift;
+    u128 x, rem, half;
+
+    memcpy(&bits, &f, sizeof bits);
+    ef = (int)(bits >> 52);
+    mf = bits & (((uint64_t)1 << 52) - 1);
+    if (ef == 0)
+        ef = 1; /* a subnormal: no hidden bit */
+    else
+        mf |= (uint64_t)1 << 52;
+    shift = 1075 - ef - d; /* >= 36, as f < 1 */
+    if (mf == 0 || shift >= 128)
+        return 0; /* below 2^93 / 2^128: under half of the last place */
+    x = (u128)mf * pow5[d];
+    n = (uint64_t)(x >> shift);
+    rem = x & (((u128)1 << shift) - 1);
+    half = (u128)1 << (shift - 1);
+    if (rem > half || (rem == half && ((n + (uint64_t)odd_base) & 1)))
+        n++;
+    return n;
+}
+
+/* "%.{d}f" of v (finite, |v| < 1e15), trailing zeros and the point dropped, -0 as "0",
+ * into out (at least 40 bytes); returns its length and *places, the decimals kept. */
+static size_t fixed_text(char *out, double v, int d, int *places)
+{
+    static const uint64_t pow10[DISPLAY_MAX_DIGITS + 1] = {
+        1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+        1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+        100000000000000u, 1000000000000000u, 10000000000000000u, 100000000000000000u};
+    const double a = fabs(v), whole = floor(a);
+    uint64_t ip = (uint64_t)whole, frac;
+    char *p = out;
+    int n = d, whole_digits = 1;
+    uint64_t t;
+
+    frac = scaled_fraction(a - whole, d, d == 0 && (ip & 1)); /* a - whole is exact */
+    if (frac == pow10[d]) { /* 0.99999...: the rounding carries into the whole part */
+        ip++;
+        frac = 0;
+    }
+    for (; n > 0 && frac % 10 == 0; n--)
+        frac /= 10; /* the trailing zeros that trim_zeros drops */
+    if (v < 0 && (ip > 0 || n > 0))
+        *p++ = '-';
+    for (t = ip; t >= 10; t /= 10)
+        whole_digits++; /* from below: most table cells are under 10 */
+    put_digits(p, ip, whole_digits);
+    p += whole_digits;
+    if (n > 0) {
+        *p++ = '.';
+        put_digits(p, frac, n);
+        p += n;
+    }
+    *p = '\0';
+    *places = n;
+    return (size_t)(p - out);
+}
+
+/* shown_rounded for the text of fixed_text: the text does not read back to v, or one
+ * decimal fewer would (as_strtod_fast reads as strtod does, bit for bit). */
+static int fixed_rounded(const char *shown, size_t len, double v, int places)
+{
+    char shorter[48];
+    double back;
+    int fewer;
+    size_t n;
+
+    if (as_strtod_fast(shown, shown + len, &back) == NULL || back != v)
+        return 1;
+    if (places == 0)
+        return 0;
+    n = fixed_text(shorter, v, places - 1, &fewer);
+    return as_strtod_fast(shorter, shorter + n, &back) != NULL && back == v;
+}
+
+int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
+{
+    char text[48];
+    size_t len;
+    int places;
+
+    if (!isfinite(v) || digits < 0 || digits > DISPLAY_MAX_DIGITS || fabs(v) >= 1e15 ||
+        size < sizeof text)
+        return as_fmt_display_printf(buf, size, v, digits, ascii);
+    if (v == floor(v)) {
+        len = layout_whole(buf, v == 0 ? 0.0 : v);
+        buf[len] = '\0';
+        return 0;
+    }
+    len = fixed_text(text, v, digits, &places);
+    memcpy(buf, text, len + 1);
+    return fixed_rounded(text, len, v, places);
+}
+#else
+int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
+{
+    return as_fmt_display_printf(buf, size, v, digits, ascii);
+}
+#endif

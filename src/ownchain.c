@@ -65,6 +65,7 @@ static int make(as_chain_slot *s, size_t rows, size_t cols)
 
 typedef struct ctx {
     const as_problem *p;
+    const as_matrix *M; /* the mask the run applied */
     const as_table_grade *ans;
     size_t n;
     as_fit v;
@@ -295,16 +296,16 @@ static int scaled(const ctx *x, size_t h, const as_chain_slot *qkt, as_chain_slo
     if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias comes before the mask */
         as_add_alibi(s->calc.v, qkt->own.rows, qkt->own.cols, slope_of(p, h));
     if (x->v.diag == AS_DIAG_MASKED_ZERO) {
-        as_mask_as_zero(s->calc.v, s->calc.v, p->M.v, cells);
+        as_mask_as_zero(s->calc.v, s->calc.v, x->M->v, cells);
     } else if (x->v.diag == AS_DIAG_INVERTED_MASK) {
-        if (as_matrix_copy(&mt, &p->M) != 0 || as_matrix_transpose(&mt) != 0) {
+        if (as_matrix_copy(&mt, x->M) != 0 || as_matrix_transpose(&mt) != 0) {
             as_matrix_free(&mt);
             return -1;
         }
         as_add_mask(s->calc.v, s->calc.v, mt.v, cells);
         as_matrix_free(&mt);
     } else if (x->v.diag != AS_DIAG_NO_MASK && x->v.diag != AS_DIAG_MASK_AFTER_SOFTMAX) {
-        as_add_mask(s->calc.v, s->calc.v, p->M.v, cells);
+        as_add_mask(s->calc.v, s->calc.v, x->M->v, cells);
     }
     return 0;
 }
@@ -350,7 +351,7 @@ static int shares(const ctx *x, const as_chain_slot *S, as_chain_slot *s)
     if (defined < 0)
         goto done;
     if (x->v.diag == AS_DIAG_MASK_AFTER_SOFTMAX)
-        as_zero_masked(s->calc.v, x->p->M.v, n * m);
+        as_zero_masked(s->calc.v, x->M->v, n * m);
     s->ok = defined;
     rc = 0;
 done:
@@ -428,10 +429,10 @@ static int output(const ctx *x)
     return settle(x, slot_c(p) + 1);
 }
 
-int as_chain_run(as_chain *c, const as_problem *p, const as_table_grade *ans, size_t n,
-                 as_fit v)
+int as_chain_run(as_chain *c, const as_problem *p, const as_matrix *M,
+                 const as_table_grade *ans, size_t n, as_fit v)
 {
-    ctx x = {p, ans, n, v, step_of(v), c};
+    ctx x = {p, M, ans, n, v, step_of(v), c};
     size_t h;
     int letter;
 
@@ -467,11 +468,12 @@ void as_chain_free(as_chain *c)
 
 /* ---- the cache ---- */
 
-void as_chain_cache_init(as_chain_cache *c, const as_problem *p, const as_table_grade *ans,
-                         size_t n)
+void as_chain_cache_init(as_chain_cache *c, const as_problem *p, const as_matrix *M,
+                         const as_table_grade *ans, size_t n)
 {
     memset(c, 0, sizeof *c);
     c->p = p;
+    c->M = M;
     c->ans = ans;
     c->n = n;
 }
@@ -481,7 +483,7 @@ const as_chain *as_chain_get(as_chain_cache *c, size_t i)
     if (i >= AS_CHAIN_VARIANTS)
         return NULL;
     if (!c->made[i]) {
-        if (as_chain_run(&c->chain[i], c->p, c->ans, c->n, variants[i]) != 0)
+        if (as_chain_run(&c->chain[i], c->p, c->M, c->ans, c->n, variants[i]) != 0)
             return NULL;
         c->made[i] = 1;
     }

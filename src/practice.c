@@ -112,8 +112,8 @@ static double value(const tutor *tu, const cell *c)
 /* Nonzero when the mask fixes the cell (S −∞, A 0): it is shown, not asked. */
 static int fixed(const tutor *tu, const cell *c)
 {
-    return (c->tb == AS_T_S || c->tb == AS_T_A) && isinf(AS_AT(tu->p->M, c->i, c->j)) &&
-           AS_AT(tu->p->M, c->i, c->j) < 0;
+    return (c->tb == AS_T_S || c->tb == AS_T_A) && isinf(AS_AT(tu->t->M, c->i, c->j)) &&
+           AS_AT(tu->t->M, c->i, c->j) < 0;
 }
 
 /* Nonzero when row i of table tb is asked. */
@@ -306,9 +306,9 @@ static void arithmetic(as_text *t, const tutor *tu, const cell *c)
             as_text_addf(t, "%s", as_sym_text(tu->st.ascii, AS_SYM_TIMES));
             as_expand_factor(t, tu->p->scale, &tu->st);
         }
-        if (AS_AT(tu->p->M, c->i, c->j) != 0) {
+        if (AS_AT(tu->t->M, c->i, c->j) != 0) {
             as_text_addf(t, "+");
-            as_expand_factor(t, AS_AT(tu->p->M, c->i, c->j), &tu->st);
+            as_expand_factor(t, AS_AT(tu->t->M, c->i, c->j), &tu->st);
         }
         result(t, tu, value(tu, c));
         return;
@@ -701,7 +701,7 @@ int as_practice_run(FILE *in, FILE *out, FILE *log, const as_problem *p, const a
     tu.tables = tables_asked(o);
     tu.st.digits = o->ro.digits;
     tu.st.ascii = o->ro.ascii;
-    as_chain_cache_init(&tu.chains, p, NULL, 0);
+    as_chain_cache_init(&tu.chains, p, &t->M, NULL, 0);
     sc->cells = count_cells(&tu);
     say(&tu, 1, AS_MSG_PR_INTRO, o->ro.ascii ? "1/sqrt(2)" : "1/\xe2\x88\x9a" "2");
     for (k = 0; k < NTABLES && !sc->stopped; k++)

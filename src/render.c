@@ -88,10 +88,11 @@ static void walk_inputs(walk *w, const as_problem *p)
 }
 
 /* One head: its Q, K, V slices (with several heads), QKT, M (once), S, A, O. */
-static void walk_head(walk *w, const as_problem *p, const as_head_trace *h, size_t hd)
+static void walk_head(walk *w, const as_problem *p, const as_trace *t, size_t hd)
 {
     const int many = p->heads > 1, final = p->heads == 1 && p->Wo == NULL;
     const char *const *tk = p->tokens, *const *kv = p->kv_tokens;
+    const as_head_trace *h = &t->head[hd];
 
     if (many) {
         show(w, (as_table_view){AS_T_Q, "Q", 1, hd, &h->Q, tk, NULL});
@@ -100,7 +101,7 @@ static void walk_head(walk *w, const as_problem *p, const as_head_trace *h, size
     }
     show(w, (as_table_view){AS_T_QKT, "QKT", many, hd, &h->QKT, tk, kv});
     if (hd == 0)
-        show(w, (as_table_view){AS_T_M, "M", 0, 0, &p->M, tk, kv});
+        show(w, (as_table_view){AS_T_M, "M", 0, 0, &t->M, tk, kv});
     show(w, (as_table_view){AS_T_S, "S", many, hd, &h->S, tk, kv});
     show(w, (as_table_view){AS_T_A, "A", many, hd, &h->A, tk, kv});
     show(w, (as_table_view){final ? AS_T_O : AS_T_C, "O", many, hd, &h->O, tk, NULL});
@@ -117,7 +118,7 @@ int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *
     show(&w, (as_table_view){AS_T_K, "K", 0, 0, &t->K, p->kv_tokens, NULL});
     show(&w, (as_table_view){AS_T_V, "V", 0, 0, &t->V, p->kv_tokens, NULL});
     for (h = 0; h < t->heads; h++)
-        walk_head(&w, p, &t->head[h], h);
+        walk_head(&w, p, t, h);
     if (p->heads > 1 || p->Wo != NULL) { /* else the head's O was the output */
         if (p->heads > 1)
             show(&w, (as_table_view){AS_T_C, "C", 0, 0, &t->C, p->tokens, NULL});

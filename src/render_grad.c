@@ -59,6 +59,7 @@ int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
 typedef struct out_text {
     as_block *b;
     const as_problem *p;
+    const as_trace *t;
     const as_grad *g;
     const as_render_opts *o;
 } out_text;
@@ -152,12 +153,12 @@ static void output_projection(out_text *w)
 }
 
 /* Nonzero when any cell of the mask forbids reading: dS then says its zeros are exact. */
-static int any_masked(const as_problem *p)
+static int any_masked(const as_matrix *M)
 {
     size_t i;
 
-    for (i = 0; i < p->n * p->m; i++)
-        if (p->M.v[i] == -INFINITY)
+    for (i = 0; i < M->rows * M->cols; i++)
+        if (M->v[i] == -INFINITY)
             return 1;
     return 0;
 }
@@ -212,7 +213,7 @@ static void head(out_text *w, size_t hd)
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", da, o, dot, v, T);
     put(w, AS_G_DA, expr, &gh->dA, &cap);
     as_block_free(&cap);
-    if (any_masked(w->p))
+    if (any_masked(&w->t->M))
         as_block_add(&cap, "%s", msg(w, AS_MSG_GRAD_MASKED_ZERO));
     snprintf(expr, sizeof expr, "%s = %s%s(%s %s rowsum(%s%s%s))", ds, a, had, da,
              sym(w, AS_SYM_MINUS), da, had, a);
@@ -309,7 +310,7 @@ int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const
                         const as_render_opts *o)
 {
     as_block b = {0};
-    out_text w = {&b, p, g, o};
+    out_text w = {&b, p, t, g, o};
     size_t hd;
     int failed;
 

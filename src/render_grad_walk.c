@@ -151,7 +151,7 @@ static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
         int rounded;
         as_expand_sub(&t, "dS", i, &w->st);
         as_expand_sub(&t, "", j, &w->st);
-        if (AS_AT(w->p->M, i, j) == -INFINITY) {
+        if (AS_AT(w->t->M, i, j) == -INFINITY) {
             as_block_add(w->b, msg(w, AS_MSG_GW_DS_MASKED), w->p->kv_tokens[j], as_text_str(&t));
             done(w, &t);
             continue;
@@ -318,7 +318,7 @@ static void walk_row(walk *w, size_t i)
 
     w->nread = 0;
     for (j = 0; j < w->p->m; j++)
-        if (AS_AT(w->p->M, i, j) != -INFINITY)
+        if (AS_AT(w->t->M, i, j) != -INFINITY)
             w->idx[w->nread++] = j;
     gap(w);
     as_block_add(w->b, msg(w, AS_MSG_GW_TITLE), w->p->tokens[i], i);

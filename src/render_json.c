@@ -280,7 +280,7 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     }
     if (as_shows(o, AS_T_M)) {
         key(out, &first, "M");
-        json_matrix(out, &p->M);
+        json_matrix(out, &t->M);
     }
     key(out, &first, "heads");
     fputc('[', out);

@@ -173,7 +173,7 @@ static void answer_of(const as_sheet *s, const as_table_view *v, as_answer_kind 
 static int wrongs_make(wrongs *w, const as_sheet *s, const as_table_view *v)
 {
     memset(w, 0, sizeof *w);
-    as_chain_cache_init(&w->cache, s->p, NULL, 0);
+    as_chain_cache_init(&w->cache, s->p, &s->t->M, NULL, 0);
     w->p = s->p;
     w->g.row = -1;
     answer_of(s, v, &w->g.kind, &w->g.head);

@@ -691,6 +691,18 @@ static void equals(FILE *out, double v, int places)
     fprintf(out, " %s %s", r ? "\\approx" : "=", buf);
 }
 
+/* " = " when every cell of row i of m shows exactly at places decimals, else " \\approx ". */
+static const char *row_sign(const as_matrix *m, size_t i, int places)
+{
+    char buf[AS_NUM_BUF];
+    size_t j;
+
+    for (j = 0; j < m->cols; j++)
+        if (mnum(buf, sizeof buf, AS_AT(*m, i, j), places))
+            return " \\approx ";
+    return " = ";
+}
+
 /* A row of m as [a,\ b,\ c] at places decimals. */
 static void vec(FILE *out, const as_matrix *m, size_t i, int places)
 {
@@ -788,13 +800,13 @@ static void walk_scale(const page *pg, const as_head_trace *h, size_t i)
             factor(out, AS_AT(h->QKT, i, j), pl);
             fprintf(out, "\\cdot %.6g", p->scale);
         }
-        if (p->mask == AS_MASK_CUSTOM && AS_AT(p->M, i, j) != 0) {
+        if (p->mask == AS_MASK_CUSTOM && AS_AT(pg->s->t->M, i, j) != 0) {
             fputs(" + ", out);
-            factor(out, AS_AT(p->M, i, j), pl);
+            factor(out, AS_AT(pg->s->t->M, i, j), pl);
         }
     }
     fputs("\\right]", out);
-    fputs(as_matrix_rounded(&h->S, pl) ? " \\approx " : " = ", out);
+    fputs(row_sign(&h->S, i, pl), out);
     vec(out, &h->S, i, pl);
     math_end(&e);
 }
@@ -809,14 +821,15 @@ static void walk_softmax(const page *pg, const as_head_trace *h, size_t i)
     out = eq(&e);
     fprintf(out, "\\max_j s_{%zu,j} &", i);
     equals(out, AS_AT(h->row_max, i, 0), pl);
-    fprintf(eq(&e), "s_{%zu} - \\max &= ", i);
+    fprintf(eq(&e), "s_{%zu} - \\max &%s", i, row_sign(&h->shifted, i, pl) + 1);
     vec(e.pg->out, &h->shifted, i, pl);
-    fprintf(eq(&e), "e^{s_{%zu} - \\max} &\\approx ", i);
+    fprintf(eq(&e), "e^{s_{%zu} - \\max} &%s", i, row_sign(&h->exps, i, pl) + 1);
     vec(e.pg->out, &h->exps, i, pl);
     out = eq(&e);
     fprintf(out, "\\textstyle\\sum_j e^{s_{%zu,j} - \\max} &", i);
     equals(out, AS_AT(h->sums, i, 0), pl);
-    fprintf(eq(&e), "a_{%zu} = e^{s_{%zu} - \\max} \\big/ \\textstyle\\sum &\\approx ", i, i);
+    fprintf(eq(&e), "a_{%zu} = e^{s_{%zu} - \\max} \\big/ \\textstyle\\sum &%s", i, i,
+            row_sign(&h->A, i, pl) + 1);
     vec(e.pg->out, &h->A, i, pl);
     math_end(&e);
 }

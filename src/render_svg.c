@@ -36,6 +36,7 @@ typedef struct svg_layout {
     double panel_h;
     double width, height;
     int digits;           /* decimals inside a cell */
+    const as_matrix *M;   /* the run's mask: the cells it forbids are hatched */
 } svg_layout;
 
 /* ---- text ---- */
@@ -87,9 +88,9 @@ static void share_color(char *buf, size_t size, double v)
     snprintf(buf, size, "#%06x", rgb);
 }
 
-static int masked(const as_problem *p, size_t i, size_t j)
+static int masked(const svg_layout *L, size_t i, size_t j)
 {
-    return isinf(AS_AT(p->M, i, j));
+    return isinf(AS_AT(*L->M, i, j));
 }
 
 /* ---- layout ---- */
@@ -115,11 +116,12 @@ static double scale_side_w(const as_render_opts *o)
     return SCALE_GAP + (w > SCALE_W + 40 ? w : SCALE_W + 40);
 }
 
-static svg_layout layout(const as_problem *p, const as_render_opts *o)
+static svg_layout layout(const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     svg_layout L;
     double side, captions;
 
+    L.M = &t->M;
     L.digits = o->digits < CELL_DIGITS ? o->digits : CELL_DIGITS;
     L.label_w = widest_label(p->tokens, p->n) + CELL_PAD;
     L.cell_w = widest_label(p->kv_tokens, p->m) + 2 * CELL_PAD;
@@ -175,7 +177,7 @@ static void cell(FILE *out, const svg_layout *L, const as_problem *p, const as_m
     fputs(" \xe2\x86\x92 ", out); /* → */
     xml_text(out, p->kv_tokens[j]);
     fputs(": ", out);
-    if (masked(p, i, j)) {
+    if (masked(L, i, j)) {
         xml_text(out, as_msg_text(o->lang, AS_MSG_FMT_MASKED));
         fprintf(out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"%s\" stroke=\"#ffffff\"/></g>\n", x, y, L->cell_w, CELL_H, fill);
@@ -251,7 +253,7 @@ static void scale(FILE *out, const svg_layout *L, const as_problem *p, const as_
     }
     for (i = 0; i < p->n; i++)
         for (j = 0; j < p->m; j++)
-            any |= masked(p, i, j);
+            any |= masked(L, i, j);
     if (!any)
         return;
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"url(#masked)\" "
@@ -261,7 +263,7 @@ static void scale(FILE *out, const svg_layout *L, const as_problem *p, const as_
 
 int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
-    const svg_layout L = layout(p, o);
+    const svg_layout L = layout(p, t, o);
     size_t h;
 
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -82,20 +82,21 @@ static as_block row_captions(const char *const *labels, size_t rows, const as_re
 }
 
 /* Which keys row i may read: 第0行只能读“我”, 第1行能读“我”和“爱”. */
-static void mask_caption(as_block *c, const as_problem *p, size_t i, const as_render_opts *o)
+static void mask_caption(as_block *c, const as_problem *p, const as_matrix *M, size_t i,
+                         const as_render_opts *o)
 {
     as_text list = {0};
     size_t j, count = 0, last = 0;
 
     for (j = 0; j < p->m; j++)
-        if (AS_AT(p->M, i, j) != -INFINITY)
+        if (AS_AT(*M, i, j) != -INFINITY)
             count++, last = j;
     if (count > 6) {
         as_block_add(c, msg(o, AS_MSG_MASK_READS_N), i, count);
         return;
     }
     for (j = 0; j < p->m; j++) {
-        if (AS_AT(p->M, i, j) == -INFINITY)
+        if (AS_AT(*M, i, j) == -INFINITY)
             continue;
         as_text_addf(&list, "%s“%s”",
                      list.len == 0 ? ""
@@ -307,9 +308,10 @@ static int shows_any_head_table(const as_render_opts *o)
 }
 
 /* One head: (its Q, K, V slices), QKᵀ, M, S, A, O. */
-static void head(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
+static void head(as_block *out, const as_problem *p, const as_trace *t, size_t hd,
                  const as_render_opts *o)
 {
+    const as_head_trace *h = &t->head[hd];
     char q[32], k[32], v[32], a[32], oo[32], s[32], b[32], expr[256], sc[160];
     as_block cap = {0};
     size_t i;
@@ -352,8 +354,8 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     if (as_shows(o, AS_T_M) && hd == 0) {
         gap(out);
         for (i = 0; i < p->n; i++)
-            mask_caption(&cap, p, i, o);
-        table(out, "M", &p->M, &cap, o);
+            mask_caption(&cap, p, &t->M, i, o);
+        table(out, "M", &t->M, &cap, o);
         as_block_free(&cap);
     }
     alibi(out, p, h, hd, o);
@@ -369,7 +371,7 @@ static void head(as_block *out, const as_problem *p, const as_head_trace *h, siz
     if (as_shows(o, AS_T_A)) {
         table(out, expr, &h->A, NULL, o);
         if (o->heatmap)
-            as_heatmap(out, p, &h->A, o);
+            as_heatmap(out, p, &t->M, &h->A, o);
     }
     snprintf(expr, sizeof expr, "%s = %s%s", oo, a, v);
     if (as_shows(o, is_final_output(p) ? AS_T_O : AS_T_C))
@@ -450,7 +452,7 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     gap(&b);
     projections(&b, p, t, o);
     for (h = 0; h < t->heads; h++)
-        head(&b, p, &t->head[h], h, o);
+        head(&b, p, t, h, o);
     output(&b, p, t, o);
     if (o->only == 0 || o->formula)
         formula(&b, p, o);

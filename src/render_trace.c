@@ -304,7 +304,7 @@ static void find_readable(walk *w, size_t i)
 
     w->nread = 0;
     for (j = 0; j < w->p->m; j++)
-        if (AS_AT(w->p->M, i, j) != -INFINITY)
+        if (AS_AT(w->t->M, i, j) != -INFINITY)
             w->idx[w->nread++] = j;
 }
 
@@ -318,12 +318,13 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     named_row(&q, "q", i, &h->Q, &w->st);
     as_block_add(w->b, msg(w, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
     for (j = 0; j < p->m; j++) {
-        if (AS_AT(p->M, i, j) == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
+        const double mij = AS_AT(w->t->M, i, j);
+        if (mij == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
             as_block_add(w->b, msg(w, AS_MSG_TR_OUTSIDE), j, p->kv_tokens[j], p->window);
-        } else if (AS_AT(p->M, i, j) == -INFINITY &&
+        } else if (mij == -INFINITY &&
                    (p->mask == AS_MASK_CAUSAL || p->mask == AS_MASK_WINDOW)) {
             as_block_add(w->b, msg(w, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
-        } else if (AS_AT(p->M, i, j) == -INFINITY) {
+        } else if (mij == -INFINITY) {
             as_block_add(w->b, msg(w, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
                          sym(w, AS_SYM_NEG_INF));
         } else {
@@ -565,7 +566,7 @@ static int mask_item(as_text *t, size_t k, void *ctx)
     const int rounded = as_expand_number(t, AS_AT(c->h->scaled, c->i, j), &c->w->st);
 
     as_text_addf(t, "+");
-    return rounded | as_expand_factor(t, AS_AT(c->w->p->M, c->i, j), &c->w->st);
+    return rounded | as_expand_factor(t, AS_AT(c->w->t->M, c->i, j), &c->w->st);
 }
 
 /* A custom M may add finite numbers to readable cells: show that sum when it does. */
@@ -577,7 +578,7 @@ static void add_mask(walk *w, const as_head_trace *h, size_t i)
     size_t k = 0;
     int rounded;
 
-    while (k < w->nread && AS_AT(w->p->M, i, w->idx[k]) == 0)
+    while (k < w->nread && AS_AT(w->t->M, i, w->idx[k]) == 0)
         k++;
     if (k == w->nread)
         return; /* M adds nothing to this row's readable cells */
@@ -596,7 +597,7 @@ static int alibi_item(as_text *t, size_t k, void *ctx)
 {
     const struct mask_ctx *c = ctx;
     const size_t j = c->w->idx[k];
-    const double m = AS_AT(c->w->p->M, c->i, j);
+    const double m = AS_AT(c->w->t->M, c->i, j);
     int rounded = as_expand_number(t, AS_AT(c->h->scaled, c->i, j), &c->w->st);
 
     as_text_addf(t, "+");

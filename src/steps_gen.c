@@ -15,10 +15,55 @@ void as_window_mask(double *out, size_t n, size_t w)
             out[i * n + j] = j <= i && i - j < w ? 0.0 : -INFINITY;
 }
 
-void as_online_update(double *acc, double *m, double *l, double *factor, double *exps,
-                      const double *s, const double *v, size_t b, size_t dv)
+/* ---- the online softmax, its sums carried in two doubles ---- */
+
+/* *hi + *lo += x + xe, renormalised so that *hi is the sum rounded (Knuth's two-sum:
+ * s + e is exactly *hi + x). A sum that left the double range keeps no error term. */
+static void dd_add(double *hi, double *lo, double x, double xe)
 {
-    double m_new = *m, f, e;
+    const double s = *hi + x, bb = s - *hi;
+    double e = (*hi - (s - bb)) + (x - bb);
+
+    if (!isfinite(s)) {
+        *hi = s, *lo = 0.0;
+        return;
+    }
+    e += *lo + xe;
+    *hi = s + e;
+    *lo = e - (*hi - s);
+}
+
+/* *hi + *lo *= f: the product of hi exact (fma gives its rounding error). */
+static void dd_scale(double *hi, double *lo, double f)
+{
+    const double p = *hi * f;
+    double e;
+
+    if (!isfinite(p)) {
+        *hi = p, *lo = 0.0;
+        return;
+    }
+    e = fma(*hi, f, -p) + *lo * f;
+    *hi = p + e;
+    *lo = e - (*hi - p);
+}
+
+void as_online_start(as_online *o, double *acc, double *acc_lo, size_t dv)
+{
+    size_t c;
+
+    o->m = -INFINITY;
+    o->l = o->l_lo = 0.0;
+    o->acc = acc, o->acc_lo = acc_lo, o->dv = dv;
+    for (c = 0; c < dv; c++)
+        acc[c] = acc_lo[c] = 0.0;
+}
+
+void as_online_update(as_online *o, double *factor, double *exps, const double *s,
+                      const double *v, size_t b)
+{
+    const size_t dv = o->dv;
+    double m_new = o->m, f, e;
     size_t j, c;
 
     /* 1. the new running max: the old one, or a larger score of this block */
@@ -32,29 +77,42 @@ void as_online_update(double *acc, double *m, double *l, double *factor, double 
         return;
     }
     /* 2. rescale what was summed against the old max: e^(m_old - m_new) */
-    f = *m == -INFINITY ? 0.0 : exp(*m - m_new);
-    *l *= f;
+    f = o->m == -INFINITY ? 0.0 : exp(o->m - m_new);
+    dd_scale(&o->l, &o->l_lo, f);
     for (c = 0; c < dv; c++)
-        acc[c] *= f;
-    /* 3. add this block's exps and their weighted Values */
+        dd_scale(&o->acc[c], &o->acc_lo[c], f);
+    /* 3. add this block's exps and their weighted Values, each product exactly */
     for (j = 0; j < b; j++) {
         e = s[j] == -INFINITY ? 0.0 : exp(s[j] - m_new);
         if (exps != NULL)
             exps[j] = e;
-        *l += e;
-        for (c = 0; c < dv; c++)
-            acc[c] += e * v[j * dv + c];
+        dd_add(&o->l, &o->l_lo, e, 0.0);
+        for (c = 0; c < dv; c++) {
+            const double x = e * v[j * dv + c];
+            dd_add(&o->acc[c], &o->acc_lo[c], x, isfinite(x) ? fma(e, v[j * dv + c], -x) : 0.0);
+        }
     }
-    *m = m_new;
+    o->m = m_new;
     *factor = f;
 }
 
-void as_online_output(double *out, const double *acc, double l, size_t dv)
+/* (ah + al) / (lh + ll), rounded once: the quotient of the high parts, corrected by
+ * the exact remainder (fma) and the low parts. */
+static double dd_div(double ah, double al, double lh, double ll)
+{
+    const double q = ah / lh;
+
+    if (!isfinite(q))
+        return q;
+    return q + (fma(-q, lh, ah) + al - q * ll) / lh;
+}
+
+void as_online_output(double *out, const as_online *o)
 {
     size_t c;
 
-    for (c = 0; c < dv; c++)
-        out[c] = acc[c] / l;
+    for (c = 0; c < o->dv; c++)
+        out[c] = dd_div(o->acc[c], o->acc_lo[c], o->l, o->l_lo);
 }
 
 void as_online_shares(double *a, const double *s, double m, double l, size_t count)

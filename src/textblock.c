@@ -25,6 +25,8 @@ size_t as_display_width(const char *s)
     const unsigned char *p = (const unsigned char *)s;
     size_t w = 0;
 
+    while (*p != 0 && *p < 0x80 && *p != 0x1b) /* plain ASCII, every table cell: one each */
+        p++, w++;
     while (*p) {
         uint32_t c;
         int len;
@@ -147,12 +149,26 @@ void as_block_add(as_block *b, const char *fmt, ...)
     va_end(ap);
 }
 
+/* a then b in a new string (NULL when memory says no): lines of a big table are long,
+ * and printf's "%s" copies them a byte at a time. */
+static char *joined(const char *a, const char *b)
+{
+    const size_t na = strlen(a), nb = strlen(b);
+    char *s = malloc(na + nb + 1);
+
+    if (s != NULL) {
+        memcpy(s, a, na);
+        memcpy(s + na, b, nb + 1);
+    }
+    return s;
+}
+
 void as_block_append(as_block *dst, const as_block *src)
 {
     size_t i;
 
     for (i = 0; i < src->count; i++)
-        as_block_add(dst, "%s", src->line[i]);
+        push(dst, joined(src->line[i], ""));
     dst->failed |= src->failed;
 }
 
@@ -185,7 +201,7 @@ as_block as_block_beside(const as_block *a, const as_block *b, size_t gap)
             out.failed = 1;
             break;
         }
-        as_block_add(&out, "%s%s", left, i < b->count ? b->line[i] : "");
+        push(&out, joined(left, i < b->count ? b->line[i] : ""));
         free(left);
     }
     out.failed |= a->failed | b->failed;
@@ -199,13 +215,8 @@ void as_block_label(as_block *b, const char *label)
 
     for (i = 0; i < b->count; i++) {
         char *old = b->line[i], *indent = padded("", w), *line = NULL;
-        size_t len;
-        if (indent != NULL) {
-            const char *lead = i == 0 ? label : indent;
-            len = strlen(lead) + strlen(old);
-            if ((line = malloc(len + 1)) != NULL)
-                snprintf(line, len + 1, "%s%s", lead, old);
-        }
+        if (indent != NULL)
+            line = joined(i == 0 ? label : indent, old);
         free(indent);
         if (line == NULL) {
             b->failed = 1;
@@ -236,9 +247,16 @@ void as_block_free(as_block *b)
 
 /* ---- a matrix, the book's way ---- */
 
-/* Formats every cell of m into cells (AS_NUM_BUF bytes each) and each column's width. */
-static int format_cells(char (*cells)[AS_NUM_BUF], size_t *colw, const as_matrix *m,
-                        const as_cell_style *st, int *whole)
+/* A formatted cell: its text, its bytes and its display width (both under 64), in 64
+ * bytes: a table at 512 tokens has a quarter of a million of them. */
+typedef struct cell {
+    char text[AS_NUM_BUF - 2];
+    unsigned char len, width;
+} cell;
+
+/* Formats every cell of m into cells and each column's width. */
+static int format_cells(cell *cells, size_t *colw, const as_matrix *m, const as_cell_style *st,
+                        int *whole)
 {
     size_t i, j;
     int rounded = 0;
@@ -246,43 +264,60 @@ static int format_cells(char (*cells)[AS_NUM_BUF], size_t *colw, const as_matrix
     *whole = 1;
     for (i = 0; i < m->rows; i++)
         for (j = 0; j < m->cols; j++) {
-            char *c = cells[i * m->cols + j];
-            rounded |= as_fmt_display(c, AS_NUM_BUF, AS_AT(*m, i, j), st->digits, st->ascii);
-            if (strpbrk(c, ".e") != NULL)
+            cell *c = &cells[i * m->cols + j];
+            rounded |= as_fmt_display(c->text, sizeof c->text, AS_AT(*m, i, j), st->digits, st->ascii);
+            if (strpbrk(c->text, ".e") != NULL)
                 *whole = 0;
-            if (as_display_width(c) > colw[j])
-                colw[j] = as_display_width(c);
+            c->len = (unsigned char)strlen(c->text);
+            c->width = (unsigned char)as_display_width(c->text);
+            if (c->width > colw[j])
+                colw[j] = c->width;
         }
     return rounded;
 }
 
-/* One row: "[[" or " [", the right-aligned cells, then "]]" or "],". */
-static char *matrix_line(const as_matrix *m, size_t i, char (*cells)[AS_NUM_BUF],
-                         const size_t *colw, const char *sep, const as_cell_style *st)
+/* Appends s[0..n) at *p. */
+static void put(char **p, const char *s, size_t n)
 {
-    size_t j, len = 8, used = 0;
-    char *line;
+    memcpy(*p, s, n);
+    *p += n;
+}
+
+/* One row: "[[" or " [", the right-aligned cells, then "]]" or "],". */
+static char *matrix_line(const as_matrix *m, size_t i, const cell *cells, const size_t *colw,
+                         const char *sep, const as_cell_style *st)
+{
+    const size_t seplen = strlen(sep), on = st->on ? strlen(st->on) : 0,
+                 off = st->off ? strlen(st->off) : 0;
+    size_t j, len = 8;
+    char *line, *p;
 
     for (j = 0; j < m->cols; j++)
-        len += colw[j] + AS_NUM_BUF + strlen(sep) + (st->on ? strlen(st->on) + strlen(st->off) : 0);
-    if ((line = malloc(len)) == NULL)
+        len += colw[j] + AS_NUM_BUF + seplen + on + off;
+    if ((line = p = malloc(len)) == NULL)
         return NULL;
-    used += (size_t)snprintf(line, len, "%s", i == 0 ? "[[" : " [");
+    put(&p, i == 0 ? "[[" : " [", 2);
     for (j = 0; j < m->cols; j++) {
-        const char *c = cells[i * m->cols + j];
+        const cell *c = &cells[i * m->cols + j];
         const int dim = st->on != NULL && isinf(AS_AT(*m, i, j)) && AS_AT(*m, i, j) < 0;
-        const size_t pad = colw[j] - as_display_width(c);
-        used += (size_t)snprintf(line + used, len - used, "%s%*s%s%s%s", j ? sep : "", (int)pad,
-                                 "", dim ? st->on : "", c, dim ? st->off : "");
+        if (j > 0)
+            put(&p, sep, seplen);
+        memset(p, ' ', colw[j] - c->width);
+        p += colw[j] - c->width;
+        if (dim)
+            put(&p, st->on, on);
+        put(&p, c->text, c->len);
+        if (dim)
+            put(&p, st->off, off);
     }
-    snprintf(line + used, len - used, "%s", i + 1 == m->rows ? "]]" : "],");
+    put(&p, i + 1 == m->rows ? "]]" : "],", 3); /* with the NUL */
     return line;
 }
 
 as_block as_block_matrix(const as_matrix *m, const as_cell_style *st, int *rounded)
 {
     as_block b = {0};
-    char(*cells)[AS_NUM_BUF] = calloc(m->rows * m->cols + 1, sizeof *cells);
+    cell *cells = malloc((m->rows * m->cols + 1) * sizeof *cells);
     size_t *colw = calloc(m->cols + 1, sizeof *colw);
     int whole;
     size_t i;

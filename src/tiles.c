@@ -6,24 +6,8 @@
 #include "attnstep/steps_gen.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-double as_ulp_distance(double a, double b)
-{
-    int64_t x, y;
-
-    if (a == b)
-        return 0;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    /* order the bit patterns as the numbers are ordered: negatives below zero */
-    x = x < 0 ? INT64_MIN - x : x;
-    y = y < 0 ? INT64_MIN - y : y;
-    /* the difference in unsigned arithmetic: exact, and no overflow across 0 */
-    return (double)(x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x);
-}
 
 static void free_walk(as_tile_walk *w)
 {
@@ -54,57 +38,60 @@ static int alloc_walk(as_tile_walk *w, size_t count, size_t B, size_t d_v)
 
 /* Scratch of one row: its readable positions, their scores and Values gathered. */
 typedef struct row_scratch {
-    size_t *pos;     /* [m] */
-    double *s, *a;   /* [m] */
-    double *v;       /* [B, d_v] */
-    double *e;       /* [B] */
-    double *acc;     /* [d_v] */
+    size_t *pos;         /* [m] */
+    double *s, *a;       /* [m] */
+    double *v;           /* [B, d_v] */
+    double *e;           /* [B] */
+    double *acc, *acc_lo;/* [d_v] each: the running output, in two halves (as_online) */
 } row_scratch;
 
-/* One row of one head, block by block; its walk recorded into w when w is not NULL. */
-static void tile_row(as_tiles *tl, const as_problem *p, const as_head_trace *h, size_t hd,
+/* One row of one head, block by block; its walk recorded into w when w is not NULL.
+ * The walk records the running values as read (rounded to doubles), as shown. */
+static void tile_row(as_tiles *tl, const as_problem *p, const as_trace *t, size_t hd,
                      size_t i, row_scratch *r, as_tile_walk *w)
 {
+    const as_head_trace *h = &t->head[hd];
     const size_t B = tl->B, dv = p->d_v;
-    double m = -INFINITY, l = 0.0, f;
+    as_online st;
+    double f;
     size_t j, count = 0, b0, k;
 
     for (j = 0; j < p->m; j++)
-        if (AS_AT(p->M, i, j) != -INFINITY) {
+        if (AS_AT(t->M, i, j) != -INFINITY) {
             r->pos[count] = j;
             r->s[count++] = AS_AT(h->S, i, j);
         }
-    memset(r->acc, 0, dv * sizeof *r->acc);
+    as_online_start(&st, r->acc, r->acc_lo, dv);
     for (b0 = 0; b0 < count; b0 += B) {
         const size_t cnt = count - b0 < B ? count - b0 : B;
-        const double m_old = m;
+        const double m_old = st.m;
         for (k = 0; k < cnt; k++)
             memcpy(r->v + k * dv, &AS_AT(h->V, r->pos[b0 + k], 0), dv * sizeof *r->v);
-        as_online_update(r->acc, &m, &l, &f, r->e, r->s + b0, r->v, cnt, dv);
+        as_online_update(&st, &f, r->e, r->s + b0, r->v, cnt);
         if (w != NULL) {
             const size_t b = b0 / B;
             memcpy(w->exps + b0, r->e, cnt * sizeof *r->e);
-            w->m_old[b] = m_old, w->m[b] = m, w->l[b] = l, w->factor[b] = f;
-            memcpy(w->acc + b * dv, r->acc, dv * sizeof *r->acc);
+            w->m_old[b] = m_old, w->m[b] = st.m, w->l[b] = st.l, w->factor[b] = f;
+            memcpy(w->acc + b * dv, st.acc, dv * sizeof *st.acc);
         }
     }
     if (w != NULL)
         memcpy(w->pos, r->pos, count * sizeof *r->pos);
-    AS_AT(tl->m[hd], i, 0) = m;
-    AS_AT(tl->l[hd], i, 0) = l;
-    as_online_output(&AS_AT(tl->O[hd], i, 0), r->acc, l, dv);
-    as_online_shares(r->a, r->s, m, l, count);
+    AS_AT(tl->m[hd], i, 0) = st.m;
+    AS_AT(tl->l[hd], i, 0) = st.l;
+    as_online_output(&AS_AT(tl->O[hd], i, 0), &st);
+    as_online_shares(r->a, r->s, st.m, st.l, count);
     for (k = 0; k < count; k++)
         AS_AT(tl->A[hd], i, r->pos[k]) = r->a[k];
 }
 
-/* How many positions row i reads. */
-static size_t readable(const as_problem *p, size_t i)
+/* How many positions row i reads under the mask M. */
+static size_t readable(const as_matrix *M, size_t i)
 {
     size_t j, count = 0;
 
-    for (j = 0; j < p->m; j++)
-        count += AS_AT(p->M, i, j) != -INFINITY;
+    for (j = 0; j < M->cols; j++)
+        count += AS_AT(*M, i, j) != -INFINITY;
     return count;
 }
 
@@ -128,7 +115,7 @@ static void head_ulps(as_tiles *tl, const as_problem *p, const as_head_trace *h,
         }
 }
 
-static int alloc_tiles(as_tiles *tl, const as_problem *p)
+static int alloc_tiles(as_tiles *tl, const as_problem *p, const as_trace *t)
 {
     const size_t rows = tl->first <= tl->last ? tl->last - tl->first + 1 : 0;
     size_t h, i;
@@ -145,7 +132,8 @@ static int alloc_tiles(as_tiles *tl, const as_problem *p)
         bad |= as_matrix_init(&tl->m[h], p->n, 1) | as_matrix_init(&tl->l[h], p->n, 1) |
                as_matrix_init(&tl->A[h], p->n, p->m) | as_matrix_init(&tl->O[h], p->n, p->d_v);
         for (i = 0; bad == 0 && i < rows; i++)
-            bad |= alloc_walk(&tl->walk[h * rows + i], readable(p, tl->first + i), tl->B, p->d_v);
+            bad |= alloc_walk(&tl->walk[h * rows + i], readable(&t->M, tl->first + i), tl->B,
+                              p->d_v);
     }
     return bad | as_matrix_init(&tl->C, p->n, p->heads * p->d_v);
 }
@@ -164,18 +152,19 @@ static int tile_heads(as_tiles *tl, const as_problem *p, const as_trace *t)
     r.v = malloc(B * (p->d_v ? p->d_v : 1) * sizeof *r.v);
     r.e = malloc(B * sizeof *r.e);
     r.acc = malloc((p->d_v ? p->d_v : 1) * sizeof *r.acc);
-    if (r.pos && r.s && r.a && r.v && r.e && r.acc) {
+    r.acc_lo = malloc((p->d_v ? p->d_v : 1) * sizeof *r.acc_lo);
+    if (r.pos && r.s && r.a && r.v && r.e && r.acc && r.acc_lo) {
         for (h = 0; h < p->heads; h++) {
             for (i = 0; i < p->n; i++) {
                 const int walked = tl->first <= i && i <= tl->last;
-                tile_row(tl, p, &t->head[h], h, i, &r,
+                tile_row(tl, p, t, h, i, &r,
                          walked ? (as_tile_walk *)as_tiles_walk(tl, h, i) : NULL);
             }
             as_put_columns(tl->C.v, tl->O[h].v, p->n, tl->C.cols, h * p->d_v, p->d_v);
         }
         rc = 0;
     }
-    free(r.pos), free(r.s), free(r.a), free(r.v), free(r.e), free(r.acc);
+    free(r.pos), free(r.s), free(r.a), free(r.v), free(r.e), free(r.acc), free(r.acc_lo);
     return rc;
 }
 
@@ -187,7 +176,7 @@ int as_tiles_run(as_tiles *tl, const as_problem *p, const as_trace *t, size_t B,
     memset(tl, 0, sizeof *tl);
     tl->B = B, tl->heads = p->heads, tl->n = p->n, tl->d_v = p->d_v;
     tl->first = first, tl->last = last;
-    if (alloc_tiles(tl, p) != 0 || tile_heads(tl, p, t) != 0)
+    if (alloc_tiles(tl, p, t) != 0 || tile_heads(tl, p, t) != 0)
         goto nomem;
     if (as_matrix_init(&tl->Out, p->n, p->d_out) != 0)
         goto nomem;

@@ -56,6 +56,7 @@ attention 5
 session 5
 grad 5
 decode 5
+mask 5
 tiles 5
 render 6
 render_text 6

@@ -752,6 +752,29 @@ static void test_a_fifo_named_by_load_is_refused_without_waiting_for_a_writer(vo
     expect_refusal(&o, want);
 }
 
+/* A regular file over the 2 GiB limit is refused from its size, before a byte is read
+ * (a sparse file: instant, and it takes no disk). */
+static void test_a_file_over_two_gib_is_refused_before_it_is_read(void **state)
+{
+    char path[PATH_BYTES], want[256];
+    const char *args[] = {path, NULL};
+    static outcome o;
+    int fd;
+
+    (void)state;
+    snprintf(path, sizeof path, "%s/sparse.txt", scratch);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)3 << 30), 0);
+    close(fd);
+    run_bounded(&o, args, "/dev/null");
+    snprintf(want, sizeof want, "attnstep: %s: error: cannot read the file: it is larger than "
+             "2 GiB, the most one input file may hold\n", path);
+    expect_refusal(&o, want);
+    assert_true(o.seconds < 1);
+    unlink(path);
+}
+
 static void test_a_refused_input_leaves_no_output_file(void **state)
 {
     static const char out[] = "build/tests/bad-never-written.txt";
@@ -811,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_halves_that_together_pass_the_row_limit_are_refused_at_its_row),
         cmocka_unit_test(test_standard_input_that_never_ends_is_refused_at_its_first_nul),
         cmocka_unit_test(test_a_fifo_named_by_load_is_refused_without_waiting_for_a_writer),
+        cmocka_unit_test(test_a_file_over_two_gib_is_refused_before_it_is_read),
         cmocka_unit_test(test_a_refused_input_leaves_no_output_file),
         cmocka_unit_test(test_large_finite_scores_give_exact_shares_thanks_to_the_stable_softmax),
     };

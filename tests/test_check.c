@@ -489,6 +489,86 @@ static void test_the_bundled_class_gives_its_gradebook_and_report(void **state)
     assert_golden("tests/golden/check-class-en.txt");
 }
 
+/* ---- reports: long lists, rows, ambiguity, names that need quoting ---- */
+
+static void test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check " DATA "counting.txt " DATA "counting-zeros.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "Q: wrong (16 of 16 cells)\n");
+    assert_file_contains(CLI_OUT, "  Q[2][3]: written 0, expected 12\n"
+                                  "  ... and 4 more wrong cells\n");
+    assert_file_lacks(CLI_OUT, "Q[3][0]");
+}
+
+static void test_two_mistakes_that_fit_equally_are_listed_and_neither_named(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check " DATA "identity-causal.txt " DATA
+                         "identity-causal-ambiguous.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "A: wrong (2 of 4 cells)\n"
+                                  "  A[0][0]: written 0.6698, expected 1\n"
+                                  "  A[0][1]: written 0.3302, expected 0\n"
+                                  "  diagnosis: several mistakes fit equally (no_mask, "
+                                  "masked_zero); none is named\n");
+    /* a row is reported by its own cells */
+    assert_file_contains(CLI_OUT, "a1: wrong (2 of 2 cells)\n"
+                                  "  a1[0]: written 0.5, expected 0.3302384507\n"
+                                  "  a1[1]: written 0.5, expected 0.6697615493\n");
+    assert_int_equal(run("check " DATA "identity-causal.txt " DATA
+                         "identity-causal-ambiguous.txt --format md"), 1);
+    assert_file_contains(CLI_OUT, "| A | 不对 | no_mask、masked_zero ? |\n");
+    assert_int_equal(run("check " DATA "identity-causal.txt " DATA
+                         "identity-causal-ambiguous.txt --format json"), 1);
+    assert_file_contains(CLI_OUT, "\"diagnosis\": null, \"fits\": [\"no_mask\", \"masked_zero\"]}");
+}
+
+/* The name `Li, "Lei" | 3` quoted as RFC 4180 asks in CSV (lines end
+ * in CRLF), its bar escaped in a Markdown
+ * table, its quotes escaped in JSON; a file that cannot be read has its line too. */
+static void test_a_name_is_quoted_for_each_format(void **state)
+{
+    static const char args[] = "check " DATA "counting.txt " DATA "counting-zeros.txt "
+                               "build/tests/no-such-answers.txt --lang en --format ";
+    char cmd[512];
+
+    (void)state;
+    snprintf(cmd, sizeof cmd, "%scsv", args);
+    assert_int_equal(run(cmd), 2);
+    assert_file_contains(CLI_OUT, "\r\n\"Li, \"\"Lei\"\" | 3\",0,1,0,Q:?\r\n"
+                                  "no-such-answers,,,,\r\n");
+    snprintf(cmd, sizeof cmd, "%smd", args);
+    assert_int_equal(run(cmd), 2);
+    assert_file_contains(CLI_OUT, "| Li, \"Lei\" \\| 3 | 0/1 | Q:? |\n"
+                                  "| no-such-answers | | (file could not be graded) |\n");
+    snprintf(cmd, sizeof cmd, "%sjson", args);
+    assert_int_equal(run(cmd), 2);
+    assert_file_contains(CLI_OUT, "{\"name\": \"Li, \\\"Lei\\\" | 3\", \"score\": 0");
+    assert_file_contains(CLI_ERR, "no-such-answers.txt: error: cannot read the answers: no such file");
+}
+
+/* With several heads an answer must say whose S it is (SPEC §6: S_h0, S_h1 ...). */
+static void test_with_several_heads_an_answer_names_its_head(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/two-heads.txt " DATA "two-heads-s-without-head.txt "
+                         "--lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "two-heads-s-without-head.txt:2:1: error: S: with several "
+                                  "heads, say whose table this is\n  hint: name the head: S_h0, "
+                                  "S_h1 ... (a row: s1_h0)\n");
+}
+
+/* A name is printed, never obeyed: ESC and BEL from a name: line show as "?" (issue 20). */
+static void test_control_bytes_in_a_name_are_shown_not_sent(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "name-with-control-bytes.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "student: Eve?[2J?  score: 1/1\n");
+    assert_file_lacks(CLI_OUT, "\x1b");
+    assert_file_lacks(CLI_OUT, "\x07");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -520,6 +600,11 @@ int main(void)
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
+        cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
+        cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
+        cmocka_unit_test(test_a_name_is_quoted_for_each_format),
+        cmocka_unit_test(test_with_several_heads_an_answer_names_its_head),
+        cmocka_unit_test(test_control_bytes_in_a_name_are_shown_not_sent),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

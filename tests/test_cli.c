@@ -347,6 +347,77 @@ static void test_a_missing_file_is_a_clear_error(void **state)
     assert_file_contains(ERR, "attnstep: no/such/file.txt: 错误：");
 }
 
+/* A table of 65536 numbers or more is written in two halves at once (render_json.c);
+ * the text is one table all the same. X is 512 rows of 128 numbers, row r holding
+ * 128r … 128r + 127: the JSON must be exactly those rows, in order. */
+static void test_json_of_a_large_table_is_every_row_in_order(void **state)
+{
+    const size_t rows = 512, cols = 128;
+    FILE *x = fopen("build/tests/cli-big-x.txt", "w"), *w = fopen("build/tests/cli-big-w.txt", "w");
+    FILE *in = fopen("build/tests/cli-big.txt", "w");
+    char *want = malloc(rows * cols * 8 + 16), *got;
+    size_t r, c, n = 0;
+
+    (void)state;
+    assert_non_null(x);
+    assert_non_null(w);
+    assert_non_null(in);
+    assert_non_null(want);
+    n += (size_t)sprintf(want + n, "\"X\": [");
+    for (r = 0; r < rows; r++) {
+        n += (size_t)sprintf(want + n, "%s[", r ? "," : "");
+        for (c = 0; c < cols; c++) {
+            fprintf(x, "%zu%c", r * cols + c, c + 1 < cols ? ' ' : '\n');
+            n += (size_t)sprintf(want + n, "%s%zu", c ? "," : "", r * cols + c);
+        }
+        n += (size_t)sprintf(want + n, "]");
+    }
+    sprintf(want + n, "], \"Wq\": [[0],");
+    for (r = 0; r < cols; r++)
+        fputs("0\n", w);
+    fputs("X = load(\"cli-big-x.txt\")\nWq = load(\"cli-big-w.txt\")\n"
+          "Wk = load(\"cli-big-w.txt\")\nWv = load(\"cli-big-w.txt\")\n", in);
+    fclose(x);
+    fclose(w);
+    fclose(in);
+    assert_int_equal(run("run build/tests/cli-big.txt --only X --format json"), 0);
+    got = slurp(OUT);
+    assert_non_null(got);
+    assert_non_null(strstr(got, want));
+    free(got);
+    free(want);
+}
+
+/* Each option value out of its range is named with the range, before any work. */
+static void refused_with(const char *args, const char *want)
+{
+    assert_int_equal(run(args), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, want);
+}
+
+static void test_option_values_and_arguments_out_of_range_are_named(void **state)
+{
+    (void)state;
+    refused_with("exercise --count 0 --lang en",
+                 "attnstep: error: --count takes a whole number from 1 to 1000, not \"0\"\n");
+    refused_with("exercise --count 1001 --lang en", "from 1 to 1000, not \"1001\"\n");
+    refused_with("exercise --level 4 --lang en",
+                 "attnstep: error: --level takes 1, 2 or 3, not \"4\"\n");
+    refused_with("exercise --step foo --lang en",
+                 "attnstep: error: --step takes project, scores, softmax or mix, not \"foo\"\n");
+    refused_with("sheet examples/f11.txt --format json --lang en",
+                 "attnstep: error: sheet writes only --format md, latex, gift or moodle\n"
+                 "  hint: md is the default; latex compiles with pdflatex (en) or xelatex (zh)\n");
+    refused_with("check examples/f11.txt - - --lang en",
+                 "attnstep: error: only one of FILE and ANSWERS can be standard input\n");
+    assert_int_equal(system("mkdir -p build/tests/cli-no-answers && "
+                            "rm -f build/tests/cli-no-answers/*"), 0);
+    refused_with("check examples/f11.txt build/tests/cli-no-answers --lang en",
+                 "attnstep: build/tests/cli-no-answers: error: the directory "
+                 "build/tests/cli-no-answers holds no *.txt answers file\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_run_speaks_english_with_lang_en_or_the_environment),
         cmocka_unit_test(test_ascii_spells_every_symbol_in_ascii),
         cmocka_unit_test(test_json_follows_the_spec_to_the_key),
+        cmocka_unit_test(test_json_of_a_large_table_is_every_row_in_order),
         cmocka_unit_test(test_every_way_of_writing_the_example_gives_the_same_numbers),
         cmocka_unit_test(test_standard_input_is_read_from_a_dash),
         cmocka_unit_test(test_digits_and_only_shape_the_output),
@@ -366,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_every_shape_mismatch_names_both_sides_and_why),
         cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
+        cmocka_unit_test(test_option_values_and_arguments_out_of_range_are_named),
         cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
         cmocka_unit_test(test_usage_errors_say_which_word_was_meant),
         cmocka_unit_test(test_help_speaks_the_language_chosen),

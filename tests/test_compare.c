@@ -236,6 +236,48 @@ static void test_compare_command_text_and_json(void **state)
     assert_int_equal(run("compare examples/f11.txt examples/f11-change-wq.txt --format md"), 2);
 }
 
+/* A head the variant lacks is named as missing, not as a table of shape [0,0]; Wo
+ * alone changes O alone; labels alone change no number. Hand calculations in the
+ * variants' comments. */
+static void test_heads_wo_and_labels_each_get_their_sentence(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare --lang en examples/two-heads.txt "
+                         "tests/data/compare/two-heads-one-head.txt"), 0);
+    assert_file_contains(CLI_OUT, "inputs changed: heads\n");
+    assert_file_contains(CLI_OUT, "QKᵀ_h0: changed, by at most 2\nS_h0: changed, by at most 0.5\n");
+    assert_file_contains(CLI_OUT, "QKᵀ_h1: not in the variant (it has fewer heads)\n");
+    assert_file_contains(CLI_OUT, "O_h1: not in the variant (it has fewer heads)\n");
+    assert_file_lacks(CLI_OUT, "[0,0]");
+    assert_int_equal(run("compare examples/two-heads.txt tests/data/compare/two-heads-one-head.txt"), 0);
+    assert_file_contains(CLI_OUT, "QKᵀ_h1：变体里没有这张表（变体的头更少）\n");
+    assert_int_equal(run("compare --lang en examples/two-heads.txt "
+                         "tests/data/compare/two-heads-wo.txt"), 0);
+    assert_file_contains(CLI_OUT, "C: unchanged\nO: changed, by at most 0.3758724609\n");
+    assert_file_contains(CLI_OUT, "Wo changed: O changed with it, while Q, K, V, QKᵀ_h0, S_h0, "
+                                  "A_h0, O_h0, QKᵀ_h1, S_h1, A_h1, O_h1 and C stayed the same — "
+                                  "the output projection Wo is used only after the heads' "
+                                  "outputs are put side by side.");
+    assert_int_equal(run("compare --lang en examples/cross-translation.txt "
+                         "tests/data/compare/cross-kv-tokens.txt"), 0);
+    assert_file_contains(CLI_OUT, "inputs changed: kv_tokens\n");
+    assert_file_contains(CLI_OUT, "kv_tokens changed, but no number changed with it.");
+    assert_int_equal(run("compare --lang en examples/f11.txt examples/f11.txt"), 0);
+    assert_file_contains(CLI_OUT, "The two inputs are the same, so every table is the same.");
+}
+
+/* Standard input can be read once: compare - - is a usage error, before any work. */
+static void test_both_inputs_from_standard_input_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(run("compare - - --lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "standard input");
+    assert_int_equal(run("compare build/tests/no-such-base.txt examples/f11.txt --lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "no-such-base.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +288,8 @@ int main(void)
         cmocka_unit_test(test_compare_command_text_and_json),
         cmocka_unit_test(test_changing_only_the_scale_changes_s_but_not_the_scores),
         cmocka_unit_test(test_each_kind_of_change_gets_its_own_sentence_and_its_tables),
+        cmocka_unit_test(test_heads_wo_and_labels_each_get_their_sentence),
+        cmocka_unit_test(test_both_inputs_from_standard_input_is_refused),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

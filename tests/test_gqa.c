@@ -169,7 +169,7 @@ static void mask_of(const char *mask, double *out)
         as_error_print(&err, stderr);
         fail();
     }
-    memcpy(out, p.M.v, 16 * sizeof *out);
+    memcpy(out, t.M.v, 16 * sizeof *out);
     close_run(&in, &p, &t);
 }
 

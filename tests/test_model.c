@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "attnstep/attention.h"
+#include "attnstep/mask.h"
 #include "attnstep/model.h"
 #include "test_util.h"
 
@@ -42,6 +43,7 @@ static void test_the_chapters_example_builds_with_causal_mask_and_default_labels
 {
     as_input in;
     as_problem p;
+    as_matrix M;
     as_error err;
 
     (void)state;
@@ -54,7 +56,9 @@ static void test_the_chapters_example_builds_with_causal_mask_and_default_labels
     assert_int_equal(p.heads, 1);
     assert_close(p.scale, 0.70710678118654752440, 1e-16); /* 1/√2, mpmath */
     assert_string_equal(p.tokens[1], "1");
-    assert_true(AS_AT(p.M, 0, 1) == -INFINITY && AS_AT(p.M, 1, 0) == 0);
+    assert_int_equal(as_mask_build(&M, &p), 0);
+    assert_true(AS_AT(M, 0, 1) == -INFINITY && AS_AT(M, 1, 0) == 0);
+    as_matrix_free(&M);
     as_problem_free(&p);
     as_input_free(&in);
 }
@@ -158,6 +162,7 @@ static void test_cross_attention_defaults_to_no_mask(void **state)
     static const double xkv[] = {1, 0, 0, 1, 1, 1};
     as_input in;
     as_problem p;
+    as_matrix M;
     as_error err;
 
     (void)state;
@@ -167,7 +172,9 @@ static void test_cross_attention_defaults_to_no_mask(void **state)
     assert_int_equal(as_problem_build(&p, &in, AS_MASK_DEFAULT, &err), 0);
     assert_int_equal(p.mask, AS_MASK_NONE);
     assert_int_equal(p.m, 3);
-    assert_true(AS_AT(p.M, 0, 2) == 0);
+    assert_int_equal(as_mask_build(&M, &p), 0);
+    assert_true(M.rows == 2 && M.cols == 3 && AS_AT(M, 0, 2) == 0);
+    as_matrix_free(&M);
     as_problem_free(&p);
     as_input_free(&in);
 }

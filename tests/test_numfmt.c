@@ -256,6 +256,78 @@ static void test_display_says_rounded_exactly_when_the_text_is_not_the_value(voi
     assert_display(-0.5, 0, "0", 1);                    /* rounds to -0, shown as 0 */
 }
 
+/* Nonzero (after printing both) when as_fmt_display differs from its definition for v
+ * at digits places, in text or in the rounded flag. */
+static int display_differs(double v, int digits)
+{
+    char fast[AS_NUM_BUF], ref[AS_NUM_BUF];
+    const int rf = as_fmt_display(fast, sizeof fast, v, digits, 0);
+    const int rr = as_fmt_display_printf(ref, sizeof ref, v, digits, 0);
+
+    if (rf == rr && strcmp(fast, ref) == 0)
+        return 0;
+    print_error("%a at %d places: as_fmt_display \"%s\" (%d), the definition \"%s\" (%d)\n",
+                v, digits, fast, rf, ref, rr);
+    return 1;
+}
+
+/* v and -v at every number of places 0..17 display as the definition displays them. */
+static int display_differs_any(double v)
+{
+    int d, bad = 0;
+
+    for (d = 0; d <= 17; d++)
+        bad |= display_differs(v, d) | display_differs(-v, d);
+    return bad;
+}
+
+static void test_display_edge_cases_as_printf_does(void **state)
+{
+    static const double edge[] = {
+        0.5, 1.5, 2.5, 0.125, 0.375, 0.25, 0.75, 0.0625, 1e-5, 5e-11, 4.5e-10, 0.05,
+        0.45, 0.95, 0.995, 0.9999999999, 0.99999999995, 0.999999999949999, 9.99999999995,
+        99999999999999.5, 999999999999999.9, 999999999999999.4, 0.1, 0.2, 0.3, 0.7,
+        1.0 / 3, 2.0 / 3, 0.30000000000000004, 0.7071067811865476, 1e-300, 4.9e-324,
+        2.2250738585072014e-308, 2.225073858507201e-308, 123456.789, 0.1 + 0.2, 1e-17,
+        5e-18, 1.5e-17, 0.5e-17, 3.0517578125e-05, 0.00048828125, 1234567.0000001};
+    size_t i;
+    int e, bad = 0;
+
+    (void)state;
+    for (i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        bad |= display_differs_any(edge[i]);
+    for (e = -1074; e < 50; e++) /* every power of two below 1e15, and halfway marks */
+        bad |= display_differs_any(ldexp(1, e)) | display_differs_any(ldexp(3, e)) |
+               display_differs_any(nextafter(ldexp(1, e), 0)) |
+               display_differs_any(nextafter(ldexp(1, e), 1e300));
+    if (bad)
+        fail_msg("as_fmt_display differs from its definition");
+}
+
+static void test_display_random_doubles_as_printf_does(void **state)
+{
+    as_prng g;
+    unsigned long long i, n = fuzz_n / 4, bad = 0;
+    double v;
+
+    (void)state;
+    as_prng_seed(&g, 20261201);
+    for (i = 0; i < n; i++) {
+        v = random_double(&g, (int)(i % 4));
+        if (!isfinite(v))
+            continue;
+        if (display_differs(v, (int)as_prng_range(&g, 0, 17)) && ++bad >= 10)
+            break;
+        /* a decimal of few places, written as a user writes it: ties and exact texts */
+        v = (double)as_prng_range(&g, 0, 2000000) / (double)(1u << as_prng_range(&g, 0, 12));
+        if (display_differs(v, (int)as_prng_range(&g, 0, 17)) && ++bad >= 10)
+            break;
+    }
+    if (bad > 0)
+        fail_msg("%llu of %llu random doubles display differently", bad, i);
+    printf("[ fuzz     ] %llu random doubles display as the definition displays them\n", 2 * n);
+}
+
 int main(void)
 {
     const char *n = getenv("ATTNSTEP_FUZZ_N");
@@ -266,6 +338,8 @@ int main(void)
         cmocka_unit_test(test_every_binary_exponent_prints_as_printf_does),
         cmocka_unit_test(test_random_doubles_print_as_printf_does),
         cmocka_unit_test(test_display_says_rounded_exactly_when_the_text_is_not_the_value),
+        cmocka_unit_test(test_display_edge_cases_as_printf_does),
+        cmocka_unit_test(test_display_random_doubles_as_printf_does),
     };
 
     if (n != NULL && *n != '\0')

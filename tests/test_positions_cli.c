@@ -92,6 +92,15 @@ static void test_check_counts_the_turn_and_the_bias(void **state)
     assert_int_equal(run("check tests/data/positions/f11-alibi.txt "
                          "tests/data/positions/answers/alibi-no-bias.txt --lang en"), 1);
     assert_file_contains(CLI_OUT, "S[1][0]: written 0.7071067812, expected 0.7032005312");
+    /* sinusoidal: Q is made from X + PE (worked by hand in the answers files) */
+    assert_int_equal(run("check examples/sinusoidal.txt "
+                         "tests/data/positions/answers/sinusoidal-right.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "Q: right");
+    assert_int_equal(run("check examples/sinusoidal.txt "
+                         "tests/data/positions/answers/sinusoidal-without-pe.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "  Q[0][0]: written 0, expected -0.5\n"
+                                  "  Q[0][1]: written 1, expected 1.5\n"
+                                  "  Q[1][0]: written 1, expected 1.1505843395\n");
 }
 
 /* The tables positions add are answers too (SPEC §12): PE, Qr, Kr, B (_hN with heads). */
@@ -110,6 +119,25 @@ static void test_check_grades_the_tables_positions_add(void **state)
     assert_file_contains(CLI_ERR, "rope-turned.txt:2:1: error: Qr: the problem has no such table");
 }
 
+/* JSON names the offset and gives the keys' codes (PEkv) apart from the queries'. The
+ * expected numbers are Python's math.sin and math.cos of the positions, shortest
+ * round-trip text: [sin 3, cos 3] and [sin 4, cos 4] for examples/sinusoidal.txt with
+ * --offset 3; [sin 1, cos 1] and [sin 2, cos 2] for the keys of cross-sinusoidal.txt. */
+static void test_json_gives_the_offset_and_the_keys_own_codes(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/sinusoidal.txt --offset 3 --format json"), 0);
+    assert_file_contains(CLI_OUT, "\"positions\": \"sinusoidal\", \"offset\": 3,\n"
+                                  "  \"PE\": [[0.1411200080598672,-0.9899924966004454],"
+                                  "[-0.7568024953079282,-0.6536436208636119]],\n");
+    assert_int_equal(run("run tests/data/positions/cross-sinusoidal.txt --offset 1 --format json"), 0);
+    assert_file_contains(CLI_OUT, "  \"PE\": [[0.8414709848078965,0.5403023058681398]],\n"
+                                  "  \"PEkv\": [[0.8414709848078965,0.5403023058681398],"
+                                  "[0.9092974268256817,-0.4161468365471424]],\n");
+    assert_int_equal(run("run examples/sinusoidal.txt --format json"), 0);
+    assert_file_lacks(CLI_OUT, "\"offset\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_sinusoidal_encoding_is_added_before_the_projections),
         cmocka_unit_test(test_only_picks_the_tables_positions_add),
         cmocka_unit_test(test_a_bad_offset_is_a_usage_error),
+        cmocka_unit_test(test_json_gives_the_offset_and_the_keys_own_codes),
         cmocka_unit_test(test_check_counts_the_turn_and_the_bias),
         cmocka_unit_test(test_check_grades_the_tables_positions_add),
     };

@@ -375,6 +375,33 @@ static void test_on_a_terminal_each_prompt_shows_before_the_answer_is_typed(void
     close(fd);
 }
 
+/* A bias, a set scale and a custom mask show in what a cell is made of and in its
+ * arithmetic; a share shows its exp and sum. tests/data/sheet/walk.txt: x₀ = [1,0],
+ * bq = [1,0], scale 0.5, M[2] = [−∞,1,0]; worked by hand in the file's comments
+ * (S row 1 = [0.5,0.5,−∞]: exps [1,1,0], sum 2, shares 1/2). */
+#define WALK "tests/data/sheet/walk.txt"
+static void test_bias_scale_mask_and_shares_are_explained(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--lang en " WALK, "5\nq\n"), 1);
+    assert_out_has("made from: x₀ = [1,0], Wq column 0 = [1,0], bias bq₀ = 1\n");
+    assert_out_has("This cell is: x₀·Wq column 0 = 1×1+0×0+1 = 2; you wrote 5.");
+    assert_int_equal(practice("--lang en --only S --row 2 " WALK, "0\nq\n"), 1);
+    assert_out_has("S[2][0] = −∞ (fixed by the mask, given)\n");
+    assert_out_has("made from: QKᵀ[2][1] = 1, the scale = 0.5\n");
+    assert_out_has("This cell is: 1×0.5+1 = 1.5; you wrote 0."); /* M[2][1] = 1 added */
+    assert_int_equal(practice("--lang en --only A " WALK, "1\n0.7\nq\n"), 1);
+    assert_out_has("made from: the scaled scores of row 1 = [0.5, 0.5, −∞]\n");
+    assert_out_has("This cell is: exp after subtracting the row's max: exp(0) = 1, the row's "
+                   "sum of exps = 2, share = 1/2 = 0.5; you wrote 0.7.");
+    assert_int_equal(practice("--only A " WALK, "1\n0.7\nq\n"), 1);
+    assert_out_has("这一格这样算：减最大值后取指数：exp(0) = 1，这一行指数之和 = 2，份额 = 1/2 = "
+                   "0.5；你写的是0.7。");
+    /* V[0][0] = 1 is x₀·Wk column 0: V made with Wk */
+    assert_named("--only V " WALK, "1\nq\n", "wrong_weights");
+    assert_out_has("V用Wk算了，应当用Wv。");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_trace_step_prints_just_that_step_with_its_tables),
         cmocka_unit_test(test_on_a_terminal_each_prompt_shows_before_the_answer_is_typed),
+        cmocka_unit_test(test_bias_scale_mask_and_shares_are_explained),
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -251,6 +251,29 @@ static void test_class_into_a_directory_writes_a_file_per_student_and_one_key(vo
     assert_file_contains("build/tests/class/key.txt", "QKT = ");
 }
 
+/* A name becomes part of a file name safely: a leading "-" (an option to every shell
+ * command) or "." (a hidden file) and a "/" (another folder) become "_"; a no-break
+ * space after a name (a roster copied from a spreadsheet) is trimmed. A quiz format
+ * writes one quiz file for the class, beside each student's input and the key. */
+static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -rf build/tests/quiz"), 0);
+    assert_int_equal(run("exercise --seed 3 --class tests/data/sheet/roster-unsafe.txt "
+                         "--format gift -o build/tests/quiz --lang en"), 0);
+    assert_file_contains(CLI_OUT, "wrote build/tests/quiz/01-_dash.txt\n"
+                                  "wrote build/tests/quiz/02-_dot.txt\n"
+                                  "wrote build/tests/quiz/03-A_B.txt\n"
+                                  "wrote build/tests/quiz/04-Ana.txt\n"
+                                  "wrote build/tests/quiz/quiz.gift\n"
+                                  "wrote build/tests/quiz/key.txt\n");
+    assert_int_equal(run("run build/tests/quiz/03-A_B.txt"), 0);
+    /* the quiz names the student as written */
+    assert_file_contains("build/tests/quiz/quiz.gift", "$CATEGORY: $course$/top/attnstep level 2, "
+                                                       "seed ");
+    assert_file_contains("build/tests/quiz/quiz.gift", ", -dash, variant ");
+}
+
 static void test_count_makes_that_many_variants(void **state)
 {
     char *out;
@@ -345,6 +368,54 @@ static void test_without_a_seed_one_is_drawn_and_named(void **state)
     free(first);
 }
 
+/* ---- the key's walk-through ---- */
+
+/* The key of a one-step drill walks the last row through that step; a bias, a scale
+ * that is not 1/√d_k and a custom mask each show in the sums. The numbers are worked by
+ * hand in the input's comments. */
+static void walk_has(const char *step, const char *const *want, size_t n)
+{
+    char cmd[256];
+
+    snprintf(cmd, sizeof cmd, "sheet tests/data/sheet/walk.txt --lang en --format latex "
+             "--answers --step %s", step);
+    assert_int_equal(run(cmd), 0);
+    free(output_with(want, n));
+}
+
+static void test_the_key_walks_the_last_row_with_its_bias_scale_and_mask(void **state)
+{
+    static const char *const project[] = {
+        "q_{2,0} &= 1\\times 1 + 1\\times 0 + 1 = 2 \\\\", /* the bias bq₀ = 1 */
+        "q_{2,1} &= 1\\times 0 + 1\\times 1 + 0 = 1 \\\\",
+        "k_{2,0} &= 1\\times 1 + 1\\times 0 = 1 \\\\", "v_{2,1} &= 1\\times 0 + 1\\times 2 = 2\n"};
+    static const char *const scores[] = {
+        "q_{2}\\cdot k_{1} &= 2\\times 0 + 1\\times 1 = 1 \\\\", /* k₀ is masked: no sum */
+        "q_{2}\\cdot k_{2} &= 2\\times 1 + 1\\times 1 = 3\n",
+        ("s_{2} &= \\left[-\\infty,\\ 1\\cdot 0.5 + 1,\\ 3\\cdot 0.5\\right] = "
+         "\\left[-\\infty,\\ 1.5,\\ 1.5\\right]")};
+    static const char *const softmax[] = {
+        "\\max_j s_{2,j} & = 1.5 \\\\", "s_{2} - \\max &= \\left[-\\infty,\\ 0,\\ 0\\right]",
+        "\\textstyle\\sum_j e^{s_{2,j} - \\max} & = 2 \\\\",
+        /* exact values are equal, not approximately equal */
+        "e^{s_{2} - \\max} &= \\left[0,\\ 1,\\ 1\\right]",
+        "a_{2} = e^{s_{2} - \\max} \\big/ \\textstyle\\sum &= \\left[0,\\ 0.5,\\ 0.5\\right]"};
+    static const char *const mix[] = {
+        "o_{2,0} &= 0.5\\times 0 + 0.5\\times 2 = 1 \\\\", /* the masked share adds nothing */
+        "o_{2,1} &= 0.5\\times 2 + 0.5\\times 2 = 2\n"};
+
+    (void)state;
+    walk_has("project", project, sizeof project / sizeof project[0]);
+    assert_file_lacks(CLI_OUT, "q_{1,0}"); /* only the last row */
+    walk_has("scores", scores, sizeof scores / sizeof scores[0]);
+    assert_file_lacks(CLI_OUT, "q_{2}\\cdot k_{0}");
+    walk_has("softmax", softmax, sizeof softmax / sizeof softmax[0]);
+    walk_has("mix", mix, sizeof mix / sizeof mix[0]);
+    /* F11's row 1, 0 − 1/√2 ≈ −0.7071, is rounded: approximately equal */
+    assert_int_equal(run("sheet examples/f11.txt --format latex --answers --step softmax"), 0);
+    assert_file_contains(CLI_OUT, "s_{1} - \\max &\\approx \\left[0,\\ -0.7071\\right]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,11 +430,13 @@ int main(void)
         cmocka_unit_test(test_class_document_has_a_sheet_per_student_then_every_key),
         cmocka_unit_test(test_class_variants_are_reproducible_from_their_seeds),
         cmocka_unit_test(test_class_into_a_directory_writes_a_file_per_student_and_one_key),
+        cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
         cmocka_unit_test(test_a_bad_roster_is_a_usage_error_with_its_place),
         cmocka_unit_test(test_without_a_seed_one_is_drawn_and_named),
+        cmocka_unit_test(test_the_key_walks_the_last_row_with_its_bias_scale_and_mask),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

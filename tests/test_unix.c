@@ -15,10 +15,14 @@
 #include "cli_util.h"
 #include "test_util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define F11 "examples/f11.txt"
@@ -247,24 +251,38 @@ static const char *const installed[] = {
     "/usr/share/man/zh_CN/man1/attnstep.1",
     "/usr/share/bash-completion/completions/attnstep", "/usr/share/attnstep/examples/f11.txt"};
 
+/* The build folder of the binary under test (build, or build/cov under `make coverage`):
+ * make install is pointed there, so it installs that binary and builds nothing; the
+ * default folder would be rebuilt with the flags of the make that runs the tests
+ * (--coverage, -fsanitize), which the environment hands on to a make of its own. */
+static void build_dir(char *buf, size_t size)
+{
+    const char *bin = getenv("ATTNSTEP_BIN"), *slash;
+
+    bin = bin ? bin : "build/attnstep";
+    slash = strrchr(bin, '/');
+    snprintf(buf, size, "%.*s", slash ? (int)(slash - bin) : 1, slash ? bin : ".");
+}
+
 static void test_install_and_uninstall_honour_destdir_and_prefix(void **state)
 {
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], build[PATH_MAX];
     size_t i;
 
     (void)state;
     make_dir(dir);
+    build_dir(build, sizeof build);
     /* a make of its own: not the jobserver of the make that runs the tests */
-    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s install DESTDIR='%s' PREFIX=/usr "
-                        ">" CLI_OUT " 2>&1", dir), 0);
+    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s install BUILD='%s' DESTDIR='%s' "
+                        "PREFIX=/usr >" CLI_OUT " 2>&1", build, dir), 0);
     for (i = 0; i < sizeof installed / sizeof installed[0]; i++)
         if (!file_exists(dir, installed[i])) {
             print_error("make install did not install %s\n", installed[i]);
             fail();
         }
     assert_int_equal(sh("test -x '%s/usr/bin/attnstep'", dir), 0);
-    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s uninstall DESTDIR='%s' PREFIX=/usr "
-                        ">" CLI_OUT " 2>&1", dir), 0);
+    assert_int_equal(sh("env -u MAKEFLAGS -u MFLAGS make -s uninstall BUILD='%s' DESTDIR='%s' "
+                        "PREFIX=/usr >" CLI_OUT " 2>&1", build, dir), 0);
     for (i = 0; i < sizeof installed / sizeof installed[0]; i++)
         assert_false(file_exists(dir, installed[i]));
     assert_int_equal(sh("test -z \"$(find '%s' -type f)\"", dir), 0); /* nothing left */
@@ -436,6 +454,25 @@ static void test_latex_holds_the_f11_numbers_in_bmatrices(void **state)
     assert_golden("tests/golden/f11.run.tex");
 }
 
+/* Several heads: each head's table carries its number as a subscript (head 1 of
+ * examples/two-heads.txt by hand: X·Wq columns 2–3 = [[0,1],[1,0],[1,1]], and
+ * Q₁K₁ᵀ = [[1,0,1],[0,1,1],[1,1,2]]). A table wider than amsmath's bmatrix default of
+ * 10 columns raises MaxMatrixCols first, or LaTeX stops with an error. */
+static void test_latex_names_heads_and_makes_room_for_wide_tables(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run examples/two-heads.txt --format latex"), 0);
+    assert_file_contains(CLI_OUT, "Q_{1} = \\begin{bmatrix}\n  0 & 1 \\\\\n  1 & 0 \\\\\n"
+                                  "  1 & 1\n\\end{bmatrix}\n");
+    assert_file_contains(CLI_OUT, "Q_{1}K_{1}^{\\top} = \\begin{bmatrix}\n  1 & 0 & 1 \\\\\n"
+                                  "  0 & 1 & 1 \\\\\n  1 & 1 & 2\n\\end{bmatrix}\n");
+    assert_int_equal(run("run tests/data/cli/twelve-columns.txt --format latex --only X"), 0);
+    assert_file_contains(CLI_OUT, "\\setcounter{MaxMatrixCols}{12}\n\\[\nX = \\begin{bmatrix}\n"
+                                  "  0 & 1 & 2 & 3 & 4 & 5 & 6 & 7 & 8 & 9 & 10 & 11\n");
+    assert_int_equal(run("run " F11 " --format latex"), 0);
+    assert_file_lacks(CLI_OUT, "MaxMatrixCols");
+}
+
 /* A small well-formedness check: tags balance, one <svg> root, no stray '<' or '&'. */
 static int xml_balanced(const char *s)
 {
@@ -493,6 +530,31 @@ static void test_svg_is_well_formed_with_the_tokens_on_its_axes(void **state)
         assert_int_equal(sh("xmllint --noout " CLI_OUT), 0);
 }
 
+/* A title and labels are text, never markup: each format escapes what would be read as
+ * its own syntax (XML 1.0 §2.4 for SVG, RFC 8259 §7 for JSON, CommonMark's backslash
+ * escapes and GFM's escaped bar in a table for Markdown). */
+static void test_titles_and_labels_are_escaped_for_each_format(void **state)
+{
+    char *svg;
+
+    (void)state;
+    assert_int_equal(run("run tests/data/cli/markup.txt --format svg --only A"), 0);
+    svg = slurp(CLI_OUT);
+    assert_non_null(svg);
+    assert_true(xml_balanced(svg));
+    assert_non_null(strstr(svg, ">Q &amp; A &lt;1&gt; &quot;quoted&quot; back\\slash | *star*</text>"));
+    free(svg);
+    if (have("xmllint"))
+        assert_int_equal(sh("xmllint --noout " CLI_OUT), 0);
+    assert_int_equal(run("run tests/data/cli/markup.txt --format json --only A"), 0);
+    assert_file_contains(CLI_OUT, "\"title\": \"Q & A <1> \\\"quoted\\\" back\\\\slash | *star*\",\n"
+                                  "  \"tokens\": [\"a|b\",\"_c_\"],\n");
+    assert_int_equal(run("run tests/data/cli/markup.txt --format md --only A"), 0);
+    assert_file_contains(CLI_OUT, "# Q & A <1> \"quoted\" back\\\\slash \\| \\*star\\*\n");
+    assert_file_contains(CLI_OUT, "| a\\|b  |            1 |            0 |\n");
+    assert_file_contains(CLI_OUT, "| \\_c\\_ | 0.1955703175 | 0.8044296825 |\n");
+}
+
 static void test_heatmap_lines_up_chinese_labels(void **state)
 {
     (void)state;
@@ -503,7 +565,86 @@ static void test_heatmap_lines_up_chinese_labels(void **state)
     assert_file_contains(CLI_OUT, "\n    我 爱\n我  ##\n爱  ** ++\n");
 }
 
+/* An emoji and a CJK character beyond the BMP take two columns, a Devanagari letter
+ * one: the cells stay under their labels. Shares by hand: row 1 softmax([0, 1/√2]) =
+ * [0.33, 0.67], row 2 softmax([1, 1, 2]/√2) = [0.25, 0.25, 0.50]. */
+static void test_heatmap_lines_up_emoji_and_narrow_letters(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run tests/data/cli/wide-and-narrow.txt --heatmap --only A --color never"), 0);
+    assert_file_contains(CLI_OUT, "\n    😀 अ  𠀀\n😀  ██\nअ   ▒▒ ▓▓\n𠀀  ░░ ░░ ▓▓\n");
+}
+
 /* ---- -o ---- */
+
+/* The files in dir whose names start with prefix; *bytes (when not NULL) their size. */
+static int files_starting(const char *dir, const char *prefix, long *bytes)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    struct stat st;
+    char path[2 * PATH_MAX];
+    int n = 0;
+
+    assert_non_null(d);
+    if (bytes != NULL)
+        *bytes = 0;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (bytes != NULL && stat(path, &st) == 0)
+                *bytes += (long)st.st_size;
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* -o FILE is written through a temporary file beside FILE (.attnstep-XXXXXX); a signal
+ * that ends the program on the way (SIGTERM here, as `kill` sends) removes it, and the
+ * program still ends by that signal: no FILE, no temporary file left behind. The run is
+ * a trace of every row of 1000 tokens, long enough to be caught while it writes. */
+static void test_a_signal_while_writing_removes_the_temporary_file(void **state)
+{
+    char dir[PATH_MAX], bin[PATH_MAX], input[PATH_MAX + 16], out[PATH_MAX + 16], cmd[4 * PATH_MAX];
+    const char *wrap = getenv("ATTNSTEP_WRAP");
+    struct timespec tick = {0, 1000000}; /* 1 ms */
+    FILE *f;
+    pid_t pid;
+    long bytes;
+    int i, st;
+
+    (void)state;
+    make_dir(dir);
+    bin_path(bin);
+    snprintf(input, sizeof input, "%s/long.txt", dir);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    f = fopen(input, "w");
+    assert_non_null(f);
+    fputs("X = [", f);
+    for (i = 0; i < 1000; i++)
+        fprintf(f, "%s[%d]", i ? ", " : "", i % 7);
+    fputs("]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "exec %s '%s' trace --row all '%s' -o '%s' 2>/dev/null",
+             wrap ? wrap : "", bin, input, out);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* wait until the output has begun (its first bytes reached the temporary file) */
+    for (i = 0; i < 60000 && (files_starting(dir, ".attnstep-", &bytes) == 0 || bytes == 0); i++)
+        nanosleep(&tick, NULL);
+    assert_int_equal(files_starting(dir, ".attnstep-", NULL), 1); /* it is writing */
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    assert_int_equal(files_starting(dir, ".attnstep-", NULL), 0);
+    assert_int_equal(files_starting(dir, "out.txt", NULL), 0);
+    rm_dir(dir);
+}
 
 static void test_output_file_is_never_overwritten_without_force(void **state)
 {
@@ -529,6 +670,34 @@ static void test_output_file_is_never_overwritten_without_force(void **state)
     rm_dir(dir);
 }
 
+/* Standard input is read to its end however it comes: through a pipe (no size known
+ * in advance) an input longer than the first 64 KiB read is the same input as the file
+ * it came from. (A 100 000-byte comment, then the F11 example.) */
+static void test_a_long_input_through_a_pipe_is_read_whole(void **state)
+{
+    static const char big[] = "build/tests/unix-long-input.txt";
+    char bin[PATH_MAX];
+    FILE *f = fopen(big, "w"), *ex = fopen("examples/f11.txt", "r");
+    int c, i;
+
+    (void)state;
+    assert_non_null(f);
+    assert_non_null(ex);
+    fputs("# ", f);
+    for (i = 0; i < 100000; i++)
+        fputc('a' + i % 26, f);
+    fputc('\n', f);
+    while ((c = fgetc(ex)) != EOF)
+        fputc(c, f);
+    fclose(ex);
+    fclose(f);
+    bin_path(bin);
+    assert_int_equal(sh("cat %s | %s trace - >build/tests/unix-pipe.out 2>&1", big, bin), 0);
+    assert_int_equal(sh("%s trace examples/f11.txt >build/tests/unix-file.out 2>&1", bin), 0);
+    assert_int_equal(sh("cmp -s build/tests/unix-pipe.out build/tests/unix-file.out"), 0);
+    unlink(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,15 +711,20 @@ int main(void)
         cmocka_unit_test(test_install_and_uninstall_honour_destdir_and_prefix),
         cmocka_unit_test(test_bash_completion_offers_commands_and_option_values),
         cmocka_unit_test(test_piped_output_has_no_escape_codes),
+        cmocka_unit_test(test_a_long_input_through_a_pipe_is_read_whole),
         cmocka_unit_test(test_color_always_colours_even_in_a_pipe),
         cmocka_unit_test(test_no_color_turns_auto_off_even_on_a_terminal),
         cmocka_unit_test(test_csv_of_A_loads_as_numbers),
         cmocka_unit_test(test_csv_needs_exactly_one_table),
         cmocka_unit_test(test_markdown_holds_the_f11_numbers_in_tables),
         cmocka_unit_test(test_latex_holds_the_f11_numbers_in_bmatrices),
+        cmocka_unit_test(test_latex_names_heads_and_makes_room_for_wide_tables),
         cmocka_unit_test(test_svg_is_well_formed_with_the_tokens_on_its_axes),
+        cmocka_unit_test(test_titles_and_labels_are_escaped_for_each_format),
         cmocka_unit_test(test_heatmap_lines_up_chinese_labels),
+        cmocka_unit_test(test_heatmap_lines_up_emoji_and_narrow_letters),
         cmocka_unit_test(test_output_file_is_never_overwritten_without_force),
+        cmocka_unit_test(test_a_signal_while_writing_removes_the_temporary_file),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

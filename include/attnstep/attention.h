@@ -27,6 +27,8 @@ typedef struct as_head_trace {
 } as_head_trace;
 
 typedef struct as_trace {
+    as_matrix M;              /* [n,m] the additive mask the run applied (mask.h): 0 where a
+                                 row may read, -inf where it may not; always filled */
     as_matrix PE, PEkv;       /* positions: sinusoidal: [n,d_model], [m,d_kv_model] (PEkv
                                  only for cross-attention); else empty */
     as_matrix Xp, Xkvp;       /* X + PE and Xkv + PEkv, what the projections read */
@@ -40,7 +42,7 @@ typedef struct as_trace {
     as_matrix C;              /* [n,heads*d_v] the heads side by side */
     as_matrix O;              /* final output: C @ Wo + bo, or a copy of C without Wo */
     int lean;                 /* nonzero when made by as_attention_run_lean(): then only
-                                 C, O and each head's O are filled; every other table
+                                 M, C, O and each head's O are filled; every other table
                                  (Q, K, V and each head's Q ... A) is empty, 0 x 0 */
 } as_trace;
 

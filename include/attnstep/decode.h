@@ -15,6 +15,7 @@
 typedef struct as_decode {
     size_t n, heads, kv_heads;
     int keep;          /* nonzero: S, A and each head's O were kept for every step */
+    as_matrix M;       /* [n, n] the additive mask the steps apply (mask.h) */
     as_matrix Q;       /* [n, heads*d_k]: row t is q_t, every head (positions: rope:
                           turned, as the scores use it) */
     as_matrix *K, *V;  /* kv_heads caches, [n, d_k] and [n, d_v]: row t appended at step t

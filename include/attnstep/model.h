@@ -20,8 +20,9 @@ typedef struct as_problem {
     as_matrix own_w[4];                   /* layout: torch: Wq, Wk, Wv, Wo as [in, out]
                                              (owned); else empty */
     const as_matrix *bq, *bk, *bv, *bo;   /* [1, width] or NULL when not given */
-    as_matrix M;                          /* [n, m] additive mask, built here (owned) */
-    as_mask_kind mask;                    /* CAUSAL, NONE, CUSTOM or WINDOW (never DEFAULT) */
+    as_mask_kind mask;                    /* CAUSAL, NONE, CUSTOM (the file's M, its shape
+                                             checked) or WINDOW (never DEFAULT); the run
+                                             builds the mask itself (mask.h) */
     size_t window;                        /* WINDOW: its W; CAUSAL: n (a window as wide as
                                              the sequence); else 0 */
     int cross;                            /* nonzero when Xkv is given */

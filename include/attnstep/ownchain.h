@@ -33,12 +33,13 @@ typedef struct as_chain {
 /* The bit of graded answer i in a taint. */
 #define AS_CHAIN_BIT(i) ((uint64_t)1 << ((i) < 63 ? (i) : 63))
 
-/* Runs the chain of problem p with the student's graded answers ans[0..n) (in the
+/* Runs the chain of problem p (M: the mask its run applied, the trace's M) with the
+ * student's graded answers ans[0..n) (in the
  * book's order, each with its kind, head, row and given value) laid over it, with the
  * step of mistake v done that mistake's way (AS_DIAG_NONE: every step right). Returns
  * 0 and fills c (free with as_chain_free()), or -1 when memory ran out. */
-int as_chain_run(as_chain *c, const as_problem *p, const as_table_grade *ans, size_t n,
-                 as_fit v);
+int as_chain_run(as_chain *c, const as_problem *p, const as_matrix *M,
+                 const as_table_grade *ans, size_t n, as_fit v);
 
 /* Frees what c owns and leaves it empty. */
 void as_chain_free(as_chain *c);
@@ -55,15 +56,17 @@ as_fit as_chain_variant(size_t i);
 /* One student's chains, each made when first asked for. */
 struct as_chain_cache {
     const as_problem *p;
+    const as_matrix *M;
     const as_table_grade *ans;
     size_t n;
     as_chain chain[AS_CHAIN_VARIANTS];
     int made[AS_CHAIN_VARIANTS];
 };
 
-/* Starts an empty cache for the answers ans[0..n) of problem p. */
-void as_chain_cache_init(as_chain_cache *c, const as_problem *p, const as_table_grade *ans,
-                         size_t n);
+/* Starts an empty cache for the answers ans[0..n) of problem p, whose run applied the
+ * mask M. */
+void as_chain_cache_init(as_chain_cache *c, const as_problem *p, const as_matrix *M,
+                         const as_table_grade *ans, size_t n);
 
 /* The chain of variant i, made on first use. Returns it, or NULL when memory ran out. */
 const as_chain *as_chain_get(as_chain_cache *c, size_t i);

@@ -139,9 +139,10 @@ int as_render_csv(FILE *out, const as_problem *p, const as_trace *t, const as_re
 int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 
 /* Appends to out the terminal heatmap of A [n,m]: a shaded grid (░▒▓█, or colours when
- * o->color) with p's tokens on both axes, and its legend. */
+ * o->color) with p's tokens on both axes, the cells the mask M [n,m] forbids blank, and
+ * its legend. */
 struct as_block;
-void as_heatmap(struct as_block *out, const as_problem *p, const as_matrix *A,
+void as_heatmap(struct as_block *out, const as_problem *p, const as_matrix *M, const as_matrix *A,
                 const as_render_opts *o);
 
 #endif

@@ -11,22 +11,39 @@
  * mask. */
 void as_window_mask(double *out, size_t n, size_t w);
 
-/* One block of the online softmax. The running state -- max *m, sum *l, unnormalised
- * output acc[dv] -- takes in the block's b scores s[b] and their Values v[b,dv]:
+/* The running state of the online softmax for one row. ℓ and the running output are
+ * each kept as an unevaluated sum of two doubles, hi + lo, lo carrying the rounding
+ * error of hi (a "double-double"): the products and sums of every block are added
+ * exactly, so that hundreds of blocks do not pile up hundreds of roundings -- the sum
+ * is rounded once, when it is read. hi is always hi + lo rounded to a double: the value
+ * the walk-through shows, the one a learner computes by hand. */
+typedef struct as_online {
+    double m;             /* the running max (−∞ before any readable score) */
+    double l, l_lo;       /* the running sum ℓ ≈ l + l_lo */
+    double *acc, *acc_lo; /* [dv] each: the running output, not yet over ℓ */
+    size_t dv;
+} as_online;
+
+/* Starts o with m = −∞, ℓ = 0 and the running output 0, over the caller's arrays
+ * acc[dv] and acc_lo[dv] (which o uses, never frees). */
+void as_online_start(as_online *o, double *acc, double *acc_lo, size_t dv);
+
+/* One block: the state takes in the block's b scores s[b] and their Values v[b,dv]:
  *   m_new = max(m, max_j s_j);  factor = e^(m - m_new)  (0 before the first block,
  *   when m = -inf and there is nothing to rescale; 1 when the max did not rise);
- *   l = l*factor + sum_j e^(s_j - m_new);  acc = acc*factor + sum_j e^(s_j - m_new) v_j,
- * the sums taken in j order. exps[b] (may be NULL) gets each e^(s_j - m_new). Scores
- * equal to -inf count 0 (a block of them leaves the state as it was, factor 1). Start
- * with *m = -INFINITY, *l = 0 and acc all 0. */
-void as_online_update(double *acc, double *m, double *l, double *factor, double *exps,
-                      const double *s, const double *v, size_t b, size_t dv);
+ *   ℓ = ℓ*factor + sum_j e^(s_j - m_new);  acc = acc*factor + sum_j e^(s_j - m_new) v_j,
+ * the products and sums carried exactly (as_online says how), in j order. *factor gets
+ * the factor; exps[b] (may be NULL) each e^(s_j - m_new). Scores equal to -inf count 0
+ * (a block of them leaves the state as it was, factor 1). */
+void as_online_update(as_online *o, double *factor, double *exps, const double *s,
+                      const double *v, size_t b);
 
-/* After the last block: out[dv] = acc[dv] / l (l > 0: some score was finite). */
-void as_online_output(double *out, const double *acc, double l, size_t dv);
+/* After the last block: out[dv] = acc / ℓ, from both halves, rounded once (ℓ > 0: some
+ * score was finite). */
+void as_online_output(double *out, const as_online *o);
 
 /* The shares the online state gives: a[j] = e^(s_j - m) / l for count scores s (-inf
- * gives exactly 0). */
+ * gives exactly 0), l the running sum as read (o->l). */
 void as_online_shares(double *a, const double *s, double m, double l, size_t count);
 
 /* ---- one row of attention over a cache (decode) ---- */

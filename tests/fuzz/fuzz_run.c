@@ -157,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (p.heads * p.n * p.m <= MOST_SCORES && as_attention_run(&t, &p, &err) == 0) {
         for (hd = 0; hd < t.heads; hd++)
-            check_head(&t.head[hd], &p.M);
+            check_head(&t.head[hd], &t.M);
         check_finite(&t.C);
         check_finite(&t.O);
         check_lean(&p, &t, &err);
