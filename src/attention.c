@@ -329,7 +329,7 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
         as_rope(w->kr.v, w->k.v, p->m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
     }
     f = (as_fused_head){.q = w->qr.v ? w->qr.v : w->q.v, .k = w->kr.v ? w->kr.v : w->k.v,
-                        .v = w->v.v, .mask = p->M.v, .n = p->n, .m = p->m, .d = p->d_k,
+                        .v = w->v.v, .mask = w->t->M.v, .n = p->n, .m = p->m, .d = p->d_k,
                         .dv = p->d_v, .scale = p->scale,
                         .alibi = p->positions == AS_POSITIONS_ALIBI,
                         .slope = p->positions == AS_POSITIONS_ALIBI ? w->t->slopes.v[hd] : 0.0};
@@ -376,7 +376,7 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
     long f0, f1;
     int i;
 
-    if (as_mask_reach_init(&reach, p->M.v, p->n, p->m) != 0) {
+    if (as_mask_reach_init(&reach, t->M.v, p->n, p->m) != 0) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
