@@ -55,15 +55,16 @@ static size_t name_len(const char *p, const char *end)
     return n;
 }
 
-/* Bytes of a settings key at p ("name", "title", "标题"): anything up to ":" or "："
- * with no blank in it, the colon included; 0 when p starts no settings line. */
+/* Bytes of a settings key at p ("name", "title", "标题"), or of a caption of the tool's
+ * own output that ends in a colon ("the cache (rows so far: 2):", "reads from the cache:
+ * [我]"): anything up to ":" or "：" with no "=", "[" or "#" before it, the colon
+ * included; 0 when p starts no such line. */
 static size_t key_len(const char *p, const char *end)
 {
     const char *q = p;
     size_t k;
 
-    while (q < end && as_lex_blank(q, end) == 0 && as_lex_eol(q, end) == 0 && *q != '=' &&
-           *q != '[' && *q != '#') {
+    while (q < end && as_lex_eol(q, end) == 0 && *q != '=' && *q != '[' && *q != '#') {
         if ((k = as_lex_colon(q, end)) > 0)
             return q > p ? (size_t)(q + k - p) : 0;
         q += as_lex_char_len(q, end);
@@ -82,6 +83,58 @@ static int at_note(const char *p, const char *end)
            (p < end && *p == '(');
 }
 
+static char *grading_name(const char *p, size_t n);
+
+/* Nonzero when the n bytes at p name a table or row an answer may give. */
+static int answer_name_at(const char *p, size_t n)
+{
+    as_answer_kind kind;
+    long head, row;
+    char *name = n > 0 && n < 64 ? grading_name(p, n) : NULL;
+    int ok = name != NULL && (as_answer_name(name, &kind, &head) == 0 ||
+                              as_answer_row(name, &kind, &head, &row) == 0);
+
+    free(name);
+    return ok;
+}
+
+/* Bytes from p to an answer that follows a caption on this line, as `decode` writes its
+ * rows: "缩放分数：s₁ ≈ [0.7071067812, 0]", "attention output of position “我”: o₀ =
+ * [10,0]" -- the caption ends in a blank or a colon, then a name an answer may have,
+ * "=" (or "≈", "~="), and a table. 0 when the line is no such line. */
+static size_t caption_len(const char *p, const char *end)
+{
+    const char *q, *r;
+    size_t k, n;
+
+    for (r = p + name_len(p, end); r > p && (k = as_lex_blank(r, end)) > 0;)
+        r += k;
+    if (r > p && r < end && (*r == '=' || *r == '~' || (unsigned char)*r == 0xE2))
+        return 0; /* "NAME = …", "NAME ≈ …": a statement of its own */
+    for (q = p; q < end && as_lex_eol(q, end) == 0 && *q != '#'; q += as_lex_char_len(q, end)) {
+        if (q == p || !(q[-1] == ' ' || q[-1] == '\t' || q[-1] == ':' ||
+                        (q - p >= 3 && memcmp(q - 3, "\xEF\xBC\x9A", 3) == 0))) /* ： */
+            continue;
+        if ((n = name_len(q, end)) == 0 || !answer_name_at(q, n))
+            continue;
+        for (r = q + n; (k = as_lex_blank(r, end)) > 0;)
+            r += k;
+        if (end - r >= 3 && memcmp(r, "\xE2\x89\x88", 3) == 0)
+            r += 3; /* ≈ */
+        else if (end - r >= 2 && memcmp(r, "~=", 2) == 0)
+            r += 2;
+        else if (r < end && *r == '=')
+            r++;
+        else
+            continue;
+        while ((k = as_lex_blank(r, end)) > 0)
+            r += k;
+        if (r < end && *r == '[')
+            return (size_t)(q - p);
+    }
+    return 0;
+}
+
 /* The reader's hook: "NAME =" anywhere; first on a line also "key: value", and a
  * heading or note of the tool's own output. */
 static int at_statement(const as_cursor *c, int first)
@@ -90,13 +143,15 @@ static int at_statement(const as_cursor *c, int first)
     const char *q = c->p + n;
     size_t k;
 
-    if (first == 1 && (key_len(c->p, c->end) > 0 || at_note(c->p, c->end)))
+    if (first == 1 && (key_len(c->p, c->end) > 0 || at_note(c->p, c->end) ||
+                       caption_len(c->p, c->end) > 0))
         return 1;
     if (n == 0)
         return 0;
     while ((k = as_lex_blank(q, c->end)) > 0)
         q += k;
-    return q < c->end && *q == '=';
+    return q < c->end && (*q == '=' || (c->end - q >= 3 && memcmp(q, "\xE2\x89\x88", 3) == 0) ||
+                          (c->end - q >= 2 && memcmp(q, "~=", 2) == 0)); /* ≈: run's rounded tables */
 }
 
 /* `name: 张三` names the student (SPEC §6); other settings (title, tokens, the tool's
@@ -215,7 +270,8 @@ static int answer(as_reader *r, size_t n, as_pos at)
     else if (c->end - c->p >= 2 && memcmp(c->p, "~=", 2) == 0)
         c->p += 1; /* the same with --ascii */
     else if (c->p >= c->end || *c->p != '=')
-        return as_reader_err_at(r, c->p, AS_RD_NO_HINT, AS_MSG_ANS_NO_EQUALS, (int)n, name);
+        return as_reader_err_at(r, c->p, AS_MSG_ANS_NO_EQUALS_HINT, AS_MSG_ANS_NO_EQUALS, (int)n,
+                                name);
     c->p++;
     as_cursor_skip_blanks(c);
     if ((table = as_reader_formula_table(c)) != NULL) {
@@ -242,8 +298,11 @@ static int answer(as_reader *r, size_t n, as_pos at)
 static int statement(as_reader *r, int first)
 {
     as_cursor *c = &r->c;
-    const size_t key = first ? key_len(c->p, c->end) : 0;
+    const size_t caption = first ? caption_len(c->p, c->end) : 0;
+    const size_t key = first && caption == 0 ? key_len(c->p, c->end) : 0;
 
+    if (caption > 0)
+        c->p += caption; /* the caption is the tool's words: the answer follows */
     if (key > 0)
         return setting(r, key);
     if (first && at_note(c->p, c->end)) {
@@ -363,13 +422,16 @@ int as_answer_name(const char *name, as_answer_kind *kind, long *head)
 }
 
 /* The row number after a row answer's letter: ASCII digits or subscript digits (₀ is
- * E2 82 80 ... ₉ E2 82 89), then optionally "_hN". -1 when it is not one. */
+ * E2 82 80 ... ₉ E2 82 89), or digits in brackets as --ascii writes them ("q[1]"), then
+ * optionally "_hN". -1 when it is not one. */
 static long row_number(const char *s, long *head)
 {
     long row = -1;
     char *end;
+    int bracket = *s == '[';
 
-    while (*s != '\0' && *s != '_') {
+    s += bracket;
+    while (*s != '\0' && *s != '_' && !(bracket && *s == ']')) {
         int d;
         if (*s >= '0' && *s <= '9')
             d = *s++ - '0';
@@ -382,6 +444,8 @@ static long row_number(const char *s, long *head)
         if (row >= (long)AS_MAX_DIM)
             return -1;
     }
+    if (bracket && *s++ != ']')
+        return -1;
     *head = -1;
     if (*s == '\0')
         return row;
@@ -398,10 +462,23 @@ int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row)
                                            AS_ANS_S, AS_ANS_A, AS_ANS_O};
     const char *at = name[0] != '\0' ? strchr(letters, name[0]) : NULL;
 
+    if ((name[0] == 'q' || name[0] == 'k') && name[1] == 'r' &&
+        (*row = row_number(name + 2, head)) >= 0) { /* qr1, kr1: rows turned by RoPE */
+        *kind = name[0] == 'q' ? AS_ANS_QR : AS_ANS_KR;
+        return 0;
+    }
     if (at == NULL || (*row = row_number(name + 1, head)) < 0)
         return -1;
     *kind = kinds[at - letters];
     return 0;
+}
+
+const char *as_answer_row_letter(as_answer_kind kind)
+{
+    static const char *const letter[AS_ANS_KINDS] = {"q", "k", "v", "", "s", "a", "o", "",
+                                                     "", "qr", "kr", ""};
+
+    return (unsigned)kind < AS_ANS_KINDS ? letter[kind] : "";
 }
 
 const char *as_answer_kind_name(as_answer_kind kind)

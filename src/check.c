@@ -45,6 +45,71 @@ static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
            : kind == AS_ANS_C ? &t->C : kind == AS_ANS_PE ? &t->PE : &t->O;
 }
 
+/* Where a row of S or A written with fewer cells than the row begins, or -1 when it is
+ * no such row: decode's span, the cache positions r+1-c .. r of step r (everything
+ * outside it unreadable: a window, or the future); else the c positions it reads. */
+static long written_from(const as_matrix *S, size_t r, size_t c, size_t *reads)
+{
+    size_t j, outside = 0;
+
+    *reads = 0;
+    for (j = 0; j < S->cols; j++) {
+        const int read = AS_AT(*S, r, j) != -INFINITY;
+        *reads += (size_t)read;
+        outside += (size_t)(read && (j > r || j + c < r + 1));
+    }
+    if (c >= S->cols || c == 0)
+        return -1;
+    if (r < S->cols && c <= r + 1 && outside == 0)
+        return (long)(r + 1 - c);
+    return c == *reads ? (long)S->cols : -1; /* S->cols: the readable positions */
+}
+
+/* A row of S or A (row r of head table whole, S its scores) written over only the
+ * positions the step reads, as decode and the walk-through print it: made whole into
+ * g->own, the cells not written exactly -inf (S) or 0 (A). Returns 0 (also when the row
+ * is no such row: given unchanged), or -1 when memory ran out. */
+static int widen_row(as_table_grade *g, const as_matrix *whole, const as_matrix *S, size_t r)
+{
+    const as_answer *ans = g->given;
+    const size_t c = ans->value.cols;
+    size_t j, k = 0, reads;
+    const long from = ans->value.rows == 1 ? written_from(S, r, c, &reads) : -1;
+    as_answer *own;
+
+    if (from < 0)
+        return 0;
+    if ((own = calloc(1, sizeof *own)) == NULL)
+        return -1;
+    g->own = own;
+    if (as_matrix_init(&own->value, 1, whole->cols) != 0 ||
+        as_matrix_init(&own->unit, 1, whole->cols) != 0)
+        return -1;
+    own->name = ans->name, own->pos = ans->pos;
+    for (j = 0; j < whole->cols; j++) {
+        const int written = (size_t)from == S->cols ? AS_AT(*S, r, j) != -INFINITY
+                                                    : j >= (size_t)from && j <= r;
+        own->value.v[j] = written ? ans->value.v[k] : g->kind == AS_ANS_S ? -INFINITY : 0.0;
+        own->unit.v[j] = written ? ans->unit.v[k++] : 0.0;
+    }
+    g->given = own;
+    return 0;
+}
+
+/* K or V (the layer's, or a head's) with fewer rows than the table, whole columns: the
+ * cache after step rows-1 as decode prints it, graded against the first rows rows and
+ * named so ("K[:2]"). */
+static void cache_rows(as_table_grade *g, const as_matrix *whole, const char *head)
+{
+    const as_matrix *w = &g->given->value;
+
+    if ((g->kind != AS_ANS_K && g->kind != AS_ANS_V && g->kind != AS_ANS_KR) || g->row >= 0 || w->rows == 0 ||
+        w->rows >= whole->rows || w->cols != whole->cols)
+        return;
+    g->expected.rows = w->rows;
+    snprintf(g->name, sizeof g->name, "%s%s[:%zu]", as_answer_kind_name(g->kind), head, w->rows);
+}
+
 /* Sets g's head (the tables of one head need no head name when there is only one; O
  * alone is the layer's output), name and expected table (or row). */
 static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
@@ -69,13 +134,19 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
     g->expected = *whole;
     if (g->row < 0) {
         snprintf(g->name, sizeof g->name, "%s%s", as_answer_kind_name(g->kind), head);
+        cache_rows(g, whole, head);
         return 0;
     }
     if ((size_t)g->row >= whole->rows)
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_ROW, AS_MSG_CHK_NO_SUCH_ROW_HINT);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
-    snprintf(g->name, sizeof g->name, "%c%ld%s", "qkv sao"[g->kind], g->row, head);
+    snprintf(g->name, sizeof g->name, "%s%ld%s", as_answer_row_letter(g->kind), g->row, head);
+    if ((g->kind == AS_ANS_S || g->kind == AS_ANS_A) &&
+        widen_row(g, whole, &t->head[g->head].S, (size_t)g->row) != 0) {
+        as_error_msg(err, a->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+        return -1;
+    }
     return 0;
 }
 
@@ -133,6 +204,17 @@ static int given_table(const as_problem *p, const as_trace *t, const as_answers 
     return name_error(a, ans, err, AS_MSG_CHK_OTHER_PROBLEM, AS_MSG_CHK_OTHER_PROBLEM_HINT);
 }
 
+/* Frees g's own answer (a widened row), if any. */
+static void free_own(as_table_grade *g)
+{
+    if (g->own != NULL) {
+        as_matrix_free(&g->own->value);
+        as_matrix_free(&g->own->unit);
+        free(g->own);
+        g->own = NULL;
+    }
+}
+
 /* Resolves every answer's name, refusing a table (or row) given twice; the problem's
  * own tables (given_table) are checked and left out. */
 static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
@@ -148,16 +230,22 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
                 return -1;
             continue;
         }
+        memset(now, 0, sizeof *now);
         if (resolve(now, p, t, a, &a->item[i], err) != 0)
-            return -1;
+            goto fail;
         for (j = 0; j < g->count; j++)
             if (g->table[j].expected.v == now->expected.v &&
-                g->table[j].expected.rows == now->expected.rows)
-                return name_error(a, &a->item[i], err, AS_MSG_CHK_GIVEN_TWICE,
-                                  AS_MSG_CHK_GIVEN_TWICE_HINT);
+                g->table[j].expected.rows == now->expected.rows &&
+                (g->table[j].row < 0) == (now->row < 0)) { /* k0 and K[:1] differ */
+                name_error(a, &a->item[i], err, AS_MSG_CHK_GIVEN_TWICE, AS_MSG_CHK_GIVEN_TWICE_HINT);
+                goto fail;
+            }
         g->count++;
     }
     return 0;
+fail:
+    free_own(&g->table[g->count]);
+    return -1;
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -305,8 +393,10 @@ void as_grade_free(as_grade *g)
 {
     size_t i;
 
-    for (i = 0; i < g->count; i++)
+    for (i = 0; i < g->count; i++) {
         free(g->table[i].wrong);
+        free_own(&g->table[i]);
+    }
     free(g->table);
     memset(g, 0, sizeof *g);
 }

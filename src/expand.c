@@ -94,11 +94,11 @@ int as_expand_elides(size_t count)
     return count > AS_EXPAND_MAX;
 }
 
-int as_expand_join(as_text *t, size_t count, const char *sep,
-                   int (*item)(as_text *t, size_t k, void *ctx), void *ctx,
-                   const as_expand_style *st)
+/* as_expand_join(), eliding a long list only when elide is nonzero. */
+static int join(as_text *t, size_t count, const char *sep,
+                int (*item)(as_text *t, size_t k, void *ctx), void *ctx,
+                const as_expand_style *st, int elide)
 {
-    const int elide = as_expand_elides(count);
     int rounded = 0;
     size_t k;
 
@@ -157,6 +157,13 @@ int as_expand_products(as_text *t, const as_view *a, const as_view *b, const cha
     return as_expand_join(t, a->count, sep, product, &p, st);
 }
 
+int as_expand_join(as_text *t, size_t count, const char *sep,
+                   int (*item)(as_text *t, size_t k, void *ctx), void *ctx,
+                   const as_expand_style *st)
+{
+    return join(t, count, sep, item, ctx, st, as_expand_elides(count));
+}
+
 struct cells {
     const as_view *v;
     const as_expand_style *st;
@@ -171,13 +178,13 @@ static int cell(as_text *t, size_t k, void *ctx)
 
 /* Nonzero when every shown value of v displays without decimals (as textblock.c's
  * tables decide between "," and ", "). */
-static int all_whole(const as_view *v, const as_expand_style *st)
+static int all_whole(const as_view *v, const as_expand_style *st, int elide)
 {
     char buf[AS_NUM_BUF];
     size_t k;
 
     for (k = 0; k < v->count; k++) {
-        if (as_expand_elides(v->count) && k >= AS_EXPAND_HEAD && k < v->count - AS_EXPAND_TAIL)
+        if (elide && k >= AS_EXPAND_HEAD && k < v->count - AS_EXPAND_TAIL)
             continue;
         as_fmt_display(buf, sizeof buf, as_view_at(v, k), st->digits, st->ascii);
         if (strpbrk(buf, ".e") != NULL)
@@ -186,15 +193,26 @@ static int all_whole(const as_view *v, const as_expand_style *st)
     return 1;
 }
 
-int as_expand_vector(as_text *t, const as_view *v, const as_expand_style *st)
+/* The bracketed vector of v, long ones elided when elide is nonzero. */
+static int vector(as_text *t, const as_view *v, const as_expand_style *st, int elide)
 {
     struct cells c = {v, st};
     int rounded;
 
     as_text_addf(t, "[");
-    rounded = as_expand_join(t, v->count, all_whole(v, st) ? "," : ", ", cell, &c, st);
+    rounded = join(t, v->count, all_whole(v, st, elide) ? "," : ", ", cell, &c, st, elide);
     as_text_addf(t, "]");
     return rounded;
+}
+
+int as_expand_vector(as_text *t, const as_view *v, const as_expand_style *st)
+{
+    return vector(t, v, st, as_expand_elides(v->count));
+}
+
+int as_expand_vector_whole(as_text *t, const as_view *v, const as_expand_style *st)
+{
+    return vector(t, v, st, 0);
 }
 
 struct words {

@@ -834,7 +834,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "%zu to %zu of k, %zu to %zu of v), shared within the group ──"},
     [AS_MSG_TR_RULE_WINDOW] = {"本例使用滑动窗口读取规则（窗口宽%zu）：当前位置能读自己和它前面的%zu个位置，更早的位置读不到。",
                             "A sliding window of %zu applies: a position reads itself and the "
-                            "%zu positions before it, and nothing earlier."},
+                            "positions up to %zu before it, and nothing earlier."},
     [AS_MSG_TR_OUTSIDE] = {"不可读位置%zu：%s（滑动窗口：它在宽%zu的窗口之外，离当前位置太远）",
                         "position %zu: %s is not readable (sliding window: it lies too far "
                         "back, outside the window of %zu)"},
@@ -875,10 +875,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_CACHE] = {"缓存（到目前为止的%zu行）：", "the cache (rows so far: %zu):"},
     [AS_MSG_DC_WINDOW] = {"（滑动窗口：缓存只需保留最近的%zu行）", "(sliding window: the cache need keep only the last %zu rows)"},
     [AS_MSG_DC_SHARES] = {"读取份额：%s", "shares: %s"},
-    [AS_MSG_DC_SAME] = {"与run算出的O第%zu行逐位相同（同样的运算，同样的顺序）。",
-                     "Bit for bit row %zu of the O that run computes (the same arithmetic in "
-                     "the same order)."},
-    [AS_MSG_DC_DIFFERS] = {"与run算出的O第%zu行不是逐位相同！", "NOT bit for bit row %zu of the O that run computes!"},
+    [AS_MSG_DC_SAME] = {"（与run算出的O第%zu行逐位相同：同样的运算，同样的顺序。）",
+                     "(Bit for bit row %zu of the O that run computes: the same arithmetic in "
+                     "the same order.)"},
+    [AS_MSG_DC_DIFFERS] = {"（与run算出的O第%zu行不是逐位相同！）", "(NOT bit for bit row %zu of the O that run computes!)"},
     [AS_MSG_DC_WORK] = {"本步工作：投影1行，打分点积%zu个；若不用缓存、从头重算这%zu行：投影%zu行，打分点积%zu个。",
                      "Work this step: 1 row projected, score dot products: %zu. Recomputing "
                      "from scratch (rows so far: %zu): rows projected: %zu, score dot "
@@ -888,8 +888,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "recomputing at every step: rows projected: %zu, score dot products: "
                       "%zu."},
     [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
-    [AS_MSG_DC_HEAD] = {"（第%zu个头）", " (head %zu)"},
-    [AS_MSG_DC_GROUP] = {"（第%zu组K、V）", " (K/V group %zu)"},
+    [AS_MSG_DC_HEAD] = {"  各头并排（共%zu个头）", " for the %zu heads side by side"},
+    [AS_MSG_DC_GROUP] = {"  各组K、V并排（共%zu组）", " for the %zu K/V groups side by side"},
     [AS_MSG_DECODE_CROSS] = {"decode需要自注意力，但输入给了Xkv",
                           "decode needs self-attention, but Xkv is given"},
     [AS_MSG_HINT_DECODE_CROSS] = {"decode逐个生成同一条序列，它的Key和Value来自自己的Token；交叉注意力请用run和trace查看",
@@ -1236,9 +1236,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "expected \"[[\" after \"%.*s =\""},
     [AS_MSG_ANS_SAME_LINE_HINT] = {"表要从它名字所在的那一行开始写：S = [[1, 2]]",
         "write the table on the line of its name: S = [[1, 2]]"},
-    /* ---- compare: a head the variant does not have (issue 20) ---- */
+    /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     [AS_MSG_CMP_NO_HEAD] = {"%s：变体里没有这张表（变体的头更少）",
         "%s: not in the variant (it has fewer heads)"},
+    [AS_MSG_ANS_NO_EQUALS_HINT] = {"名字和表之间写“=”，如S = [[0, -inf], [0.7071, 0]]",
+        "write \"=\" between the name and its table, e.g. S = [[0, -inf], [0.7071, 0]]"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

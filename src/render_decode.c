@@ -7,6 +7,7 @@
 #include "attnstep/textblock.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The cache is drawn in full up to this many rows; longer, only its size is said. */
@@ -38,68 +39,155 @@ static as_view span(const double *v, size_t count)
     return s;
 }
 
-/* Adds the line "q₂ = [..]" (≈ when a shown value is rounded), then note when given
- * (a message with one %zu: the head or the K/V group). */
-static void row_line(dwalk *w, const char *name, size_t step, as_view v, as_msg note,
-                     size_t which)
+/* "q₂" (head < 0), or "o₂_h1": a row answer's name as check reads it back (SPEC §6). */
+static void row_name(as_text *t, const dwalk *w, const char *name, size_t step, long head)
 {
-    as_text t = {0}, res = {0};
-    const int rounded = as_expand_vector(&res, &v, &w->st);
+    as_expand_sub(t, name, step, &w->st);
+    if (head >= 0)
+        as_text_addf(t, "_h%ld", head);
+}
 
-    as_expand_sub(&t, name, step, &w->st);
-    as_text_addf(&t, " %s %s", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
+/* "q₂ = [..]" (≈ when a shown value is rounded), into t. */
+static void row_text(as_text *t, const dwalk *w, const char *name, size_t step, long head,
+                     as_view v)
+{
+    as_text res = {0};
+    const int rounded = as_expand_vector_whole(&res, &v, &w->st); /* check reads it back */
+
+    row_name(t, w, name, step, head);
+    as_text_addf(t, " %s %s", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
                  as_text_str(&res));
-    if (note != AS_MSG_COUNT)
-        as_text_addf(&t, msg(w, note), which);
-    as_block_add(w->b, "%s", as_text_str(&t));
-    w->b->failed |= t.failed | res.failed;
-    as_text_free(&t);
+    t->failed |= res.failed;
     as_text_free(&res);
 }
 
-/* ---- text: one step ---- */
+/* Adds the line "q₂ = [..]", then note when given (a message with one %zu). */
+static void row_line(dwalk *w, const char *name, size_t step, long head, as_view v,
+                     as_msg note, size_t count)
+{
+    as_text t = {0};
 
-/* "只算新一行的投影：" then q_t (per head when several) and k_t, v_t (per K/V head). */
+    row_text(&t, w, name, step, head, v);
+    if (note != AS_MSG_COUNT)
+        as_text_addf(&t, msg(w, note), count);
+    as_block_add(w->b, "%s", as_text_str(&t));
+    w->b->failed |= t.failed;
+    as_text_free(&t);
+}
+
+/* Nonzero when the cached Queries and Keys are turned by RoPE: their rows are then
+ * run's Qr and Kr (named qr_t, kr_t, Kr). */
+static int turned(const as_problem *p)
+{
+    return p->positions == AS_POSITIONS_ROPE;
+}
+
+/* Row t of groups K/V groups side by side (the layer's K or V row when they are all),
+ * into row[]. Layout, not arithmetic: the values are the cache's. */
+static void groups_row(double *row, const as_matrix *c, size_t groups, size_t t)
+{
+    size_t g;
+
+    for (g = 0; g < groups; g++)
+        memcpy(row + g * c[g].cols, &AS_AT(c[g], t, 0), c[g].cols * sizeof *row);
+}
+
+/* The first head that reads K/V group g: run's tables of that head are the group's. */
+static size_t group_head(const as_problem *p, size_t g)
+{
+    return g * (p->heads / p->kv_heads);
+}
+
+/* RoPE turns each head's Queries and Keys apart, and run keeps the turned ones only per
+ * head (Qr₀, Kr₀ ...): with several heads the turned rows are named per head, "qr₂_h1",
+ * each K/V group's after the first head that reads it. */
+static int per_head(const as_problem *p)
+{
+    return turned(p) && p->heads > 1;
+}
+
+/* "只算新一行的投影：" then q_t, k_t, v_t: the layer's rows, every head (K/V group)
+ * side by side, as run's Q, K, V hold them -- so that check reads them back. */
 static void projections(dwalk *w, size_t t)
 {
     const as_problem *p = w->p;
     const as_decode *d = w->d;
     const as_msg hn = p->heads > 1 ? AS_MSG_DC_HEAD : AS_MSG_COUNT;
     const as_msg gn = p->kv_heads > 1 ? AS_MSG_DC_GROUP : AS_MSG_COUNT;
+    double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
     size_t h, g;
 
     as_block_add(w->b, "%s", msg(w, AS_MSG_DC_NEW));
-    for (h = 0; h < p->heads; h++)
-        row_line(w, "q", t, span(&AS_AT(d->Q, t, h * p->d_k), p->d_k), hn, h);
-    for (g = 0; g < p->kv_heads; g++)
-        row_line(w, "k", t, span(&AS_AT(d->K[g], t, 0), p->d_k), gn, g);
-    for (g = 0; g < p->kv_heads; g++)
-        row_line(w, "v", t, span(&AS_AT(d->V[g], t, 0), p->d_v), gn, g);
+    if (row == NULL) {
+        w->b->failed = 1;
+        return;
+    }
+    if (per_head(p)) {
+        for (h = 0; h < p->heads; h++)
+            row_line(w, "qr", t, (long)h, span(&AS_AT(d->Q, t, h * p->d_k), p->d_k), AS_MSG_COUNT, 0);
+        for (g = 0; g < p->kv_heads; g++)
+            row_line(w, "kr", t, (long)group_head(p, g), span(&AS_AT(d->K[g], t, 0), p->d_k),
+                     AS_MSG_COUNT, 0);
+    } else {
+        row_line(w, turned(p) ? "qr" : "q", t, -1, span(&AS_AT(d->Q, t, 0), d->Q.cols), hn,
+                 p->heads);
+        groups_row(row, d->K, p->kv_heads, t);
+        row_line(w, turned(p) ? "kr" : "k", t, -1, span(row, p->kv_heads * p->d_k), gn,
+                 p->kv_heads);
+    }
+    groups_row(row, d->V, p->kv_heads, t);
+    row_line(w, "v", t, -1, span(row, p->kv_heads * p->d_v), gn, p->kv_heads);
+    free(row);
 }
 
-/* One table of the cache, "K = [[..]]", labelled name (with the group's subscript when
- * there are several groups). */
-static as_block cache_table(const dwalk *w, const char *name, size_t g, const as_matrix *m,
-                            size_t rows)
+/* One table of the cache, "K = [[..]]": its first rows rows of groups groups from c,
+ * side by side; with head >= 0 named for that head ("Kr₂"). */
+static as_block cache_table(const dwalk *w, const char *name, long head, const as_matrix *c,
+                            size_t groups, size_t rows)
 {
     const as_cell_style cs = {w->o->digits, w->o->ascii, NULL, NULL};
-    const as_matrix view = {rows, m->cols, m->v};
+    as_matrix view = {rows, groups * c[0].cols, NULL};
     as_text label = {0};
     int rounded = 0;
-    as_block b = as_block_matrix(&view, &cs, &rounded);
+    as_block b = {0};
+    size_t t;
 
-    if (w->p->kv_heads > 1)
-        as_expand_sub(&label, name, g, &w->st);
+    if ((view.v = malloc((rows * view.cols + 1) * sizeof *view.v)) == NULL) {
+        b.failed = 1;
+        return b;
+    }
+    for (t = 0; t < rows; t++)
+        groups_row(view.v + t * view.cols, c, groups, t);
+    b = as_block_matrix(&view, &cs, &rounded);
+    if (head >= 0)
+        as_expand_sub(&label, name, (size_t)head, &w->st);
     else
         as_text_addf(&label, "%s", name);
     as_text_addf(&label, " %s ", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=");
     as_block_label(&b, as_text_str(&label));
     b.failed |= label.failed;
     as_text_free(&label);
+    free(view.v);
     return b;
 }
 
-/* "缓存（到目前为止的3行）：" and K, V side by side (each group's) while short. */
+/* K and V of the cache side by side, groups groups from group g on (head: as cache_table). */
+static void cache_pair(dwalk *w, long head, size_t g, size_t groups, size_t rows)
+{
+    as_block k = cache_table(w, turned(w->p) ? "Kr" : "K", head, w->d->K + g, groups, rows);
+    as_block v = cache_table(w, "V", head, w->d->V + g, groups, rows);
+    as_block both = as_block_beside(&k, &v, 4);
+
+    as_block_append(w->b, &both);
+    w->b->failed |= k.failed | v.failed | both.failed;
+    as_block_free(&k);
+    as_block_free(&v);
+    as_block_free(&both);
+}
+
+/* "缓存（到目前为止的3行）：" and K, V side by side while short: the first t+1 rows of
+ * run's K and V (every K/V group side by side; with RoPE and several heads each group
+ * apart, per_head()). */
 static void cache(dwalk *w, size_t t)
 {
     const as_problem *p = w->p;
@@ -110,16 +198,12 @@ static void cache(dwalk *w, size_t t)
         as_block_add(w->b, msg(w, AS_MSG_DC_WINDOW), p->window);
     if (t + 1 > CACHE_SHOWN)
         return;
-    for (g = 0; g < p->kv_heads; g++) {
-        as_block k = cache_table(w, "K", g, &w->d->K[g], t + 1);
-        as_block v = cache_table(w, "V", g, &w->d->V[g], t + 1);
-        as_block both = as_block_beside(&k, &v, 4);
-        as_block_append(w->b, &both);
-        w->b->failed |= k.failed | v.failed | both.failed;
-        as_block_free(&k);
-        as_block_free(&v);
-        as_block_free(&both);
+    if (!per_head(p)) {
+        cache_pair(w, -1, 0, p->kv_heads, t + 1);
+        return;
     }
+    for (g = 0; g < p->kv_heads; g++)
+        cache_pair(w, (long)group_head(p, g), g, 1, t + 1);
 }
 
 /* Which cache rows step t reads: "读取缓存中的：[我,爱]". */
@@ -134,19 +218,21 @@ static void reads_line(dwalk *w, size_t t)
     as_text_free(&words);
 }
 
-/* A vector line under a message with one %s: the scores or the shares of head hd. */
-static void vector_line(dwalk *w, as_msg m, const double *v, size_t count)
+/* A named row under a message with one %s: "缩放分数：s₂ = [..]" (the scores or the
+ * shares over the positions the step reads, as check reads them back). */
+static void vector_line(dwalk *w, as_msg m, const char *name, size_t t, long head,
+                        const double *v, size_t count)
 {
-    as_text t = {0};
-    const as_view s = span(v, count);
+    as_text line = {0};
 
-    as_expand_vector(&t, &s, &w->st);
-    as_block_add(w->b, msg(w, m), as_text_str(&t));
-    w->b->failed |= t.failed;
-    as_text_free(&t);
+    row_text(&line, w, name, t, head, span(v, count));
+    as_block_add(w->b, msg(w, m), as_text_str(&line));
+    w->b->failed |= line.failed;
+    as_text_free(&line);
 }
 
-/* Each head's scores, shares and output over the cache rows read. */
+/* Each head's scores, shares and output over the cache rows read; named s_t, a_t, o_t,
+ * with _hN when there are several heads (o_t also when Wo follows). */
 static void heads(dwalk *w, size_t t)
 {
     const as_problem *p = w->p;
@@ -155,13 +241,13 @@ static void heads(dwalk *w, size_t t)
     size_t h;
 
     for (h = 0; h < p->heads; h++) {
+        const long hd = p->heads > 1 ? (long)h : -1;
         if (p->heads > 1)
             as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
-        vector_line(w, AS_MSG_TR_SCALED, &AS_AT(d->S[h], t, f), count);
-        vector_line(w, AS_MSG_DC_SHARES, &AS_AT(d->A[h], t, f), count);
+        vector_line(w, AS_MSG_TR_SCALED, "s", t, hd, &AS_AT(d->S[h], t, f), count);
+        vector_line(w, AS_MSG_DC_SHARES, "a", t, hd, &AS_AT(d->A[h], t, f), count);
         if (p->heads > 1 || p->Wo != NULL)
-            row_line(w, "o", t, span(&AS_AT(d->Oh[h], t, 0), p->d_v),
-                     p->heads > 1 ? AS_MSG_DC_HEAD : AS_MSG_COUNT, h);
+            row_line(w, "o", t, (long)h, span(&AS_AT(d->Oh[h], t, 0), p->d_v), AS_MSG_COUNT, 0);
     }
 }
 
@@ -169,16 +255,11 @@ static void heads(dwalk *w, size_t t)
 static void output(dwalk *w, size_t t)
 {
     const as_decode *d = w->d;
-    const as_view o = span(&AS_AT(d->O, t, 0), d->O.cols);
-    as_text res = {0}, line = {0};
-    const int rounded = as_expand_vector(&res, &o, &w->st);
+    as_text line = {0};
 
-    as_expand_sub(&line, "o", t, &w->st);
-    as_text_addf(&line, " %s %s", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
-                 as_text_str(&res));
+    row_text(&line, w, "o", t, -1, span(&AS_AT(d->O, t, 0), d->O.cols));
     as_block_add(w->b, msg(w, AS_MSG_TR_OUT_ROW), w->p->tokens[t], as_text_str(&line));
-    w->b->failed |= res.failed | line.failed;
-    as_text_free(&res);
+    w->b->failed |= line.failed;
     as_text_free(&line);
     if (d->same != NULL)
         as_block_add(w->b, msg(w, d->same[t] ? AS_MSG_DC_SAME : AS_MSG_DC_DIFFERS), t);

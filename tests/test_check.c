@@ -547,6 +547,28 @@ static void test_a_name_is_quoted_for_each_format(void **state)
     assert_file_contains(CLI_ERR, "no-such-answers.txt: error: cannot read the answers: no such file");
 }
 
+/* With several heads an answer must say whose S it is (SPEC §6: S_h0, S_h1 ...). */
+static void test_with_several_heads_an_answer_names_its_head(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/two-heads.txt " DATA "two-heads-s-without-head.txt "
+                         "--lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "two-heads-s-without-head.txt:2:1: error: S: with several "
+                                  "heads, say whose table this is\n  hint: name the head: S_h0, "
+                                  "S_h1 ... (a row: s1_h0)\n");
+}
+
+/* A name is printed, never obeyed: ESC and BEL from a name: line show as "?" (issue 20). */
+static void test_control_bytes_in_a_name_are_shown_not_sent(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt " DATA "name-with-control-bytes.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "student: Eve?[2J?  score: 1/1\n");
+    assert_file_lacks(CLI_OUT, "\x1b");
+    assert_file_lacks(CLI_OUT, "\x07");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -581,6 +603,8 @@ int main(void)
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
         cmocka_unit_test(test_a_name_is_quoted_for_each_format),
+        cmocka_unit_test(test_with_several_heads_an_answer_names_its_head),
+        cmocka_unit_test(test_control_bytes_in_a_name_are_shown_not_sent),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -228,6 +228,88 @@ static void test_the_ascii_walk_through_has_no_unicode_symbols(void **state)
     assert_file_contains(CLI_OUT, "reads from the cache: [爱,你]");
 }
 
+/* ---- decode's output read back by check ---- */
+
+#define GEN_IN "build/tests/decode-gen.txt"
+#define DEC_OUT "build/tests/decode-answers.txt"
+
+/* `decode OPTS` of input, then `check input` on that output: every table and row right. */
+static void assert_decode_reads_back(const char *input, const char *opts)
+{
+    char cmd[512];
+
+    snprintf(cmd, sizeof cmd, "decode %s %s -o " DEC_OUT " --force", opts, input);
+    assert_int_equal(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "check --lang en %s " DEC_OUT, input);
+    if (run(cmd) != 0) {
+        char *err = slurp(CLI_ERR), *out = slurp(CLI_OUT);
+        print_error("decode %s %s does not read back as all right:\n%s%s\n", opts, input,
+                    out ? out : "", err ? err : "");
+        free(err);
+        free(out);
+        fail();
+    }
+    assert_file_contains(CLI_OUT, "all right: ");
+}
+
+/* SPEC §6, §11: what decode prints -- q_t, k_t, v_t, the cache K, V (the first t+1 rows
+ * of run's), each step's s_t and a_t over the positions it reads, each head's o_t and
+ * the output row -- reads back as ANSWERS, graded all right, in both languages and with
+ * --ascii, for every example decode takes. */
+static void test_decode_output_of_every_example_reads_back_as_answers_all_right(void **state)
+{
+    static const char *const ex[] = {"decode", "f11", "gqa", "window", "tiles", "two-heads",
+                                     "alibi", "sinusoidal", "rope", "padding-mask"};
+    static const char *const opts[] = {"", "--lang en", "--ascii", "--ascii --lang en"};
+    char path[64];
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof ex / sizeof ex[0]; i++)
+        for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+            snprintf(path, sizeof path, "examples/%s.txt", ex[i]);
+            assert_decode_reads_back(path, opts[k]);
+        }
+}
+
+/* The same for 60 generated inputs of 1 to 8 tokens (the cache is drawn up to 8 rows):
+ * several heads, shared K/V heads, windows, custom masks, positions (RoPE with several
+ * heads names its turned rows per head), Wo. */
+static void test_decode_output_of_generated_inputs_reads_back_all_right(void **state)
+{
+    static gen g;
+    as_prng r;
+    uint64_t i;
+    FILE *f;
+
+    (void)state;
+    as_prng_seed(&r, 1506);
+    for (i = 0; i < (under_valgrind() ? 4u : 60u); i++) {
+        generate(&g, 600 + i, (size_t)as_prng_range(&r, 1, 8));
+        assert_non_null(f = fopen(GEN_IN, "wb"));
+        assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
+        assert_int_equal(fclose(f), 0);
+        assert_decode_reads_back(GEN_IN, i % 2 ? "--lang en" : "--ascii");
+    }
+}
+
+/* A student's decode answers with one wrong cell: that cell is marked, with what was
+ * written and what was expected, and the mistake is taught (zh and en). Step 1 of
+ * examples/decode.txt (the chapter's row 1): a₁ written [0.6698, 0.3203] -- the second
+ * share miscopied (0.3302384507 by the chapter). */
+static void test_a_wrong_cell_of_a_decode_step_is_marked_in_both_languages(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/decode.txt tests/data/decode/step1-wrong-share.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "s1: right");
+    assert_file_contains(CLI_OUT, "a1: wrong (1 of 3 cells)");
+    assert_file_contains(CLI_OUT, "a1[1]: written 0.3203, expected 0.3302384507");
+    assert_file_contains(CLI_OUT, "K[:2]: right");
+    assert_int_equal(run("check examples/decode.txt tests/data/decode/step1-wrong-share.txt"), 1);
+    assert_file_contains(CLI_OUT, "a1：不对（有1个格子不对，共3个）");
+    assert_file_contains(CLI_OUT, "a1[1]：写的是0.3203，应为0.3302384507");
+}
+
 /* A usage error or an input decode cannot follow: exit 2, nothing on stdout. */
 static void refused(const char *args, const char *want)
 {
@@ -323,6 +405,9 @@ int main(void)
         cmocka_unit_test(test_decode_prints_each_head_and_the_shared_cache),
         cmocka_unit_test(test_decode_only_o_prints_the_same_json_text_as_run),
         cmocka_unit_test(test_the_ascii_walk_through_has_no_unicode_symbols),
+        cmocka_unit_test(test_decode_output_of_every_example_reads_back_as_answers_all_right),
+        cmocka_unit_test(test_decode_output_of_generated_inputs_reads_back_all_right),
+        cmocka_unit_test(test_a_wrong_cell_of_a_decode_step_is_marked_in_both_languages),
         cmocka_unit_test(test_decode_refuses_cross_attention),
         cmocka_unit_test(test_decode_refuses_a_mask_that_reads_the_future),
         cmocka_unit_test(test_decode_refuses_a_step_that_overflows_or_reads_nothing),

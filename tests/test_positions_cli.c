@@ -92,6 +92,15 @@ static void test_check_counts_the_turn_and_the_bias(void **state)
     assert_int_equal(run("check tests/data/positions/f11-alibi.txt "
                          "tests/data/positions/answers/alibi-no-bias.txt --lang en"), 1);
     assert_file_contains(CLI_OUT, "S[1][0]: written 0.7071067812, expected 0.7032005312");
+    /* sinusoidal: Q is made from X + PE (worked by hand in the answers files) */
+    assert_int_equal(run("check examples/sinusoidal.txt "
+                         "tests/data/positions/answers/sinusoidal-right.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "Q: right");
+    assert_int_equal(run("check examples/sinusoidal.txt "
+                         "tests/data/positions/answers/sinusoidal-without-pe.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "  Q[0][0]: written 0, expected -0.5\n"
+                                  "  Q[0][1]: written 1, expected 1.5\n"
+                                  "  Q[1][0]: written 1, expected 1.1505843395\n");
 }
 
 /* The tables positions add are answers too (SPEC §12): PE, Qr, Kr, B (_hN with heads). */

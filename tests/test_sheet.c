@@ -252,7 +252,8 @@ static void test_class_into_a_directory_writes_a_file_per_student_and_one_key(vo
 }
 
 /* A name becomes part of a file name safely: a leading "-" (an option to every shell
- * command) or "." (a hidden file) and a "/" (another folder) become "_". A quiz format
+ * command) or "." (a hidden file) and a "/" (another folder) become "_"; a no-break
+ * space after a name (a roster copied from a spreadsheet) is trimmed. A quiz format
  * writes one quiz file for the class, beside each student's input and the key. */
 static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void **state)
 {
@@ -263,6 +264,7 @@ static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void 
     assert_file_contains(CLI_OUT, "wrote build/tests/quiz/01-_dash.txt\n"
                                   "wrote build/tests/quiz/02-_dot.txt\n"
                                   "wrote build/tests/quiz/03-A_B.txt\n"
+                                  "wrote build/tests/quiz/04-Ana.txt\n"
                                   "wrote build/tests/quiz/quiz.gift\n"
                                   "wrote build/tests/quiz/key.txt\n");
     assert_int_equal(run("run build/tests/quiz/03-A_B.txt"), 0);

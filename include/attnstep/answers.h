@@ -57,10 +57,15 @@ typedef enum as_answer_kind {
 int as_answer_name(const char *name, as_answer_kind *kind, long *head);
 
 /* Reads a row answer's name as the walk-through writes it (SPEC §6): q, k, v, s (the
- * scaled scores), a (the shares) or o, then the row in ASCII or subscript digits ("q1",
- * "q₁", "o0"), optionally "_hN" for a head's row. Sets *kind, *row and *head (-1 when no
+ * scaled scores), a (the shares), o, or qr, kr (rows turned by RoPE, as decode prints
+ * them), then the row in ASCII or subscript digits or in brackets ("q1", "q₁", "q[1]"),
+ * optionally "_hN" for a head's row. Sets *kind, *row and *head (-1 when no
  * head is named). Returns 0, or -1 when the name is no row answer. */
 int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row);
+
+/* The letter(s) of a row answer of a kind, as the walk-through names rows: "q", "s",
+ * "qr" (a Query row turned by RoPE); "" for a kind that has no rows to answer. */
+const char *as_answer_row_letter(as_answer_kind kind);
 
 /* The canonical name of a kind, as JSON prints it: "Q" ... "QKT" ... "C". */
 const char *as_answer_kind_name(as_answer_kind kind);

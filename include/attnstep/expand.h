@@ -89,6 +89,10 @@ int as_expand_products(as_text *t, const as_view *a, const as_view *b, const cha
  * any shown value was rounded. */
 int as_expand_vector(as_text *t, const as_view *v, const as_expand_style *st);
 
+/* As as_expand_vector(), never elided: a row that must read back as an answer
+ * (decode's rows, which check grades). */
+int as_expand_vector_whole(as_text *t, const as_view *v, const as_expand_style *st);
+
 /* Appends "[a,b]" of count strings joined by ",", elided like every list. */
 void as_expand_words(as_text *t, const char *const *word, const size_t *idx, size_t count,
                      const as_expand_style *st);

@@ -52,7 +52,11 @@ typedef struct as_table_grade {
     long head;                 /* the head whose table it is, -1 for a whole-layer table */
     long row;                  /* the row answered (s1: 1), -1 for a whole table */
     size_t index;              /* its place among the student's graded answers */
-    const as_answer *given;    /* borrowed from the answers */
+    const as_answer *given;    /* borrowed from the answers, or own */
+    as_answer *own;            /* a row of S or A written over the positions it reads
+                                * ("s₂ = [0.7071, 1.4142]", as decode prints it), made
+                                * whole: -inf (S) or 0 (A) where it reads nothing; given
+                                * points here. Owned (as_grade_free()); else NULL */
     as_matrix expected;        /* a view into the trace (values borrowed, never freed): the
                                 * whole table, or the one row a row answer names */
     int shape_ok;              /* 0 when the given shape differs from the expected one */

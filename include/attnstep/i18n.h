@@ -426,8 +426,8 @@ typedef enum as_msg {
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
     AS_MSG_DC_READS,       /* %s the cache rows read, by token */
-    AS_MSG_DC_HEAD,        /* %zu head: after a row of one head */
-    AS_MSG_DC_GROUP,       /* %zu group: after a row of one K/V head */
+    AS_MSG_DC_HEAD,        /* %zu heads: after a row of every head side by side */
+    AS_MSG_DC_GROUP,       /* %zu groups: after a row of every K/V head side by side */
     AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
     AS_MSG_HINT_DECODE_CROSS,
     AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
@@ -628,8 +628,9 @@ typedef enum as_msg {
     AS_MSG_ANS_NO_EQUALS,
     AS_MSG_ANS_NO_TABLE,
     AS_MSG_ANS_SAME_LINE_HINT,
-    /* ---- compare: a head the variant does not have (issue 20) ---- */
+    /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     AS_MSG_CMP_NO_HEAD,    /* %s table */
+    AS_MSG_ANS_NO_EQUALS_HINT,
     AS_MSG_COUNT
 } as_msg;
 
