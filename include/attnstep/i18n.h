@@ -630,6 +630,15 @@ typedef enum as_msg {
     AS_MSG_ANS_SAME_LINE_HINT,
     /* ---- compare: a head the variant does not have (issue 20) ---- */
     AS_MSG_CMP_NO_HEAD,    /* %s table */
+    /* ---- check: decode's rows and the online softmax's (issue 15) ---- */
+    AS_MSG_CHK_TEACH_S,    /* a wrong row of scaled scores: how one is made */
+    AS_MSG_CHK_TEACH_A,    /* a wrong row of shares */
+    AS_MSG_CHK_TEACH_O,    /* a wrong output row */
+    AS_MSG_CHK_TEACH_CACHE,/* a wrong KV cache (K[:t+1], V[:t+1]) */
+    AS_MSG_CHK_TEACH_M,    /* a wrong running max */
+    AS_MSG_CHK_TEACH_L,    /* a wrong running sum ℓ */
+    AS_MSG_CHK_TEACH_F,    /* a wrong rescale factor */
+    AS_MSG_CHK_TEACH_BLOCKS, /* %zu blocks: a row of m, ℓ or f with as many cells as blocks */
     AS_MSG_COUNT
 } as_msg;
 
