@@ -1,14 +1,20 @@
-/* load.c - NAME = load("file.txt"): finding and reading the file, and reading a large
- * one in two halves at once. The rows themselves are read by reader.c. */
+/* load.c - NAME = load("file.txt"): finding and reading the file, the quick way in
+ * chunks (a large one in two parts at once) or else in one piece by the full grammar.
+ * The rows themselves are read by reader.c. */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE (Linux); without it the hint is left out */
 #include "attnstep/load.h"
 #include "attnstep/lex.h"
 #include "attnstep/threads.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const as_pos no_pos = {0, 0};
 
@@ -30,65 +36,139 @@ static char *resolve(const char *input_path, const char *name, size_t n)
     return out;
 }
 
-/* ------------------------------------------------------------------ two threads ---- */
+/* ------------------------------------------------------------------ the quick way ---- */
 
-/* A loaded file of at least this many bytes is read in two halves at once, split at the
- * start of a line: no row, comment or UTF-8 character spans the split, so each half
- * reads as a file of its own. Only a clean read is kept: an error in either half, or
- * halves that do not fit together (widths, limits), and the file is read again in one
- * piece, which reports the first error in file order at its exact line and column. */
+/* A loaded file is first read the quick way: in chunks of a reused buffer (no copy of
+ * the whole file, no pass over its bytes before the numbers), with as_reader_quick_rows,
+ * a large one in two parts at once split at the start of a line (no row, comment or
+ * UTF-8 character spans the split). Only a clean read is kept: at anything the quick way
+ * does not read, in either part, or parts that do not fit together (widths, limits), the
+ * file is read again in one piece by the full grammar, which reports the first error in
+ * file order at its exact line and column. */
 #define SPLIT_MIN ((size_t)1 << 20)
+#define CHUNK ((size_t)1 << 18) /* 256 KiB: stays in the cache while its numbers are read */
+#define HUGE_PAGE ((size_t)2 << 20)
 
-/* One half: a reader of its own (its own error record, never shown) and its rows. */
-typedef struct half {
-    as_reader r;
-    as_error err;
+/* An array of n doubles that will be filled at once: for 2 MiB and more, aligned to 2 MiB
+ * and marked for huge pages where the system offers them (a page fault per 2 MiB instead
+ * of per 4 KiB); NULL when memory says no. free() frees it. */
+static double *big_array(size_t n)
+{
+    void *p = NULL;
+
+    if (n * sizeof(double) < HUGE_PAGE)
+        return malloc(n * sizeof(double));
+    if (posix_memalign(&p, HUGE_PAGE, n * sizeof(double)) != 0)
+        return NULL;
+#if defined(MADV_HUGEPAGE)
+    madvise(p, n * sizeof(double) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE); /* a hint only */
+#endif
+    return p;
+}
+
+/* One part of the file: its bytes [from, to) and the rows read from them. */
+typedef struct part {
+    int fd;
+    off_t from, to;
+    size_t expect;   /* bytes whose rows b should have room for (the whole file for part 1) */
     as_rd_matrix b;
-    const char *text;
-    size_t len;
     int rc;
-} half;
+} part;
 
-static void half_init(half *h, const as_reader *file, const as_rd_matrix *like,
-                      const char *text, size_t len)
+/* After the first rows of h: room for the rows its bytes should hold, guessed from the
+ * bytes per row so far, in one allocation (huge pages where offered). */
+static void presize(part *h, size_t bytes_read)
 {
-    as_error_init(&h->err, file->err->lang);
-    as_reader_init(&h->r, file->path, &h->err, NULL, NULL);
-    memset(&h->b, 0, sizeof h->b);
-    h->b.id = like->id;
-    h->b.name = like->name;
-    h->b.flags = like->flags;
-    h->text = text;
-    h->len = len;
-    h->rc = -1;
+    as_rd_matrix *b = &h->b;
+    size_t rows = h->expect / (bytes_read / b->rows + 1) + 2, most = AS_MAX_CELLS / b->cols;
+    double *v;
+
+    if (most > AS_MAX_DIM)
+        most = AS_MAX_DIM;
+    if (rows > most)
+        rows = most;
+    if (rows * b->cols <= b->cap)
+        return;
+    v = big_array(rows * b->cols);
+    if (v == NULL)
+        return; /* only a guess: growth goes on geometrically */
+    memcpy(v, b->v, b->rows * b->cols * sizeof *v);
+    free(b->v);
+    b->v = v;
+    b->cap = rows * b->cols;
 }
 
-/* The thread body: the rows of one half, when all of its bytes are valid text. */
-static void read_half(void *arg)
+/* Where the whole lines of buf[0..have) end: just past the last "\n", 0 when none. */
+static size_t whole_lines(const char *buf, size_t have)
 {
-    half *h = arg;
+    while (have > 0 && buf[have - 1] != '\n')
+        have--;
+    return have;
+}
 
-    if (as_lex_bad_byte(h->text, h->len) == NULL) {
-        as_cursor_init(&h->r.c, h->text, h->len);
-        h->rc = as_reader_plain_rows(&h->r, &h->b);
+/* The thread body: reads h's bytes chunk by chunk; h->rc 0 when all of them read the
+ * quick way. */
+static void read_part(void *arg)
+{
+    part *h = arg;
+    size_t cap = CHUNK, have = 0, lines, done = 0, want;
+    off_t at = h->from;
+    char *buf = malloc(cap), *grown;
+    ssize_t got;
+    int sized = 0;
+
+    while (buf != NULL && (at < h->to || have > 0)) {
+        if (have == cap) { /* a line longer than the buffer */
+            if ((grown = realloc(buf, cap * 2)) == NULL)
+                break;
+            buf = grown;
+            cap *= 2;
+        }
+        if (at < h->to) {
+            want = (size_t)(h->to - at) < cap - have ? (size_t)(h->to - at) : cap - have;
+            got = pread(h->fd, buf + have, want, at);
+            if (got <= 0)
+                break; /* cut short or unreadable: the full read says so */
+            at += got;
+            have += (size_t)got;
+        }
+        lines = at < h->to ? whole_lines(buf, have) : have;
+        if (lines == 0)
+            continue;
+        if (as_reader_quick_rows(&h->b, buf, lines) != 0)
+            break;
+        done += lines;
+        if (!sized && h->b.rows > 0) {
+            presize(h, done);
+            sized = 1;
+        }
+        memmove(buf, buf + lines, have - lines);
+        have -= lines;
     }
+    h->rc = buf != NULL && at >= h->to && have == 0 ? 0 : -1;
+    free(buf);
 }
 
-/* Where the second half starts: just after the first "\n" past the middle; 0 when there
- * is none, or when a BOM stands there (it would be skipped as the file's mark). */
-static size_t split_point(const char *text, size_t len)
+/* Where the second part starts: just after the first "\n" past the middle of the size
+ * bytes of fd; 0 when there is none. */
+static off_t split_point(int fd, off_t size)
 {
-    const char *nl = memchr(text + len / 2, '\n', len - len / 2);
-    size_t at = nl != NULL ? (size_t)(nl + 1 - text) : 0;
+    char window[4096];
+    off_t at = size / 2;
+    ssize_t got, i;
 
-    if (at >= len || (len - at >= 3 && memcmp(text + at, "\xEF\xBB\xBF", 3) == 0))
-        return 0;
-    return at;
+    while (at < size && (got = pread(fd, window, sizeof window, at)) > 0) {
+        for (i = 0; i < got; i++)
+            if (window[i] == '\n')
+                return at + i + 1 < size ? at + i + 1 : 0;
+        at += got;
+    }
+    return 0;
 }
 
 /* Appends the rows of tail to head; -1 when their widths differ or the whole is over the
  * limits (which the reading in one piece then reports where it happens). */
-static int join_halves(as_rd_matrix *head, as_rd_matrix *tail)
+static int join_parts(as_rd_matrix *head, as_rd_matrix *tail)
 {
     size_t rows = head->rows + tail->rows, cols = head->rows > 0 ? head->cols : tail->cols;
     double *v;
@@ -99,60 +179,80 @@ static int join_halves(as_rd_matrix *head, as_rd_matrix *tail)
         return -1;
     if (rows > AS_MAX_DIM || !as_shape_ok(rows, cols))
         return -1;
-    v = realloc(head->v, rows * cols * sizeof *v);
-    if (v == NULL)
-        return -1;
-    memcpy(v + head->rows * cols, tail->v, tail->rows * cols * sizeof *v);
-    head->v = v;
-    head->cap = rows * cols;
+    if (head->cap < rows * cols) {
+        v = realloc(head->v, rows * cols * sizeof *v);
+        if (v == NULL)
+            return -1;
+        head->v = v;
+        head->cap = rows * cols;
+    }
+    memcpy(head->v + head->rows * cols, tail->v, tail->rows * cols * sizeof *head->v);
     head->rows = rows;
     head->cols = cols;
     return 0;
 }
 
-/* Reads text[0..len) into b (fresh) on two threads; 0 when that gave the whole matrix,
- * -1 when the file is small, has no split point, or did not read cleanly in halves. */
-static int load_in_halves(const as_reader *file, as_rd_matrix *b, const char *text, size_t len)
+/* Reads the file at path into b (fresh) the quick way; 0 when that gave the whole matrix,
+ * -1 when the full read must decide (also when the file cannot be opened, or is no
+ * regular file, or is over the size limit: the full read reports those). */
+static int load_quick(const char *path, as_rd_matrix *b)
 {
-    half h[2];
-    size_t at = len >= SPLIT_MIN ? split_point(text, len) : 0;
-    int rc = -1;
+    part h[2];
+    struct stat st;
+    off_t at = 0;
+    int fd = open(path, O_RDONLY), i, rc = -1;
 
-    if (at == 0)
+    if (fd < 0)
         return -1;
-    half_init(&h[0], file, b, text, at);
-    half_init(&h[1], file, b, text + at, len - at);
-    as_two_threads(read_half, &h[0], read_half, &h[1]);
-    if (h[0].rc == 0 && h[1].rc == 0 && join_halves(&h[0].b, &h[1].b) == 0) {
-        *b = h[0].b; /* b gets the values; h[0] gives them up */
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size > AS_MAX_INPUT)
+        goto done;
+    if ((size_t)st.st_size >= SPLIT_MIN)
+        at = split_point(fd, st.st_size);
+    for (i = 0; i < 2; i++) {
+        memset(&h[i], 0, sizeof h[i]);
+        h[i].fd = fd;
+        h[i].b.flags = b->flags;
+        h[i].rc = -1;
+    }
+    h[0].to = at > 0 ? at : st.st_size;
+    h[0].expect = (size_t)st.st_size;
+    h[1].from = at;
+    h[1].to = st.st_size;
+    h[1].expect = (size_t)(st.st_size - at);
+    if (at > 0)
+        as_two_threads(read_part, &h[0], read_part, &h[1]);
+    else
+        read_part(&h[0]);
+    if (h[0].rc == 0 && (at == 0 || (h[1].rc == 0 && join_parts(&h[0].b, &h[1].b) == 0)) &&
+        h[0].b.rows > 0) {
+        b->v = h[0].b.v; /* b gets the values; h[0] gives them up */
+        b->rows = h[0].b.rows;
+        b->cols = h[0].b.cols;
+        b->cap = h[0].b.cap;
         h[0].b.v = NULL;
         rc = 0;
     }
     free(h[0].b.v);
     free(h[1].b.v);
+done:
+    close(fd);
     return rc;
 }
 
 /* ------------------------------------------------------------------ the file ---- */
 
-/* Reads the matrix of a loaded file (already read into text) into b: in two halves at
- * once when it is large and clean, else in one piece. */
+/* Reads the matrix of a loaded file (already read into text) into b by the full
+ * grammar, in one piece. */
 static int load_text(as_reader *file, as_rd_matrix *b, const char *text, size_t len)
 {
-    if (load_in_halves(file, b, text, len) != 0) {
-        if (as_reader_start(file, text, len) != 0)
-            return -1;
-        if (file->c.p == file->c.end)
-            return as_reader_err_pos(file, NULL, no_pos, AS_MSG_LD_PLAIN_ROWS_HINT, AS_MSG_LD_FILE_EMPTY);
-        if (as_reader_plain_rows(file, b) != 0)
-            return -1;
-    }
+    if (as_reader_start(file, text, len) != 0)
+        return -1;
+    if (file->c.p == file->c.end)
+        return as_reader_err_pos(file, NULL, no_pos, AS_MSG_LD_PLAIN_ROWS_HINT, AS_MSG_LD_FILE_EMPTY);
+    if (as_reader_plain_rows(file, b) != 0)
+        return -1;
     if (b->rows == 0)
         return as_reader_err_pos(file, NULL, no_pos, AS_MSG_LD_PLAIN_ROWS_HINT, AS_MSG_LD_NO_NUMBERS);
-    if ((b->flags & AS_RD_ONE_ROW) && b->cols == 1) {
-        b->cols = b->rows; /* numpy.savetxt writes a 1-D bias one number per line */
-        b->rows = 1;
-    }
     return 0;
 }
 
@@ -184,6 +284,8 @@ static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n
     }
     as_reader_init(&file, path, r->err, NULL, NULL);
     e = loadable(path);
+    if (e == 0 && load_quick(path, b) == 0)
+        goto done;
     if (e == 0) /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
         e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {
@@ -193,6 +295,11 @@ static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n
     }
     if (load_text(&file, b, text, len) != 0)
         goto fail;
+done:
+    if ((b->flags & AS_RD_ONE_ROW) && b->cols == 1) {
+        b->cols = b->rows; /* numpy.savetxt writes a 1-D bias one number per line */
+        b->rows = 1;
+    }
     rc = 0;
 fail:
     free(path);

@@ -2,6 +2,7 @@
  * reader.h): rows and brackets, numbers in them, matrices side by side, plain rows, and
  * the messages about them. */
 #include "attnstep/reader.h"
+#include "attnstep/fastfloat.h"
 #include "attnstep/i18n.h"
 #include "attnstep/number.h"
 
@@ -98,8 +99,9 @@ static int too_large(as_reader *r, const as_rd_matrix *b, const char *at, as_msg
     return as_reader_err_at(r, at, AS_MSG_RD_TOO_LARGE_HINT, what, b->name, limit);
 }
 
-/* Makes room for need values in b (need is within the limits, checked before). */
-static int reserve(as_reader *r, as_rd_matrix *b, size_t need, const char *at)
+/* Makes room for need values in b (need is within the limits, checked before); -1 when
+ * memory says no. */
+static int grow(as_rd_matrix *b, size_t need)
 {
     size_t cap = b->cap < 16 ? 16 : b->cap;
     double *v;
@@ -112,16 +114,22 @@ static int reserve(as_reader *r, as_rd_matrix *b, size_t need, const char *at)
         cap = need;
     v = realloc(b->v, cap * sizeof *v);
     if (v == NULL)
-        return as_reader_fail_memory(r, at);
+        return -1;
     b->v = v;
     if (b->flags & AS_RD_UNITS) {
         v = realloc(b->u, cap * sizeof *v);
         if (v == NULL)
-            return as_reader_fail_memory(r, at);
+            return -1;
         b->u = v;
     }
     b->cap = cap;
     return 0;
+}
+
+/* grow(), with the error at byte at when memory says no. */
+static int reserve(as_reader *r, as_rd_matrix *b, size_t need, const char *at)
+{
+    return grow(b, need) != 0 ? as_reader_fail_memory(r, at) : 0;
 }
 
 /* Starts a row of b at byte at, checking the limits before making room for it. */
@@ -784,6 +792,96 @@ int as_reader_plain_rows(as_reader *r, as_rd_matrix *b)
             as_cursor_newline(c);
         else if (plain_row(r, b) != 0)
             return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ quick rows ---- */
+
+/* Past the ASCII blanks at p (those of as_lex_blank: the others are for the full read). */
+static const char *quick_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\v' || *p == '\f'))
+        p++;
+    return p;
+}
+
+/* Nonzero when p is where a number written so may end: a blank, a comma, a line end, a
+ * comment or the end (the ASCII delimiters of as_lex_at_delim but "[" and "]"). */
+static int quick_stop(const char *p, const char *end)
+{
+    return p >= end || *p == ' ' || *p == '\t' || *p == '\v' || *p == '\f' || *p == ',' ||
+           *p == '\n' || *p == '\r' || *p == '#';
+}
+
+/* Reads the number at p into the row of b being read (n numbers in it so far); returns
+ * where it ends, NULL when it is not a finite plain decimal followed by a delimiter, or
+ * when it does not fit (a longer row than row 1, the limits, memory). */
+static const char *quick_number(as_rd_matrix *b, size_t n, const char *p, const char *end)
+{
+    double x;
+    const char *e = as_strtod_fast(p, end, &x); /* what as_parse_number gives it */
+
+    if (e == NULL || isinf(x) || !quick_stop(e, end))
+        return NULL; /* also "1/2" and "1e999": the full read decides */
+    if (b->rows == 0) {
+        if (n >= AS_MAX_DIM || grow(b, n + 1) != 0)
+            return NULL;
+    } else if (n >= b->cols)
+        return NULL;
+    b->v[b->rows * b->cols + n] = x;
+    return e;
+}
+
+/* One row at p (its first number): numbers split by blanks or commas, up to the line's
+ * end or comment. Returns where it stops, or NULL when the row is not one quick_rows
+ * reads. */
+static const char *quick_row(as_rd_matrix *b, const char *p, const char *end)
+{
+    size_t n = 0;
+
+    if (b->rows > 0 && (b->rows + 1 > AS_MAX_DIM || !as_shape_ok(b->rows + 1, b->cols) ||
+                        grow(b, (b->rows + 1) * b->cols) != 0))
+        return NULL;
+    do {
+        if ((p = quick_number(b, n++, p, end)) == NULL)
+            return NULL;
+        p = quick_blanks(p, end);
+        if (p < end && *p == ',') {
+            p = quick_blanks(p + 1, end);
+            if (p < end && *p == ',')
+                return NULL; /* two commas: the full read names them */
+        }
+    } while (!(p >= end || *p == '#' || *p == '\n' || *p == '\r'));
+    if (b->rows == 0)
+        b->cols = n;
+    else if (n != b->cols)
+        return NULL;
+    b->rows++;
+    return p;
+}
+
+int as_reader_quick_rows(as_rd_matrix *b, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len, *q;
+
+    if (b->flags & AS_RD_UNITS)
+        return -1;
+    while (p < end) {
+        p = quick_blanks(p, end);
+        if (p < end && (*p == '-' || *p == '+' || *p == '.' || (unsigned)(*p - '0') < 10) &&
+            (p = quick_row(b, p, end)) == NULL)
+            return -1;
+        if (p < end && *p == '#') { /* a comment: any valid UTF-8 text, to the line end */
+            for (q = p; q < end && *q != '\n' && *q != '\r'; q++)
+                ;
+            if (as_lex_bad_byte(p, (size_t)(q - p)) != NULL)
+                return -1;
+            p = q;
+        }
+        if (p < end && *p != '\n' && *p != '\r')
+            return -1; /* anything else is for the full read */
+        p += as_lex_eol(p, end);
     }
     return 0;
 }

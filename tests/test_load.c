@@ -1,5 +1,6 @@
-/* test_load.c - load("file") of a large numpy.savetxt file, which parse.c reads in two
- * halves on two threads (above 1 MiB):
+/* test_load.c - load("file") of a large numpy.savetxt file, which load.c reads the quick
+ * way in chunks, in two parts on two threads above 1 MiB (as_reader_quick_rows, checked
+ * here against the full grammar on every form it reads):
  * the same values, and the same errors at the same line and column, as a file read in
  * one piece; and the short path that such numbers take through as_parse_number.
  *
@@ -23,6 +24,7 @@
 #include "attnstep/lex.h"
 #include "attnstep/parse.h"
 #include "attnstep/prng.h"
+#include "attnstep/reader.h"
 
 #define COLS 100 /* a row of 100 numbers is 2500 bytes: 420 rows pass the 1 MiB mark */
 
@@ -258,6 +260,86 @@ static void test_a_second_half_of_notes_gives_the_first_half_rows(void **state)
     text_free(&t);
 }
 
+/* Rows of 12000 numbers (300 KB a line): longer than the buffer the file is read in. */
+static void test_lines_longer_than_a_chunk_give_every_value(void **state)
+{
+    as_prng g;
+    text t = {0};
+
+    (void)state;
+    as_prng_seed(&g, 4);
+    put_rows(&t, &g, 5, 12000, "\n");
+    expect_values(&t, 12000);
+    text_free(&t);
+}
+
+/* The last row without a line end, and a last line that is a comment without one. */
+static void test_a_file_ending_without_a_line_end_gives_its_last_row(void **state)
+{
+    as_prng g;
+    text t = {0};
+
+    (void)state;
+    as_prng_seed(&g, 5);
+    put_rows(&t, &g, 500, COLS, "\n");
+    put_rows(&t, &g, 1, COLS, "");
+    expect_values(&t, COLS);
+    put(&t, "\n# the end, no line end after it");
+    expect_values(&t, COLS);
+    text_free(&t);
+}
+
+/* ------------------------------------------------------------------ the quick way ---- */
+
+/* Reads text with as_reader_quick_rows; when it reads it, the full grammar
+ * (as_reader_plain_rows) must give the same rows, bit for bit. Returns the quick rc. */
+static int quick_as_full(const char *src)
+{
+    as_rd_matrix quick = {0}, full = {0};
+    as_reader r;
+    as_error err;
+    int rc = as_reader_quick_rows(&quick, src, strlen(src));
+
+    if (rc == 0) {
+        as_error_init(&err, AS_LANG_EN);
+        as_reader_init(&r, "t.txt", &err, NULL, NULL);
+        assert_int_equal(as_reader_start(&r, src, strlen(src)), 0);
+        if (as_reader_plain_rows(&r, &full) != 0)
+            fail_msg("quick read \"%s\", the full grammar refused it: %s", src, err.msg);
+        assert_int_equal(quick.rows, full.rows);
+        assert_int_equal(quick.cols, full.cols);
+        if (quick.rows > 0 && memcmp(quick.v, full.v, quick.rows * quick.cols * sizeof(double)))
+            fail_msg("quick and full values of \"%s\" differ", src);
+    }
+    free(quick.v);
+    free(full.v);
+    return rc;
+}
+
+/* What numpy.savetxt and people write in plain rows is read the quick way, to the same
+ * values as the full grammar gives; everything else is left to the full grammar. */
+static void test_the_quick_way_reads_plain_rows_as_the_full_grammar_does(void **state)
+{
+    static const char *const read[] = {
+        "1 2\n3 4\n", "1,2\r\n3,4\r\n", "  1 ,\t2 ,\n3, 4,\n", "# head \xE4\xBD\xA0\n1 2 # note\n",
+        "-0 +1.5\n.5 -.25\n", "1e5 1E-5\n2.5e+3 -7e0\n", "\n\n1\n\n2\n", "1 2\r3 4",
+        "4.9e-324 1e-400\n", "1.7976931348623157e308 0.1\n", "1\v2\f3\n",
+        "2.652035377800842753e+00 -4.371635151961624222e-01\n", "12345678901234567890123 1\n"};
+    static const char *const left[] = {
+        "1/2 3\n", "\xE2\x88\x92" "1 2\n", "1,,2\n", "1 2\n3\n", "1\n2 3\n", "-inf 1\n", "1e999 1\n",
+        "\xEF\xBB\xBF" "1 2\n", "[1 2]\n", "1 2 # \xFF\n", "1\xEF\xBC\x8C" "2\n", "1e 2\n", "nan\n",
+        "1\xE3\x80\x80" "2\n", ", 1\n", "1 x\n", "- 1\n", "1.5.5\n"};
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof read / sizeof read[0]; i++)
+        if (quick_as_full(read[i]) != 0)
+            fail_msg("the quick way did not read \"%s\"", read[i]);
+    for (i = 0; i < sizeof left / sizeof left[0]; i++)
+        if (quick_as_full(left[i]) == 0)
+            fail_msg("the quick way read \"%s\", which is the full grammar's", left[i]);
+}
+
 /* ------------------------------------------------------------------ errors ---- */
 
 static void large_file(text *t, uint64_t seed)
@@ -403,6 +485,9 @@ int main(void)
         cmocka_unit_test(test_a_large_file_gives_every_value_written),
         cmocka_unit_test(test_crlf_comments_and_blank_lines_around_the_middle_change_nothing),
         cmocka_unit_test(test_a_second_half_of_notes_gives_the_first_half_rows),
+        cmocka_unit_test(test_lines_longer_than_a_chunk_give_every_value),
+        cmocka_unit_test(test_a_file_ending_without_a_line_end_gives_its_last_row),
+        cmocka_unit_test(test_the_quick_way_reads_plain_rows_as_the_full_grammar_does),
         cmocka_unit_test(test_a_bad_number_in_the_second_half_is_reported_at_its_line),
         cmocka_unit_test(test_the_first_error_in_file_order_wins),
         cmocka_unit_test(test_a_short_row_just_after_the_middle_names_its_row),

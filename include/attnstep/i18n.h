@@ -628,8 +628,9 @@ typedef enum as_msg {
     AS_MSG_ANS_NO_EQUALS,
     AS_MSG_ANS_NO_TABLE,
     AS_MSG_ANS_SAME_LINE_HINT,
-    /* ---- compare: a head the variant does not have (issue 20) ---- */
+    /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     AS_MSG_CMP_NO_HEAD,    /* %s table */
+    AS_MSG_ANS_NO_EQUALS_HINT,
     /* ---- check: decode's rows and the online softmax's (issue 15) ---- */
     AS_MSG_CHK_TEACH_S,    /* a wrong row of scaled scores: how one is made */
     AS_MSG_CHK_TEACH_A,    /* a wrong row of shares */

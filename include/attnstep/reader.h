@@ -106,6 +106,18 @@ int as_reader_open(as_reader *r, int id, const char *name, unsigned flags);
  * a line, numbers split by blanks or commas, "#" lines are comments. 0 or -1. */
 int as_reader_plain_rows(as_reader *r, as_rd_matrix *m);
 
+/* The quick way to read plain rows, for the files numpy.savetxt writes: reads the whole
+ * lines text[0..len) into m (which holds the rows read before, possibly none) as
+ * as_reader_plain_rows() would, without a cursor and without messages. It reads only
+ * what is plain ASCII: finite decimals ([+-]digits[.digits][e[+-]digits]) split by
+ * blanks or commas, line ends, and "#" comments of valid UTF-8. Returns 0 when it read
+ * all of it, -1 at anything else (another byte or word, a fraction, an uneven or empty
+ * row, two commas, a number out of range, the limits, memory, or m wanting units): the
+ * caller then reads the text with as_reader_plain_rows(), which says what is wrong and
+ * where. text need not be NUL-terminated; a line may end without a line end only where
+ * the file does. */
+int as_reader_quick_rows(as_rd_matrix *m, const char *text, size_t len);
+
 /* Frees the values of every matrix still open. */
 void as_reader_drop(as_reader *r);
 
