@@ -247,33 +247,64 @@ void as_block_free(as_block *b)
 
 /* ---- a matrix, the book's way ---- */
 
-/* A formatted cell: its text, its bytes and its display width (both under 64), in 64
- * bytes: a table at 512 tokens has a quarter of a million of them. */
+/* Row i of m (a row source over a matrix). */
+static const double *matrix_row(void *ctx, size_t i)
+{
+    const as_matrix *m = ctx;
+
+    return &AS_AT(*m, i, 0);
+}
+
+as_rows as_rows_of(const as_matrix *m)
+{
+    const as_rows r = {m->rows, m->cols, matrix_row, (void *)m};
+    return r;
+}
+
+/* A formatted cell: its text, its bytes and its display width (both under 64). */
 typedef struct cell {
     char text[AS_NUM_BUF - 2];
     unsigned char len, width;
 } cell;
 
-/* Formats every cell of m into cells and each column's width. */
-static int format_cells(cell *cells, size_t *colw, const as_matrix *m, const as_cell_style *st,
-                        int *whole)
+/* Formats v into c. Returns 1 when it is shown rounded. */
+static int format_cell(cell *c, double v, const as_cell_style *st)
+{
+    const int rounded = as_fmt_display(c->text, sizeof c->text, v, st->digits, st->ascii);
+
+    c->len = (unsigned char)strlen(c->text);
+    c->width = (unsigned char)as_display_width(c->text);
+    return rounded;
+}
+
+int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style *st)
 {
     size_t i, j;
-    int rounded = 0;
+    cell c;
 
-    *whole = 1;
-    for (i = 0; i < m->rows; i++)
+    memset(lay, 0, sizeof *lay);
+    lay->whole = 1;
+    if ((lay->colw = calloc(m->cols + 1, sizeof *lay->colw)) == NULL)
+        return lay->failed = -1;
+    for (i = 0; i < m->rows; i++) {
+        const double *row = m->row(m->ctx, i);
+        if (row == NULL)
+            return lay->failed = -1;
         for (j = 0; j < m->cols; j++) {
-            cell *c = &cells[i * m->cols + j];
-            rounded |= as_fmt_display(c->text, sizeof c->text, AS_AT(*m, i, j), st->digits, st->ascii);
-            if (strpbrk(c->text, ".e") != NULL)
-                *whole = 0;
-            c->len = (unsigned char)strlen(c->text);
-            c->width = (unsigned char)as_display_width(c->text);
-            if (c->width > colw[j])
-                colw[j] = c->width;
+            lay->rounded |= format_cell(&c, row[j], st);
+            if (lay->whole && strpbrk(c.text, ".e") != NULL)
+                lay->whole = 0;
+            if (c.width > lay->colw[j])
+                lay->colw[j] = c.width;
         }
-    return rounded;
+    }
+    return 0;
+}
+
+void as_table_layout_free(as_table_layout *lay)
+{
+    free(lay->colw);
+    memset(lay, 0, sizeof *lay);
 }
 
 /* Appends s[0..n) at *p. */
@@ -283,30 +314,34 @@ static void put(char **p, const char *s, size_t n)
     *p += n;
 }
 
-/* One row: "[[" or " [", the right-aligned cells, then "]]" or "],". */
-static char *matrix_line(const as_matrix *m, size_t i, const cell *cells, const size_t *colw,
-                         const char *sep, const as_cell_style *st)
+/* Row i (its numbers row): lead, "[[" or " [", the right-aligned cells, then "]]" or
+ * "],". Returns the line (free it), or NULL when memory ran out. */
+static char *matrix_line(const char *lead, const double *row, size_t i, const as_rows *m,
+                         const as_table_layout *lay, const as_cell_style *st)
 {
+    const char *sep = lay->whole ? "," : ", ";
     const size_t seplen = strlen(sep), on = st->on ? strlen(st->on) : 0,
-                 off = st->off ? strlen(st->off) : 0;
-    size_t j, len = 8;
+                 off = st->off ? strlen(st->off) : 0, leadlen = strlen(lead);
+    size_t j, len = leadlen + 8;
     char *line, *p;
+    cell c;
 
     for (j = 0; j < m->cols; j++)
-        len += colw[j] + AS_NUM_BUF + seplen + on + off;
+        len += lay->colw[j] + AS_NUM_BUF + seplen + on + off;
     if ((line = p = malloc(len)) == NULL)
         return NULL;
+    put(&p, lead, leadlen);
     put(&p, i == 0 ? "[[" : " [", 2);
     for (j = 0; j < m->cols; j++) {
-        const cell *c = &cells[i * m->cols + j];
-        const int dim = st->on != NULL && isinf(AS_AT(*m, i, j)) && AS_AT(*m, i, j) < 0;
+        const int dim = st->on != NULL && isinf(row[j]) && row[j] < 0;
+        format_cell(&c, row[j], st);
         if (j > 0)
             put(&p, sep, seplen);
-        memset(p, ' ', colw[j] - c->width);
-        p += colw[j] - c->width;
+        memset(p, ' ', lay->colw[j] - c.width);
+        p += lay->colw[j] - c.width;
         if (dim)
             put(&p, st->on, on);
-        put(&p, c->text, c->len);
+        put(&p, c.text, c.len);
         if (dim)
             put(&p, st->off, off);
     }
@@ -314,23 +349,61 @@ static char *matrix_line(const as_matrix *m, size_t i, const cell *cells, const 
     return line;
 }
 
+/* Line (or "" below the table) padded to width columns, then caption i (or ""). */
+static void beside_line(as_block *out, const char *line, const as_block *captions, size_t i,
+                        size_t width)
+{
+    char *left = padded(line, width);
+
+    if (left == NULL) {
+        out->failed = 1;
+        return;
+    }
+    push(out, joined(left, i < captions->count ? captions->line[i] : ""));
+    free(left);
+}
+
+void as_table_write(as_block *out, const as_table_layout *lay, const as_rows *m,
+                    const char *label, const as_block *captions, size_t gap,
+                    const as_cell_style *st)
+{
+    const size_t caps = captions != NULL ? captions->count : 0;
+    const size_t lines = m->rows > caps ? m->rows : caps;
+    char *indent = padded("", as_display_width(label)), *line = NULL;
+    size_t i, w = 0;
+
+    out->failed |= lay->failed != 0 || indent == NULL || (captions != NULL && captions->failed);
+    for (i = 0; i < lines && !out->failed; i++) {
+        if (i < m->rows) {
+            const double *row = m->row(m->ctx, i);
+            line = row != NULL ? matrix_line(i == 0 ? label : indent, row, i, m, lay, st) : NULL;
+            if (line == NULL) {
+                out->failed = 1;
+                break;
+            }
+        }
+        if (i == 0)
+            w = line != NULL ? as_display_width(line) : 0; /* every line is as wide */
+        if (caps > 0) {
+            beside_line(out, line != NULL ? line : "", captions, i, w + gap);
+            free(line);
+        } else {
+            push(out, line); /* out owns it now */
+        }
+        line = NULL;
+    }
+    free(indent);
+}
+
 as_block as_block_matrix(const as_matrix *m, const as_cell_style *st, int *rounded)
 {
+    const as_rows rows = as_rows_of(m);
+    as_table_layout lay;
     as_block b = {0};
-    cell *cells = malloc((m->rows * m->cols + 1) * sizeof *cells);
-    size_t *colw = calloc(m->cols + 1, sizeof *colw);
-    int whole;
-    size_t i;
 
-    if (cells == NULL || colw == NULL) {
-        b.failed = 1;
-        goto done;
-    }
-    *rounded = format_cells(cells, colw, m, st, &whole);
-    for (i = 0; i < m->rows; i++)
-        push(&b, matrix_line(m, i, cells, colw, whole ? "," : ", ", st));
-done:
-    free(cells);
-    free(colw);
+    as_table_measure(&lay, &rows, st);
+    *rounded = lay.rounded;
+    as_table_write(&b, &lay, &rows, "", NULL, 0, st);
+    as_table_layout_free(&lay);
     return b;
 }
