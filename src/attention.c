@@ -2,6 +2,7 @@
  * large tables) in the book's order, each table recorded into the trace. No I/O:
  * renderers read the trace. */
 #include "attnstep/attention.h"
+#include "attnstep/fused.h"
 #include "attnstep/kernels.h"
 #include "attnstep/mask.h"
 #include "attnstep/positions.h"
@@ -272,32 +273,29 @@ typedef void product_fn(double *, const double *, const double *, size_t, size_t
 typedef struct lean_worker {
     const as_trace *t;
     const as_problem *p;
+    const as_mask_reach *reach; /* what each row of the mask reads, for as_fused_run() */
     size_t first, step;
     product_fn *matmul, *scores; /* one-thread kernels when the heads are on threads */
     as_matrix q, k, v;           /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
     as_matrix qr, kr;            /* positions: rope: q and k turned; else empty */
-    as_matrix s;                 /* [n,m]: QKT, then S, then A, in place */
+    as_fused_scratch fused;      /* the fused head's blocks */
+    as_matrix s;                 /* [n,m], made only for a head that cannot be fused */
     long failed;                 /* the head that failed, or -1 */
     as_error err;
 } lean_worker;
 
-/* Steps 1-4 of head hd into h->O, with the checks of run_head() in the same order. */
-static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
+/* Steps 1-4 of head hd into h->O one step at a time, with the checks of run_head() in
+ * the same order: for a head some score of which may overflow (then the check names
+ * the cell, as the full run does) or whose mask leaves a row nothing to read. */
+static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
 {
     const as_problem *p = w->p;
     const size_t n = p->n, m = p->m, nm = n * m;
     long bad;
 
-    if (as_matrix_init(&h->O, n, p->d_v) != 0) {
+    if (w->s.v == NULL && as_matrix_init(&w->s, n, m) != 0) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
-    }
-    as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
-    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
-    if (p->positions == AS_POSITIONS_ROPE) {
-        as_rope(w->qr.v, w->q.v, n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
-        as_rope(w->kr.v, w->k.v, m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
@@ -326,6 +324,35 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     return check_range(&h->O, "O", NULL, p, &w->err);
 }
 
+/* Steps 1-4 of head hd into h->O: fused (fused.h) when no score can overflow, else one
+ * step at a time; the same bits either way. */
+static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
+{
+    const as_problem *p = w->p;
+    as_fused_head f;
+
+    if (as_matrix_init(&h->O, p->n, p->d_v) != 0) {
+        as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
+        return -1;
+    }
+    as_take_columns(w->q.v, w->t->Q.v, p->n, w->t->Q.cols, hd * p->d_k, p->d_k);
+    as_take_columns(w->k.v, w->t->K.v, p->m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(w->v.v, w->t->V.v, p->m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
+    if (p->positions == AS_POSITIONS_ROPE) {
+        as_rope(w->qr.v, w->q.v, p->n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+        as_rope(w->kr.v, w->k.v, p->m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+    }
+    f = (as_fused_head){.q = w->qr.v ? w->qr.v : w->q.v, .k = w->kr.v ? w->kr.v : w->k.v,
+                        .v = w->v.v, .mask = w->t->M.v, .n = p->n, .m = p->m, .d = p->d_k,
+                        .dv = p->d_v, .scale = p->scale,
+                        .alibi = p->positions == AS_POSITIONS_ALIBI,
+                        .slope = p->positions == AS_POSITIONS_ALIBI ? w->t->slopes.v[hd] : 0.0};
+    if (!as_fused_fits(&f, w->reach))
+        return stepwise_head(h, hd, w);
+    as_fused_run(h->O.v, &f, w->reach, &w->fused);
+    return check_range(&h->O, "O", 0, p, &w->err);
+}
+
 static void lean_heads(void *arg)
 {
     lean_worker *w = arg;
@@ -334,7 +361,7 @@ static void lean_heads(void *arg)
     size_t hd;
 
     if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
-        as_matrix_init(&w->v, p->m, p->d_v) | as_matrix_init(&w->s, p->n, p->m) |
+        as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k) |
         (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         w->failed = (long)w->first;
@@ -348,6 +375,7 @@ static void lean_heads(void *arg)
     as_matrix_free(&w->s);
     as_matrix_free(&w->qr);
     as_matrix_free(&w->kr);
+    as_fused_scratch_free(&w->fused);
 }
 
 /* Every head, on two threads when there is enough work: even heads here, odd heads on
@@ -357,12 +385,18 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
 {
     const double work = (double)p->heads * (double)p->n * (double)p->m * (double)(p->d_k + p->d_v);
     const int two = p->heads >= 2 && work >= AS_THREAD_MIN_WORK;
+    as_mask_reach reach;
     lean_worker w[2];
     long f0, f1;
     int i;
 
+    if (as_mask_reach_init(&reach, t->M.v, p->n, p->m) != 0) {
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+        return -1;
+    }
     for (i = 0; i < 2; i++) {
-        w[i] = (lean_worker){.t = t, .p = p, .first = (size_t)i, .step = two ? 2 : 1,
+        w[i] = (lean_worker){.t = t, .p = p, .reach = &reach, .first = (size_t)i,
+                             .step = two ? 2 : 1,
                              .matmul = two ? as_matmul_fast_1 : as_matmul_fast,
                              .scores = two ? as_scores_fast_1 : as_scores_fast, .failed = -1};
         as_error_init(&w[i].err, err->lang);
@@ -371,6 +405,7 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
         as_two_threads(lean_heads, &w[0], lean_heads, &w[1]);
     else
         lean_heads(&w[0]);
+    as_mask_reach_free(&reach);
     f0 = w[0].failed;
     f1 = w[1].failed;
     if (f0 < 0 && f1 < 0)
