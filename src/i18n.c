@@ -1241,6 +1241,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "%s: not in the variant (it has fewer heads)"},
     [AS_MSG_ANS_NO_EQUALS_HINT] = {"名字和表之间写“=”，如S = [[0, -inf], [0.7071, 0]]",
         "write \"=\" between the name and its table, e.g. S = [[0, -inf], [0.7071, 0]]"},
+    /* ---- exercise: sizes no draw can fit, refused before drawing (issue 20) ---- */
+    [AS_MSG_EX_WIDTH_ONE] = {"--width 1时X只有一列，任意两行都成比例，两个Token问的是同一个问题，"
+                             "这样的练习出不来",
+        "with --width 1, X has one column and any two of its rows are proportional: two "
+        "tokens would ask the same question, so no exercise can be made"},
+    [AS_MSG_HINT_EX_WIDTH_ONE] = {"--width至少取2", "use --width 2 or more"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

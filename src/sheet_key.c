@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define TERMS_PER_LINE 3  /* terms of a written-out sum on one line of the key */
 
@@ -245,6 +246,25 @@ static void walk_mix(const as_sheet_page *pg, const as_head_trace *h, size_t i)
     math_end(&e);
 }
 
+/* "Step by step: row I (LABEL)", the label escaped as text of the page (a token such
+ * as "_c_" is text, not LaTeX's subscript or Markdown's emphasis). */
+static void walk_heading(const as_sheet_page *pg, size_t i)
+{
+    char buf[32], row[32], *text = NULL;
+    const char *raw[2] = {row, ""};
+    size_t len = 0;
+    as_sheet_page tp = *pg;
+
+    snprintf(row, sizeof row, "%zu", i);
+    if ((tp.out = open_memstream(&text, &len)) != NULL) {
+        as_sheet_put_text(&tp, as_sheet_label(pg, buf, sizeof buf, pg->s->p->tokens, i));
+        if (fclose(tp.out) == 0)
+            raw[1] = text;
+    }
+    key_heading(pg, AS_MSG_SHEET_WALK, raw, 2);
+    free(text);
+}
+
 /* The walk-through of the last row, through the steps the sheet asks. */
 void as_sheet_key_walk(const as_sheet_page *pg)
 {
@@ -257,12 +277,7 @@ void as_sheet_key_walk(const as_sheet_page *pg)
     const char *raw[2];
     size_t h, k;
 
-    raw[0] = as_sheet_label(pg, buf, sizeof buf, p->tokens, i);
-    snprintf(sq, sizeof sq, "%zu", i);
-    {
-        const char *r2[2] = {sq, raw[0]};
-        key_heading(pg, AS_MSG_SHEET_WALK, r2, 2);
-    }
+    walk_heading(pg, i);
     if (st == AS_STEP_PROJECT) {
         walk_project(pg, i);
         return;

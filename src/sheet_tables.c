@@ -150,10 +150,12 @@ static void item_name(const as_sheet_page *pg, char *buf, size_t size, const as_
             snprintf(buf, size, "A = %s", as_sheet_msg(pg, AS_MSG_SOFTMAX_ROWS));
         return;
     default: /* O of a head, C, or the final O */
-        if (strcmp(v->name, "C") == 0)
-            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O0|%s]",
+        if (strcmp(v->name, "C") == 0) {
+            char o0[16]; /* O₀, as the heads' own tables write it */
+            as_subscript(o0, sizeof o0, 0, pg->o->ascii);
+            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O%s|%s]", o0,
                      as_sheet_sym(pg, AS_SYM_ELLIPSIS));
-        else if (v->kind == AS_T_O && (p->heads > 1 || p->Wo != NULL))
+        } else if (v->kind == AS_T_O && (p->heads > 1 || p->Wo != NULL))
             snprintf(buf, size, tex ? "O = CW_o" : "O = C%sWo", tex ? "" : as_sheet_sym(pg, AS_SYM_DOT));
         else
             snprintf(buf, size, "O%s = A%sV%s", h, h, h);

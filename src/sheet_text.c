@@ -26,6 +26,21 @@ static int curly_quote(const char *s)
     return s[2] == '\x9c' ? 1 : s[2] == '\x9d' ? 2 : 0;
 }
 
+/* The LaTeX text command for c where the character itself would not print as itself
+ * (OT1, pdflatex's default font encoding, has “ at \ and ¡ ¿ — at < > |), or NULL. */
+static const char *tex_symbol(char c)
+{
+    switch (c) {
+    case '\\': return "\\textbackslash{}";
+    case '~': return "\\textasciitilde{}";
+    case '^': return "\\textasciicircum{}";
+    case '<': return "\\textless{}";
+    case '>': return "\\textgreater{}";
+    case '|': return "\\textbar{}";
+    default: return NULL;
+    }
+}
+
 /* Writes s as text of the page: LaTeX's special characters escaped (curly quotes as ``
  * '' for pdflatex), Markdown's table and emphasis characters escaped. */
 void as_sheet_put_text(const as_sheet_page *pg, const char *s)
@@ -40,8 +55,8 @@ void as_sheet_put_text(const as_sheet_page *pg, const char *s)
             s += 2;
         } else if (strchr("&%$#_{}", *s) != NULL) {
             fprintf(pg->out, "\\%c", *s);
-        } else if (strchr("~^\\", *s) != NULL) {
-            fprintf(pg->out, "\\char%d{}", *s);
+        } else if (tex_symbol(*s) != NULL) {
+            fputs(tex_symbol(*s), pg->out);
         } else {
             fputc(*s, pg->out);
         }

@@ -23,6 +23,7 @@
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
 #include "attnstep/steps.h"
+#include "attnstep/kernels.h"
 #include "attnstep/steps_gen.h"
 #include "attnstep/tiles.h"
 
@@ -122,6 +123,7 @@ static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void *
     double want[N], got[N], mixw[DV], mixg[DV];
     as_prng r;
     size_t i, j, first, last;
+    int level;
 
     (void)state;
     as_prng_seed(&r, 1515);
@@ -136,15 +138,19 @@ static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void *
         for (i = 0; i < D; i++)
             kt[AS_PANEL_AT(j, i, D)] = k[j * D + i];
     }
-    for (first = 0; first < N; first += 5)
-        for (last = first; last < N; last += 3) {
-            as_scores(want, q, k + first * D, 1, last + 1 - first, D);
-            as_scores_cached(got, q, kt, D, first, last);
-            assert_memory_equal(want, got + first, (last + 1 - first) * sizeof *want);
-            as_mix(mixw, a + first, v + first * DV, 1, last + 1 - first, DV);
-            as_mix_cached(mixg, a, v, DV, first, last);
-            assert_memory_equal(mixw, mixg, sizeof mixw);
-        }
+    for (level = 0; level <= 1; level++) { /* the baseline kernels, then AVX2 where there */
+        as_kernels_simd(level);
+        for (first = 0; first < N; first += 5)
+            for (last = first; last < N; last += 3) {
+                as_scores(want, q, k + first * D, 1, last + 1 - first, D);
+                as_scores_cached(got, q, kt, D, first, last);
+                assert_memory_equal(want, got + first, (last + 1 - first) * sizeof *want);
+                as_mix(mixw, a + first, v + first * DV, 1, last + 1 - first, DV);
+                as_mix_cached(mixg, a, v, DV, first, last);
+                assert_memory_equal(mixw, mixg, sizeof mixw);
+            }
+    }
+    as_kernels_simd(1);
 }
 
 /* ---- the tiled run against a reference and against the ordinary run ---- */
@@ -419,6 +425,10 @@ static void test_tiles_refuse_what_they_cannot_show(void **state)
     assert_int_equal(run("run examples/f11.txt --tiles 2 --format md --lang en"), 2);
     assert_stdout_empty();
     assert_file_contains(CLI_ERR, "--tiles writes only --format text or json");
+    /* a bad input is refused as without --tiles */
+    assert_int_equal(run("trace tests/bad/q-overflows.txt --tiles 2 --lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "error: Q[0][0] leaves the range of a double (overflow)\n");
 }
 
 /* Each head is read block by block on its own; with Wo the layer's O follows. By hand,

@@ -631,6 +631,8 @@ typedef enum as_msg {
     /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     AS_MSG_CMP_NO_HEAD,    /* %s table */
     AS_MSG_ANS_NO_EQUALS_HINT,
+    /* ---- exercise: sizes no draw can fit, refused before drawing (issue 20) ---- */
+    AS_MSG_EX_WIDTH_ONE, AS_MSG_HINT_EX_WIDTH_ONE, /* --width 1 */
     AS_MSG_COUNT
 } as_msg;
 
