@@ -99,7 +99,7 @@ static const struct {
     {OPT_LEVEL, "--level", "exercise practice"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
     {OPT_STEP, "--step", "exercise sheet trace"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
-    {OPT_TILES, "--tiles", "run trace"},
+    {OPT_TILES, "--tiles", "run trace check"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 

@@ -146,6 +146,8 @@ int as_render_tiles_walk(FILE *out, const as_problem *p, const as_trace *t,
 
 /* ---- run --tiles: tables ---- */
 
+/* "m ≈ [[…]]" with the names check grades (SPEC §6): with several heads a head's O is
+ * "O₁", as run prints it, but its m and ℓ are "m_h1", "ℓ_h1" ("m₁" is row 1's blocks). */
 static void table(twalk *w, const char *name, size_t h, const as_matrix *m)
 {
     const as_cell_style cs = {w->o->digits, w->o->ascii, NULL, NULL};
@@ -153,8 +155,10 @@ static void table(twalk *w, const char *name, size_t h, const as_matrix *m)
     int rounded = 0;
     as_block b = as_block_matrix(m, &cs, &rounded);
 
-    if (w->p->heads > 1 && h != (size_t)-1)
+    if (w->p->heads > 1 && h != (size_t)-1 && strcmp(name, "O") == 0)
         as_expand_sub(&label, name, h, &w->st);
+    else if (w->p->heads > 1 && h != (size_t)-1)
+        as_text_addf(&label, "%s_h%zu", name, h);
     else
         as_text_addf(&label, "%s", name);
     as_text_addf(&label, " %s ", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=");
