@@ -598,14 +598,12 @@ static void test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly
     static const char *const sheet[] = {"sheet", "examples/f11.txt", "--answers", "--format",
                                         "latex", "--lang", "en", NULL};
     static const char *const decode[] = {"decode", "examples/gqa.txt", "--lang", "en", NULL};
-    static const char *const exercise[] = {"exercise", "--seed", "5", "--answers", "--lang", "en", NULL};
 
     (void)state;
     every_allocation_of_the_command_may_fail(check);
     every_allocation_of_the_command_may_fail(compare);
     every_allocation_of_the_command_may_fail(sheet);
     every_allocation_of_the_command_may_fail(decode);
-    every_allocation_of_the_command_may_fail(exercise);
 }
 
 int main(void)
