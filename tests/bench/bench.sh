@@ -111,7 +111,7 @@ median() {
 # value FILE KEY: the number after KEY in a "key value" output.
 value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
-row() { printf '  %-26s %12s %15s %12s %14s\n' "$1" "$2" "$3" "$4" "$5"; }
+row() { printf '  %-26s %12s %15s %12s %14s\n' "$1" "${2:-}" "${3:-}" "${4:-}" "${5:-}"; }
 mb() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f MB/s", b / s / 1e6 }'; }
 gf() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f GFLOP/s", f / s / 1e9 }'; }
 sec() { awk -v s="$1" 'BEGIN { printf "%.3f s", s }'; }
@@ -262,9 +262,9 @@ awk '{ printf "  %-22s %6.1f / %5.1f / %5.1f%s\n", $1, $3, $5, $7, $9 ? " (AVX2)
 if [ -n "$PY" ]; then
     for t in 1 2; do
         # shellcheck disable=SC2046,SC2091
-        peer_dgemm=$(OPENBLAS_NUM_THREADS=$t $(peer numpy dgemm) | awk '$1 == "dgemm_gflops" { print $2 }')
+        peer_dgemm=$(OPENBLAS_NUM_THREADS=$t $(peer numpy dgemm "") | awk '$1 == "dgemm_gflops" { print $2 }')
         ours=$(awk -v t="$t" '$1 ~ /^matmul_/ { print t == 1 ? $5 : $7 }' "$DIR/kernels.out")
-        awk -v o="$ours" -v b="$peer_dgemm" -v t="$t" 'BEGIN { printf "  OpenBLAS dgemm 512x768x768 on %d thread%s: %.1f GFLOP/s; attnstep %.1f = %.0f%% of it (the goal is 80%%)\n", t, t > 1 ? "s" : "", b, o, 100 * o / b }'
+        awk -v o="$ours" -v b="$peer_dgemm" -v t="$t" 'BEGIN { printf "  OpenBLAS dgemm 512x768x768 on %d thread%s: %.1f GFLOP/s; attnstep %.1f = %.0f%% of it (the goal is 80%%)\n", t, (t > 1 ? "s" : ""), b, o, 100 * o / b }'
     done
 fi
 exit $STATUS
