@@ -1,6 +1,7 @@
 /* textblock.c - lines of text composed the way the book lays out its tables. */
 #include "attnstep/textblock.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/threads.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -254,26 +255,59 @@ typedef struct cell {
     unsigned char len, width;
 } cell;
 
-/* Formats every cell of m into cells and each column's width. */
-static int format_cells(cell *cells, size_t *colw, const as_matrix *m, const as_cell_style *st,
-                        int *whole)
-{
-    size_t i, j;
-    int rounded = 0;
+/* The cells of rows [from, to) of m to format, and what they give: the widest cell of
+ * each column in colw, whether any was rounded, whether all are whole. */
+typedef struct cell_job {
+    cell *cells;
+    size_t *colw;
+    const as_matrix *m;
+    const as_cell_style *st;
+    size_t from, to;
+    int rounded, whole;
+} cell_job;
 
-    *whole = 1;
-    for (i = 0; i < m->rows; i++)
+static void format_rows(void *arg)
+{
+    cell_job *jb = arg;
+    const as_matrix *m = jb->m;
+    size_t i, j;
+
+    for (i = jb->from; i < jb->to; i++)
         for (j = 0; j < m->cols; j++) {
-            cell *c = &cells[i * m->cols + j];
-            rounded |= as_fmt_display(c->text, sizeof c->text, AS_AT(*m, i, j), st->digits, st->ascii);
+            cell *c = &jb->cells[i * m->cols + j];
+            jb->rounded |= as_fmt_display(c->text, sizeof c->text, AS_AT(*m, i, j),
+                                          jb->st->digits, jb->st->ascii);
             if (strpbrk(c->text, ".e") != NULL)
-                *whole = 0;
+                jb->whole = 0;
             c->len = (unsigned char)strlen(c->text);
             c->width = (unsigned char)as_display_width(c->text);
-            if (c->width > colw[j])
-                colw[j] = c->width;
+            if (c->width > jb->colw[j])
+                jb->colw[j] = c->width;
         }
-    return rounded;
+}
+
+/* A table of at least this many cells is formatted on two threads, half the rows each. */
+#define CELLS_SPLIT 4096
+
+/* Formats every cell of m into cells and each column's width into colw (zeros; and
+ * colw2, zeros too, for the second thread). Returns whether any cell was rounded. */
+static int format_cells(cell *cells, size_t *colw, size_t *colw2, const as_matrix *m,
+                        const as_cell_style *st, int *whole)
+{
+    cell_job top = {cells, colw, m, st, 0, m->rows, 0, 1}, low = top;
+    size_t j;
+
+    if (m->rows >= 2 && m->rows * m->cols >= CELLS_SPLIT) {
+        top.to = low.from = m->rows / 2;
+        low.colw = colw2;
+        as_two_threads(format_rows, &top, format_rows, &low);
+        for (j = 0; j < m->cols; j++)
+            if (colw2[j] > colw[j])
+                colw[j] = colw2[j];
+    } else
+        format_rows(&top);
+    *whole = top.whole & low.whole;
+    return top.rounded | low.rounded;
 }
 
 /* Appends s[0..n) at *p. */
@@ -314,23 +348,53 @@ static char *matrix_line(const as_matrix *m, size_t i, const cell *cells, const 
     return line;
 }
 
+/* Rows [from, to) of a formatted table as lines (NULL where memory said no). */
+typedef struct line_job {
+    char **line;
+    const as_matrix *m;
+    const cell *cells;
+    const size_t *colw;
+    const char *sep;
+    const as_cell_style *st;
+    size_t from, to;
+} line_job;
+
+static void make_lines(void *arg)
+{
+    const line_job *jb = arg;
+    size_t i;
+
+    for (i = jb->from; i < jb->to; i++)
+        jb->line[i] = matrix_line(jb->m, i, jb->cells, jb->colw, jb->sep, jb->st);
+}
+
 as_block as_block_matrix(const as_matrix *m, const as_cell_style *st, int *rounded)
 {
     as_block b = {0};
     cell *cells = malloc((m->rows * m->cols + 1) * sizeof *cells);
-    size_t *colw = calloc(m->cols + 1, sizeof *colw);
+    size_t *colw = calloc(2 * (m->cols + 1), sizeof *colw);
+    char **line = malloc((m->rows + 1) * sizeof *line);
+    line_job top = {line, m, cells, colw, ", ", st, 0, m->rows}, low;
     int whole;
     size_t i;
 
-    if (cells == NULL || colw == NULL) {
+    if (cells == NULL || colw == NULL || line == NULL) {
         b.failed = 1;
         goto done;
     }
-    *rounded = format_cells(cells, colw, m, st, &whole);
+    *rounded = format_cells(cells, colw, colw + m->cols + 1, m, st, &whole);
+    top.sep = whole ? "," : ", ";
+    low = top;
+    if (m->rows >= 2 && m->rows * m->cols >= CELLS_SPLIT) { /* the lines too, half each */
+        top.to = low.from = m->rows / 2;
+        as_two_threads(make_lines, &top, make_lines, &low);
+    } else
+        make_lines(&top);
     for (i = 0; i < m->rows; i++)
-        push(&b, matrix_line(m, i, cells, colw, whole ? "," : ", ", st));
+        push(&b, line[i]);
 done:
     free(cells);
     free(colw);
+    free(line);
     return b;
 }
