@@ -270,7 +270,8 @@ static int answer(as_reader *r, size_t n, as_pos at)
     else if (c->end - c->p >= 2 && memcmp(c->p, "~=", 2) == 0)
         c->p += 1; /* the same with --ascii */
     else if (c->p >= c->end || *c->p != '=')
-        return as_reader_err_at(r, c->p, AS_RD_NO_HINT, AS_MSG_ANS_NO_EQUALS, (int)n, name);
+        return as_reader_err_at(r, c->p, AS_MSG_ANS_NO_EQUALS_HINT, AS_MSG_ANS_NO_EQUALS, (int)n,
+                                name);
     c->p++;
     as_cursor_skip_blanks(c);
     if ((table = as_reader_formula_table(c)) != NULL) {

@@ -2,9 +2,11 @@
  * large tables) in the book's order, each table recorded into the trace. No I/O:
  * renderers read the trace. */
 #include "attnstep/attention.h"
+#include "attnstep/fused.h"
 #include "attnstep/kernels.h"
 #include "attnstep/mask.h"
 #include "attnstep/positions.h"
+#include "attnstep/steps_gen.h"
 #include "attnstep/threads.h"
 
 #include <math.h>
@@ -18,6 +20,14 @@
 /* Checks that t holds only finite values (mask not NULL: t is S [n,m], where -inf is
  * allowed in the cells the mask forbids; elsewhere it is a sum that overflowed).
  * Names the table and the first bad cell in err. */
+static void range_error(const as_problem *p, const char *name, double x, size_t row, size_t col,
+                        as_error *err)
+{
+    as_error_msg(err, p->in->path, 0, 0, isnan(x) ? AS_MSG_RUN_NAN : AS_MSG_RUN_OVERFLOW, name,
+                 row, col);
+    as_error_hint_msg(err, AS_MSG_HINT_RUN_RANGE);
+}
+
 static int check_range(const as_matrix *t, const char *name, const as_matrix *mask,
                        const as_problem *p, as_error *err)
 {
@@ -27,9 +37,7 @@ static int check_range(const as_matrix *t, const char *name, const as_matrix *ma
         const double x = t->v[i];
         if (isfinite(x) || (mask != NULL && x == -INFINITY && mask->v[i] == -INFINITY))
             continue;
-        as_error_msg(err, p->in->path, 0, 0, isnan(x) ? AS_MSG_RUN_NAN : AS_MSG_RUN_OVERFLOW,
-                     name, i / t->cols, i % t->cols);
-        as_error_hint_msg(err, AS_MSG_HINT_RUN_RANGE);
+        range_error(p, name, x, i / t->cols, i % t->cols, err);
         return -1;
     }
     return 0;
@@ -86,6 +94,19 @@ static int turn_head(as_head_trace *h, const as_trace *t, const as_problem *p)
     return 0;
 }
 
+/* The head's slices of Q, K and V (h's allocated): K and V the head's own, or the ones
+ * its group shares (kv_heads, SPEC §11); with rope, Q and K turned too. Returns 0, or -1
+ * when memory ran out. The head's ALiBi slope, when it has one. */
+static int head_slices(as_head_trace *h, size_t hd, const as_trace *t, const as_problem *p)
+{
+    as_take_columns(h->Q.v, t->Q.v, p->n, t->Q.cols, hd * p->d_k, p->d_k);
+    as_take_columns(h->K.v, t->K.v, p->m, t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(h->V.v, t->V.v, p->m, t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
+    if (p->positions == AS_POSITIONS_ALIBI)
+        h->slope = t->slopes.v[hd];
+    return p->positions == AS_POSITIONS_ROPE ? turn_head(h, t, p) : 0;
+}
+
 /* One head, steps 1-4 of the chapter, into h. */
 static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_problem *p,
                     as_error *err)
@@ -93,13 +114,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     const size_t n = p->n, m = p->m, nm = n * m;
     long bad;
 
-    if (alloc_head(h, p) != 0)
-        goto nomem;
-    as_take_columns(h->Q.v, t->Q.v, n, t->Q.cols, hd * p->d_k, p->d_k);
-    /* K and V: the head's own, or the one its group shares (kv_heads, SPEC §11) */
-    as_take_columns(h->K.v, t->K.v, m, t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
-    as_take_columns(h->V.v, t->V.v, m, t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
-    if (p->positions == AS_POSITIONS_ROPE && turn_head(h, t, p) != 0)
+    if (alloc_head(h, p) != 0 || head_slices(h, hd, t, p) != 0)
         goto nomem;
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
@@ -112,7 +127,6 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     if (p->positions == AS_POSITIONS_ALIBI) {
         if (as_matrix_init(&h->B, n, m) != 0)
             goto nomem;
-        h->slope = t->slopes.v[hd];
         as_alibi_bias(h->B.v, n, m, h->slope);
         as_add_mask(h->S.v, h->scaled.v, h->B.v, nm);
         if (check_range(&h->S, "S", NULL, p, err) != 0)
@@ -161,13 +175,14 @@ static int turns(as_trace *t, const as_problem *p)
     return 0;
 }
 
-/* The three projections and room for the heads and C: how both runs begin. */
-static int begin_run(as_trace *t, const as_problem *p, as_error *err)
+/* The mask (unless rows: a rows run makes its rows when it needs them), the three
+ * projections and room for the heads and C: how every run begins. */
+static int begin_run(as_trace *t, const as_problem *p, int rows, as_error *err)
 {
     const as_matrix *x = p->X, *xkv = p->Xkv;
 
     memset(t, 0, sizeof *t);
-    if (as_mask_build(&t->M, p) != 0)
+    if (!rows && as_mask_build(&t->M, p) != 0)
         goto nomem;
     if (p->positions == AS_POSITIONS_SINUSOIDAL) {
         if (encode(&t->PE, &t->Xp, p->X, p->offset) != 0 ||
@@ -232,7 +247,7 @@ int as_attention_run(as_trace *t, const as_problem *p, as_error *err)
     size_t hd;
 
     memset(t, 0, sizeof *t);
-    if (trace_too_large(p, err) || begin_run(t, p, err) != 0)
+    if (trace_too_large(p, err) || begin_run(t, p, 0, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++) {
         if (run_head(&t->head[hd], hd, t, p, err) != 0)
@@ -258,32 +273,29 @@ typedef void product_fn(double *, const double *, const double *, size_t, size_t
 typedef struct lean_worker {
     const as_trace *t;
     const as_problem *p;
+    const as_mask_reach *reach; /* what each row of the mask reads, for as_fused_run() */
     size_t first, step;
     product_fn *matmul, *scores; /* one-thread kernels when the heads are on threads */
     as_matrix q, k, v;           /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
     as_matrix qr, kr;            /* positions: rope: q and k turned; else empty */
-    as_matrix s;                 /* [n,m]: QKT, then S, then A, in place */
+    as_fused_scratch fused;      /* the fused head's blocks */
+    as_matrix s;                 /* [n,m], made only for a head that cannot be fused */
     long failed;                 /* the head that failed, or -1 */
     as_error err;
 } lean_worker;
 
-/* Steps 1-4 of head hd into h->O, with the checks of run_head() in the same order. */
-static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
+/* Steps 1-4 of head hd into h->O one step at a time, with the checks of run_head() in
+ * the same order: for a head some score of which may overflow (then the check names
+ * the cell, as the full run does) or whose mask leaves a row nothing to read. */
+static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
 {
     const as_problem *p = w->p;
     const size_t n = p->n, m = p->m, nm = n * m;
     long bad;
 
-    if (as_matrix_init(&h->O, n, p->d_v) != 0) {
+    if (w->s.v == NULL && as_matrix_init(&w->s, n, m) != 0) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
-    }
-    as_take_columns(w->q.v, w->t->Q.v, n, w->t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->k.v, w->t->K.v, m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
-    as_take_columns(w->v.v, w->t->V.v, m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
-    if (p->positions == AS_POSITIONS_ROPE) {
-        as_rope(w->qr.v, w->q.v, n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
-        as_rope(w->kr.v, w->k.v, m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
@@ -312,6 +324,35 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     return check_range(&h->O, "O", NULL, p, &w->err);
 }
 
+/* Steps 1-4 of head hd into h->O: fused (fused.h) when no score can overflow, else one
+ * step at a time; the same bits either way. */
+static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
+{
+    const as_problem *p = w->p;
+    as_fused_head f;
+
+    if (as_matrix_init(&h->O, p->n, p->d_v) != 0) {
+        as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
+        return -1;
+    }
+    as_take_columns(w->q.v, w->t->Q.v, p->n, w->t->Q.cols, hd * p->d_k, p->d_k);
+    as_take_columns(w->k.v, w->t->K.v, p->m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
+    as_take_columns(w->v.v, w->t->V.v, p->m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
+    if (p->positions == AS_POSITIONS_ROPE) {
+        as_rope(w->qr.v, w->q.v, p->n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+        as_rope(w->kr.v, w->k.v, p->m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+    }
+    f = (as_fused_head){.q = w->qr.v ? w->qr.v : w->q.v, .k = w->kr.v ? w->kr.v : w->k.v,
+                        .v = w->v.v, .mask = w->t->M.v, .n = p->n, .m = p->m, .d = p->d_k,
+                        .dv = p->d_v, .scale = p->scale,
+                        .alibi = p->positions == AS_POSITIONS_ALIBI,
+                        .slope = p->positions == AS_POSITIONS_ALIBI ? w->t->slopes.v[hd] : 0.0};
+    if (!as_fused_fits(&f, w->reach))
+        return stepwise_head(h, hd, w);
+    as_fused_run(h->O.v, &f, w->reach, &w->fused);
+    return check_range(&h->O, "O", 0, p, &w->err);
+}
+
 static void lean_heads(void *arg)
 {
     lean_worker *w = arg;
@@ -320,7 +361,7 @@ static void lean_heads(void *arg)
     size_t hd;
 
     if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
-        as_matrix_init(&w->v, p->m, p->d_v) | as_matrix_init(&w->s, p->n, p->m) |
+        as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k) |
         (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         w->failed = (long)w->first;
@@ -334,6 +375,7 @@ static void lean_heads(void *arg)
     as_matrix_free(&w->s);
     as_matrix_free(&w->qr);
     as_matrix_free(&w->kr);
+    as_fused_scratch_free(&w->fused);
 }
 
 /* Every head, on two threads when there is enough work: even heads here, odd heads on
@@ -343,12 +385,18 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
 {
     const double work = (double)p->heads * (double)p->n * (double)p->m * (double)(p->d_k + p->d_v);
     const int two = p->heads >= 2 && work >= AS_THREAD_MIN_WORK;
+    as_mask_reach reach;
     lean_worker w[2];
     long f0, f1;
     int i;
 
+    if (as_mask_reach_init(&reach, t->M.v, p->n, p->m) != 0) {
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+        return -1;
+    }
     for (i = 0; i < 2; i++) {
-        w[i] = (lean_worker){.t = t, .p = p, .first = (size_t)i, .step = two ? 2 : 1,
+        w[i] = (lean_worker){.t = t, .p = p, .reach = &reach, .first = (size_t)i,
+                             .step = two ? 2 : 1,
                              .matmul = two ? as_matmul_fast_1 : as_matmul_fast,
                              .scores = two ? as_scores_fast_1 : as_scores_fast, .failed = -1};
         as_error_init(&w[i].err, err->lang);
@@ -357,6 +405,7 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
         as_two_threads(lean_heads, &w[0], lean_heads, &w[1]);
     else
         lean_heads(&w[0]);
+    as_mask_reach_free(&reach);
     f0 = w[0].failed;
     f1 = w[1].failed;
     if (f0 < 0 && f1 < 0)
@@ -369,7 +418,7 @@ int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
 {
     size_t hd;
 
-    if (begin_run(t, p, err) != 0 || run_heads_lean(t, p, err) != 0)
+    if (begin_run(t, p, 0, err) != 0 || run_heads_lean(t, p, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++)
         as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
@@ -384,6 +433,187 @@ int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
 fail:
     as_trace_free(t);
     return -1;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The rows run: the same steps, one receiving row at a time                        */
+/* ------------------------------------------------------------------------------ */
+
+/* The checks of run_head(), in its order: which cells of a row they check. */
+enum { ROW_QKT, ROW_SCALED, ROW_ALIBI, ROW_MASKED, ROW_SOFTMAX, ROW_O, ROW_CHECKS };
+
+/* The first cell that failed check k over the rows so far (row < 0: none yet). */
+typedef struct row_fail {
+    long row[ROW_CHECKS];
+    size_t col[ROW_CHECKS];
+    double x[ROW_CHECKS];
+} row_fail;
+
+/* Notes the first cell of v[m] out of range for check k (-inf allowed where mask is
+ * -inf, when mask is given), unless an earlier row already failed it. */
+static void note_range(row_fail *f, int k, const double *v, const double *mask, size_t m, size_t i)
+{
+    size_t j;
+
+    for (j = 0; f->row[k] < 0 && j < m; j++)
+        if (!isfinite(v[j]) && !(mask != NULL && v[j] == -INFINITY && mask[j] == -INFINITY)) {
+            f->row[k] = (long)i;
+            f->col[k] = j;
+            f->x[k] = v[j];
+        }
+}
+
+/* Points r's rows into room [8m]. */
+static void row_views(as_row_trace *r, double *room, size_t m, int alibi)
+{
+    r->M = room;
+    r->QKT = room + m;
+    r->scaled = room + 2 * m;
+    r->B = alibi ? room + 3 * m : NULL;
+    r->S = room + 4 * m;
+    r->shifted = room + 5 * m;
+    r->exps = room + 6 * m;
+    r->A = room + 7 * m;
+}
+
+/* Steps 1-3 for row i of head hd (its Q, K, V in h) into room [8m] as row_views() lays
+ * it out, each value made by the same step on the same numbers as in run_head(); the
+ * checks of run_head() noted in f when f is given. */
+static void make_row(as_row_trace *r, double *room, const as_head_trace *h, size_t hd,
+                     size_t i, const as_trace *t, const as_problem *p, row_fail *f)
+{
+    const size_t m = p->m;
+    const as_matrix *q = h->Qr.v ? &h->Qr : &h->Q, *k = h->Kr.v ? &h->Kr : &h->K;
+    double *M = room, *qkt = room + m, *sc = room + 2 * m, *B = room + 3 * m, *S = room + 4 * m;
+    const int alibi = p->positions == AS_POSITIONS_ALIBI;
+
+    row_views(r, room, m, alibi);
+    as_mask_row(M, p, i);
+    as_scores(qkt, &AS_AT(*q, i, 0), k->v, 1, m, p->d_k);
+    as_scale(sc, qkt, m, p->scale);
+    if (alibi) {
+        as_alibi_bias_row(B, i, m, t->slopes.v[hd]);
+        as_add_mask(S, sc, B, m);
+        if (f != NULL)
+            note_range(f, ROW_ALIBI, S, NULL, m, i);
+    }
+    as_add_mask(S, alibi ? S : sc, M, m);
+    if (as_softmax_rows(room + 7 * m, &r->row_max, room + 5 * m, room + 6 * m, &r->sum, S, 1,
+                        m) >= 0 && f != NULL && f->row[ROW_SOFTMAX] < 0)
+        f->row[ROW_SOFTMAX] = (long)i;
+    if (f == NULL)
+        return;
+    note_range(f, ROW_QKT, qkt, NULL, m, i);
+    note_range(f, ROW_SCALED, sc, NULL, m, i);
+    note_range(f, ROW_MASKED, S, M, m, i);
+}
+
+/* The error of the first check that failed (in run_head()'s order), as run_head()
+ * reports it. Returns 0 when none did. */
+static int row_error(const row_fail *f, const as_problem *p, as_error *err)
+{
+    static const char *const name[ROW_CHECKS] = {"QKT", "S", "S", "S", NULL, "O"};
+    int k;
+
+    for (k = 0; k < ROW_CHECKS; k++) {
+        if (f->row[k] < 0)
+            continue;
+        if (k == ROW_SOFTMAX)
+            no_readable_row(p, f->row[k], err);
+        else
+            range_error(p, name[k], f->x[k], (size_t)f->row[k], f->col[k], err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Head hd: its slices of Q, K, V (turned with rope), then its O row by row, every row
+ * checked as run_head() checks its tables. */
+static int rows_head(as_head_trace *h, size_t hd, const as_trace *t, const as_problem *p,
+                     double *room, as_error *err)
+{
+    const size_t n = p->n, m = p->m;
+    row_fail f;
+    as_row_trace r;
+    size_t i, k;
+
+    for (k = 0; k < ROW_CHECKS; k++)
+        f.row[k] = -1;
+    if (as_matrix_init(&h->Q, n, p->d_k) | as_matrix_init(&h->K, m, p->d_k) |
+        as_matrix_init(&h->V, m, p->d_v) | as_matrix_init(&h->O, n, p->d_v) ||
+        head_slices(h, hd, t, p) != 0) {
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        make_row(&r, room, h, hd, i, t, p, &f);
+        /* step 4: mix the Values by the shares (as_mix, as run_head()'s product sums) */
+        as_matmul(&AS_AT(h->O, i, 0), r.A, h->V.v, 1, m, p->d_v);
+        note_range(&f, ROW_O, &AS_AT(h->O, i, 0), NULL, p->d_v, i);
+    }
+    return row_error(&f, p, err);
+}
+
+int as_attention_run_rows(as_trace *t, const as_problem *p, as_error *err)
+{
+    double *room = NULL;
+    size_t hd;
+
+    if (begin_run(t, p, 1, err) != 0)
+        goto fail;
+    if ((room = malloc(8 * (p->m ? p->m : 1) * sizeof *room)) == NULL) {
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+        goto fail;
+    }
+    for (hd = 0; hd < p->heads; hd++) {
+        if (rows_head(&t->head[hd], hd, t, p, room, err) != 0)
+            goto fail;
+        as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
+    }
+    if (end_run(t, p, err) != 0)
+        goto fail;
+    free(room);
+    t->rows = 1;
+    return 0;
+fail:
+    free(room);
+    as_trace_free(t);
+    return -1;
+}
+
+/* Row i of head hd of a full trace: views into its tables. */
+static void full_row(as_row_trace *r, const as_trace *t, const as_head_trace *h, size_t i)
+{
+    r->M = &AS_AT(t->M, i, 0);
+    r->QKT = &AS_AT(h->QKT, i, 0);
+    r->scaled = &AS_AT(h->scaled, i, 0);
+    r->B = h->B.v != NULL ? &AS_AT(h->B, i, 0) : NULL;
+    r->S = &AS_AT(h->S, i, 0);
+    r->row_max = AS_AT(h->row_max, i, 0);
+    r->sum = AS_AT(h->sums, i, 0);
+    r->shifted = &AS_AT(h->shifted, i, 0);
+    r->exps = &AS_AT(h->exps, i, 0);
+    r->A = &AS_AT(h->A, i, 0);
+}
+
+int as_trace_row(as_row_trace *r, const as_trace *t, const as_problem *p, size_t hd, size_t i)
+{
+    if (t->lean || hd >= t->heads || i >= p->n)
+        return -1;
+    if (!t->rows) {
+        full_row(r, t, &t->head[hd], i);
+        return 0;
+    }
+    if (r->room == NULL && (r->room = malloc(8 * (p->m ? p->m : 1) * sizeof *r->room)) == NULL)
+        return -1;
+    make_row(r, r->room, &t->head[hd], hd, i, t, p, NULL);
+    return 0;
+}
+
+void as_row_trace_free(as_row_trace *r)
+{
+    free(r->room);
+    memset(r, 0, sizeof *r);
 }
 
 void as_trace_free(as_trace *t)

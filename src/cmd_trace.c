@@ -31,12 +31,13 @@ int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)
 
 int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
 {
-    const as_session_opts so = as_cli_session(cli);
+    as_session_opts so = as_cli_session(cli);
     as_session s;
     int rc;
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
+    so.rows = 1; /* the walk reads one row at a time: no n x m table is kept whole */
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0) {

@@ -834,7 +834,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                          "%zu to %zu of k, %zu to %zu of v), shared within the group ──"},
     [AS_MSG_TR_RULE_WINDOW] = {"本例使用滑动窗口读取规则（窗口宽%zu）：当前位置能读自己和它前面的%zu个位置，更早的位置读不到。",
                             "A sliding window of %zu applies: a position reads itself and the "
-                            "%zu positions before it, and nothing earlier."},
+                            "positions up to %zu before it, and nothing earlier."},
     [AS_MSG_TR_OUTSIDE] = {"不可读位置%zu：%s（滑动窗口：它在宽%zu的窗口之外，离当前位置太远）",
                         "position %zu: %s is not readable (sliding window: it lies too far "
                         "back, outside the window of %zu)"},
@@ -1236,9 +1236,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "expected \"[[\" after \"%.*s =\""},
     [AS_MSG_ANS_SAME_LINE_HINT] = {"表要从它名字所在的那一行开始写：S = [[1, 2]]",
         "write the table on the line of its name: S = [[1, 2]]"},
-    /* ---- compare: a head the variant does not have (issue 20) ---- */
+    /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     [AS_MSG_CMP_NO_HEAD] = {"%s：变体里没有这张表（变体的头更少）",
         "%s: not in the variant (it has fewer heads)"},
+    [AS_MSG_ANS_NO_EQUALS_HINT] = {"名字和表之间写“=”，如S = [[0, -inf], [0.7071, 0]]",
+        "write \"=\" between the name and its table, e.g. S = [[0, -inf], [0.7071, 0]]"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -86,11 +86,18 @@ void as_alibi_slopes(double *slopes, size_t heads)
 
 void as_alibi_bias(double *b, size_t n, size_t m, double slope)
 {
-    size_t i, j;
+    size_t i;
 
     for (i = 0; i < n; i++)
-        for (j = 0; j < m; j++)
-            b[i * m + j] = -slope * ((double)i - (double)j);
+        as_alibi_bias_row(b + i * m, i, m, slope);
+}
+
+void as_alibi_bias_row(double *b, size_t i, size_t m, double slope)
+{
+    size_t j;
+
+    for (j = 0; j < m; j++)
+        b[j] = -slope * ((double)i - (double)j);
 }
 
 void as_add_alibi(double *s, size_t n, size_t m, double slope)

@@ -176,9 +176,20 @@ void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
 
 /* ---- how long an output will be ---- */
 
+struct count {
+    const as_problem *p;
+    const as_trace *t;
+    size_t n;
+};
+
+/* Adds v's cells; a rows trace keeps no n x m table, but prints each [n,m]. */
 static int count_cells(void *ctx, const as_table_view *v)
 {
-    *(size_t *)ctx += v->m->rows * v->m->cols;
+    struct count *c = ctx;
+    const int scores = v->kind == AS_T_QKT || v->kind == AS_T_M || v->kind == AS_T_S ||
+                       v->kind == AS_T_A;
+
+    c->n += scores && c->t->rows ? c->p->n * c->p->m : v->m->rows * v->m->cols;
     return 0;
 }
 
@@ -189,13 +200,13 @@ size_t as_numbers_estimate(const as_problem *p, const as_trace *t, const as_rend
      * shifted score, exp and share, and the sums of its output; long lists are elided */
     const size_t dk = p->d_k < AS_EXPAND_MAX ? p->d_k : AS_EXPAND_MAX;
     const size_t dv = p->d_v < AS_EXPAND_MAX ? p->d_v : AS_EXPAND_MAX;
-    size_t n = 0;
+    struct count c = {p, t, 0};
     as_render_opts all = *o;
 
     if (walked_rows > 0)
         all.only = 0; /* trace ends with the whole-matrix form of every table */
-    as_each_table(p, t, &all, count_cells, &n);
-    return n + walked_rows * t->heads * p->m * (7 + dk + dv);
+    as_each_table(p, t, &all, count_cells, &c);
+    return c.n + walked_rows * t->heads * p->m * (7 + dk + dv);
 }
 
 /* ---- the formulas that positions add (SPEC §12) ---- */

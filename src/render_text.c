@@ -44,28 +44,73 @@ static void head_name(char *buf, size_t size, const char *base, const as_problem
     snprintf(buf, size, "%s%s", base, sub);
 }
 
-/* A table: "EXPR = " (or "≈" when a shown value is rounded), the matrix, captions beside. */
+/* A table given row by row: "EXPR = " (or "≈" when a shown value is rounded), the
+ * matrix, captions beside. Each row is read twice (to lay the table out, then to write
+ * it) and never kept: a table of a rows trace is written without being held whole. */
+static void table_rows(as_block *out, const char *expr, const as_rows *m,
+                       const as_block *captions, const as_render_opts *o)
+{
+    const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
+    as_table_layout lay;
+    as_text label = {0};
+
+    as_table_measure(&lay, m, &st);
+    as_text_addf(&label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr, o->color ? "\x1b[0m" : "",
+                 lay.rounded ? sym(o, AS_SYM_APPROX) : "=");
+    out->failed |= label.failed;
+    as_table_write(out, &lay, m, as_text_str(&label), captions, CAPTION_GAP, &st);
+    as_text_free(&label);
+    as_table_layout_free(&lay);
+}
+
+/* A table: "EXPR = " (or "≈"), the matrix, captions beside. */
 static void table(as_block *out, const char *expr, const as_matrix *m, const as_block *captions,
                   const as_render_opts *o)
 {
-    const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
-    as_text label = {0};
-    int rounded = 0;
-    as_block b = as_block_matrix(m, &st, &rounded);
+    const as_rows rows = as_rows_of(m);
 
-    as_text_addf(&label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr, o->color ? "\x1b[0m" : "",
-                 rounded ? sym(o, AS_SYM_APPROX) : "=");
-    b.failed |= label.failed;
-    as_block_label(&b, as_text_str(&label));
-    as_text_free(&label);
-    if (captions != NULL && captions->count > 0) {
-        as_block both = as_block_beside(&b, captions, CAPTION_GAP);
-        as_block_append(out, &both);
-        as_block_free(&both);
-    } else {
-        as_block_append(out, &b);
-    }
-    as_block_free(&b);
+    table_rows(out, expr, &rows, captions, o);
+}
+
+/* ---- one head's n x m tables, a row at a time from the trace ---- */
+
+typedef enum head_table { HT_QKT, HT_M, HT_B, HT_S, HT_A } head_table;
+
+/* The rows of one of head hd's n x m tables (as_trace_row: a full trace's, or made again
+ * for a rows trace). */
+typedef struct head_rows {
+    const as_problem *p;
+    const as_trace *t;
+    size_t hd;
+    head_table which;
+    as_row_trace r;
+} head_rows;
+
+static const double *head_row(void *ctx, size_t i)
+{
+    head_rows *h = ctx;
+    const double *row[5];
+
+    if (as_trace_row(&h->r, h->t, h->p, h->hd, i) != 0)
+        return NULL;
+    row[HT_QKT] = h->r.QKT;
+    row[HT_M] = h->r.M;
+    row[HT_B] = h->r.B;
+    row[HT_S] = h->r.S;
+    row[HT_A] = h->r.A;
+    return row[h->which];
+}
+
+/* Table which of head hd: "EXPR = " and its rows, captions beside. */
+static void head_table_of(as_block *out, const char *expr, const as_problem *p,
+                          const as_trace *t, size_t hd, head_table which,
+                          const as_block *captions, const as_render_opts *o)
+{
+    head_rows h = {p, t, hd, which, {0}};
+    const as_rows rows = {p->n, p->m, head_row, &h};
+
+    table_rows(out, expr, &rows, captions, o);
+    as_row_trace_free(&h.r);
 }
 
 /* ---- captions ---- */
@@ -81,22 +126,22 @@ static as_block row_captions(const char *const *labels, size_t rows, const as_re
     return c;
 }
 
-/* Which keys row i may read: 第0行只能读“我”, 第1行能读“我”和“爱”. */
-static void mask_caption(as_block *c, const as_problem *p, const as_matrix *M, size_t i,
+/* Which keys row i (its mask row M [m]) may read: 第0行只能读“我”, 第1行能读“我”和“爱”. */
+static void mask_caption(as_block *c, const as_problem *p, const double *M, size_t i,
                          const as_render_opts *o)
 {
     as_text list = {0};
     size_t j, count = 0, last = 0;
 
     for (j = 0; j < p->m; j++)
-        if (AS_AT(*M, i, j) != -INFINITY)
+        if (M[j] != -INFINITY)
             count++, last = j;
     if (count > 6) {
         as_block_add(c, msg(o, AS_MSG_MASK_READS_N), i, count);
         return;
     }
     for (j = 0; j < p->m; j++) {
-        if (AS_AT(*M, i, j) == -INFINITY)
+        if (M[j] == -INFINITY)
             continue;
         as_text_addf(&list, "%s“%s”",
                      list.len == 0 ? ""
@@ -179,20 +224,21 @@ static void turned(as_block *out, const as_problem *p, const as_head_trace *h, s
 }
 
 /* positions: alibi: the head's bias B with its slope. */
-static void alibi(as_block *out, const as_problem *p, const as_head_trace *h, size_t hd,
+static void alibi(as_block *out, const as_problem *p, const as_trace *t, size_t hd,
                   const as_render_opts *o)
 {
+    const as_head_trace *h = &t->head[hd];
     char b[32], slope[AS_NUM_BUF], rule[32];
     as_block cap = {0};
 
-    if (h->B.v == NULL || !as_shows(o, AS_T_B))
+    if (p->positions != AS_POSITIONS_ALIBI || !as_shows(o, AS_T_B))
         return;
     head_name(b, sizeof b, "B", p, hd, o);
     gap(out);
     as_fmt_display(slope, sizeof slope, h->slope, 17, o->ascii);
     as_alibi_formula(rule, sizeof rule, -1, o->ascii);
     as_block_add(&cap, msg(o, AS_MSG_POS_ALIBI_NOTE), rule, slope);
-    table(out, b, &h->B, NULL, o);
+    head_table_of(out, b, p, t, hd, HT_B, NULL, o);
     as_block_append(out, &cap);
     as_block_free(&cap);
 }
@@ -307,6 +353,26 @@ static int shows_any_head_table(const as_render_opts *o)
     return 0;
 }
 
+/* The mask M with, beside each row, which keys it may read. */
+static void mask_table(as_block *out, const as_problem *p, const as_trace *t,
+                       const as_render_opts *o)
+{
+    as_row_trace r = {0};
+    as_block cap = {0};
+    size_t i;
+
+    for (i = 0; i < p->n; i++) {
+        if (as_trace_row(&r, t, p, 0, i) != 0) {
+            out->failed = 1;
+            break;
+        }
+        mask_caption(&cap, p, r.M, i, o);
+    }
+    as_row_trace_free(&r);
+    head_table_of(out, "M", p, t, 0, HT_M, &cap, o);
+    as_block_free(&cap);
+}
+
 /* One head: (its Q, K, V slices), QKᵀ, M, S, A, O. */
 static void head(as_block *out, const as_problem *p, const as_trace *t, size_t hd,
                  const as_render_opts *o)
@@ -314,7 +380,6 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
     const as_head_trace *h = &t->head[hd];
     char q[32], k[32], v[32], a[32], oo[32], s[32], b[32], expr[256], sc[160];
     as_block cap = {0};
-    size_t i;
 
     head_name(q, sizeof q, "Q", p, hd, o);
     head_name(k, sizeof k, "K", p, hd, o);
@@ -348,28 +413,26 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
         snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, AS_SYM_T));
         if (h->Qr.v != NULL)
             rope_scores_expr(expr, sizeof expr, p, hd, o);
-        table(out, expr, &h->QKT, &cap, o);
+        head_table_of(out, expr, p, t, hd, HT_QKT, &cap, o);
         as_block_free(&cap);
     }
     if (as_shows(o, AS_T_M) && hd == 0) {
         gap(out);
-        for (i = 0; i < p->n; i++)
-            mask_caption(&cap, p, &t->M, i, o);
-        table(out, "M", &t->M, &cap, o);
-        as_block_free(&cap);
+        mask_table(out, p, t, o);
     }
-    alibi(out, p, h, hd, o);
+    alibi(out, p, t, hd, o);
     gap(out);
     scaled_expr(sc, sizeof sc, p, hd, o);
     head_name(b, sizeof b, " + B", p, hd, o);
-    snprintf(expr, sizeof expr, "%s = %s%s + M", s, sc, h->B.v != NULL ? b : "");
+    snprintf(expr, sizeof expr, "%s = %s%s + M", s, sc,
+             p->positions == AS_POSITIONS_ALIBI ? b : "");
     if (as_shows(o, AS_T_S))
-        table(out, expr, &h->S, NULL, o);
+        head_table_of(out, expr, p, t, hd, HT_S, NULL, o);
     snprintf(expr, sizeof expr, "%s = %s", a, msg(o, AS_MSG_SOFTMAX_ROWS));
     if (p->heads > 1)
         snprintf(expr, sizeof expr, "%s = softmax(%s)", a, s);
     if (as_shows(o, AS_T_A)) {
-        table(out, expr, &h->A, NULL, o);
+        head_table_of(out, expr, p, t, hd, HT_A, NULL, o);
         if (o->heatmap)
             as_heatmap(out, p, &t->M, &h->A, o);
     }

@@ -32,6 +32,7 @@ typedef struct walk {
     int failed;    /* memory ran out, or out refuses to be written (a reader that went) */
     size_t *idx;   /* [m] the positions the current row may read */
     size_t nread;  /* how many */
+    as_row_trace r; /* the current row of the current head, as the run made it */
 } walk;
 
 static const char *msg(const walk *w, as_msg m)
@@ -106,10 +107,11 @@ static as_view row_of(const as_matrix *m, size_t i)
     return v;
 }
 
-/* Row i of m at the readable positions of the current row. */
-static as_view readable_of(const walk *w, const as_matrix *m, size_t i)
+/* The current row of one of the head's tables (a row of w->r), at its readable
+ * positions. */
+static as_view readable_of(const walk *w, const double *row)
 {
-    const as_view v = {&AS_AT(*m, i, 0), 1, w->idx, w->nread};
+    const as_view v = {row, 1, w->idx, w->nread};
     return v;
 }
 
@@ -298,13 +300,13 @@ static void projections(walk *w)
 
 /* ---- one receiving row: who it reads ---- */
 
-static void find_readable(walk *w, size_t i)
+static void find_readable(walk *w)
 {
     size_t j;
 
     w->nread = 0;
     for (j = 0; j < w->p->m; j++)
-        if (AS_AT(w->t->M, i, j) != -INFINITY)
+        if (w->r.M[j] != -INFINITY)
             w->idx[w->nread++] = j;
 }
 
@@ -318,13 +320,12 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     named_row(&q, "q", i, &h->Q, &w->st);
     as_block_add(w->b, msg(w, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
     for (j = 0; j < p->m; j++) {
-        const double mij = AS_AT(w->t->M, i, j);
-        if (mij == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
+        if (w->r.M[j] == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
             as_block_add(w->b, msg(w, AS_MSG_TR_OUTSIDE), j, p->kv_tokens[j], p->window);
-        } else if (mij == -INFINITY &&
+        } else if (w->r.M[j] == -INFINITY &&
                    (p->mask == AS_MASK_CAUSAL || p->mask == AS_MASK_WINDOW)) {
             as_block_add(w->b, msg(w, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
-        } else if (mij == -INFINITY) {
+        } else if (w->r.M[j] == -INFINITY) {
             as_block_add(w->b, msg(w, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
                          sym(w, AS_SYM_NEG_INF));
         } else {
@@ -456,7 +457,7 @@ static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
     as_expand_sub(&t, rope ? "kr" : "k", j, &w->st);
     as_text_addf(&t, " = ");
     rounded = as_expand_products(&t, &qv, &kv, "+", &w->st);
-    rounded |= as_expand_number(&res, AS_AT(h->QKT, i, j), &w->st);
+    rounded |= as_expand_number(&res, w->r.QKT[j], &w->st);
     equals(w, &t, rounded, &res);
     as_block_add(w->b, msg(w, AS_MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
     done(w, &t);
@@ -464,7 +465,7 @@ static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
 
 static void step1(walk *w, const as_head_trace *h, size_t i)
 {
-    const as_view raw = readable_of(w, &h->QKT, i);
+    const as_view raw = readable_of(w, w->r.QKT);
     as_text scores = {0}, order = {0};
     size_t k;
 
@@ -554,8 +555,6 @@ static void step2_heading(walk *w)
 
 struct mask_ctx {
     const walk *w;
-    const as_head_trace *h;
-    size_t i;
 };
 
 /* One readable cell of S: "0.7071067812+(-1)". */
@@ -563,22 +562,22 @@ static int mask_item(as_text *t, size_t k, void *ctx)
 {
     const struct mask_ctx *c = ctx;
     const size_t j = c->w->idx[k];
-    const int rounded = as_expand_number(t, AS_AT(c->h->scaled, c->i, j), &c->w->st);
+    const int rounded = as_expand_number(t, c->w->r.scaled[j], &c->w->st);
 
     as_text_addf(t, "+");
-    return rounded | as_expand_factor(t, AS_AT(c->w->t->M, c->i, j), &c->w->st);
+    return rounded | as_expand_factor(t, c->w->r.M[j], &c->w->st);
 }
 
 /* A custom M may add finite numbers to readable cells: show that sum when it does. */
-static void add_mask(walk *w, const as_head_trace *h, size_t i)
+static void add_mask(walk *w)
 {
-    const as_view s = readable_of(w, &h->S, i);
-    struct mask_ctx c = {w, h, i};
+    const as_view s = readable_of(w, w->r.S);
+    struct mask_ctx c = {w};
     as_text t = {0}, res = {0};
     size_t k = 0;
     int rounded;
 
-    while (k < w->nread && AS_AT(w->t->M, i, w->idx[k]) == 0)
+    while (k < w->nread && w->r.M[w->idx[k]] == 0)
         k++;
     if (k == w->nread)
         return; /* M adds nothing to this row's readable cells */
@@ -597,11 +596,11 @@ static int alibi_item(as_text *t, size_t k, void *ctx)
 {
     const struct mask_ctx *c = ctx;
     const size_t j = c->w->idx[k];
-    const double m = AS_AT(c->w->t->M, c->i, j);
-    int rounded = as_expand_number(t, AS_AT(c->h->scaled, c->i, j), &c->w->st);
+    const double m = c->w->r.M[j];
+    int rounded = as_expand_number(t, c->w->r.scaled[j], &c->w->st);
 
     as_text_addf(t, "+");
-    rounded |= as_expand_factor(t, AS_AT(c->h->B, c->i, j), &c->w->st);
+    rounded |= as_expand_factor(t, c->w->r.B[j], &c->w->st);
     if (m != 0) {
         as_text_addf(t, "+");
         rounded |= as_expand_factor(t, m, &c->w->st);
@@ -612,8 +611,8 @@ static int alibi_item(as_text *t, size_t k, void *ctx)
 /* The ALiBi bias added to the row's readable scaled scores. */
 static void add_alibi(walk *w, const as_head_trace *h, size_t i)
 {
-    const as_view s = readable_of(w, &h->S, i);
-    struct mask_ctx c = {w, h, i};
+    const as_view s = readable_of(w, w->r.S);
+    struct mask_ctx c = {w};
     as_text t = {0}, res = {0}, slope = {0};
     char rule[32];
     int rounded;
@@ -632,7 +631,7 @@ static void add_alibi(walk *w, const as_head_trace *h, size_t i)
 
 static void step2(walk *w, const as_head_trace *h, size_t i)
 {
-    const as_view raw = readable_of(w, &h->QKT, i), scaled = readable_of(w, &h->scaled, i);
+    const as_view raw = readable_of(w, w->r.QKT), scaled = readable_of(w, w->r.scaled);
     as_text exact = {0}, dec = {0};
     int exact_rounded, dec_rounded;
 
@@ -648,10 +647,10 @@ static void step2(walk *w, const as_head_trace *h, size_t i)
         as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&exact));
     }
     done(w, &exact);
-    if (h->B.v != NULL)
+    if (w->r.B != NULL)
         add_alibi(w, h, i);
     else
-        add_mask(w, h, i);
+        add_mask(w);
 }
 
 /* ---- step 3: the softmax sub-steps ---- */
@@ -695,17 +694,17 @@ static void share_captions(walk *w, size_t indent)
     emit(w, &t);
 }
 
-static void step3(walk *w, const as_head_trace *h, size_t i)
+static void step3(walk *w)
 {
-    const as_view shifted = readable_of(w, &h->shifted, i), exps = readable_of(w, &h->exps, i);
-    const as_view a = readable_of(w, &h->A, i);
+    const as_view shifted = readable_of(w, w->r.shifted), exps = readable_of(w, w->r.exps);
+    const as_view a = readable_of(w, w->r.A);
     const size_t indent = softmax_indent(w);
     as_text t = {0}, max = {0};
 
     as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP3));
     softmax_line(w, &t, 0, indent);
     as_expand_vector(&t, &shifted, &w->st);
-    as_expand_number(&max, AS_AT(h->row_max, i, 0), &w->st);
+    as_expand_number(&max, w->r.row_max, &w->st);
     as_text_addf(&t, msg(w, AS_MSG_TR_MAX_IS), as_text_str(&max));
     done(w, &max);
     emit(w, &t);
@@ -713,7 +712,7 @@ static void step3(walk *w, const as_head_trace *h, size_t i)
     as_expand_vector(&t, &exps, &w->st);
     emit(w, &t);
     softmax_line(w, &t, 2, indent);
-    as_expand_number(&t, AS_AT(h->sums, i, 0), &w->st);
+    as_expand_number(&t, w->r.sum, &w->st);
     emit(w, &t);
     softmax_line(w, &t, 3, indent);
     as_expand_vector(&t, &a, &w->st);
@@ -732,7 +731,7 @@ static int is_final_output(const as_problem *p)
 /* "输出第0格 = 0.6697615493×10 + 0.3302384507×0 ≈ 6.6976154933" */
 static void out_cell(walk *w, const as_head_trace *h, size_t i, size_t j)
 {
-    const as_view a = readable_of(w, &h->A, i), v = column_of(&h->V, j, w->idx, w->nread);
+    const as_view a = readable_of(w, w->r.A), v = column_of(&h->V, j, w->idx, w->nread);
     as_text t = {0}, res = {0};
     int rounded = as_expand_products(&t, &a, &v, " + ", &w->st);
 
@@ -838,7 +837,7 @@ static void steps(walk *w, const as_head_trace *h, size_t i, size_t hd, int s)
     if (s == 0)
         gap(w);
     if (s == 0 || s == 3)
-        step3(w, h, i);
+        step3(w);
     if (s == 0)
         gap(w);
     if (s == 0 || s == 4)
@@ -854,9 +853,14 @@ static void walk_row(walk *w, size_t i, int s)
 
     gap(w);
     as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), p->tokens[i], i);
-    find_readable(w, i);
     for (hd = 0; hd < w->t->heads; hd++) {
         const as_head_trace *h = &w->t->head[hd];
+        if (as_trace_row(&w->r, w->t, p, hd, i) != 0) {
+            w->b->failed = 1;
+            return;
+        }
+        if (hd == 0)
+            find_readable(w); /* the mask is the same for every head */
         if (w->t->heads > 1)
             head_line(w, hd);
         positions(w, h, i);
@@ -933,7 +937,7 @@ static int whole(walk *w)
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block b = {0};
-    walk w = {p, t, o, {o->digits, o->ascii}, &b, out, 0, 0, 0, NULL, 0};
+    walk w = {p, t, o, {o->digits, o->ascii}, &b, out, 0, 0, 0, NULL, 0, {0}};
     const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
     const size_t last = o->row == -2 ? p->n - 1 : first;
     size_t i;
@@ -946,6 +950,7 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
             walk_row(&w, i, o->step);
         flush(&w);
         free(w.idx);
+        as_row_trace_free(&w.r);
         return w.failed ? -1 : 0;
     }
     w.failed = inputs(&w) != 0;
@@ -959,5 +964,6 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
         flush(&w);
     }
     free(w.idx);
+    as_row_trace_free(&w.r);
     return w.failed ? -1 : 0;
 }

@@ -13,7 +13,9 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
     if (as_problem_build(&s->p, &s->in, o->mask, err) != 0)
         return -1;
     s->p.offset = o->offset;
-    return (o->lean ? as_attention_run_lean : as_attention_run)(&s->t, &s->p, err);
+    return (o->lean   ? as_attention_run_lean
+            : o->rows ? as_attention_run_rows
+                      : as_attention_run)(&s->t, &s->p, err);
 }
 
 int as_session_open(as_session *s, const char *path, const as_session_opts *o, as_error *err)

@@ -8,11 +8,18 @@
 
 void as_window_mask(double *out, size_t n, size_t w)
 {
-    size_t i, j;
+    size_t i;
 
     for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++)
-            out[i * n + j] = j <= i && i - j < w ? 0.0 : -INFINITY;
+        as_window_mask_row(out + i * n, i, n, w);
+}
+
+void as_window_mask_row(double *out, size_t i, size_t m, size_t w)
+{
+    size_t j;
+
+    for (j = 0; j < m; j++)
+        out[j] = j <= i && i - j < w ? 0.0 : -INFINITY;
 }
 
 /* ---- the online softmax, its sums carried in two doubles ---- */

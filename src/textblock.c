@@ -1,7 +1,6 @@
 /* textblock.c - lines of text composed the way the book lays out its tables. */
 #include "attnstep/textblock.h"
 #include "attnstep/numfmt.h"
-#include "attnstep/threads.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -248,66 +247,64 @@ void as_block_free(as_block *b)
 
 /* ---- a matrix, the book's way ---- */
 
-/* A formatted cell: its text, its bytes and its display width (both under 64), in 64
- * bytes: a table at 512 tokens has a quarter of a million of them. */
+/* Row i of m (a row source over a matrix). */
+static const double *matrix_row(void *ctx, size_t i)
+{
+    const as_matrix *m = ctx;
+
+    return &AS_AT(*m, i, 0);
+}
+
+as_rows as_rows_of(const as_matrix *m)
+{
+    const as_rows r = {m->rows, m->cols, matrix_row, (void *)m};
+    return r;
+}
+
+/* A formatted cell: its text, its bytes and its display width (both under 64). */
 typedef struct cell {
     char text[AS_NUM_BUF - 2];
     unsigned char len, width;
 } cell;
 
-/* The cells of rows [from, to) of m to format, and what they give: the widest cell of
- * each column in colw, whether any was rounded, whether all are whole. */
-typedef struct cell_job {
-    cell *cells;
-    size_t *colw;
-    const as_matrix *m;
-    const as_cell_style *st;
-    size_t from, to;
-    int rounded, whole;
-} cell_job;
-
-static void format_rows(void *arg)
+/* Formats v into c. Returns 1 when it is shown rounded. */
+static int format_cell(cell *c, double v, const as_cell_style *st)
 {
-    cell_job *jb = arg;
-    const as_matrix *m = jb->m;
-    size_t i, j;
+    const int rounded = as_fmt_display(c->text, sizeof c->text, v, st->digits, st->ascii);
 
-    for (i = jb->from; i < jb->to; i++)
-        for (j = 0; j < m->cols; j++) {
-            cell *c = &jb->cells[i * m->cols + j];
-            jb->rounded |= as_fmt_display(c->text, sizeof c->text, AS_AT(*m, i, j),
-                                          jb->st->digits, jb->st->ascii);
-            if (strpbrk(c->text, ".e") != NULL)
-                jb->whole = 0;
-            c->len = (unsigned char)strlen(c->text);
-            c->width = (unsigned char)as_display_width(c->text);
-            if (c->width > jb->colw[j])
-                jb->colw[j] = c->width;
-        }
+    c->len = (unsigned char)strlen(c->text);
+    c->width = (unsigned char)as_display_width(c->text);
+    return rounded;
 }
 
-/* A table of at least this many cells is formatted on two threads, half the rows each. */
-#define CELLS_SPLIT 4096
-
-/* Formats every cell of m into cells and each column's width into colw (zeros; and
- * colw2, zeros too, for the second thread). Returns whether any cell was rounded. */
-static int format_cells(cell *cells, size_t *colw, size_t *colw2, const as_matrix *m,
-                        const as_cell_style *st, int *whole)
+int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style *st)
 {
-    cell_job top = {cells, colw, m, st, 0, m->rows, 0, 1}, low = top;
-    size_t j;
+    size_t i, j;
+    cell c;
 
-    if (m->rows >= 2 && m->rows * m->cols >= CELLS_SPLIT) {
-        top.to = low.from = m->rows / 2;
-        low.colw = colw2;
-        as_two_threads(format_rows, &top, format_rows, &low);
-        for (j = 0; j < m->cols; j++)
-            if (colw2[j] > colw[j])
-                colw[j] = colw2[j];
-    } else
-        format_rows(&top);
-    *whole = top.whole & low.whole;
-    return top.rounded | low.rounded;
+    memset(lay, 0, sizeof *lay);
+    lay->whole = 1;
+    if ((lay->colw = calloc(m->cols + 1, sizeof *lay->colw)) == NULL)
+        return lay->failed = -1;
+    for (i = 0; i < m->rows; i++) {
+        const double *row = m->row(m->ctx, i);
+        if (row == NULL)
+            return lay->failed = -1;
+        for (j = 0; j < m->cols; j++) {
+            lay->rounded |= format_cell(&c, row[j], st);
+            if (lay->whole && strpbrk(c.text, ".e") != NULL)
+                lay->whole = 0;
+            if (c.width > lay->colw[j])
+                lay->colw[j] = c.width;
+        }
+    }
+    return 0;
+}
+
+void as_table_layout_free(as_table_layout *lay)
+{
+    free(lay->colw);
+    memset(lay, 0, sizeof *lay);
 }
 
 /* Appends s[0..n) at *p. */
@@ -317,30 +314,34 @@ static void put(char **p, const char *s, size_t n)
     *p += n;
 }
 
-/* One row: "[[" or " [", the right-aligned cells, then "]]" or "],". */
-static char *matrix_line(const as_matrix *m, size_t i, const cell *cells, const size_t *colw,
-                         const char *sep, const as_cell_style *st)
+/* Row i (its numbers row): lead, "[[" or " [", the right-aligned cells, then "]]" or
+ * "],". Returns the line (free it), or NULL when memory ran out. */
+static char *matrix_line(const char *lead, const double *row, size_t i, const as_rows *m,
+                         const as_table_layout *lay, const as_cell_style *st)
 {
+    const char *sep = lay->whole ? "," : ", ";
     const size_t seplen = strlen(sep), on = st->on ? strlen(st->on) : 0,
-                 off = st->off ? strlen(st->off) : 0;
-    size_t j, len = 8;
+                 off = st->off ? strlen(st->off) : 0, leadlen = strlen(lead);
+    size_t j, len = leadlen + 8;
     char *line, *p;
+    cell c;
 
     for (j = 0; j < m->cols; j++)
-        len += colw[j] + AS_NUM_BUF + seplen + on + off;
+        len += lay->colw[j] + AS_NUM_BUF + seplen + on + off;
     if ((line = p = malloc(len)) == NULL)
         return NULL;
+    put(&p, lead, leadlen);
     put(&p, i == 0 ? "[[" : " [", 2);
     for (j = 0; j < m->cols; j++) {
-        const cell *c = &cells[i * m->cols + j];
-        const int dim = st->on != NULL && isinf(AS_AT(*m, i, j)) && AS_AT(*m, i, j) < 0;
+        const int dim = st->on != NULL && isinf(row[j]) && row[j] < 0;
+        format_cell(&c, row[j], st);
         if (j > 0)
             put(&p, sep, seplen);
-        memset(p, ' ', colw[j] - c->width);
-        p += colw[j] - c->width;
+        memset(p, ' ', lay->colw[j] - c.width);
+        p += lay->colw[j] - c.width;
         if (dim)
             put(&p, st->on, on);
-        put(&p, c->text, c->len);
+        put(&p, c.text, c.len);
         if (dim)
             put(&p, st->off, off);
     }
@@ -348,53 +349,61 @@ static char *matrix_line(const as_matrix *m, size_t i, const cell *cells, const 
     return line;
 }
 
-/* Rows [from, to) of a formatted table as lines (NULL where memory said no). */
-typedef struct line_job {
-    char **line;
-    const as_matrix *m;
-    const cell *cells;
-    const size_t *colw;
-    const char *sep;
-    const as_cell_style *st;
-    size_t from, to;
-} line_job;
-
-static void make_lines(void *arg)
+/* Line (or "" below the table) padded to width columns, then caption i (or ""). */
+static void beside_line(as_block *out, const char *line, const as_block *captions, size_t i,
+                        size_t width)
 {
-    const line_job *jb = arg;
-    size_t i;
+    char *left = padded(line, width);
 
-    for (i = jb->from; i < jb->to; i++)
-        jb->line[i] = matrix_line(jb->m, i, jb->cells, jb->colw, jb->sep, jb->st);
+    if (left == NULL) {
+        out->failed = 1;
+        return;
+    }
+    push(out, joined(left, i < captions->count ? captions->line[i] : ""));
+    free(left);
+}
+
+void as_table_write(as_block *out, const as_table_layout *lay, const as_rows *m,
+                    const char *label, const as_block *captions, size_t gap,
+                    const as_cell_style *st)
+{
+    const size_t caps = captions != NULL ? captions->count : 0;
+    const size_t lines = m->rows > caps ? m->rows : caps;
+    char *indent = padded("", as_display_width(label)), *line = NULL;
+    size_t i, w = 0;
+
+    out->failed |= lay->failed != 0 || indent == NULL || (captions != NULL && captions->failed);
+    for (i = 0; i < lines && !out->failed; i++) {
+        if (i < m->rows) {
+            const double *row = m->row(m->ctx, i);
+            line = row != NULL ? matrix_line(i == 0 ? label : indent, row, i, m, lay, st) : NULL;
+            if (line == NULL) {
+                out->failed = 1;
+                break;
+            }
+        }
+        if (i == 0)
+            w = line != NULL ? as_display_width(line) : 0; /* every line is as wide */
+        if (caps > 0) {
+            beside_line(out, line != NULL ? line : "", captions, i, w + gap);
+            free(line);
+        } else {
+            push(out, line); /* out owns it now */
+        }
+        line = NULL;
+    }
+    free(indent);
 }
 
 as_block as_block_matrix(const as_matrix *m, const as_cell_style *st, int *rounded)
 {
+    const as_rows rows = as_rows_of(m);
+    as_table_layout lay;
     as_block b = {0};
-    cell *cells = malloc((m->rows * m->cols + 1) * sizeof *cells);
-    size_t *colw = calloc(2 * (m->cols + 1), sizeof *colw);
-    char **line = malloc((m->rows + 1) * sizeof *line);
-    line_job top = {line, m, cells, colw, ", ", st, 0, m->rows}, low;
-    int whole;
-    size_t i;
 
-    if (cells == NULL || colw == NULL || line == NULL) {
-        b.failed = 1;
-        goto done;
-    }
-    *rounded = format_cells(cells, colw, colw + m->cols + 1, m, st, &whole);
-    top.sep = whole ? "," : ", ";
-    low = top;
-    if (m->rows >= 2 && m->rows * m->cols >= CELLS_SPLIT) { /* the lines too, half each */
-        top.to = low.from = m->rows / 2;
-        as_two_threads(make_lines, &top, make_lines, &low);
-    } else
-        make_lines(&top);
-    for (i = 0; i < m->rows; i++)
-        push(&b, line[i]);
-done:
-    free(cells);
-    free(colw);
-    free(line);
+    as_table_measure(&lay, &rows, st);
+    *rounded = lay.rounded;
+    as_table_write(&b, &lay, &rows, "", NULL, 0, st);
+    as_table_layout_free(&lay);
     return b;
 }

@@ -6,24 +6,8 @@
 #include "attnstep/steps_gen.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-double as_ulp_distance(double a, double b)
-{
-    int64_t x, y;
-
-    if (a == b)
-        return 0;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    /* order the bit patterns as the numbers are ordered: negatives below zero */
-    x = x < 0 ? INT64_MIN - x : x;
-    y = y < 0 ? INT64_MIN - y : y;
-    /* the difference in unsigned arithmetic: exact, and no overflow across 0 */
-    return (double)(x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x);
-}
 
 static void free_walk(as_tile_walk *w)
 {

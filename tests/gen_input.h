@@ -124,6 +124,21 @@ static inline void generate(gen *g, uint64_t which, size_t n)
         custom_mask(g, &r, n);
 }
 
+/* Writes to path X: one column of n tokens (width 1), the weights 1x1: n x n scores,
+ * the long trace of issue 20. */
+static inline void long_column(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+
+    assert_non_null(f);
+    fputs("X = [", f);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s[%d]", i ? "," : "", i % 7 - 3);
+    fputs("]\nWq = [[0.5]]\nWk = [[1]]\nWv = [[2]]\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* Nonzero under `make valgrind` (which sets ATTNSTEP_WRAP): the long inputs, there only
  * to find memory errors, are then fewer -- their arithmetic is checked by make test. */
 static inline int under_valgrind(void)

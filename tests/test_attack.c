@@ -29,6 +29,7 @@
 #include "attnstep/render.h"
 #include "attnstep/session.h"
 #include "cli_util.h"
+#include "gen_input.h"
 #include "test_util.h"
 
 #define F11 "examples/f11.txt"
@@ -403,20 +404,6 @@ static void test_an_option_that_means_nothing_to_the_command_is_an_error(void **
 }
 
 /* ---- 5. output that streams ---- */
-
-/* X: one column of n tokens (width 1), the weights 1x1: n x n scores. */
-static void long_column(const char *path, int n)
-{
-    FILE *f = fopen(path, "w");
-    int i;
-
-    assert_non_null(f);
-    fputs("X = [", f);
-    for (i = 0; i < n; i++)
-        fprintf(f, "%s[%d]", i ? "," : "", i % 7 - 3);
-    fputs("]\nWq = [[0.5]]\nWk = [[1]]\nWv = [[2]]\n", f);
-    assert_int_equal(fclose(f), 0);
-}
 
 static ssize_t refuse(void *cookie, const char *buf, size_t size)
 {

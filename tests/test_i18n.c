@@ -322,6 +322,35 @@ static void test_no_error_site_spells_a_word_of_its_own(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* --lang and ATTNSTEP_LANG take zh or en, also as the start of a locale name as LANG
+ * spells it (POSIX: language_territory.codeset, "en_US.UTF-8") or a BCP 47 tag
+ * ("zh-CN"); anything else is refused, not guessed. */
+static void test_a_language_is_zh_or_en_or_a_locale_name_starting_so(void **state)
+{
+    static const char *const zh[] = {"zh", "zh_CN", "zh_CN.UTF-8", "zh-TW"};
+    static const char *const en[] = {"en", "en_US", "en_GB.UTF-8", "en-AU"};
+    static const char *const neither[] = {"", "z", "e", "zhx", "english", "fr", "EN", "de_DE"};
+    as_lang lang;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof zh / sizeof zh[0]; i++) {
+        lang = AS_LANG_EN;
+        assert_int_equal(as_lang_parse(zh[i], &lang), 0);
+        assert_int_equal(lang, AS_LANG_ZH);
+    }
+    for (i = 0; i < sizeof en / sizeof en[0]; i++) {
+        lang = AS_LANG_ZH;
+        assert_int_equal(as_lang_parse(en[i], &lang), 0);
+        assert_int_equal(lang, AS_LANG_EN);
+    }
+    for (i = 0; i < sizeof neither / sizeof neither[0]; i++) {
+        lang = AS_LANG_ZH;
+        assert_int_equal(as_lang_parse(neither[i], &lang), -1);
+        assert_int_equal(lang, AS_LANG_ZH); /* untouched */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_edit_distance_counts_a_swap_as_one_step),
         cmocka_unit_test(test_suggest_finds_the_word_that_was_meant),
         cmocka_unit_test(test_no_error_site_spells_a_word_of_its_own),
+        cmocka_unit_test(test_a_language_is_zh_or_en_or_a_locale_name_starting_so),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "attnstep/attention.h"
+#include "attnstep/fused.h"
 #include "attnstep/kernels.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
@@ -66,7 +67,7 @@ static void assert_same_cells(const double *got, const double *want, size_t coun
     }
 }
 
-/* Shapes n x k x p: tiny, odd, block edges (MR 4, NR 8, MC 128, KC 256, NC 768) and
+/* Shapes n x k x p: tiny, odd, block edges (MR 6, NR 8, MC 120, KC 256, NC 768) and
  * large enough for two threads (n*k*p >= 1e7). */
 static const size_t shapes[][3] = {
     {1, 1, 1},     {1, 7, 1},     {2, 3, 2},     {3, 5, 7},     {4, 8, 8},     {5, 9, 17},
@@ -123,6 +124,37 @@ static void check_scores(size_t n, size_t d, size_t m, uint64_t *seed)
     free(q), free(k), free(want), free(got);
 }
 
+/* as_gemm_1 on blocks inside larger tables (3 more columns each, a block 2 columns in):
+ * the cells of the block are as_matmul's of the block copied out; the cells around it
+ * are left alone. */
+static void check_gemm_strided(size_t n, size_t k, size_t p, uint64_t *seed)
+{
+    const size_t lda = k + 3, ldb = p + 3, ldo = p + 3;
+    double *a = random_values(n * lda, seed), *b = random_values(k * ldb, seed);
+    double *sa = malloc((n * k + 1) * sizeof *sa), *sb = malloc((k * p + 1) * sizeof *sb);
+    double *want = malloc((n * p + 1) * sizeof *want), *got = malloc((n * ldo + 1) * sizeof *got);
+    as_gemm_scratch g;
+    size_t i, j;
+
+    assert_int_equal(as_gemm_scratch_init(&g), 0);
+    for (i = 0; i < n; i++)
+        memcpy(sa + i * k, a + i * lda + 2, k * sizeof *sa);
+    for (i = 0; i < k; i++)
+        memcpy(sb + i * p, b + i * ldb + 2, p * sizeof *sb);
+    as_matmul(want, sa, sb, n, k, p);
+    for (i = 0; i < n * ldo + 1; i++)
+        got[i] = 7.0;
+    as_gemm_1(got + 2, ldo, a + 2, lda, b + 2, ldb, n, k, p, &g);
+    for (i = 0; i < n; i++) {
+        assert_same_cells(got + i * ldo + 2, want + i * p, p, "as_gemm_1", n, k, p);
+        for (j = 0; j < ldo; j++)
+            if (j < 2 || j >= p + 2)
+                assert_true(got[i * ldo + j] == 7.0);
+    }
+    as_gemm_scratch_free(&g);
+    free(a), free(b), free(sa), free(sb), free(want), free(got);
+}
+
 static void test_fast_product_of_a_small_example_is_the_hand_result(void **state)
 {
     /* by hand: [1,2,3] @ [[1,0],[0,1],[1,1]] = [4,5]; [0,1,-1] @ ... = [-1,0] */
@@ -152,6 +184,12 @@ static void test_fast_scores_equal_the_reference_on_every_shape(void **state)
 {
     (void)state;
     for_each_simd_level(check_scores);
+}
+
+static void test_strided_product_equals_the_reference_on_every_shape(void **state)
+{
+    (void)state;
+    for_each_simd_level(check_gemm_strided);
 }
 
 static void test_fast_product_keeps_a_large_sum_in_order(void **state)
@@ -289,6 +327,54 @@ static void test_lean_run_on_two_threads_gives_the_same_bits(void **state)
     check_lean_equals_full(200, 160, 4, "");
 }
 
+/* The fused head (fused.h) works on blocks of AS_FUSED_ROWS rows and skips the columns
+ * the mask forbids to a whole block: sizes that cross the blocks, each mask and each
+ * way of adding positions, and Keys from another sequence. */
+static void test_fused_lean_run_gives_the_full_runs_bits_across_blocks(void **state)
+{
+    (void)state;
+    check_lean_equals_full(2 * AS_FUSED_ROWS + 13, 24, 3, "");
+    check_lean_equals_full(AS_FUSED_ROWS + 1, 16, 2, "mask: none\n");
+    check_lean_equals_full(AS_FUSED_ROWS * 2, 16, 2, "mask: window 5\n");
+    check_lean_equals_full(150, 24, 3, "positions: alibi\n");
+    check_lean_equals_full(150, 24, 3, "positions: alibi\nmask: none\n");
+    check_lean_equals_full(150, 24, 3, "positions: rope\n");
+    check_lean_equals_full(150, 24, 3, "positions: sinusoidal\nscale: 0.7\n");
+    check_lean_equals_full(150, 24, 6, "mask: window 40\n");
+}
+
+/* A custom mask with finite values, a row that reads one cell far right and rows whose
+ * reach has gaps: every computed cell is still the steps' cell. */
+static void test_fused_lean_run_follows_a_custom_mask(void **state)
+{
+    const size_t n = AS_FUSED_ROWS + 9;
+    char *extra = malloc(n * n * 8 + 16), *at = extra;
+    size_t i, j;
+
+    (void)state;
+    assert_non_null(extra);
+    at += sprintf(at, "M = [");
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            const char *cell = i == 3 ? (j == n - 1 ? "0" : "-inf")
+                               : (j <= i && (i + j) % 5 != 0) ? ((i * j) % 7 ? "0" : "-1.5")
+                               : (j == 0 ? "0" : "-inf");
+            at += sprintf(at, "%s%s%s", j ? "" : "[", cell, j + 1 < n ? ", " : "]");
+            if (j + 1 == n)
+                at += sprintf(at, "%s", i + 1 < n ? ", " : "]\n");
+        }
+    check_lean_equals_full(n, 16, 2, extra);
+    free(extra);
+}
+
+/* Scores that may overflow by the fused bound (|q| |k| d near 1e300) but do not: the
+ * lean run then goes step by step, still the full run's bits. */
+static void test_lean_run_without_the_fused_bound_gives_the_same_bits(void **state)
+{
+    (void)state;
+    check_lean_equals_full(80, 16, 2, "scale: 1e290\n");
+}
+
 static void test_lean_run_reports_the_full_runs_error(void **state)
 {
     /* row 1 of the custom mask reads nothing: both runs name row 1 the same way */
@@ -344,9 +430,13 @@ int main(void)
         cmocka_unit_test(test_fast_product_of_a_small_example_is_the_hand_result),
         cmocka_unit_test(test_fast_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_scores_equal_the_reference_on_every_shape),
+        cmocka_unit_test(test_strided_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_product_keeps_a_large_sum_in_order),
         cmocka_unit_test(test_lean_run_gives_the_full_runs_output_bit_for_bit),
         cmocka_unit_test(test_lean_run_on_two_threads_gives_the_same_bits),
+        cmocka_unit_test(test_fused_lean_run_gives_the_full_runs_bits_across_blocks),
+        cmocka_unit_test(test_fused_lean_run_follows_a_custom_mask),
+        cmocka_unit_test(test_lean_run_without_the_fused_bound_gives_the_same_bits),
         cmocka_unit_test(test_lean_run_reports_the_full_runs_error),
         cmocka_unit_test(test_lean_run_on_two_threads_reports_the_first_failing_head),
     };

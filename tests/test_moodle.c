@@ -223,6 +223,25 @@ static void test_a_class_exports_a_question_per_student(void **state)
     free(out);
 }
 
+/* The window rule is stated with its width (examples/window.txt: mask: window 2, so a
+ * position reads itself and one before it), and a title is text, escaped as XML
+ * escapes &, <, > and " (XML 1.0 §2.4), so the file stays well-formed. */
+static void test_the_window_rule_is_said_and_a_title_is_escaped(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet examples/window.txt --format moodle --lang en"), 0);
+    assert_file_contains(CLI_OUT, "A sliding window of 2 applies: a position reads itself and the "
+                                  "positions up to 1 before it, and nothing earlier.");
+    assert_int_equal(run("sheet examples/window.txt --format moodle"), 0);
+    assert_file_contains(CLI_OUT, "本例使用滑动窗口读取规则（窗口宽2）：当前位置能读自己和它前面的1个"
+                                  "位置，更早的位置读不到。");
+    assert_int_equal(run("sheet tests/data/cli/markup.txt --format moodle --lang en"), 0);
+    assert_file_contains(CLI_OUT, "<name><text>attnstep Q &amp; A &lt;1&gt; &quot;quoted&quot; "
+                                  "back\\slash | *star*</text></name>");
+    if (system("command -v xmllint >/dev/null 2>&1") == 0)
+        assert_int_equal(system("xmllint --noout " CLI_OUT), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_moodle_xml_is_one_cloze_question_with_a_blank_per_cell),
         cmocka_unit_test(test_tolerance_follows_digits),
         cmocka_unit_test(test_a_class_exports_a_question_per_student),
+        cmocka_unit_test(test_the_window_rule_is_said_and_a_title_is_escaped),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,5 @@
-/* test_textblock.c - the book's bracketed table of a large matrix, which textblock.c
- * formats on two threads (half the rows each), reads as that of a small one formatted
- * on one: a 100 x 100 matrix whose upper half repeats row 0 of a 2 x 100 one and whose
+/* test_textblock.c - the book's bracketed table of a large matrix reads as that of a
+ * small one: a 100 x 100 matrix whose upper half repeats row 0 of a 2 x 100 one and whose
  * lower half repeats its row 1 has the same column widths, separators and "rounded"
  * (each decided by both halves: row 0 is whole and exact, row 1 has the widest and the
  * rounded cells), so each of its lines is the small one's line of that row but for the

@@ -15,10 +15,14 @@
 #include "cli_util.h"
 #include "test_util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define F11 "examples/f11.txt"
@@ -573,6 +577,75 @@ static void test_heatmap_lines_up_emoji_and_narrow_letters(void **state)
 
 /* ---- -o ---- */
 
+/* The files in dir whose names start with prefix; *bytes (when not NULL) their size. */
+static int files_starting(const char *dir, const char *prefix, long *bytes)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    struct stat st;
+    char path[2 * PATH_MAX];
+    int n = 0;
+
+    assert_non_null(d);
+    if (bytes != NULL)
+        *bytes = 0;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (bytes != NULL && stat(path, &st) == 0)
+                *bytes += (long)st.st_size;
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* -o FILE is written through a temporary file beside FILE (.attnstep-XXXXXX); a signal
+ * that ends the program on the way (SIGTERM here, as `kill` sends) removes it, and the
+ * program still ends by that signal: no FILE, no temporary file left behind. The run is
+ * a trace of every row of 1000 tokens, long enough to be caught while it writes. */
+static void test_a_signal_while_writing_removes_the_temporary_file(void **state)
+{
+    char dir[PATH_MAX], bin[PATH_MAX], input[PATH_MAX + 16], out[PATH_MAX + 16], cmd[4 * PATH_MAX];
+    const char *wrap = getenv("ATTNSTEP_WRAP");
+    struct timespec tick = {0, 1000000}; /* 1 ms */
+    FILE *f;
+    pid_t pid;
+    long bytes;
+    int i, st;
+
+    (void)state;
+    make_dir(dir);
+    bin_path(bin);
+    snprintf(input, sizeof input, "%s/long.txt", dir);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    f = fopen(input, "w");
+    assert_non_null(f);
+    fputs("X = [", f);
+    for (i = 0; i < 1000; i++)
+        fprintf(f, "%s[%d]", i ? ", " : "", i % 7);
+    fputs("]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "exec %s '%s' trace --row all '%s' -o '%s' 2>/dev/null",
+             wrap ? wrap : "", bin, input, out);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* wait until the output has begun (its first bytes reached the temporary file) */
+    for (i = 0; i < 60000 && (files_starting(dir, ".attnstep-", &bytes) == 0 || bytes == 0); i++)
+        nanosleep(&tick, NULL);
+    assert_int_equal(files_starting(dir, ".attnstep-", NULL), 1); /* it is writing */
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    assert_int_equal(files_starting(dir, ".attnstep-", NULL), 0);
+    assert_int_equal(files_starting(dir, "out.txt", NULL), 0);
+    rm_dir(dir);
+}
+
 static void test_output_file_is_never_overwritten_without_force(void **state)
 {
     char dir[] = "build/tests/unix-XXXXXX", file[64], args[256];
@@ -651,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_lines_up_chinese_labels),
         cmocka_unit_test(test_heatmap_lines_up_emoji_and_narrow_letters),
         cmocka_unit_test(test_output_file_is_never_overwritten_without_force),
+        cmocka_unit_test(test_a_signal_while_writing_removes_the_temporary_file),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

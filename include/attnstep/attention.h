@@ -28,7 +28,8 @@ typedef struct as_head_trace {
 
 typedef struct as_trace {
     as_matrix M;              /* [n,m] the additive mask the run applied (mask.h): 0 where a
-                                 row may read, -inf where it may not; always filled */
+                                 row may read, -inf where it may not; filled but in a
+                                 rows trace (as_trace_row() gives its rows) */
     as_matrix PE, PEkv;       /* positions: sinusoidal: [n,d_model], [m,d_kv_model] (PEkv
                                  only for cross-attention); else empty */
     as_matrix Xp, Xkvp;       /* X + PE and Xkv + PEkv, what the projections read */
@@ -44,7 +45,23 @@ typedef struct as_trace {
     int lean;                 /* nonzero when made by as_attention_run_lean(): then only
                                  M, C, O and each head's O are filled; every other table
                                  (Q, K, V and each head's Q ... A) is empty, 0 x 0 */
+    int rows;                 /* nonzero when made by as_attention_run_rows(): then every
+                                 table is filled but M and each head's n x m ones (QKT,
+                                 scaled, B, S, shifted, exps, A; row_max, sums), which
+                                 as_trace_row() makes one row at a time */
 } as_trace;
+
+/* One receiving row i of one head: that row of each of the head's n x m tables (and of
+ * the mask), as the run made them. Read it with as_trace_row(). */
+typedef struct as_row_trace {
+    const double *M;                   /* [m] row i of the mask M */
+    const double *QKT, *scaled;        /* [m] */
+    const double *B;                   /* positions: alibi: [m] the bias; else NULL */
+    const double *S;                   /* [m] scaled (+ B) + M */
+    double row_max, sum;               /* the softmax's max and sum of exps */
+    const double *shifted, *exps, *A;  /* [m] */
+    double *room;                      /* the rows a rows trace was made in, or NULL */
+} as_row_trace;
 
 /* Runs the whole layer on p, recording every table in t (free with as_trace_free()).
  * Returns 0; or -1 with err set: a row with no readable position, or a value that left
@@ -58,6 +75,21 @@ int as_attention_run(as_trace *t, const as_problem *p, as_error *err);
  * head (one per thread; the heads run on two threads when the layer is large), so
  * memory stays near the size of the inputs. Free t with as_trace_free(). */
 int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err);
+
+/* As as_attention_run(), with the same numbers, bit for bit, and the same errors, but
+ * keeping no n x m table (t->rows is set): each head's scores are made and checked one
+ * row at a time, so memory stays near the size of the inputs and the outputs, and there
+ * is no limit on all heads' tables together. as_trace_row() makes any row again. */
+int as_attention_run_rows(as_trace *t, const as_problem *p, as_error *err);
+
+/* Row i of head hd of t, into r (start r zeroed; free it with as_row_trace_free()): for
+ * a full trace, views into its tables; for a rows trace (t->rows), that row made again
+ * as the run made it. r holds until the next call. Returns 0; or -1 when memory ran out
+ * (or t is lean: it has no such row). */
+int as_trace_row(as_row_trace *r, const as_trace *t, const as_problem *p, size_t hd, size_t i);
+
+/* Frees what r holds and leaves it zeroed. */
+void as_row_trace_free(as_row_trace *r);
 
 /* Frees every table of t. */
 void as_trace_free(as_trace *t);

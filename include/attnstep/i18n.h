@@ -628,8 +628,9 @@ typedef enum as_msg {
     AS_MSG_ANS_NO_EQUALS,
     AS_MSG_ANS_NO_TABLE,
     AS_MSG_ANS_SAME_LINE_HINT,
-    /* ---- compare: a head the variant does not have (issue 20) ---- */
+    /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     AS_MSG_CMP_NO_HEAD,    /* %s table */
+    AS_MSG_ANS_NO_EQUALS_HINT,
     AS_MSG_COUNT
 } as_msg;
 

@@ -30,6 +30,25 @@ void as_scores_fast(double *out, const double *q, const double *k, size_t n, siz
 void as_scores_fast_1(double *out, const double *q, const double *k, size_t n, size_t m,
                       size_t d);
 
+/* Packing space for as_gemm_1(), kept by a caller that runs many products. */
+typedef struct as_gemm_scratch {
+    double *ap, *bp;
+} as_gemm_scratch;
+
+/* Allocates s (about 1.8 MB); 0, or -1 (s empty) when out of memory. */
+int as_gemm_scratch_init(as_gemm_scratch *s);
+
+/* Frees s and leaves it empty (freeing an empty one is fine). */
+void as_gemm_scratch_free(as_gemm_scratch *s);
+
+/* out[n,p] = a[n,k] @ b[k,p] as as_matmul_fast_1(), on the calling thread, with row
+ * strides: row i of out starts at out + i*ldo, of a at a + i*lda, row t of b at b +
+ * t*ldb (so a block of columns of a larger table can be read or written in place).
+ * Each cell the same sum in the same order as as_matmul(). out must not overlap a or
+ * b; s from as_gemm_scratch_init(). */
+void as_gemm_1(double *out, size_t ldo, const double *a, size_t lda, const double *b, size_t ldb,
+               size_t n, size_t k, size_t p, as_gemm_scratch *s);
+
 /* The vector instructions the products use: returns 1 when they run on AVX2 (chosen
  * at run time where the processor has it), 0 for the baseline (SSE2 on x86-64). level
  * 0 turns AVX2 off, 1 back on where available, -1 only asks. The results are the same

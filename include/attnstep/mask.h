@@ -12,4 +12,7 @@
  * empty). */
 int as_mask_build(as_matrix *M, const as_problem *p);
 
+/* out[m]: row i of that M, the same cells (for a run that makes one row at a time). */
+void as_mask_row(double *out, const as_problem *p, size_t i);
+
 #endif

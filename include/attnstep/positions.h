@@ -40,6 +40,9 @@ void as_alibi_slopes(double *slopes, size_t heads);
 /* b[n, m]: ALiBi's bias −slope·(i − j) on the score of row i, column j. */
 void as_alibi_bias(double *b, size_t n, size_t m, double slope);
 
+/* b[m]: row i of that bias (the same bits as row i of as_alibi_bias()). */
+void as_alibi_bias_row(double *b, size_t i, size_t m, double slope);
+
 /* s[n, m] += −slope·(i − j): as_alibi_bias() added in place, with the same bits as adding
  * its table (for the lean run, which keeps no table of biases). */
 void as_add_alibi(double *s, size_t n, size_t m, double slope);

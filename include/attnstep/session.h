@@ -13,6 +13,8 @@
 typedef struct as_session_opts {
     as_mask_kind mask; /* AS_MASK_DEFAULT keeps the file's; else overrides it (--mask) */
     int lean;          /* nonzero: keep only C, O and each head's O (as_attention_run_lean) */
+    int rows;          /* nonzero: keep no n x m table, make rows again when asked
+                          (as_attention_run_rows) */
     size_t offset;     /* the position of row 0 (--offset P, SPEC §12) */
 } as_session_opts;
 

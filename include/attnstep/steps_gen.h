@@ -11,6 +11,10 @@
  * mask. */
 void as_window_mask(double *out, size_t n, size_t w);
 
+/* out[m]: row i of that mask, over m positions (the same cells as row i of
+ * as_window_mask(), for a run that makes one row at a time). */
+void as_window_mask_row(double *out, size_t i, size_t m, size_t w);
+
 /* The running state of the online softmax for one row. ℓ and the running output are
  * each kept as an unevaluated sum of two doubles, hi + lo, lo carrying the rounding
  * error of hi (a "double-double"): the products and sums of every block are added

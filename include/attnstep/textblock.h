@@ -67,6 +67,42 @@ typedef struct as_cell_style {
     const char *off;   /* escape sequence after it */
 } as_cell_style;
 
+/* A table given one row at a time: row(ctx, i) returns the cols numbers of row i, which
+ * hold until the next call, or NULL when memory ran out. A table too large to keep
+ * whole (a long trace's scores) is written from its rows, made again when asked. */
+typedef struct as_rows {
+    size_t rows, cols;
+    const double *(*row)(void *ctx, size_t i);
+    void *ctx;
+} as_rows;
+
+/* The rows of m. */
+as_rows as_rows_of(const as_matrix *m);
+
+/* How the book lays out a table: each column's width, whether every cell is whole, and
+ * whether any is shown rounded. */
+typedef struct as_table_layout {
+    size_t *colw;
+    int whole, rounded;
+    int failed; /* memory ran out, or a row could not be had */
+} as_table_layout;
+
+/* Reads every row of m once to lay it out: fills lay (free it with
+ * as_table_layout_free()). Returns 0, or -1 (lay->failed set) when memory ran out. */
+int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style *st);
+
+/* Frees what lay holds and leaves it zeroed. */
+void as_table_layout_free(as_table_layout *lay);
+
+/* Appends the book's bracketed form of m laid out by lay, reading each row again one at
+ * a time: label before the first line, the others indented beneath it, and when
+ * captions has lines, each caption beside its line, gap columns after the table (as
+ * as_block_matrix(), as_block_label() and as_block_beside() make it, without keeping
+ * the table). */
+void as_table_write(as_block *out, const as_table_layout *lay, const as_rows *m,
+                    const char *label, const as_block *captions, size_t gap,
+                    const as_cell_style *st);
+
 /* The book's bracketed form of m: [[a,b],\n [c,d]] with right-aligned columns ("," between
  * whole numbers, ", " when any cell has decimals). Sets *rounded to 1 when any cell is
  * shown rounded (the caller then writes ≈ instead of =). */

@@ -48,9 +48,6 @@ int as_tiles_run(as_tiles *tl, const as_problem *p, const as_trace *t, size_t B,
 /* The recorded blocks of row i, head h (i within first..last). */
 const as_tile_walk *as_tiles_walk(const as_tiles *tl, size_t h, size_t i);
 
-/* How many doubles lie between a and b (0 when equal; counts across 0 too). */
-double as_ulp_distance(double a, double b);
-
 void as_tiles_free(as_tiles *tl);
 
 #endif

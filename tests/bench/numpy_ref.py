@@ -1,15 +1,15 @@
 """numpy_ref.py - the numpy script a user would otherwise write, for `make bench`.
 
-    numpy_ref.py DIR [HEADS] [OUT.json]
+    numpy_ref.py DIR [HEADS] [OUT.npy]
 
 Loads the layer that tests/bench/gen_layer.c wrote into DIR with numpy.loadtxt and
 computes the same attention layer in float64: torch layout, so Q = X @ Wq.T + bq (and
 likewise K, V), a causal mask, a stable softmax per row, the heads side by side, then
-O = C @ Wo.T + bo. Prints the seconds spent loading and computing ("load_s", "compute_s")
-and the BLAS library numpy used ("blas"), and writes O as JSON, {"O": [[...]]}, to OUT.json when given (as attnstep writes its
-output; bench.sh compares the two).
+O = C @ Wo.T + bo. Prints the seconds spent loading and computing ("load_s",
+"compute_s") and the BLAS library numpy used ("blas"), and saves O to OUT.npy when
+given (bench.sh compares it with attnstep's). Which BLAS numpy uses is chosen by the
+caller (LD_LIBRARY_PATH): bench.sh runs this script on OpenBLAS and on reference BLAS.
 """
-import json
 import sys
 import time
 
@@ -21,16 +21,20 @@ def load(d, name):
 
 
 def read_all(d):
+    """X, the four weights and the four biases as float64 arrays."""
     x = load(d, "x.txt")
     w = {k: load(d, f"w{k}.txt") for k in "qkvo"}
     b = {k: load(d, f"b{k}.txt")[0] for k in "qkvo"}
     return x, w, b
 
 
+def projections(x, w, b):
+    """Q, K and V in torch's layout (numpy or torch arrays alike)."""
+    return tuple(x @ w[k].T + b[k] for k in "qkv")
+
+
 def layer(x, w, b, heads):
-    q = x @ w["q"].T + b["q"]
-    k = x @ w["k"].T + b["k"]
-    v = x @ w["v"].T + b["v"]
+    q, k, v = projections(x, w, b)
     n, width = q.shape
     dk = width // heads
     future = np.triu(np.ones((n, n), dtype=bool), 1)
@@ -55,7 +59,22 @@ def blas_in_use():
         return "unknown"
 
 
+def dgemm_rate(n=512, k=768, p=768, runs=7):
+    """GFLOP/s of numpy's BLAS on one [n,k] @ [k,p] product, best of runs."""
+    a = np.random.default_rng(1).standard_normal((n, k))
+    b = np.random.default_rng(2).standard_normal((k, p))
+    best = float("inf")
+    for _ in range(runs):
+        t = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t)
+    return 2.0 * n * k * p / best / 1e9
+
+
 def main():
+    if sys.argv[1] == "dgemm":
+        print(f"dgemm_gflops {dgemm_rate():.2f}\nblas {blas_in_use()}")
+        return
     d = sys.argv[1]
     heads = int(sys.argv[2]) if len(sys.argv) > 2 else 12
     t0 = time.perf_counter()
@@ -64,8 +83,7 @@ def main():
     o = layer(x, w, b, heads)
     t2 = time.perf_counter()
     if len(sys.argv) > 3:
-        with open(sys.argv[3], "w") as f:
-            json.dump({"O": o.tolist()}, f)
+        np.save(sys.argv[3], o)
     print(f"load_s {t1 - t0:.6f}\ncompute_s {t2 - t1:.6f}\nblas {blas_in_use()}")
 
 

@@ -1,0 +1,159 @@
+/* fused.c - one head of attention in one pass over blocks of score rows (fused.h says
+ * why the result is the steps' bit for bit). For each block of AS_FUSED_ROWS rows:
+ * the scores of the columns some row of the block may read (one product), then per
+ * row scale, bias, mask and max in one sweep, exp and sum in a second, the division in
+ * a third, all while the block is in the caches; then the block's shares times the
+ * same rows of V (one product). The columns the mask forbids to every row of the block
+ * (the future, under the causal mask) are neither scored nor mixed. */
+#include "attnstep/fused.h"
+#include "attnstep/matrix.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ------------------------------------------------------------------------------ */
+/* What the mask lets each row read                                                  */
+/* ------------------------------------------------------------------------------ */
+
+int as_mask_reach_init(as_mask_reach *r, const double *mask, size_t n, size_t m)
+{
+    size_t i, j;
+
+    r->lo = malloc((n ? n : 1) * sizeof *r->lo);
+    r->hi = malloc((n ? n : 1) * sizeof *r->hi);
+    r->largest = 0.0;
+    r->every_row = 1;
+    if (r->lo == NULL || r->hi == NULL) {
+        as_mask_reach_free(r);
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        const double *row = mask + i * m;
+        r->lo[i] = m;
+        r->hi[i] = 0;
+        for (j = 0; j < m; j++) {
+            if (row[j] == -INFINITY)
+                continue;
+            if (r->lo[i] == m)
+                r->lo[i] = j;
+            r->hi[i] = j + 1;
+            if (!(fabs(row[j]) <= r->largest)) /* NaN too: then nothing fits */
+                r->largest = fabs(row[j]);
+        }
+        if (r->hi[i] == 0)
+            r->every_row = 0;
+    }
+    return 0;
+}
+
+void as_mask_reach_free(as_mask_reach *r)
+{
+    free(r->lo);
+    free(r->hi);
+    r->lo = r->hi = NULL;
+}
+
+/* The largest |x| of count values (NaN when there is one). */
+static double largest(const double *x, size_t count)
+{
+    double big = 0.0;
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        if (!(fabs(x[i]) <= big))
+            big = fabs(x[i]);
+    return big;
+}
+
+int as_fused_fits(const as_fused_head *h, const as_mask_reach *r)
+{
+    /* |q_i . k_j| <= d max|q| max|k|, and its partial sums too (up to rounding, which
+     * the margin of 2^1000 against DBL_MAX ~ 2^1024 covers); then the scale, the bias
+     * (at most |slope| max(n, m)) and the mask; and max - x stays finite as well */
+    const double span = (double)(h->n > h->m ? h->n : h->m);
+    double bound = (double)h->d * largest(h->q, h->n * h->d) * largest(h->k, h->m * h->d);
+
+    bound = bound * fabs(h->scale) + (h->alibi ? fabs(h->slope) * span : 0.0) + r->largest;
+    return r->every_row && bound < 0x1p1000;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* One block of rows                                                                 */
+/* ------------------------------------------------------------------------------ */
+
+int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d)
+{
+    s->kt = malloc((m * d > 0 ? m * d : 1) * sizeof *s->kt);
+    s->s = malloc((m ? m : 1) * AS_FUSED_ROWS * sizeof *s->s);
+    s->g = (as_gemm_scratch){NULL, NULL};
+    if (s->kt != NULL && s->s != NULL && as_gemm_scratch_init(&s->g) == 0)
+        return 0;
+    as_fused_scratch_free(s);
+    return -1;
+}
+
+void as_fused_scratch_free(as_fused_scratch *s)
+{
+    free(s->kt);
+    free(s->s);
+    as_gemm_scratch_free(&s->g);
+    s->kt = s->s = NULL;
+}
+
+/* Row i's scores of columns c0 .. c0 + w - 1 into its shares, in place: as_scale,
+ * as_add_alibi, as_add_mask, then softmax_row() of steps.c, cell by cell the same
+ * operations (the cells left of c0 and from c0 + w on are -inf: they add nothing). */
+static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head *h)
+{
+    const double *mask = h->mask + i * h->m + c0;
+    double max = -INFINITY, total = 0.0;
+    size_t j;
+
+    for (j = 0; j < w; j++) {
+        double x = s[j] * h->scale;
+        if (h->alibi)
+            x += -h->slope * ((double)i - (double)(c0 + j));
+        x += mask[j];
+        s[j] = x;
+        if (x > max)
+            max = x;
+    }
+    for (j = 0; j < w; j++) {
+        const double d = s[j] == -INFINITY ? -INFINITY : s[j] - max;
+        const double e = d == -INFINITY ? 0.0 : exp(d);
+        s[j] = e;
+        total += e;
+    }
+    for (j = 0; j < w; j++)
+        s[j] /= total;
+}
+
+/* Rows i0 .. i0 + rows - 1 of out. */
+static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *h,
+                      const as_mask_reach *r, as_fused_scratch *s)
+{
+    size_t c0 = h->m, c1 = 0, i, w;
+
+    for (i = i0; i < i0 + rows; i++) {
+        c0 = r->lo[i] < c0 ? r->lo[i] : c0;
+        c1 = r->hi[i] > c1 ? r->hi[i] : c1;
+    }
+    w = c1 - c0;
+    /* step 1: the block's raw scores, columns c0 .. c1 - 1 of q kᵀ */
+    as_gemm_1(s->s, w, h->q + i0 * h->d, h->d, s->kt + c0, h->m, rows, h->d, w, &s->g);
+    /* steps 2 and 3, row by row */
+    for (i = 0; i < rows; i++)
+        shares(s->s + i * w, w, i0 + i, c0, h);
+    /* step 4: the shares times the same rows of V */
+    as_gemm_1(out + i0 * h->dv, h->dv, s->s, w, h->v + c0 * h->dv, h->dv, rows, w, h->dv, &s->g);
+}
+
+void as_fused_run(double *out, const as_fused_head *h, const as_mask_reach *r,
+                  as_fused_scratch *s)
+{
+    size_t i0;
+
+    as_transpose(s->kt, h->k, h->m, h->d);
+    for (i0 = 0; i0 < h->n; i0 += AS_FUSED_ROWS)
+        run_block(out, i0, h->n - i0 < AS_FUSED_ROWS ? h->n - i0 : AS_FUSED_ROWS, h, r, s);
+}
