@@ -20,6 +20,8 @@
  * unit of each number's last written digit. */
 #define ANSWER_FLAGS (AS_RD_ONE_ROW | AS_RD_NEG_INF | AS_RD_UNITS)
 
+#define ELL "\xE2\x84\x93" /* ℓ, the online softmax's running sum (SPEC §11) */
+
 /* Bytes of a head written after a table's letters at p: "[12]" (--ascii), else 0. */
 static size_t bracket_head(const char *p, const char *end, long *head)
 {
@@ -32,17 +34,18 @@ static size_t bracket_head(const char *p, const char *end, long *head)
     return q < end && *q == ']' ? (size_t)(q + 1 - p) : 0;
 }
 
-/* Bytes of a name at p: an ASCII letter, then anything up to a blank, "=", ":", "[",
- * "#" or the line's end ("QKᵀ", "QK^T", "S_h0", "Q₀"). 0 when p holds no name. */
+/* Bytes of a name at p: an ASCII letter (or ℓ), then anything up to a blank, "=", ":",
+ * "[", "#" or the line's end ("QKᵀ", "QK^T", "S_h0", "Q₀", "ℓ₁"). 0 when p holds no
+ * name. */
 static size_t name_len(const char *p, const char *end)
 {
-    size_t n = 0;
-
-    if (p >= end || !((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
-        return 0;
-    size_t k;
+    size_t n = 0, k;
     long head;
 
+    if (end - p >= 3 && memcmp(p, ELL, 3) == 0)
+        n = 3; /* ℓ, ℓ₁: the online softmax's running sum */
+    else if (p >= end || !((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z'))
+        return 0;
     while (p + n < end && !strchr(" \t=:#\r\n", p[n]) && as_lex_blank(p + n, end) == 0 &&
            as_lex_colon(p + n, end) == 0) {
         if (p[n] != '[')
@@ -386,7 +389,7 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack)
 /* ------------------------------------------------------------------------------ */
 
 static const char *const kind_name[AS_ANS_KINDS] = {"Q", "K", "V", "QKT", "S", "A", "O", "C",
-                                                    "PE", "Qr", "Kr", "B"};
+                                                    "PE", "Qr", "Kr", "B", "m", "l", "f"};
 
 int as_answer_name(const char *name, as_answer_kind *kind, long *head)
 {
@@ -395,7 +398,8 @@ int as_answer_name(const char *name, as_answer_kind *kind, long *head)
         as_answer_kind kind;
     } base[] = {{"QKT", AS_ANS_QKT}, {"QK\xe1\xb5\x80", AS_ANS_QKT}, {"QK^T", AS_ANS_QKT},
                 {"PE", AS_ANS_PE},   {"Qr", AS_ANS_QR},               {"Kr", AS_ANS_KR},
-                {"B", AS_ANS_B},
+                {"B", AS_ANS_B},     {"m", AS_ANS_M},                 {"l", AS_ANS_L},
+                {ELL, AS_ANS_L},
                 {"Q", AS_ANS_Q},     {"K", AS_ANS_K},                 {"V", AS_ANS_V},
                 {"S", AS_ANS_S},     {"A", AS_ANS_A},                 {"O", AS_ANS_O},
                 {"C", AS_ANS_C}};
@@ -467,6 +471,15 @@ int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row)
         *kind = name[0] == 'q' ? AS_ANS_QR : AS_ANS_KR;
         return 0;
     }
+    if (strncmp(name, ELL, 3) == 0 && (*row = row_number(name + 3, head)) >= 0) {
+        *kind = AS_ANS_L; /* ℓ1: row 1's running sums */
+        return 0;
+    }
+    if ((name[0] == 'm' || name[0] == 'l' || name[0] == 'f') &&
+        (*row = row_number(name + 1, head)) >= 0) {
+        *kind = name[0] == 'm' ? AS_ANS_M : name[0] == 'l' ? AS_ANS_L : AS_ANS_F;
+        return 0;
+    }
     if (at == NULL || (*row = row_number(name + 1, head)) < 0)
         return -1;
     *kind = kinds[at - letters];
@@ -476,7 +489,7 @@ int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row)
 const char *as_answer_row_letter(as_answer_kind kind)
 {
     static const char *const letter[AS_ANS_KINDS] = {"q", "k", "v", "", "s", "a", "o", "",
-                                                     "", "qr", "kr", ""};
+                                                     "", "qr", "kr", "", "m", "l", "f"};
 
     return (unsigned)kind < AS_ANS_KINDS ? letter[kind] : "";
 }
@@ -488,7 +501,9 @@ const char *as_answer_kind_name(as_answer_kind kind)
 
 void as_table_shown_name(char *buf, size_t size, const char *name, int ascii)
 {
-    if (strncmp(name, "QKT", 3) == 0)
+    if (name[0] == 'l' && !ascii) /* l, l1_h0: the running sum, as the book writes it */
+        snprintf(buf, size, ELL "%s", name + 1);
+    else if (strncmp(name, "QKT", 3) == 0)
         snprintf(buf, size, "QK%s%s", as_sym_text(ascii, AS_SYM_T), name + 3);
     else
         snprintf(buf, size, "%s", name);

@@ -527,29 +527,66 @@ static int row_error(const row_fail *f, const as_problem *p, as_error *err)
     return 0;
 }
 
+/* Rows [first, last) of one head, made in room [8m], their checks noted in f. */
+typedef struct rows_part {
+    as_head_trace *h;
+    size_t hd, first, last;
+    const as_trace *t;
+    const as_problem *p;
+    double *room;
+    row_fail f;
+} rows_part;
+
+static void head_rows(void *arg)
+{
+    rows_part *w = arg;
+    const as_problem *p = w->p;
+    as_row_trace r;
+    size_t i;
+
+    for (i = w->first; i < w->last; i++) {
+        make_row(&r, w->room, w->h, w->hd, i, w->t, p, &w->f);
+        /* step 4: mix the Values by the shares (as_mix, as run_head()'s product sums) */
+        as_matmul(&AS_AT(w->h->O, i, 0), r.A, w->h->V.v, 1, p->m, p->d_v);
+        note_range(&w->f, ROW_O, &AS_AT(w->h->O, i, 0), NULL, p->d_v, i);
+    }
+}
+
 /* Head hd: its slices of Q, K, V (turned with rope), then its O row by row, every row
- * checked as run_head() checks its tables. */
+ * checked as run_head() checks its tables; the rows on two threads, each half with its
+ * own room (room [16m]), when there is enough work. */
 static int rows_head(as_head_trace *h, size_t hd, const as_trace *t, const as_problem *p,
                      double *room, as_error *err)
 {
-    const size_t n = p->n, m = p->m;
+    const size_t n = p->n, m = p->m, half = n / 2;
+    const double work = (double)n * (double)m * (double)(p->d_k + p->d_v);
+    rows_part part[2];
     row_fail f;
-    as_row_trace r;
-    size_t i, k;
+    size_t k, c;
 
-    for (k = 0; k < ROW_CHECKS; k++)
-        f.row[k] = -1;
     if (as_matrix_init(&h->Q, n, p->d_k) | as_matrix_init(&h->K, m, p->d_k) |
         as_matrix_init(&h->V, m, p->d_v) | as_matrix_init(&h->O, n, p->d_v) ||
         head_slices(h, hd, t, p) != 0) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    for (i = 0; i < n; i++) {
-        make_row(&r, room, h, hd, i, t, p, &f);
-        /* step 4: mix the Values by the shares (as_mix, as run_head()'s product sums) */
-        as_matmul(&AS_AT(h->O, i, 0), r.A, h->V.v, 1, m, p->d_v);
-        note_range(&f, ROW_O, &AS_AT(h->O, i, 0), NULL, p->d_v, i);
+    for (k = 0; k < 2; k++) {
+        part[k] = (rows_part){.h = h, .hd = hd, .first = k ? half : 0, .last = n, .t = t, .p = p,
+                              .room = room + k * 8 * m};
+        for (c = 0; c < ROW_CHECKS; c++)
+            part[k].f.row[c] = -1;
+    }
+    if (work >= AS_THREAD_MIN_WORK && half > 0) {
+        part[0].last = half;
+        as_two_threads(head_rows, &part[0], head_rows, &part[1]);
+    } else {
+        head_rows(&part[0]);
+    }
+    for (c = 0; c < ROW_CHECKS; c++) { /* the first half's rows come first */
+        const rows_part *w = part[0].f.row[c] >= 0 ? &part[0] : &part[1];
+        f.row[c] = w->f.row[c];
+        f.col[c] = w->f.col[c];
+        f.x[c] = w->f.x[c];
     }
     return row_error(&f, p, err);
 }
@@ -561,7 +598,7 @@ int as_attention_run_rows(as_trace *t, const as_problem *p, as_error *err)
 
     if (begin_run(t, p, 1, err) != 0)
         goto fail;
-    if ((room = malloc(8 * (p->m ? p->m : 1) * sizeof *room)) == NULL) {
+    if ((room = malloc(16 * (p->m ? p->m : 1) * sizeof *room)) == NULL) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         goto fail;
     }

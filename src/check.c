@@ -110,9 +110,37 @@ static void cache_rows(as_table_grade *g, const as_matrix *whole, const char *he
     snprintf(g->name, sizeof g->name, "%s%s[:%zu]", as_answer_kind_name(g->kind), head, w->rows);
 }
 
+/* A row of the online softmax, m1, ℓ1 or f1 (SPEC §11): the values after each block of
+ * that row, from the tiled run in blocks of all->tiles_B (run here the first time an
+ * answer asks). Returns 0, or -1 with err set when memory ran out. */
+static int blocks_row(as_table_grade *g, as_grade *all, const as_problem *p, const as_trace *t,
+                      const char *head, as_error *err)
+{
+    const as_tile_walk *w;
+    const size_t B = all->tiles_B > 0 ? all->tiles_B : (p->m > 0 ? p->m : 1);
+
+    if (all->tiles == NULL) {
+        if ((all->tiles = calloc(1, sizeof *all->tiles)) == NULL) {
+            as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+            return -1;
+        }
+        if (as_tiles_run(all->tiles, p, t, B, 0, p->n - 1, err) != 0) {
+            free(all->tiles);
+            all->tiles = NULL;
+            return -1;
+        }
+    }
+    w = as_tiles_walk(all->tiles, (size_t)g->head, (size_t)g->row);
+    g->expected.rows = 1;
+    g->expected.cols = w->blocks;
+    g->expected.v = g->kind == AS_ANS_M ? w->m : g->kind == AS_ANS_L ? w->l : w->factor;
+    snprintf(g->name, sizeof g->name, "%s%ld%s", as_answer_row_letter(g->kind), g->row, head);
+    return 0;
+}
+
 /* Sets g's head (the tables of one head need no head name when there is only one; O
  * alone is the layer's output), name and expected table (or row). */
-static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
+static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as_trace *t,
                  const as_answers *a, const as_answer *ans, long named, as_error *err)
 {
     const as_matrix *whole;
@@ -126,7 +154,9 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
         g->head = 0;
     if (g->head < 0 && ((g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A) || g->kind > AS_ANS_PE))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
-    whole = g->head >= 0 ? as_head_table(&t->head[g->head], g->kind) : layer_table(t, g->kind);
+    whole = g->head < 0 ? layer_table(t, g->kind)
+            : g->kind == AS_ANS_F ? &t->head[g->head].sums /* f1: as many rows */
+                                  : as_head_table(&t->head[g->head], g->kind);
     if (whole->v == NULL) /* PE, Qr, Kr, B without their positions */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE, AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
@@ -139,6 +169,8 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
     }
     if ((size_t)g->row >= whole->rows)
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_ROW, AS_MSG_CHK_NO_SUCH_ROW_HINT);
+    if (g->kind >= AS_ANS_M)
+        return blocks_row(g, all, p, t, head, err);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
     snprintf(g->name, sizeof g->name, "%s%ld%s", as_answer_row_letter(g->kind), g->row, head);
@@ -151,7 +183,7 @@ static int place(as_table_grade *g, const as_problem *p, const as_trace *t,
 }
 
 /* Sets g's kind, head, row, name and expected table from the answer's name. */
-static int resolve(as_table_grade *g, const as_problem *p, const as_trace *t,
+static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const as_trace *t,
                    const as_answers *a, const as_answer *ans, as_error *err)
 {
     long named;
@@ -161,7 +193,7 @@ static int resolve(as_table_grade *g, const as_problem *p, const as_trace *t,
     if (as_answer_name(ans->name, &g->kind, &named) != 0 &&
         as_answer_row(ans->name, &g->kind, &named, &g->row) != 0)
         return name_error(a, ans, err, AS_MSG_CHK_NOT_NAMEABLE, AS_MSG_CHK_NOT_NAMEABLE_HINT);
-    return place(g, p, t, a, ans, named, err);
+    return place(g, all, p, t, a, ans, named, err);
 }
 
 /* The book's order: the whole Q, K, V; then each head's tables; then C; then O. A row
@@ -189,10 +221,12 @@ static int given_table(const as_problem *p, const as_trace *t, const as_answers 
 {
     const int id = as_mat_lookup(ans->name, strlen(ans->name));
     const as_matrix *mine, *w = &ans->value;
+    as_answer_kind kind;
+    long head;
     size_t i;
 
-    if (id < 0)
-        return 0;
+    if (id < 0 || (as_answer_name(ans->name, &kind, &head) == 0 && kind == AS_ANS_M))
+        return 0; /* m, m_h0: the online softmax's running max, not the mask M */
     mine = id == AS_M ? &t->M : p->in->mat[id].given ? &p->in->mat[id].m : NULL;
     for (i = 0; mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
                 i < w->rows * w->cols; i++)
@@ -215,8 +249,24 @@ static void free_own(as_table_grade *g)
     }
 }
 
-/* Resolves every answer's name, refusing a table (or row) given twice; the problem's
- * own tables (given_table) are checked and left out. */
+/* Nonzero when y repeats x: the same name, written alike (shape, values, precision). */
+static int repeated(const as_answer *x, const as_answer *y)
+{
+    const size_t cells = x->value.rows * x->value.cols;
+    size_t i;
+
+    if (strcmp(x->name, y->name) != 0 || x->value.rows != y->value.rows ||
+        x->value.cols != y->value.cols)
+        return 0;
+    for (i = 0; i < cells; i++)
+        if (!(x->value.v[i] == y->value.v[i]) || !(x->unit.v[i] == y->unit.v[i]))
+            return 0;
+    return 1;
+}
+
+/* Resolves every answer's name, refusing a table (or row) given twice -- unless repeated
+ * under the same name, written alike; the problem's own tables (given_table) are checked
+ * and left out. */
 static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
                        const as_answers *a, as_error *err)
 {
@@ -231,16 +281,22 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
             continue;
         }
         memset(now, 0, sizeof *now);
-        if (resolve(now, p, t, a, &a->item[i], err) != 0)
+        if (resolve(now, g, p, t, a, &a->item[i], err) != 0)
             goto fail;
         for (j = 0; j < g->count; j++)
             if (g->table[j].expected.v == now->expected.v &&
                 g->table[j].expected.rows == now->expected.rows &&
-                (g->table[j].row < 0) == (now->row < 0)) { /* k0 and K[:1] differ */
-                name_error(a, &a->item[i], err, AS_MSG_CHK_GIVEN_TWICE, AS_MSG_CHK_GIVEN_TWICE_HINT);
-                goto fail;
-            }
-        g->count++;
+                (g->table[j].row < 0) == (now->row < 0)) /* k0 and K[:1] differ */
+                break;
+        if (j == g->count) {
+            g->count++;
+            continue;
+        }
+        if (!repeated(g->table[j].given, now->given)) {
+            name_error(a, &a->item[i], err, AS_MSG_CHK_GIVEN_TWICE, AS_MSG_CHK_GIVEN_TWICE_HINT);
+            goto fail;
+        }
+        free_own(now); /* O again, as run --tiles prints it after run's: marked once */
     }
     return 0;
 fail:
@@ -354,11 +410,18 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
 int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
                    const as_check_opts *o, as_error *err)
 {
+    return as_check_grade_tiles(g, p, t, a, o, 0, err);
+}
+
+int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
+                         const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
+{
     as_chain_cache cache;
     uint64_t wrong_set = 0;
     size_t i;
 
     memset(g, 0, sizeof *g);
+    g->tiles_B = B;
     as_chain_cache_init(&cache, p, &t->M, NULL, 0);
     if (a->count > 0 && (g->table = calloc(a->count, sizeof *g->table)) == NULL)
         goto nomem;
@@ -398,6 +461,9 @@ void as_grade_free(as_grade *g)
         free_own(&g->table[i]);
     }
     free(g->table);
+    if (g->tiles != NULL)
+        as_tiles_free(g->tiles);
+    free(g->tiles);
     memset(g, 0, sizeof *g);
 }
 

@@ -110,6 +110,42 @@ static void text_diagnosis(FILE *out, const as_table_grade *g, const as_render_o
     }
 }
 
+/* The teaching sentence for a wrong answer no named mistake explains: decode's rows,
+ * its cache and the online softmax's values (issue 15); AS_MSG_COUNT for none. */
+static as_msg teaching(const as_table_grade *g)
+{
+    if (g->correct || g->diagnosis != AS_DIAG_NONE || g->nfits > 0)
+        return AS_MSG_COUNT;
+    switch (g->kind) {
+    case AS_ANS_M: return AS_MSG_CHK_TEACH_M;
+    case AS_ANS_L: return AS_MSG_CHK_TEACH_L;
+    case AS_ANS_F: return AS_MSG_CHK_TEACH_F;
+    case AS_ANS_K:
+    case AS_ANS_V:
+    case AS_ANS_KR: return strstr(g->name, "[:") != NULL ? AS_MSG_CHK_TEACH_CACHE : AS_MSG_COUNT;
+    case AS_ANS_S: return g->row >= 0 ? AS_MSG_CHK_TEACH_S : AS_MSG_COUNT;
+    case AS_ANS_A: return g->row >= 0 ? AS_MSG_CHK_TEACH_A : AS_MSG_COUNT;
+    case AS_ANS_O: return g->row >= 0 ? AS_MSG_CHK_TEACH_O : AS_MSG_COUNT;
+    default: return AS_MSG_COUNT;
+    }
+}
+
+static void text_teaching(FILE *out, const as_table_grade *g, const as_render_opts *o)
+{
+    const as_msg m = teaching(g);
+
+    if (m == AS_MSG_COUNT)
+        return;
+    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_M) {
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
+        fputc('\n', out);
+    }
+    fputs("  ", out);
+    fputs(msg(o, m), out);
+    fputc('\n', out);
+}
+
 static void text_table(FILE *out, const as_table_grade *g, const as_render_opts *o,
                        int require_digits)
 {
@@ -131,6 +167,7 @@ static void text_table(FILE *out, const as_table_grade *g, const as_render_opts 
     if (g->shape_ok)
         wrong_cells(out, g, name, o, require_digits);
     text_diagnosis(out, g, o);
+    text_teaching(out, g, o);
 }
 
 /* "S:no_scale; O:?" into buf: each table that earned no mark, with its mistake. */

@@ -99,7 +99,7 @@ static const struct {
     {OPT_LEVEL, "--level", "exercise practice"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
     {OPT_STEP, "--step", "exercise sheet trace"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
-    {OPT_TILES, "--tiles", "run trace"},
+    {OPT_TILES, "--tiles", "run trace check"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
@@ -192,63 +192,62 @@ static int option_tol(as_cli *cli, const char *arg, as_error *err)
     return 0;
 }
 
-/* The name of an exercise size option. */
-static const char *size_option(int opt)
+/* The options that take a whole number: its range, and the usage message when it is
+ * out of range or no number (name: the message's first %s, before the value; NULL when
+ * the message names its option itself). */
+typedef struct number_option {
+    int opt;
+    long lo, hi;
+    as_msg use;
+    const char *name;
+} number_option;
+
+static const number_option number_options[] = {
+    {OPT_DIGITS, 0, 17, AS_MSG_USE_DIGITS, "--digits"},
+    {OPT_REQUIRE_DIGITS, 0, 17, AS_MSG_USE_DIGITS, "--require-digits"},
+    {OPT_SEED, 0, LONG_MAX, AS_MSG_USE_SEED, NULL},
+    {OPT_COUNT, 1, 1000, AS_MSG_USE_COUNT, NULL},
+    {OPT_TILES, 1, AS_MAX_DIM, AS_MSG_USE_TILES, NULL},
+    {OPT_OFFSET, 0, AS_MAX_OFFSET, AS_MSG_USE_OFFSET, NULL},
+    {OPT_LEVEL, 1, 3, AS_MSG_USE_LEVEL, NULL},
+    {OPT_TOKENS, 1, 64, AS_MSG_USE_SIZE, "--tokens"},
+    {OPT_WIDTH, 1, 64, AS_MSG_USE_SIZE, "--width"},
+    {OPT_DK, 1, 64, AS_MSG_USE_SIZE, "--dk"},
+    {OPT_DV, 1, 64, AS_MSG_USE_SIZE, "--dv"},
+};
+
+/* Keeps v, already in its option's range, where the option belongs. */
+static void store_number(as_cli *cli, int opt, long v)
 {
-    return opt == OPT_TOKENS ? "--tokens" : opt == OPT_WIDTH ? "--width"
-         : opt == OPT_DK     ? "--dk"     : "--dv";
+    switch (opt) {
+    case OPT_DIGITS: cli->render.digits = (int)v; cli->digits_set = 1; break;
+    case OPT_REQUIRE_DIGITS: cli->require_digits = (int)v; break;
+    case OPT_SEED: cli->seed = (unsigned long)v; cli->seed_set = 1; break;
+    case OPT_COUNT: cli->count = v; break;
+    case OPT_TILES: cli->tiles = v; break;
+    case OPT_OFFSET: cli->offset = (size_t)v; break;
+    case OPT_LEVEL: cli->level = v; break;
+    case OPT_TOKENS: cli->tokens = v; break;
+    case OPT_WIDTH: cli->width = v; break;
+    case OPT_DK: cli->dk = v; break;
+    default: cli->dv = v; break;
+    }
 }
 
-/* Options that take a whole number: --digits and the exercise sizes. */
+/* An option that takes a whole number: one of number_options (the last, --dv, for any
+ * other, as option() sends only these here). */
 static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
 {
+    const size_t count = sizeof number_options / sizeof number_options[0];
+    const number_option *o = number_options;
     long v;
 
-    switch (opt) {
-    case OPT_DIGITS:
-        if (whole(arg, 0, 17, &v) != 0)
-            return usage(err, AS_MSG_USE_DIGITS, "--digits", arg);
-        cli->render.digits = (int)v;
-        cli->digits_set = 1;
-        return 0;
-    case OPT_SEED:
-        if (whole(arg, 0, LONG_MAX, &v) != 0)
-            return usage(err, AS_MSG_USE_SEED, arg);
-        cli->seed = (unsigned long)v;
-        cli->seed_set = 1;
-        return 0;
-    case OPT_COUNT:
-        if (whole(arg, 1, 1000, &v) != 0)
-            return usage(err, AS_MSG_USE_COUNT, arg);
-        cli->count = v;
-        return 0;
-    case OPT_TILES:
-        if (whole(arg, 1, AS_MAX_DIM, &v) != 0)
-            return usage(err, AS_MSG_USE_TILES, arg);
-        cli->tiles = v;
-        return 0;
-    case OPT_OFFSET:
-        if (whole(arg, 0, AS_MAX_OFFSET, &v) != 0)
-            return usage(err, AS_MSG_USE_OFFSET, arg);
-        cli->offset = (size_t)v;
-        return 0;
-    case OPT_REQUIRE_DIGITS:
-        if (whole(arg, 0, 17, &v) != 0)
-            return usage(err, AS_MSG_USE_DIGITS, "--require-digits", arg);
-        cli->require_digits = (int)v;
-        return 0;
-    case OPT_LEVEL:
-        if (whole(arg, 1, 3, &v) != 0)
-            return usage(err, AS_MSG_USE_LEVEL, arg);
-        cli->level = v;
-        return 0;
-    default:
-        if (whole(arg, 1, 64, &v) != 0)
-            return usage(err, AS_MSG_USE_SIZE, size_option(opt), arg);
-        *(opt == OPT_TOKENS ? &cli->tokens : opt == OPT_WIDTH ? &cli->width
-          : opt == OPT_DK   ? &cli->dk     : &cli->dv) = v;
-        return 0;
-    }
+    while (o + 1 < number_options + count && o->opt != opt)
+        o++;
+    if (whole(arg, o->lo, o->hi, &v) != 0)
+        return o->name != NULL ? usage(err, o->use, o->name, arg) : usage(err, o->use, arg);
+    store_number(cli, opt, v);
+    return 0;
 }
 
 static int option(as_cli *cli, int opt, const char *arg, as_error *err)

@@ -142,8 +142,9 @@ static char *student_name(const as_answers *a, const char *path)
     return s;
 }
 
+/* Grades one student's file; B: the online softmax's block size (--tiles, 0 none). */
 static int grade_student(as_student *st, const as_session *s, const as_check_opts *o,
-                         as_error *err)
+                         size_t B, as_error *err)
 {
     char *buf;
     size_t len;
@@ -163,7 +164,7 @@ static int grade_student(as_student *st, const as_session *s, const as_check_opt
         as_error_msg(err, st->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    if (as_check_grade(&st->grade, &s->p, &s->t, &st->answers, o, err) != 0)
+    if (as_check_grade_tiles(&st->grade, &s->p, &s->t, &st->answers, o, B, err) != 0)
         return -1;
     st->graded = 1;
     return 0;
@@ -187,7 +188,7 @@ static int grade_class(as_class *c, const paths *ps, const as_session *s, const 
         if ((st->path = malloc(strlen(ps->p[i]) + 1)) == NULL)
             break;
         strcpy(st->path, ps->p[i]);
-        if (grade_student(st, s, &o, &e) != 0) {
+        if (grade_student(st, s, &o, (size_t)cli->tiles, &e) != 0) {
             as_error_print(&e, stderr);
             (*bad)++;
             if (st->name == NULL)

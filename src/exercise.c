@@ -80,6 +80,9 @@ static int check_level(const as_exercise_opts *o, as_error *err)
         return usage(err, AS_MSG_EX_L3_DV, AS_MSG_HINT_EX_L3_DV);
     if (o->level == 3 && o->tokens > AS_EXERCISE_L3_TOKENS)
         return usage(err, AS_MSG_EX_L3_TOKENS, AS_MSG_HINT_EX_L3_TOKENS);
+    /* no draw can keep the promise of rows that are not proportional: said at once */
+    if (o->width == 1)
+        return usage(err, AS_MSG_EX_WIDTH_ONE, AS_MSG_HINT_EX_WIDTH_ONE);
     return 0;
 }
 
@@ -398,6 +401,36 @@ static int promises_kept(const as_problem *p, const as_trace *t, const as_exerci
     return o->level != 2 || (has_fraction(p->Wq) && has_fraction(p->Wk));
 }
 
+/* Nonzero when some row of x @ w is all zero. Every value is a multiple of 1/8 far
+ * below 2^50, so each sum is exact: the run's product has the same zero rows. */
+static int product_has_zero_row(const as_matrix *x, const as_matrix *w)
+{
+    size_t i, j, t;
+
+    for (i = 0; i < x->rows; i++) {
+        for (j = 0; j < w->cols; j++) {
+            double s = 0;
+            for (t = 0; t < x->cols; t++)
+                s += AS_AT(*x, i, t) * AS_AT(*w, t, j);
+            if (s != 0)
+                break;
+        }
+        if (j == w->cols)
+            return 1;
+    }
+    return 0;
+}
+
+/* The promises a draft breaks before it is written out and run: proportional rows of X
+ * (which the run reads exactly as drawn) or a zero row of Q, K or V (exact sums). The
+ * draws are the same either way; this only spares writing, reading and running most
+ * of the draws that sizes hard to fit make (hundreds of times as fast to give up). */
+static int breaks_a_promise_already(const draft *d)
+{
+    return proportional_rows(&d->x) || product_has_zero_row(&d->x, &d->wq) ||
+           product_has_zero_row(&d->x, &d->wk) || product_has_zero_row(&d->x, &d->wv);
+}
+
 int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err)
 {
     return as_session_open_text(s, text, len, "(exercise)", NULL, err);
@@ -434,6 +467,8 @@ int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_err
         goto nomem;
     for (tries = 0; tries < MAX_TRIES && ok == 0; tries++) {
         draw_all(&d, &g, r);
+        if (breaks_a_promise_already(&d))
+            continue; /* the run would refuse it for the same reason: no need to run it */
         if (write_input(text, len, &d, o, labels) != 0)
             goto nomem;
         if ((ok = acceptable(*text, *len, o, err)) != 1) {

@@ -857,11 +857,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "all blocks read: ℓ = %s (the ordinary softmax's sum of exps: %s)"},
     [AS_MSG_TL_SHARES] = {"份额 e^(s−m)/ℓ：%s", "shares e^(s − m)/ℓ: %s"},
     [AS_MSG_TL_OUTPUT] = {"输出 = 运行输出/ℓ %s", "output = running output / ℓ %s"},
-    [AS_MSG_TL_ULP] = {"与普通计算（先算完整的softmax再混合）相比，各头的输出最多相差%s个ulp"
-                    "（以这一格各项绝对值之和Σ aⱼ|vⱼ|的最后一位为单位）。",
-                    "Against the ordinary computation (the whole softmax first, then the mix) "
-                    "each head's output differs by at most %s ulp (units in the last place of "
-                    "the sum of its terms' sizes, Σ aⱼ|vⱼ|)."},
+    [AS_MSG_TL_ULP] = {"（与普通计算——先算完整的softmax再混合——相比，逐块算出的各头输出最多相差%s个ulp，"
+                    "以这一格各项绝对值之和Σ aⱼ|vⱼ|的最后一位为单位。）",
+                    "(Against the ordinary computation -- the whole softmax first, then the mix "
+                    "-- each head's output read block by block differs by at most %s ulp: units "
+                    "in the last place of the sum of its terms' sizes, aⱼ|vⱼ| summed over j.)"},
     [AS_MSG_TL_RUN] = {"在线softmax（每块%zu个Key）：每行最终的m和ℓ，以及逐块算出的输出",
                     "Online softmax (blocks of %zu Keys): each row's final m and ℓ, and the "
                     "output computed block by block"},
@@ -1241,6 +1241,38 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "%s: not in the variant (it has fewer heads)"},
     [AS_MSG_ANS_NO_EQUALS_HINT] = {"名字和表之间写“=”，如S = [[0, -inf], [0.7071, 0]]",
         "write \"=\" between the name and its table, e.g. S = [[0, -inf], [0.7071, 0]]"},
+    /* ---- exercise: sizes no draw can fit, refused before drawing (issue 20) ---- */
+    [AS_MSG_EX_WIDTH_ONE] = {"--width 1时X只有一列，任意两行都成比例，两个Token问的是同一个问题，"
+                             "这样的练习出不来",
+        "with --width 1, X has one column and any two of its rows are proportional: two "
+        "tokens would ask the same question, so no exercise can be made"},
+    [AS_MSG_HINT_EX_WIDTH_ONE] = {"--width至少取2", "use --width 2 or more"},
+    /* ---- check: decode's rows and the online softmax's (issue 15) ---- */
+    [AS_MSG_CHK_TEACH_S] = {"缩放分数是q与每个可读位置的k的点积除以√d_k，再加上掩码。",
+        "A scaled score is q dotted with the k of a readable position, divided by the "
+        "square root of d_k, plus the mask."},
+    [AS_MSG_CHK_TEACH_A] = {"每个份额是e^(s−最大值)除以这一行所有可读位置的指数之和，所以一行的份额加起来是1。",
+        "Each share is e^(s − max) divided by the sum of the exps over every position the "
+        "row reads, so a row's shares add up to 1."},
+    [AS_MSG_CHK_TEACH_O] = {"输出是用份额混合Value：o = Σ aⱼvⱼ，每一格都是份额乘Value对应格后相加。",
+        "The output mixes the Values by the shares: each cell of o is the shares times "
+        "the Values' cells, added up."},
+    [AS_MSG_CHK_TEACH_CACHE] = {"第t步之后，缓存里是k₀…k_t（v₀…v_t），按位置顺序排好：每一步只在最后追加新的一行，旧的行不变。",
+        "After step t the cache holds k_0 ... k_t (v_0 ... v_t) in the order of the positions: "
+        "each step appends its new row at the end and leaves the older rows as they were."},
+    [AS_MSG_CHK_TEACH_M] = {"m是到这一块为止读过的最大缩放分数：新的m = max(旧的m, 本块的最大分数)；读完所有块，m就是这一行的最大值。",
+        "m is the largest scaled score read so far: the new m = max(old m, this block's "
+        "largest score); after the last block it is the row's max."},
+    [AS_MSG_CHK_TEACH_L] = {"ℓ是运行总和：先把旧的ℓ乘以缩放系数e^(旧m−新m)，再加上本块每个位置的e^(s−新m)；读完所有块，ℓ就是普通softmax的指数之和。",
+        "ℓ is the running sum: multiply the old ℓ by the rescale factor e^(m_old − m_new), "
+        "then add e^(s − m_new) for each position of this block; after the last block ℓ is "
+        "the ordinary softmax's sum of exps."},
+    [AS_MSG_CHK_TEACH_F] = {"缩放系数是e^(旧m−新m)：最大值没有升高时是1；第一块之前什么也没累计，记为0。",
+        "The rescale factor is e^(m_old − m_new): 1 when the max did not rise, and 0 for "
+        "the first block, before which nothing was summed."},
+    [AS_MSG_CHK_TEACH_BLOCKS] = {"这一行分成%zu块读取（块的大小由--tiles给出），每块之后写一个值。",
+        "Blocks of this row (their size is --tiles): %zu; write one value after each "
+        "block."},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
@@ -1337,6 +1369,8 @@ static const struct {
     {"\xe2\x80\x94", "--"}, {"\xe2\x80\x93", "-"},  /* — – */
     {"\xe2\x94\x80", "-"},  {"\xe2\x80\xa6", "..."}, /* ─ … */
     {"\xe1\xb5\x80", "^T"}, /* ᵀ where prose names QKᵀ, spelt as AS_SYM_T spells it */
+    {"\xe2\x88\x92", "-"},  {"\xe2\x84\x93", "l"}, /* − ℓ in check's teaching sentences */
+    {"\xe2\xb1\xbc", "_j"}, /* ⱼ: o = Σ aⱼvⱼ */
 };
 
 size_t as_ascii_punct(char *s, size_t len)

@@ -26,11 +26,6 @@ static const char *msg(const dwalk *w, as_msg m)
     return as_msg_text(w->o->lang, m);
 }
 
-static void gap(dwalk *w)
-{
-    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
-        as_block_add(w->b, "%s", "");
-}
 
 /* count values from v, contiguous. */
 static as_view span(const double *v, size_t count)
@@ -269,7 +264,7 @@ static void output(dwalk *w, size_t t)
 
 static void step(dwalk *w, size_t t)
 {
-    gap(w);
+    as_block_gap(w->b);
     as_block_add(w->b, msg(w, AS_MSG_DC_STEP), t, w->p->tokens[t]);
     projections(w, t);
     cache(w, t);
@@ -291,7 +286,7 @@ int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
     as_block_add(&b, "%s", msg(&w, AS_MSG_DC_INTRO));
     for (t = 0; t < d->n; t++)
         step(&w, t);
-    gap(&w);
+    as_block_gap(w.b);
     as_block_add(&b, msg(&w, AS_MSG_DC_TOTAL), d->n, d->dots, d->rows_full, d->dots_full);
     as_block_print(out, &b);
     rc = b.failed || ferror(out) ? -1 : 0;

@@ -79,11 +79,6 @@ static const char *sym(const out_text *w, as_sym s)
     return as_sym_text(w->o->ascii, s);
 }
 
-static void gap(out_text *w)
-{
-    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
-        as_block_add(w->b, "%s", "");
-}
 
 /* "A" or, with several heads, "A₀": base and head hd's subscript. */
 static const char *hn(char *buf, size_t size, const out_text *w, const char *base, size_t hd)
@@ -142,7 +137,7 @@ static void output_projection(out_text *w)
 
     if (w->p->Wo == NULL)
         return;
-    gap(w);
+    as_block_gap(w->b);
     snprintf(expr, sizeof expr, "dWo = C%s%sdO", sym(w, AS_SYM_T), sym(w, AS_SYM_DOT));
     put(w, AS_G_DWO, expr, &g->dWo, NULL);
     snprintf(expr, sizeof expr, "dbo = ");
@@ -202,7 +197,7 @@ static void head(out_text *w, size_t hd)
     hn(a, sizeof a, w, "A", hd), hn(v, sizeof v, w, "V", hd), hn(q, sizeof q, w, "Q", hd);
     hn(k, sizeof k, w, "K", hd), hn(o, sizeof o, w, "dO", hd), hn(da, sizeof da, w, "dA", hd);
     hn(ds, sizeof ds, w, "dS", hd), hn(dq, sizeof dq, w, "d(QK", hd);
-    gap(w);
+    as_block_gap(w->b);
     if (w->p->heads > 1)
         as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), hd);
     head_slice(w, gh, hd);
@@ -259,7 +254,7 @@ static void all_heads(out_text *w)
 
     if (w->p->heads == 1)
         return;
-    gap(w);
+    as_block_gap(w->b);
     side_by_side(expr, sizeof expr, w, "dQ", 0);
     put(w, AS_G_DQ, expr, &w->g->dQ, NULL);
     side_by_side(expr, sizeof expr, w, "dK", 1);
@@ -281,7 +276,7 @@ static void projections(out_text *w)
     int n;
     size_t i;
 
-    gap(w);
+    as_block_gap(w->b);
     if (w->p->in->layout == AS_LAYOUT_TORCH && (shows(w, AS_G_DWQ) || shows(w, AS_G_DWK) ||
                                                 shows(w, AS_G_DWV) || shows(w, AS_G_DWO)))
         as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_LAYOUT_TORCH));
@@ -294,7 +289,7 @@ static void projections(out_text *w)
         snprintf(expr + n, sizeof expr - (size_t)n, msg(w, AS_MSG_GRAD_COLSUM), dn[i]);
         put(w, bt[i], expr, db[i], NULL);
     }
-    gap(w);
+    as_block_gap(w->b);
     if (w->p->cross) {
         snprintf(expr, sizeof expr, "dX = dQ%sWq%s", dot, T);
         put(w, AS_G_DX, expr, &g->dX, NULL);

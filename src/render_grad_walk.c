@@ -32,11 +32,6 @@ static const char *sym(const walk *w, as_sym s)
     return as_sym_text(w->o->ascii, s);
 }
 
-static void gap(walk *w)
-{
-    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
-        as_block_add(w->b, "%s", "");
-}
 
 static void done(walk *w, as_text *t)
 {
@@ -290,7 +285,7 @@ static void walk_head(walk *w, size_t hd, size_t i)
     as_text a = {0}, o = {0};
 
     if (w->p->heads > 1) {
-        gap(w);
+        as_block_gap(w->b);
         as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), hd);
     }
     named_row(w, &a, "a", i, &h->A);
@@ -298,17 +293,17 @@ static void walk_head(walk *w, size_t hd, size_t i)
     as_block_add(w->b, msg(w, AS_MSG_GW_GIVEN), as_text_str(&a), as_text_str(&o));
     done(w, &a);
     done(w, &o);
-    gap(w);
+    as_block_gap(w->b);
     step_dA(w, gh, h, i);
-    gap(w);
+    as_block_gap(w->b);
     step_rowdot(w, gh, h, i);
-    gap(w);
+    as_block_gap(w->b);
     step_dS(w, gh, h, i);
-    gap(w);
+    as_block_gap(w->b);
     step_scale(w, gh, i);
-    gap(w);
+    as_block_gap(w->b);
     step_dQ(w, gh, h, i);
-    gap(w);
+    as_block_gap(w->b);
     step_dK(w, gh, h);
 }
 
@@ -320,7 +315,7 @@ static void walk_row(walk *w, size_t i)
     for (j = 0; j < w->p->m; j++)
         if (AS_AT(w->t->M, i, j) != -INFINITY)
             w->idx[w->nread++] = j;
-    gap(w);
+    as_block_gap(w->b);
     as_block_add(w->b, msg(w, AS_MSG_GW_TITLE), w->p->tokens[i], i);
     for (hd = 0; hd < w->g->heads; hd++)
         walk_head(w, hd, i);
@@ -341,7 +336,7 @@ int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const
     as_block_add(&b, "%s", msg(&w, AS_MSG_GRAD_INTRO));
     for (i = first; i <= last; i++)
         walk_row(&w, i);
-    gap(&w);
+    as_block_gap(w.b);
     as_block_add(&b, "%s", msg(&w, AS_MSG_GW_NEXT));
     as_block_print(out, &b);
     rc = b.failed || ferror(out) ? -1 : 0;

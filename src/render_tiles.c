@@ -20,11 +20,6 @@ static const char *msg(const twalk *w, as_msg m)
     return as_msg_text(w->o->lang, m);
 }
 
-static void gap(twalk *w)
-{
-    if (w->b->count > 0 && w->b->line[w->b->count - 1][0] != '\0')
-        as_block_add(w->b, "%s", "");
-}
 
 /* Formats of the pieces of a line: a number, a vector, the tokens at positions. */
 typedef struct piece {
@@ -97,7 +92,7 @@ static void walk_row(twalk *w, const as_trace *t, const as_tiles *tl, size_t h, 
     as_text eq = {0};
     size_t b;
 
-    gap(w);
+    as_block_gap(w->b);
     as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), w->p->tokens[i], i);
     if (w->p->heads > 1)
         as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
@@ -125,7 +120,7 @@ static int finish(twalk *w, FILE *out, const as_tiles *tl)
     char ulp[32];
     int rc;
 
-    gap(w);
+    as_block_gap(w->b);
     snprintf(ulp, sizeof ulp, "%.0f", tl->max_ulp);
     as_block_add(w->b, msg(w, AS_MSG_TL_ULP), ulp);
     as_block_print(out, w->b);
@@ -151,6 +146,8 @@ int as_render_tiles_walk(FILE *out, const as_problem *p, const as_trace *t,
 
 /* ---- run --tiles: tables ---- */
 
+/* "m ≈ [[…]]" with the names check grades (SPEC §6): with several heads a head's O is
+ * "O₁", as run prints it, but its m and ℓ are "m_h1", "ℓ_h1" ("m₁" is row 1's blocks). */
 static void table(twalk *w, const char *name, size_t h, const as_matrix *m)
 {
     const as_cell_style cs = {w->o->digits, w->o->ascii, NULL, NULL};
@@ -158,8 +155,10 @@ static void table(twalk *w, const char *name, size_t h, const as_matrix *m)
     int rounded = 0;
     as_block b = as_block_matrix(m, &cs, &rounded);
 
-    if (w->p->heads > 1 && h != (size_t)-1)
+    if (w->p->heads > 1 && h != (size_t)-1 && strcmp(name, "O") == 0)
         as_expand_sub(&label, name, h, &w->st);
+    else if (w->p->heads > 1 && h != (size_t)-1)
+        as_text_addf(&label, "%s_h%zu", name, h);
     else
         as_text_addf(&label, "%s", name);
     as_text_addf(&label, " %s ", rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=");
@@ -180,7 +179,7 @@ int as_render_tiles_text(FILE *out, const as_problem *p, const as_tiles *tl,
     as_block_add(&b, "%s", "");
     as_block_add(&b, msg(&w, AS_MSG_TL_RUN), tl->B);
     for (h = 0; h < p->heads; h++) {
-        gap(&w);
+        as_block_gap(w.b);
         if (p->heads > 1)
             as_block_add(&b, msg(&w, AS_MSG_HEAD_TITLE), h);
         table(&w, "m", h, &tl->m[h]);
@@ -188,7 +187,7 @@ int as_render_tiles_text(FILE *out, const as_problem *p, const as_tiles *tl,
         table(&w, "O", h, &tl->O[h]);
     }
     if (p->heads > 1 || p->Wo != NULL) {
-        gap(&w);
+        as_block_gap(w.b);
         table(&w, "O", (size_t)-1, &tl->Out);
     }
     return finish(&w, out, tl);

@@ -79,6 +79,9 @@ check 7
 compare 7
 exercise 7
 render_sheet 7
+sheet_tables 7
+sheet_key 7
+sheet_text 7
 sheet 7
 render_moodle 7
 moodle 7

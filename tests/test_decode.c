@@ -395,6 +395,34 @@ static void test_decode_refuses_a_step_that_overflows_or_reads_nothing(void **st
             "entry of its S row is -inf\n");
 }
 
+/* decode keeps every step's scores and shares to show them: 8192 heads of 100 × 100
+ * scores are 81 920 000 numbers, more than the 67 108 864 (2^26) all heads may keep,
+ * so it is refused before any work, with the way out the hint names (--only O). */
+static void test_decode_refuses_more_scores_than_it_may_keep_and_says_only_o(void **state)
+{
+    FILE *f = fopen("build/tests/decode_heads.txt", "w");
+    size_t i;
+
+    (void)state;
+    assert_non_null(f);
+    fputs("heads: 8192\nX = [", f);
+    for (i = 0; i < 100; i++)
+        fprintf(f, "%s[%zu]", i ? ", " : "", i % 3);
+    fputs("]\n", f);
+    for (i = 0; i < 3; i++) {
+        size_t c;
+        fprintf(f, "W%c = [[", "qkv"[i]);
+        for (c = 0; c < 8192; c++)
+            fputs(c ? ", 1" : "1", f);
+        fputs("]]\n", f);
+    }
+    fclose(f);
+    refused("decode build/tests/decode_heads.txt --lang en",
+            "decode_heads.txt:1:1: error: 8192 heads of [100,100] scores would hold more than "
+            "the 67108864 numbers that all heads together may keep\n  hint: every step's scores "
+            "and shares are kept to be shown; --only O keeps only the output\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_decode_refuses_cross_attention),
         cmocka_unit_test(test_decode_refuses_a_mask_that_reads_the_future),
         cmocka_unit_test(test_decode_refuses_a_step_that_overflows_or_reads_nothing),
+        cmocka_unit_test(test_decode_refuses_more_scores_than_it_may_keep_and_says_only_o),
         cmocka_unit_test(test_decode_refuses_formats_and_tables_it_cannot_write),
         cmocka_unit_test(test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs),
         cmocka_unit_test(test_the_generated_inputs_cover_heads_shared_heads_and_windows),

@@ -372,6 +372,58 @@ static void test_level_rules_refuse_what_they_cannot_keep(void **state)
     }
 }
 
+/* --width 1: X has one column, any two rows are proportional (two tokens ask the same
+ * question), so no draw could keep that promise: refused before any draw, at every
+ * level, saying why and what to do (it used to draw 20,000 times, 0.8 s, then say "no
+ * exercise of these sizes"). */
+static void test_width_one_is_refused_before_drawing(void **state)
+{
+    as_exercise_opts o;
+    as_error err;
+    int level;
+
+    (void)state;
+    for (level = 1; level <= 3; level++) {
+        memset(&o, 0, sizeof o);
+        as_error_init(&err, AS_LANG_EN);
+        o.level = level;
+        o.width = 1;
+        assert_int_equal(as_exercise_settle(&o, &err), -1);
+        assert_non_null(strstr(err.msg, "with --width 1, X has one column"));
+        assert_string_equal(err.hint, "use --width 2 or more");
+    }
+    as_error_init(&err, AS_LANG_ZH);
+    assert_int_equal(as_exercise_settle(&o, &err), -1);
+    assert_non_null(strstr(err.msg, "任意两行都成比例"));
+    o.width = 2; /* the smallest width that works */
+    o.tokens = 0;
+    assert_int_equal(as_exercise_settle(&o, &err), 0);
+}
+
+/* Sizes that are hard to fit (8 tokens at level 2: their X must use every direction of
+ * [-2, 2]² and its Q, K, V no zero row) give up with the message of sizes, and the
+ * exercises of sizes that fit are the ones they were (the drafts a run would refuse are
+ * no longer written out and run, but drawn all the same). */
+static void test_sizes_hard_to_fit_give_up_with_their_message(void **state)
+{
+    as_exercise_opts o;
+    as_error err;
+    char *text = NULL;
+    size_t len;
+
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.level = 2;
+    o.tokens = 8;
+    o.seed = 1;
+    o.lang = AS_LANG_EN;
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_exercise_settle(&o, &err), 0);
+    assert_int_equal(as_exercise_make(&text, &len, &o, &err), -1);
+    assert_null(text);
+    assert_string_equal(err.msg, "no exercise of these sizes keeps every promise of level 2");
+}
+
 /* The key, read back by check, is right for its own exercise. */
 static void key_checks_as_right(unsigned long seed, int level)
 {
@@ -434,6 +486,8 @@ int main(void)
         cmocka_unit_test(test_another_seed_gives_another_exercise),
         cmocka_unit_test(test_seed_1_level_2_is_pinned_to_these_bytes),
         cmocka_unit_test(test_level_rules_refuse_what_they_cannot_keep),
+        cmocka_unit_test(test_width_one_is_refused_before_drawing),
+        cmocka_unit_test(test_sizes_hard_to_fit_give_up_with_their_message),
         cmocka_unit_test(test_answer_key_checks_as_right),
         cmocka_unit_test(test_exercise_command_writes_what_run_and_check_accept),
     };

@@ -23,6 +23,7 @@
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
 #include "attnstep/steps.h"
+#include "attnstep/kernels.h"
 #include "attnstep/steps_gen.h"
 #include "attnstep/tiles.h"
 
@@ -122,6 +123,7 @@ static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void *
     double want[N], got[N], mixw[DV], mixg[DV];
     as_prng r;
     size_t i, j, first, last;
+    int level;
 
     (void)state;
     as_prng_seed(&r, 1515);
@@ -136,15 +138,19 @@ static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void *
         for (i = 0; i < D; i++)
             kt[AS_PANEL_AT(j, i, D)] = k[j * D + i];
     }
-    for (first = 0; first < N; first += 5)
-        for (last = first; last < N; last += 3) {
-            as_scores(want, q, k + first * D, 1, last + 1 - first, D);
-            as_scores_cached(got, q, kt, D, first, last);
-            assert_memory_equal(want, got + first, (last + 1 - first) * sizeof *want);
-            as_mix(mixw, a + first, v + first * DV, 1, last + 1 - first, DV);
-            as_mix_cached(mixg, a, v, DV, first, last);
-            assert_memory_equal(mixw, mixg, sizeof mixw);
-        }
+    for (level = 0; level <= 1; level++) { /* the baseline kernels, then AVX2 where there */
+        as_kernels_simd(level);
+        for (first = 0; first < N; first += 5)
+            for (last = first; last < N; last += 3) {
+                as_scores(want, q, k + first * D, 1, last + 1 - first, D);
+                as_scores_cached(got, q, kt, D, first, last);
+                assert_memory_equal(want, got + first, (last + 1 - first) * sizeof *want);
+                as_mix(mixw, a + first, v + first * DV, 1, last + 1 - first, DV);
+                as_mix_cached(mixg, a, v, DV, first, last);
+                assert_memory_equal(mixw, mixg, sizeof mixw);
+            }
+    }
+    as_kernels_simd(1);
 }
 
 /* ---- the tiled run against a reference and against the ordinary run ---- */
@@ -419,6 +425,10 @@ static void test_tiles_refuse_what_they_cannot_show(void **state)
     assert_int_equal(run("run examples/f11.txt --tiles 2 --format md --lang en"), 2);
     assert_stdout_empty();
     assert_file_contains(CLI_ERR, "--tiles writes only --format text or json");
+    /* a bad input is refused as without --tiles */
+    assert_int_equal(run("trace tests/bad/q-overflows.txt --tiles 2 --lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "error: Q[0][0] leaves the range of a double (overflow)\n");
 }
 
 /* Each head is read block by block on its own; with Wo the layer's O follows. By hand,
@@ -438,11 +448,86 @@ static void test_tiles_walk_each_head_and_then_the_layers_output(void **state)
     assert_file_contains(CLI_OUT, "  m = 1.4142135624, ℓ = 1.9861373828, running output = "
                                   "[0.9861373828, 1.4930686914]\n");
     assert_int_equal(run("run examples/two-heads.txt --tiles 2 --lang en"), 0);
-    assert_file_contains(CLI_OUT, "ℓ₁ ≈ [[           1],\n      [1.4930686914],\n"
-                                  "      [1.9861373828]]\n");
+    assert_file_contains(CLI_OUT, "ℓ_h1 ≈ [[           1],\n        [1.4930686914],\n"
+                                  "        [1.9861373828]]\n");
     assert_file_contains(CLI_OUT, "O₁ ≈ [[           1,            0],\n"
                                   "      [           1, 0.6697615493],\n");
     assert_file_contains(CLI_OUT, "\n\nO ≈ [[           1,            1,            1],\n");
+}
+
+/* ---- check grades the online softmax ---- */
+
+#define TILES_OUT "build/tests/online-answers.txt"
+
+/* SPEC §6, §11: run --tiles B prints m, ℓ (and the output read block by block) under
+ * names check grades; its output reads back all right, in both languages and ASCII. */
+static void test_run_with_tiles_output_reads_back_as_answers_all_right(void **state)
+{
+    static const char *const ex[] = {"f11", "tiles", "two-heads", "gqa", "alibi", "window", "rope"};
+    static const char *const opts[] = {"", "--lang en", "--ascii", "--ascii --lang en"};
+    char cmd[256];
+    size_t i, k, B;
+
+    (void)state;
+    for (i = 0; i < sizeof ex / sizeof ex[0]; i++)
+        for (k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            for (B = 1; B <= 3; B += 2) {
+                snprintf(cmd, sizeof cmd, "run examples/%s.txt --tiles %zu %s -o " TILES_OUT
+                         " --force", ex[i], B, opts[k]);
+                assert_int_equal(run(cmd), 0);
+                snprintf(cmd, sizeof cmd, "check examples/%s.txt " TILES_OUT " --lang en", ex[i]);
+                if (run(cmd) != 0) {
+                    char *out = slurp(CLI_OUT), *err = slurp(CLI_ERR);
+                    print_error("run --tiles %zu %s of %s does not read back:\n%s%s", B, opts[k],
+                                ex[i], out ? out : "", err ? err : "");
+                    free(out), free(err);
+                    fail();
+                }
+                assert_file_contains(CLI_OUT, "all right: ");
+            }
+}
+
+/* The chapter's row 1 by hand (tests/data/tiles/f11-tiles1.txt says how): with --tiles 1
+ * m₁ = [0.7071067812, 0.7071067812], ℓ₁ = [1, 1.4930686914], f₁ = [0, 1]; with --tiles 2
+ * one block: [0.7071067812], [1.4930686914], [0]. Each is wrong under the other B. */
+static void test_check_grades_the_chapters_running_max_and_sum_per_block(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt tests/data/tiles/f11-tiles1.txt --tiles 1 --lang en"), 0);
+    assert_file_contains(CLI_OUT, "ℓ1: right");
+    assert_file_contains(CLI_OUT, "m1: right");
+    assert_file_contains(CLI_OUT, "f1: right");
+    assert_file_contains(CLI_OUT, "ℓ: right");
+    assert_file_contains(CLI_OUT, "score: 5/5");
+    assert_int_equal(run("check examples/f11.txt tests/data/tiles/f11-tiles2.txt --tiles 2 --lang en"), 0);
+    assert_file_contains(CLI_OUT, "score: 3/3");
+    assert_int_equal(run("check examples/f11.txt tests/data/tiles/f11-tiles2.txt --tiles 1 --lang en"), 1);
+    assert_file_contains(CLI_OUT, "ℓ1: the shape is [1,1], it should be [1,2]");
+    assert_file_contains(CLI_OUT, "Blocks of this row (their size is --tiles): 2;");
+    /* without --tiles a row is one block: the --tiles 2 answers hold */
+    assert_int_equal(run("check examples/f11.txt tests/data/tiles/f11-tiles2.txt"), 0);
+}
+
+/* One wrong cell of the running sum: marked with what was written and what was expected,
+ * and the update taught, in both languages (tests/data/tiles/tiles-rescale.txt: the old
+ * ℓ added without the rescale, 2.9861373828 for 1.8560586759). */
+static void test_a_wrong_running_sum_is_marked_and_taught_in_both_languages(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/tiles.txt tests/data/tiles/tiles-rescale.txt --tiles 2 --lang en"), 1);
+    assert_file_contains(CLI_OUT, "m3: right\nℓ3: wrong (1 of 2 cells)\n"
+                                  "  ℓ3[1]: written 2.9861373828, expected 1.8560586759\n"
+                                  "  ℓ is the running sum: multiply the old ℓ by the rescale factor "
+                                  "e^(m_old − m_new), then add e^(s − m_new) for each position of "
+                                  "this block;");
+    assert_file_contains(CLI_OUT, "f3: right");
+    assert_int_equal(run("check examples/tiles.txt tests/data/tiles/tiles-rescale.txt --tiles 2"), 1);
+    assert_file_contains(CLI_OUT, "  ℓ3[1]：写的是2.9861373828，应为1.8560586759\n"
+                                  "  ℓ是运行总和：先把旧的ℓ乘以缩放系数e^(旧m−新m)，再加上本块每个位置的"
+                                  "e^(s−新m)；");
+    assert_int_equal(run("check examples/tiles.txt tests/data/tiles/tiles-rescale.txt --tiles 2 --ascii --lang en"), 1);
+    assert_file_contains(CLI_OUT, "  l is the running sum: multiply the old l by the rescale factor "
+                                  "e^(m_old - m_new)");
 }
 
 int main(void)
@@ -459,6 +544,9 @@ int main(void)
         cmocka_unit_test(test_run_with_tiles_adds_the_online_tables),
         cmocka_unit_test(test_tiles_refuse_what_they_cannot_show),
         cmocka_unit_test(test_tiles_walk_each_head_and_then_the_layers_output),
+        cmocka_unit_test(test_run_with_tiles_output_reads_back_as_answers_all_right),
+        cmocka_unit_test(test_check_grades_the_chapters_running_max_and_sum_per_block),
+        cmocka_unit_test(test_a_wrong_running_sum_is_marked_and_taught_in_both_languages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,6 +263,86 @@ static void test_the_rows_run_names_the_first_table_that_fails(void **state)
     }
 }
 
+/* Both runs of text make the same numbers (their text is compared on smaller inputs). */
+static void assert_same_rows(const char *text, size_t len)
+{
+    static const as_session_opts rows_opts = {.rows = 1};
+    as_session full, rows;
+    as_error e;
+
+    as_error_init(&e, AS_LANG_EN);
+    assert_int_equal(as_session_open_text(&full, text, len, "f", NULL, &e), 0);
+    assert_int_equal(as_session_open_text(&rows, text, len, "f", &rows_opts, &e), 0);
+    assert_same_numbers(&full, &rows);
+    as_session_free(&full);
+    as_session_free(&rows);
+}
+
+/* The full run refuses text with a message that holds says. */
+static void assert_refused_at(const char *text, size_t len, const char *says)
+{
+    as_session s;
+    as_error e;
+
+    as_error_init(&e, AS_LANG_EN);
+    assert_int_equal(as_session_open_text(&s, text, len, "f", NULL, &e), -1);
+    if (strstr(e.msg, says) == NULL) {
+        print_error("\"%s\" lacks \"%s\"\n", e.msg, says);
+        fail();
+    }
+}
+
+/* 400 tokens of width 1 with d_k = d_v = 32 (weights of ones, Wk times kscale): enough
+ * work that the rows run splits each head's rows over two threads. big[] rows of X are
+ * 1e300 (0 ends the list). */
+static void wide_heads(gen *g, double kscale, const int *big)
+{
+    size_t i, k;
+
+    g->len = 0;
+    put(g, "X = [");
+    for (i = 0; i < 400; i++) {
+        int b = 0;
+        for (k = 0; big[k] != 0; k++)
+            b |= big[k] == (int)i;
+        if (b)
+            put(g, "%s[1e300]", i ? "," : "");
+        else
+            put(g, "%s[%d]", i ? "," : "", (int)(i % 7) - 3);
+    }
+    put(g, "]\n");
+    put(g, "Wq = [[");
+    for (i = 0; i < 32; i++)
+        put(g, "%s%.17g", i ? ", " : "", 1.0 + (double)i / 64);
+    put(g, "]]\nWk = [[");
+    for (i = 0; i < 32; i++)
+        put(g, "%s%.17g", i ? ", " : "", kscale * (1.0 - (double)i / 64));
+    put(g, "]]\nWv = [[");
+    for (i = 0; i < 32; i++)
+        put(g, "%s%d", i ? ", " : "", (int)i - 16);
+    put(g, "]]\n");
+}
+
+/* The rows on two threads: the same numbers, and the error of the first row that fails
+ * whichever half it is in (QKᵀ overflows only where a row of 1e300 meets its own key
+ * of 1e305). */
+static void test_the_rows_of_two_threads_are_the_rows_of_one(void **state)
+{
+    static const int none[] = {0}, late[] = {300, 0}, both[] = {100, 300, 0};
+    gen g = {0};
+
+    (void)state;
+    wide_heads(&g, 0.5, none);
+    assert_same_rows(g.buf, g.len);
+    wide_heads(&g, 1e5, late);
+    assert_refused_at(g.buf, g.len, "QKT[300][300]");
+    assert_same_refusal(g.buf, g.len, "late");
+    wide_heads(&g, 1e5, both);
+    assert_refused_at(g.buf, g.len, "QKT[100][100]");
+    assert_same_refusal(g.buf, g.len, "both");
+    free(g.buf);
+}
+
 /* Every file of the hostile corpus: refused by both alike. (too-many-heads-of-scores is
  * the one the rows run accepts: it keeps no scores, so it has no limit on them.) */
 static void test_the_hostile_corpus_is_refused_alike(void **state)
@@ -379,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_generated_inputs_walk_the_same_by_rows),
         cmocka_unit_test(test_cross_attention_walks_the_same_by_rows),
         cmocka_unit_test(test_the_rows_run_names_the_first_table_that_fails),
+        cmocka_unit_test(test_the_rows_of_two_threads_are_the_rows_of_one),
         cmocka_unit_test(test_the_hostile_corpus_is_refused_alike),
         cmocka_unit_test(test_a_trace_of_4096_tokens_fits_in_300_mb),
     };

@@ -416,6 +416,47 @@ static void test_the_key_walks_the_last_row_with_its_bias_scale_and_mask(void **
     assert_file_contains(CLI_OUT, "s_{1} - \\max &\\approx \\left[0,\\ -0.7071\\right]");
 }
 
+/* A title and labels are text on the page: in LaTeX each special character is escaped,
+ * and those that pdflatex's default font (OT1) does not have (\ < > | print as “ ¡ ¿ —)
+ * are written as their text commands; the walk's heading escapes its label too (an
+ * unescaped "_" stopped pdflatex with "Missing $ inserted"). */
+static void test_titles_and_labels_are_text_in_latex_and_markdown(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet tests/data/cli/markup.txt --format latex --lang en --answers"), 0);
+    assert_file_contains(CLI_OUT, "\nQ \\& A \\textless{}1\\textgreater{} \"quoted\" "
+                                  "back\\textbackslash{}slash \\textbar{} *star*\n");
+    assert_file_contains(CLI_OUT, "\\text{a\\textbar{}b} & 1 & 1 \\\\");
+    assert_file_contains(CLI_OUT, "\\par\\textbf{Step by step: row 1 (``\\_c\\_'')}\n");
+    assert_int_equal(run("sheet tests/data/cli/markup.txt --lang en --answers"), 0);
+    assert_file_contains(CLI_OUT, "**Step by step: row 1 (“\\_c\\_”)**\n");
+}
+
+/* Several heads: each head's tables carry its number, C names O₀ as the heads' tables
+ * do, and the output is C·Wo. The table of powers of e lists each shifted score once,
+ * largest first: examples/two-heads.txt has −1/√2 (head 1, rows 1 and 2) and −2√2
+ * (head 0, row 2), with e^−0.7071 = 0.4931 and e^−2.8284 = 0.0591 by hand. */
+static void test_a_sheet_of_two_heads_names_each_heads_tables(void **state)
+{
+    static const char *const want[] = {"**S₁ = Q₁K₁ᵀ/√2 + M**", "**O₁ = A₁V₁**",
+                                       "**C = [O₀|…]**", "**O = C·Wo**",
+                                       ("| x | −0.7071 | −2.8284 |\n| -- | --: | --: |\n"
+                                        "| eˣ | 0.4931 | 0.0591 |\n")};
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/two-heads.txt --exp-table --lang en"), 0);
+    out = output_with(want, sizeof want / sizeof want[0]);
+    free(out);
+    assert_int_equal(run("sheet examples/two-heads.txt --exp-table --lang en --format latex"), 0);
+    assert_file_contains(CLI_OUT, "C = [O_{0}\\,|\\,\\cdots] \\\\[3pt]");
+    assert_file_contains(CLI_OUT, "O = CW_o \\\\[3pt]");
+    assert_file_contains(CLI_OUT, "\\begin{array}{c|cc}\nx & -0.7071 & -2.8284 \\\\ \\hline\n"
+                                  "e^{x} & 0.4931 & 0.0591\n\\end{array}\n");
+    assert_int_equal(run("sheet examples/cross-translation.txt --lang en --format latex"), 0);
+    assert_file_contains(CLI_OUT, "K = X_{kv}W_k \\\\[3pt]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_a_bad_roster_is_a_usage_error_with_its_place),
         cmocka_unit_test(test_without_a_seed_one_is_drawn_and_named),
         cmocka_unit_test(test_the_key_walks_the_last_row_with_its_bias_scale_and_mask),
+        cmocka_unit_test(test_titles_and_labels_are_text_in_latex_and_markdown),
+        cmocka_unit_test(test_a_sheet_of_two_heads_names_each_heads_tables),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

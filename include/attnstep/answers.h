@@ -48,17 +48,23 @@ typedef enum as_answer_kind {
     AS_ANS_Q, AS_ANS_K, AS_ANS_V, AS_ANS_QKT, AS_ANS_S, AS_ANS_A, AS_ANS_O, AS_ANS_C,
     AS_ANS_PE, AS_ANS_QR, AS_ANS_KR, AS_ANS_B, /* what positions add (SPEC §12): judged
                                                   against the run, never by the own chain */
+    AS_ANS_M, AS_ANS_L, AS_ANS_F,              /* the online softmax (SPEC §11, --tiles):
+                                                  the tables m, ℓ [n,1] (each row's max and
+                                                  sum of exps); the rows m1, ℓ1, f1 (row 1's
+                                                  running max, running sum and rescale
+                                                  factor after each block) */
     AS_ANS_KINDS
 } as_answer_kind;
 
-/* Reads an answer's name: Q, K, V, QKT (also QKᵀ, QK^T), S, A, O, C, PE, Qr, Kr, B, each optionally
+/* Reads an answer's name: Q, K, V, QKT (also QKᵀ, QK^T), S, A, O, C, PE, Qr, Kr, B, m, l (also
+ * ℓ), each optionally
  * followed by a head, "_h0", "_h1" ... Sets *kind and *head (-1 when no head is named).
  * Returns 0, or -1 when the name is none of these. */
 int as_answer_name(const char *name, as_answer_kind *kind, long *head);
 
 /* Reads a row answer's name as the walk-through writes it (SPEC §6): q, k, v, s (the
- * scaled scores), a (the shares), o, or qr, kr (rows turned by RoPE, as decode prints
- * them), then the row in ASCII or subscript digits or in brackets ("q1", "q₁", "q[1]"),
+ * scaled scores), a (the shares), o, qr, kr (rows turned by RoPE, as decode prints
+ * them), or m, l (also ℓ), f (the online softmax's values after each block), then the row in ASCII or subscript digits or in brackets ("q1", "q₁", "q[1]"),
  * optionally "_hN" for a head's row. Sets *kind, *row and *head (-1 when no
  * head is named). Returns 0, or -1 when the name is no row answer. */
 int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row);

@@ -11,6 +11,7 @@
 #include "attnstep/diagnose.h"
 #include "attnstep/error.h"
 #include "attnstep/model.h"
+#include "attnstep/tiles.h"
 
 /* How cells are judged. */
 typedef struct as_check_opts {
@@ -34,6 +35,10 @@ as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts 
 typedef struct as_grade {
     as_table_grade *table;     /* count entries, in the book's order */
     size_t count;
+    size_t tiles_B;            /* the block size of the online softmax's rows m1, ℓ1, f1
+                                * (0: each row in one block) */
+    as_tiles *tiles;           /* the online softmax in blocks of tiles_B, run when an
+                                * answer asks for its blocks; owned, else NULL */
     int correct;               /* nonzero when every given table is right */
     size_t score;              /* tables and rows that earn their mark: right or carried */
 } as_grade;
@@ -47,6 +52,12 @@ typedef struct as_grade {
  * twice, no table at all, or memory running out. */
 int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
                    const as_check_opts *o, as_error *err);
+
+/* As as_check_grade(), with the online softmax read in blocks of B (SPEC §11, check
+ * --tiles B; 0: each row in one block): the rows m1, ℓ1 (l1), f1 an answer may give are
+ * row 1's running max, running sum and rescale factor after each block. */
+int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
+                         const as_answers *a, const as_check_opts *o, size_t B, as_error *err);
 
 /* Frees what g owns and leaves it empty. */
 void as_grade_free(as_grade *g);

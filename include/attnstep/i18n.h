@@ -631,6 +631,17 @@ typedef enum as_msg {
     /* ---- compare: a head the variant does not have; the "=" of an answer (issue 20) ---- */
     AS_MSG_CMP_NO_HEAD,    /* %s table */
     AS_MSG_ANS_NO_EQUALS_HINT,
+    /* ---- exercise: sizes no draw can fit, refused before drawing (issue 20) ---- */
+    AS_MSG_EX_WIDTH_ONE, AS_MSG_HINT_EX_WIDTH_ONE, /* --width 1 */
+    /* ---- check: decode's rows and the online softmax's (issue 15) ---- */
+    AS_MSG_CHK_TEACH_S,    /* a wrong row of scaled scores: how one is made */
+    AS_MSG_CHK_TEACH_A,    /* a wrong row of shares */
+    AS_MSG_CHK_TEACH_O,    /* a wrong output row */
+    AS_MSG_CHK_TEACH_CACHE,/* a wrong KV cache (K[:t+1], V[:t+1]) */
+    AS_MSG_CHK_TEACH_M,    /* a wrong running max */
+    AS_MSG_CHK_TEACH_L,    /* a wrong running sum ℓ */
+    AS_MSG_CHK_TEACH_F,    /* a wrong rescale factor */
+    AS_MSG_CHK_TEACH_BLOCKS, /* %zu blocks: a row of m, ℓ or f with as many cells as blocks */
     AS_MSG_COUNT
 } as_msg;
 

@@ -1,0 +1,467 @@
+/* sheet_tables.c - the tables of a worksheet: the given ones with their numbers, an
+ * empty grid labelled with the tokens for each table to fill, laid out side by side in
+ * LaTeX as far as the line holds (or one after another in Markdown), and the table of
+ * e^x. Every number comes from the trace. */
+#include "sheet_text.h"
+#include "attnstep/numfmt.h"
+#include "attnstep/render.h"
+#include "attnstep/textblock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_EM 44.0      /* the LaTeX text width (17 cm at 11 pt) in em */
+#define GAP_EM 2.2        /* between two tables on a line (\qquad and a little) */
+#define GRID_CELL_EM 3.4  /* an empty cell (2.8em) with its padding (\arraycolsep 3pt) */
+#define EXP_PER_LINE 7    /* values in one line of the table of e^x */
+
+/* A cell as the page shows it at places decimals: −∞ (md), -\infty (LaTeX). Returns
+ * 1 when the value is shown rounded. */
+static int num(const as_sheet_page *pg, char *buf, size_t size, double v, int places)
+{
+    int r;
+
+    if (isinf(v)) {
+        snprintf(buf, size, "%s", pg->o->latex ? (v < 0 ? "-\\infty" : "\\infty")
+                                               : as_sheet_sym(pg, AS_SYM_NEG_INF));
+        return 0;
+    }
+    r = as_fmt_display(buf, size, v, places, 1);
+    return r;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The tables of a page                                                             */
+/* ------------------------------------------------------------------------------ */
+
+
+
+typedef struct gathering {
+    const as_sheet *s;
+    as_table_view *out;
+    size_t count, max;
+} gathering;
+
+static int collect(void *ctx, const as_table_view *v)
+{
+    gathering *g = ctx;
+
+    if (v->per_head && v->kind >= AS_T_Q && v->kind <= AS_T_V)
+        return 0; /* several heads: the whole Q, K and V stand for their slices */
+    if (v->kind == AS_T_M && g->s->p->mask == AS_MASK_NONE)
+        return 0; /* a mask of zeros tells nothing */
+    if (g->count < g->max)
+        g->out[g->count++] = *v;
+    return 0;
+}
+
+size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, size_t max)
+{
+    gathering g = {s, out, 0, max};
+    as_render_opts ro;
+
+    memset(&ro, 0, sizeof ro);
+    ro.digits = 10;
+    ro.ascii = 1;
+    ro.only = want;
+    ro.row = -1;
+    as_each_table(s->p, s->t, &ro, collect, &g);
+    return g.count;
+}
+
+/* The tables of want, in the book's order, as grids (empty) or with their numbers. */
+void as_sheet_gather(as_sheet_items *l, const as_sheet_page *pg, unsigned want, int empty)
+{
+    as_table_view v[AS_SHEET_MAX_ITEMS];
+    size_t k;
+
+    l->count = as_sheet_tables(pg->s, want, v, AS_SHEET_MAX_ITEMS);
+    for (k = 0; k < l->count; k++)
+        l->it[k] = (as_sheet_item){v[k], empty};
+}
+
+/* The subscript of a head's table: "_{0}" (LaTeX) or "₀" (Markdown); "" for none. */
+static void head_sub(const as_sheet_page *pg, char *buf, size_t size, const as_table_view *v)
+{
+    buf[0] = '\0';
+    if (!v->per_head)
+        return;
+    if (pg->o->latex)
+        snprintf(buf, size, "_{%zu}", v->head);
+    else
+        as_subscript(buf, size, v->head, pg->o->ascii);
+}
+
+/* The table's name (given tables and the key) or its formula (a grid to fill), in the
+ * page's syntax: LaTeX mathematics, or Markdown text. */
+static void item_name(const as_sheet_page *pg, char *buf, size_t size, const as_sheet_item *it)
+{
+    const as_problem *p = pg->s->p;
+    const as_table_view *v = &it->v;
+    const int tex = pg->o->latex;
+    char h[32], sc[64];
+
+    head_sub(pg, h, sizeof h, v);
+    if (strcmp(v->name, "QKT") == 0 || (it->empty && v->kind == AS_T_S)) {
+        char base[64];
+        if (tex)
+            snprintf(base, sizeof base, "Q%sK%s^{\\top}", h, h);
+        else
+            snprintf(base, sizeof base, "Q%sK%s%s", h, h, as_sheet_sym(pg, AS_SYM_T));
+        if (v->kind != AS_T_S) {
+            snprintf(buf, size, "%s", base);
+            return;
+        }
+        if (p->scale_auto)
+            snprintf(sc, sizeof sc, "/%s%zu%s",
+                     tex ? "\\sqrt{" : pg->o->ascii ? "sqrt(" : as_sheet_sym(pg, AS_SYM_SQRT), p->d_k,
+                     tex ? "}" : pg->o->ascii ? ")" : "");
+        else
+            snprintf(sc, sizeof sc, "%s%.6g", tex ? "\\cdot " : as_sheet_sym(pg, AS_SYM_DOT), p->scale);
+        snprintf(buf, size, "S%s = %s%s%s", h, base, sc, p->mask == AS_MASK_NONE ? "" : " + M");
+        return;
+    }
+    if (!it->empty || v->kind == AS_T_X || v->kind == AS_T_W || v->kind == AS_T_M) {
+        if (tex && strlen(v->name) == 2 && (v->name[0] == 'W' || v->name[0] == 'b'))
+            snprintf(buf, size, "%c_%c", v->name[0], v->name[1]);
+        else if (tex && strcmp(v->name, "Xkv") == 0)
+            snprintf(buf, size, "X_{kv}");
+        else
+            snprintf(buf, size, "%s%s", v->name, h);
+        return;
+    }
+    switch (v->kind) {
+    case AS_T_Q: case AS_T_K: case AS_T_V: {
+        const char x = v->name[0], w = (char)(x - 'A' + 'a');
+        const char *src = p->cross && x != 'Q' ? (tex ? "X_{kv}" : "Xkv") : "X";
+        if (tex)
+            snprintf(buf, size, "%c = %sW_%c", x, src, w);
+        else
+            snprintf(buf, size, "%c = %s%sW%c", x, src, as_sheet_sym(pg, AS_SYM_DOT), w);
+        return;
+    }
+    case AS_T_A:
+        if (v->per_head || tex)
+            snprintf(buf, size, tex ? "A%s = \\operatorname{softmax}(S%s)" : "A%s = softmax(S%s)",
+                     h, h);
+        else
+            snprintf(buf, size, "A = %s", as_sheet_msg(pg, AS_MSG_SOFTMAX_ROWS));
+        return;
+    default: /* O of a head, C, or the final O */
+        if (strcmp(v->name, "C") == 0) {
+            char o0[16]; /* O₀, as the heads' own tables write it */
+            as_subscript(o0, sizeof o0, 0, pg->o->ascii);
+            snprintf(buf, size, tex ? "C = [O_{0}\\,|\\,\\cdots]" : "C = [O%s|%s]", o0,
+                     as_sheet_sym(pg, AS_SYM_ELLIPSIS));
+        } else if (v->kind == AS_T_O && (p->heads > 1 || p->Wo != NULL))
+            snprintf(buf, size, tex ? "O = CW_o" : "O = C%sWo", tex ? "" : as_sheet_sym(pg, AS_SYM_DOT));
+        else
+            snprintf(buf, size, "O%s = A%sV%s", h, h, h);
+        return;
+    }
+}
+
+/* ---- one table in LaTeX: its name above, then the table ---- */
+
+/* Text in \text{} (a label): escaped. */
+static void tex_label(const as_sheet_page *pg, const char *s)
+{
+    fputs("\\text{", pg->out);
+    as_sheet_put_text(pg, s);
+    fputc('}', pg->out);
+}
+
+/* The header row of column labels, over an empty corner. */
+static void tex_header(const as_sheet_page *pg, const as_table_view *v, int grid)
+{
+    char buf[32];
+    size_t j;
+
+    fputs(grid ? "\\multicolumn{1}{c}{}" : "", pg->out);
+    for (j = 0; j < v->m->cols; j++) {
+        fputs(grid ? " & \\multicolumn{1}{c}{" : " & ", pg->out);
+        tex_label(pg, as_sheet_label(pg, buf, sizeof buf, v->cols, j));
+        fputs(grid ? "}" : "", pg->out);
+    }
+    fprintf(pg->out, grid ? " \\\\ \\cline{2-%zu}\n" : " \\\\ \\hline\n", v->m->cols + 1);
+}
+
+/* An empty grid: boxed cells wide and tall enough to write a number in. */
+static void tex_grid(const as_sheet_page *pg, const as_table_view *v)
+{
+    char buf[32];
+    size_t i, j;
+
+    fputs("\\begin{array}{r|", pg->out);
+    for (j = 0; j < v->m->cols; j++)
+        fputs("c|", pg->out);
+    fputs("}\n", pg->out);
+    tex_header(pg, v, 1);
+    for (i = 0; i < v->m->rows; i++) {
+        tex_label(pg, as_sheet_label(pg, buf, sizeof buf, v->rows, i));
+        for (j = 0; j < v->m->cols; j++)
+            fputs(" & \\hspace{2.8em}", pg->out);
+        fprintf(pg->out, "\\rule[-1.6ex]{0pt}{5ex} \\\\ \\cline{2-%zu}\n", v->m->cols + 1);
+    }
+    fputs("\\end{array}", pg->out);
+}
+
+/* Nonzero when a table of numbers shows its column numbers: a table of the run (Q ...
+ * O) always does, as its grid did; the input X does not (its columns are features). */
+static int it_has_header(const as_table_view *v)
+{
+    return v->kind != AS_T_X;
+}
+
+/* A table of numbers: a bmatrix, or with token labels an array with them on its edges. */
+static void tex_values(const as_sheet_page *pg, const as_table_view *v)
+{
+    const int rows = v->rows != NULL, cols = v->cols != NULL;
+    char buf[AS_NUM_BUF];
+    size_t i, j;
+
+    if (!rows && !cols) {
+        fputs("\\begin{bmatrix}\n", pg->out);
+    } else {
+        fprintf(pg->out, "\\begin{array}{%s", rows ? "r|" : "");
+        for (j = 0; j < v->m->cols; j++)
+            fputc('r', pg->out);
+        fputs("}\n", pg->out);
+        if (cols || it_has_header(v))
+            tex_header(pg, v, 0);
+    }
+    for (i = 0; i < v->m->rows; i++) {
+        if (rows)
+            tex_label(pg, as_sheet_label(pg, buf, sizeof buf, v->rows, i));
+        for (j = 0; j < v->m->cols; j++) {
+            num(pg, buf, sizeof buf, AS_AT(*v->m, i, j), pg->o->key_places);
+            fprintf(pg->out, "%s%s", j || rows ? " & " : "", buf);
+        }
+        fputs(i + 1 < v->m->rows ? " \\\\\n" : "\n", pg->out);
+    }
+    fputs(!rows && !cols ? "\\end{bmatrix}" : "\\end{array}", pg->out);
+}
+
+static void tex_item(const as_sheet_page *pg, const as_sheet_item *it)
+{
+    char name[160];
+
+    item_name(pg, name, sizeof name, it);
+    fprintf(pg->out, "\\begin{array}[t]{@{}c@{}}\n%s%s \\\\[3pt]\n", name,
+            it->empty ? "" : as_matrix_rounded(it->v.m, pg->o->key_places) ? " \\approx" : " =");
+    if (it->empty)
+        tex_grid(pg, &it->v);
+    else
+        tex_values(pg, &it->v);
+    fputs("\n\\end{array}", pg->out);
+}
+
+/* About how wide the item is set, in em: what decides how many share a line. */
+static double item_em(const as_sheet_page *pg, const as_sheet_item *it)
+{
+    const as_table_view *v = &it->v;
+    char buf[AS_NUM_BUF];
+    double lab = 0, cell = 0, w;
+    size_t i;
+
+    for (i = 0; v->rows != NULL && i < v->m->rows; i++) {
+        double e = 0.5 * (double)as_display_width(as_sheet_label(pg, buf, sizeof buf, v->rows, i)) + 0.6;
+        lab = e > lab ? e : lab;
+    }
+    for (i = 0; i < v->m->cols && v->cols != NULL; i++) {
+        double e = 0.5 * (double)as_display_width(as_sheet_label(pg, buf, sizeof buf, v->cols, i)) + 0.6;
+        cell = e > cell ? e : cell;
+    }
+    if (it->empty) {
+        cell = cell > GRID_CELL_EM ? cell : GRID_CELL_EM;
+    } else {
+        for (i = 0; i < v->m->rows * v->m->cols; i++) {
+            double e;
+            num(pg, buf, sizeof buf, v->m->v[i], pg->o->key_places);
+            e = 0.5 * (double)strlen(buf) + 0.6;
+            cell = e > cell ? e : cell;
+        }
+    }
+    w = lab + cell * (double)v->m->cols + 0.5;
+    return w < 6 ? 6 : w; /* the name above sets a minimum */
+}
+
+/* The items, as many to a line as fit the text width. */
+static void tex_items(const as_sheet_page *pg, const as_sheet_item *it, size_t count)
+{
+    size_t i = 0, j;
+
+    while (i < count) {
+        double used = item_em(pg, &it[i]);
+        for (j = i + 1; j < count && used + GAP_EM + item_em(pg, &it[j]) <= LINE_EM; j++)
+            used += GAP_EM + item_em(pg, &it[j]);
+        fputs("\\[\n", pg->out);
+        for (; i < j; i++) {
+            tex_item(pg, &it[i]);
+            fputs(i + 1 < j ? "\n\\qquad\n" : "\n", pg->out);
+        }
+        fputs("\\]\n", pg->out);
+    }
+}
+
+/* ---- one table in Markdown ---- */
+
+static void md_item(const as_sheet_page *pg, const as_sheet_item *it)
+{
+    const as_table_view *v = &it->v;
+    char name[160], buf[AS_NUM_BUF];
+    size_t i, j;
+
+    char approx[16];
+
+    snprintf(approx, sizeof approx, " %s", as_sheet_sym(pg, AS_SYM_APPROX));
+    item_name(pg, name, sizeof name, it);
+    fprintf(pg->out, "**%s**%s\n\n|    |", name,
+            it->empty ? "" : as_matrix_rounded(v->m, pg->o->key_places) ? approx : " =");
+    for (j = 0; j < v->m->cols; j++) {
+        fputc(' ', pg->out);
+        as_sheet_put_text(pg, as_sheet_label(pg, buf, sizeof buf, v->cols, j));
+        fputs(" |", pg->out);
+    }
+    fputs("\n| -- |", pg->out);
+    for (j = 0; j < v->m->cols; j++)
+        fputs(" --: |", pg->out);
+    for (i = 0; i < v->m->rows; i++) {
+        fputs("\n| ", pg->out);
+        as_sheet_put_text(pg, as_sheet_label(pg, buf, sizeof buf, v->rows, i));
+        fputs(" |", pg->out);
+        for (j = 0; j < v->m->cols; j++) {
+            if (it->empty)
+                buf[0] = '\0';
+            else
+                num(pg, buf, sizeof buf, AS_AT(*v->m, i, j), pg->o->key_places);
+            fprintf(pg->out, " %s%*s |", buf,
+                    (int)(as_display_width(buf) < 8 ? 8 - as_display_width(buf) : 0), "");
+        }
+    }
+    fputs("\n\n", pg->out);
+}
+
+void as_sheet_show_items(const as_sheet_page *pg, const as_sheet_items *l)
+{
+    size_t i;
+
+    if (pg->o->latex) {
+        tex_items(pg, l->it, l->count);
+        return;
+    }
+    for (i = 0; i < l->count; i++)
+        md_item(pg, &l->it[i]);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The table of e^x                                                                 */
+/* ------------------------------------------------------------------------------ */
+
+typedef struct power {
+    double x, ex;
+} power;
+
+static int by_x_descending(const void *a, const void *b)
+{
+    const double x = ((const power *)a)->x, y = ((const power *)b)->x;
+
+    return (x < y) - (x > y);
+}
+
+/* The shifted scores (s minus the row's max) of every readable cell but the max itself,
+ * each once as shown, with their exps from the trace. Returns how many, or -1. */
+static long powers(const as_sheet_page *pg, power **out)
+{
+    const as_trace *t = pg->s->t;
+    size_t h, i, n = 0, k, cap = 0;
+    power *pw = NULL;
+
+    for (h = 0; h < t->heads; h++)
+        cap += t->head[h].S.rows * t->head[h].S.cols;
+    if ((pw = malloc((cap ? cap : 1) * sizeof *pw)) == NULL)
+        return -1;
+    for (h = 0; h < t->heads; h++) {
+        const as_head_trace *ht = &t->head[h];
+        for (i = 0; i < ht->S.rows * ht->S.cols; i++) {
+            char a[AS_NUM_BUF], b[AS_NUM_BUF];
+            if (isinf(ht->shifted.v[i]) || ht->shifted.v[i] == 0)
+                continue;
+            as_fmt_display(a, sizeof a, ht->shifted.v[i], pg->o->key_places, 1);
+            for (k = 0; k < n; k++) {
+                as_fmt_display(b, sizeof b, pw[k].x, pg->o->key_places, 1);
+                if (strcmp(a, b) == 0)
+                    break;
+            }
+            if (k == n)
+                pw[n++] = (power){ht->shifted.v[i], ht->exps.v[i]};
+        }
+    }
+    qsort(pw, n, sizeof *pw, by_x_descending);
+    *out = pw;
+    return (long)n;
+}
+
+static void exp_row(const as_sheet_page *pg, const power *pw, size_t n, int ex)
+{
+    char buf[AS_NUM_BUF];
+    size_t k;
+
+    fputs(pg->o->latex ? (ex ? "e^{x}" : "x")
+                       : (ex ? (pg->o->ascii ? "| e^x |" : "| e\xcb\xa3 |") : "| x |"),
+          pg->out);
+    for (k = 0; k < n; k++) {
+        as_sheet_mnum(buf, sizeof buf, ex ? pw[k].ex : pw[k].x, pg->o->key_places);
+        if (!pg->o->latex && pw[k].x < 0 && !ex) /* Markdown shows the book's minus sign */
+            fprintf(pg->out, " %s%s |", as_sheet_sym(pg, AS_SYM_MINUS), buf + 1);
+        else
+            fprintf(pg->out, pg->o->latex ? " & %s" : " %s |", buf);
+    }
+    fputs(pg->o->latex ? (ex ? "\n" : " \\\\ \\hline\n") : "\n", pg->out);
+}
+
+int as_sheet_exp_table(const as_sheet_page *pg)
+{
+    power *pw;
+    long n = powers(pg, &pw);
+    size_t i, k, m;
+
+    if (n < 0)
+        return -1;
+    if (n > 0) {
+        as_sheet_say(pg, AS_MSG_SHEET_EXP, NULL, 0);
+        fputs(pg->o->latex ? "\n" : "\n\n", pg->out);
+    }
+    for (i = 0; i < (size_t)n; i += m) {
+        m = (size_t)n - i < EXP_PER_LINE ? (size_t)n - i : EXP_PER_LINE;
+        if (pg->o->latex) {
+            fputs("\\[\n\\begin{array}{c|", pg->out);
+            for (k = 0; k < m; k++)
+                fputc('c', pg->out);
+            fputs("}\n", pg->out);
+        }
+        exp_row(pg, pw + i, m, 0);
+        if (!pg->o->latex) {
+            fputs("| -- |", pg->out);
+            for (k = 0; k < m; k++)
+                fputs(" --: |", pg->out);
+            fputc('\n', pg->out);
+        }
+        exp_row(pg, pw + i, m, 1);
+        fputs(pg->o->latex ? "\\end{array}\n\\]\n" : "\n", pg->out);
+    }
+    free(pw);
+    return 0;
+}
+
+
+void as_sheet_table_name(char *buf, size_t size, const as_sheet *s, const as_sheet_opts *o,
+                         const as_table_view *v, int empty)
+{
+    const as_sheet_page pg = {NULL, o, s, 0};
+    const as_sheet_item it = {*v, empty};
+
+    item_name(&pg, buf, size, &it);
+}
