@@ -279,7 +279,8 @@ typedef struct lean_worker {
     as_matrix q, k, v;           /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
     as_matrix qr, kr;            /* positions: rope: q and k turned; else empty */
     as_fused_scratch fused;      /* the fused head's blocks */
-    as_matrix s;                 /* [n,m], made only for a head that cannot be fused */
+    as_matrix s, M;              /* [n,m] scores and mask, made only for a head that
+                                    cannot be fused */
     long failed;                 /* the head that failed, or -1 */
     as_error err;
 } lean_worker;
@@ -293,7 +294,8 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
     const size_t n = p->n, m = p->m, nm = n * m;
     long bad;
 
-    if (w->s.v == NULL && as_matrix_init(&w->s, n, m) != 0) {
+    if ((w->s.v == NULL && as_matrix_init(&w->s, n, m) != 0) ||
+        (w->M.v == NULL && as_mask_build(&w->M, p) != 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
@@ -310,8 +312,8 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
         if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
             return -1;
     }
-    as_add_mask(w->s.v, w->s.v, w->t->M.v, nm);
-    if (check_range(&w->s, "S", &w->t->M, p, &w->err) != 0)
+    as_add_mask(w->s.v, w->s.v, w->M.v, nm);
+    if (check_range(&w->s, "S", &w->M, p, &w->err) != 0)
         return -1;
     /* step 3: softmax in place (each cell is read before it is written) */
     bad = as_softmax_rows(w->s.v, NULL, NULL, NULL, NULL, w->s.v, n, m);
@@ -322,6 +324,18 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
     /* step 4: mix the Values by the shares */
     w->matmul(h->O.v, w->s.v, w->v.v, n, m, p->d_v);
     return check_range(&h->O, "O", NULL, p, &w->err);
+}
+
+/* What every head of p shares in the fused form: sizes, scale, ALiBi or not, and the
+ * mask as the problem describes it (no n x m table: the fused head makes the cells it
+ * needs). */
+static as_fused_head fused_head(const as_problem *p)
+{
+    return (as_fused_head){
+        .mask = p->mask == AS_MASK_CUSTOM ? p->in->mat[AS_M].m.v : NULL,
+        .window = p->mask == AS_MASK_NONE || p->mask == AS_MASK_CUSTOM ? 0 : p->window,
+        .n = p->n, .m = p->m, .d = p->d_k, .dv = p->d_v, .scale = p->scale,
+        .alibi = p->positions == AS_POSITIONS_ALIBI};
 }
 
 /* Steps 1-4 of head hd into h->O: fused (fused.h) when no score can overflow, else one
@@ -342,11 +356,12 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
         as_rope(w->qr.v, w->q.v, p->n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
         as_rope(w->kr.v, w->k.v, p->m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
     }
-    f = (as_fused_head){.q = w->qr.v ? w->qr.v : w->q.v, .k = w->kr.v ? w->kr.v : w->k.v,
-                        .v = w->v.v, .mask = w->t->M.v, .n = p->n, .m = p->m, .d = p->d_k,
-                        .dv = p->d_v, .scale = p->scale,
-                        .alibi = p->positions == AS_POSITIONS_ALIBI,
-                        .slope = p->positions == AS_POSITIONS_ALIBI ? w->t->slopes.v[hd] : 0.0};
+    f = fused_head(p);
+    f.q = w->qr.v ? w->qr.v : w->q.v;
+    f.k = w->kr.v ? w->kr.v : w->k.v;
+    f.v = w->v.v;
+    if (f.alibi)
+        f.slope = w->t->slopes.v[hd];
     if (!as_fused_fits(&f, w->reach))
         return stepwise_head(h, hd, w);
     as_fused_run(h->O.v, &f, w->reach, &w->fused);
@@ -373,6 +388,7 @@ static void lean_heads(void *arg)
     as_matrix_free(&w->k);
     as_matrix_free(&w->v);
     as_matrix_free(&w->s);
+    as_matrix_free(&w->M);
     as_matrix_free(&w->qr);
     as_matrix_free(&w->kr);
     as_fused_scratch_free(&w->fused);
@@ -385,12 +401,13 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
 {
     const double work = (double)p->heads * (double)p->n * (double)p->m * (double)(p->d_k + p->d_v);
     const int two = p->heads >= 2 && work >= AS_THREAD_MIN_WORK;
+    const as_fused_head all = fused_head(p);
     as_mask_reach reach;
     lean_worker w[2];
     long f0, f1;
     int i;
 
-    if (as_mask_reach_init(&reach, t->M.v, p->n, p->m) != 0) {
+    if (as_mask_reach_init(&reach, &all) != 0) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
@@ -418,7 +435,9 @@ int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
 {
     size_t hd;
 
-    if (begin_run(t, p, 0, err) != 0 || run_heads_lean(t, p, err) != 0)
+    /* no M table (as the rows run): the fused heads make the mask's cells as they go,
+     * and a head that cannot be fused builds its own */
+    if (begin_run(t, p, 1, err) != 0 || run_heads_lean(t, p, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++)
         as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);

@@ -15,9 +15,39 @@
 /* What the mask lets each row read                                                  */
 /* ------------------------------------------------------------------------------ */
 
-int as_mask_reach_init(as_mask_reach *r, const double *mask, size_t n, size_t m)
+/* Row i of a window mask of width w over m columns reads lo .. hi - 1. */
+static void window_reach(size_t *lo, size_t *hi, size_t i, size_t m, size_t w)
 {
-    size_t i, j;
+    *lo = i + 1 > w ? i + 1 - w : 0;
+    *hi = i + 1 < m ? i + 1 : m;
+    if (*lo > *hi)
+        *lo = *hi;
+}
+
+/* Row i of a mask table: the first and one past the last cell that is not -inf. */
+static void table_reach(as_mask_reach *r, const double *row, size_t i, size_t m)
+{
+    size_t j;
+
+    r->lo[i] = m;
+    r->hi[i] = 0;
+    for (j = 0; j < m; j++) {
+        if (row[j] == -INFINITY)
+            continue;
+        if (r->lo[i] == m)
+            r->lo[i] = j;
+        r->hi[i] = j + 1;
+        if (!(fabs(row[j]) <= r->largest)) /* NaN too: then nothing fits */
+            r->largest = fabs(row[j]);
+    }
+    if (r->hi[i] == 0)
+        r->lo[i] = 0;
+}
+
+int as_mask_reach_init(as_mask_reach *r, const as_fused_head *h)
+{
+    const size_t n = h->n, m = h->m;
+    size_t i;
 
     r->lo = malloc((n ? n : 1) * sizeof *r->lo);
     r->hi = malloc((n ? n : 1) * sizeof *r->hi);
@@ -28,19 +58,13 @@ int as_mask_reach_init(as_mask_reach *r, const double *mask, size_t n, size_t m)
         return -1;
     }
     for (i = 0; i < n; i++) {
-        const double *row = mask + i * m;
-        r->lo[i] = m;
-        r->hi[i] = 0;
-        for (j = 0; j < m; j++) {
-            if (row[j] == -INFINITY)
-                continue;
-            if (r->lo[i] == m)
-                r->lo[i] = j;
-            r->hi[i] = j + 1;
-            if (!(fabs(row[j]) <= r->largest)) /* NaN too: then nothing fits */
-                r->largest = fabs(row[j]);
-        }
-        if (r->hi[i] == 0)
+        if (h->mask != NULL)
+            table_reach(r, h->mask + i * m, i, m);
+        else if (h->window > 0)
+            window_reach(&r->lo[i], &r->hi[i], i, m, h->window);
+        else
+            r->lo[i] = 0, r->hi[i] = m;
+        if (r->lo[i] == r->hi[i])
             r->every_row = 0;
     }
     return 0;
@@ -100,12 +124,23 @@ void as_fused_scratch_free(as_fused_scratch *s)
     s->kt = s->s = NULL;
 }
 
+/* The mask's cell (i, c): from the table row (j: its index there), else the window's
+ * cell as as_window_mask_row() makes it, else 0. */
+static double mask_cell(const double *row, size_t j, size_t i, size_t c, size_t window)
+{
+    if (row != NULL)
+        return row[j];
+    if (window == 0)
+        return 0.0;
+    return c <= i && i - c < window ? 0.0 : -INFINITY;
+}
+
 /* Row i's scores of columns c0 .. c0 + w - 1 into its shares, in place: as_scale,
  * as_add_alibi, as_add_mask, then softmax_row() of steps.c, cell by cell the same
  * operations (the cells left of c0 and from c0 + w on are -inf: they add nothing). */
 static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head *h)
 {
-    const double *mask = h->mask + i * h->m + c0;
+    const double *mask = h->mask != NULL ? h->mask + i * h->m + c0 : NULL;
     double max = -INFINITY, total = 0.0;
     size_t j;
 
@@ -113,7 +148,7 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
         double x = s[j] * h->scale;
         if (h->alibi)
             x += -h->slope * ((double)i - (double)(c0 + j));
-        x += mask[j];
+        x += mask_cell(mask, j, i, c0 + j, h->window); /* + 0.0 too: -0.0 turns +0.0 */
         s[j] = x;
         if (x > max)
             max = x;

@@ -1,4 +1,7 @@
-/* i18n.c - the message table: every caption, in Chinese (the book's) and English. */
+/* i18n.c - the message table: every caption, in Chinese (the book's) and English.
+ * Long, but one story: nearly all of it is the one table (each word once, the two
+ * languages side by side, a banner per feature), the rest its lookup. Splitting it by
+ * feature would give each word several possible homes; it stays whole. */
 #include "attnstep/i18n.h"
 
 #include <errno.h>

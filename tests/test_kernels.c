@@ -297,7 +297,7 @@ static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char 
     assert_true(lean.lean && !full.lean);
     assert_same_table(&lean.O, &full.O, "O");
     assert_same_table(&lean.C, &full.C, "C");
-    assert_true(empty(&lean.Q) && empty(&lean.K) && empty(&lean.V));
+    assert_true(empty(&lean.M) && empty(&lean.Q) && empty(&lean.K) && empty(&lean.V));
     assert_int_equal(lean.heads, heads);
     for (h = 0; h < heads; h++) {
         const as_head_trace *l = &lean.head[h];

@@ -452,6 +452,34 @@ static void test_a_trace_of_4096_tokens_fits_in_300_mb(void **state)
     unlink(TDIR ".err");
 }
 
+/* The limit on all heads' scores is checked before anything is made: 8 heads of
+ * [4096,4096] are refused with their own message under 100 MB of address space (the
+ * mask alone, [4096,4096], is 134 MB: made first, it turned this refusal into "out of
+ * memory" here, and into a second of work that the one-second deadline of test_bad
+ * missed under load). */
+static void test_too_many_heads_of_scores_are_refused_before_anything_is_made(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep";
+    char cmd[512], err[1024] = "";
+    FILE *f;
+
+    (void)state;
+    if (sanitized() || (getenv("ATTNSTEP_WRAP") != NULL && getenv("ATTNSTEP_WRAP")[0] != '\0'))
+        skip();
+    snprintf(cmd, sizeof cmd,
+             "ulimit -v 100000; %s --lang en tests/bad/too-many-heads-of-scores.txt >" TDIR
+             ".out 2>" TDIR ".err",
+             bin);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 2);
+    f = fopen(TDIR ".err", "r");
+    assert_non_null(f);
+    assert_true(fread(err, 1, sizeof err - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(err, "8 heads of [4096,4096] scores would hold more than"));
+    unlink(TDIR ".out");
+    unlink(TDIR ".err");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -462,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_the_rows_of_two_threads_are_the_rows_of_one),
         cmocka_unit_test(test_the_hostile_corpus_is_refused_alike),
         cmocka_unit_test(test_a_trace_of_4096_tokens_fits_in_300_mb),
+        cmocka_unit_test(test_too_many_heads_of_scores_are_refused_before_anything_is_made),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

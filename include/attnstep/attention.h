@@ -43,8 +43,8 @@ typedef struct as_trace {
     as_matrix C;              /* [n,heads*d_v] the heads side by side */
     as_matrix O;              /* final output: C @ Wo + bo, or a copy of C without Wo */
     int lean;                 /* nonzero when made by as_attention_run_lean(): then only
-                                 M, C, O and each head's O are filled; every other table
-                                 (Q, K, V and each head's Q ... A) is empty, 0 x 0 */
+                                 C, O and each head's O are filled; every other table
+                                 (M, Q, K, V and each head's Q ... A) is empty, 0 x 0 */
     int rows;                 /* nonzero when made by as_attention_run_rows(): then every
                                  table is filled but M and each head's n x m ones (QKT,
                                  scaled, B, S, shifted, exps, A; row_max, sums), which

@@ -25,7 +25,9 @@ typedef struct as_fused_head {
     const double *q;    /* [n, d]: the head's (turned) Queries */
     const double *k;    /* [m, d]: its (turned) Keys */
     const double *v;    /* [m, dv]: its Values */
-    const double *mask; /* [n, m]: added to the scaled scores: 0, -inf or finite */
+    const double *mask; /* [n, m]: added to the scaled scores: 0, -inf or finite; or NULL: */
+    size_t window;      /* with mask NULL: the window mask of as_window_mask_row() (a
+                           causal mask is a window of n), or none at all (all 0) when 0 */
     size_t n, m, d, dv;
     double scale;
     int alibi;    /* nonzero: -slope * (i - j) is added after scaling, as as_add_alibi() */
@@ -39,8 +41,9 @@ typedef struct as_mask_reach {
     int every_row;   /* 1 when every row reads at least one cell */
 } as_mask_reach;
 
-/* Fills r from mask [n, m]; 0, or -1 when out of memory (r empty). */
-int as_mask_reach_init(as_mask_reach *r, const double *mask, size_t n, size_t m);
+/* Fills r for the mask h describes (h->mask or h->window; its n and m); 0, or -1 when
+ * out of memory (r empty). */
+int as_mask_reach_init(as_mask_reach *r, const as_fused_head *h);
 
 void as_mask_reach_free(as_mask_reach *r);
 

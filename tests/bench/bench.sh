@@ -111,7 +111,7 @@ median() {
 # value FILE KEY: the number after KEY in a "key value" output.
 value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
-row() { printf '  %-26s %12s %15s %12s %14s\n' "$1" "$2" "$3" "$4" "$5"; }
+row() { printf '  %-26s %12s %15s %12s %14s\n' "$1" "${2:-}" "${3:-}" "${4:-}" "${5:-}"; }
 mb() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f MB/s", b / s / 1e6 }'; }
 gf() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f GFLOP/s", f / s / 1e9 }'; }
 sec() { awk -v s="$1" 'BEGIN { printf "%.3f s", s }'; }
