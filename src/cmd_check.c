@@ -181,12 +181,13 @@ static int grade_class(as_class *c, const paths *ps, const as_session *s, const 
     if ((c->student = calloc(ps->n ? ps->n : 1, sizeof *c->student)) == NULL ||
         (grades = calloc(ps->n ? ps->n : 1, sizeof *grades)) == NULL)
         return -1;
-    for (i = 0; i < ps->n; i++, c->count++) {
+    for (i = 0; i < ps->n; i++) {
         as_student *st = &c->student[i];
         as_error e;
         as_error_init(&e, cli->render.lang);
         if ((st->path = malloc(strlen(ps->p[i]) + 1)) == NULL)
             break;
+        c->count++; /* as_class_free() frees the student from here on, whatever follows */
         strcpy(st->path, ps->p[i]);
         if (grade_student(st, s, &o, (size_t)cli->tiles, &e) != 0) {
             as_error_print(&e, stderr);
@@ -246,15 +247,14 @@ int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
     if (list_answers(&ps, cli, err) != 0)
         goto done;
     if (grade_class(&c, &ps, &s, cli, &bad) != 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM);
-        goto done;
-    }
-    for (i = 0; i < c.count; i++)
-        all_right &= c.student[i].graded && c.student[i].grade.correct;
-    if (bad == c.count) {
-        rc = AS_EXIT_PARTIAL; /* nothing graded: every error is reported, stdout stays empty */
-    } else if (report(out, &c, cli) == 0) {
-        rc = bad > 0 ? AS_EXIT_PARTIAL : all_right ? AS_EXIT_OK : AS_EXIT_WRONG;
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM); /* the paths are freed all the same */
+    } else {
+        for (i = 0; i < c.count; i++)
+            all_right &= c.student[i].graded && c.student[i].grade.correct;
+        if (bad == c.count)
+            rc = AS_EXIT_PARTIAL; /* nothing graded: every error is reported, stdout empty */
+        else if (report(out, &c, cli) == 0)
+            rc = bad > 0 ? AS_EXIT_PARTIAL : all_right ? AS_EXIT_OK : AS_EXIT_WRONG;
     }
     free_paths(&ps);
 done:

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "attnstep/attention.h"
+#include "attnstep/cli.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
 #include "attnstep/render.h"
@@ -494,6 +496,118 @@ static void test_every_allocation_of_grad_may_fail_cleanly(void **state)
     }
 }
 
+/* ---- the commands, through the one command table (issue 20) ---- */
+
+#define STDERR_FILE "build/tests/alloc.err"
+
+/* Runs the command line words (without the program's name) as main.c does, into libc's
+ * memory, its standard error into STDERR_FILE; returns the command's status, its error
+ * in err. */
+static int command_once(const char *const *words, char **out, size_t *len, as_error *err)
+{
+    char *argv[16];
+    as_cli cli;
+    FILE *mem = open_memstream(out, len);
+    int argc = 1, rc, saved, fd;
+
+    assert_non_null(mem);
+    argv[0] = (char *)"attnstep";
+    while (words[argc - 1] != NULL && argc < 15) {
+        argv[argc] = (char *)words[argc - 1];
+        argc++;
+    }
+    argv[argc] = NULL;
+    as_error_clear(err);
+    assert_int_equal(as_cli_parse(&cli, argc, argv, err), 0);
+    fflush(stderr); /* what the command reports on its way (check: a student's file) */
+    saved = dup(2);
+    fd = open(STDERR_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    rc = as_command_find(cli.command)->fn(mem, &cli, err);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(mem);
+    return rc;
+}
+
+/* Nonzero when the command said "out of memory": in err, or on standard error. */
+static int said_out_of_memory(const as_error *err)
+{
+    FILE *f = fopen(STDERR_FILE, "r");
+    char line[512];
+    int said = err->set && strstr(err->msg, "out of memory") != NULL;
+
+    while (f != NULL && !said && fgets(line, sizeof line, f) != NULL)
+        said = strstr(line, "out of memory") != NULL;
+    if (f != NULL)
+        fclose(f);
+    return said;
+}
+
+/* Every allocation of the command may fail, once or from then on: the command then ends
+ * with "out of memory" (exit status 2; check may say it of one student's file on standard
+ * error and go on), or with the status and the very output it gives with all the memory
+ * it wants; nothing leaks either way. */
+static void every_allocation_of_the_command_may_fail(const char *const *words)
+{
+    char *want, *got;
+    size_t want_len, len, n, refused = 0;
+    as_error err;
+    int want_rc, how, hit;
+
+    reset_counts(0, ONE_SHOT);
+    want_rc = command_once(words, &want, &want_len, &err);
+    assert_true(want_rc == AS_EXIT_OK || want_rc == AS_EXIT_WRONG);
+    assert_int_equal(nlive, 0);
+    for (n = 1, hit = 1; hit; n++)
+        for (how = ONE_SHOT, hit = 0; how <= PERSISTENT; how++) {
+            int rc;
+            reset_counts(n, how);
+            rc = command_once(words, &got, &len, &err);
+            hit |= injected;
+            reset_counts(0, ONE_SHOT);
+            if (nlive != 0) {
+                print_error("%s %s, allocation %zu failing (%s): %zu blocks leaked\n", words[0],
+                            words[1], n, how == ONE_SHOT ? "once" : "from then on", nlive);
+                fail();
+            }
+            if ((rc == AS_EXIT_USAGE || rc == AS_EXIT_PARTIAL) && said_out_of_memory(&err)) {
+                refused++;
+            } else if (rc != want_rc || len != want_len || memcmp(got, want, len) != 0) {
+                print_error("%s %s, allocation %zu failing: status %d (%s), output:\n%.*s\n",
+                            words[0], words[1], n, rc, err.msg, (int)len, got);
+                fail();
+            }
+            __real_free(got);
+        }
+    print_message("%s %s: %zu allocations, each made to fail; %zu runs said out of memory\n",
+                  words[0], words[1], n - 2, refused);
+    assert_true(refused > 0);
+    __real_free(want);
+}
+
+static void test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly(void **state)
+{
+    static const char *const check[] = {"check", "examples/f11.txt", "tests/data/check/f11-no-scale.txt",
+                                        "--lang", "en", NULL};
+    static const char *const compare[] = {"compare", "examples/f11.txt", "examples/f11-change-wq.txt",
+                                          "--lang", "en", NULL};
+    static const char *const sheet[] = {"sheet", "examples/f11.txt", "--answers", "--format",
+                                        "latex", "--lang", "en", NULL};
+    static const char *const decode[] = {"decode", "examples/gqa.txt", "--lang", "en", NULL};
+    static const char *const exercise[] = {"exercise", "--seed", "5", "--answers", "--lang", "en", NULL};
+
+    (void)state;
+    every_allocation_of_the_command_may_fail(check);
+    every_allocation_of_the_command_may_fail(compare);
+    every_allocation_of_the_command_may_fail(sheet);
+    every_allocation_of_the_command_may_fail(decode);
+    every_allocation_of_the_command_may_fail(exercise);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_every_allocation_of_a_large_file_read_on_two_threads_may_fail_cleanly),
         cmocka_unit_test(test_an_input_error_after_a_failed_allocation_leaks_nothing),
         cmocka_unit_test(test_every_allocation_of_grad_may_fail_cleanly),
+        cmocka_unit_test(test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

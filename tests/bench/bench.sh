@@ -262,9 +262,9 @@ awk '{ printf "  %-22s %6.1f / %5.1f / %5.1f%s\n", $1, $3, $5, $7, $9 ? " (AVX2)
 if [ -n "$PY" ]; then
     for t in 1 2; do
         # shellcheck disable=SC2046,SC2091
-        peer_dgemm=$(OPENBLAS_NUM_THREADS=$t $(peer numpy dgemm) | awk '$1 == "dgemm_gflops" { print $2 }')
+        peer_dgemm=$(OPENBLAS_NUM_THREADS=$t $(peer numpy dgemm "") | awk '$1 == "dgemm_gflops" { print $2 }')
         ours=$(awk -v t="$t" '$1 ~ /^matmul_/ { print t == 1 ? $5 : $7 }' "$DIR/kernels.out")
-        awk -v o="$ours" -v b="$peer_dgemm" -v t="$t" 'BEGIN { printf "  OpenBLAS dgemm 512x768x768 on %d thread%s: %.1f GFLOP/s; attnstep %.1f = %.0f%% of it (the goal is 80%%)\n", t, t > 1 ? "s" : "", b, o, 100 * o / b }'
+        awk -v o="$ours" -v b="$peer_dgemm" -v t="$t" 'BEGIN { printf "  OpenBLAS dgemm 512x768x768 on %d thread%s: %.1f GFLOP/s; attnstep %.1f = %.0f%% of it (the goal is 80%%)\n", t, (t > 1 ? "s" : ""), b, o, 100 * o / b }'
     done
 fi
 exit $STATUS
