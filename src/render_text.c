@@ -107,7 +107,7 @@ static void head_table_of(as_block *out, const char *expr, const as_problem *p,
                           const as_block *captions, const as_render_opts *o)
 {
     head_rows h = {p, t, hd, which, {0}};
-    const as_rows rows = {p->n, p->m, head_row, &h};
+    const as_rows rows = {p->n, p->m, head_row, &h, 0};
 
     table_rows(out, expr, &rows, captions, o);
     as_row_trace_free(&h.r);

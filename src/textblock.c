@@ -1,6 +1,7 @@
 /* textblock.c - lines of text composed the way the book lays out its tables. */
 #include "attnstep/textblock.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/threads.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -257,7 +258,7 @@ static const double *matrix_row(void *ctx, size_t i)
 
 as_rows as_rows_of(const as_matrix *m)
 {
-    const as_rows r = {m->rows, m->cols, matrix_row, (void *)m};
+    const as_rows r = {m->rows, m->cols, matrix_row, (void *)m, 1};
     return r;
 }
 
@@ -277,33 +278,82 @@ static int format_cell(cell *c, double v, const as_cell_style *st)
     return rounded;
 }
 
+/* A table of at least this many cells, with shared rows, is measured and written on
+ * two threads, half the rows each (the cells' text is most of the time it takes). */
+#define CELLS_SPLIT 4096
+
+static int split_table(const as_rows *m)
+{
+    return m->shared && m->rows >= 2 && m->rows * m->cols >= CELLS_SPLIT;
+}
+
+/* Rows [from, to) of m measured into lay (colw zeroed by the caller). */
+typedef struct measure_job {
+    as_table_layout *lay;
+    const as_rows *m;
+    const as_cell_style *st;
+    size_t from, to;
+    cell *keep; /* where to keep the cells, or NULL */
+} measure_job;
+
+static void measure_rows(void *arg)
+{
+    const measure_job *jb = arg;
+    as_table_layout *lay = jb->lay;
+    size_t i, j;
+    cell one, *c = &one;
+
+    for (i = jb->from; i < jb->to && !lay->failed; i++) {
+        const double *row = jb->m->row(jb->m->ctx, i);
+        if (row == NULL) {
+            lay->failed = -1;
+            return;
+        }
+        for (j = 0; j < jb->m->cols; j++) {
+            if (jb->keep != NULL)
+                c = &jb->keep[i * jb->m->cols + j];
+            lay->rounded |= format_cell(c, row[j], jb->st);
+            if (lay->whole && strpbrk(c->text, ".e") != NULL)
+                lay->whole = 0;
+            if (c->width > lay->colw[j])
+                lay->colw[j] = c->width;
+        }
+    }
+}
+
 int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style *st)
 {
-    size_t i, j;
-    cell c;
+    as_table_layout low = {NULL, 1, 0, 0, NULL};
+    measure_job top = {lay, m, st, 0, m->rows, NULL}, bottom;
+    size_t j;
 
     memset(lay, 0, sizeof *lay);
     lay->whole = 1;
     if ((lay->colw = calloc(m->cols + 1, sizeof *lay->colw)) == NULL)
         return lay->failed = -1;
-    for (i = 0; i < m->rows; i++) {
-        const double *row = m->row(m->ctx, i);
-        if (row == NULL)
-            return lay->failed = -1;
-        for (j = 0; j < m->cols; j++) {
-            lay->rounded |= format_cell(&c, row[j], st);
-            if (lay->whole && strpbrk(c.text, ".e") != NULL)
-                lay->whole = 0;
-            if (c.width > lay->colw[j])
-                lay->colw[j] = c.width;
-        }
+    if (!split_table(m) || (low.colw = calloc(m->cols + 1, sizeof *low.colw)) == NULL) {
+        measure_rows(&top);
+        return lay->failed;
     }
-    return 0;
+    lay->cells = top.keep = malloc(m->rows * m->cols * sizeof(cell)); /* NULL: not kept */
+    bottom = top;
+    top.to = bottom.from = m->rows / 2;
+    bottom.lay = &low;
+    as_two_threads(measure_rows, &top, measure_rows, &bottom);
+    for (j = 0; j < m->cols; j++)
+        if (low.colw[j] > lay->colw[j])
+            lay->colw[j] = low.colw[j];
+    lay->whole &= low.whole;
+    lay->rounded |= low.rounded;
+    lay->failed |= low.failed;
+    free(low.colw);
+    return lay->failed;
 }
 
 void as_table_layout_free(as_table_layout *lay)
 {
     free(lay->colw);
+    free(lay->cells);
     memset(lay, 0, sizeof *lay);
 }
 
@@ -324,7 +374,9 @@ static char *matrix_line(const char *lead, const double *row, size_t i, const as
                  off = st->off ? strlen(st->off) : 0, leadlen = strlen(lead);
     size_t j, len = leadlen + 8;
     char *line, *p;
-    cell c;
+    const cell *kept = lay->cells != NULL ? (const cell *)lay->cells + i * m->cols : NULL;
+    cell one;
+    const cell *c = &one;
 
     for (j = 0; j < m->cols; j++)
         len += lay->colw[j] + AS_NUM_BUF + seplen + on + off;
@@ -334,14 +386,17 @@ static char *matrix_line(const char *lead, const double *row, size_t i, const as
     put(&p, i == 0 ? "[[" : " [", 2);
     for (j = 0; j < m->cols; j++) {
         const int dim = st->on != NULL && isinf(row[j]) && row[j] < 0;
-        format_cell(&c, row[j], st);
+        if (kept != NULL)
+            c = &kept[j];
+        else
+            format_cell(&one, row[j], st);
         if (j > 0)
             put(&p, sep, seplen);
-        memset(p, ' ', lay->colw[j] - c.width);
-        p += lay->colw[j] - c.width;
+        memset(p, ' ', lay->colw[j] - c->width);
+        p += lay->colw[j] - c->width;
         if (dim)
             put(&p, st->on, on);
-        put(&p, c.text, c.len);
+        put(&p, c->text, c->len);
         if (dim)
             put(&p, st->off, off);
     }
@@ -363,20 +418,67 @@ static void beside_line(as_block *out, const char *line, const as_block *caption
     free(left);
 }
 
+/* Lines [from, to) of a table made ahead (NULL where memory or a row was missing). */
+typedef struct lines_job {
+    char **made;
+    const char *label, *indent;
+    const as_rows *m;
+    const as_table_layout *lay;
+    const as_cell_style *st;
+    size_t from, to;
+} lines_job;
+
+/* Line i of m: label before row 0, indent before the others; NULL when memory ran out. */
+static char *table_line(const lines_job *jb, size_t i)
+{
+    const double *row = jb->m->row(jb->m->ctx, i);
+
+    return row != NULL ? matrix_line(i == 0 ? jb->label : jb->indent, row, i, jb->m, jb->lay,
+                                     jb->st)
+                       : NULL;
+}
+
+static void make_lines(void *arg)
+{
+    const lines_job *jb = arg;
+    size_t i;
+
+    for (i = jb->from; i < jb->to; i++)
+        jb->made[i] = table_line(jb, i);
+}
+
+/* Every line of a large shared table made at once, half on each thread; NULL (the lines
+ * are then made one at a time) for any other table, or when memory says no. */
+static char **lines_ahead(const lines_job *like)
+{
+    lines_job top = *like, bottom;
+
+    if (!split_table(like->m) || (top.made = calloc(like->m->rows, sizeof *top.made)) == NULL)
+        return NULL;
+    bottom = top;
+    top.to = bottom.from = like->m->rows / 2;
+    as_two_threads(make_lines, &top, make_lines, &bottom);
+    return top.made;
+}
+
 void as_table_write(as_block *out, const as_table_layout *lay, const as_rows *m,
                     const char *label, const as_block *captions, size_t gap,
                     const as_cell_style *st)
 {
     const size_t caps = captions != NULL ? captions->count : 0;
     const size_t lines = m->rows > caps ? m->rows : caps;
-    char *indent = padded("", as_display_width(label)), *line = NULL;
+    char *indent = padded("", as_display_width(label)), *line = NULL, **made = NULL;
     size_t i, w = 0;
+    lines_job jb = {NULL, label, indent, m, lay, st, 0, m->rows};
 
     out->failed |= lay->failed != 0 || indent == NULL || (captions != NULL && captions->failed);
+    if (!out->failed)
+        made = lines_ahead(&jb);
     for (i = 0; i < lines && !out->failed; i++) {
         if (i < m->rows) {
-            const double *row = m->row(m->ctx, i);
-            line = row != NULL ? matrix_line(i == 0 ? label : indent, row, i, m, lay, st) : NULL;
+            line = made != NULL ? made[i] : table_line(&jb, i);
+            if (made != NULL)
+                made[i] = NULL; /* taken */
             if (line == NULL) {
                 out->failed = 1;
                 break;
@@ -392,6 +494,9 @@ void as_table_write(as_block *out, const as_table_layout *lay, const as_rows *m,
         }
         line = NULL;
     }
+    for (i = 0; made != NULL && i < m->rows; i++)
+        free(made[i]); /* those not taken when a line failed */
+    free(made);
     free(indent);
 }
 

@@ -187,6 +187,15 @@ static void test_decode_prints_each_head_and_the_shared_cache(void **state)
     assert_golden("tests/golden/decode.gqa.en.txt");
 }
 
+/* mask: window 2 -- step 2 reads only 爱 and 你 from the cache (checked by hand:
+ * tests/golden/README.md). */
+static void test_decode_with_a_window_reads_only_the_last_rows_of_the_cache(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode examples/window.txt --lang en"), 0);
+    assert_golden("tests/golden/decode.window.en.txt");
+}
+
 static void test_decode_json_is_the_checked_steps_and_output(void **state)
 {
     (void)state;
@@ -429,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_chinese),
         cmocka_unit_test(test_decode_prints_the_checked_walk_through_in_english),
         cmocka_unit_test(test_decode_json_is_the_checked_steps_and_output),
+        cmocka_unit_test(test_decode_with_a_window_reads_only_the_last_rows_of_the_cache),
         cmocka_unit_test(test_decode_json_has_a_row_per_head_and_per_kv_head),
         cmocka_unit_test(test_decode_prints_each_head_and_the_shared_cache),
         cmocka_unit_test(test_decode_only_o_prints_the_same_json_text_as_run),

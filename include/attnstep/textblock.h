@@ -74,9 +74,11 @@ typedef struct as_rows {
     size_t rows, cols;
     const double *(*row)(void *ctx, size_t i);
     void *ctx;
+    int shared; /* nonzero when rows stay put and two threads may ask at once (a matrix):
+                 * a large table is then measured and written half the rows on each */
 } as_rows;
 
-/* The rows of m. */
+/* The rows of m (shared). */
 as_rows as_rows_of(const as_matrix *m);
 
 /* How the book lays out a table: each column's width, whether every cell is whole, and
@@ -85,6 +87,8 @@ typedef struct as_table_layout {
     size_t *colw;
     int whole, rounded;
     int failed; /* memory ran out, or a row could not be had */
+    void *cells; /* a large shared table's cells as measured, written without formatting
+                  * them again (NULL: formatted again row by row) */
 } as_table_layout;
 
 /* Reads every row of m once to lay it out: fills lay (free it with
