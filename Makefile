@@ -171,7 +171,8 @@ SAN_FLAGS    = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fn
 VG_FLAGS     = -O1 -g -gdwarf-4
 VALGRIND     = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 FUZZ_CC      = clang
-FUZZ_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -DAS_LOAD_CHUNK=64 -DAS_LOAD_SPLIT_MIN=512
 FUZZ_SECONDS = 0
 FUZZ_LINK    = -Wl,--wrap=as_lex_read_file tests/fuzz/vfs.c
 # -timeout: an input that runs 25 s is a hang (the slowest honest one, exercise giving up

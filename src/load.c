@@ -45,8 +45,14 @@ static char *resolve(const char *input_path, const char *name, size_t n)
  * does not read, in either part, or parts that do not fit together (widths, limits), the
  * file is read again in one piece by the full grammar, which reports the first error in
  * file order at its exact line and column. */
-#define SPLIT_MIN ((size_t)1 << 20)
-#define CHUNK ((size_t)1 << 18) /* 256 KiB: stays in the cache while its numbers are read */
+#ifndef AS_LOAD_SPLIT_MIN /* the fuzz build sets both small, so that its inputs cross them */
+#define AS_LOAD_SPLIT_MIN ((size_t)1 << 20)
+#endif
+#ifndef AS_LOAD_CHUNK
+#define AS_LOAD_CHUNK ((size_t)1 << 18) /* 256 KiB: stays in the cache while read */
+#endif
+#define SPLIT_MIN AS_LOAD_SPLIT_MIN
+#define CHUNK AS_LOAD_CHUNK
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* An array of n doubles that will be filled at once: for 2 MiB and more, aligned to 2 MiB
