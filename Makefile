@@ -21,6 +21,9 @@ TESTS   = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SEEDS = examples tests/bad tests/bad/loaded tests/fuzz/corpus
 REPLAYS    = $(patsubst %,$(BUILD)/fuzz-replay/%,$(FUZZ_NAMES))
+# test programs run at once by check-run: 1 streams each program's output as it runs;
+# more (make valgrind: 2) runs them side by side via tests/parallel.sh
+CHECK_JOBS = 1
 
 .PHONY: all run test check-run check-latex install uninstall clean
 
@@ -63,9 +66,14 @@ $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
 	@sh tests/layers.sh && sh tests/layers-test.sh
-	@set -e; for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done
-	@set -e; for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS) \
-	    $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done
+	@set -e; if [ "$(CHECK_JOBS)" -gt 1 ]; then \
+	    { for t in $(TESTS); do echo "ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t"; done; \
+	      for r in $(REPLAYS); do echo "$(TEST_RUNNER) $$r $(FUZZ_SEEDS)" \
+	          $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done; } | \
+	    sh tests/parallel.sh $(CHECK_JOBS) $(BUILD)/tests/logs; else \
+	    for t in $(TESTS); do echo "== $$t"; ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t; done; \
+	    for r in $(REPLAYS); do echo "== $$r"; $(TEST_RUNNER) $$r $(FUZZ_SEEDS) \
+	        $$(ls -d tests/fuzz/corpus-$${r##*/} 2>/dev/null); done; fi
 	@echo "all test programs passed"
 
 # What `make install` puts where; `make uninstall` removes exactly these.
@@ -198,7 +206,7 @@ valgrind:
 	@command -v valgrind >/dev/null || { echo "make valgrind needs valgrind" >&2; exit 1; }
 	@mkdir -p build/tests
 	@ATTNSTEP_WRAP="$(VALGRIND)" ATTNSTEP_TIMEOUT_MS=120000 $(MAKE) --no-print-directory \
-	    BUILD=build/valgrind CFLAGS="$(VG_FLAGS)" TEST_RUNNER="$(VALGRIND)" check-run
+	    BUILD=build/valgrind CFLAGS="$(VG_FLAGS)" TEST_RUNNER="$(VALGRIND)" CHECK_JOBS=2 check-run
 
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) \

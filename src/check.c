@@ -93,6 +93,7 @@ static int widen_row(as_table_grade *g, const as_matrix *whole, const as_matrix 
         own->unit.v[j] = written ? ans->unit.v[k++] : 0.0;
     }
     g->given = own;
+    g->written = c;
     return 0;
 }
 
@@ -317,6 +318,8 @@ static int grade_cells(as_table_grade *g, const as_check_opts *o, int *too_few)
     size_t i;
 
     *too_few = 0;
+    if (g->own == NULL)
+        g->written = cells;
     g->shape_ok = e->rows == w->rows && e->cols == w->cols;
     if ((g->wrong = malloc((cells ? cells : 1) * sizeof *g->wrong)) == NULL)
         return -1;

@@ -160,7 +160,7 @@ static void text_table(FILE *out, const as_table_grade *g, const as_render_opts 
     else if (!g->shape_ok)
         fprintf(out, msg(o, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
     else
-        fprintf(out, msg(o, AS_MSG_CHK_WRONG), name, g->nwrong, e->rows * e->cols);
+        fprintf(out, msg(o, AS_MSG_CHK_WRONG), name, g->nwrong, g->written);
     fputc('\n', out);
     if (g->diagnosis == AS_DIAG_CARRIED_ERROR)
         return; /* its cells follow from the earlier mistake: JSON still lists them */

@@ -25,6 +25,7 @@
 #define MC 120  /* rows of a per packed block (a multiple of MR): MC x KC of a stays in L2 */
 #define NC 768  /* columns of b per packed block: KC x NC of b stays in L2/L3 */
 
+#define PACK_B_ROWS 8 /* rows of b packed together */
 #define SMALL_WORK 4096.0 /* below this many multiply-adds the plain loop is faster */
 
 /* ------------------------------------------------------------------------------ */
@@ -40,8 +41,10 @@
  * rows at a time: 24 sums named as scalars, which gcc -O2 keeps in registers and pairs
  * into vector multiplies and adds (SLP vectorisation); an array would stay in memory. */
 #define TILE_LOAD(r, c)                                                                    \
-    double s##r##0 = (c)[0], s##r##1 = (c)[1], s##r##2 = (c)[2], s##r##3 = (c)[3],       \
-           s##r##4 = (c)[4], s##r##5 = (c)[5], s##r##6 = (c)[6], s##r##7 = (c)[7]
+    double s##r##0 = first ? 0.0 : (c)[0], s##r##1 = first ? 0.0 : (c)[1],                \
+           s##r##2 = first ? 0.0 : (c)[2], s##r##3 = first ? 0.0 : (c)[3],                \
+           s##r##4 = first ? 0.0 : (c)[4], s##r##5 = first ? 0.0 : (c)[5],                \
+           s##r##6 = first ? 0.0 : (c)[6], s##r##7 = first ? 0.0 : (c)[7]
 #define TILE_ROW(r, x)                                                                     \
     (s##r##0 += (x) * b0, s##r##1 += (x) * b1, s##r##2 += (x) * b2, s##r##3 += (x) * b3, \
      s##r##4 += (x) * b4, s##r##5 += (x) * b5, s##r##6 += (x) * b6, s##r##7 += (x) * b7)
@@ -50,9 +53,10 @@
      (c)[4] = s##r##4, (c)[5] = s##r##5, (c)[6] = s##r##6, (c)[7] = s##r##7)
 
 /* Rows 0-2 of a tile (ap: the panel's first row; call again with c + 3 ldc, ap + 3
- * for rows 3-5). */
+ * for rows 3-5). first: the sums start at +0, as in as_matmul(), and c is only
+ * written; else they go on from the values in c. */
 static void tile_3_rows(double *restrict c, size_t ldc, const double *restrict ap,
-                        const double *restrict bp, size_t kc)
+                        const double *restrict bp, size_t kc, int first)
 {
     double *c0 = c, *c1 = c + ldc, *c2 = c + 2 * ldc;
     size_t t;
@@ -72,32 +76,46 @@ static void tile_3_rows(double *restrict c, size_t ldc, const double *restrict a
     TILE_STORE(2, c2);
 }
 
-static void tile(double *c, size_t ldc, const double *ap, const double *bp, size_t kc)
+static void tile(double *c, size_t ldc, const double *ap, const double *bp, size_t kc, int first)
 {
-    tile_3_rows(c, ldc, ap, bp, kc);
-    tile_3_rows(c + 3 * ldc, ldc, ap + 3, bp, kc);
+    tile_3_rows(c, ldc, ap, bp, kc, first);
+    tile_3_rows(c + 3 * ldc, ldc, ap + 3, bp, kc, first);
 }
 
 /* x86-64 promises only SSE2; most of its processors have AVX2 (16 registers of four
  * doubles), chosen at run time when the processor has it: all six rows at once, twelve
  * sums of four, a row of b in two loads and each value of a broadcast from memory.
- * Still no fused multiply-add ("fma" is a separate target): the same bits. */
+ * One step per turn of the loop: unrolled by two, gcc -O2 hoists the second step's
+ * loads and spills sums to the stack. Still no fused multiply-add ("fma" is a
+ * separate target): the same bits. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
 #define HAVE_AVX2_TILE 1
 #define AVX_LOAD(r)                                                                        \
-    __m256d s##r##0 = _mm256_loadu_pd(c + (r)*ldc), s##r##1 = _mm256_loadu_pd(c + (r)*ldc + 4)
-#define AVX_ROW(r)                                                                         \
+    __m256d s##r##0 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (r)*ldc),         \
+            s##r##1 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (r)*ldc + 4)
+#define AVX_ROW(r, u)                                                                      \
     do {                                                                                   \
-        const __m256d x = _mm256_broadcast_sd(ap + (r));                                   \
+        const __m256d x = _mm256_broadcast_sd(ap + (u)*MR + (r));                          \
         s##r##0 = _mm256_add_pd(s##r##0, _mm256_mul_pd(x, b0));                            \
         s##r##1 = _mm256_add_pd(s##r##1, _mm256_mul_pd(x, b1));                            \
+    } while (0)
+/* Step u of the panels (from ap and bp): each sum gets its next product. */
+#define AVX_STEP(u)                                                                        \
+    do {                                                                                   \
+        const __m256d b0 = _mm256_loadu_pd(bp + (u)*NR), b1 = _mm256_loadu_pd(bp + (u)*NR + 4); \
+        AVX_ROW(0, u);                                                                     \
+        AVX_ROW(1, u);                                                                     \
+        AVX_ROW(2, u);                                                                     \
+        AVX_ROW(3, u);                                                                     \
+        AVX_ROW(4, u);                                                                     \
+        AVX_ROW(5, u);                                                                     \
     } while (0)
 #define AVX_STORE(r)                                                                       \
     (_mm256_storeu_pd(c + (r)*ldc, s##r##0), _mm256_storeu_pd(c + (r)*ldc + 4, s##r##1))
 
 __attribute__((target("avx2"))) static void tile_avx2(double *c, size_t ldc, const double *ap,
-                                                      const double *bp, size_t kc)
+                                                      const double *bp, size_t kc, int first)
 {
     size_t t;
     AVX_LOAD(0);
@@ -107,15 +125,8 @@ __attribute__((target("avx2"))) static void tile_avx2(double *c, size_t ldc, con
     AVX_LOAD(4);
     AVX_LOAD(5);
 
-    for (t = 0; t < kc; t++, ap += MR, bp += NR) {
-        const __m256d b0 = _mm256_loadu_pd(bp), b1 = _mm256_loadu_pd(bp + 4);
-        AVX_ROW(0);
-        AVX_ROW(1);
-        AVX_ROW(2);
-        AVX_ROW(3);
-        AVX_ROW(4);
-        AVX_ROW(5);
-    }
+    for (t = 0; t < kc; t++, ap += MR, bp += NR)
+        AVX_STEP(0);
     AVX_STORE(0);
     AVX_STORE(1);
     AVX_STORE(2);
@@ -149,26 +160,27 @@ int as_kernels_simd(int level)
     return simd_level;
 }
 
-static void full_tile(double *c, size_t ldc, const double *ap, const double *bp, size_t kc)
+static void full_tile(double *c, size_t ldc, const double *ap, const double *bp, size_t kc,
+                      int first)
 {
 #if HAVE_AVX2_TILE
     if (simd_level)
-        tile_avx2(c, ldc, ap, bp, kc);
+        tile_avx2(c, ldc, ap, bp, kc, first);
     else
 #endif
-        tile(c, ldc, ap, bp, kc);
+        tile(c, ldc, ap, bp, kc, first);
 }
 
 /* A tile cut by the edge of the output: worked on in a full-size copy. */
 static void edge_tile(double *c, size_t ldc, const double *ap, const double *bp, size_t kc,
-                      size_t rows, size_t cols)
+                      int first, size_t rows, size_t cols)
 {
     double tmp[MR * NR] = {0};
     size_t r;
 
-    for (r = 0; r < rows; r++)
+    for (r = 0; !first && r < rows; r++)
         memcpy(tmp + r * NR, c + r * ldc, cols * sizeof *c);
-    full_tile(tmp, NR, ap, bp, kc);
+    full_tile(tmp, NR, ap, bp, kc, first);
     for (r = 0; r < rows; r++)
         memcpy(c + r * ldc, tmp + r * NR, cols * sizeof *c);
 }
@@ -205,29 +217,47 @@ static void pack_a(double *ap, const double *a, size_t lda, size_t rows, size_t 
         }
 }
 
-/* b[kc, cols] (row stride ldb) into panels of NR columns, row by row: bp[panel][t][j]. */
-static void pack_b(double *bp, const double *b, size_t ldb, size_t kc, size_t cols)
+/* Rows t0 .. t0 + rows - 1 of b[kc, cols] (row stride ldb) into their places in the
+ * panels of NR columns: bp[panel][t][j], columns past the end zeros. */
+static void pack_b_rows(double *bp, const double *b, size_t ldb, size_t t0, size_t rows,
+                        size_t kc, size_t cols)
 {
     size_t j0, t, j;
 
     for (j0 = 0; j0 < cols; j0 += NR, bp += NR * kc)
-        for (t = 0; t < kc; t++) {
+        for (t = t0; t < t0 + rows; t++) {
             const double *row = b + t * ldb + j0;
-            const size_t w = cols - j0 < NR ? cols - j0 : NR;
-            for (j = 0; j < w; j++)
-                bp[t * NR + j] = row[j];
+            double *dst = bp + t * NR;
+            if (cols - j0 >= NR) {
+                memcpy(dst, row, NR * sizeof *dst);
+                continue;
+            }
+            for (j = 0; j < cols - j0; j++)
+                dst[j] = row[j];
             for (; j < NR; j++)
-                bp[t * NR + j] = 0.0;
+                dst[j] = 0.0;
         }
+}
+
+/* b[kc, cols] (row stride ldb) into panels of NR columns, row by row: bp[panel][t][j].
+ * A few rows at a time, so that b is read in order (a panel's rows are ldb apart: one
+ * row per page, which the prefetchers do not follow) and each panel written in runs. */
+static void pack_b(double *bp, const double *b, size_t ldb, size_t kc, size_t cols)
+{
+    size_t t0;
+
+    for (t0 = 0; t0 < kc; t0 += PACK_B_ROWS)
+        pack_b_rows(bp, b, ldb, t0, min_size(PACK_B_ROWS, kc - t0), kc, cols);
 }
 
 /* ------------------------------------------------------------------------------ */
 /* The blocked product on one thread                                                 */
 /* ------------------------------------------------------------------------------ */
 
-/* out[mc, nc] (stride ldc) += the packed blocks: every tile of the block. */
+/* out[mc, nc] (stride ldc) += the packed blocks (first: = them, the sums starting at
+ * +0): every tile of the block. */
 static void block(double *out, size_t ldc, const double *ap, const double *bp, size_t mc,
-                  size_t nc, size_t kc)
+                  size_t nc, size_t kc, int first)
 {
     size_t i0, j0;
 
@@ -236,9 +266,9 @@ static void block(double *out, size_t ldc, const double *ap, const double *bp, s
             double *c = out + i0 * ldc + j0;
             const double *a_panel = ap + i0 * kc, *b_panel = bp + j0 * kc;
             if (mc - i0 >= MR && nc - j0 >= NR)
-                full_tile(c, ldc, a_panel, b_panel, kc);
+                full_tile(c, ldc, a_panel, b_panel, kc, first);
             else
-                edge_tile(c, ldc, a_panel, b_panel, kc, min_size(MR, mc - i0),
+                edge_tile(c, ldc, a_panel, b_panel, kc, first, min_size(MR, mc - i0),
                           min_size(NR, nc - j0));
         }
 }
@@ -250,18 +280,19 @@ static void blocked(double *out, size_t ldo, const double *a, size_t lda, const 
 {
     size_t jc, pc, ic;
 
-    for (ic = 0; ic < n; ic++)
+    for (ic = 0; k == 0 && ic < n; ic++) /* no terms: every sum is its start, +0 */
         memset(out + ic * ldo, 0, p * sizeof *out);
     for (jc = 0; jc < p; jc += NC) {
         const size_t nc = min_size(NC, p - jc);
-        /* one depth slice of KC terms at a time; each cell's running sum waits in out */
+        /* one depth slice of KC terms at a time; each cell's running sum waits in out
+         * between slices (the first starts it at +0 in the registers) */
         for (pc = 0; pc < k; pc += KC) {
             const size_t kc = min_size(KC, k - pc);
             pack_b(bp, b + pc * ldb + jc, ldb, kc, nc);
             for (ic = 0; ic < n; ic += MC) {
                 const size_t mc = min_size(MC, n - ic);
                 pack_a(ap, a + ic * lda + pc, lda, mc, kc);
-                block(out + ic * ldo + jc, ldo, ap, bp, mc, nc, kc);
+                block(out + ic * ldo + jc, ldo, ap, bp, mc, nc, kc, pc == 0);
             }
         }
     }

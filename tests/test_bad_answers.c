@@ -22,6 +22,8 @@
 
 #include "attnstep/answers.h"
 #include "attnstep/parse.h"
+#define CLI_OUT "build/tests/bad_answers.out" /* its own: make valgrind runs tests side by side */
+#define CLI_ERR "build/tests/bad_answers.err"
 #include "cli_util.h"
 
 #define CORPUS "tests/bad-answers"

@@ -305,17 +305,18 @@ static void test_decode_output_of_generated_inputs_reads_back_all_right(void **s
 /* A student's decode answers with one wrong cell: that cell is marked, with what was
  * written and what was expected, and the mistake is taught (zh and en). Step 1 of
  * examples/decode.txt (the chapter's row 1): a₁ written [0.6698, 0.3203] -- the second
- * share miscopied (0.3302384507 by the chapter). */
+ * share miscopied (0.3302384507 by the chapter). Step 1 reads two positions, so the
+ * student wrote two cells, not the three of the table's row (the third is the future). */
 static void test_a_wrong_cell_of_a_decode_step_is_marked_in_both_languages(void **state)
 {
     (void)state;
     assert_int_equal(run("check examples/decode.txt tests/data/decode/step1-wrong-share.txt --lang en"), 1);
     assert_file_contains(CLI_OUT, "s1: right");
-    assert_file_contains(CLI_OUT, "a1: wrong (1 of 3 cells)");
+    assert_file_contains(CLI_OUT, "a1: wrong (1 of 2 cells)");
     assert_file_contains(CLI_OUT, "a1[1]: written 0.3203, expected 0.3302384507");
     assert_file_contains(CLI_OUT, "K[:2]: right");
     assert_int_equal(run("check examples/decode.txt tests/data/decode/step1-wrong-share.txt"), 1);
-    assert_file_contains(CLI_OUT, "a1：不对（有1个格子不对，共3个）");
+    assert_file_contains(CLI_OUT, "a1：不对（有1个格子不对，共2个）");
     assert_file_contains(CLI_OUT, "a1[1]：写的是0.3203，应为0.3302384507");
 }
 

@@ -234,21 +234,21 @@ static void test_class_into_a_directory_writes_a_file_per_student_and_one_key(vo
     char *key;
 
     (void)state;
-    assert_int_equal(system("rm -rf build/tests/class"), 0);
-    assert_int_equal(run("exercise --seed 9 --class " ROSTER " --format latex -o build/tests/class"),
+    assert_int_equal(system("rm -rf build/tests/sheet-class"), 0);
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " --format latex -o build/tests/sheet-class"),
                      0);
-    assert_file_contains(CLI_OUT, "build/tests/class/01-张三.txt");
-    assert_int_equal(run("run build/tests/class/02-李四.txt"), 0);
-    assert_int_equal(run("run build/tests/class/04-María_José.txt"), 0);
-    assert_file_contains("build/tests/class/03-王五.tex", "\\documentclass");
-    key = slurp("build/tests/class/key.tex");
+    assert_file_contains(CLI_OUT, "build/tests/sheet-class/01-张三.txt");
+    assert_int_equal(run("run build/tests/sheet-class/02-李四.txt"), 0);
+    assert_int_equal(run("run build/tests/sheet-class/04-María_José.txt"), 0);
+    assert_file_contains("build/tests/sheet-class/03-王五.tex", "\\documentclass");
+    key = slurp("build/tests/sheet-class/key.tex");
     assert_non_null(key);
     assert_int_equal(count(key, "\\section") + count(key, "答案"), 4);
     free(key);
     /* an existing file is never overwritten without --force */
-    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/class"), 2);
-    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/class --force"), 0);
-    assert_file_contains("build/tests/class/key.txt", "QKT = ");
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/sheet-class"), 2);
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/sheet-class --force"), 0);
+    assert_file_contains("build/tests/sheet-class/key.txt", "QKT = ");
 }
 
 /* A name becomes part of a file name safely: a leading "-" (an option to every shell

@@ -59,6 +59,8 @@ typedef struct as_table_grade {
                                 * points here. Owned (as_grade_free()); else NULL */
     as_matrix expected;        /* a view into the trace (values borrowed, never freed): the
                                 * whole table, or the one row a row answer names */
+    size_t written;            /* the cells the student wrote: all of expected's, or only
+                                * the positions read when the row was made whole (own) */
     int shape_ok;              /* 0 when the given shape differs from the expected one */
     int correct;               /* right: against the true values, or step by step from the
                                 * student's own earlier tables that were only rounded */
