@@ -73,6 +73,14 @@ static void transpose_square(as_matrix *m)
                 }
 }
 
+int as_matrix_transposed(as_matrix *dst, const as_matrix *src)
+{
+    if (as_matrix_init(dst, src->cols, src->rows) != 0)
+        return -1;
+    as_transpose(dst->v, src->v, src->rows, src->cols);
+    return 0;
+}
+
 int as_matrix_transpose(as_matrix *m)
 {
     as_matrix t;
@@ -81,9 +89,8 @@ int as_matrix_transpose(as_matrix *m)
         transpose_square(m);
         return 0;
     }
-    if (as_matrix_init(&t, m->cols, m->rows) != 0)
+    if (as_matrix_transposed(&t, m) != 0)
         return -1;
-    as_transpose(t.v, m->v, m->rows, m->cols);
     as_matrix_free(m);
     *m = t;
     return 0;

@@ -68,8 +68,7 @@ static int take_weights(as_problem *p, as_error *err)
         *to[i] = in->mat[w[i]].given ? &in->mat[w[i]].m : NULL;
         if (*to[i] == NULL || in->layout != AS_LAYOUT_TORCH)
             continue;
-        if (as_matrix_copy(&p->own_w[i], *to[i]) != 0 ||
-            as_matrix_transpose(&p->own_w[i]) != 0) {
+        if (as_matrix_transposed(&p->own_w[i], *to[i]) != 0) {
             as_error_msg(err, in->path, 0, 0, AS_MSG_OOM);
             return -1;
         }

@@ -28,6 +28,10 @@ void as_matrix_free(as_matrix *m);
 /* Copies src into a new matrix dst. Returns 0 or -1 (out of memory). */
 int as_matrix_copy(as_matrix *dst, const as_matrix *src);
 
+/* A new matrix dst = srcᵀ, in one pass (no copy first). Returns 0 or -1 (out of
+ * memory). */
+int as_matrix_transposed(as_matrix *dst, const as_matrix *src);
+
 /* Replaces m by its transpose. Returns 0 or -1 (out of memory; m unchanged). */
 int as_matrix_transpose(as_matrix *m);
 
