@@ -449,11 +449,16 @@ static ALWAYS_INLINE const char *straight(const char *s, const char *end, double
 
     if (end - s < STRAIGHT_REACH)
         return NULL;
-    chunk = load8(p);
-    n = digit_run(chunk);
-    if (n == 0 || n == 8)
-        return NULL;
-    w = short_run_value(chunk, n);
+    if (is_digit(p[0]) && p[1] == '.') { /* one digit before the point, as %e writes */
+        n = 1;
+        w = (uint64_t)(p[0] - '0');
+    } else {
+        chunk = load8(p);
+        n = digit_run(chunk);
+        if (n == 0 || n == 8)
+            return NULL;
+        w = short_run_value(chunk, n);
+    }
     p += n;
     if (*p == '.') {
         p++;
@@ -474,11 +479,18 @@ static ALWAYS_INLINE const char *straight(const char *s, const char *end, double
     }
     if ((*p | 0x20) == 'e') {
         const char *e = p + 1 + (p[1] == '-' || p[1] == '+');
-        chunk = load8(e);
-        k = digit_run(chunk);
-        if (k == 0 || k == 8)
-            return NULL; /* "1e" reads as 1, and long exponents: the general path */
-        q += p[1] == '-' ? -(int64_t)short_run_value(chunk, k) : (int64_t)short_run_value(chunk, k);
+        int64_t v;
+        if (is_digit(e[0]) && is_digit(e[1]) && !is_digit(e[2])) { /* two, as %e writes */
+            k = 2;
+            v = (e[0] - '0') * 10 + (e[1] - '0');
+        } else {
+            chunk = load8(e);
+            k = digit_run(chunk);
+            if (k == 0 || k == 8)
+                return NULL; /* "1e" reads as 1, and long exponents: the general path */
+            v = (int64_t)short_run_value(chunk, k);
+        }
+        q += p[1] == '-' ? -v : v;
         p = e + k;
     }
     if (w == 0)
