@@ -376,7 +376,7 @@ static void lean_heads(void *arg)
     size_t hd;
 
     if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
-        as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k) |
+        as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k, p->d_v) |
         (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         w->failed = (long)w->first;

@@ -6,7 +6,6 @@
  * same rows of V (one product). The columns the mask forbids to every row of the block
  * (the future, under the causal mask) are neither scored nor mixed. */
 #include "attnstep/fused.h"
-#include "attnstep/matrix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,12 +104,12 @@ int as_fused_fits(const as_fused_head *h, const as_mask_reach *r)
 /* One block of rows                                                                 */
 /* ------------------------------------------------------------------------------ */
 
-int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d)
+int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d, size_t dv)
 {
-    s->kt = malloc((m * d > 0 ? m * d : 1) * sizeof *s->kt);
-    s->s = malloc((m ? m : 1) * AS_FUSED_ROWS * sizeof *s->s);
-    s->g = (as_gemm_scratch){NULL, NULL};
-    if (s->kt != NULL && s->s != NULL && as_gemm_scratch_init(&s->g) == 0)
+    *s = (as_fused_scratch){.s = malloc((m ? m : 1) * AS_FUSED_ROWS * sizeof *s->s)};
+    if ((as_packed_b_init(&s->kt, d, m) | as_packed_b_init(&s->v, m, dv) |
+         as_gemm_scratch_init(&s->g)) == 0 &&
+        s->s != NULL)
         return 0;
     as_fused_scratch_free(s);
     return -1;
@@ -118,10 +117,11 @@ int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d)
 
 void as_fused_scratch_free(as_fused_scratch *s)
 {
-    free(s->kt);
+    as_packed_b_free(&s->kt);
+    as_packed_b_free(&s->v);
     free(s->s);
     as_gemm_scratch_free(&s->g);
-    s->kt = s->s = NULL;
+    s->s = NULL;
 }
 
 /* The mask's cell (i, c): from the table row (j: its index there), else the window's
@@ -167,20 +167,24 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
 static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *h,
                       const as_mask_reach *r, as_fused_scratch *s)
 {
-    size_t c0 = h->m, c1 = 0, i, w;
+    size_t c0 = h->m, c1 = 0, i, w, a, ld;
 
     for (i = i0; i < i0 + rows; i++) {
         c0 = r->lo[i] < c0 ? r->lo[i] : c0;
         c1 = r->hi[i] > c1 ? r->hi[i] : c1;
     }
     w = c1 - c0;
-    /* step 1: the block's raw scores, columns c0 .. c1 - 1 of q kᵀ */
-    as_gemm_1(s->s, w, h->q + i0 * h->d, h->d, s->kt + c0, h->m, rows, h->d, w, &s->g);
+    a = c0 / AS_GEMM_NR * AS_GEMM_NR; /* the packed Keys are read from a panel's start */
+    ld = c1 - a;
+    /* step 1: the block's raw scores, columns a .. c1 - 1 of q kᵀ (those left of c0,
+     * which no row of the block reads, are made and passed over) */
+    as_gemm_packed_1(s->s, ld, h->q + i0 * h->d, h->d, &s->kt, 0, a, rows, h->d, ld, &s->g);
     /* steps 2 and 3, row by row */
     for (i = 0; i < rows; i++)
-        shares(s->s + i * w, w, i0 + i, c0, h);
+        shares(s->s + i * ld + (c0 - a), w, i0 + i, c0, h);
     /* step 4: the shares times the same rows of V */
-    as_gemm_1(out + i0 * h->dv, h->dv, s->s, w, h->v + c0 * h->dv, h->dv, rows, w, h->dv, &s->g);
+    as_gemm_packed_1(out + i0 * h->dv, h->dv, s->s + (c0 - a), ld, &s->v, c0, 0, rows, w, h->dv,
+                     &s->g);
 }
 
 void as_fused_run(double *out, const as_fused_head *h, const as_mask_reach *r,
@@ -188,7 +192,8 @@ void as_fused_run(double *out, const as_fused_head *h, const as_mask_reach *r,
 {
     size_t i0;
 
-    as_transpose(s->kt, h->k, h->m, h->d);
+    as_pack_b(&s->kt, h->k, h->d, h->d, h->m, 1);
+    as_pack_b(&s->v, h->v, h->dv, h->m, h->dv, 0);
     for (i0 = 0; i0 < h->n; i0 += AS_FUSED_ROWS)
         run_block(out, i0, h->n - i0 < AS_FUSED_ROWS ? h->n - i0 : AS_FUSED_ROWS, h, r, s);
 }

@@ -155,6 +155,47 @@ static void check_gemm_strided(size_t n, size_t k, size_t p, uint64_t *seed)
     free(a), free(b), free(sa), free(sb), free(want), free(got);
 }
 
+/* as_gemm_packed_1 over a slice of a packed table B [k + 5, p + 13] (rows 3 .. k + 2,
+ * columns 8 .. p + 7, so neither starts at the table's edge and the last panel is cut),
+ * packed from B and from Bᵀ: the cells are as_matmul's of the slice copied out, and
+ * the cells of out around them (row stride p + 2) are left alone. */
+static void check_gemm_packed(size_t n, size_t k, size_t p, uint64_t *seed)
+{
+    const size_t rows = k + 5, cols = p + 13, t0 = 3, j0 = AS_GEMM_NR, ldo = p + 2;
+    double *a = random_values(n * k, seed), *b = random_values(rows * cols, seed);
+    double *bt = malloc(rows * cols * sizeof *bt), *sb = malloc((k * p + 1) * sizeof *sb);
+    double *want = malloc((n * p + 1) * sizeof *want), *got = malloc((n * ldo + 1) * sizeof *got);
+    as_packed_b pb;
+    as_gemm_scratch g;
+    size_t i, j;
+    int transposed;
+
+    assert_int_equal(as_gemm_scratch_init(&g), 0);
+    assert_int_equal(as_packed_b_init(&pb, rows, cols), 0);
+    for (i = 0; i < rows; i++)
+        for (j = 0; j < cols; j++)
+            bt[j * rows + i] = b[i * cols + j];
+    for (i = 0; i < k; i++)
+        memcpy(sb + i * p, b + (t0 + i) * cols + j0, p * sizeof *sb);
+    as_matmul(want, a, sb, n, k, p);
+    for (transposed = 0; transposed <= 1; transposed++) {
+        if (transposed)
+            as_pack_b(&pb, bt, rows, rows, cols, 1);
+        else
+            as_pack_b(&pb, b, cols, rows, cols, 0);
+        for (i = 0; i < n * ldo + 1; i++)
+            got[i] = 7.0;
+        as_gemm_packed_1(got, ldo, a, k, &pb, t0, j0, n, k, p, &g);
+        for (i = 0; i < n; i++) {
+            assert_same_cells(got + i * ldo, want + i * p, p, "as_gemm_packed_1", n, k, p);
+            assert_true(got[i * ldo + p] == 7.0 && got[i * ldo + p + 1] == 7.0);
+        }
+    }
+    as_packed_b_free(&pb);
+    as_gemm_scratch_free(&g);
+    free(a), free(b), free(bt), free(sb), free(want), free(got);
+}
+
 static void test_fast_product_of_a_small_example_is_the_hand_result(void **state)
 {
     /* by hand: [1,2,3] @ [[1,0],[0,1],[1,1]] = [4,5]; [0,1,-1] @ ... = [-1,0] */
@@ -190,6 +231,12 @@ static void test_strided_product_equals_the_reference_on_every_shape(void **stat
 {
     (void)state;
     for_each_simd_level(check_gemm_strided);
+}
+
+static void test_product_over_a_packed_table_equals_the_reference_on_every_shape(void **state)
+{
+    (void)state;
+    for_each_simd_level(check_gemm_packed);
 }
 
 static void test_fast_product_keeps_a_large_sum_in_order(void **state)
@@ -431,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_fast_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_scores_equal_the_reference_on_every_shape),
         cmocka_unit_test(test_strided_product_equals_the_reference_on_every_shape),
+        cmocka_unit_test(test_product_over_a_packed_table_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_product_keeps_a_large_sum_in_order),
         cmocka_unit_test(test_lean_run_gives_the_full_runs_output_bit_for_bit),
         cmocka_unit_test(test_lean_run_on_two_threads_gives_the_same_bits),

@@ -54,13 +54,15 @@ int as_fused_fits(const as_fused_head *h, const as_mask_reach *r);
 
 /* Work space for as_fused_run() on one thread. */
 typedef struct as_fused_scratch {
-    double *kt;        /* [d, m]: the Keys transposed */
+    as_packed_b kt;    /* the head's Keys transposed, [d, m], packed once for every block */
+    as_packed_b v;     /* its Values, [m, dv], packed once */
     double *s;         /* [AS_FUSED_ROWS, m]: one block of scores, then shares */
     as_gemm_scratch g; /* the products' packing space */
 } as_fused_scratch;
 
-/* Room for heads of up to m keys, d wide; 0, or -1 when out of memory (s empty). */
-int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d);
+/* Room for heads of up to m keys, Keys d wide and Values dv wide; 0, or -1 when out of
+ * memory (s empty). */
+int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d, size_t dv);
 
 void as_fused_scratch_free(as_fused_scratch *s);
 
