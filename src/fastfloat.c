@@ -439,7 +439,7 @@ static inline uint64_t short_run_value(uint64_t chunk, int k)
  * are, to the same w and q as scan() and then the same steps 2 and 3. Returns the end of
  * the number with *out set, or NULL (and *out untouched) for every other text, and when
  * step 3 cannot decide: the general path then reads it from the start. */
-static inline const char *straight(const char *s, const char *end, double *out)
+static ALWAYS_INLINE const char *straight(const char *s, const char *end, double *out)
 {
     const char *p = s + (*s == '-' || *s == '+');
     uint64_t chunk, w, bits;
@@ -507,16 +507,39 @@ static const char *general(const char *s, const char *end, double *out)
     return stop;
 }
 
+/* as_strtod_fast() without its checks of s: the straight path where it applies, else the
+ * general one. */
+static ALWAYS_INLINE const char *convert(const char *s, const char *end, double *out)
+{
+#if SWAR_DIGITS
+    const char *stop = straight(s, end, out);
+    if (stop != NULL)
+        return stop;
+#endif
+    return general(s, end, out);
+}
+
 const char *as_strtod_fast(const char *s, const char *end, double *out)
 {
     if (s == NULL || s >= end)
         return NULL;
-#if SWAR_DIGITS
-    {
-        const char *stop = straight(s, end, out);
-        if (stop != NULL)
-            return stop;
+    return convert(s, end, out);
+}
+
+size_t as_strtod_fast_spaced(const char *s, const char *end, double *out, size_t most,
+                             const char **stop)
+{
+    const char *p = s, *e;
+    size_t n = 0;
+
+    *stop = s;
+    while (n < most && p < end && (e = convert(p, end, out + n)) != NULL) {
+        n++;
+        *stop = p = e;
+        if (p >= end || *p != ' ')
+            break;
+        while (++p < end && *p == ' ')
+            ;
     }
-#endif
-    return general(s, end, out);
+    return n;
 }

@@ -573,6 +573,61 @@ static void test_random_strings_agree_with_strtod(void **state)
     printf("[ fuzz     ] %llu random strings agree with strtod bit for bit\n", fuzz_n);
 }
 
+/* Rows of random numbers split by random gaps: as_strtod_fast_spaced reads the numbers up to
+ * the first gap that is not spaces alone (or up to most of them), each the double strtod
+ * gives, and stops just past the last one read. */
+static void test_spaced_numbers_stop_at_the_first_other_gap(void **state)
+{
+    static const char *const gaps[] = {" ", " ", " ", "   ", " ,", "\t", "\n", " \n", ", "};
+    uint64_t seed = 77;
+    char text[4096], number[1200];
+    double got[40], want[40];
+    size_t starts[40], ends[40], len, n, i, k, expect, most;
+    const char *stop;
+    int round;
+
+    (void)state;
+    for (round = 0; round < 3000; round++) {
+        n = 1 + next_random(&seed) % 30;
+        len = 0;
+        expect = 0;
+        for (i = 0; i < n; i++) {
+            const char *gap = gaps[next_random(&seed) % (sizeof gaps / sizeof gaps[0])];
+            random_string(number, sizeof number, (unsigned)(next_random(&seed) % 7), &seed);
+            if (len + strlen(number) + 4 >= sizeof text - sizeof padding)
+                break;
+            starts[i] = len;
+            want[i] = strtod(number, NULL);
+            memcpy(text + len, number, strlen(number));
+            len += strlen(number);
+            ends[i] = len;
+            if (expect == 0 && strspn(gap, " ") != strlen(gap))
+                expect = i + 1; /* the first gap that is not spaces alone */
+            memcpy(text + len, gap, strlen(gap));
+            len += strlen(gap);
+        }
+        n = i;
+        memcpy(text + len, padding + 1, sizeof padding - 1); /* ends in "\n" and a NUL */
+        if (expect == 0 || expect > n) /* spaces alone: it would go on into the padding */
+            most = expect = n;
+        else /* room for more: the gap must stop it */
+            most = sizeof got / sizeof got[0];
+        if (next_random(&seed) % 4 == 0 && expect > 1)
+            most = expect = expect - 1; /* stopped by most */
+        k = as_strtod_fast_spaced(text, text + len + sizeof padding - 2, got, most, &stop);
+        if (k != expect || stop != text + ends[expect - 1]) {
+            print_error("round %d: read %zu of %zu, stopped at %td, not %zu: \"%.200s\"\n", round,
+                        k, expect, stop - text, ends[expect - 1], text);
+            fail();
+        }
+        for (i = 0; i < k; i++)
+            if (bits_of(got[i]) != bits_of(want[i])) {
+                print_error("number %zu at %zu: %a, strtod %a\n", i, starts[i], got[i], want[i]);
+                fail();
+            }
+    }
+}
+
 int main(void)
 {
     const char *n = getenv("ATTNSTEP_FUZZ_N");
@@ -586,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_hexadecimal_text_reads_only_its_leading_zero),
         cmocka_unit_test(test_reading_stops_at_the_given_end),
         cmocka_unit_test(test_random_strings_agree_with_strtod),
+        cmocka_unit_test(test_spaced_numbers_stop_at_the_first_other_gap),
     };
 
     if (n != NULL && *n != '\0')
