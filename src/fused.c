@@ -163,6 +163,38 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
         s[j] /= total;
 }
 
+/* Row i's shares as shares() makes them, for a mask made of 0 and -inf only that lets
+ * the row read columns lo .. hi - 1 (a window mask, or none): the cells outside are
+ * -inf, whose share is 0 and whose +0 added to the sum of exps changes nothing, so
+ * only the cells inside are worked on, and the tests of shares() are left out. */
+static void shares_in_reach(double *s, size_t w, size_t i, size_t c0, size_t lo, size_t hi,
+                            const as_fused_head *h)
+{
+    const size_t a = lo > c0 ? lo - c0 : 0, b = hi - c0 < w ? hi - c0 : w;
+    double max = -INFINITY, total = 0.0;
+    size_t j;
+
+    for (j = 0; j < a; j++)
+        s[j] = 0.0;
+    for (j = b; j < w; j++)
+        s[j] = 0.0;
+    for (j = a; j < b; j++) {
+        double x = s[j] * h->scale;
+        if (h->alibi)
+            x += -h->slope * ((double)i - (double)(c0 + j));
+        x += 0.0; /* the mask's 0: -0.0 turns +0.0 */
+        s[j] = x;
+        if (x > max)
+            max = x;
+    }
+    for (j = a; j < b; j++) {
+        s[j] = exp(s[j] - max);
+        total += s[j];
+    }
+    for (j = a; j < b; j++)
+        s[j] /= total;
+}
+
 /* Rows i0 .. i0 + rows - 1 of out. */
 static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *h,
                       const as_mask_reach *r, as_fused_scratch *s)
@@ -181,7 +213,11 @@ static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *
     as_gemm_packed_1(s->s, ld, h->q + i0 * h->d, h->d, &s->kt, 0, a, rows, h->d, ld, &s->g);
     /* steps 2 and 3, row by row */
     for (i = 0; i < rows; i++)
-        shares(s->s + i * ld + (c0 - a), w, i0 + i, c0, h);
+        if (h->mask != NULL)
+            shares(s->s + i * ld + (c0 - a), w, i0 + i, c0, h);
+        else
+            shares_in_reach(s->s + i * ld + (c0 - a), w, i0 + i, c0, r->lo[i0 + i],
+                            r->hi[i0 + i], h);
     /* step 4: the shares times the same rows of V */
     as_gemm_packed_1(out + i0 * h->dv, h->dv, s->s + (c0 - a), ld, &s->v, c0, 0, rows, w, h->dv,
                      &s->g);

@@ -199,22 +199,30 @@ static size_t round_up(size_t x, size_t unit)
     return (x + unit - 1) / unit * unit;
 }
 
-/* a[rows, kc] (row stride lda) into panels of MR rows, interleaved: ap[panel][t][r].
- * Rows past the end are zeros (their results are never stored). */
-static void pack_a(double *ap, const double *a, size_t lda, size_t rows, size_t kc)
+/* count rows of src (row stride ld), depth values each, into panels of width rows,
+ * interleaved: dst[panel][t][r] = src[(panel * width + r) * ld + t]; rows past the end
+ * are zeros (their results are never stored). */
+static inline void pack_interleaved(double *dst, const double *src, size_t ld, size_t count,
+                                    size_t depth, size_t width)
 {
     size_t i0, r, t;
 
-    for (i0 = 0; i0 < rows; i0 += MR, ap += MR * kc)
-        for (r = 0; r < MR; r++) {
-            const double *row = a + (i0 + r) * lda;
-            if (i0 + r < rows)
-                for (t = 0; t < kc; t++)
-                    ap[t * MR + r] = row[t];
+    for (i0 = 0; i0 < count; i0 += width, dst += width * depth)
+        for (r = 0; r < width; r++) {
+            const double *row = src + (i0 + r) * ld;
+            if (i0 + r < count)
+                for (t = 0; t < depth; t++)
+                    dst[t * width + r] = row[t];
             else
-                for (t = 0; t < kc; t++)
-                    ap[t * MR + r] = 0.0;
+                for (t = 0; t < depth; t++)
+                    dst[t * width + r] = 0.0;
         }
+}
+
+/* a[rows, kc] (row stride lda) into panels of MR rows, interleaved: ap[panel][t][r]. */
+static void pack_a(double *ap, const double *a, size_t lda, size_t rows, size_t kc)
+{
+    pack_interleaved(ap, a, lda, rows, kc, MR);
 }
 
 /* Rows t0 .. t0 + rows - 1 of b[kc, cols] (row stride ldb) into their places in the
@@ -343,18 +351,7 @@ void as_packed_b_free(as_packed_b *pb)
  * rows deep: bp[panel][t][j] = bt[panel * NR + j][t]; columns past the end zeros. */
 static void pack_bt(double *bp, const double *bt, size_t ldb, size_t rows, size_t cols)
 {
-    size_t j0, t, j;
-
-    for (j0 = 0; j0 < cols; j0 += NR, bp += NR * rows)
-        for (j = 0; j < NR; j++) {
-            const double *src = bt + (j0 + j) * ldb;
-            if (j0 + j < cols)
-                for (t = 0; t < rows; t++)
-                    bp[t * NR + j] = src[t];
-            else
-                for (t = 0; t < rows; t++)
-                    bp[t * NR + j] = 0.0;
-        }
+    pack_interleaved(bp, bt, ldb, cols, rows, NR);
 }
 
 void as_pack_b(as_packed_b *pb, const double *b, size_t ldb, size_t rows, size_t cols,
