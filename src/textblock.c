@@ -279,14 +279,29 @@ typedef struct kept_cell {
 
 /* Formats v into c; sets *rounded when it is shown rounded, unless rounded is NULL (the
  * table is known to be rounded already, or it is being written). The text of a finite
- * number is ASCII: as many columns as bytes. */
-static void format_cell(cell *c, double v, const as_cell_style *st, int *rounded)
+ * number is ASCII: as many columns as bytes. A masked cell (-inf) is a copy of masked,
+ * when given: that text made once (half of a causal layer's scores are masked). */
+static void format_cell(cell *c, double v, const as_cell_style *st, int *rounded,
+                        const cell *masked)
 {
-    const size_t len =
-        as_fmt_display_text(c->text, sizeof c->text, v, st->digits, st->ascii, rounded);
+    size_t len;
 
+    if (masked != NULL && v == -INFINITY) {
+        *c = *masked;
+        return;
+    }
+    len = as_fmt_display_text(c->text, sizeof c->text, v, st->digits, st->ascii, rounded);
     c->len = (unsigned char)len;
     c->width = (unsigned char)(isfinite(v) ? len : as_display_width(c->text));
+}
+
+/* The cell of a masked position (-inf) in style st. */
+static cell masked_cell(const as_cell_style *st)
+{
+    cell c;
+
+    format_cell(&c, -INFINITY, st, NULL, NULL);
+    return c;
 }
 
 /* Keeps c in k (its whole text array: a copy of fixed size, which a compiler inlines). */
@@ -318,26 +333,32 @@ typedef struct measure_job {
 static void measure_rows(void *arg)
 {
     const measure_job *jb = arg;
-    as_table_layout *lay = jb->lay;
+    const size_t cols = jb->m->cols;
+    size_t *const colw = jb->lay->colw; /* locals: the stores of the cells' text may not */
+    int whole = jb->lay->whole, rounded = jb->lay->rounded; /* alias them */
+    const cell masked = masked_cell(jb->st);
     size_t i, j;
     cell c;
 
-    for (i = jb->from; i < jb->to && !lay->failed; i++) {
+    for (i = jb->from; i < jb->to; i++) {
         const double *row = jb->m->row(jb->m->ctx, i);
+        kept_cell *const k = jb->keep != NULL ? jb->keep + i * cols : NULL;
         if (row == NULL) {
-            lay->failed = -1;
-            return;
+            jb->lay->failed = -1;
+            break;
         }
-        for (j = 0; j < jb->m->cols; j++) {
-            format_cell(&c, row[j], jb->st, lay->rounded ? NULL : &lay->rounded);
-            if (jb->keep != NULL)
-                keep_cell(&jb->keep[i * jb->m->cols + j], &c);
-            if (lay->whole && strpbrk(c.text, ".e") != NULL)
-                lay->whole = 0;
-            if (c.width > lay->colw[j])
-                lay->colw[j] = c.width;
+        for (j = 0; j < cols; j++) {
+            format_cell(&c, row[j], jb->st, rounded ? NULL : &rounded, &masked);
+            if (k != NULL)
+                keep_cell(&k[j], &c);
+            if (whole && strpbrk(c.text, ".e") != NULL)
+                whole = 0;
+            if (c.width > colw[j])
+                colw[j] = c.width;
         }
     }
+    jb->lay->whole = whole;
+    jb->lay->rounded = rounded;
 }
 
 int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style *st)
@@ -383,18 +404,33 @@ static void put(char **p, const char *s, size_t n)
     *p += n;
 }
 
+/* A kept cell in a column at most PAD_ROOM wide is written with two stores of fixed
+ * size, which a compiler makes a few instructions: PAD_ROOM spaces, then the cell's whole
+ * text array placed to end at the column's edge. The bytes beyond the text are
+ * overwritten by the next cell's separator and spaces, or lie past the line's end ("]]"
+ * and the NUL): a line has AS_NUM_BUF bytes of room for each cell. */
+#define PAD_ROOM 24
+
+/* Cell k right-aligned in a column colw wide at p; returns the end of its text. */
+static char *put_kept(char *p, const kept_cell *k, size_t colw)
+{
+    memset(p, ' ', PAD_ROOM);
+    memcpy(p + colw - k->width, k->text, KEPT_TEXT);
+    return p + colw - k->width + k->len;
+}
+
 /* Row i (its numbers row): lead, "[[" or " [", the right-aligned cells, then "]]" or
  * "],". Returns the line (free it), or NULL when memory ran out. */
 static char *matrix_line(const char *lead, const double *row, size_t i, const as_rows *m,
                          const as_table_layout *lay, const as_cell_style *st)
 {
-    const char *sep = lay->whole ? "," : ", ";
-    const size_t seplen = strlen(sep), on = st->on ? strlen(st->on) : 0,
+    const size_t seplen = lay->whole ? 1 : 2, on = st->on ? strlen(st->on) : 0,
                  off = st->off ? strlen(st->off) : 0, leadlen = strlen(lead);
     size_t j, len = leadlen + 8;
     char *line, *p;
     const kept_cell *kept =
         lay->cells != NULL ? (const kept_cell *)lay->cells + i * m->cols : NULL;
+    const cell masked = masked_cell(st);
     cell one;
 
     for (j = 0; j < m->cols; j++)
@@ -405,21 +441,20 @@ static char *matrix_line(const char *lead, const double *row, size_t i, const as
     put(&p, i == 0 ? "[[" : " [", 2);
     for (j = 0; j < m->cols; j++) {
         const int dim = st->on != NULL && isinf(row[j]) && row[j] < 0;
-        const char *text = one.text;
-        size_t n, width;
-        if (kept != NULL && kept[j].len != 0) {
-            text = kept[j].text, n = kept[j].len, width = kept[j].width;
-        } else {
-            format_cell(&one, row[j], st, NULL);
-            n = one.len, width = one.width;
+        if (j > 0) { /* ", " or ",": then its space is overwritten by what follows */
+            memcpy(p, ", ", 2);
+            p += seplen;
         }
-        if (j > 0)
-            put(&p, sep, seplen);
-        memset(p, ' ', lay->colw[j] - width);
-        p += lay->colw[j] - width;
+        if (kept != NULL && kept[j].len != 0 && !dim && lay->colw[j] <= PAD_ROOM) {
+            p = put_kept(p, &kept[j], lay->colw[j]);
+            continue;
+        }
+        format_cell(&one, row[j], st, NULL, &masked);
+        memset(p, ' ', lay->colw[j] - one.width);
+        p += lay->colw[j] - one.width;
         if (dim)
             put(&p, st->on, on);
-        put(&p, text, n);
+        put(&p, one.text, one.len);
         if (dim)
             put(&p, st->off, off);
     }
