@@ -109,6 +109,8 @@ static int grow(as_rd_matrix *b, size_t need)
 
     if (need <= b->cap)
         return 0;
+    if (b->flags & AS_RD_FIXED)
+        return -1;
     while (cap < need)
         cap *= 2; /* geometric: reading n numbers costs O(n) copying in all */
     if (cap > AS_MAX_CELLS)
@@ -741,7 +743,7 @@ static void presize(as_rd_matrix *b, const as_cursor *c, const char *row_start)
         most = AS_MAX_DIM;
     if (rows > most)
         rows = most;
-    if (rows * b->cols <= b->cap || (b->flags & AS_RD_UNITS))
+    if (rows * b->cols <= b->cap || (b->flags & (AS_RD_UNITS | AS_RD_FIXED)))
         return;
     v = realloc(b->v, rows * b->cols * sizeof *v);
     if (v != NULL) {
