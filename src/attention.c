@@ -321,9 +321,9 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
         no_readable_row(p, bad, &w->err);
         return -1;
     }
-    /* step 4: mix the Values by the shares */
+    /* step 4: mix the Values by the shares (lean_head() checks O) */
     w->matmul(h->O.v, w->s.v, w->v.v, n, m, p->d_v);
-    return check_range(&h->O, "O", NULL, p, &w->err);
+    return 0;
 }
 
 /* What every head of p shares in the fused form: sizes, scale, ALiBi or not, and the
@@ -362,10 +362,15 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
     f.v = w->v.v;
     if (f.alibi)
         f.slope = w->t->slopes.v[hd];
-    if (!as_fused_fits(&f, w->reach))
-        return stepwise_head(h, hd, w);
-    as_fused_run(h->O.v, &f, w->reach, &w->fused);
-    return check_range(&h->O, "O", 0, p, &w->err);
+    if (as_fused_fits(&f, w->reach))
+        as_fused_run(h->O.v, &f, w->reach, &w->fused);
+    else if (stepwise_head(h, hd, w) != 0)
+        return -1;
+    if (check_range(&h->O, "O", 0, p, &w->err) != 0)
+        return -1;
+    /* the head's columns of C, here on the head's thread (no other head writes them) */
+    as_put_columns(w->t->C.v, h->O.v, p->n, w->t->C.cols, hd * p->d_v, p->d_v);
+    return 0;
 }
 
 static void lean_heads(void *arg)
@@ -433,14 +438,10 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
 
 int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
 {
-    size_t hd;
-
     /* no M table (as the rows run): the fused heads make the mask's cells as they go,
      * and a head that cannot be fused builds its own */
     if (begin_run(t, p, 1, err) != 0 || run_heads_lean(t, p, err) != 0)
         goto fail;
-    for (hd = 0; hd < p->heads; hd++)
-        as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
     /* Q, K and V were needed only for the heads */
     as_matrix_free(&t->Q);
     as_matrix_free(&t->K);

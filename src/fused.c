@@ -4,7 +4,8 @@
  * row scale, bias, mask and max in one sweep, exp and sum in a second, the division in
  * a third, all while the block is in the caches; then the block's shares times the
  * same rows of V (one product). The columns the mask forbids to every row of the block
- * (the future, under the causal mask) are neither scored nor mixed. */
+ * (the future, under the causal mask) are neither scored nor mixed. The head's Keys
+ * and Values are packed for the products once, and each block reads its slice. */
 #include "attnstep/fused.h"
 
 #include <math.h>

@@ -2,9 +2,12 @@
  * of a and b packed so that a 6 x 8 tile of the output stays in registers while the
  * panels stream from the caches), a tile in plain C that gcc -O2 vectorises for the
  * baseline and one in AVX2 intrinsics picked at run time, and two POSIX threads for
- * large products. On the bench's projection (512 x 768 x 768) it runs at about 30
- * GFLOP/s on one core of the 2-core AMD EPYC (Zen 3) machine, against 1-3 for
- * as_matmul() and about 42 for OpenBLAS's dgemm, which may use fused multiply-adds.
+ * large products. On the bench's projection (512 x 768 x 768) it runs at about 37
+ * GFLOP/s on one core of the 2-core AMD EPYC (Zen 3) machine, against 2-5 for
+ * as_matmul() and 36-44 for OpenBLAS's dgemm, which uses fused multiply-adds. Zen 3
+ * multiplies on two pipes and adds on two others, so a multiply and a separate add
+ * per term can keep pace with a fused one: the tile alone, on data in L1, runs at 51
+ * GFLOP/s either way (measured); what is lost is in the packing and the caches.
  *
  * Every output cell is a single running sum over t = 0, 1, ..., k-1 in that order,
  * starting from 0, exactly as as_matmul() computes it: the blocking changes which
