@@ -77,15 +77,16 @@ void as_mask_reach_free(as_mask_reach *r)
     r->lo = r->hi = NULL;
 }
 
-/* The largest |x| of count values (NaN when there is one). */
-static double largest(const double *x, size_t count)
+/* The largest |x| of x[rows, cols] (row stride ld) (NaN when there is one). */
+static double largest(const double *x, size_t rows, size_t cols, size_t ld)
 {
     double big = 0.0;
-    size_t i;
+    size_t i, j;
 
-    for (i = 0; i < count; i++)
-        if (!(fabs(x[i]) <= big))
-            big = fabs(x[i]);
+    for (i = 0; i < rows; i++)
+        for (j = 0; j < cols; j++)
+            if (!(fabs(x[i * ld + j]) <= big))
+                big = fabs(x[i * ld + j]);
     return big;
 }
 
@@ -95,7 +96,8 @@ int as_fused_fits(const as_fused_head *h, const as_mask_reach *r)
      * the margin of 2^1000 against DBL_MAX ~ 2^1024 covers); then the scale, the bias
      * (at most |slope| max(n, m)) and the mask; and max - x stays finite as well */
     const double span = (double)(h->n > h->m ? h->n : h->m);
-    double bound = (double)h->d * largest(h->q, h->n * h->d) * largest(h->k, h->m * h->d);
+    double bound = (double)h->d * largest(h->q, h->n, h->d, h->ldq) *
+                   largest(h->k, h->m, h->d, h->ldk);
 
     bound = bound * fabs(h->scale) + (h->alibi ? fabs(h->slope) * span : 0.0) + r->largest;
     return r->every_row && bound < 0x1p1000;
@@ -211,7 +213,7 @@ static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *
     ld = c1 - a;
     /* step 1: the block's raw scores, columns a .. c1 - 1 of q kᵀ (those left of c0,
      * which no row of the block reads, are made and passed over) */
-    as_gemm_packed_1(s->s, ld, h->q + i0 * h->d, h->d, &s->kt, 0, a, rows, h->d, ld, &s->g);
+    as_gemm_packed_1(s->s, ld, h->q + i0 * h->ldq, h->ldq, &s->kt, 0, a, rows, h->d, ld, &s->g);
     /* steps 2 and 3, row by row */
     for (i = 0; i < rows; i++)
         if (h->mask != NULL)
@@ -229,8 +231,8 @@ void as_fused_run(double *out, const as_fused_head *h, const as_mask_reach *r,
 {
     size_t i0;
 
-    as_pack_b(&s->kt, h->k, h->d, h->d, h->m, 1);
-    as_pack_b(&s->v, h->v, h->dv, h->m, h->dv, 0);
+    as_pack_b(&s->kt, h->k, h->ldk, h->d, h->m, 1);
+    as_pack_b(&s->v, h->v, h->ldv, h->m, h->dv, 0);
     for (i0 = 0; i0 < h->n; i0 += AS_FUSED_ROWS)
         run_block(out, i0, h->n - i0 < AS_FUSED_ROWS ? h->n - i0 : AS_FUSED_ROWS, h, r, s);
 }

@@ -286,6 +286,19 @@ static void put_matrix(char **text, size_t *len, size_t *cap, const char *name, 
     }
 }
 
+/* Parses text (settings last) into in and p, failing the test on an error. */
+static void build_layer(as_input *in, as_problem *p, const char *text, size_t len)
+{
+    as_error err;
+
+    as_error_init(&err, AS_LANG_EN);
+    if (as_parse_text(in, text, len, "layer.txt", &err) != 0 ||
+        as_problem_build(p, in, AS_MASK_DEFAULT, &err) != 0) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+}
+
 /* A self-attention layer of n tokens, width d, with Wo and biases, parsed and built. */
 static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t heads,
                        const char *extra)
@@ -294,7 +307,6 @@ static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t h
     char *text = NULL;
     size_t len = 0, cap = 0, i;
     uint64_t seed = n * 1000 + d;
-    as_error err;
 
     put_matrix(&text, &len, &cap, "X", n, d, 1.0, &seed);
     for (i = 0; i < 4; i++)
@@ -304,12 +316,7 @@ static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t h
     text = realloc(text, len + strlen(extra) + 64);
     assert_non_null(text);
     len += (size_t)sprintf(text + len, "heads: %zu\n%s", heads, extra);
-    as_error_init(&err, AS_LANG_EN);
-    if (as_parse_text(in, text, len, "layer.txt", &err) != 0 ||
-        as_problem_build(p, in, AS_MASK_DEFAULT, &err) != 0) {
-        print_error("%s\n", err.msg);
-        fail();
-    }
+    build_layer(in, p, text, len);
     free(text);
 }
 
@@ -328,19 +335,17 @@ static int empty(const as_matrix *m)
     return m->rows == 0 && m->cols == 0 && m->v == NULL;
 }
 
-/* Runs both ways and compares O, C and every head's O; checks the lean contract. */
-static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char *extra)
+/* Runs p both ways and compares O, C and every head's O; checks the lean contract;
+ * frees p and in. */
+static void check_runs_agree(as_input *in, as_problem *p, size_t heads)
 {
-    as_input in;
-    as_problem p;
     as_trace full, lean;
     as_error err;
     size_t h;
 
-    make_layer(&in, &p, n, d, heads, extra);
     as_error_init(&err, AS_LANG_EN);
-    assert_int_equal(as_attention_run(&full, &p, &err), 0);
-    assert_int_equal(as_attention_run_lean(&lean, &p, &err), 0);
+    assert_int_equal(as_attention_run(&full, p, &err), 0);
+    assert_int_equal(as_attention_run_lean(&lean, p, &err), 0);
     assert_true(lean.lean && !full.lean);
     assert_same_table(&lean.O, &full.O, "O");
     assert_same_table(&lean.C, &full.C, "C");
@@ -355,8 +360,41 @@ static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char 
     }
     as_trace_free(&full);
     as_trace_free(&lean);
-    as_problem_free(&p);
-    as_input_free(&in);
+    as_problem_free(p);
+    as_input_free(in);
+}
+
+static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char *extra)
+{
+    as_input in;
+    as_problem p;
+
+    make_layer(&in, &p, n, d, heads, extra);
+    check_runs_agree(&in, &p, heads);
+}
+
+/* Cross attention (Keys and Values from Xkv, m rows) with kv_heads groups of heads
+ * sharing them (SPEC §11): Wk and Wv are [d, kv_heads * d / heads]. */
+static void check_lean_equals_full_kv(size_t n, size_t m, size_t d, size_t heads, size_t kv)
+{
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    uint64_t seed = n * 7 + m;
+    as_input in;
+    as_problem p;
+
+    put_matrix(&text, &len, &cap, "X", n, d, 1.0, &seed);
+    put_matrix(&text, &len, &cap, "Xkv", m, d, 1.0, &seed);
+    put_matrix(&text, &len, &cap, "Wq", d, d, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "Wk", d, d / heads * kv, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "Wv", d, d / heads * kv, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "Wo", d, d, 0.5, &seed);
+    text = realloc(text, len + 64);
+    assert_non_null(text);
+    len += (size_t)sprintf(text + len, "heads: %zu\nkv_heads: %zu\nmask: none\n", heads, kv);
+    build_layer(&in, &p, text, len);
+    free(text);
+    check_runs_agree(&in, &p, heads);
 }
 
 static void test_lean_run_gives_the_full_runs_output_bit_for_bit(void **state)
@@ -388,6 +426,8 @@ static void test_fused_lean_run_gives_the_full_runs_bits_across_blocks(void **st
     check_lean_equals_full(150, 24, 3, "positions: rope\n");
     check_lean_equals_full(150, 24, 3, "positions: sinusoidal\nscale: 0.7\n");
     check_lean_equals_full(150, 24, 6, "mask: window 40\n");
+    check_lean_equals_full_kv(AS_FUSED_ROWS + 5, 2 * AS_FUSED_ROWS + 3, 24, 4, 2);
+    check_lean_equals_full_kv(70, 33, 16, 2, 1);
 }
 
 /* A custom mask with finite values, a row that reads one cell far right and rows whose

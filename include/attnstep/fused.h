@@ -25,9 +25,11 @@
 
 /* One head's inputs. */
 typedef struct as_fused_head {
-    const double *q;    /* [n, d]: the head's (turned) Queries */
-    const double *k;    /* [m, d]: its (turned) Keys */
-    const double *v;    /* [m, dv]: its Values */
+    const double *q;    /* [n, d]: the head's (turned) Queries, row i at q + i * ldq */
+    const double *k;    /* [m, d]: its (turned) Keys, row j at k + j * ldk */
+    const double *v;    /* [m, dv]: its Values, row j at v + j * ldv (so a head's columns
+                           of the tables of all heads are read in place) */
+    size_t ldq, ldk, ldv;
     const double *mask; /* [n, m]: added to the scaled scores: 0, -inf or finite; or NULL: */
     size_t window;      /* with mask NULL: the window mask of as_window_mask_row() (a
                            causal mask is a window of n), or none at all (all 0) when 0 */
