@@ -321,9 +321,9 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
         no_readable_row(p, bad, &w->err);
         return -1;
     }
-    /* step 4: mix the Values by the shares */
+    /* step 4: mix the Values by the shares (lean_head() checks O) */
     w->matmul(h->O.v, w->s.v, w->v.v, n, m, p->d_v);
-    return check_range(&h->O, "O", NULL, p, &w->err);
+    return 0;
 }
 
 /* What every head of p shares in the fused form: sizes, scale, ALiBi or not, and the
@@ -338,34 +338,71 @@ static as_fused_head fused_head(const as_problem *p)
         .alibi = p->positions == AS_POSITIONS_ALIBI};
 }
 
+/* Head hd's own copies of its Q, K and V columns in w (with rope: Q and K turned). */
+static void head_copies(lean_worker *w, size_t hd)
+{
+    const as_problem *p = w->p;
+    const size_t kv = as_kv_head(p, hd);
+
+    as_take_columns(w->q.v, w->t->Q.v, p->n, w->t->Q.cols, hd * p->d_k, p->d_k);
+    as_take_columns(w->k.v, w->t->K.v, p->m, w->t->K.cols, kv * p->d_k, p->d_k);
+    as_take_columns(w->v.v, w->t->V.v, p->m, w->t->V.cols, kv * p->d_v, p->d_v);
+    if (p->positions == AS_POSITIONS_ROPE) {
+        as_rope(w->qr.v, w->q.v, p->n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+        as_rope(w->kr.v, w->k.v, p->m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+    }
+}
+
+/* Head hd in the fused form: its Queries and Keys read in place from Q and K (with
+ * rope: the turned copies, which head_copies() made), its Values from V. */
+static as_fused_head head_in_place(const lean_worker *w, size_t hd)
+{
+    const as_problem *p = w->p;
+    const as_trace *t = w->t;
+    const size_t kv = as_kv_head(p, hd);
+    as_fused_head f = fused_head(p);
+
+    if (p->positions == AS_POSITIONS_ROPE) {
+        f.q = w->qr.v, f.ldq = p->d_k;
+        f.k = w->kr.v, f.ldk = p->d_k;
+    } else {
+        f.q = t->Q.v + hd * p->d_k, f.ldq = t->Q.cols;
+        f.k = t->K.v + kv * p->d_k, f.ldk = t->K.cols;
+    }
+    f.v = t->V.v + kv * p->d_v, f.ldv = t->V.cols;
+    if (f.alibi)
+        f.slope = t->slopes.v[hd];
+    return f;
+}
+
 /* Steps 1-4 of head hd into h->O: fused (fused.h) when no score can overflow, else one
  * step at a time; the same bits either way. */
 static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
 {
     const as_problem *p = w->p;
+    const int rope = p->positions == AS_POSITIONS_ROPE;
     as_fused_head f;
 
     if (as_matrix_init(&h->O, p->n, p->d_v) != 0) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    as_take_columns(w->q.v, w->t->Q.v, p->n, w->t->Q.cols, hd * p->d_k, p->d_k);
-    as_take_columns(w->k.v, w->t->K.v, p->m, w->t->K.cols, as_kv_head(p, hd) * p->d_k, p->d_k);
-    as_take_columns(w->v.v, w->t->V.v, p->m, w->t->V.cols, as_kv_head(p, hd) * p->d_v, p->d_v);
-    if (p->positions == AS_POSITIONS_ROPE) {
-        as_rope(w->qr.v, w->q.v, p->n, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
-        as_rope(w->kr.v, w->k.v, p->m, p->d_k, w->t->rope_cos.v, w->t->rope_sin.v, p->rope);
+    if (rope)
+        head_copies(w, hd);
+    f = head_in_place(w, hd);
+    if (as_fused_fits(&f, w->reach)) {
+        as_fused_run(h->O.v, &f, w->reach, &w->fused);
+    } else {
+        if (!rope)
+            head_copies(w, hd); /* the steps one by one read their own copies */
+        if (stepwise_head(h, hd, w) != 0)
+            return -1;
     }
-    f = fused_head(p);
-    f.q = w->qr.v ? w->qr.v : w->q.v;
-    f.k = w->kr.v ? w->kr.v : w->k.v;
-    f.v = w->v.v;
-    if (f.alibi)
-        f.slope = w->t->slopes.v[hd];
-    if (!as_fused_fits(&f, w->reach))
-        return stepwise_head(h, hd, w);
-    as_fused_run(h->O.v, &f, w->reach, &w->fused);
-    return check_range(&h->O, "O", 0, p, &w->err);
+    if (check_range(&h->O, "O", 0, p, &w->err) != 0)
+        return -1;
+    /* the head's columns of C, here on the head's thread (no other head writes them) */
+    as_put_columns(w->t->C.v, h->O.v, p->n, w->t->C.cols, hd * p->d_v, p->d_v);
+    return 0;
 }
 
 static void lean_heads(void *arg)
@@ -376,7 +413,7 @@ static void lean_heads(void *arg)
     size_t hd;
 
     if (as_matrix_init(&w->q, p->n, p->d_k) | as_matrix_init(&w->k, p->m, p->d_k) |
-        as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k) |
+        as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k, p->d_v) |
         (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
         w->failed = (long)w->first;
@@ -433,14 +470,10 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
 
 int as_attention_run_lean(as_trace *t, const as_problem *p, as_error *err)
 {
-    size_t hd;
-
     /* no M table (as the rows run): the fused heads make the mask's cells as they go,
      * and a head that cannot be fused builds its own */
     if (begin_run(t, p, 1, err) != 0 || run_heads_lean(t, p, err) != 0)
         goto fail;
-    for (hd = 0; hd < p->heads; hd++)
-        as_put_columns(t->C.v, t->head[hd].O.v, p->n, t->C.cols, hd * p->d_v, p->d_v);
     /* Q, K and V were needed only for the heads */
     as_matrix_free(&t->Q);
     as_matrix_free(&t->K);

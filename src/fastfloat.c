@@ -1,5 +1,8 @@
 /* fastfloat.c - decimal text to the nearest double (see fastfloat.h).
  *
+ * 0. the straight path: the common shape ("-1.234567890123456789e-02", at most 19
+ *    digits, with text after it) read block by block into w and q, then 2 and 3 below;
+ *    anything else, or anything 3 leaves undecided, goes through 1 to 4;
  * 1. scan: the sign, the first 19 significant digits as an integer w, the decimal
  *    exponent q (value = w * 10^q when nothing was cut off), and where the digits are;
  * 2. Clinger's fast path: w and 10^|q| both exact doubles, one correctly rounded
@@ -81,6 +84,44 @@ static uint64_t eight_digit_value(uint64_t v)
     v = v * 10 + (v >> 8);
     return (((v & mask) * mul1) + (((v >> 16) & mask) * mul2)) >> 32;
 }
+
+/* The bytes of chunk (8 bytes of text, loaded little-endian) that are not ASCII digits,
+ * flagged by their top bit. Only the lowest flag is sure (a byte below '0' borrows from
+ * the byte above it), and only the lowest is used. */
+static inline uint64_t non_digits(uint64_t chunk)
+{
+    return ((chunk + 0x4646464646464646u) | (chunk - 0x3030303030303030u)) & 0x8080808080808080u;
+}
+
+/* How many of the 8 bytes of chunk, from the first, are digits (0..8). */
+static inline int digit_run(uint64_t chunk)
+{
+    const uint64_t other = non_digits(chunk);
+
+    return other == 0 ? 8 : __builtin_ctzll(other) >> 3;
+}
+
+/* The value of the first n (0..8) bytes of chunk, all digits: they are moved to the top
+ * of the block below 8 - n zeros, and the block read at once (each shift is done in two
+ * halves, as a shift by 64 would be undefined). */
+static inline uint64_t lead_value(uint64_t chunk, int n)
+{
+    const int up = 4 * (8 - n), down = 4 * n;
+
+    chunk = (chunk << up) << up;
+    return eight_digit_value(chunk | ((0x3030303030303030u >> down) >> down));
+}
+
+static uint64_t load8(const char *p)
+{
+    uint64_t chunk;
+
+    memcpy(&chunk, p, 8);
+    return chunk;
+}
+
+static const uint64_t pow10_u64[9] = {1,      10,      100,      1000,     10000,
+                                      100000, 1000000, 10000000, 100000000};
 #else
 #define SWAR_DIGITS 0
 #endif
@@ -88,33 +129,23 @@ static uint64_t eight_digit_value(uint64_t v)
 /* Adds the digits at p to *w (wrapping past 19 of them); returns where they stop.
  * Inline: it runs for the integer and the fraction digits of every number. Eight bytes
  * at a time: a block of eight digits at once, and in the block where the digits stop,
- * the n before the first other byte (the lowest flagged byte of the mask: the bytes
- * below it are digits, so no carry or borrow reaches it) moved to the top of the block
- * below n zeros, again at once: no loop digit by digit but in the last 7 bytes of text. */
+ * the n before the first other byte at once too: no loop digit by digit but in the
+ * last 7 bytes of text. */
 static inline const char *scan_digits(const char *p, const char *end, uint64_t *w)
 {
     uint64_t v = *w;
 #if SWAR_DIGITS
-    static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-    uint64_t chunk, other;
     int n;
 
     while (end - p >= 8) {
-        memcpy(&chunk, p, 8);
-        other = ((chunk + 0x4646464646464646u) | (chunk - 0x3030303030303030u)) &
-                0x8080808080808080u;
-        if (other == 0) {
-            v = v * 100000000 + eight_digit_value(chunk);
-            p += 8;
-            continue;
+        const uint64_t chunk = load8(p);
+        n = digit_run(chunk);
+        v = v * pow10_u64[n] + lead_value(chunk, n);
+        p += n;
+        if (n < 8) {
+            *w = v;
+            return p;
         }
-        n = __builtin_ctzll(other) >> 3; /* digits before the first other byte */
-        if (n > 0) {
-            chunk = (chunk << (8 * (8 - n))) | (0x3030303030303030u >> (8 * n));
-            v = v * pow10[n] + eight_digit_value(chunk);
-        }
-        *w = v;
-        return p + n;
     }
 #endif
     for (; p < end && is_digit(*p); p++)
@@ -238,14 +269,17 @@ static void product_5q(uint64_t w, int64_t q, uint64_t *hi, uint64_t *lo)
 {
     const uint64_t *p5 = pow5_128[q - POW5_MIN_Q];
 
+    uint64_t hi2, lo2;
+
     mul_64x64(w, p5[0], hi, lo);
-    if ((*hi & 0x1FF) == 0x1FF) { /* the 9 bits below the answer's 55 may carry: refine */
-        uint64_t hi2, lo2;
-        mul_64x64(w, p5[1], &hi2, &lo2);
-        *lo += hi2;
-        if (hi2 > *lo)
-            (*hi)++;
-    }
+    /* When the 9 bits below the answer's 55 may carry, refine with the next 64 bits of the
+     * power. Without a branch: on numbers written with 19 digits (%.18e) those bits are
+     * all ones about a third of the time, at random, and a mispredicted branch costs more
+     * than the product. */
+    mul_64x64(w, p5[1], &hi2, &lo2);
+    hi2 &= -(uint64_t)((*hi & 0x1FF) == 0x1FF);
+    *lo += hi2;
+    *hi += hi2 > *lo;
 }
 
 /* Rounds a subnormal answer: power2 <= 0 means the exponent field will be 0. */
@@ -260,9 +294,17 @@ static uint64_t subnormal_bits(uint64_t m, int64_t power2)
     return (m < ((uint64_t)1 << 52) ? 0 : (uint64_t)1 << 52) | (m & MANTISSA_MASK);
 }
 
+/* Inlined where it is called even when the compiler thinks it too long: it is most of
+ * the work per number, and its result goes straight into the caller's registers. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* The bits of the positive double nearest to w * 10^q (w != 0) into *bits; returns 0,
  * or -1 when the product leaves the answer undecided. */
-static inline int eisel_lemire(uint64_t w, int64_t q, uint64_t *bits)
+static ALWAYS_INLINE int eisel_lemire(uint64_t w, int64_t q, uint64_t *bits)
 {
     uint64_t hi, lo, m;
     int64_t power2;
@@ -372,15 +414,180 @@ static double to_double(const decimal *d)
     return fallback(d);
 }
 
-const char *as_strtod_fast(const char *s, const char *end, double *out)
+/* ------------------------------------------------------------------------------ */
+/* 0. The common shape in a straight line                                            */
+/* ------------------------------------------------------------------------------ */
+
+#if SWAR_DIGITS
+/* The bytes the straight path reads from s on: a sign, a block of integer digits, the
+ * point and three blocks of fraction digits (the exponent's block lies within them, as
+ * at most 19 digits come before it). */
+#define STRAIGHT_REACH 33
+
+/* The value of a digit run at the end of the mantissa or in the exponent: its 0..7
+ * digits are the first bytes of chunk. One or two digits (a fraction cut short, an
+ * exponent such as "e-02") directly; more by lead_value. */
+static inline uint64_t short_run_value(uint64_t chunk, int k)
+{
+    const uint64_t d0 = (chunk & 0xF), d1 = (chunk >> 8 & 0xF);
+
+    if (k <= 2)
+        return k == 2 ? d0 * 10 + d1 : k == 1 ? d0 : 0;
+    return lead_value(chunk, k);
+}
+
+#if defined(__SSE2__) /* every x86-64 */
+#include <emmintrin.h>
+#define SIXTEEN_AT_ONCE 1
+/* The value of the 16 bytes at p when all are digits (*v set, returns 1), else 0: the
+ * test and the value of all 16 at once, in SSE2 registers (pairs of digits, then fours,
+ * then eights, each by one multiply-add of neighbouring lanes). */
+static ALWAYS_INLINE int sixteen_digits(const char *p, uint64_t *v)
+{
+    const __m128i t = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+                                   _mm_set1_epi8('0'));
+    const __m128i nine = _mm_set1_epi8(9);
+    __m128i pairs, fours, eights;
+
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(t, nine), nine)) != 0xFFFF)
+        return 0; /* a byte that is not a digit */
+    pairs = _mm_add_epi16(_mm_mullo_epi16(_mm_and_si128(t, _mm_set1_epi16(0xFF)), _mm_set1_epi16(10)),
+                          _mm_srli_epi16(t, 8));
+    fours = _mm_madd_epi16(pairs, _mm_set1_epi32(100 | 1 << 16));
+    eights = _mm_madd_epi16(_mm_packs_epi32(fours, fours), _mm_set1_epi32(10000 | 1 << 16));
+    *v = (uint64_t)(uint32_t)_mm_cvtsi128_si32(eights) * 100000000 +
+         (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(eights, 4));
+    return 1;
+}
+#else
+#define SIXTEEN_AT_ONCE 0
+#endif
+
+/* [+-]? d{1,7} ("." d*)? ([eE] [+-]? d{1,7})? with at most 19 digits in all, when
+ * STRAIGHT_REACH bytes of text follow s: what numpy.savetxt and printf write. Reads it
+ * block by block with no test for the end of the text and no record of where the digits
+ * are, to the same w and q as scan() and then the same steps 2 and 3. Returns the end of
+ * the number with *out set, or NULL (and *out untouched) for every other text, and when
+ * step 3 cannot decide: the general path then reads it from the start. */
+static ALWAYS_INLINE const char *straight(const char *s, const char *end, double *out)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    uint64_t chunk, w, bits;
+    int n, k, f = 0;
+    int64_t q = 0;
+    double x;
+
+    if (end - s < STRAIGHT_REACH)
+        return NULL;
+    if (is_digit(p[0]) && p[1] == '.') { /* one digit before the point, as %e writes */
+        n = 1;
+        w = (uint64_t)(p[0] - '0');
+    } else {
+        chunk = load8(p);
+        n = digit_run(chunk);
+        if (n == 0 || n == 8)
+            return NULL;
+        w = short_run_value(chunk, n);
+    }
+    p += n;
+    if (*p == '.') {
+        p++;
+#if SIXTEEN_AT_ONCE
+        if (sixteen_digits(p, &chunk)) { /* as %.16e .. %.18e write: wraps if n > 3, refused */
+            w = w * 10000000000000000u + chunk;
+            f = 16;
+        }
+#endif
+        chunk = load8(p + f);
+        k = digit_run(chunk);
+        while (k == 8 && f < 16) { /* 7 + 24 digits are more than 19: two blocks at most */
+            w = w * 100000000 + eight_digit_value(chunk);
+            f += 8;
+            chunk = load8(p + f);
+            k = digit_run(chunk);
+        }
+        f += k;
+        if (n + f > MAX_W_DIGITS)
+            return NULL;
+        w = w * pow10_u64[k] + short_run_value(chunk, k);
+        p += f;
+        q = -f;
+    }
+    if ((*p | 0x20) == 'e') {
+        const char *e = p + 1 + (p[1] == '-' || p[1] == '+');
+        int64_t v;
+        if (is_digit(e[0]) && is_digit(e[1]) && !is_digit(e[2])) { /* two, as %e writes */
+            k = 2;
+            v = (e[0] - '0') * 10 + (e[1] - '0');
+        } else {
+            chunk = load8(e);
+            k = digit_run(chunk);
+            if (k == 0 || k == 8)
+                return NULL; /* "1e" reads as 1, and long exponents: the general path */
+            v = (int64_t)short_run_value(chunk, k);
+        }
+        q += p[1] == '-' ? -v : v;
+        p = e + k;
+    }
+    if (w == 0)
+        bits = 0;
+    else if (clinger(w, q, &x))
+        memcpy(&bits, &x, sizeof bits);
+    else if (eisel_lemire(w, q, &bits) != 0)
+        return NULL;
+    *out = from_bits(bits, *s == '-');
+    return p;
+}
+#endif
+
+/* Steps 1 to 4 for any text (kept out of line, so that the straight path needs few
+ * registers saved). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const char *general(const char *s, const char *end, double *out)
 {
     decimal d;
-    const char *stop;
+    const char *stop = scan(&d, s, end);
 
-    if (s == NULL || s >= end)
-        return NULL;
-    stop = scan(&d, s, end);
     if (stop != NULL)
         *out = to_double(&d);
     return stop;
+}
+
+/* as_strtod_fast() without its checks of s: the straight path where it applies, else the
+ * general one. */
+static ALWAYS_INLINE const char *convert(const char *s, const char *end, double *out)
+{
+#if SWAR_DIGITS
+    const char *stop = straight(s, end, out);
+    if (stop != NULL)
+        return stop;
+#endif
+    return general(s, end, out);
+}
+
+const char *as_strtod_fast(const char *s, const char *end, double *out)
+{
+    if (s == NULL || s >= end)
+        return NULL;
+    return convert(s, end, out);
+}
+
+size_t as_strtod_fast_spaced(const char *s, const char *end, double *out, size_t most,
+                             const char **stop)
+{
+    const char *p = s, *e;
+    size_t n = 0;
+
+    *stop = s;
+    while (n < most && p < end && (e = convert(p, end, out + n)) != NULL) {
+        n++;
+        *stop = p = e;
+        if (p >= end || *p != ' ')
+            break;
+        while (++p < end && *p == ' ')
+            ;
+    }
+    return n;
 }

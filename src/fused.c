@@ -4,9 +4,9 @@
  * row scale, bias, mask and max in one sweep, exp and sum in a second, the division in
  * a third, all while the block is in the caches; then the block's shares times the
  * same rows of V (one product). The columns the mask forbids to every row of the block
- * (the future, under the causal mask) are neither scored nor mixed. */
+ * (the future, under the causal mask) are neither scored nor mixed. The head's Keys
+ * and Values are packed for the products once, and each block reads its slice. */
 #include "attnstep/fused.h"
-#include "attnstep/matrix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -77,15 +77,16 @@ void as_mask_reach_free(as_mask_reach *r)
     r->lo = r->hi = NULL;
 }
 
-/* The largest |x| of count values (NaN when there is one). */
-static double largest(const double *x, size_t count)
+/* The largest |x| of x[rows, cols] (row stride ld) (NaN when there is one). */
+static double largest(const double *x, size_t rows, size_t cols, size_t ld)
 {
     double big = 0.0;
-    size_t i;
+    size_t i, j;
 
-    for (i = 0; i < count; i++)
-        if (!(fabs(x[i]) <= big))
-            big = fabs(x[i]);
+    for (i = 0; i < rows; i++)
+        for (j = 0; j < cols; j++)
+            if (!(fabs(x[i * ld + j]) <= big))
+                big = fabs(x[i * ld + j]);
     return big;
 }
 
@@ -95,7 +96,8 @@ int as_fused_fits(const as_fused_head *h, const as_mask_reach *r)
      * the margin of 2^1000 against DBL_MAX ~ 2^1024 covers); then the scale, the bias
      * (at most |slope| max(n, m)) and the mask; and max - x stays finite as well */
     const double span = (double)(h->n > h->m ? h->n : h->m);
-    double bound = (double)h->d * largest(h->q, h->n * h->d) * largest(h->k, h->m * h->d);
+    double bound = (double)h->d * largest(h->q, h->n, h->d, h->ldq) *
+                   largest(h->k, h->m, h->d, h->ldk);
 
     bound = bound * fabs(h->scale) + (h->alibi ? fabs(h->slope) * span : 0.0) + r->largest;
     return r->every_row && bound < 0x1p1000;
@@ -105,12 +107,12 @@ int as_fused_fits(const as_fused_head *h, const as_mask_reach *r)
 /* One block of rows                                                                 */
 /* ------------------------------------------------------------------------------ */
 
-int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d)
+int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d, size_t dv)
 {
-    s->kt = malloc((m * d > 0 ? m * d : 1) * sizeof *s->kt);
-    s->s = malloc((m ? m : 1) * AS_FUSED_ROWS * sizeof *s->s);
-    s->g = (as_gemm_scratch){NULL, NULL};
-    if (s->kt != NULL && s->s != NULL && as_gemm_scratch_init(&s->g) == 0)
+    *s = (as_fused_scratch){.s = malloc((m ? m : 1) * AS_FUSED_ROWS * sizeof *s->s)};
+    if ((as_packed_b_init(&s->kt, d, m) | as_packed_b_init(&s->v, m, dv) |
+         as_gemm_scratch_init(&s->g)) == 0 &&
+        s->s != NULL)
         return 0;
     as_fused_scratch_free(s);
     return -1;
@@ -118,10 +120,11 @@ int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d)
 
 void as_fused_scratch_free(as_fused_scratch *s)
 {
-    free(s->kt);
+    as_packed_b_free(&s->kt);
+    as_packed_b_free(&s->v);
     free(s->s);
     as_gemm_scratch_free(&s->g);
-    s->kt = s->s = NULL;
+    s->s = NULL;
 }
 
 /* The mask's cell (i, c): from the table row (j: its index there), else the window's
@@ -163,24 +166,64 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
         s[j] /= total;
 }
 
+/* Row i's shares as shares() makes them, for a mask made of 0 and -inf only that lets
+ * the row read columns lo .. hi - 1 (a window mask, or none): the cells outside are
+ * -inf, whose share is 0 and whose +0 added to the sum of exps changes nothing, so
+ * only the cells inside are worked on, and the tests of shares() are left out. */
+static void shares_in_reach(double *s, size_t w, size_t i, size_t c0, size_t lo, size_t hi,
+                            const as_fused_head *h)
+{
+    const size_t a = lo > c0 ? lo - c0 : 0, b = hi - c0 < w ? hi - c0 : w;
+    double max = -INFINITY, total = 0.0;
+    size_t j;
+
+    for (j = 0; j < a; j++)
+        s[j] = 0.0;
+    for (j = b; j < w; j++)
+        s[j] = 0.0;
+    for (j = a; j < b; j++) {
+        double x = s[j] * h->scale;
+        if (h->alibi)
+            x += -h->slope * ((double)i - (double)(c0 + j));
+        x += 0.0; /* the mask's 0: -0.0 turns +0.0 */
+        s[j] = x;
+        if (x > max)
+            max = x;
+    }
+    for (j = a; j < b; j++) {
+        s[j] = exp(s[j] - max);
+        total += s[j];
+    }
+    for (j = a; j < b; j++)
+        s[j] /= total;
+}
+
 /* Rows i0 .. i0 + rows - 1 of out. */
 static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *h,
                       const as_mask_reach *r, as_fused_scratch *s)
 {
-    size_t c0 = h->m, c1 = 0, i, w;
+    size_t c0 = h->m, c1 = 0, i, w, a, ld;
 
     for (i = i0; i < i0 + rows; i++) {
         c0 = r->lo[i] < c0 ? r->lo[i] : c0;
         c1 = r->hi[i] > c1 ? r->hi[i] : c1;
     }
     w = c1 - c0;
-    /* step 1: the block's raw scores, columns c0 .. c1 - 1 of q kᵀ */
-    as_gemm_1(s->s, w, h->q + i0 * h->d, h->d, s->kt + c0, h->m, rows, h->d, w, &s->g);
+    a = c0 / AS_GEMM_NR * AS_GEMM_NR; /* the packed Keys are read from a panel's start */
+    ld = c1 - a;
+    /* step 1: the block's raw scores, columns a .. c1 - 1 of q kᵀ (those left of c0,
+     * which no row of the block reads, are made and passed over) */
+    as_gemm_packed_1(s->s, ld, h->q + i0 * h->ldq, h->ldq, &s->kt, 0, a, rows, h->d, ld, &s->g);
     /* steps 2 and 3, row by row */
     for (i = 0; i < rows; i++)
-        shares(s->s + i * w, w, i0 + i, c0, h);
+        if (h->mask != NULL)
+            shares(s->s + i * ld + (c0 - a), w, i0 + i, c0, h);
+        else
+            shares_in_reach(s->s + i * ld + (c0 - a), w, i0 + i, c0, r->lo[i0 + i],
+                            r->hi[i0 + i], h);
     /* step 4: the shares times the same rows of V */
-    as_gemm_1(out + i0 * h->dv, h->dv, s->s, w, h->v + c0 * h->dv, h->dv, rows, w, h->dv, &s->g);
+    as_gemm_packed_1(out + i0 * h->dv, h->dv, s->s + (c0 - a), ld, &s->v, c0, 0, rows, w, h->dv,
+                     &s->g);
 }
 
 void as_fused_run(double *out, const as_fused_head *h, const as_mask_reach *r,
@@ -188,7 +231,8 @@ void as_fused_run(double *out, const as_fused_head *h, const as_mask_reach *r,
 {
     size_t i0;
 
-    as_transpose(s->kt, h->k, h->m, h->d);
+    as_pack_b(&s->kt, h->k, h->ldk, h->d, h->m, 1);
+    as_pack_b(&s->v, h->v, h->ldv, h->m, h->dv, 0);
     for (i0 = 0; i0 < h->n; i0 += AS_FUSED_ROWS)
         run_block(out, i0, h->n - i0 < AS_FUSED_ROWS ? h->n - i0 : AS_FUSED_ROWS, h, r, s);
 }

@@ -2,9 +2,12 @@
  * of a and b packed so that a 6 x 8 tile of the output stays in registers while the
  * panels stream from the caches), a tile in plain C that gcc -O2 vectorises for the
  * baseline and one in AVX2 intrinsics picked at run time, and two POSIX threads for
- * large products. On the bench's projection (512 x 768 x 768) it runs at about 30
- * GFLOP/s on one core of the 2-core AMD EPYC (Zen 3) machine, against 1-3 for
- * as_matmul() and about 42 for OpenBLAS's dgemm, which may use fused multiply-adds.
+ * large products. On the bench's projection (512 x 768 x 768) it runs at about 37
+ * GFLOP/s on one core of the 2-core AMD EPYC (Zen 3) machine, against 2-5 for
+ * as_matmul() and 36-44 for OpenBLAS's dgemm, which uses fused multiply-adds. Zen 3
+ * multiplies on two pipes and adds on two others, so a multiply and a separate add
+ * per term can keep pace with a fused one: the tile alone, on data in L1, runs at 51
+ * GFLOP/s either way (measured); what is lost is in the packing and the caches.
  *
  * Every output cell is a single running sum over t = 0, 1, ..., k-1 in that order,
  * starting from 0, exactly as as_matmul() computes it: the blocking changes which
@@ -20,7 +23,7 @@
 #include <string.h>
 
 #define MR 6    /* rows of the register tile */
-#define NR 8    /* columns of the register tile */
+#define NR AS_GEMM_NR /* columns of the register tile: 8 */
 #define KC 256  /* depth of a packed panel: a KC x NR panel of b stays in L1 */
 #define MC 120  /* rows of a per packed block (a multiple of MR): MC x KC of a stays in L2 */
 #define NC 768  /* columns of b per packed block: KC x NC of b stays in L2/L3 */
@@ -199,22 +202,30 @@ static size_t round_up(size_t x, size_t unit)
     return (x + unit - 1) / unit * unit;
 }
 
-/* a[rows, kc] (row stride lda) into panels of MR rows, interleaved: ap[panel][t][r].
- * Rows past the end are zeros (their results are never stored). */
-static void pack_a(double *ap, const double *a, size_t lda, size_t rows, size_t kc)
+/* count rows of src (row stride ld), depth values each, into panels of width rows,
+ * interleaved: dst[panel][t][r] = src[(panel * width + r) * ld + t]; rows past the end
+ * are zeros (their results are never stored). */
+static inline void pack_interleaved(double *dst, const double *src, size_t ld, size_t count,
+                                    size_t depth, size_t width)
 {
     size_t i0, r, t;
 
-    for (i0 = 0; i0 < rows; i0 += MR, ap += MR * kc)
-        for (r = 0; r < MR; r++) {
-            const double *row = a + (i0 + r) * lda;
-            if (i0 + r < rows)
-                for (t = 0; t < kc; t++)
-                    ap[t * MR + r] = row[t];
+    for (i0 = 0; i0 < count; i0 += width, dst += width * depth)
+        for (r = 0; r < width; r++) {
+            const double *row = src + (i0 + r) * ld;
+            if (i0 + r < count)
+                for (t = 0; t < depth; t++)
+                    dst[t * width + r] = row[t];
             else
-                for (t = 0; t < kc; t++)
-                    ap[t * MR + r] = 0.0;
+                for (t = 0; t < depth; t++)
+                    dst[t * width + r] = 0.0;
         }
+}
+
+/* a[rows, kc] (row stride lda) into panels of MR rows, interleaved: ap[panel][t][r]. */
+static void pack_a(double *ap, const double *a, size_t lda, size_t rows, size_t kc)
+{
+    pack_interleaved(ap, a, lda, rows, kc, MR);
 }
 
 /* Rows t0 .. t0 + rows - 1 of b[kc, cols] (row stride ldb) into their places in the
@@ -255,16 +266,16 @@ static void pack_b(double *bp, const double *b, size_t ldb, size_t kc, size_t co
 /* ------------------------------------------------------------------------------ */
 
 /* out[mc, nc] (stride ldc) += the packed blocks (first: = them, the sums starting at
- * +0): every tile of the block. */
-static void block(double *out, size_t ldc, const double *ap, const double *bp, size_t mc,
-                  size_t nc, size_t kc, int first)
+ * +0): every tile of the block. The panels of b are bstride apart. */
+static void block(double *out, size_t ldc, const double *ap, const double *bp, size_t bstride,
+                  size_t mc, size_t nc, size_t kc, int first)
 {
     size_t i0, j0;
 
     for (j0 = 0; j0 < nc; j0 += NR)
         for (i0 = 0; i0 < mc; i0 += MR) {
             double *c = out + i0 * ldc + j0;
-            const double *a_panel = ap + i0 * kc, *b_panel = bp + j0 * kc;
+            const double *a_panel = ap + i0 * kc, *b_panel = bp + j0 / NR * bstride;
             if (mc - i0 >= MR && nc - j0 >= NR)
                 full_tile(c, ldc, a_panel, b_panel, kc, first);
             else
@@ -273,15 +284,39 @@ static void block(double *out, size_t ldc, const double *ap, const double *bp, s
         }
 }
 
+/* One depth slice of kc terms: out[n, nc] (stride ldo) += a[n, kc] (stride lda) @ the
+ * packed panels bp (bstride apart), a packed MC rows at a time into ap; first: the
+ * slice is the first, whose sums start at +0. */
+static void slice(double *out, size_t ldo, const double *a, size_t lda, const double *bp,
+                  size_t bstride, size_t n, size_t kc, size_t nc, double *ap, int first)
+{
+    size_t ic;
+
+    for (ic = 0; ic < n; ic += MC) {
+        const size_t mc = min_size(MC, n - ic);
+        pack_a(ap, a + ic * lda, lda, mc, kc);
+        block(out + ic * ldo, ldo, ap, bp, bstride, mc, nc, kc, first);
+    }
+}
+
+/* A product of no terms: every sum is its start, +0. */
+static void zeros(double *out, size_t ldo, size_t n, size_t p)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        memset(out + i * ldo, 0, p * sizeof *out);
+}
+
 /* out[n,p] (row stride ldo) = a[n,k] (stride lda) @ b[k,p] (stride ldb) with scratch
  * ap (MC x KC) and bp (KC x NC, rounded up). Every sum starts at +0, as in as_matmul(). */
 static void blocked(double *out, size_t ldo, const double *a, size_t lda, const double *b,
                     size_t ldb, size_t n, size_t k, size_t p, double *ap, double *bp)
 {
-    size_t jc, pc, ic;
+    size_t jc, pc;
 
-    for (ic = 0; k == 0 && ic < n; ic++) /* no terms: every sum is its start, +0 */
-        memset(out + ic * ldo, 0, p * sizeof *out);
+    if (k == 0)
+        zeros(out, ldo, n, p);
     for (jc = 0; jc < p; jc += NC) {
         const size_t nc = min_size(NC, p - jc);
         /* one depth slice of KC terms at a time; each cell's running sum waits in out
@@ -289,13 +324,61 @@ static void blocked(double *out, size_t ldo, const double *a, size_t lda, const 
         for (pc = 0; pc < k; pc += KC) {
             const size_t kc = min_size(KC, k - pc);
             pack_b(bp, b + pc * ldb + jc, ldb, kc, nc);
-            for (ic = 0; ic < n; ic += MC) {
-                const size_t mc = min_size(MC, n - ic);
-                pack_a(ap, a + ic * lda + pc, lda, mc, kc);
-                block(out + ic * ldo + jc, ldo, ap, bp, mc, nc, kc, pc == 0);
-            }
+            slice(out + jc, ldo, a + pc, lda, bp, NR * kc, n, kc, nc, ap, pc == 0);
         }
     }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Products over a table packed once                                                 */
+/* ------------------------------------------------------------------------------ */
+
+int as_packed_b_init(as_packed_b *pb, size_t rows, size_t cols)
+{
+    const size_t cells = rows * round_up(cols, NR);
+
+    pthread_once(&simd_once, detect_simd);
+    pb->v = malloc((cells > 0 ? cells : 1) * sizeof *pb->v);
+    pb->rows = pb->cols = 0;
+    pb->room = pb->v != NULL ? cells : 0;
+    return pb->v != NULL ? 0 : -1;
+}
+
+void as_packed_b_free(as_packed_b *pb)
+{
+    free(pb->v);
+    *pb = (as_packed_b){NULL, 0, 0, 0};
+}
+
+/* bt[cols, rows] (row stride ldb) into panels of NR columns of its transpose, each
+ * rows deep: bp[panel][t][j] = bt[panel * NR + j][t]; columns past the end zeros. */
+static void pack_bt(double *bp, const double *bt, size_t ldb, size_t rows, size_t cols)
+{
+    pack_interleaved(bp, bt, ldb, cols, rows, NR);
+}
+
+void as_pack_b(as_packed_b *pb, const double *b, size_t ldb, size_t rows, size_t cols,
+               int transposed)
+{
+    if (transposed)
+        pack_bt(pb->v, b, ldb, rows, cols);
+    else
+        pack_b(pb->v, b, ldb, rows, cols);
+    pb->rows = rows;
+    pb->cols = cols;
+}
+
+void as_gemm_packed_1(double *out, size_t ldo, const double *a, size_t lda, const as_packed_b *pb,
+                      size_t t0, size_t j0, size_t n, size_t k, size_t p, as_gemm_scratch *s)
+{
+    const double *panels = pb->v + j0 * pb->rows + t0 * NR; /* j0 / NR panels in, row t0 */
+    size_t pc;
+
+    if (k == 0)
+        zeros(out, ldo, n, p);
+    for (pc = 0; pc < k; pc += KC)
+        slice(out, ldo, a + pc, lda, panels + pc * NR, NR * pb->rows, n, min_size(KC, k - pc),
+              p, s->ap, pc == 0);
 }
 
 int as_gemm_scratch_init(as_gemm_scratch *s)

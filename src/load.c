@@ -72,21 +72,31 @@ static double *big_array(size_t n)
     return p;
 }
 
-/* One part of the file: its bytes [from, to) and the rows read from them. */
+/* One part of the file: its bytes [from, to), the chunk being read and the rows read. */
 typedef struct part {
     int fd;
-    off_t from, to;
-    size_t expect;   /* bytes whose rows b should have room for (the whole file for part 1) */
+    off_t from, to, at; /* at: the next byte to read */
+    size_t expect;      /* bytes whose rows b should have room for (the whole file for part 1) */
+    char *buf;          /* the chunk: have bytes in it, room for cap */
+    size_t cap, have, done; /* done: the bytes already read into rows */
+    int sized;          /* b's room is set (by presize, or as a window of a shared array) */
     as_rd_matrix b;
-    int rc;
+    int rc;             /* 1 while reading, then 0 when all read the quick way, else -1 */
 } part;
+
+/* A count of rows, with room to spare: rows of the same text vary a little in length. */
+static size_t with_margin(double rows)
+{
+    return (size_t)rows + (size_t)rows / 16 + 32;
+}
 
 /* After the first rows of h: room for the rows its bytes should hold, guessed from the
  * bytes per row so far, in one allocation (huge pages where offered). */
-static void presize(part *h, size_t bytes_read)
+static void presize(part *h)
 {
     as_rd_matrix *b = &h->b;
-    size_t rows = h->expect / (bytes_read / b->rows + 1) + 2, most = AS_MAX_CELLS / b->cols;
+    size_t rows = with_margin((double)h->expect * (double)b->rows / (double)h->done);
+    size_t most = AS_MAX_CELLS / b->cols;
     double *v;
 
     if (most > AS_MAX_DIM)
@@ -112,47 +122,74 @@ static size_t whole_lines(const char *buf, size_t have)
     return have;
 }
 
-/* The thread body: reads h's bytes chunk by chunk; h->rc 0 when all of them read the
- * quick way. */
+static void part_start(part *h, int fd, off_t from, off_t to, size_t expect, unsigned flags)
+{
+    memset(h, 0, sizeof *h);
+    h->fd = fd;
+    h->from = h->at = from;
+    h->to = to;
+    h->expect = expect;
+    h->b.flags = flags;
+    h->cap = CHUNK;
+    h->buf = malloc(h->cap);
+    h->rc = h->buf != NULL ? 1 : -1;
+}
+
+/* Ends the reading of h with rc; returns 0. */
+static int part_end(part *h, int rc)
+{
+    h->rc = rc;
+    free(h->buf);
+    h->buf = NULL;
+    return 0;
+}
+
+/* Reads the next chunk of h's bytes and its whole lines the quick way. Returns 1 while
+ * there is more, 0 when h is done (h->rc 0 when all of it read the quick way). */
+static int read_step(part *h)
+{
+    size_t lines, want;
+    ssize_t got;
+    char *grown;
+
+    if (h->rc != 1)
+        return 0;
+    if (h->at >= h->to && h->have == 0)
+        return part_end(h, 0);
+    if (h->have == h->cap) { /* a line longer than the buffer */
+        if ((grown = realloc(h->buf, h->cap * 2)) == NULL)
+            return part_end(h, -1);
+        h->buf = grown;
+        h->cap *= 2;
+    }
+    if (h->at < h->to) {
+        want = (size_t)(h->to - h->at) < h->cap - h->have ? (size_t)(h->to - h->at) : h->cap - h->have;
+        got = pread(h->fd, h->buf + h->have, want, h->at);
+        if (got <= 0)
+            return part_end(h, -1); /* cut short or unreadable: the full read says so */
+        h->at += got;
+        h->have += (size_t)got;
+    }
+    lines = h->at < h->to ? whole_lines(h->buf, h->have) : h->have;
+    if (lines == 0)
+        return 1;
+    if (as_reader_quick_rows(&h->b, h->buf, lines) != 0)
+        return part_end(h, -1);
+    h->done += lines;
+    if (!h->sized && h->b.rows > 0) {
+        presize(h);
+        h->sized = 1;
+    }
+    memmove(h->buf, h->buf + lines, h->have - lines);
+    h->have -= lines;
+    return 1;
+}
+
+/* The thread body: reads the rest of h's bytes. */
 static void read_part(void *arg)
 {
-    part *h = arg;
-    size_t cap = CHUNK, have = 0, lines, done = 0, want;
-    off_t at = h->from;
-    char *buf = malloc(cap), *grown;
-    ssize_t got;
-    int sized = 0;
-
-    while (buf != NULL && (at < h->to || have > 0)) {
-        if (have == cap) { /* a line longer than the buffer */
-            if ((grown = realloc(buf, cap * 2)) == NULL)
-                break;
-            buf = grown;
-            cap *= 2;
-        }
-        if (at < h->to) {
-            want = (size_t)(h->to - at) < cap - have ? (size_t)(h->to - at) : cap - have;
-            got = pread(h->fd, buf + have, want, at);
-            if (got <= 0)
-                break; /* cut short or unreadable: the full read says so */
-            at += got;
-            have += (size_t)got;
-        }
-        lines = at < h->to ? whole_lines(buf, have) : have;
-        if (lines == 0)
-            continue;
-        if (as_reader_quick_rows(&h->b, buf, lines) != 0)
-            break;
-        done += lines;
-        if (!sized && h->b.rows > 0) {
-            presize(h, done);
-            sized = 1;
-        }
-        memmove(buf, buf + lines, have - lines);
-        have -= lines;
-    }
-    h->rc = buf != NULL && at >= h->to && have == 0 ? 0 : -1;
-    free(buf);
+    while (read_step(arg))
+        ;
 }
 
 /* Where the second part starts: just after the first "\n" past the middle of the size
@@ -172,9 +209,60 @@ static off_t split_point(int fd, off_t size)
     return 0;
 }
 
-/* Appends the rows of tail to head; -1 when their widths differ or the whole is over the
- * limits (which the reading in one piece then reports where it happens). */
-static int join_parts(as_rd_matrix *head, as_rd_matrix *tail)
+/* The two parts share one array. */
+typedef struct shared {
+    size_t window; /* the tail's rows start at row window of the head's array */
+    size_t cap;    /* the room of the whole array */
+} shared;
+
+/* Once the head has its first rows: the tail reads its rows straight into the head's
+ * array, in a window after room for the head's rows (both guessed with a margin from the
+ * bytes per row so far), so that joining the parts moves the tail's rows within memory
+ * already touched, instead of copying them into new pages (a page fault and a page
+ * cleared for every 2 MiB or 4 KiB, after both parts are done). Each part's room is
+ * fixed: a part that needs more fails, and the file is read again with two arrays.
+ * Returns 0 when set, -1 when not (nothing changed). */
+static int share_array(part *head, part *tail, shared *s)
+{
+    as_rd_matrix *b = &head->b;
+    const double per_byte = (double)b->rows / (double)head->done;
+    const size_t rows = with_margin(per_byte * (double)(head->to - head->from));
+    const size_t cols = b->cols, all = rows + with_margin(per_byte * (double)(tail->to - tail->from));
+    double *v;
+
+    if (all > AS_MAX_DIM || !as_shape_ok(all, cols))
+        return -1;
+    if (b->cap < all * cols) {
+        if ((v = big_array(all * cols)) == NULL)
+            return -1;
+        memcpy(v, b->v, b->rows * cols * sizeof *v);
+        free(b->v);
+        b->v = v;
+        b->cap = all * cols;
+    }
+    s->window = rows;
+    s->cap = b->cap;
+    b->cap = rows * cols;
+    b->flags |= AS_RD_FIXED;
+    tail->b.v = b->v + rows * cols;
+    tail->b.cap = s->cap - rows * cols;
+    tail->b.flags |= AS_RD_FIXED;
+    tail->sized = 1;
+    return 0;
+}
+
+/* Nonzero when part h failed for want of room in its window of a shared array. */
+static int out_of_room(const part *h)
+{
+    const as_rd_matrix *b = &h->b;
+
+    return h->rc != 0 && b->rows > 0 && (b->rows + 1) * b->cols > b->cap;
+}
+
+/* Appends the rows of the tail to the head: from its window of the shared array s, or
+ * from its own array; -1 when their widths differ or the whole is over the limits (which
+ * the reading in one piece then reports where it happens). */
+static int join_parts(as_rd_matrix *head, as_rd_matrix *tail, const shared *s)
 {
     size_t rows = head->rows + tail->rows, cols = head->rows > 0 ? head->cols : tail->cols;
     double *v;
@@ -185,28 +273,37 @@ static int join_parts(as_rd_matrix *head, as_rd_matrix *tail)
         return -1;
     if (rows > AS_MAX_DIM || !as_shape_ok(rows, cols))
         return -1;
-    if (head->cap < rows * cols) {
-        v = realloc(head->v, rows * cols * sizeof *v);
-        if (v == NULL)
-            return -1;
-        head->v = v;
-        head->cap = rows * cols;
+    if (s != NULL) {
+        memmove(head->v + head->rows * cols, head->v + s->window * cols,
+                tail->rows * cols * sizeof *head->v);
+        head->cap = s->cap;
+    } else {
+        if (head->cap < rows * cols) {
+            v = realloc(head->v, rows * cols * sizeof *v);
+            if (v == NULL)
+                return -1;
+            head->v = v;
+            head->cap = rows * cols;
+        }
+        memcpy(head->v + head->rows * cols, tail->v, tail->rows * cols * sizeof *head->v);
     }
-    memcpy(head->v + head->rows * cols, tail->v, tail->rows * cols * sizeof *head->v);
     head->rows = rows;
     head->cols = cols;
     return 0;
 }
 
-/* Reads the file at path into b (fresh) the quick way; 0 when that gave the whole matrix,
- * -1 when the full read must decide (also when the file cannot be opened, or is no
- * regular file, or is over the size limit: the full read reports those). */
-static int load_quick(const char *path, as_rd_matrix *b)
+/* Reads the file at path into b (fresh) the quick way, in two parts sharing one array
+ * when share is set; 0 when that gave the whole matrix, 1 when it should be tried again
+ * without sharing, -1 when the full read must decide (also when the file cannot be
+ * opened, or is no regular file, or is over the size limit: the full read reports
+ * those). */
+static int load_quick(const char *path, as_rd_matrix *b, int share)
 {
     part h[2];
+    shared s;
     struct stat st;
     off_t at = 0;
-    int fd = open(path, O_RDONLY), i, rc = -1;
+    int fd = open(path, O_RDONLY), rc = -1, sharing = 0;
 
     if (fd < 0)
         return -1;
@@ -214,32 +311,32 @@ static int load_quick(const char *path, as_rd_matrix *b)
         goto done;
     if ((size_t)st.st_size >= SPLIT_MIN)
         at = split_point(fd, st.st_size);
-    for (i = 0; i < 2; i++) {
-        memset(&h[i], 0, sizeof h[i]);
-        h[i].fd = fd;
-        h[i].b.flags = b->flags;
-        h[i].rc = -1;
-    }
-    h[0].to = at > 0 ? at : st.st_size;
-    h[0].expect = (size_t)st.st_size;
-    h[1].from = at;
-    h[1].to = st.st_size;
-    h[1].expect = (size_t)(st.st_size - at);
+    part_start(&h[0], fd, 0, at > 0 ? at : st.st_size, (size_t)st.st_size, b->flags);
+    memset(&h[1], 0, sizeof h[1]);
     if (at > 0)
+        part_start(&h[1], fd, at, st.st_size, (size_t)(st.st_size - at), b->flags);
+    if (at > 0) {
+        while (share && h[0].b.rows == 0 && read_step(&h[0]))
+            ; /* the head's first rows tell the tail where its own go */
+        sharing = share && h[0].rc == 1 && h[0].b.rows > 0 && share_array(&h[0], &h[1], &s) == 0;
         as_two_threads(read_part, &h[0], read_part, &h[1]);
-    else
+    } else
         read_part(&h[0]);
-    if (h[0].rc == 0 && (at == 0 || (h[1].rc == 0 && join_parts(&h[0].b, &h[1].b) == 0)) &&
-        h[0].b.rows > 0) {
+    if (h[0].rc == 0 && h[0].b.rows > 0 &&
+        (at == 0 || (h[1].rc == 0 && join_parts(&h[0].b, &h[1].b, sharing ? &s : NULL) == 0))) {
         b->v = h[0].b.v; /* b gets the values; h[0] gives them up */
         b->rows = h[0].b.rows;
         b->cols = h[0].b.cols;
         b->cap = h[0].b.cap;
         h[0].b.v = NULL;
         rc = 0;
-    }
+    } else if (sharing && (out_of_room(&h[0]) || out_of_room(&h[1])))
+        rc = 1;
     free(h[0].b.v);
-    free(h[1].b.v);
+    if (!sharing)
+        free(h[1].b.v);
+    free(h[0].buf);
+    free(h[1].buf);
 done:
     close(fd);
     return rc;
@@ -290,8 +387,9 @@ static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n
     }
     as_reader_init(&file, path, r->err, NULL, NULL);
     e = loadable(path);
-    if (e == 0 && load_quick(path, b) == 0)
+    if (e == 0 && ((rc = load_quick(path, b, 1)) == 0 || (rc == 1 && load_quick(path, b, 0) == 0)))
         goto done;
+    rc = -1;
     if (e == 0) /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
         e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {

@@ -66,11 +66,16 @@ static int shown_rounded(const char *shown, double v)
     return strtod(shorter, NULL) == v;
 }
 
+/* The text of an infinity: −∞ and ∞, or -inf and inf. */
+static const char *infinity_text(double v, int ascii)
+{
+    return v < 0 ? (ascii ? "-inf" : "\xe2\x88\x92\xe2\x88\x9e") : (ascii ? "inf" : "\xe2\x88\x9e");
+}
+
 int as_fmt_display_printf(char *buf, size_t size, double v, int digits, int ascii)
 {
     if (isinf(v)) {
-        snprintf(buf, size, "%s", v < 0 ? (ascii ? "-inf" : "\xe2\x88\x92\xe2\x88\x9e")
-                                         : (ascii ? "inf" : "\xe2\x88\x9e"));
+        snprintf(buf, size, "%s", infinity_text(v, ascii));
         return 0;
     }
     if (isnan(v)) { /* never reaches a table: the run refuses NaN first */
@@ -417,6 +422,7 @@ size_t as_fmt_roundtrip(char *buf, size_t size, double v)
  * the definition itself runs. */
 #if defined(__SIZEOF_INT128__)
 #define DISPLAY_MAX_DIGITS 17
+#define FIXED_ROOM 48 /* fixed_text's longest text (34 bytes) and its NUL, with room */
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -492,7 +498,7 @@ static size_t fixed_text(char *out, double v, int d, int *places)
  * decimal fewer would (as_strtod_fast reads as strtod does, bit for bit). */
 static int fixed_rounded(const char *shown, size_t len, double v, int places)
 {
-    char shorter[48];
+    char shorter[FIXED_ROOM];
     double back;
     int fewer;
     size_t n;
@@ -505,27 +511,47 @@ static int fixed_rounded(const char *shown, size_t len, double v, int places)
     return as_strtod_fast(shorter, shorter + n, &back) != NULL && back == v;
 }
 
-int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
+size_t as_fmt_display_text(char *buf, size_t size, double v, int digits, int ascii,
+                          int *rounded)
 {
-    char text[48];
     size_t len;
-    int places;
+    int places, r = 0;
 
-    if (!isfinite(v) || digits < 0 || digits > DISPLAY_MAX_DIGITS || fabs(v) >= 1e15 ||
-        size < sizeof text)
-        return as_fmt_display_printf(buf, size, v, digits, ascii);
-    if (v == floor(v)) {
+    if (size < FIXED_ROOM || isnan(v) || digits < 0 || digits > DISPLAY_MAX_DIGITS ||
+        (isfinite(v) && fabs(v) >= 1e15)) {
+        r = as_fmt_display_printf(buf, size, v, digits, ascii);
+        len = size > 0 ? strlen(buf) : 0;
+    } else if (isinf(v)) { /* the masked cells: half of a causal layer's scores */
+        len = strlen(infinity_text(v, ascii));
+        memcpy(buf, infinity_text(v, ascii), len + 1);
+    } else if (v == floor(v)) {
         len = layout_whole(buf, v == 0 ? 0.0 : v);
         buf[len] = '\0';
-        return 0;
+    } else {
+        len = fixed_text(buf, v, digits, &places);
+        if (rounded != NULL)
+            r = fixed_rounded(buf, len, v, places);
     }
-    len = fixed_text(text, v, digits, &places);
-    memcpy(buf, text, len + 1);
-    return fixed_rounded(text, len, v, places);
+    if (rounded != NULL)
+        *rounded = r;
+    return len;
 }
 #else
-int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
+size_t as_fmt_display_text(char *buf, size_t size, double v, int digits, int ascii,
+                          int *rounded)
 {
-    return as_fmt_display_printf(buf, size, v, digits, ascii);
+    const int r = as_fmt_display_printf(buf, size, v, digits, ascii);
+
+    if (rounded != NULL)
+        *rounded = r;
+    return size > 0 ? strlen(buf) : 0;
 }
 #endif
+
+int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
+{
+    int rounded;
+
+    as_fmt_display_text(buf, size, v, digits, ascii, &rounded);
+    return rounded;
+}

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,8 @@ static int grow(as_rd_matrix *b, size_t need)
 
     if (need <= b->cap)
         return 0;
+    if (b->flags & AS_RD_FIXED)
+        return -1;
     while (cap < need)
         cap *= 2; /* geometric: reading n numbers costs O(n) copying in all */
     if (cap > AS_MAX_CELLS)
@@ -740,7 +743,7 @@ static void presize(as_rd_matrix *b, const as_cursor *c, const char *row_start)
         most = AS_MAX_DIM;
     if (rows > most)
         rows = most;
-    if (rows * b->cols <= b->cap || (b->flags & AS_RD_UNITS))
+    if (rows * b->cols <= b->cap || (b->flags & (AS_RD_UNITS | AS_RD_FIXED)))
         return;
     v = realloc(b->v, rows * b->cols * sizeof *v);
     if (v != NULL) {
@@ -798,61 +801,82 @@ int as_reader_plain_rows(as_reader *r, as_rd_matrix *b)
 
 /* ------------------------------------------------------------------ quick rows ---- */
 
-/* Past the ASCII blanks at p (those of as_lex_blank: the others are for the full read). */
+/* Sets of ASCII bytes below 64, one bit per byte: the blanks of as_lex_blank (the others
+ * are for the full read), and what ends a row (a line end or a comment). One test each,
+ * as they are asked after every number. */
+#define BYTE_BIT(c) ((uint64_t)1 << (c))
+#define QUICK_BLANKS (BYTE_BIT(' ') | BYTE_BIT('\t') | BYTE_BIT('\v') | BYTE_BIT('\f'))
+#define QUICK_ROW_ENDS (BYTE_BIT('\n') | BYTE_BIT('\r') | BYTE_BIT('#'))
+
+static int quick_in(char c, uint64_t set)
+{
+    return (unsigned char)c < 64 && (set >> (unsigned char)c & 1);
+}
+
+/* Past the blanks at p. */
 static const char *quick_blanks(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\v' || *p == '\f'))
+    while (p < end && quick_in(*p, QUICK_BLANKS))
         p++;
     return p;
 }
 
-/* Nonzero when p is where a number written so may end: a blank, a comma, a line end, a
- * comment or the end (the ASCII delimiters of as_lex_at_delim but "[" and "]"). */
-static int quick_stop(const char *p, const char *end)
+/* Past the gap after a number that ends at p: blanks, at most one comma, blanks. NULL when
+ * the number does not end there (the ASCII delimiters of as_lex_at_delim but "[" and
+ * "]": a blank, a comma, a line end, a comment or the end), or at a second comma. */
+static const char *quick_gap(const char *p, const char *end)
 {
-    return p >= end || *p == ' ' || *p == '\t' || *p == '\v' || *p == '\f' || *p == ',' ||
-           *p == '\n' || *p == '\r' || *p == '#';
+    const char *q = quick_blanks(p, end);
+
+    if (q < end && *q == ',') {
+        q = quick_blanks(q + 1, end);
+        if (q < end && *q == ',')
+            return NULL; /* two commas: the full read names them */
+    } else if (q == p && q < end && !quick_in(*q, QUICK_ROW_ENDS))
+        return NULL; /* "1/2", "1x": the full read decides */
+    return q;
 }
 
-/* Reads the number at p into the row of b being read (n numbers in it so far); returns
- * where it ends, NULL when it is not a finite plain decimal followed by a delimiter, or
- * when it does not fit (a longer row than row 1, the limits, memory). */
-static const char *quick_number(as_rd_matrix *b, size_t n, const char *p, const char *end)
+/* Room for the numbers of the row being read after its first n: the rest of row 1's
+ * width for a later row; for row 1, what the array holds (grown first when full), within
+ * the limit. Returns where they go, or NULL when no more fit. */
+static double *quick_room(as_rd_matrix *b, size_t n, size_t *room)
 {
-    double x;
-    const char *e = as_strtod_fast(p, end, &x); /* what as_parse_number gives it */
-
-    if (e == NULL || isinf(x) || !quick_stop(e, end))
-        return NULL; /* also "1/2" and "1e999": the full read decides */
-    if (b->rows == 0) {
-        if (n >= AS_MAX_DIM || grow(b, n + 1) != 0)
-            return NULL;
-    } else if (n >= b->cols)
+    if (b->rows > 0) {
+        *room = b->cols - n;
+        return b->v + b->rows * b->cols + n;
+    }
+    if (n >= AS_MAX_DIM || grow(b, n + 1) != 0)
         return NULL;
-    b->v[b->rows * b->cols + n] = x;
-    return e;
+    *room = (b->cap < AS_MAX_DIM ? b->cap : AS_MAX_DIM) - n;
+    return b->v + n;
 }
 
 /* One row at p (its first number): numbers split by blanks or commas, up to the line's
- * end or comment. Returns where it stops, or NULL when the row is not one quick_rows
- * reads. */
+ * end or comment; the runs split by spaces alone are read by as_strtod_fast_spaced. Returns
+ * where it stops, or NULL when the row is not one quick_rows reads: a number that is not
+ * a finite plain decimal followed by a delimiter, or one that does not fit (a longer row
+ * than row 1, the limits, memory). */
 static const char *quick_row(as_rd_matrix *b, const char *p, const char *end)
 {
-    size_t n = 0;
+    size_t n = 0, k, room = 0, i;
+    const char *e;
+    double *v;
 
     if (b->rows > 0 && (b->rows + 1 > AS_MAX_DIM || !as_shape_ok(b->rows + 1, b->cols) ||
                         grow(b, (b->rows + 1) * b->cols) != 0))
         return NULL;
     do {
-        if ((p = quick_number(b, n++, p, end)) == NULL)
+        if ((v = quick_room(b, n, &room)) == NULL)
             return NULL;
-        p = quick_blanks(p, end);
-        if (p < end && *p == ',') {
-            p = quick_blanks(p + 1, end);
-            if (p < end && *p == ',')
-                return NULL; /* two commas: the full read names them */
-        }
-    } while (!(p >= end || *p == '#' || *p == '\n' || *p == '\r'));
+        k = as_strtod_fast_spaced(p, end, v, room, &e); /* what as_parse_number gives */
+        for (i = 0; i < k; i++)
+            if (isinf(v[i]))
+                return NULL; /* "1e999": the full read decides */
+        if (k == 0 || (p = quick_gap(e, end)) == NULL)
+            return NULL;
+        n += k;
+    } while (!(p >= end || quick_in(*p, QUICK_ROW_ENDS)));
     if (b->rows == 0)
         b->cols = n;
     else if (n != b->cols)

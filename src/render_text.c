@@ -44,23 +44,66 @@ static void head_name(char *buf, size_t size, const char *base, const as_problem
     snprintf(buf, size, "%s%s", base, sub);
 }
 
-/* A table given row by row: "EXPR = " (or "≈" when a shown value is rounded), the
- * matrix, captions beside. Each row is read twice (to lay the table out, then to write
- * it) and never kept: a table of a rows trace is written without being held whole. */
+/* A table laid out and labelled, not yet written. */
+typedef struct laid_table {
+    as_rows rows;
+    as_table_layout lay;
+    as_text label;
+    as_cell_style st;
+} laid_table;
+
+/* Lays out a table given row by row: "EXPR = " (or "≈" when a shown value is rounded)
+ * and its columns. Each row is read twice (to lay the table out, then to write it) and
+ * never kept: a table of a rows trace is written without being held whole. */
+static void lay_table(laid_table *t, const char *expr, const as_rows *m,
+                      const as_render_opts *o)
+{
+    const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
+
+    t->rows = *m;
+    t->st = st;
+    memset(&t->label, 0, sizeof t->label);
+    as_table_measure(&t->lay, m, &st);
+    as_text_addf(&t->label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr,
+                 o->color ? "\x1b[0m" : "", t->lay.rounded ? sym(o, AS_SYM_APPROX) : "=");
+}
+
+/* The columns every line of t takes (0 for a table of no cells). */
+static size_t table_width(const laid_table *t)
+{
+    size_t j, w = as_display_width(as_text_str(&t->label)) + 4; /* "[[" ... "]]" */
+
+    if (t->rows.rows == 0 || t->rows.cols == 0 || t->lay.colw == NULL)
+        return 0;
+    for (j = 0; j < t->rows.cols; j++)
+        w += t->lay.colw[j] + (j > 0 ? (t->lay.whole ? 1 : 2) : 0); /* ", " or "," before */
+    return w;
+}
+
+/* Frees t unwritten. */
+static void drop_table(laid_table *t)
+{
+    as_text_free(&t->label);
+    as_table_layout_free(&t->lay);
+}
+
+/* Writes t with captions beside, and frees it. */
+static void put_table(as_block *out, laid_table *t, const as_block *captions)
+{
+    out->failed |= t->label.failed;
+    as_table_write(out, &t->lay, &t->rows, as_text_str(&t->label), captions, CAPTION_GAP,
+                   &t->st);
+    drop_table(t);
+}
+
+/* A table given row by row: "EXPR = " (or "≈"), the matrix, captions beside. */
 static void table_rows(as_block *out, const char *expr, const as_rows *m,
                        const as_block *captions, const as_render_opts *o)
 {
-    const as_cell_style st = {o->digits, o->ascii, o->color ? "\x1b[2m" : NULL, "\x1b[0m"};
-    as_table_layout lay;
-    as_text label = {0};
+    laid_table t;
 
-    as_table_measure(&lay, m, &st);
-    as_text_addf(&label, "%s%s%s %s ", o->color ? "\x1b[1m" : "", expr, o->color ? "\x1b[0m" : "",
-                 lay.rounded ? sym(o, AS_SYM_APPROX) : "=");
-    out->failed |= label.failed;
-    as_table_write(out, &lay, m, as_text_str(&label), captions, CAPTION_GAP, &st);
-    as_text_free(&label);
-    as_table_layout_free(&lay);
+    lay_table(&t, expr, m, o);
+    put_table(out, &t, captions);
 }
 
 /* A table: "EXPR = " (or "≈"), the matrix, captions beside. */
@@ -101,13 +144,33 @@ static const double *head_row(void *ctx, size_t i)
     return row[h->which];
 }
 
-/* Table which of head hd: "EXPR = " and its rows, captions beside. */
+/* Table which of head hd as a full trace keeps it (NULL for a rows trace, which makes
+ * its rows again). */
+static const as_matrix *head_matrix(const as_trace *t, size_t hd, head_table which)
+{
+    const as_head_trace *h = &t->head[hd];
+    const as_matrix *m[5];
+
+    if (t->rows)
+        return NULL;
+    m[HT_QKT] = &h->QKT;
+    m[HT_M] = &t->M;
+    m[HT_B] = &h->B;
+    m[HT_S] = &h->S;
+    m[HT_A] = &h->A;
+    return m[which];
+}
+
+/* Table which of head hd: "EXPR = " and its rows, captions beside. A full trace's table
+ * is a matrix (laid out and written on two threads when large), a rows trace's is made
+ * again row by row; the same rows either way (as_trace_row gives a full trace's). */
 static void head_table_of(as_block *out, const char *expr, const as_problem *p,
                           const as_trace *t, size_t hd, head_table which,
                           const as_block *captions, const as_render_opts *o)
 {
     head_rows h = {p, t, hd, which, {0}};
-    const as_rows rows = {p->n, p->m, head_row, &h, 0};
+    const as_matrix *kept = head_matrix(t, hd, which);
+    const as_rows rows = kept != NULL ? as_rows_of(kept) : (as_rows){p->n, p->m, head_row, &h, 0};
 
     table_rows(out, expr, &rows, captions, o);
     as_row_trace_free(&h.r);
@@ -243,6 +306,32 @@ static void alibi(as_block *out, const as_problem *p, const as_trace *t, size_t 
     as_block_free(&cap);
 }
 
+/* Writes the three tables one below the other, returning 1, when one of them alone is
+ * wider than SIDE_BY_SIDE_MAX (Wq, Wk, Wv of a real model: they are then laid out once,
+ * not once beside and again below); else writes nothing and returns 0. */
+static int one_too_wide(as_block *out, const char *const name[3], const as_matrix *const m[3],
+                        const as_render_opts *o)
+{
+    laid_table t[3];
+    size_t i, k;
+
+    for (i = 0; i < 3; i++) {
+        const as_rows rows = as_rows_of(m[i]);
+        lay_table(&t[i], name[i], &rows, o);
+        if (table_width(&t[i]) > SIDE_BY_SIDE_MAX)
+            break;
+    }
+    for (k = 0; k < 3 && k <= i; k++) {
+        if (i < 3)
+            put_table(out, &t[k], NULL);
+        else
+            drop_table(&t[k]);
+    }
+    for (k = i + 1; k < 3; k++)
+        table(out, name[k], m[k], NULL, o);
+    return i < 3;
+}
+
 /* Three tables side by side as the book prints Wq, Wk, Wv (and Q, K, V) when they fit,
  * else one below the other; gap spaces between them. */
 static void three_beside(as_block *out, const char *const name[3], const as_matrix *const m[3],
@@ -251,6 +340,8 @@ static void three_beside(as_block *out, const char *const name[3], const as_matr
     as_block row = {0};
     size_t i, widest = 0;
 
+    if (one_too_wide(out, name, m, o))
+        return;
     for (i = 0; i < 3; i++) {
         as_block one = {0}, next;
         table(&one, name[i], m[i], NULL, o);

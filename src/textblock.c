@@ -268,14 +268,48 @@ typedef struct cell {
     unsigned char len, width;
 } cell;
 
-/* Formats v into c. Returns 1 when it is shown rounded. */
-static int format_cell(cell *c, double v, const as_cell_style *st)
-{
-    const int rounded = as_fmt_display(c->text, sizeof c->text, v, st->digits, st->ascii);
+/* A cell as a large table keeps it between measuring and writing: 24 bytes, not 64 (the
+ * table's cells are read back from memory, not from the caches). len 0: its text was
+ * longer than KEPT_TEXT, to be formatted again. */
+#define KEPT_TEXT 22
+typedef struct kept_cell {
+    char text[KEPT_TEXT];
+    unsigned char len, width;
+} kept_cell;
 
-    c->len = (unsigned char)strlen(c->text);
-    c->width = (unsigned char)as_display_width(c->text);
-    return rounded;
+/* Formats v into c; sets *rounded when it is shown rounded, unless rounded is NULL (the
+ * table is known to be rounded already, or it is being written). The text of a finite
+ * number is ASCII: as many columns as bytes. A masked cell (-inf) is a copy of masked,
+ * when given: that text made once (half of a causal layer's scores are masked). */
+static void format_cell(cell *c, double v, const as_cell_style *st, int *rounded,
+                        const cell *masked)
+{
+    size_t len;
+
+    if (masked != NULL && v == -INFINITY) {
+        *c = *masked;
+        return;
+    }
+    len = as_fmt_display_text(c->text, sizeof c->text, v, st->digits, st->ascii, rounded);
+    c->len = (unsigned char)len;
+    c->width = (unsigned char)(isfinite(v) ? len : as_display_width(c->text));
+}
+
+/* The cell of a masked position (-inf) in style st. */
+static cell masked_cell(const as_cell_style *st)
+{
+    cell c;
+
+    format_cell(&c, -INFINITY, st, NULL, NULL);
+    return c;
+}
+
+/* Keeps c in k (its whole text array: a copy of fixed size, which a compiler inlines). */
+static void keep_cell(kept_cell *k, const cell *c)
+{
+    memcpy(k->text, c->text, KEPT_TEXT);
+    k->len = c->len <= KEPT_TEXT ? c->len : 0;
+    k->width = c->width;
 }
 
 /* A table of at least this many cells, with shared rows, is measured and written on
@@ -293,32 +327,38 @@ typedef struct measure_job {
     const as_rows *m;
     const as_cell_style *st;
     size_t from, to;
-    cell *keep; /* where to keep the cells, or NULL */
+    kept_cell *keep; /* where to keep the cells, or NULL */
 } measure_job;
 
 static void measure_rows(void *arg)
 {
     const measure_job *jb = arg;
-    as_table_layout *lay = jb->lay;
+    const size_t cols = jb->m->cols;
+    size_t *const colw = jb->lay->colw; /* locals: the stores of the cells' text may not */
+    int whole = jb->lay->whole, rounded = jb->lay->rounded; /* alias them */
+    const cell masked = masked_cell(jb->st);
     size_t i, j;
-    cell one, *c = &one;
+    cell c;
 
-    for (i = jb->from; i < jb->to && !lay->failed; i++) {
+    for (i = jb->from; i < jb->to; i++) {
         const double *row = jb->m->row(jb->m->ctx, i);
+        kept_cell *const k = jb->keep != NULL ? jb->keep + i * cols : NULL;
         if (row == NULL) {
-            lay->failed = -1;
-            return;
+            jb->lay->failed = -1;
+            break;
         }
-        for (j = 0; j < jb->m->cols; j++) {
-            if (jb->keep != NULL)
-                c = &jb->keep[i * jb->m->cols + j];
-            lay->rounded |= format_cell(c, row[j], jb->st);
-            if (lay->whole && strpbrk(c->text, ".e") != NULL)
-                lay->whole = 0;
-            if (c->width > lay->colw[j])
-                lay->colw[j] = c->width;
+        for (j = 0; j < cols; j++) {
+            format_cell(&c, row[j], jb->st, rounded ? NULL : &rounded, &masked);
+            if (k != NULL)
+                keep_cell(&k[j], &c);
+            if (whole && strpbrk(c.text, ".e") != NULL)
+                whole = 0;
+            if (c.width > colw[j])
+                colw[j] = c.width;
         }
     }
+    jb->lay->whole = whole;
+    jb->lay->rounded = rounded;
 }
 
 int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style *st)
@@ -335,7 +375,7 @@ int as_table_measure(as_table_layout *lay, const as_rows *m, const as_cell_style
         measure_rows(&top);
         return lay->failed;
     }
-    lay->cells = top.keep = malloc(m->rows * m->cols * sizeof(cell)); /* NULL: not kept */
+    lay->cells = top.keep = malloc(m->rows * m->cols * sizeof(kept_cell)); /* NULL: not kept */
     bottom = top;
     top.to = bottom.from = m->rows / 2;
     bottom.lay = &low;
@@ -364,19 +404,34 @@ static void put(char **p, const char *s, size_t n)
     *p += n;
 }
 
+/* A kept cell in a column at most PAD_ROOM wide is written with two stores of fixed
+ * size, which a compiler makes a few instructions: PAD_ROOM spaces, then the cell's whole
+ * text array placed to end at the column's edge. The bytes beyond the text are
+ * overwritten by the next cell's separator and spaces, or lie past the line's end ("]]"
+ * and the NUL): a line has AS_NUM_BUF bytes of room for each cell. */
+#define PAD_ROOM 24
+
+/* Cell k right-aligned in a column colw wide at p; returns the end of its text. */
+static char *put_kept(char *p, const kept_cell *k, size_t colw)
+{
+    memset(p, ' ', PAD_ROOM);
+    memcpy(p + colw - k->width, k->text, KEPT_TEXT);
+    return p + colw - k->width + k->len;
+}
+
 /* Row i (its numbers row): lead, "[[" or " [", the right-aligned cells, then "]]" or
  * "],". Returns the line (free it), or NULL when memory ran out. */
 static char *matrix_line(const char *lead, const double *row, size_t i, const as_rows *m,
                          const as_table_layout *lay, const as_cell_style *st)
 {
-    const char *sep = lay->whole ? "," : ", ";
-    const size_t seplen = strlen(sep), on = st->on ? strlen(st->on) : 0,
+    const size_t seplen = lay->whole ? 1 : 2, on = st->on ? strlen(st->on) : 0,
                  off = st->off ? strlen(st->off) : 0, leadlen = strlen(lead);
     size_t j, len = leadlen + 8;
     char *line, *p;
-    const cell *kept = lay->cells != NULL ? (const cell *)lay->cells + i * m->cols : NULL;
+    const kept_cell *kept =
+        lay->cells != NULL ? (const kept_cell *)lay->cells + i * m->cols : NULL;
+    const cell masked = masked_cell(st);
     cell one;
-    const cell *c = &one;
 
     for (j = 0; j < m->cols; j++)
         len += lay->colw[j] + AS_NUM_BUF + seplen + on + off;
@@ -386,17 +441,20 @@ static char *matrix_line(const char *lead, const double *row, size_t i, const as
     put(&p, i == 0 ? "[[" : " [", 2);
     for (j = 0; j < m->cols; j++) {
         const int dim = st->on != NULL && isinf(row[j]) && row[j] < 0;
-        if (kept != NULL)
-            c = &kept[j];
-        else
-            format_cell(&one, row[j], st);
-        if (j > 0)
-            put(&p, sep, seplen);
-        memset(p, ' ', lay->colw[j] - c->width);
-        p += lay->colw[j] - c->width;
+        if (j > 0) { /* ", " or ",": then its space is overwritten by what follows */
+            memcpy(p, ", ", 2);
+            p += seplen;
+        }
+        if (kept != NULL && kept[j].len != 0 && !dim && lay->colw[j] <= PAD_ROOM) {
+            p = put_kept(p, &kept[j], lay->colw[j]);
+            continue;
+        }
+        format_cell(&one, row[j], st, NULL, &masked);
+        memset(p, ' ', lay->colw[j] - one.width);
+        p += lay->colw[j] - one.width;
         if (dim)
             put(&p, st->on, on);
-        put(&p, c->text, c->len);
+        put(&p, one.text, one.len);
         if (dim)
             put(&p, st->off, off);
     }
@@ -404,18 +462,22 @@ static char *matrix_line(const char *lead, const double *row, size_t i, const as
     return line;
 }
 
-/* Line (or "" below the table) padded to width columns, then caption i (or ""). */
-static void beside_line(as_block *out, const char *line, const as_block *captions, size_t i,
-                        size_t width)
+/* Line (or "" below the table), line_width columns wide, padded to width columns, then
+ * caption i (or ""). */
+static void beside_line(as_block *out, const char *line, size_t line_width,
+                        const as_block *captions, size_t i, size_t width)
 {
-    char *left = padded(line, width);
+    const char *caption = i < captions->count ? captions->line[i] : "";
+    const size_t len = strlen(line), pad = line_width < width ? width - line_width : 0,
+                 clen = strlen(caption);
+    char *s = malloc(len + pad + clen + 1);
 
-    if (left == NULL) {
-        out->failed = 1;
-        return;
+    if (s != NULL) {
+        memcpy(s, line, len);
+        memset(s + len, ' ', pad);
+        memcpy(s + len + pad, caption, clen + 1);
     }
-    push(out, joined(left, i < captions->count ? captions->line[i] : ""));
-    free(left);
+    push(out, s);
 }
 
 /* Lines [from, to) of a table made ahead (NULL where memory or a row was missing). */
@@ -486,10 +548,11 @@ void as_table_write(as_block *out, const as_table_layout *lay, const as_rows *m,
         }
         if (i == 0)
             w = line != NULL ? as_display_width(line) : 0; /* every line is as wide */
-        if (caps > 0) {
-            beside_line(out, line != NULL ? line : "", captions, i, w + gap);
+        if (i < caps || (caps > 0 && out->sink == NULL)) {
+            beside_line(out, line != NULL ? line : "", line != NULL ? w : 0, captions, i,
+                        w + gap);
             free(line);
-        } else {
+        } else { /* no caption: a streaming block trims the padding it would have */
             push(out, line); /* out owns it now */
         }
         line = NULL;

@@ -388,6 +388,68 @@ static void test_json_of_a_large_table_is_every_row_in_order(void **state)
     free(want);
 }
 
+/* The line of text (0, 1, ...) that begins with start, or -1. */
+static long line_starting(const char *text, const char *start)
+{
+    const char *p = text;
+    long n = 0;
+
+    for (; p != NULL && *p != '\0'; n++) {
+        if (strncmp(p, start, strlen(start)) == 0)
+            return n;
+        p = strchr(p, '\n');
+        p = p != NULL ? p + 1 : NULL;
+    }
+    return -1;
+}
+
+/* Wq, Wk and Wv one below the other, each line of each beginning a line of the output,
+ * when those named in wide (4 x cols, at 10 places: 12 columns make one 76 wide, 24 make
+ * it 136) do not fit side by side in 100 columns; the others are 4 x 2. */
+static void assert_weights_below_each_other(const char *wide, int cols)
+{
+    static const char narrow[] = "[[0.5, 1], [1, 0.5], [0, 1], [1, 0]]";
+    static const char *const name[] = {"Wq", "Wk", "Wv"};
+    FILE *in = fopen("build/tests/cli-wide.txt", "w");
+    char *got;
+    long at;
+    int k, r, c;
+
+    assert_non_null(in);
+    fputs("X = [[1, 0, 0, 0], [0, 1, 0, 0]]\n", in);
+    for (k = 0; k < 3; k++) {
+        if (strstr(wide, name[k]) == NULL) {
+            fprintf(in, "%s = %s\n", name[k], narrow);
+            continue;
+        }
+        fprintf(in, "%s = [", name[k]);
+        for (r = 0; r < 4; r++)
+            for (c = 0; c < cols; c++)
+                fprintf(in, "%s%s%d.%s", c ? ", " : r ? "], [" : "[", r == 3 ? "-" : "", c,
+                        c == 0 ? "1234567891" : "5");
+        fputs("]]\n", in);
+    }
+    fclose(in);
+    assert_int_equal(run("run build/tests/cli-wide.txt --only W --lang en"), 0);
+    got = slurp(OUT);
+    assert_non_null(got);
+    at = line_starting(got, "Wq ");
+    assert_true(at >= 0);
+    assert_int_equal(line_starting(got, "Wk "), at + 4);
+    assert_int_equal(line_starting(got, "Wv "), at + 8);
+    assert_null(strstr(got, "    Wk ")); /* nothing beside anything */
+    assert_null(strstr(got, "    Wv "));
+    free(got);
+}
+
+static void test_weights_too_wide_to_sit_side_by_side_are_printed_one_below_another(void **state)
+{
+    (void)state;
+    assert_weights_below_each_other("Wq Wk", 24); /* the first alone too wide */
+    assert_weights_below_each_other("Wv", 24);    /* the first two would fit */
+    assert_weights_below_each_other("Wv", 12);    /* each fits, the three do not */
+}
+
 /* Each option value out of its range is named with the range, before any work. */
 static void refused_with(const char *args, const char *want)
 {
@@ -427,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_ascii_spells_every_symbol_in_ascii),
         cmocka_unit_test(test_json_follows_the_spec_to_the_key),
         cmocka_unit_test(test_json_of_a_large_table_is_every_row_in_order),
+        cmocka_unit_test(test_weights_too_wide_to_sit_side_by_side_are_printed_one_below_another),
         cmocka_unit_test(test_every_way_of_writing_the_example_gives_the_same_numbers),
         cmocka_unit_test(test_standard_input_is_read_from_a_dash),
         cmocka_unit_test(test_digits_and_only_shape_the_output),

@@ -52,21 +52,49 @@ static double double_of(uint64_t b)
     return x;
 }
 
-/* Parses the NUL-terminated s both ways; nonzero (after printing why) when the double
- * or the end of the number differ. */
-static int differs_from_strtod(const char *s)
+/* Parses the NUL-terminated text both ways, as_strtod_fast given text[0..len); nonzero
+ * (after printing why) when the double or the end of the number differ. */
+static int differs_in(const char *text, size_t len)
 {
-    const size_t len = strlen(s);
     char *lib_end;
-    double lib = strtod(s, &lib_end), ours = 0;
-    const char *our_end = as_strtod_fast(s, s + len, &ours);
+    double lib = strtod(text, &lib_end), ours = 0;
+    const char *our_end = as_strtod_fast(text, text + len, &ours);
 
     if (our_end == lib_end && bits_of(ours) == bits_of(lib))
         return 0;
-    print_error("\"%.120s%s\" (%zu chars): strtod %a (end %td), as_strtod_fast %a (end %td)\n", s,
-                len > 120 ? "..." : "", len, lib, lib_end - s, ours,
-                our_end ? our_end - s : (ptrdiff_t)-1);
+    print_error("\"%.120s%s\" (%zu chars): strtod %a (end %td), as_strtod_fast %a (end %td)\n", text,
+                len > 120 ? "..." : "", len, lib, lib_end - text, ours,
+                our_end ? our_end - text : (ptrdiff_t)-1);
     return 1;
+}
+
+/* What follows a number in the padded texts: more numbers, as in a file. Longer than
+ * the 33 bytes the straight path of as_strtod_fast needs after the start of a number. */
+static const char padding[] = " 9.876543210987654321e-01 -1.000000000000000000e+00 0\n";
+
+/* s alone (the text ends with it: the general path), and s followed by after and the
+ * padding (the straight path, for the numbers it takes): both ways as strtod. */
+static int differs_from_strtod_after(const char *s, const char *after)
+{
+    const size_t len = strlen(s);
+    char *text;
+    int bad;
+
+    if (differs_in(s, len))
+        return 1;
+    text = malloc(len + strlen(after) + sizeof padding);
+    assert_non_null(text);
+    strcpy(text, s);
+    strcat(text, after);
+    strcat(text, padding);
+    bad = differs_in(text, strlen(text));
+    free(text);
+    return bad;
+}
+
+static int differs_from_strtod(const char *s)
+{
+    return differs_from_strtod_after(s, "");
 }
 
 static void assert_same_as_strtod(const char *s)
@@ -75,16 +103,24 @@ static void assert_same_as_strtod(const char *s)
         fail();
 }
 
-/* Reads s whole and checks the bits of the result. */
+/* Reads s whole, alone and followed by a blank and more numbers, and checks the bits of
+ * the result. */
 static void assert_reads_as(const char *s, double want)
 {
-    double got = 0;
-    const char *end = as_strtod_fast(s, s + strlen(s), &got);
+    char text[1200];
+    double got = 0, got_in_text = 0;
+    const char *end = as_strtod_fast(s, s + strlen(s), &got), *end_in_text;
 
     assert_non_null(end);
     assert_int_equal(end - s, strlen(s));
-    if (bits_of(got) != bits_of(want)) {
-        print_error("\"%s\" read as %a, expected %a\n", s, got, want);
+    assert_true(strlen(s) + sizeof padding <= sizeof text);
+    strcpy(text, s);
+    strcat(text, padding);
+    end_in_text = as_strtod_fast(text, text + strlen(text), &got_in_text);
+    assert_ptr_equal(end_in_text, text + strlen(s));
+    if (bits_of(got) != bits_of(want) || bits_of(got_in_text) != bits_of(want)) {
+        print_error("\"%s\" read as %a (and %a in a text), expected %a\n", s, got, got_in_text,
+                    want);
         fail();
     }
 }
@@ -381,12 +417,16 @@ static void test_text_without_a_number_gives_null(void **state)
 {
     static const char *const none[] = {"", ".", "+", "-", "+.", "e5", ".e1", "-.e1", " 1",
                                        "inf", "nan", "-inf", ("\xe2\x88\x92" "1"), "x1"};
+    char text[100];
     double x = 42;
     size_t i;
 
     (void)state;
-    for (i = 0; i < sizeof none / sizeof none[0]; i++)
+    for (i = 0; i < sizeof none / sizeof none[0]; i++) {
         assert_null(as_strtod_fast(none[i], none[i] + strlen(none[i]), &x));
+        snprintf(text, sizeof text, "%s%s", none[i], padding); /* with text after it */
+        assert_null(as_strtod_fast(text, text + strlen(text), &x));
+    }
     assert_true(x == 42); /* untouched */
     assert_null(as_strtod_fast(NULL, NULL, &x));
 }
@@ -505,6 +545,17 @@ static void random_string(char *buf, size_t size, unsigned k, uint64_t *seed)
     }
 }
 
+/* What may follow a number in a text: delimiters, and bytes that go on with it or
+ * cut it short ("1.5" + "e" + " ": the number is "1.5"; + "5": it goes on). */
+static const char *random_after(uint64_t *seed)
+{
+    static const char *const after[] = {"", ",", "\n", "\r\n", "\t", "#", "]", "/", ";",
+                                        "e", "E", ".", "+", "-", "e+", "e-;", "e12", "E-7",
+                                        "5", "0", ".5", "0000000000000000000001", "e0000009"};
+
+    return after[next_random(seed) % (sizeof after / sizeof after[0])];
+}
+
 static void test_random_strings_agree_with_strtod(void **state)
 {
     uint64_t seed = 20240611;
@@ -514,12 +565,67 @@ static void test_random_strings_agree_with_strtod(void **state)
     (void)state;
     for (i = 0; i < fuzz_n; i++) {
         random_string(buf, sizeof buf, (unsigned)(i % 7), &seed);
-        if (differs_from_strtod(buf) && ++bad >= 10)
+        if (differs_from_strtod_after(buf, random_after(&seed)) && ++bad >= 10)
             break;
     }
     if (bad > 0)
         fail_msg("%llu of %llu strings differ from strtod", bad, i);
     printf("[ fuzz     ] %llu random strings agree with strtod bit for bit\n", fuzz_n);
+}
+
+/* Rows of random numbers split by random gaps: as_strtod_fast_spaced reads the numbers up to
+ * the first gap that is not spaces alone (or up to most of them), each the double strtod
+ * gives, and stops just past the last one read. */
+static void test_spaced_numbers_stop_at_the_first_other_gap(void **state)
+{
+    static const char *const gaps[] = {" ", " ", " ", "   ", " ,", "\t", "\n", " \n", ", "};
+    uint64_t seed = 77;
+    char text[4096], number[1200];
+    double got[40], want[40];
+    size_t starts[40], ends[40], len, n, i, k, expect, most;
+    const char *stop;
+    int round;
+
+    (void)state;
+    for (round = 0; round < 3000; round++) {
+        n = 1 + next_random(&seed) % 30;
+        len = 0;
+        expect = 0;
+        for (i = 0; i < n; i++) {
+            const char *gap = gaps[next_random(&seed) % (sizeof gaps / sizeof gaps[0])];
+            random_string(number, sizeof number, (unsigned)(next_random(&seed) % 7), &seed);
+            if (len + strlen(number) + 4 >= sizeof text - sizeof padding)
+                break;
+            starts[i] = len;
+            want[i] = strtod(number, NULL);
+            memcpy(text + len, number, strlen(number));
+            len += strlen(number);
+            ends[i] = len;
+            if (expect == 0 && strspn(gap, " ") != strlen(gap))
+                expect = i + 1; /* the first gap that is not spaces alone */
+            memcpy(text + len, gap, strlen(gap));
+            len += strlen(gap);
+        }
+        n = i;
+        memcpy(text + len, padding + 1, sizeof padding - 1); /* ends in "\n" and a NUL */
+        if (expect == 0 || expect > n) /* spaces alone: it would go on into the padding */
+            most = expect = n;
+        else /* room for more: the gap must stop it */
+            most = sizeof got / sizeof got[0];
+        if (next_random(&seed) % 4 == 0 && expect > 1)
+            most = expect = expect - 1; /* stopped by most */
+        k = as_strtod_fast_spaced(text, text + len + sizeof padding - 2, got, most, &stop);
+        if (k != expect || stop != text + ends[expect - 1]) {
+            print_error("round %d: read %zu of %zu, stopped at %td, not %zu: \"%.200s\"\n", round,
+                        k, expect, stop - text, ends[expect - 1], text);
+            fail();
+        }
+        for (i = 0; i < k; i++)
+            if (bits_of(got[i]) != bits_of(want[i])) {
+                print_error("number %zu at %zu: %a, strtod %a\n", i, starts[i], got[i], want[i]);
+                fail();
+            }
+    }
 }
 
 int main(void)
@@ -535,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_hexadecimal_text_reads_only_its_leading_zero),
         cmocka_unit_test(test_reading_stops_at_the_given_end),
         cmocka_unit_test(test_random_strings_agree_with_strtod),
+        cmocka_unit_test(test_spaced_numbers_stop_at_the_first_other_gap),
     };
 
     if (n != NULL && *n != '\0')

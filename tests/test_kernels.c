@@ -155,6 +155,47 @@ static void check_gemm_strided(size_t n, size_t k, size_t p, uint64_t *seed)
     free(a), free(b), free(sa), free(sb), free(want), free(got);
 }
 
+/* as_gemm_packed_1 over a slice of a packed table B [k + 5, p + 13] (rows 3 .. k + 2,
+ * columns 8 .. p + 7, so neither starts at the table's edge and the last panel is cut),
+ * packed from B and from Bᵀ: the cells are as_matmul's of the slice copied out, and
+ * the cells of out around them (row stride p + 2) are left alone. */
+static void check_gemm_packed(size_t n, size_t k, size_t p, uint64_t *seed)
+{
+    const size_t rows = k + 5, cols = p + 13, t0 = 3, j0 = AS_GEMM_NR, ldo = p + 2;
+    double *a = random_values(n * k, seed), *b = random_values(rows * cols, seed);
+    double *bt = malloc(rows * cols * sizeof *bt), *sb = malloc((k * p + 1) * sizeof *sb);
+    double *want = malloc((n * p + 1) * sizeof *want), *got = malloc((n * ldo + 1) * sizeof *got);
+    as_packed_b pb;
+    as_gemm_scratch g;
+    size_t i, j;
+    int transposed;
+
+    assert_int_equal(as_gemm_scratch_init(&g), 0);
+    assert_int_equal(as_packed_b_init(&pb, rows, cols), 0);
+    for (i = 0; i < rows; i++)
+        for (j = 0; j < cols; j++)
+            bt[j * rows + i] = b[i * cols + j];
+    for (i = 0; i < k; i++)
+        memcpy(sb + i * p, b + (t0 + i) * cols + j0, p * sizeof *sb);
+    as_matmul(want, a, sb, n, k, p);
+    for (transposed = 0; transposed <= 1; transposed++) {
+        if (transposed)
+            as_pack_b(&pb, bt, rows, rows, cols, 1);
+        else
+            as_pack_b(&pb, b, cols, rows, cols, 0);
+        for (i = 0; i < n * ldo + 1; i++)
+            got[i] = 7.0;
+        as_gemm_packed_1(got, ldo, a, k, &pb, t0, j0, n, k, p, &g);
+        for (i = 0; i < n; i++) {
+            assert_same_cells(got + i * ldo, want + i * p, p, "as_gemm_packed_1", n, k, p);
+            assert_true(got[i * ldo + p] == 7.0 && got[i * ldo + p + 1] == 7.0);
+        }
+    }
+    as_packed_b_free(&pb);
+    as_gemm_scratch_free(&g);
+    free(a), free(b), free(bt), free(sb), free(want), free(got);
+}
+
 static void test_fast_product_of_a_small_example_is_the_hand_result(void **state)
 {
     /* by hand: [1,2,3] @ [[1,0],[0,1],[1,1]] = [4,5]; [0,1,-1] @ ... = [-1,0] */
@@ -190,6 +231,12 @@ static void test_strided_product_equals_the_reference_on_every_shape(void **stat
 {
     (void)state;
     for_each_simd_level(check_gemm_strided);
+}
+
+static void test_product_over_a_packed_table_equals_the_reference_on_every_shape(void **state)
+{
+    (void)state;
+    for_each_simd_level(check_gemm_packed);
 }
 
 static void test_fast_product_keeps_a_large_sum_in_order(void **state)
@@ -239,6 +286,19 @@ static void put_matrix(char **text, size_t *len, size_t *cap, const char *name, 
     }
 }
 
+/* Parses text (settings last) into in and p, failing the test on an error. */
+static void build_layer(as_input *in, as_problem *p, const char *text, size_t len)
+{
+    as_error err;
+
+    as_error_init(&err, AS_LANG_EN);
+    if (as_parse_text(in, text, len, "layer.txt", &err) != 0 ||
+        as_problem_build(p, in, AS_MASK_DEFAULT, &err) != 0) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+}
+
 /* A self-attention layer of n tokens, width d, with Wo and biases, parsed and built. */
 static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t heads,
                        const char *extra)
@@ -247,7 +307,6 @@ static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t h
     char *text = NULL;
     size_t len = 0, cap = 0, i;
     uint64_t seed = n * 1000 + d;
-    as_error err;
 
     put_matrix(&text, &len, &cap, "X", n, d, 1.0, &seed);
     for (i = 0; i < 4; i++)
@@ -257,12 +316,7 @@ static void make_layer(as_input *in, as_problem *p, size_t n, size_t d, size_t h
     text = realloc(text, len + strlen(extra) + 64);
     assert_non_null(text);
     len += (size_t)sprintf(text + len, "heads: %zu\n%s", heads, extra);
-    as_error_init(&err, AS_LANG_EN);
-    if (as_parse_text(in, text, len, "layer.txt", &err) != 0 ||
-        as_problem_build(p, in, AS_MASK_DEFAULT, &err) != 0) {
-        print_error("%s\n", err.msg);
-        fail();
-    }
+    build_layer(in, p, text, len);
     free(text);
 }
 
@@ -281,19 +335,17 @@ static int empty(const as_matrix *m)
     return m->rows == 0 && m->cols == 0 && m->v == NULL;
 }
 
-/* Runs both ways and compares O, C and every head's O; checks the lean contract. */
-static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char *extra)
+/* Runs p both ways and compares O, C and every head's O; checks the lean contract;
+ * frees p and in. */
+static void check_runs_agree(as_input *in, as_problem *p, size_t heads)
 {
-    as_input in;
-    as_problem p;
     as_trace full, lean;
     as_error err;
     size_t h;
 
-    make_layer(&in, &p, n, d, heads, extra);
     as_error_init(&err, AS_LANG_EN);
-    assert_int_equal(as_attention_run(&full, &p, &err), 0);
-    assert_int_equal(as_attention_run_lean(&lean, &p, &err), 0);
+    assert_int_equal(as_attention_run(&full, p, &err), 0);
+    assert_int_equal(as_attention_run_lean(&lean, p, &err), 0);
     assert_true(lean.lean && !full.lean);
     assert_same_table(&lean.O, &full.O, "O");
     assert_same_table(&lean.C, &full.C, "C");
@@ -308,8 +360,41 @@ static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char 
     }
     as_trace_free(&full);
     as_trace_free(&lean);
-    as_problem_free(&p);
-    as_input_free(&in);
+    as_problem_free(p);
+    as_input_free(in);
+}
+
+static void check_lean_equals_full(size_t n, size_t d, size_t heads, const char *extra)
+{
+    as_input in;
+    as_problem p;
+
+    make_layer(&in, &p, n, d, heads, extra);
+    check_runs_agree(&in, &p, heads);
+}
+
+/* Cross attention (Keys and Values from Xkv, m rows) with kv_heads groups of heads
+ * sharing them (SPEC §11): Wk and Wv are [d, kv_heads * d / heads]. */
+static void check_lean_equals_full_kv(size_t n, size_t m, size_t d, size_t heads, size_t kv)
+{
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    uint64_t seed = n * 7 + m;
+    as_input in;
+    as_problem p;
+
+    put_matrix(&text, &len, &cap, "X", n, d, 1.0, &seed);
+    put_matrix(&text, &len, &cap, "Xkv", m, d, 1.0, &seed);
+    put_matrix(&text, &len, &cap, "Wq", d, d, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "Wk", d, d / heads * kv, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "Wv", d, d / heads * kv, 0.5, &seed);
+    put_matrix(&text, &len, &cap, "Wo", d, d, 0.5, &seed);
+    text = realloc(text, len + 64);
+    assert_non_null(text);
+    len += (size_t)sprintf(text + len, "heads: %zu\nkv_heads: %zu\nmask: none\n", heads, kv);
+    build_layer(&in, &p, text, len);
+    free(text);
+    check_runs_agree(&in, &p, heads);
 }
 
 static void test_lean_run_gives_the_full_runs_output_bit_for_bit(void **state)
@@ -341,6 +426,8 @@ static void test_fused_lean_run_gives_the_full_runs_bits_across_blocks(void **st
     check_lean_equals_full(150, 24, 3, "positions: rope\n");
     check_lean_equals_full(150, 24, 3, "positions: sinusoidal\nscale: 0.7\n");
     check_lean_equals_full(150, 24, 6, "mask: window 40\n");
+    check_lean_equals_full_kv(AS_FUSED_ROWS + 5, 2 * AS_FUSED_ROWS + 3, 24, 4, 2);
+    check_lean_equals_full_kv(70, 33, 16, 2, 1);
 }
 
 /* A custom mask with finite values, a row that reads one cell far right and rows whose
@@ -431,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_fast_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_scores_equal_the_reference_on_every_shape),
         cmocka_unit_test(test_strided_product_equals_the_reference_on_every_shape),
+        cmocka_unit_test(test_product_over_a_packed_table_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_product_keeps_a_large_sum_in_order),
         cmocka_unit_test(test_lean_run_gives_the_full_runs_output_bit_for_bit),
         cmocka_unit_test(test_lean_run_on_two_threads_gives_the_same_bits),

@@ -51,8 +51,11 @@ static void put(text *t, const char *s)
     t->len += n;
 }
 
-/* Appends rows rows of cols drawn values, with line end eol. */
-static void put_rows(text *t, as_prng *g, size_t rows, size_t cols, const char *eol)
+/* Appends rows rows of cols drawn values written with digits digits after the point
+ * ("%.*e"), with line end eol; the values kept are what strtod reads from the text (with
+ * 18 digits, as numpy.savetxt writes, the values drawn). */
+static void put_rows_digits(text *t, as_prng *g, size_t rows, size_t cols, const char *eol,
+                            int digits)
 {
     size_t i, j;
     char num[40];
@@ -61,13 +64,19 @@ static void put_rows(text *t, as_prng *g, size_t rows, size_t cols, const char *
     assert_non_null(t->v);
     for (i = 0; i < rows; i++, t->rows++) {
         for (j = 0; j < cols; j++) {
-            const double x = (double)(int64_t)as_prng_next(g) * 0x1p-66;
-            t->v[t->rows * cols + j] = x;
-            snprintf(num, sizeof num, "%s%.18e", j ? " " : "", x);
+            snprintf(num, sizeof num, "%s%.*e", j ? " " : "", digits,
+                     (double)(int64_t)as_prng_next(g) * 0x1p-66);
+            t->v[t->rows * cols + j] = strtod(num, NULL);
             put(t, num);
         }
         put(t, eol);
     }
+}
+
+/* Appends rows rows of cols drawn values as numpy.savetxt writes them, with line end eol. */
+static void put_rows(text *t, as_prng *g, size_t rows, size_t cols, const char *eol)
+{
+    put_rows_digits(t, g, rows, cols, eol, 18);
 }
 
 static void text_free(text *t)
@@ -256,6 +265,21 @@ static void test_a_second_half_of_notes_gives_the_first_half_rows(void **state)
     put_rows(&t, &g, 450, COLS, "\n");
     for (i = 0; i < 20000; i++)
         put(&t, "# a long trailing note, line after line of it\n");
+    expect_values(&t, COLS);
+    text_free(&t);
+}
+
+/* Long rows first, then many more short ones than their length foretells: the room
+ * guessed from the first rows for each half runs out, and the file is read again. */
+static void test_rows_shorter_than_the_first_give_every_value(void **state)
+{
+    as_prng g;
+    text t = {0};
+
+    (void)state;
+    as_prng_seed(&g, 11);
+    put_rows(&t, &g, 60, COLS, "\n");
+    put_rows_digits(&t, &g, 3000, COLS, "\n", 2); /* 9 or 10 bytes a number */
     expect_values(&t, COLS);
     text_free(&t);
 }
@@ -483,6 +507,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_large_file_gives_every_value_written),
+        cmocka_unit_test(test_rows_shorter_than_the_first_give_every_value),
         cmocka_unit_test(test_crlf_comments_and_blank_lines_around_the_middle_change_nothing),
         cmocka_unit_test(test_a_second_half_of_notes_gives_the_first_half_rows),
         cmocka_unit_test(test_lines_longer_than_a_chunk_give_every_value),

@@ -257,18 +257,46 @@ static void test_display_says_rounded_exactly_when_the_text_is_not_the_value(voi
 }
 
 /* Nonzero (after printing both) when as_fmt_display differs from its definition for v
- * at digits places, in text or in the rounded flag. */
+ * at digits places, in text or in the rounded flag; or when as_fmt_display_text, asked
+ * for the text alone (as a table's cells are once one of them is rounded), writes
+ * another text or returns another length. */
+static int display_differs_ascii(double v, int digits, int ascii)
+{
+    char fast[AS_NUM_BUF], ref[AS_NUM_BUF], text[AS_NUM_BUF];
+    const int rf = as_fmt_display(fast, sizeof fast, v, digits, ascii);
+    const int rr = as_fmt_display_printf(ref, sizeof ref, v, digits, ascii);
+    const size_t len = as_fmt_display_text(text, sizeof text, v, digits, ascii, NULL);
+
+    if (rf == rr && strcmp(fast, ref) == 0 && strcmp(text, ref) == 0 && len == strlen(ref))
+        return 0;
+    print_error("%a at %d places: as_fmt_display \"%s\" (%d), the definition \"%s\" (%d), "
+                "the text alone \"%s\" (%zu bytes)\n",
+                v, digits, fast, rf, ref, rr, text, len);
+    return 1;
+}
+
 static int display_differs(double v, int digits)
 {
-    char fast[AS_NUM_BUF], ref[AS_NUM_BUF];
-    const int rf = as_fmt_display(fast, sizeof fast, v, digits, 0);
-    const int rr = as_fmt_display_printf(ref, sizeof ref, v, digits, 0);
+    return display_differs_ascii(v, digits, 0);
+}
 
-    if (rf == rr && strcmp(fast, ref) == 0)
-        return 0;
-    print_error("%a at %d places: as_fmt_display \"%s\" (%d), the definition \"%s\" (%d)\n",
-                v, digits, fast, rf, ref, rr);
-    return 1;
+/* The masked cells' texts: −∞ (-inf with --ascii), never rounded, whatever the places;
+ * and +∞, which no table shows but the function is defined for. */
+static void test_display_of_infinities_is_the_definitions(void **state)
+{
+    char buf[AS_NUM_BUF];
+    int d, ascii, bad = 0;
+
+    (void)state;
+    for (d = 0; d <= 17; d++)
+        for (ascii = 0; ascii <= 1; ascii++)
+            bad |= display_differs_ascii(-INFINITY, d, ascii) |
+                   display_differs_ascii(INFINITY, d, ascii);
+    assert_false(bad);
+    assert_int_equal(as_fmt_display(buf, sizeof buf, -INFINITY, 10, 0), 0);
+    assert_string_equal(buf, "\xe2\x88\x92\xe2\x88\x9e");
+    assert_int_equal(as_fmt_display_text(buf, sizeof buf, -INFINITY, 10, 1, NULL), 4);
+    assert_string_equal(buf, "-inf");
 }
 
 /* v and -v at every number of places 0..17 display as the definition displays them. */
@@ -339,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_random_doubles_print_as_printf_does),
         cmocka_unit_test(test_display_says_rounded_exactly_when_the_text_is_not_the_value),
         cmocka_unit_test(test_display_edge_cases_as_printf_does),
+        cmocka_unit_test(test_display_of_infinities_is_the_definitions),
         cmocka_unit_test(test_display_random_doubles_as_printf_does),
     };
 

@@ -17,14 +17,19 @@
 #include "attnstep/kernels.h"
 
 /* Rows of scores worked on at a time: a block of [AS_FUSED_ROWS, m] stays in the
- * caches while it goes from raw scores to shares to the mixed Values. */
-#define AS_FUSED_ROWS 64
+ * caches while it goes from raw scores to shares to the mixed Values. A multiple of
+ * the products' 6-row tile (no cut tiles); 48 rather than 60 or 96 skips more of the
+ * causal mask's future (callgrind on the bench's layer: 313, 318 and 328 million
+ * instructions in the heads). */
+#define AS_FUSED_ROWS 48
 
 /* One head's inputs. */
 typedef struct as_fused_head {
-    const double *q;    /* [n, d]: the head's (turned) Queries */
-    const double *k;    /* [m, d]: its (turned) Keys */
-    const double *v;    /* [m, dv]: its Values */
+    const double *q;    /* [n, d]: the head's (turned) Queries, row i at q + i * ldq */
+    const double *k;    /* [m, d]: its (turned) Keys, row j at k + j * ldk */
+    const double *v;    /* [m, dv]: its Values, row j at v + j * ldv (so a head's columns
+                           of the tables of all heads are read in place) */
+    size_t ldq, ldk, ldv;
     const double *mask; /* [n, m]: added to the scaled scores: 0, -inf or finite; or NULL: */
     size_t window;      /* with mask NULL: the window mask of as_window_mask_row() (a
                            causal mask is a window of n), or none at all (all 0) when 0 */
@@ -54,13 +59,15 @@ int as_fused_fits(const as_fused_head *h, const as_mask_reach *r);
 
 /* Work space for as_fused_run() on one thread. */
 typedef struct as_fused_scratch {
-    double *kt;        /* [d, m]: the Keys transposed */
+    as_packed_b kt;    /* the head's Keys transposed, [d, m], packed once for every block */
+    as_packed_b v;     /* its Values, [m, dv], packed once */
     double *s;         /* [AS_FUSED_ROWS, m]: one block of scores, then shares */
     as_gemm_scratch g; /* the products' packing space */
 } as_fused_scratch;
 
-/* Room for heads of up to m keys, d wide; 0, or -1 when out of memory (s empty). */
-int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d);
+/* Room for heads of up to m keys, Keys d wide and Values dv wide; 0, or -1 when out of
+ * memory (s empty). */
+int as_fused_scratch_init(as_fused_scratch *s, size_t m, size_t d, size_t dv);
 
 void as_fused_scratch_free(as_fused_scratch *s);
 

@@ -49,6 +49,38 @@ void as_gemm_scratch_free(as_gemm_scratch *s);
 void as_gemm_1(double *out, size_t ldo, const double *a, size_t lda, const double *b, size_t ldb,
                size_t n, size_t k, size_t p, as_gemm_scratch *s);
 
+/* Columns of one panel of a packed table: a product over a slice of one starts at a
+ * column that is a multiple of this. */
+#define AS_GEMM_NR 8
+
+/* A table b[rows, cols] packed once for many products over slices of it (the Keys and
+ * Values of one head, read by every block of its rows): panels of AS_GEMM_NR columns,
+ * each all rows deep. */
+typedef struct as_packed_b {
+    double *v;
+    size_t rows, cols; /* of the table packed last */
+    size_t room;       /* doubles that v holds */
+} as_packed_b;
+
+/* Room for tables of up to rows x cols; 0, or -1 when out of memory (pb empty). */
+int as_packed_b_init(as_packed_b *pb, size_t rows, size_t cols);
+
+/* Frees pb and leaves it empty (freeing an empty one is fine). */
+void as_packed_b_free(as_packed_b *pb);
+
+/* Packs b[rows, cols] (row stride ldb) into pb, which must have room for it; with
+ * transposed, b holds the table's transpose, [cols, rows] with row stride ldb (so q @
+ * kᵀ reads k as it is stored). */
+void as_pack_b(as_packed_b *pb, const double *b, size_t ldb, size_t rows, size_t cols,
+               int transposed);
+
+/* out[n,p] (row stride ldo) = a[n,k] (row stride lda) @ B[t0 .. t0+k-1, j0 .. j0+p-1],
+ * B the table packed in pb: each cell the same sum in the same order as as_matmul() of
+ * those slices. j0 is a multiple of AS_GEMM_NR, t0 + k <= pb->rows, j0 + p <= pb->cols;
+ * out must not overlap a or pb; s from as_gemm_scratch_init(). */
+void as_gemm_packed_1(double *out, size_t ldo, const double *a, size_t lda, const as_packed_b *pb,
+                      size_t t0, size_t j0, size_t n, size_t k, size_t p, as_gemm_scratch *s);
+
 /* The vector instructions the products use: returns 1 when they run on AVX2 (chosen
  * at run time where the processor has it), 0 for the baseline (SSE2 on x86-64). level
  * 0 turns AVX2 off, 1 back on where available, -1 only asks. The results are the same

@@ -11,6 +11,12 @@
  * with ascii), +inf as "∞". Returns 1 when the text shows a rounded value, else 0. */
 int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii);
 
+/* as_fmt_display's text, returning its length; *rounded is set as as_fmt_display
+ * returns it only when rounded is not NULL: deciding it costs more than the text (it
+ * reads the text back), and a table needs it only until one cell is shown rounded. */
+size_t as_fmt_display_text(char *buf, size_t size, double v, int digits, int ascii,
+                           int *rounded);
+
 /* as_fmt_display as its definition says, with printf and strtod (about 2 microseconds):
  * the reference it is tested against byte for byte (text and the rounded flag), and its
  * answer where it does not compute the text itself (|v| >= 1e15, digits above 17, a

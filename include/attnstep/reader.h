@@ -29,7 +29,8 @@
 enum {
     AS_RD_ONE_ROW = 1, /* may be one row in single brackets, [1, 2] (a bias, an answer) */
     AS_RD_NEG_INF = 2, /* may hold -inf (the mask M; the masked cells of an answer's S) */
-    AS_RD_UNITS = 4    /* record the unit of each number's last written digit in u */
+    AS_RD_UNITS = 4,   /* record the unit of each number's last written digit in u */
+    AS_RD_FIXED = 8    /* v is a window of room cap in a larger array: never moved or grown */
 };
 
 /* A position in a text: 1-based line, character column. */

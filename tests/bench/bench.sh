@@ -20,8 +20,9 @@
 #    peer reports; medians. attnstep's own parse and compute come from parse_only
 #    stages (the same code, stage by stage, median of 3);
 # 3. checks every peer's O against attnstep's: at most 1e-9 apart;
-# 4. at 512 tokens also: decode against run (issue 15), the number conversion alone,
-#    the kernels against OpenBLAS's dgemm on the projection's shape.
+# 4. at 512 tokens also: decode against run (issue 15), every table as text against JSON,
+#    the number conversion alone, the kernels against OpenBLAS's dgemm on the
+#    projection's shape.
 # Sizes: BENCH_SIZES (default "128 512 1024 2048 4096"). Exit status 1 when outputs
 # disagree.
 set -eu
@@ -249,6 +250,73 @@ else
     echo "  decode's O DIFFERS from run's O"
     STATUS=1
 fi
+
+# ---- at 512 tokens: every table as text against the same tables as JSON (issue 19) ----
+# `attnstep run --format text` with no --only is what a user runs to see every table: X,
+# the weights and biases, Q, K, V, each head's Q, K, V, QKT, M, S, A, O, then C and O
+# (the text also prints Q, K and V whole before the heads' slices, 8% more numbers than
+# the JSON). Paired runs interleaved, medians; timed into /dev/null (the renderers' own
+# time: a disk's write-back would add the same to both), then once more into files whose
+# numbers are compared.
+
+# first_row OUT LINE: the numbers of one table row (a text line or a JSON row), one a
+# line: the text's −∞ and JSON's null both as -inf.
+first_row() {
+    sed -e 's/^[^[]*\[\[//' -e 's/\].*//' -e 's/−∞/-inf/g' -e 's/null/-inf/g' |
+        tr -s ', ' '\n' | grep -v '^$' | head -n 24 >"$1"
+}
+
+# json_line WHERE JSON: the JSON line of the inputs, of O, or of head WHERE (1, 2, ...).
+json_line() {
+    case $1 in
+    inputs) grep -a -m 1 '^  "inputs": ' "$2" ;;
+    O) grep -a -m 1 '^  "O": ' "$2" ;;
+    *) grep -a '^    {"Q"' "$2" | sed -n "${1}p" ;;
+    esac
+}
+
+# text_agrees TEXT JSON: the first row of X, of head 0's QKT, S and A, of the last
+# head's A and of O, shown in the text as the JSON's numbers rounded to 10 decimals.
+text_agrees() {
+    last=$(grep -ac '^    {"Q"' "$2")
+    for pair in 'X ≈ [[|X|inputs' 'Q₀K₀ᵀ ≈ [[|QKT|1' 'S₀ = |S|1' 'A₀ = |A|1' "A₁₁ = |A|$last" \
+        'O = C @ Wo + bo ≈ [[|O|O'; do
+        t=${pair%%|*} rest=${pair#*|}
+        j=${rest%%|*} where=${rest#*|}
+        grep -a -m 1 -F "$t" "$1" | first_row "$DIR/agree_text.txt"
+        json_line "$where" "$2" | grep -a -o "\"$j\": \[\[[^]]*" | head -n 1 |
+            first_row "$DIR/agree_json.txt"
+        paste "$DIR/agree_text.txt" "$DIR/agree_json.txt" | awk -v t="$t" '
+            NF != 2 || ($1 == "-inf") != ($2 == "-inf") ||
+            ($1 != "-inf" && ($1 - $2 > 5.0001e-11 || $2 - $1 > 5.0001e-11)) { bad = 1 }
+            END { if (bad || NR < 24) { print "  " t " ... DIFFERS from the JSON"; exit 1 } }' ||
+            return 1
+    done
+}
+
+: >"$DIR/text.times"
+: >"$DIR/json.times"
+i=1
+while [ "$i" -le "$RUNS" ]; do
+    timed /dev/null "$BIN" run --format text "$DIR/layer.txt" 2>/dev/null >>"$DIR/text.times"
+    timed /dev/null "$BIN" run --format json "$DIR/layer.txt" 2>/dev/null >>"$DIR/json.times"
+    i=$((i + 1))
+done
+"$BIN" run --format text "$DIR/layer.txt" >"$DIR/all.txt" 2>/dev/null
+"$BIN" run --format json "$DIR/layer.txt" >"$DIR/all.json" 2>/dev/null
+echo
+awk -v t="$(median "$DIR/text.times" 1)" -v j="$(median "$DIR/json.times" 1)" -v r="$RUNS" 'BEGIN {
+    printf "every table as text (run --format text, 512 tokens): %.3f s, as JSON %.3f s: %.2fx (median of %d runs each, interleaved; the goal is at most 2x)\n", t, j, t / j, r }'
+awk -v t="$(sort -g "$DIR/text.times" | head -n 1 | cut -d ' ' -f 1)" \
+    -v j="$(sort -g "$DIR/json.times" | head -n 1 | cut -d ' ' -f 1)" \
+    -v tb="$(wc -c <"$DIR/all.txt")" -v jb="$(wc -c <"$DIR/all.json")" 'BEGIN {
+    printf "  fastest runs: text %.3f s, JSON %.3f s (%.2fx); %.0f MB of text, %.0f MB of JSON\n", t, j, t / j, tb / 1e6, jb / 1e6 }'
+if text_agrees "$DIR/all.txt" "$DIR/all.json"; then
+    echo "  the text shows the JSON's numbers to 10 decimals (24 of the first row of X, QKT, S, A, O)"
+else
+    STATUS=1
+fi
+rm -f "$DIR/all.txt" "$DIR/all.json" "$DIR/agree_text.txt" "$DIR/agree_json.txt"
 
 "$DIR/parse_only" numbers "$DIR/x.txt" "$DIR/wq.txt" "$DIR/wk.txt" "$DIR/wv.txt" \
     "$DIR/wo.txt" >"$DIR/numbers.out"
