@@ -43,14 +43,19 @@ static int check_range(const as_matrix *t, const char *name, const as_matrix *ma
     return 0;
 }
 
-/* out = x @ w (+ b when given): one projection (the fast product: same bits). */
-static int project(as_matrix *out, const as_matrix *x, const as_matrix *w, const as_matrix *b)
+/* out = x @ w (+ b when given): one projection (the fast product: same bits). w is
+ * weight i of p (Wq, Wk, Wv, Wo); when a lean build left its values unmade, the file's
+ * torch-layout table is read as stored. */
+static int project(as_matrix *out, const as_matrix *x, const as_problem *p, int i,
+                   const as_matrix *b)
 {
+    const as_matrix *w = (const as_matrix *[]){p->Wq, p->Wk, p->Wv, p->Wo}[i];
+    const int stored = w->v == NULL && p->Wt[i] != NULL;
+
     if (as_matrix_init(out, x->rows, w->cols) != 0)
         return -1;
-    as_matmul_fast(out->v, x->v, w->v, x->rows, x->cols, w->cols);
-    if (b != NULL)
-        as_add_bias(out->v, b->v, out->rows, out->cols);
+    as_project_fast(out->v, x->v, stored ? p->Wt[i]->v : w->v, stored, b ? b->v : NULL, x->rows,
+                    x->cols, w->cols);
     return 0;
 }
 
@@ -199,8 +204,8 @@ static int begin_run(as_trace *t, const as_problem *p, int rows, as_error *err)
     if (p->positions == AS_POSITIONS_ROPE && turns(t, p) != 0)
         goto nomem;
     /* the three projections, each row of X (or Xkv) times the same table */
-    if (project(&t->Q, x, p->Wq, p->bq) != 0 || project(&t->K, xkv, p->Wk, p->bk) != 0 ||
-        project(&t->V, xkv, p->Wv, p->bv) != 0)
+    if (project(&t->Q, x, p, 0, p->bq) != 0 || project(&t->K, xkv, p, 1, p->bk) != 0 ||
+        project(&t->V, xkv, p, 2, p->bv) != 0)
         goto nomem;
     if (check_range(&t->Q, "Q", NULL, p, err) != 0 || check_range(&t->K, "K", NULL, p, err) != 0 ||
         check_range(&t->V, "V", NULL, p, err) != 0)
@@ -220,7 +225,7 @@ nomem:
 /* The output projection when there is one, else O = C: how both runs end. */
 static int end_run(as_trace *t, const as_problem *p, as_error *err)
 {
-    if (p->Wo != NULL ? project(&t->O, &t->C, p->Wo, p->bo) : as_matrix_copy(&t->O, &t->C)) {
+    if (p->Wo != NULL ? project(&t->O, &t->C, p, 3, p->bo) : as_matrix_copy(&t->O, &t->C)) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }

@@ -19,6 +19,7 @@
 #include "attnstep/threads.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,10 +309,27 @@ static void zeros(double *out, size_t ldo, size_t n, size_t p)
         memset(out + i * ldo, 0, p * sizeof *out);
 }
 
-/* out[n,p] (row stride ldo) = a[n,k] (stride lda) @ b[k,p] (stride ldb) with scratch
- * ap (MC x KC) and bp (KC x NC, rounded up). Every sum starts at +0, as in as_matmul(). */
-static void blocked(double *out, size_t ldo, const double *a, size_t lda, const double *b,
-                    size_t ldb, size_t n, size_t k, size_t p, double *ap, double *bp)
+/* The right-hand table of a product: b[k,p] with row stride ld, or (transposed) given as
+ * its transpose bt[p,k] with row stride ld, as PyTorch stores a weight ([out, in]). */
+typedef struct right {
+    const double *v;
+    size_t ld;
+    int transposed;
+} right;
+
+/* Rows pc .. pc + kc - 1 and columns jc .. jc + nc - 1 of b into the panels bp. */
+static void pack_right(double *bp, const right *b, size_t pc, size_t kc, size_t jc, size_t nc)
+{
+    if (b->transposed)
+        pack_interleaved(bp, b->v + jc * b->ld + pc, b->ld, nc, kc, NR);
+    else
+        pack_b(bp, b->v + pc * b->ld + jc, b->ld, kc, nc);
+}
+
+/* out[n,p] (row stride ldo) = a[n,k] (stride lda) @ b with scratch ap (MC x KC) and bp
+ * (KC x NC, rounded up). Every sum starts at +0, as in as_matmul(). */
+static void blocked(double *out, size_t ldo, const double *a, size_t lda, const right *b,
+                    size_t n, size_t k, size_t p, double *ap, double *bp)
 {
     size_t jc, pc;
 
@@ -323,10 +341,52 @@ static void blocked(double *out, size_t ldo, const double *a, size_t lda, const 
          * between slices (the first starts it at +0 in the registers) */
         for (pc = 0; pc < k; pc += KC) {
             const size_t kc = min_size(KC, k - pc);
-            pack_b(bp, b + pc * ldb + jc, ldb, kc, nc);
+            pack_right(bp, b, pc, kc, jc, nc);
             slice(out + jc, ldo, a + pc, lda, bp, NR * kc, n, kc, nc, ap, pc == 0);
         }
     }
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Packing space kept between products                                              */
+/* ------------------------------------------------------------------------------ */
+
+/* Two sets of packing space (one for each thread of a product), kept for the life of
+ * the program: a new 1.5 MB block for every product was fresh pages every time (a
+ * quarter of the page faults of a run at 512 tokens). A product takes a free set, or
+ * allocates its own when both are taken (a third caller). */
+static struct kept {
+    atomic_flag taken;
+    as_gemm_scratch s;
+} kept[2] = {{ATOMIC_FLAG_INIT, {NULL, NULL}}, {ATOMIC_FLAG_INIT, {NULL, NULL}}};
+
+/* Packing space for one product: a kept set (*k its index) or, when none is free or
+ * it cannot be made, a new one (*k = -1). 0, or -1 when out of memory. */
+static int scratch_take(as_gemm_scratch *s, int *k)
+{
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        if (atomic_flag_test_and_set(&kept[i].taken))
+            continue;
+        if (kept[i].s.ap != NULL || as_gemm_scratch_init(&kept[i].s) == 0) {
+            *s = kept[i].s;
+            *k = i;
+            return 0;
+        }
+        atomic_flag_clear(&kept[i].taken);
+        break;
+    }
+    *k = -1;
+    return as_gemm_scratch_init(s);
+}
+
+static void scratch_give(as_gemm_scratch *s, int k)
+{
+    if (k >= 0)
+        atomic_flag_clear(&kept[k].taken);
+    else
+        as_gemm_scratch_free(s);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -402,27 +462,38 @@ void as_gemm_scratch_free(as_gemm_scratch *s)
 void as_gemm_1(double *out, size_t ldo, const double *a, size_t lda, const double *b, size_t ldb,
                size_t n, size_t k, size_t p, as_gemm_scratch *s)
 {
-    blocked(out, ldo, a, lda, b, ldb, n, k, p, s->ap, s->bp);
+    const right r = {b, ldb, 0};
+
+    blocked(out, ldo, a, lda, &r, n, k, p, s->ap, s->bp);
+}
+
+/* out[n,p] = a[n,k] @ b on this thread, then + bias (when given) row by row. */
+static void product_1(double *out, const double *a, const right *b, const double *bias,
+                      size_t n, size_t k, size_t p)
+{
+    as_gemm_scratch s;
+    int kept_at;
+
+    pthread_once(&simd_once, detect_simd);
+    if ((double)n * (double)k * (double)p < SMALL_WORK || scratch_take(&s, &kept_at) != 0) {
+        /* the plain loops: the same sums, no scratch needed (a @ btᵀ is as_scores()) */
+        if (b->transposed)
+            as_scores(out, a, b->v, n, p, k);
+        else
+            as_matmul(out, a, b->v, n, k, p);
+    } else {
+        blocked(out, p, a, k, b, n, k, p, s.ap, s.bp);
+        scratch_give(&s, kept_at);
+    }
+    if (bias != NULL)
+        as_add_bias(out, bias, n, p);
 }
 
 void as_matmul_fast_1(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
 {
-    const size_t kc = min_size(KC, k);
-    double *ap, *bp;
+    const right r = {b, p, 0};
 
-    pthread_once(&simd_once, detect_simd);
-    if ((double)n * (double)k * (double)p < SMALL_WORK) {
-        as_matmul(out, a, b, n, k, p);
-        return;
-    }
-    ap = malloc(round_up(min_size(MC, n), MR) * kc * sizeof *ap);
-    bp = malloc(round_up(min_size(NC, p), NR) * kc * sizeof *bp);
-    if (ap == NULL || bp == NULL)
-        as_matmul(out, a, b, n, k, p); /* same result, no scratch needed */
-    else
-        blocked(out, p, a, k, b, p, n, k, p, ap, bp);
-    free(ap);
-    free(bp);
+    product_1(out, a, &r, NULL, n, k, p);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -431,7 +502,8 @@ void as_matmul_fast_1(double *out, const double *a, const double *b, size_t n, s
 
 typedef struct band {
     double *out;
-    const double *a, *b;
+    const double *a, *bias;
+    const right *b;
     size_t n, k, p;
 } band;
 
@@ -439,54 +511,58 @@ static void run_band(void *arg)
 {
     const band *w = arg;
 
-    as_matmul_fast_1(w->out, w->a, w->b, w->n, w->k, w->p);
+    product_1(w->out, w->a, w->b, w->bias, w->n, w->k, w->p);
 }
 
-void as_matmul_fast(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+/* out = a @ b (+ bias), the rows on two threads when there is enough work. */
+static void product(double *out, const double *a, const right *b, const double *bias, size_t n,
+                    size_t k, size_t p)
 {
     band top, bottom;
     size_t half;
 
     if ((double)n * (double)k * (double)p < AS_THREAD_MIN_WORK || n < 2 * MR) {
-        as_matmul_fast_1(out, a, b, n, k, p);
+        product_1(out, a, b, bias, n, k, p);
         return;
     }
     half = round_up(n / 2, MR);
-    top = (band){out, a, b, half, k, p};
-    bottom = (band){out + half * p, a + half * k, b, n - half, k, p};
+    top = (band){out, a, bias, b, half, k, p};
+    bottom = (band){out + half * p, a + half * k, bias, b, n - half, k, p};
     as_two_threads(run_band, &top, run_band, &bottom);
+}
+
+void as_matmul_fast(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+{
+    const right r = {b, p, 0};
+
+    product(out, a, &r, NULL, n, k, p);
+}
+
+void as_project_fast(double *out, const double *x, const double *w, int transposed,
+                     const double *bias, size_t n, size_t k, size_t p)
+{
+    const right r = {w, transposed ? k : p, transposed};
+
+    product(out, x, &r, bias, n, k, p);
 }
 
 /* ------------------------------------------------------------------------------ */
 /* Scores                                                                            */
 /* ------------------------------------------------------------------------------ */
 
-/* q @ kᵀ as q @ (kᵀ stored): each cell is the same sum over t in the same order as
- * as_scores() makes it. */
-static void scores_with(void (*product)(double *, const double *, const double *, size_t,
-                                        size_t, size_t),
-                        double *out, const double *q, const double *k, size_t n, size_t m,
-                        size_t d)
-{
-    double *kt;
-
-    if ((double)n * (double)m * (double)d < SMALL_WORK ||
-        (kt = malloc(m * d * sizeof *kt)) == NULL) {
-        as_scores(out, q, k, n, m, d);
-        return;
-    }
-    as_transpose(kt, k, m, d); /* kt[d,m] */
-    product(out, q, kt, n, d, m);
-    free(kt);
-}
-
+/* q @ kᵀ: k[m,d] is the transpose of the right-hand table, packed straight from where
+ * it is stored; each cell the same sum over t in the same order as as_scores(). */
 void as_scores_fast(double *out, const double *q, const double *k, size_t n, size_t m, size_t d)
 {
-    scores_with(as_matmul_fast, out, q, k, n, m, d);
+    const right r = {k, d, 1};
+
+    product(out, q, &r, NULL, n, d, m);
 }
 
 void as_scores_fast_1(double *out, const double *q, const double *k, size_t n, size_t m,
                       size_t d)
 {
-    scores_with(as_matmul_fast_1, out, q, k, n, m, d);
+    const right r = {k, d, 1};
+
+    product_1(out, q, &r, NULL, n, d, m);
 }

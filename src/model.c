@@ -77,8 +77,9 @@ static void transpose_two(void *arg)
 /* The W tables in book layout ([in, out], right-multiplied): the input's own, or with
  * layout: torch ([out, in], as torch.nn.Linear.weight) their transposes, made into the
  * problem's own matrices (the input is never changed): all four made first, then
- * transposed two on each thread (at 512 tokens they are 19 MB of fresh pages). */
-static int take_weights(as_problem *p, as_error *err)
+ * transposed two on each thread (at 512 tokens they are 19 MB of fresh pages). Unless
+ * make: then the problem's own have their shapes only, and Wt the input's tables. */
+static int take_weights(as_problem *p, int make, as_error *err)
 {
     static const as_mat_id w[] = {AS_WQ, AS_WK, AS_WV, AS_WO};
     const as_matrix **to[] = {&p->Wq, &p->Wk, &p->Wv, &p->Wo};
@@ -90,6 +91,12 @@ static int take_weights(as_problem *p, as_error *err)
         *to[i] = in->mat[w[i]].given ? &in->mat[w[i]].m : NULL;
         if (*to[i] == NULL || in->layout != AS_LAYOUT_TORCH)
             continue;
+        p->Wt[i] = *to[i];
+        if (!make) {
+            p->own_w[i] = (as_matrix){(*to[i])->cols, (*to[i])->rows, NULL};
+            *to[i] = &p->own_w[i];
+            continue;
+        }
         if (as_matrix_init(&p->own_w[i], (*to[i])->cols, (*to[i])->rows) != 0) {
             as_error_msg(err, in->path, 0, 0, AS_MSG_OOM);
             return -1;
@@ -98,6 +105,8 @@ static int take_weights(as_problem *p, as_error *err)
         half[i % 2].from[i / 2] = *to[i];
         *to[i] = &p->own_w[i];
     }
+    if (!make)
+        return 0;
     if (p->own_w[0].rows * p->own_w[0].cols >= TRANSPOSE_SPLIT)
         as_two_threads(transpose_two, &half[0], transpose_two, &half[1]);
     else
@@ -368,12 +377,13 @@ static int check_positions(as_problem *p, as_error *err)
     return 0;
 }
 
-int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_override,
-                     as_error *err)
+/* as_problem_build(), with the book-layout weights made when make_w. */
+static int build(as_problem *p, const as_input *in, as_mask_kind mask_override, int make_w,
+                 as_error *err)
 {
     memset(p, 0, sizeof *p);
     p->in = in;
-    if (check_required(p, err) != 0 || take_weights(p, err) != 0)
+    if (check_required(p, err) != 0 || take_weights(p, make_w, err) != 0)
         goto fail;
     p->cross = in->mat[AS_XKV].given;
     p->X = &in->mat[AS_X].m;
@@ -403,6 +413,18 @@ int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_overri
 fail:
     as_problem_free(p);
     return -1;
+}
+
+int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_override,
+                     as_error *err)
+{
+    return build(p, in, mask_override, 1, err);
+}
+
+int as_problem_build_lean(as_problem *p, const as_input *in, as_mask_kind mask_override,
+                          as_error *err)
+{
+    return build(p, in, mask_override, 0, err);
 }
 
 const as_matrix *as_problem_table(const as_problem *p, as_mat_id id)

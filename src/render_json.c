@@ -25,17 +25,33 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* JSON text gathered in memory and written out in large pieces: one fwrite per 4 KiB
- * rather than two stdio calls per number (a layer's output holds 400 000 of them). */
+/* JSON text gathered in a 4 KiB staging buffer and passed on in large pieces: one
+ * fwrite per 4 KiB rather than two stdio calls per number (a layer's output holds 400
+ * 000 of them), or (out NULL) appended to a piece of memory that grows as needed. */
 typedef struct text_buf {
     FILE *out;
+    char *mem;              /* out NULL: the piece, len bytes written of room */
+    size_t len, room;
+    int ok;                 /* 0 once memory for the piece ran out */
     size_t used;
     char text[4096];
 } text_buf;
 
 static void tb_flush(text_buf *b)
 {
-    fwrite(b->text, 1, b->used, b->out);
+    if (b->out != NULL) {
+        fwrite(b->text, 1, b->used, b->out);
+    } else if (b->ok) {
+        if (b->room - b->len < b->used) {
+            const size_t room = 2 * b->room + b->used;
+            char *mem = realloc(b->mem, room);
+            b->ok = mem != NULL;
+            if (mem != NULL)
+                b->mem = mem, b->room = room;
+        }
+        if (b->ok)
+            memcpy(b->mem + b->len, b->text, b->used), b->len += b->used;
+    }
     b->used = 0;
 }
 
@@ -68,82 +84,95 @@ static void json_number(FILE *out, double v)
     tb_flush(&b);
 }
 
-/* Rows [first, last) of m, each "[a,b,...]", with a comma before every row but row 0. */
+/* Rows [first, last) of m into b, each "[a,b,...]", with a comma before every row but
+ * row 0. */
+static void json_rows_into(text_buf *b, const as_matrix *m, size_t first, size_t last)
+{
+    size_t i, j;
+
+    for (i = first; i < last; i++) {
+        if (i)
+            tb_char(b, ',');
+        tb_char(b, '[');
+        for (j = 0; j < m->cols; j++) {
+            if (j)
+                tb_char(b, ',');
+            tb_number(b, AS_AT(*m, i, j));
+        }
+        tb_char(b, ']');
+    }
+    tb_flush(b);
+}
+
 static void json_rows(FILE *out, const as_matrix *m, size_t first, size_t last)
 {
     text_buf b;
-    size_t i, j;
 
     b.out = out;
     b.used = 0;
-    for (i = first; i < last; i++) {
-        if (i)
-            tb_char(&b, ',');
-        tb_char(&b, '[');
-        for (j = 0; j < m->cols; j++) {
-            if (j)
-                tb_char(&b, ',');
-            tb_number(&b, AS_AT(*m, i, j));
-        }
-        tb_char(&b, ']');
-    }
-    tb_flush(&b);
+    json_rows_into(&b, m, first, last);
 }
 
-/* A table this large has its lower half of rows written by a second thread. */
+/* A table this large is written in pieces of rows, two at a time on two threads. */
 #define SPLIT_CELLS 65536
+#define PIECE_CELLS 8192 /* about 150 KB of text: the pieces' memory is reused, not fresh */
 
-/* The lower rows, written into memory by the helper thread. */
-typedef struct rows_job {
+/* One piece: rows [first, last) of m as text in b's memory (kept between pieces). */
+typedef struct piece {
     const as_matrix *m;
     size_t first, last;
-    char *text;
-    size_t len;
-    int ok;
-} rows_job;
+    text_buf b;
+} piece;
 
-static void rows_to_memory(void *arg)
+static void piece_text(void *arg)
 {
-    rows_job *job = arg;
-    FILE *mem = open_memstream(&job->text, &job->len);
+    piece *pc = arg;
 
-    if (mem != NULL) {
-        json_rows(mem, job->m, job->first, job->last);
-        job->ok = fclose(mem) == 0;
+    pc->b.len = 0;
+    pc->b.used = 0;
+    json_rows_into(&pc->b, pc->m, pc->first, pc->last);
+}
+
+/* Rows of m from `first` on, a piece for each of pc[0] and pc[1], made at once and
+ * written in order; a piece the memory of which ran out is written here instead.
+ * Returns the next row. */
+static size_t two_pieces(FILE *out, const as_matrix *m, size_t first, size_t rows, piece pc[2])
+{
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        pc[k].first = first < m->rows ? first : m->rows;
+        first = pc[k].last = first + rows < m->rows ? first + rows : m->rows;
     }
+    as_two_threads(piece_text, &pc[0], piece_text, &pc[1]);
+    for (k = 0; k < 2; k++) {
+        if (pc[k].b.ok)
+            fwrite(pc[k].b.mem, 1, pc[k].b.len, out);
+        else
+            json_rows(out, m, pc[k].first, pc[k].last);
+    }
+    return first;
 }
 
-/* The upper rows, written straight out by this thread meanwhile. */
-typedef struct upper_rows {
-    FILE *out;
-    const as_matrix *m;
-    size_t last;
-} upper_rows;
-
-static void rows_to_output(void *arg)
-{
-    const upper_rows *u = arg;
-
-    json_rows(u->out, u->m, 0, u->last);
-}
-
-/* m as JSON rows of numbers. A large m on two threads: the upper rows here, the lower
- * ones on a helper (the same text, written after them). */
+/* m as JSON rows of numbers. A large m in pieces of rows, two at a time on two
+ * threads, written in order. */
 static void json_matrix(FILE *out, const as_matrix *m)
 {
-    rows_job job = {m, m->rows / 2, m->rows, NULL, 0, 0};
-    upper_rows upper = {out, m, m->rows / 2};
+    const size_t rows = m->cols > 0 && PIECE_CELLS / m->cols > 0 ? PIECE_CELLS / m->cols : 1;
+    piece pc[2];
+    size_t first = 0;
+    int k;
 
     fputc('[', out);
     if (m->rows < 2 || m->rows * m->cols < SPLIT_CELLS) {
         json_rows(out, m, 0, m->rows);
     } else {
-        as_two_threads(rows_to_output, &upper, rows_to_memory, &job);
-        if (job.ok)
-            fwrite(job.text, 1, job.len, out);
-        else
-            json_rows(out, m, job.first, m->rows); /* the helper had no memory: here */
-        free(job.text);
+        for (k = 0; k < 2; k++)
+            pc[k] = (piece){.m = m, .b = {.out = NULL, .ok = 1}};
+        while (first < m->rows)
+            first = two_pieces(out, m, first, rows, pc);
+        free(pc[0].b.mem);
+        free(pc[1].b.mem);
     }
     fputc(']', out);
 }

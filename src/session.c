@@ -10,7 +10,7 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
 
     if (o == NULL)
         o = &none;
-    if (as_problem_build(&s->p, &s->in, o->mask, err) != 0)
+    if ((o->lean ? as_problem_build_lean : as_problem_build)(&s->p, &s->in, o->mask, err) != 0)
         return -1;
     s->p.offset = o->offset;
     return (o->lean   ? as_attention_run_lean

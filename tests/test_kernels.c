@@ -20,6 +20,7 @@
 #include "attnstep/kernels.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
+#include "attnstep/render.h"
 #include "test_util.h"
 
 /* ------------------------------------------------------------------------------ */
@@ -124,6 +125,34 @@ static void check_scores(size_t n, size_t d, size_t m, uint64_t *seed)
     free(q), free(k), free(want), free(got);
 }
 
+/* as_project_fast with W as given and as its transpose (PyTorch's [out, in]), with and
+ * without a bias: as_matmul() then as_add_bias() on W, bit for bit. */
+static void check_project(size_t n, size_t k, size_t p, uint64_t *seed)
+{
+    double *x = random_values(n * k, seed), *w = random_values(k * p, seed);
+    double *bias = random_values(p, seed), *wt = malloc((k * p + 1) * sizeof *wt);
+    double *want = malloc((n * p + 1) * sizeof *want), *got = malloc((n * p + 1) * sizeof *got);
+    int transposed, with_bias;
+    size_t i, j;
+
+    for (i = 0; i < k; i++)
+        for (j = 0; j < p; j++)
+            wt[j * k + i] = w[i * p + j];
+    for (with_bias = 0; with_bias <= 1; with_bias++) {
+        as_matmul(want, x, w, n, k, p);
+        if (with_bias)
+            as_add_bias(want, bias, n, p);
+        for (transposed = 0; transposed <= 1; transposed++) {
+            memset(got, 0xff, (n * p + 1) * sizeof *got);
+            as_project_fast(got, x, transposed ? wt : w, transposed, with_bias ? bias : NULL, n,
+                            k, p);
+            assert_same_cells(got, want, n * p, transposed ? "as_project_fast (Wᵀ)" : "as_project_fast",
+                              n, k, p);
+        }
+    }
+    free(x), free(w), free(bias), free(wt), free(want), free(got);
+}
+
 /* as_gemm_1 on blocks inside larger tables (3 more columns each, a block 2 columns in):
  * the cells of the block are as_matmul's of the block copied out; the cells around it
  * are left alone. */
@@ -225,6 +254,12 @@ static void test_fast_scores_equal_the_reference_on_every_shape(void **state)
 {
     (void)state;
     for_each_simd_level(check_scores);
+}
+
+static void test_projection_from_either_layout_equals_the_reference_on_every_shape(void **state)
+{
+    (void)state;
+    for_each_simd_level(check_project);
 }
 
 static void test_strided_product_equals_the_reference_on_every_shape(void **state)
@@ -397,6 +432,114 @@ static void check_lean_equals_full_kv(size_t n, size_t m, size_t d, size_t heads
     check_runs_agree(&in, &p, heads);
 }
 
+/* layout: torch, built lean (as run --only O builds it): the weights' transposes are
+ * not made and the products read them as stored; O and C are the bits of the full run
+ * on the problem built the usual way (its weights transposed into book layout). */
+static void check_lean_build_of_torch_layout(size_t n, size_t d, size_t heads, const char *extra)
+{
+    static const char *const names[] = {"Wq", "Wk", "Wv", "Wo"};
+    char *text = NULL;
+    size_t len = 0, cap = 0, i;
+    uint64_t seed = n * 31 + d;
+    as_input in;
+    as_problem full_p, lean_p;
+    as_trace full, lean;
+    as_error err;
+
+    as_error_init(&err, AS_LANG_EN);
+    put_matrix(&text, &len, &cap, "X", n, d, 1.0, &seed);
+    for (i = 0; i < 4; i++) /* [out, in]: rows d / 2 * 3 wide outputs for Wq, Wk, Wv */
+        put_matrix(&text, &len, &cap, names[i], i < 3 ? d / 2 * 3 : d, i < 3 ? d : d / 2 * 3,
+                   0.5, &seed);
+    put_matrix(&text, &len, &cap, "bk", 1, d / 2 * 3, 0.1, &seed);
+    put_matrix(&text, &len, &cap, "bo", 1, d, 0.1, &seed);
+    text = realloc(text, len + strlen(extra) + 64);
+    assert_non_null(text);
+    len += (size_t)sprintf(text + len, "layout: torch\nheads: %zu\n%s", heads, extra);
+    assert_int_equal(as_parse_text(&in, text, len, "layer.txt", &err), 0);
+    free(text);
+    assert_int_equal(as_problem_build(&full_p, &in, AS_MASK_DEFAULT, &err), 0);
+    assert_int_equal(as_problem_build_lean(&lean_p, &in, AS_MASK_DEFAULT, &err), 0);
+    for (i = 0; i < 4; i++) {
+        assert_null(lean_p.own_w[i].v);
+        assert_int_equal(lean_p.own_w[i].rows, full_p.own_w[i].rows);
+        assert_int_equal(lean_p.own_w[i].cols, full_p.own_w[i].cols);
+        assert_ptr_equal(lean_p.Wt[i], &in.mat[AS_WQ + (as_mat_id)i].m);
+    }
+    assert_int_equal(as_attention_run(&full, &full_p, &err), 0);
+    assert_int_equal(as_attention_run_lean(&lean, &lean_p, &err), 0);
+    assert_same_table(&lean.O, &full.O, "O");
+    assert_same_table(&lean.C, &full.C, "C");
+    as_trace_free(&full);
+    as_trace_free(&lean);
+    as_problem_free(&full_p);
+    as_problem_free(&lean_p);
+    as_input_free(&in);
+}
+
+static void test_lean_build_reads_torch_weights_as_stored_and_gives_the_same_bits(void **state)
+{
+    (void)state;
+    check_lean_build_of_torch_layout(5, 4, 2, "");
+    check_lean_build_of_torch_layout(70, 32, 4, "positions: rope\n");
+    /* 200 x 160 x 240 per projection: above AS_THREAD_MIN_WORK, on two threads */
+    check_lean_build_of_torch_layout(200, 160, 4, "");
+}
+
+/* The JSON of a table of more than 65 536 cells is written in pieces of rows, made two
+ * at a time on two threads: read back with strtod, its last "O" has O's rows in order,
+ * every number the double it was made from, bit for bit. */
+static void test_json_of_a_large_output_reads_back_to_its_bits(void **state)
+{
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_error err;
+    as_render_opts o = {0};
+    FILE *f = tmpfile();
+    char *text, *at, *end;
+    long size;
+    size_t i, j;
+
+    (void)state;
+    as_error_init(&err, AS_LANG_EN);
+    make_layer(&in, &p, 181, 400, 4, ""); /* O: 181 x 400 = 72 400 cells */
+    assert_int_equal(as_attention_run_lean(&t, &p, &err), 0);
+    o.digits = 4;
+    o.only = 1u << AS_T_O;
+    assert_non_null(f);
+    assert_int_equal(as_render_json(f, &p, &t, &o), 0);
+    size = ftell(f);
+    rewind(f);
+    text = malloc((size_t)size + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+    text[size] = '\0';
+    at = strstr(text, "\n  \"O\": [");
+    assert_non_null(at);
+    at += strlen("\n  \"O\": [");
+    for (i = 0; i < t.O.rows; i++) {
+        assert_true(*at == '[');
+        at++;
+        for (j = 0; j < t.O.cols; j++) {
+            const double v = strtod(at, &end);
+            assert_true(end > at);
+            assert_memory_equal(&v, &AS_AT(t.O, i, j), sizeof v);
+            at = end;
+            assert_true(*at == (j + 1 < t.O.cols ? ',' : ']'));
+            at++;
+        }
+        assert_true(*at == (i + 1 < t.O.rows ? ',' : ']'));
+        at++;
+    }
+    assert_string_equal(at, "\n}\n");
+    free(text);
+    fclose(f);
+    as_trace_free(&t);
+    as_problem_free(&p);
+    as_input_free(&in);
+}
+
 static void test_lean_run_gives_the_full_runs_output_bit_for_bit(void **state)
 {
     (void)state;
@@ -517,11 +660,14 @@ int main(void)
         cmocka_unit_test(test_fast_product_of_a_small_example_is_the_hand_result),
         cmocka_unit_test(test_fast_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_scores_equal_the_reference_on_every_shape),
+        cmocka_unit_test(test_projection_from_either_layout_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_strided_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_product_over_a_packed_table_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_product_keeps_a_large_sum_in_order),
         cmocka_unit_test(test_lean_run_gives_the_full_runs_output_bit_for_bit),
         cmocka_unit_test(test_lean_run_on_two_threads_gives_the_same_bits),
+        cmocka_unit_test(test_lean_build_reads_torch_weights_as_stored_and_gives_the_same_bits),
+        cmocka_unit_test(test_json_of_a_large_output_reads_back_to_its_bits),
         cmocka_unit_test(test_fused_lean_run_gives_the_full_runs_bits_across_blocks),
         cmocka_unit_test(test_fused_lean_run_follows_a_custom_mask),
         cmocka_unit_test(test_lean_run_without_the_fused_bound_gives_the_same_bits),

@@ -17,13 +17,20 @@
  * none can be had it falls back to as_matmul() (same result, slower). */
 void as_matmul_fast(double *out, const double *a, const double *b, size_t n, size_t k, size_t p);
 
+/* out[n,p] = x[n,k] @ W (+ bias[p] on each row when bias is not NULL), as as_matmul()
+ * then as_add_bias(), bit for bit; threads as as_matmul_fast(), each adding the bias to
+ * its own rows. W is w[k,p]; or, transposed, w holds Wᵀ [p,k] as PyTorch stores a
+ * weight ([out, in]), packed straight from there (no transposed copy is made). */
+void as_project_fast(double *out, const double *x, const double *w, int transposed,
+                     const double *bias, size_t n, size_t k, size_t p);
+
 /* As as_matmul_fast(), but always on the calling thread (for callers that run several
  * products on threads of their own). */
 void as_matmul_fast_1(double *out, const double *a, const double *b, size_t n, size_t k,
                       size_t p);
 
-/* out[n,m] = q[n,d] @ k[m,d]ᵀ, as as_scores(): k is transposed once into scratch so
- * that every row of the product reads memory in order. Threads as as_matmul_fast(). */
+/* out[n,m] = q[n,d] @ k[m,d]ᵀ, as as_scores(): k is packed for the product straight
+ * from where it is stored (no transposed copy). Threads as as_matmul_fast(). */
 void as_scores_fast(double *out, const double *q, const double *k, size_t n, size_t m, size_t d);
 
 /* As as_scores_fast(), always on the calling thread. */

@@ -18,7 +18,10 @@ typedef struct as_problem {
     const as_matrix *Wq, *Wk, *Wv, *Wo;   /* Wo NULL when not given; with layout: torch
                                              the transposes in own_w */
     as_matrix own_w[4];                   /* layout: torch: Wq, Wk, Wv, Wo as [in, out]
-                                             (owned); else empty */
+                                             (owned); else empty. Built lean: only their
+                                             shapes (no values), the products read Wt */
+    const as_matrix *Wt[4];               /* layout: torch: the file's Wq, Wk, Wv, Wo as
+                                             given ([out, in]; NULL where none); else NULL */
     const as_matrix *bq, *bk, *bv, *bo;   /* [1, width] or NULL when not given */
     as_mask_kind mask;                    /* CAUSAL, NONE, CUSTOM (the file's M, its shape
                                              checked) or WINDOW (never DEFAULT); the run
@@ -48,6 +51,12 @@ typedef struct as_problem {
  * set, naming the later matrix's position and a hint. Free p with as_problem_free(). */
 int as_problem_build(as_problem *p, const as_input *in, as_mask_kind mask_override,
                      as_error *err);
+
+/* As as_problem_build(), for a run that reads the weights only through products
+ * (as_attention_run_lean): with layout: torch their transposes are not made (own_w keep
+ * only their shapes) and the products read Wt as stored. */
+int as_problem_build_lean(as_problem *p, const as_input *in, as_mask_kind mask_override,
+                          as_error *err);
 
 /* The largest --offset: positions stay exact as doubles and angles stay meaningful. */
 #define AS_MAX_OFFSET 1000000000u

@@ -132,7 +132,7 @@ static int stages(const char *path)
     if (as_parse_file(&in, path, &err) != 0)
         return fail(&err);
     t1 = now();
-    if (as_problem_build(&p, &in, AS_MASK_DEFAULT, &err) != 0)
+    if (as_problem_build_lean(&p, &in, AS_MASK_DEFAULT, &err) != 0) /* as run --only O */
         return fail(&err);
     t2 = now();
     if (as_attention_run_lean(&t, &p, &err) != 0)
