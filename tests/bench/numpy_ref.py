@@ -59,8 +59,9 @@ def blas_in_use():
         return "unknown"
 
 
-def dgemm_rate(n=512, k=768, p=768, runs=7):
-    """GFLOP/s of numpy's BLAS on one [n,k] @ [k,p] product, best of runs."""
+def dgemm_rate(n=512, k=768, p=768, runs=5):
+    """GFLOP/s of numpy's BLAS on one [n,k] @ [k,p] product, best of runs (as many as
+    parse_only kernels takes of attnstep's)."""
     a = np.random.default_rng(1).standard_normal((n, k))
     b = np.random.default_rng(2).standard_normal((k, p))
     best = float("inf")
