@@ -10,6 +10,7 @@
 #include "attnstep/threads.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,12 +275,14 @@ fail:
 
 typedef void product_fn(double *, const double *, const double *, size_t, size_t, size_t);
 
-/* One worker: the heads first, first + step, ... with its own scratch tables. */
+/* One worker: the next head not yet taken (from the counter the workers share), again
+ * and again, with its own scratch tables: a worker on a slower core takes fewer heads
+ * (this machine's two cores often run at different speeds). */
 typedef struct lean_worker {
     const as_trace *t;
     const as_problem *p;
     const as_mask_reach *reach; /* what each row of the mask reads, for as_fused_run() */
-    size_t first, step;
+    atomic_size_t *next;         /* the next head to take */
     product_fn *matmul, *scores; /* one-thread kernels when the heads are on threads */
     as_matrix q, k, v;           /* this head's slices: [n,d_k], [m,d_k], [m,d_v] */
     as_matrix qr, kr;            /* positions: rope: q and k turned; else empty */
@@ -421,9 +424,10 @@ static void lean_heads(void *arg)
         as_matrix_init(&w->v, p->m, p->d_v) | as_fused_scratch_init(&w->fused, p->m, p->d_k, p->d_v) |
         (rope ? as_matrix_init(&w->qr, p->n, p->d_k) | as_matrix_init(&w->kr, p->m, p->d_k) : 0)) {
         as_error_msg(&w->err, p->in->path, 0, 0, AS_MSG_OOM);
-        w->failed = (long)w->first;
+        hd = atomic_fetch_add(w->next, 1);
+        w->failed = hd < p->heads ? (long)hd : -1; /* the head it would have made */
     }
-    for (hd = w->first; w->failed < 0 && hd < p->heads; hd += w->step)
+    while (w->failed < 0 && (hd = atomic_fetch_add(w->next, 1)) < p->heads)
         if (lean_head(&w->t->head[hd], hd, w) != 0)
             w->failed = (long)hd;
     as_matrix_free(&w->q);
@@ -436,8 +440,8 @@ static void lean_heads(void *arg)
     as_fused_scratch_free(&w->fused);
 }
 
-/* Every head, on two threads when there is enough work: even heads here, odd heads on
- * a helper. The error reported is that of the first head that failed, as in the
+/* Every head, on two threads when there is enough work, each taking the next head as
+ * it is free. The error reported is that of the first head that failed, as in the
  * serial run. */
 static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
 {
@@ -446,6 +450,7 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
     const as_fused_head all = fused_head(p);
     as_mask_reach reach;
     lean_worker w[2];
+    atomic_size_t next = 0;
     long f0, f1;
     int i;
 
@@ -454,8 +459,7 @@ static int run_heads_lean(as_trace *t, const as_problem *p, as_error *err)
         return -1;
     }
     for (i = 0; i < 2; i++) {
-        w[i] = (lean_worker){.t = t, .p = p, .reach = &reach, .first = (size_t)i,
-                             .step = two ? 2 : 1,
+        w[i] = (lean_worker){.t = t, .p = p, .reach = &reach, .next = &next,
                              .matmul = two ? as_matmul_fast_1 : as_matmul_fast,
                              .scores = two ? as_scores_fast_1 : as_scores_fast, .failed = -1};
         as_error_init(&w[i].err, err->lang);

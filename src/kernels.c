@@ -514,7 +514,98 @@ static void run_band(void *arg)
     product_1(w->out, w->a, w->b, w->bias, w->n, w->k, w->p);
 }
 
-/* out = a @ b (+ bias), the rows on two threads when there is enough work. */
+/* ------------------------------------------------------------------------------ */
+/* Two threads over one packed table                                                 */
+/* ------------------------------------------------------------------------------ */
+
+/* A product on two threads packs b once, the two threads taking groups of panels in
+ * turn, and then works through a in blocks of rows, each thread taking the next block
+ * as it comes free: this machine's two cores often run at different speeds, and halves
+ * fixed in advance left the faster one waiting (a 256-row half took 8 ms on one core and
+ * 13 on the other). The packed table is kept for the next product, up to SHARED_CELLS
+ * cells; a larger b, or a second product at the same time, goes by halves of the rows,
+ * each thread packing b for itself. */
+#define SHARED_CELLS ((size_t)1 << 21) /* 16 MB */
+#define ROW_BLOCKS 8 /* blocks of rows at least (for the threads to even out), of MR to MC */
+#define PANEL_GROUP 8                  /* panels of b packed in a piece of work */
+
+static struct {
+    atomic_flag taken;
+    as_packed_b pb;
+} shared_b = {ATOMIC_FLAG_INIT, {NULL, 0, 0, 0}};
+
+typedef struct shared_job {
+    double *out;
+    const double *a, *bias;
+    const right *b;
+    size_t n, k, p;
+    size_t rows; /* of a block of work */
+    as_packed_b *pb;
+    as_gemm_scratch s[2]; /* each thread's packing space for a */
+} shared_job;
+
+/* Panels g * PANEL_GROUP .. of b into the shared table, each all k rows deep. */
+static void pack_group(void *arg, size_t g, int thread)
+{
+    const shared_job *j = arg;
+    const size_t j0 = g * PANEL_GROUP * NR, cols = min_size(PANEL_GROUP * NR, j->p - j0);
+    double *dst = j->pb->v + j0 * j->k; /* panel j0 / NR, NR x k cells each */
+
+    (void)thread;
+    if (j->b->transposed)
+        pack_interleaved(dst, j->b->v + j0 * j->b->ld, j->b->ld, cols, j->k, NR);
+    else
+        pack_b(dst, j->b->v + j0, j->b->ld, j->k, cols);
+}
+
+/* Rows blk * ROW_BLOCK .. of out: a's rows times the packed table, then + bias. */
+static void row_block(void *arg, size_t blk, int thread)
+{
+    shared_job *j = arg;
+    const size_t i0 = blk * j->rows, rows = min_size(j->rows, j->n - i0);
+
+    as_gemm_packed_1(j->out + i0 * j->p, j->p, j->a + i0 * j->k, j->k, j->pb, 0, 0, rows, j->k,
+                     j->p, &j->s[thread]);
+    if (j->bias != NULL)
+        as_add_bias(j->out + i0 * j->p, j->bias, rows, j->p);
+}
+
+/* out = a @ b (+ bias) on two threads over the shared packed table; -1 (nothing done)
+ * when it is taken, b is too large for it, or memory runs short. */
+static int shared_product(double *out, const double *a, const right *b, const double *bias,
+                          size_t n, size_t k, size_t p)
+{
+    const size_t cells = k * round_up(p, NR), panels = (p + NR - 1) / NR;
+    const size_t rows = min_size(MC, round_up((n + ROW_BLOCKS - 1) / ROW_BLOCKS, MR));
+    shared_job j = {out, a, bias, b, n, k, p, rows, &shared_b.pb, {{NULL, NULL}, {NULL, NULL}}};
+    int kept_at[2] = {-1, -1}, rc = -1;
+
+    if (cells > SHARED_CELLS || atomic_flag_test_and_set(&shared_b.taken))
+        return -1;
+    if (shared_b.pb.room < cells) {
+        as_packed_b_free(&shared_b.pb);
+        if (as_packed_b_init(&shared_b.pb, k, p) != 0)
+            goto done;
+    }
+    if (scratch_take(&j.s[0], &kept_at[0]) != 0)
+        goto done;
+    if (scratch_take(&j.s[1], &kept_at[1]) != 0) {
+        scratch_give(&j.s[0], kept_at[0]);
+        goto done;
+    }
+    shared_b.pb.rows = k;
+    shared_b.pb.cols = p;
+    as_two_threads_each((panels + PANEL_GROUP - 1) / PANEL_GROUP, pack_group, &j);
+    as_two_threads_each((n + rows - 1) / rows, row_block, &j);
+    scratch_give(&j.s[0], kept_at[0]);
+    scratch_give(&j.s[1], kept_at[1]);
+    rc = 0;
+done:
+    atomic_flag_clear(&shared_b.taken);
+    return rc;
+}
+
+/* out = a @ b (+ bias), on two threads when there is enough work. */
 static void product(double *out, const double *a, const right *b, const double *bias, size_t n,
                     size_t k, size_t p)
 {
@@ -525,6 +616,8 @@ static void product(double *out, const double *a, const right *b, const double *
         product_1(out, a, b, bias, n, k, p);
         return;
     }
+    if (shared_product(out, a, b, bias, n, k, p) == 0)
+        return;
     half = round_up(n / 2, MR);
     top = (band){out, a, bias, b, half, k, p};
     bottom = (band){out + half * p, a + half * k, bias, b, n - half, k, p};

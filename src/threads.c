@@ -167,3 +167,29 @@ void as_two_threads(as_job_fn *here, void *here_arg, as_job_fn *there, void *the
     here(here_arg);
     pthread_join(helper, NULL);
 }
+
+/* as_two_threads_each(): the shared counter and the job, and which thread this is. */
+typedef struct each {
+    atomic_size_t *next;
+    size_t count;
+    as_each_fn *fn;
+    void *arg;
+    int thread;
+} each;
+
+static void run_each(void *arg)
+{
+    const each *e = arg;
+    size_t i;
+
+    while ((i = atomic_fetch_add(e->next, 1)) < e->count)
+        e->fn(e->arg, i, e->thread);
+}
+
+void as_two_threads_each(size_t count, as_each_fn *fn, void *arg)
+{
+    atomic_size_t next = 0;
+    each here = {&next, count, fn, arg, 0}, there = {&next, count, fn, arg, 1};
+
+    as_two_threads(run_each, &here, run_each, &there);
+}

@@ -1,7 +1,8 @@
 /* test_threads.c - as_two_threads(): both jobs run, exactly once each, and are done when
  * it returns -- one call after another (the kept worker and its waking), a job that
  * itself splits in two (the worker is taken: a thread of its own), and two callers at
- * once. The expected counts are the number of calls made. */
+ * once; as_two_threads_each(): every index exactly once, the two thread indices never
+ * twice at once. The expected counts are the number of calls made. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,8 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
 #include <time.h>
 
 #include "attnstep/threads.h"
@@ -103,6 +106,40 @@ static void test_two_callers_at_once_each_get_both_jobs_done(void **state)
     assert_int_equal(two.b, 1000);
 }
 
+/* as_two_threads_each: per index, how often it ran; per thread index, whether a call of
+ * it is under way (two at once would be an error). */
+typedef struct tally {
+    atomic_int ran[1000];
+    atomic_int busy[2], overlaps, by_thread[2];
+} tally;
+
+static void mark(void *arg, size_t i, int thread)
+{
+    tally *t = arg;
+
+    if (atomic_fetch_add(&t->busy[thread], 1) != 0)
+        atomic_fetch_add(&t->overlaps, 1);
+    atomic_fetch_add(&t->ran[i], 1);
+    atomic_fetch_add(&t->by_thread[thread], 1);
+    atomic_fetch_sub(&t->busy[thread], 1);
+}
+
+static void test_each_index_runs_exactly_once_and_a_thread_index_never_overlaps(void **state)
+{
+    static tally t;
+    size_t count, i;
+
+    (void)state;
+    for (count = 0; count <= 1000; count += 333) {
+        memset(&t, 0, sizeof t);
+        as_two_threads_each(count, mark, &t);
+        for (i = 0; i < count; i++)
+            assert_int_equal(atomic_load(&t.ran[i]), 1);
+        assert_int_equal(atomic_load(&t.overlaps), 0);
+        assert_int_equal(atomic_load(&t.by_thread[0]) + atomic_load(&t.by_thread[1]), (int)count);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -110,6 +147,7 @@ int main(void)
         cmocka_unit_test(test_a_call_after_a_pause_still_runs_both_jobs),
         cmocka_unit_test(test_a_job_may_split_in_two_itself),
         cmocka_unit_test(test_two_callers_at_once_each_get_both_jobs_done),
+        cmocka_unit_test(test_each_index_runs_exactly_once_and_a_thread_index_never_overlaps),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
