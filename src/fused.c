@@ -8,6 +8,8 @@
  * and Values are packed for the products once, and each block reads its slice. */
 #include "attnstep/fused.h"
 
+#include "attnstep/expvec.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -156,12 +158,11 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
         if (x > max)
             max = x;
     }
-    for (j = 0; j < w; j++) {
-        const double d = s[j] == -INFINITY ? -INFINITY : s[j] - max;
-        const double e = d == -INFINITY ? 0.0 : exp(d);
-        s[j] = e;
-        total += e;
-    }
+    for (j = 0; j < w; j++)
+        s[j] = s[j] == -INFINITY ? -INFINITY : s[j] - max;
+    as_exp_many(s, s, w); /* exp(-inf) is exactly 0 */
+    for (j = 0; j < w; j++)
+        total += s[j];
     for (j = 0; j < w; j++)
         s[j] /= total;
 }
@@ -190,10 +191,11 @@ static void shares_in_reach(double *s, size_t w, size_t i, size_t c0, size_t lo,
         if (x > max)
             max = x;
     }
-    for (j = a; j < b; j++) {
-        s[j] = exp(s[j] - max);
+    for (j = a; j < b; j++)
+        s[j] -= max;
+    as_exp_many(s + a, s + a, b - a);
+    for (j = a; j < b; j++)
         total += s[j];
-    }
     for (j = a; j < b; j++)
         s[j] /= total;
 }
