@@ -135,6 +135,11 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
 
+# `make bench-exp` times libm's exp() per element against as_exp_many() (issue 19).
+.PHONY: bench-exp
+bench-exp: $(BUILD)/bench/exp_many
+	./$(BUILD)/bench/exp_many
+
 # `make bench-check` times `attnstep check` on a generated class of 1000 answers files
 # (issue 13: under a second).
 .PHONY: bench-check

@@ -12,6 +12,7 @@
  * an exp of 0), this loop skips it, which changes no bit: x + 0 = x, and no sum here
  * starts below +0 or can become -0. */
 #include "attnstep/decode.h"
+#include "attnstep/expvec.h"
 #include "attnstep/kernels.h"
 #include "attnstep/mask.h"
 #include "attnstep/positions.h"
@@ -228,10 +229,11 @@ static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t 
     }
     if (max == -INFINITY)
         return -2;
-    for (j = first; j <= t; j++) {
-        a[j] = s[j] == -INFINITY ? 0.0 : exp(s[j] - max);
+    for (j = first; j <= t; j++)
+        a[j] = s[j] == -INFINITY ? -INFINITY : s[j] - max;
+    as_exp_many(a + first, a + first, t + 1 - first); /* exp(-inf) is exactly 0 */
+    for (j = first; j <= t; j++)
         total += a[j];
-    }
     for (j = first; j <= t; j++)
         a[j] /= total;
     as_mix_cached(o, a, d->V[g].v, p->d_v, first, t);

@@ -8,6 +8,8 @@
  * and Values are packed for the products once, and each block reads its slice. */
 #include "attnstep/fused.h"
 
+#include "attnstep/expvec.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -77,17 +79,21 @@ void as_mask_reach_free(as_mask_reach *r)
     r->lo = r->hi = NULL;
 }
 
-/* The largest |x| of x[rows, cols] (row stride ld) (NaN when there is one). */
+/* The largest |x| of x[rows, cols] (row stride ld) (NaN when there is one). Without a
+ * branch per cell: the running largest as a select (maxsd), NaNs noted apart. */
 static double largest(const double *x, size_t rows, size_t cols, size_t ld)
 {
     double big = 0.0;
+    int nan = 0;
     size_t i, j;
 
     for (i = 0; i < rows; i++)
-        for (j = 0; j < cols; j++)
-            if (!(fabs(x[i * ld + j]) <= big))
-                big = fabs(x[i * ld + j]);
-    return big;
+        for (j = 0; j < cols; j++) {
+            const double a = fabs(x[i * ld + j]);
+            big = a > big ? a : big;
+            nan |= a != a;
+        }
+    return nan ? NAN : big;
 }
 
 int as_fused_fits(const as_fused_head *h, const as_mask_reach *r)
@@ -156,12 +162,11 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
         if (x > max)
             max = x;
     }
-    for (j = 0; j < w; j++) {
-        const double d = s[j] == -INFINITY ? -INFINITY : s[j] - max;
-        const double e = d == -INFINITY ? 0.0 : exp(d);
-        s[j] = e;
-        total += e;
-    }
+    for (j = 0; j < w; j++)
+        s[j] = s[j] == -INFINITY ? -INFINITY : s[j] - max;
+    as_exp_many(s, s, w); /* exp(-inf) is exactly 0 */
+    for (j = 0; j < w; j++)
+        total += s[j];
     for (j = 0; j < w; j++)
         s[j] /= total;
 }
@@ -190,10 +195,11 @@ static void shares_in_reach(double *s, size_t w, size_t i, size_t c0, size_t lo,
         if (x > max)
             max = x;
     }
-    for (j = a; j < b; j++) {
-        s[j] = exp(s[j] - max);
+    for (j = a; j < b; j++)
+        s[j] -= max;
+    as_exp_many(s + a, s + a, b - a);
+    for (j = a; j < b; j++)
         total += s[j];
-    }
     for (j = a; j < b; j++)
         s[j] /= total;
 }

@@ -3,6 +3,8 @@
  * nothing here knows about problems, traces or files. */
 #include "attnstep/steps.h"
 
+#include "attnstep/expvec.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -100,16 +102,18 @@ static int softmax_row(double *a, double *row_max, double *shifted, double *exps
             max = s[j];
     if (max == -INFINITY)
         return -1;
-    /* 2. subtract the max and 3. exponentiate: exp(-inf) is exactly 0 */
+    /* 2. subtract the max (-inf stays -inf: max is finite) and 3. exponentiate the
+     * row at once (exp(-inf) is exactly 0), then add the exps up in order */
     for (j = 0; j < m; j++) {
-        const double d = s[j] == -INFINITY ? -INFINITY : s[j] - max;
-        const double e = d == -INFINITY ? 0.0 : exp(d);
+        a[j] = s[j] - max;
         if (shifted)
-            shifted[j] = d;
+            shifted[j] = a[j];
+    }
+    as_exp_many(a, a, m);
+    for (j = 0; j < m; j++) {
         if (exps)
-            exps[j] = e;
-        a[j] = e;
-        total += e;
+            exps[j] = a[j];
+        total += a[j];
     }
     /* 4. divide by the sum (at least 1: the max cell contributes exp(0)) */
     for (j = 0; j < m; j++)

@@ -2,6 +2,7 @@
  * online softmax update (SPEC §11). Each is pure; attention.c, tiles.c and decode.c
  * use them. */
 #include "attnstep/steps_gen.h"
+#include "attnstep/expvec.h"
 #include "attnstep/kernels.h"
 
 #include <math.h>
@@ -127,7 +128,10 @@ void as_online_shares(double *a, const double *s, double m, double l, size_t cou
     size_t j;
 
     for (j = 0; j < count; j++)
-        a[j] = s[j] == -INFINITY ? 0.0 : exp(s[j] - m) / l;
+        a[j] = s[j] - m;
+    as_exp_many(a, a, count);
+    for (j = 0; j < count; j++)
+        a[j] = s[j] == -INFINITY ? 0.0 : a[j] / l;
 }
 
 /* ---- one row of attention over a cache ---- */

@@ -42,6 +42,7 @@ output 1
 threads 1
 steps 2
 steps_gen 2
+expvec 2
 kernels 2
 fused 2
 positions 2

@@ -47,7 +47,7 @@ void as_online_update(as_online *o, double *factor, double *exps, const double *
 void as_online_output(double *out, const as_online *o);
 
 /* The shares the online state gives: a[j] = e^(s_j - m) / l for count scores s (-inf
- * gives exactly 0), l the running sum as read (o->l). */
+ * gives exactly 0), l the running sum as read (o->l); a and s do not overlap. */
 void as_online_shares(double *a, const double *s, double m, double l, size_t count);
 
 /* ---- one row of attention over a cache (decode) ---- */
