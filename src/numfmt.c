@@ -233,6 +233,29 @@ static void drop_digit(trimmed *t)
     t->removed++;
 }
 
+/* shortest_digits when nothing was exact (vr_exact and vm_exact 0: no tie, no lower
+ * bound to keep), Ryu's common case: the last digit dropped alone decides the rounding,
+ * so two are dropped at once while the bounds stay apart by 100 (one quotient for
+ * two). */
+static uint64_t shortest_inexact(uint64_t vr, uint64_t vp, uint64_t vm, int *removed)
+{
+    int n = 0, up = 0;
+
+    if (vp / 100 > vm / 100) {
+        const uint64_t q = vr / 100;
+        up = vr - 100 * q >= 50;
+        vr = q, vp /= 100, vm /= 100;
+        n = 2;
+    }
+    for (; vp / 10 > vm / 10; n++) {
+        const uint64_t q = vr / 10;
+        up = vr - 10 * q >= 5;
+        vr = q, vp /= 10, vm /= 10;
+    }
+    *removed = n;
+    return vr + (vr == vm || up);
+}
+
 /* The shortest decimal in the interval, nearest to v: drops digits while the bounds
  * stay apart, then (the lower bound being exact and allowed) while it ends in 0; then
  * rounds vr by the digits dropped, ties to even, and steps off an excluded vm. */
@@ -240,6 +263,8 @@ static uint64_t shortest_digits(const scaled *s, int accept, int *removed)
 {
     trimmed t;
 
+    if (!s->vr_exact && !s->vm_exact)
+        return shortest_inexact(s->vr, s->vp, s->vm, removed);
     t.vr = s->vr, t.vp = s->vp, t.vm = s->vm;
     t.removed = t.last = 0;
     t.vr_zeros = s->vr_exact;
@@ -301,33 +326,54 @@ static int digit_count(uint64_t d)
     return n;
 }
 
-/* The two digits of q < 100 at p[0..2): (q * 103) >> 10 is q / 10 for every q < 100. */
-static void put_pair(char *p, uint32_t q)
+/* The eight decimal digits of x < 10^8, leading zeros kept, as the ASCII bytes of a
+ * 64-bit word, the first digit in the lowest byte: the digits are split in every lane of
+ * the word at once (SWAR), 4 + 4, then 2 + 2 in each half, then 1 + 1. The quotients
+ * by 100 and 10 are products and shifts, exact below 10^4 and 10^2, and no lane's
+ * product reaches the next lane's bits, which the masks keep. */
+static inline uint64_t eight_digits(uint32_t x)
 {
-    const uint32_t tens = (q * 103) >> 10;
+    uint64_t v = (uint64_t)(x / 10000) | (uint64_t)(x % 10000) << 32, q;
 
-    p[0] = (char)('0' + tens);
-    p[1] = (char)('0' + q - 10 * tens);
+    q = ((v * 10486) >> 20) & 0x0000007F0000007Fu; /* / 100 in each 32-bit lane */
+    v = q | (v - 100 * q) << 16;
+    q = ((v * 103) >> 10) & 0x000F000F000F000Fu; /* / 10 in each 16-bit lane */
+    v = q | (v - 10 * q) << 8;
+    return v | 0x3030303030303030u;
 }
 
-/* The n digits of d < 10^n at p[0..n): eight at a time in 32-bit arithmetic (four
- * independent pairs), then pairs. */
+/* The eight bytes of w at p[0..8), its lowest byte first (one store where the compiler
+ * sees it, whatever the byte order). */
+static inline void put_word(char *p, uint64_t w)
+{
+    p[0] = (char)w, p[1] = (char)(w >> 8), p[2] = (char)(w >> 16), p[3] = (char)(w >> 24);
+    p[4] = (char)(w >> 32), p[5] = (char)(w >> 40), p[6] = (char)(w >> 48), p[7] = (char)(w >> 56);
+}
+
+/* The m <= 8 digits of d < 10^m at p[0..8), the bytes past them scratch. */
+static inline void put_head(char *p, uint64_t d, int m)
+{
+    put_word(p, eight_digits((uint32_t)d) >> (64 - 8 * m));
+}
+
+/* The n digits of d < 10^n (1 <= n <= 20) at p[0..n); p must have room for 8 bytes
+ * whatever n is: the first digits go as one word whose bytes past them are scratch,
+ * overwritten by the group of eight that follows or lying past the text. */
 static void put_digits(char *p, uint64_t d, int n)
 {
-    uint32_t rest;
+    const uint64_t e8 = 100000000u, e16 = 10000000000000000u;
 
-    for (; n >= 8; n -= 8) {
-        const uint32_t x = (uint32_t)(d % 100000000), hi = x / 10000, lo = x % 10000;
-        d /= 100000000;
-        put_pair(p + n - 8, hi / 100);
-        put_pair(p + n - 6, hi % 100);
-        put_pair(p + n - 4, lo / 100);
-        put_pair(p + n - 2, lo % 100);
+    if (n > 16) { /* the 17th digit and above (Ryu's longest has 17) */
+        put_head(p, d / e16, n - 16);
+        p += n - 16;
+        d %= e16;
+        n = 16;
     }
-    for (rest = (uint32_t)d; n >= 2; n -= 2, rest /= 100)
-        put_pair(p + n - 2, rest % 100);
-    if (n == 1)
-        p[0] = (char)('0' + rest);
+    if (n > 8) {
+        put_head(p, d / e8, n - 8);
+        put_word(p + n - 8, eight_digits((uint32_t)(d % e8)));
+    } else
+        put_head(p, d, n);
 }
 
 /* "e+05", "e-308": a sign and at least two digits, as %e writes the exponent. */
@@ -372,6 +418,13 @@ static size_t layout_g(char *out, int negative, uint64_t d, int n, int e)
     return (size_t)(p - out);
 }
 
+/* v == floor(v) && fabs(v) < 1e15 without calling floor: below 1e15 < 2^63 the
+ * conversion to int64_t truncates exactly, and gives v back only when v is whole. */
+static int whole_below_1e15(double v)
+{
+    return fabs(v) < 1e15 && (double)(int64_t)v == v;
+}
+
 /* "%.0f" of a whole number below 1e15 in magnitude; -0 as "0". */
 static size_t layout_whole(char *out, double v)
 {
@@ -390,7 +443,7 @@ size_t as_fmt_roundtrip(char *buf, size_t size, double v)
     uint64_t digits;
     int exp10;
 
-    if (v == floor(v) && fabs(v) < 1e15)
+    if (whole_below_1e15(v))
         len = layout_whole(out, v);
     else if (isfinite(v) && shortest(v, &digits, &exp10) == 0) {
         const int n = digit_count(digits);
@@ -524,7 +577,7 @@ size_t as_fmt_display_text(char *buf, size_t size, double v, int digits, int asc
     } else if (isinf(v)) { /* the masked cells: half of a causal layer's scores */
         len = strlen(infinity_text(v, ascii));
         memcpy(buf, infinity_text(v, ascii), len + 1);
-    } else if (v == floor(v)) {
+    } else if (whole_below_1e15(v)) {
         len = layout_whole(buf, v == 0 ? 0.0 : v);
         buf[len] = '\0';
     } else {

@@ -225,6 +225,121 @@ static void test_random_doubles_print_as_printf_does(void **state)
     printf("[ fuzz     ] %llu random doubles print as the definition prints them\n", fuzz_n);
 }
 
+/* ---- a million doubles against the definition, cheaply ---- */
+
+/* The significant digits of a text of as_fmt_roundtrip: its digits before any exponent,
+ * leading zeros not counted (a fixed text with a point ends in a nonzero digit). */
+static int significant_digits(const char *text)
+{
+    int n = 0;
+
+    for (; *text != '\0' && *text != 'e'; text++)
+        if (*text >= '1' && *text <= '9')
+            n++;
+        else if (*text == '0' && n > 0)
+            n++;
+    return n;
+}
+
+/* Nonzero (after printing both texts) when the fast text of v is not the definition's,
+ * found with two printf and two strtod calls instead of up to seventeen of each. The
+ * definition prints "%.{P}g" for the first precision P that reads back. For v that is
+ * not a power of two the rounding interval is symmetric, so a precision that reads back
+ * is followed by ones that all do (the nearest (p+1)-digit decimal is no farther from v
+ * than the nearest p-digit one): P is L, the fast text's length, exactly when
+ * "%.{L}g" is the fast text, it reads back, and "%.{L-1}g" does not. The whole numbers
+ * (printed "%.0f") and the powers of two go to the definition itself. */
+static int differs_cheaply(double v)
+{
+    char fast[AS_NUM_BUF], shorter[AS_NUM_BUF];
+    uint64_t bits;
+    int L;
+
+    memcpy(&bits, &v, sizeof bits);
+    if ((bits & 0xFFFFFFFFFFFFFu) == 0 || (v == floor(v) && fabs(v) < 1e15))
+        return differs(v); /* one printf for a whole number */
+    as_fmt_roundtrip(fast, sizeof fast, v);
+    L = significant_digits(fast) & 31; /* 1 .. 17 */
+    snprintf(shorter, sizeof shorter, "%.*g", L, v);
+    if (strcmp(fast, shorter) == 0 && strtod(fast, NULL) == v) {
+        snprintf(shorter, sizeof shorter, "%.*g", L - 1, v);
+        if (L == 1 || strtod(shorter, NULL) != v)
+            return 0;
+    }
+    return differs(v); /* prints both texts */
+}
+
+/* Nonzero when x or one of its neighbours up to 3 places away differs (cheaply). */
+static int neighbourhood_differs(double x)
+{
+    double up = x, down = x;
+    int k, bad = differs_cheaply(x);
+
+    for (k = 0; k < 3; k++) {
+        up = nextafter(up, INFINITY);
+        down = nextafter(down, -INFINITY);
+        if (isfinite(up))
+            bad |= differs_cheaply(up);
+        if (down != 0)
+            bad |= differs_cheaply(down);
+    }
+    return bad;
+}
+
+/* One random double of kind (0-9): the bench's and the chapter's ranges half the time
+ * (N(0, 1) scaled by 10^-6 .. 10, as weights, activations and the outputs O are; uniform
+ * in (0, 1), as attention weights are); log-uniform over [1e-5, 1e16), where the fixed
+ * and exponent forms meet; any finite bit pattern; a subnormal. */
+static double million_double(as_prng *g, int kind)
+{
+    switch (kind) {
+    case 0: case 1: case 2: case 3:
+        return random_double(g, 1) * pow(10, (double)as_prng_range(g, -6000, 1000) / 1000);
+    case 4:
+        return uniform01(g);
+    case 5: case 6:
+        return pow(10, (double)as_prng_range(g, -5000, 15999) / 1000);
+    case 7: case 8:
+        return random_double(g, 0);
+    default:
+        return double_of((as_prng_next(g) >> 12) | (uint64_t)as_prng_range(g, 0, 1) << 63);
+    }
+}
+
+/* A million doubles (ATTNSTEP_FUZZ_N when that is more), every one checked against the
+ * definition with differs_cheaply and every 64th with the definition itself: first every
+ * power of ten (as strtod reads "1e-323" .. "1e308") and of two, the largest and the
+ * smallest doubles and the ends of the fixed form, each with 3 neighbours on each side;
+ * then random ones. */
+static void test_a_million_doubles_print_as_the_definition_prints(void **state)
+{
+    static const double ends[] = {DBL_MAX, DBL_MIN, 5e-324, 1e-5, 1e-4, 1e15, 1e16};
+    const unsigned long long n = fuzz_n > 1000000 ? fuzz_n : 1000000;
+    char text[16];
+    as_prng g;
+    unsigned long long i = 0, bad = 0;
+    double v;
+    int e;
+
+    (void)state;
+    for (e = -323; e <= 308; e++, i += 7) {
+        snprintf(text, sizeof text, "1e%d", e);
+        bad += neighbourhood_differs(strtod(text, NULL));
+    }
+    for (e = -1074; e <= 1023; e++, i += 7)
+        bad += neighbourhood_differs(-ldexp(1, e));
+    for (e = 0; e < (int)(sizeof ends / sizeof ends[0]); e++, i += 7)
+        bad += neighbourhood_differs(ends[e]);
+    as_prng_seed(&g, 19);
+    for (; i < n && bad < 10; i++) {
+        v = million_double(&g, (int)(i % 10));
+        bad += isfinite(v) && (differs_cheaply(v) || (i % 64 == 0 && differs(v)));
+    }
+    if (bad > 0)
+        fail_msg("%llu of %llu doubles print differently", bad, i);
+    printf("[ fuzz     ] %llu doubles print as the definition prints them\n", n);
+}
+
 /* ---- display: "=" or "≈" is decided by what the shown text stands for ---- */
 
 /* The text shown for v at digits places, and whether it was rounded. */
@@ -365,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_edge_cases_print_as_printf_does),
         cmocka_unit_test(test_every_binary_exponent_prints_as_printf_does),
         cmocka_unit_test(test_random_doubles_print_as_printf_does),
+        cmocka_unit_test(test_a_million_doubles_print_as_the_definition_prints),
         cmocka_unit_test(test_display_says_rounded_exactly_when_the_text_is_not_the_value),
         cmocka_unit_test(test_display_edge_cases_as_printf_does),
         cmocka_unit_test(test_display_of_infinities_is_the_definitions),
