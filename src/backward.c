@@ -3,7 +3,9 @@
 #include "attnstep/backward.h"
 #include "attnstep/kernels.h"
 #include "attnstep/matrix.h"
+#include "fma_clones.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 double as_loss_sum_backward(double *dO, const double *O, size_t count)
@@ -30,7 +32,7 @@ double as_loss_mse_backward(double *dO, const double *O, const double *target, s
     return loss / 2.0;
 }
 
-void as_matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+FMA_INLINE void matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
 {
     size_t i, r, j;
 
@@ -43,8 +45,15 @@ void as_matmul_tn(double *out, const double *a, const double *b, size_t n, size_
             const double *brow = b + i * p;
             double *orow = out + r * p;
             for (j = 0; j < p; j++)
-                orow[j] += x * brow[j];
+                orow[j] = fma(x, brow[j], orow[j]);
         }
+}
+FMA_BUILD(matmul_tn, (double *out, const double *a, const double *b, size_t n, size_t k, size_t p),
+          (out, a, b, n, k, p))
+
+void as_matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+{
+    FMA_RUN(matmul_tn, (out, a, b, n, k, p));
 }
 
 void as_matmul_tn_fast(double *out, const double *a, const double *b, size_t n, size_t k,
@@ -61,8 +70,8 @@ void as_matmul_tn_fast(double *out, const double *a, const double *b, size_t n, 
     free(at);
 }
 
-void as_softmax_backward_rows(double *ds, double *rowdot, const double *da, const double *a,
-                              size_t n, size_t m)
+FMA_INLINE void softmax_backward_rows(double *ds, double *rowdot, const double *da,
+                                      const double *a, size_t n, size_t m)
 {
     size_t i, j;
 
@@ -71,13 +80,22 @@ void as_softmax_backward_rows(double *ds, double *rowdot, const double *da, cons
         double *dsr = ds + i * m, dot = 0.0;
         /* 1. the shares' weighted sum of the row's gradient: Σ_j dA·A */
         for (j = 0; j < m; j++)
-            dot += dar[j] * ar[j];
+            dot = fma(dar[j], ar[j], dot);
         /* 2. each cell: its share times how far its gradient lies above that sum */
         for (j = 0; j < m; j++)
             dsr[j] = ar[j] == 0.0 ? 0.0 : ar[j] * (dar[j] - dot);
         if (rowdot != NULL)
             rowdot[i] = dot;
     }
+}
+FMA_BUILD(softmax_backward_rows,
+          (double *ds, double *rowdot, const double *da, const double *a, size_t n, size_t m),
+          (ds, rowdot, da, a, n, m))
+
+void as_softmax_backward_rows(double *ds, double *rowdot, const double *da, const double *a,
+                              size_t n, size_t m)
+{
+    FMA_RUN(softmax_backward_rows, (ds, rowdot, da, a, n, m));
 }
 
 void as_column_sums(double *out, const double *in, size_t n, size_t p)

@@ -1,30 +1,28 @@
 /* kernels.c - the matrix products of steps.c, fast: the GotoBLAS blocking (panels
- * of a and b packed so that a 6 x 8 tile of the output stays in registers while the
- * panels stream from the caches), a tile in plain C that gcc -O2 vectorises for the
- * baseline and one in AVX2 intrinsics picked at run time, and two POSIX threads for
- * large products. On the bench's projection (512 x 768 x 768) it runs at about 37
- * GFLOP/s on one core of the 2-core AMD EPYC (Zen 3) machine, against 2-5 for
- * as_matmul() and 36-44 for OpenBLAS's dgemm, which uses fused multiply-adds. Zen 3
- * multiplies on two pipes and adds on two others, so a multiply and a separate add
- * per term can keep pace with a fused one: the tile alone, on data in L1, runs at 51
- * GFLOP/s either way (measured); what is lost is in the packing and the caches.
+ * of a and b packed so that a tile of the output stays in registers while the panels
+ * stream from the caches), tiles in plain C for the baseline, in AVX2 with FMA and in
+ * AVX-512 (6 x 32: four panels of b at once), picked at run time, and two POSIX threads
+ * for large products.
  *
  * Every output cell is a single running sum over t = 0, 1, ..., k-1 in that order,
- * starting from 0, exactly as as_matmul() computes it: the blocking changes which
- * cells are worked on when, never the order of one cell's additions, so the results
- * are the reference's bit for bit. */
+ * starting from +0, each term added by one fused multiply-add (one rounding), exactly
+ * as as_matmul() computes it with C's fma(): the blocking and the vector width change
+ * which cells are worked on when, never the order of one cell's terms, so the results
+ * are the reference's bit for bit on every path. */
 #include "attnstep/kernels.h"
 #include "attnstep/matrix.h"
 #include "attnstep/steps.h"
 #include "attnstep/threads.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MR 6    /* rows of the register tile */
-#define NR AS_GEMM_NR /* columns of the register tile: 8 */
+#define NR AS_GEMM_NR /* columns of a packed panel of b, and of the narrow tiles: 8 */
+#define WIDE 4  /* panels of b that one AVX-512 tile reads side by side (6 x 32) */
 #define KC 256  /* depth of a packed panel: a KC x NR panel of b stays in L1 */
 #define MC 120  /* rows of a per packed block (a multiple of MR): MC x KC of a stays in L2 */
 #define NC 768  /* columns of b per packed block: KC x NC of b stays in L2/L3 */
@@ -33,25 +31,26 @@
 #define SMALL_WORK 4096.0 /* below this many multiply-adds the plain loop is faster */
 
 /* ------------------------------------------------------------------------------ */
-/* The register tile                                                                 */
+/* The register tiles                                                               */
 /* ------------------------------------------------------------------------------ */
 
 /* Packed a is interleaved: step t of a panel holds its MR rows' values side by side,
  * ap[t * MR + r]. Each tile adds, at each step t, one product to each of its sums:
- * s[r][j] += a[r][t] * b[t][j], the multiply and the add separately rounded, as in
- * as_matmul(). */
+ * s[r][j] = fma(a[r][t], b[t][j], s[r][j]), as in as_matmul(). */
 
-/* The baseline tile (SSE2 on x86-64: 16 registers of two doubles) in plain C, three
- * rows at a time: 24 sums named as scalars, which gcc -O2 keeps in registers and pairs
- * into vector multiplies and adds (SLP vectorisation); an array would stay in memory. */
+/* The baseline tile (SSE2 on x86-64, which has no fused multiply-add) in plain C, three
+ * rows at a time: 24 sums named as scalars, kept in registers. fma() is C's, exact on
+ * every machine (glibc picks the instruction where the processor has it). */
 #define TILE_LOAD(r, c)                                                                    \
     double s##r##0 = first ? 0.0 : (c)[0], s##r##1 = first ? 0.0 : (c)[1],                \
            s##r##2 = first ? 0.0 : (c)[2], s##r##3 = first ? 0.0 : (c)[3],                \
            s##r##4 = first ? 0.0 : (c)[4], s##r##5 = first ? 0.0 : (c)[5],                \
            s##r##6 = first ? 0.0 : (c)[6], s##r##7 = first ? 0.0 : (c)[7]
 #define TILE_ROW(r, x)                                                                     \
-    (s##r##0 += (x) * b0, s##r##1 += (x) * b1, s##r##2 += (x) * b2, s##r##3 += (x) * b3, \
-     s##r##4 += (x) * b4, s##r##5 += (x) * b5, s##r##6 += (x) * b6, s##r##7 += (x) * b7)
+    (s##r##0 = fma((x), b0, s##r##0), s##r##1 = fma((x), b1, s##r##1),                    \
+     s##r##2 = fma((x), b2, s##r##2), s##r##3 = fma((x), b3, s##r##3),                    \
+     s##r##4 = fma((x), b4, s##r##4), s##r##5 = fma((x), b5, s##r##5),                    \
+     s##r##6 = fma((x), b6, s##r##6), s##r##7 = fma((x), b7, s##r##7))
 #define TILE_STORE(r, c)                                                                   \
     ((c)[0] = s##r##0, (c)[1] = s##r##1, (c)[2] = s##r##2, (c)[3] = s##r##3,             \
      (c)[4] = s##r##4, (c)[5] = s##r##5, (c)[6] = s##r##6, (c)[7] = s##r##7)
@@ -86,40 +85,30 @@ static void tile(double *c, size_t ldc, const double *ap, const double *bp, size
     tile_3_rows(c + 3 * ldc, ldc, ap + 3, bp, kc, first);
 }
 
-/* x86-64 promises only SSE2; most of its processors have AVX2 (16 registers of four
- * doubles), chosen at run time when the processor has it: all six rows at once, twelve
- * sums of four, a row of b in two loads and each value of a broadcast from memory.
- * One step per turn of the loop: unrolled by two, gcc -O2 hoists the second step's
- * loads and spills sums to the stack. Still no fused multiply-add ("fma" is a
- * separate target): the same bits. */
+/* x86-64 promises only SSE2; most of its processors have AVX2 and FMA (16 registers of
+ * four doubles), chosen at run time: all six rows at once, twelve sums of four, a row
+ * of b in two loads and each value of a broadcast from memory. One step per turn of
+ * the loop: unrolled by two, gcc -O2 hoists the second step's loads and spills sums to
+ * the stack. Newer ones have AVX-512 (32 registers of eight): six rows of four panels,
+ * 24 sums of eight, 4 loads of b and 6 broadcasts for 24 multiply-adds a step. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
-#define HAVE_AVX2_TILE 1
+#define HAVE_SIMD_TILES 1
 #define AVX_LOAD(r)                                                                        \
     __m256d s##r##0 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (r)*ldc),         \
             s##r##1 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (r)*ldc + 4)
-#define AVX_ROW(r, u)                                                                      \
+#define AVX_ROW(r)                                                                         \
     do {                                                                                   \
-        const __m256d x = _mm256_broadcast_sd(ap + (u)*MR + (r));                          \
-        s##r##0 = _mm256_add_pd(s##r##0, _mm256_mul_pd(x, b0));                            \
-        s##r##1 = _mm256_add_pd(s##r##1, _mm256_mul_pd(x, b1));                            \
-    } while (0)
-/* Step u of the panels (from ap and bp): each sum gets its next product. */
-#define AVX_STEP(u)                                                                        \
-    do {                                                                                   \
-        const __m256d b0 = _mm256_loadu_pd(bp + (u)*NR), b1 = _mm256_loadu_pd(bp + (u)*NR + 4); \
-        AVX_ROW(0, u);                                                                     \
-        AVX_ROW(1, u);                                                                     \
-        AVX_ROW(2, u);                                                                     \
-        AVX_ROW(3, u);                                                                     \
-        AVX_ROW(4, u);                                                                     \
-        AVX_ROW(5, u);                                                                     \
+        const __m256d x = _mm256_broadcast_sd(ap + (r));                                   \
+        s##r##0 = _mm256_fmadd_pd(x, b0, s##r##0);                                         \
+        s##r##1 = _mm256_fmadd_pd(x, b1, s##r##1);                                         \
     } while (0)
 #define AVX_STORE(r)                                                                       \
     (_mm256_storeu_pd(c + (r)*ldc, s##r##0), _mm256_storeu_pd(c + (r)*ldc + 4, s##r##1))
 
-__attribute__((target("avx2"))) static void tile_avx2(double *c, size_t ldc, const double *ap,
-                                                      const double *bp, size_t kc, int first)
+__attribute__((target("avx2,fma"))) static void tile_avx2(double *c, size_t ldc,
+                                                          const double *ap, const double *bp,
+                                                          size_t kc, int first)
 {
     size_t t;
     AVX_LOAD(0);
@@ -129,8 +118,15 @@ __attribute__((target("avx2"))) static void tile_avx2(double *c, size_t ldc, con
     AVX_LOAD(4);
     AVX_LOAD(5);
 
-    for (t = 0; t < kc; t++, ap += MR, bp += NR)
-        AVX_STEP(0);
+    for (t = 0; t < kc; t++, ap += MR, bp += NR) {
+        const __m256d b0 = _mm256_loadu_pd(bp), b1 = _mm256_loadu_pd(bp + 4);
+        AVX_ROW(0);
+        AVX_ROW(1);
+        AVX_ROW(2);
+        AVX_ROW(3);
+        AVX_ROW(4);
+        AVX_ROW(5);
+    }
     AVX_STORE(0);
     AVX_STORE(1);
     AVX_STORE(2);
@@ -138,36 +134,87 @@ __attribute__((target("avx2"))) static void tile_avx2(double *c, size_t ldc, con
     AVX_STORE(4);
     AVX_STORE(5);
 }
+
+#define Z_LOAD(r)                                                                          \
+    __m512d z##r##0 = first ? _mm512_setzero_pd() : _mm512_loadu_pd(c + (r)*ldc),         \
+            z##r##1 = first ? _mm512_setzero_pd() : _mm512_loadu_pd(c + (r)*ldc + 8),     \
+            z##r##2 = first ? _mm512_setzero_pd() : _mm512_loadu_pd(c + (r)*ldc + 16),    \
+            z##r##3 = first ? _mm512_setzero_pd() : _mm512_loadu_pd(c + (r)*ldc + 24)
+#define Z_ROW(r)                                                                           \
+    do {                                                                                   \
+        const __m512d x = _mm512_set1_pd(ap[r]);                                           \
+        z##r##0 = _mm512_fmadd_pd(x, b0, z##r##0);                                         \
+        z##r##1 = _mm512_fmadd_pd(x, b1, z##r##1);                                         \
+        z##r##2 = _mm512_fmadd_pd(x, b2, z##r##2);                                         \
+        z##r##3 = _mm512_fmadd_pd(x, b3, z##r##3);                                         \
+    } while (0)
+#define Z_STORE(r)                                                                         \
+    (_mm512_storeu_pd(c + (r)*ldc, z##r##0), _mm512_storeu_pd(c + (r)*ldc + 8, z##r##1),  \
+     _mm512_storeu_pd(c + (r)*ldc + 16, z##r##2), _mm512_storeu_pd(c + (r)*ldc + 24, z##r##3))
+
+/* A 6 x 32 tile: the four panels of b at bp, bp + bstride, bp + 2 bstride, ... */
+__attribute__((target("avx512f"))) static void tile_avx512(double *c, size_t ldc,
+                                                           const double *ap, const double *bp,
+                                                           size_t bstride, size_t kc, int first)
+{
+    const double *p1 = bp + bstride, *p2 = bp + 2 * bstride, *p3 = bp + 3 * bstride;
+    size_t t;
+    Z_LOAD(0);
+    Z_LOAD(1);
+    Z_LOAD(2);
+    Z_LOAD(3);
+    Z_LOAD(4);
+    Z_LOAD(5);
+
+    for (t = 0; t < kc; t++, ap += MR) {
+        const __m512d b0 = _mm512_loadu_pd(bp + t * NR), b1 = _mm512_loadu_pd(p1 + t * NR);
+        const __m512d b2 = _mm512_loadu_pd(p2 + t * NR), b3 = _mm512_loadu_pd(p3 + t * NR);
+        Z_ROW(0);
+        Z_ROW(1);
+        Z_ROW(2);
+        Z_ROW(3);
+        Z_ROW(4);
+        Z_ROW(5);
+    }
+    Z_STORE(0);
+    Z_STORE(1);
+    Z_STORE(2);
+    Z_STORE(3);
+    Z_STORE(4);
+    Z_STORE(5);
+}
 #else
-#define HAVE_AVX2_TILE 0
+#define HAVE_SIMD_TILES 0
 #endif
 
-/* 1 when tiles run as tile_avx2(), 0 for tile(); decided once (pthread_once) before
- * any product reads it, so threads never race on it. */
-static int simd_level;
+/* 2 when tiles run as tile_avx512() (and tile_avx2() at the edges), 1 for tile_avx2(),
+ * 0 for tile(); decided once (pthread_once) before any product reads it, so threads
+ * never race on it. */
+static int simd_level, simd_best;
 static pthread_once_t simd_once = PTHREAD_ONCE_INIT;
 
 static void detect_simd(void)
 {
-#if HAVE_AVX2_TILE
-    simd_level = __builtin_cpu_supports("avx2") != 0;
+#if HAVE_SIMD_TILES
+    simd_best = !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ? 0
+                : __builtin_cpu_supports("avx512f")                               ? 2
+                                                                                  : 1;
 #endif
+    simd_level = simd_best;
 }
 
 int as_kernels_simd(int level)
 {
     pthread_once(&simd_once, detect_simd);
-    if (level == 0)
-        simd_level = 0;
-    else if (level > 0)
-        detect_simd();
+    if (level >= 0)
+        simd_level = level < simd_best ? level : simd_best;
     return simd_level;
 }
 
 static void full_tile(double *c, size_t ldc, const double *ap, const double *bp, size_t kc,
                       int first)
 {
-#if HAVE_AVX2_TILE
+#if HAVE_SIMD_TILES
     if (simd_level)
         tile_avx2(c, ldc, ap, bp, kc, first);
     else
@@ -271,18 +318,29 @@ static void pack_b(double *bp, const double *b, size_t ldb, size_t kc, size_t co
 static void block(double *out, size_t ldc, const double *ap, const double *bp, size_t bstride,
                   size_t mc, size_t nc, size_t kc, int first)
 {
-    size_t i0, j0;
+    size_t i0, j0, step;
 
-    for (j0 = 0; j0 < nc; j0 += NR)
+    for (j0 = 0; j0 < nc; j0 += step) {
+        const double *b_panel = bp + j0 / NR * bstride;
+        step = simd_level == 2 && nc - j0 >= WIDE * NR ? WIDE * NR : NR;
         for (i0 = 0; i0 < mc; i0 += MR) {
             double *c = out + i0 * ldc + j0;
-            const double *a_panel = ap + i0 * kc, *b_panel = bp + j0 / NR * bstride;
-            if (mc - i0 >= MR && nc - j0 >= NR)
-                full_tile(c, ldc, a_panel, b_panel, kc, first);
-            else
-                edge_tile(c, ldc, a_panel, b_panel, kc, first, min_size(MR, mc - i0),
-                          min_size(NR, nc - j0));
+            const double *a_panel = ap + i0 * kc;
+            size_t q;
+#if HAVE_SIMD_TILES
+            if (step > NR && mc - i0 >= MR) {
+                tile_avx512(c, ldc, a_panel, b_panel, bstride, kc, first);
+                continue;
+            }
+#endif
+            for (q = 0; q < step; q += NR) /* one panel at a time */
+                if (mc - i0 >= MR && nc - j0 - q >= NR)
+                    full_tile(c + q, ldc, a_panel, b_panel + q / NR * bstride, kc, first);
+                else
+                    edge_tile(c + q, ldc, a_panel, b_panel + q / NR * bstride, kc, first,
+                              min_size(MR, mc - i0), min_size(NR, nc - j0 - q));
         }
+    }
 }
 
 /* One depth slice of kc terms: out[n, nc] (stride ldo) += a[n, kc] (stride lda) @ the

@@ -1,14 +1,17 @@
 /* steps.c - the chapter's steps, each its own pure function on arrays with explicit
- * sizes: the plain references that kernels.c speeds up bit for bit. The bottom layer:
+ * sizes: the plain references that kernels.c speeds up bit for bit. A product's
+ * cell is a running sum from +0 over its terms in order, each added by one fused
+ * multiply-add (C's fma(): a single rounding), as fast hardware adds them. The bottom layer:
  * nothing here knows about problems, traces or files. */
 #include "attnstep/steps.h"
 
 #include "attnstep/expvec.h"
+#include "fma_clones.h"
 
 #include <math.h>
 #include <string.h>
 
-void as_matmul(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+FMA_INLINE void matmul(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
 {
     size_t i, j, t;
 
@@ -21,9 +24,16 @@ void as_matmul(double *out, const double *a, const double *b, size_t n, size_t k
             const double x = a[i * k + t];
             const double *brow = b + t * p;
             for (j = 0; j < p; j++)
-                o[j] += x * brow[j];
+                o[j] = fma(x, brow[j], o[j]);
         }
     }
+}
+FMA_BUILD(matmul, (double *out, const double *a, const double *b, size_t n, size_t k, size_t p),
+          (out, a, b, n, k, p))
+
+void as_matmul(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+{
+    FMA_RUN(matmul, (out, a, b, n, k, p));
 }
 
 void as_add_bias(double *out, const double *bias, size_t n, size_t p)
@@ -51,7 +61,7 @@ void as_put_columns(double *out, const double *src, size_t n, size_t cols, size_
         memcpy(out + i * cols + c0, src + i * w, w * sizeof *out);
 }
 
-void as_scores(double *out, const double *q, const double *k, size_t n, size_t m, size_t d)
+FMA_INLINE void scores(double *out, const double *q, const double *k, size_t n, size_t m, size_t d)
 {
     size_t i, j, t;
 
@@ -59,9 +69,16 @@ void as_scores(double *out, const double *q, const double *k, size_t n, size_t m
         for (j = 0; j < m; j++) {
             double dot = 0.0;
             for (t = 0; t < d; t++)
-                dot += q[i * d + t] * k[j * d + t];
+                dot = fma(q[i * d + t], k[j * d + t], dot);
             out[i * m + j] = dot;
         }
+}
+FMA_BUILD(scores, (double *out, const double *q, const double *k, size_t n, size_t m, size_t d),
+          (out, q, k, n, m, d))
+
+void as_scores(double *out, const double *q, const double *k, size_t n, size_t m, size_t d)
+{
+    FMA_RUN(scores, (out, q, k, n, m, d));
 }
 
 void as_scale(double *out, const double *in, size_t count, double scale)

@@ -4,6 +4,7 @@
 #include "attnstep/steps_gen.h"
 #include "attnstep/expvec.h"
 #include "attnstep/kernels.h"
+#include "fma_clones.h"
 
 #include <math.h>
 
@@ -138,15 +139,17 @@ void as_online_shares(double *a, const double *s, double m, double l, size_t cou
 
 /* Eight running sums at a time, kept in registers: out[0..8) += x * row[0..8) for each
  * (x, row) pair -- the shape the compiler turns into vector loads and broadcasts (as
- * kernels.c's tiles). Every sum still takes its terms one at a time, in order. */
+ * kernels.c's tiles). Every sum still takes its terms one at a time, in order, each by
+ * one fused multiply-add as in as_matmul(). */
 #define EIGHT_BODY(OUT, COUNT, X, ROW)                                                      \
     double u0 = 0, u1 = 0, u2 = 0, u3 = 0, u4 = 0, u5 = 0, u6 = 0, u7 = 0;                  \
     size_t r;                                                                               \
     for (r = 0; r < (COUNT); r++) {                                                         \
         const double x = (X);                                                               \
         const double *restrict w = (ROW);                                                   \
-        u0 += x * w[0], u1 += x * w[1], u2 += x * w[2], u3 += x * w[3];                     \
-        u4 += x * w[4], u5 += x * w[5], u6 += x * w[6], u7 += x * w[7];                     \
+        u0 = fma(x, w[0], u0), u1 = fma(x, w[1], u1), u2 = fma(x, w[2], u2);                \
+        u3 = fma(x, w[3], u3), u4 = fma(x, w[4], u4), u5 = fma(x, w[5], u5);                \
+        u6 = fma(x, w[6], u6), u7 = fma(x, w[7], u7);                                       \
     }                                                                                       \
     (OUT)[0] = u0, (OUT)[1] = u1, (OUT)[2] = u2, (OUT)[3] = u3;                             \
     (OUT)[4] = u4, (OUT)[5] = u5, (OUT)[6] = u6, (OUT)[7] = u7
@@ -167,7 +170,7 @@ static void mix8(double *restrict out, const double *restrict a, const double *r
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define HAVE_AVX2_EIGHT 1
-__attribute__((target("avx2"))) static void scores8_avx2(double *restrict out,
+__attribute__((target("avx2,fma"))) static void scores8_avx2(double *restrict out,
                                                          const double *restrict q,
                                                          const double *restrict kt,
                                                          size_t ld, size_t d)
@@ -175,7 +178,7 @@ __attribute__((target("avx2"))) static void scores8_avx2(double *restrict out,
     EIGHT_BODY(out, d, q[r], kt + r * ld);
 }
 
-__attribute__((target("avx2"))) static void mix8_avx2(double *restrict out,
+__attribute__((target("avx2,fma"))) static void mix8_avx2(double *restrict out,
                                                       const double *restrict a,
                                                       const double *restrict v, size_t dv,
                                                       size_t count)
@@ -202,36 +205,51 @@ void as_scores_cached(double *s, const double *q, const double *kt, size_t d, si
                       size_t last)
 {
     eight_fn *f = pick(scores8, HAVE_AVX2_EIGHT ? scores8_avx2 : scores8);
-    size_t i, j = first;
+    size_t i, j;
     double part[8];
 
-    for (; j <= last && j % 8 != 0; j++) { /* up to the first whole panel, one at a time */
-        double dot = 0.0;
-        for (i = 0; i < d; i++)
-            dot += q[i] * kt[AS_PANEL_AT(j, i, d)];
-        s[j] = dot;
-    }
-    for (; j + 8 <= last + 1; j += 8)
-        f(s + j, q, kt + AS_PANEL_AT(j, 0, d), 8, d);
-    if (j <= last) { /* the last panel: all 8 sums, keeping those that exist */
+    /* a whole panel of 8 Keys at a time, from the one that holds first; the sums of a
+     * panel's Keys outside first .. last are made and dropped */
+    for (j = first / 8 * 8; j <= last; j += 8) {
+        if (j >= first && j + 8 <= last + 1) {
+            f(s + j, q, kt + AS_PANEL_AT(j, 0, d), 8, d);
+            continue;
+        }
         f(part, q, kt + AS_PANEL_AT(j, 0, d), 8, d);
-        for (i = 0; j + i <= last; i++)
-            s[j + i] = part[i];
+        for (i = 0; i < 8; i++)
+            if (j + i >= first && j + i <= last)
+                s[j + i] = part[i];
     }
 }
+
+/* out = sum over j < count of a[j] v[j*dv], one column of the Values */
+FMA_INLINE double column_mix(const double *a, const double *v, size_t dv, size_t count)
+{
+    double sum = 0.0;
+    size_t j;
+
+    for (j = 0; j < count; j++)
+        sum = fma(a[j], v[j * dv], sum);
+    return sum;
+}
+
+FMA_INLINE void columns_mix(double *o, const double *a, const double *v, size_t dv, size_t c,
+                            size_t count)
+{
+    for (; c < dv; c++)
+        o[c] = column_mix(a, v + c, dv, count);
+}
+FMA_BUILD(columns_mix, (double *o, const double *a, const double *v, size_t dv, size_t c,
+                        size_t count), (o, a, v, dv, c, count))
 
 void as_mix_cached(double *o, const double *a, const double *v, size_t dv, size_t first,
                    size_t last)
 {
     eight_fn *f = pick(mix8, HAVE_AVX2_EIGHT ? mix8_avx2 : mix8);
-    size_t c, j;
+    size_t c;
 
     for (c = 0; c + 8 <= dv; c += 8)
         f(o + c, a + first, v + first * dv + c, dv, last + 1 - first);
-    for (; c < dv; c++) {
-        double sum = 0.0;
-        for (j = first; j <= last; j++)
-            sum += a[j] * v[j * dv + c];
-        o[c] = sum;
-    }
+    if (c < dv) /* the columns past the last 8, one at a time */
+        FMA_RUN(columns_mix, (o, a + first, v + first * dv, dv, c, last + 1 - first));
 }

@@ -43,6 +43,7 @@ threads 1
 steps 2
 steps_gen 2
 expvec 2
+fma_clones 2
 kernels 2
 fused 2
 positions 2

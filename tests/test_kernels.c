@@ -1,9 +1,10 @@
 /* test_kernels.c - the fast products against the plain reference functions of
  * steps.c (as_matmul, as_scores), which test_attention.c checks against the
  * chapter and mpmath: bit for bit (the fast ones add the same products in the same
- * order), and so certainly within the 1e-12 relative error asked of them. Shapes: 1x1,
- * odd sizes, sizes that are no multiple of the 4 x 8 tile or the 128/256/768 blocks,
- * and products large enough to be split over two threads; each with and without AVX2.
+ * order, each by one fused multiply-add), and so certainly within the 1e-12 relative
+ * error asked of them. Shapes: 1x1, odd sizes, sizes that are no multiple of the 6 x 8
+ * and 6 x 32 tiles or the 120/256/768 blocks, and products large enough to be split
+ * over two threads; each on the baseline, AVX2 and AVX-512 tiles, where there.
  * Then the lean run (`--only O`) against the full run, bit for bit. */
 #include <math.h>
 #include <setjmp.h>
@@ -83,12 +84,12 @@ static void for_each_simd_level(void (*check)(size_t, size_t, size_t, uint64_t *
     int level;
     size_t s;
 
-    for (level = 0; level <= 1; level++) {
+    for (level = 0; level <= AS_SIMD_BEST; level++) {
         as_kernels_simd(level);
         for (s = 0; s < NSHAPES; s++)
             check(shapes[s][0], shapes[s][1], shapes[s][2], &seed);
     }
-    as_kernels_simd(1);
+    as_kernels_simd(AS_SIMD_BEST);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -233,7 +234,7 @@ static void test_fast_product_of_a_small_example_is_the_hand_result(void **state
     int level;
 
     (void)state;
-    for (level = 0; level <= 1; level++) {
+    for (level = 0; level <= AS_SIMD_BEST; level++) {
         as_kernels_simd(level);
         as_matmul_fast(out, a, b, 2, 3, 2);
         assert_close(out[0], 4, 0);
@@ -241,7 +242,48 @@ static void test_fast_product_of_a_small_example_is_the_hand_result(void **state
         assert_close(out[2], -1, 0);
         assert_close(out[3], 0, 0);
     }
-    as_kernels_simd(1);
+    as_kernels_simd(AS_SIMD_BEST);
+}
+
+/* Each term of a sum is added by one fused multiply-add, the product not rounded on its
+ * own. By hand: every cell is 1 x -(1 + 2^-29) + (1 + 2^-30)^2 = -(1 + 2^-29) + 1 + 2^-29
+ * + 2^-60 = 2^-60, which a double holds exactly; a product rounded before its add would
+ * lose the 2^-60 (below half an ulp of 1) and give 0. The rest of the depth is zeros.
+ * 12 x 64 x 40 runs through the tiles: a 32-column one and an 8-column one a row band;
+ * then the plain loops, and the scores (the same table read as kᵀ). */
+static void assert_all_are(const double *v, size_t count, double want)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        assert_true(v[i] == want);
+}
+
+static void test_each_term_is_added_with_one_rounding(void **state)
+{
+    enum { N = 12, K = 64, P = 40 };
+    static double a[N * K], b[K * P], bt[P * K], out[N * P];
+    const double x = 1 + 0x1p-30, y = -(1 + 0x1p-29);
+    size_t i, j;
+    int level;
+
+    (void)state;
+    for (i = 0; i < N; i++)
+        a[i * K] = 1, a[i * K + 1] = x;
+    for (j = 0; j < P; j++)
+        b[j] = bt[j * K] = y, b[P + j] = bt[j * K + 1] = x;
+    for (level = 0; level <= AS_SIMD_BEST; level++) {
+        as_kernels_simd(level);
+        as_matmul_fast(out, a, b, N, K, P);
+        assert_all_are(out, N * P, 0x1p-60);
+        as_scores_fast(out, a, bt, N, P, K);
+        assert_all_are(out, N * P, 0x1p-60);
+    }
+    as_kernels_simd(AS_SIMD_BEST);
+    as_matmul(out, a, b, N, K, P);
+    assert_all_are(out, N * P, 0x1p-60);
+    as_scores(out, a, bt, N, P, K);
+    assert_all_are(out, N * P, 0x1p-60);
 }
 
 static void test_fast_product_equals_the_reference_on_every_shape(void **state)
@@ -658,6 +700,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_product_of_a_small_example_is_the_hand_result),
+        cmocka_unit_test(test_each_term_is_added_with_one_rounding),
         cmocka_unit_test(test_fast_product_equals_the_reference_on_every_shape),
         cmocka_unit_test(test_fast_scores_equal_the_reference_on_every_shape),
         cmocka_unit_test(test_projection_from_either_layout_equals_the_reference_on_every_shape),

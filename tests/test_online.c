@@ -138,7 +138,7 @@ static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void *
         for (i = 0; i < D; i++)
             kt[AS_PANEL_AT(j, i, D)] = k[j * D + i];
     }
-    for (level = 0; level <= 1; level++) { /* the baseline kernels, then AVX2 where there */
+    for (level = 0; level <= AS_SIMD_BEST; level++) { /* baseline, AVX2, AVX-512 where there */
         as_kernels_simd(level);
         for (first = 0; first < N; first += 5)
             for (last = first; last < N; last += 3) {
@@ -150,7 +150,7 @@ static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void *
                 assert_memory_equal(mixw, mixg, sizeof mixw);
             }
     }
-    as_kernels_simd(1);
+    as_kernels_simd(AS_SIMD_BEST);
 }
 
 /* ---- the tiled run against a reference and against the ordinary run ---- */

@@ -88,11 +88,13 @@ void as_pack_b(as_packed_b *pb, const double *b, size_t ldb, size_t rows, size_t
 void as_gemm_packed_1(double *out, size_t ldo, const double *a, size_t lda, const as_packed_b *pb,
                       size_t t0, size_t j0, size_t n, size_t k, size_t p, as_gemm_scratch *s);
 
-/* The vector instructions the products use: returns 1 when they run on AVX2 (chosen
- * at run time where the processor has it), 0 for the baseline (SSE2 on x86-64). level
- * 0 turns AVX2 off, 1 back on where available, -1 only asks. The results are the same
- * bits either way; this is for tests and benchmarks. Not to be called while a product
+/* The vector instructions the products use: returns 2 when they run on AVX-512 (and
+ * AVX2 at the edges), 1 on AVX2 with FMA, 0 on the baseline (SSE2 on x86-64, C's fma());
+ * each chosen at run time where the processor has it. level 0..AS_SIMD_BEST uses at most
+ * that level (as far as the processor goes), -1 only asks. The results are the same bits
+ * on every level; this is for tests and benchmarks. Not to be called while a product
  * runs on another thread. */
+#define AS_SIMD_BEST 2
 int as_kernels_simd(int level);
 
 #endif
