@@ -40,11 +40,14 @@ static char *resolve(const char *input_path, const char *name, size_t n)
 
 /* A loaded file is first read the quick way: in chunks of a reused buffer (no copy of
  * the whole file, no pass over its bytes before the numbers), with as_reader_quick_rows,
- * a large one in two parts at once split at the start of a line (no row, comment or
- * UTF-8 character spans the split). Only a clean read is kept: at anything the quick way
- * does not read, in either part, or parts that do not fit together (widths, limits), the
- * file is read again in one piece by the full grammar, which reports the first error in
- * file order at its exact line and column. */
+ * a large one in PARTS parts split at the start of a line (no row, comment or UTF-8
+ * character spans a split), the two threads taking the parts as they come free (the
+ * two cores often run at different speeds, and a part that meets fresh pages takes
+ * longer: halves fixed in advance left one thread waiting a fifth of the time). Only a
+ * clean read is kept: at anything the quick way does not read, in any part, or parts
+ * that do not fit together (widths, limits), the file is read again in one piece by the
+ * full grammar, which reports the first error in file order at its exact line and
+ * column. */
 #ifndef AS_LOAD_SPLIT_MIN /* the fuzz build sets both small, so that its inputs cross them */
 #define AS_LOAD_SPLIT_MIN ((size_t)1 << 20)
 #endif
@@ -53,6 +56,8 @@ static char *resolve(const char *input_path, const char *name, size_t n)
 #endif
 #define SPLIT_MIN AS_LOAD_SPLIT_MIN
 #define CHUNK AS_LOAD_CHUNK
+#define PARTS 4 /* of a file of SPLIT_MIN bytes or more */
+#define FIRST_READ (CHUNK / 4) /* the head's first read, alone: a few rows tell the rest */
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* An array of n doubles that will be filled at once: for 2 MiB and more, aligned to 2 MiB
@@ -164,6 +169,8 @@ static int read_step(part *h)
     }
     if (h->at < h->to) {
         want = (size_t)(h->to - h->at) < h->cap - h->have ? (size_t)(h->to - h->at) : h->cap - h->have;
+        if (h->done == 0 && want > FIRST_READ)
+            want = FIRST_READ; /* until the first rows: the other parts wait for them */
         got = pread(h->fd, h->buf + h->have, want, h->at);
         if (got <= 0)
             return part_end(h, -1); /* cut short or unreadable: the full read says so */
@@ -192,12 +199,19 @@ static void read_part(void *arg)
         ;
 }
 
-/* Where the second part starts: just after the first "\n" past the middle of the size
- * bytes of fd; 0 when there is none. */
-static off_t split_point(int fd, off_t size)
+/* Part i of the array of parts at arg, on whichever thread is free. */
+static void read_each(void *arg, size_t i, int thread)
+{
+    (void)thread;
+    read_part((part *)arg + i);
+}
+
+/* The offset just after the first "\n" at or past byte from of the size bytes of fd;
+ * 0 when there is none. */
+static off_t line_after(int fd, off_t from, off_t size)
 {
     char window[4096];
-    off_t at = size / 2;
+    off_t at = from;
     ssize_t got, i;
 
     while (at < size && (got = pread(fd, window, sizeof window, at)) > 0) {
@@ -209,46 +223,57 @@ static off_t split_point(int fd, off_t size)
     return 0;
 }
 
-/* The two parts share one array. */
-typedef struct shared {
-    size_t window; /* the tail's rows start at row window of the head's array */
-    size_t cap;    /* the room of the whole array */
-} shared;
-
-/* Once the head has its first rows: the tail reads its rows straight into the head's
- * array, in a window after room for the head's rows (both guessed with a margin from the
- * bytes per row so far), so that joining the parts moves the tail's rows within memory
- * already touched, instead of copying them into new pages (a page fault and a page
- * cleared for every 2 MiB or 4 KiB, after both parts are done). Each part's room is
- * fixed: a part that needs more fails, and the file is read again with two arrays.
- * Returns 0 when set, -1 when not (nothing changed). */
-static int share_array(part *head, part *tail, shared *s)
+/* Where the parts of a file of size bytes start: at[0] = 0, at[i] just after a line end
+ * near i/PARTS of the way, at[count] = size. Returns the count (1 for a small file). */
+static size_t split_points(int fd, off_t size, off_t at[PARTS + 1])
 {
-    as_rd_matrix *b = &head->b;
-    const double per_byte = (double)b->rows / (double)head->done;
-    const size_t rows = with_margin(per_byte * (double)(head->to - head->from));
-    const size_t cols = b->cols, all = rows + with_margin(per_byte * (double)(tail->to - tail->from));
+    size_t count = 1, i;
+    off_t p;
+
+    at[0] = 0;
+    for (i = 1; i < PARTS && (size_t)size >= SPLIT_MIN; i++)
+        if ((p = line_after(fd, size / PARTS * (off_t)i, size)) > at[count - 1])
+            at[count++] = p;
+    at[count] = size;
+    return count;
+}
+
+/* Once the head has its first rows: every other part reads its rows straight into the
+ * head's array, in a window after room for the parts before it (each guessed with a
+ * margin from the bytes per row so far), so that joining the parts moves rows within
+ * memory already touched, instead of copying them into new pages (a page fault and a
+ * page cleared for every 2 MiB or 4 KiB, after all parts are done). Each part's room is
+ * fixed: a part that needs more fails, and the file is read again with an array each.
+ * Returns the room of the whole array, or 0 when not shared (nothing changed). */
+static size_t share_array(part *h, size_t count)
+{
+    as_rd_matrix *b = &h[0].b;
+    const double per_byte = (double)b->rows / (double)h[0].done;
+    const size_t cols = b->cols;
+    size_t window[PARTS + 1], i;
     double *v;
 
-    if (all > AS_MAX_DIM || !as_shape_ok(all, cols))
-        return -1;
-    if (b->cap < all * cols) {
-        if ((v = big_array(all * cols)) == NULL)
-            return -1;
+    window[0] = 0;
+    for (i = 0; i < count; i++)
+        window[i + 1] = window[i] + with_margin(per_byte * (double)(h[i].to - h[i].from));
+    if (window[count] > AS_MAX_DIM || !as_shape_ok(window[count], cols))
+        return 0;
+    if (b->cap < window[count] * cols) {
+        if ((v = big_array(window[count] * cols)) == NULL)
+            return 0;
         memcpy(v, b->v, b->rows * cols * sizeof *v);
         free(b->v);
         b->v = v;
-        b->cap = all * cols;
+        b->cap = window[count] * cols;
     }
-    s->window = rows;
-    s->cap = b->cap;
-    b->cap = rows * cols;
-    b->flags |= AS_RD_FIXED;
-    tail->b.v = b->v + rows * cols;
-    tail->b.cap = s->cap - rows * cols;
-    tail->b.flags |= AS_RD_FIXED;
-    tail->sized = 1;
-    return 0;
+    window[count] = b->cap / cols; /* the last part gets what room is left */
+    for (i = 0; i < count; i++) {
+        h[i].b.v = b->v + window[i] * cols;
+        h[i].b.cap = (window[i + 1] - window[i]) * cols;
+        h[i].b.flags |= AS_RD_FIXED;
+        h[i].sized = 1;
+    }
+    return window[count] * cols;
 }
 
 /* Nonzero when part h failed for want of room in its window of a shared array. */
@@ -259,10 +284,11 @@ static int out_of_room(const part *h)
     return h->rc != 0 && b->rows > 0 && (b->rows + 1) * b->cols > b->cap;
 }
 
-/* Appends the rows of the tail to the head: from its window of the shared array s, or
- * from its own array; -1 when their widths differ or the whole is over the limits (which
- * the reading in one piece then reports where it happens). */
-static int join_parts(as_rd_matrix *head, as_rd_matrix *tail, const shared *s)
+/* Appends the rows of the tail to the head: from its window of the head's array, whose
+ * whole room is shared (in doubles), or when shared is 0 from its own array; -1 when
+ * their widths differ or the whole is over the limits (which the reading in one piece
+ * then reports where it happens). */
+static int join_parts(as_rd_matrix *head, as_rd_matrix *tail, size_t shared)
 {
     size_t rows = head->rows + tail->rows, cols = head->rows > 0 ? head->cols : tail->cols;
     double *v;
@@ -273,10 +299,9 @@ static int join_parts(as_rd_matrix *head, as_rd_matrix *tail, const shared *s)
         return -1;
     if (rows > AS_MAX_DIM || !as_shape_ok(rows, cols))
         return -1;
-    if (s != NULL) {
-        memmove(head->v + head->rows * cols, head->v + s->window * cols,
-                tail->rows * cols * sizeof *head->v);
-        head->cap = s->cap;
+    if (shared > 0) {
+        memmove(head->v + head->rows * cols, tail->v, tail->rows * cols * sizeof *head->v);
+        head->cap = shared;
     } else {
         if (head->cap < rows * cols) {
             v = realloc(head->v, rows * cols * sizeof *v);
@@ -292,51 +317,66 @@ static int join_parts(as_rd_matrix *head, as_rd_matrix *tail, const shared *s)
     return 0;
 }
 
-/* Reads the file at path into b (fresh) the quick way, in two parts sharing one array
- * when share is set; 0 when that gave the whole matrix, 1 when it should be tried again
+/* Joins the parts h[0 .. count) into h[0] once every one was read the quick way;
+ * 0 when that gave the whole matrix. */
+static int join_all(part *h, size_t count, size_t shared)
+{
+    size_t i;
+
+    if (h[0].rc != 0 || h[0].b.rows == 0)
+        return -1;
+    for (i = 1; i < count; i++)
+        if (h[i].rc != 0 || join_parts(&h[0].b, &h[i].b, shared) != 0)
+            return -1;
+    return 0;
+}
+
+/* Reads the file at path into b (fresh) the quick way, in parts sharing one array when
+ * share is set; 0 when that gave the whole matrix, 1 when it should be tried again
  * without sharing, -1 when the full read must decide (also when the file cannot be
  * opened, or is no regular file, or is over the size limit: the full read reports
  * those). */
 static int load_quick(const char *path, as_rd_matrix *b, int share)
 {
-    part h[2];
-    shared s;
+    part h[PARTS];
     struct stat st;
-    off_t at = 0;
-    int fd = open(path, O_RDONLY), rc = -1, sharing = 0;
+    off_t at[PARTS + 1];
+    size_t count = 0, shared = 0, i;
+    int fd = open(path, O_RDONLY), rc = -1, short_of_room = 0;
 
     if (fd < 0)
         return -1;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size > AS_MAX_INPUT)
         goto done;
-    if ((size_t)st.st_size >= SPLIT_MIN)
-        at = split_point(fd, st.st_size);
-    part_start(&h[0], fd, 0, at > 0 ? at : st.st_size, (size_t)st.st_size, b->flags);
-    memset(&h[1], 0, sizeof h[1]);
-    if (at > 0)
-        part_start(&h[1], fd, at, st.st_size, (size_t)(st.st_size - at), b->flags);
-    if (at > 0) {
+    count = split_points(fd, st.st_size, at);
+    for (i = 0; i < count; i++) /* the head expects the whole file, for its own room */
+        part_start(&h[i], fd, at[i], at[i + 1], (size_t)(i == 0 ? st.st_size : at[i + 1] - at[i]),
+                   b->flags);
+    if (count > 1) {
+        h[0].sized = share; /* share_array sizes the head's array, not presize */
         while (share && h[0].b.rows == 0 && read_step(&h[0]))
-            ; /* the head's first rows tell the tail where its own go */
-        sharing = share && h[0].rc == 1 && h[0].b.rows > 0 && share_array(&h[0], &h[1], &s) == 0;
-        as_two_threads(read_part, &h[0], read_part, &h[1]);
+            ; /* the head's first rows tell the other parts where their own go */
+        if (share && h[0].rc == 1 && h[0].b.rows > 0)
+            shared = share_array(h, count);
+        as_two_threads_each(count, read_each, h);
     } else
         read_part(&h[0]);
-    if (h[0].rc == 0 && h[0].b.rows > 0 &&
-        (at == 0 || (h[1].rc == 0 && join_parts(&h[0].b, &h[1].b, sharing ? &s : NULL) == 0))) {
+    if (join_all(h, count, shared) == 0) {
         b->v = h[0].b.v; /* b gets the values; h[0] gives them up */
         b->rows = h[0].b.rows;
         b->cols = h[0].b.cols;
         b->cap = h[0].b.cap;
         h[0].b.v = NULL;
         rc = 0;
-    } else if (sharing && (out_of_room(&h[0]) || out_of_room(&h[1])))
+    }
+    for (i = 0; i < count; i++) {
+        short_of_room |= shared > 0 && out_of_room(&h[i]);
+        if (i == 0 || shared == 0)
+            free(h[i].b.v);
+        free(h[i].buf);
+    }
+    if (rc != 0 && short_of_room)
         rc = 1;
-    free(h[0].b.v);
-    if (!sharing)
-        free(h[1].b.v);
-    free(h[0].buf);
-    free(h[1].buf);
 done:
     close(fd);
     return rc;

@@ -348,7 +348,7 @@ for shape in $(awk '{ print $1 }' "$DIR/kernels.out"); do
     awk -v s="$shape" '$2 == s' "$DIR/kernels.all" >"$DIR/kernels.one"
     printf '  %-22s %6.1f / %5.1f / %5.1f%s\n' "$shape" "$(median "$DIR/kernels.one" 4)" \
         "$(median "$DIR/kernels.one" 6)" "$(median "$DIR/kernels.one" 8)" \
-        "$(awk 'NR == 1 { print $10 ? " (AVX2)" : " (SSE2)" }' "$DIR/kernels.one")"
+        "$(awk 'NR == 1 { print $10 == 2 ? " (AVX-512)" : $10 == 1 ? " (AVX2+FMA)" : " (baseline)" }' "$DIR/kernels.one")"
 done
 if [ -n "$PY" ]; then
     for t in 1 2; do

@@ -222,7 +222,8 @@ static double best_rate(product_fn *f, double *out, const double *a, const doubl
     return 2.0 * (double)n * (double)k * (double)p / best / 1e9;
 }
 
-/* One shape through the reference and the fast kernels (AVX2 when the CPU has it). */
+/* One shape through the reference and the fast kernels (AVX-512 or AVX2+FMA where the
+ * processor has them). */
 static void kernel_rates(const char *name, product_fn *ref, product_fn *fast1, product_fn *fast,
                          size_t n, size_t k, size_t p)
 {
