@@ -170,6 +170,7 @@ static void mix8(double *restrict out, const double *restrict a, const double *r
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define HAVE_AVX2_EIGHT 1
+#include <immintrin.h>
 __attribute__((target("avx2,fma"))) static void scores8_avx2(double *restrict out,
                                                          const double *restrict q,
                                                          const double *restrict kt,
@@ -184,6 +185,50 @@ __attribute__((target("avx2,fma"))) static void mix8_avx2(double *restrict out,
                                                       size_t count)
 {
     EIGHT_BODY(out, count, a[r], v + r * dv);
+}
+
+/* AVX-512: 32 Keys (four panels) at once, four independent sums of eight, so that the
+ * multiply-adds do not wait on each other's latency as one chain of eight would. */
+__attribute__((target("avx512f"))) static void scores32_avx512(double *restrict out,
+                                                              const double *restrict q,
+                                                              const double *restrict kt,
+                                                              size_t d)
+{
+    const double *k1 = kt + 8 * d, *k2 = kt + 16 * d, *k3 = kt + 24 * d;
+    __m512d s0 = _mm512_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    size_t i;
+
+    for (i = 0; i < d; i++) {
+        const __m512d x = _mm512_set1_pd(q[i]);
+        s0 = _mm512_fmadd_pd(x, _mm512_loadu_pd(kt + i * 8), s0);
+        s1 = _mm512_fmadd_pd(x, _mm512_loadu_pd(k1 + i * 8), s1);
+        s2 = _mm512_fmadd_pd(x, _mm512_loadu_pd(k2 + i * 8), s2);
+        s3 = _mm512_fmadd_pd(x, _mm512_loadu_pd(k3 + i * 8), s3);
+    }
+    _mm512_storeu_pd(out, s0);
+    _mm512_storeu_pd(out + 8, s1);
+    _mm512_storeu_pd(out + 16, s2);
+    _mm512_storeu_pd(out + 24, s3);
+}
+
+/* out[0..64) = sum over j < count of a[j] v[j*dv + 0..64): eight sums of eight */
+__attribute__((target("avx512f"))) static void mix64_avx512(double *restrict out,
+                                                           const double *restrict a,
+                                                           const double *restrict v,
+                                                           size_t dv, size_t count)
+{
+    __m512d u[8];
+    size_t j, c;
+
+    for (c = 0; c < 8; c++)
+        u[c] = _mm512_setzero_pd();
+    for (j = 0; j < count; j++) {
+        const __m512d x = _mm512_set1_pd(a[j]);
+        for (c = 0; c < 8; c++)
+            u[c] = _mm512_fmadd_pd(x, _mm512_loadu_pd(v + j * dv + c * 8), u[c]);
+    }
+    for (c = 0; c < 8; c++)
+        _mm512_storeu_pd(out + c * 8, u[c]);
 }
 #else
 #define HAVE_AVX2_EIGHT 0
@@ -205,12 +250,21 @@ void as_scores_cached(double *s, const double *q, const double *kt, size_t d, si
                       size_t last)
 {
     eight_fn *f = pick(scores8, HAVE_AVX2_EIGHT ? scores8_avx2 : scores8);
+    const int wide = as_kernels_simd(-1) >= 2;
     size_t i, j;
     double part[8];
 
-    /* a whole panel of 8 Keys at a time, from the one that holds first; the sums of a
-     * panel's Keys outside first .. last are made and dropped */
+    (void)wide;
+    /* a whole panel of 8 Keys at a time (4 with AVX-512), from the one that holds
+     * first; the sums of a panel's Keys outside first .. last are made and dropped */
     for (j = first / 8 * 8; j <= last; j += 8) {
+#if HAVE_AVX2_EIGHT
+        if (wide && j >= first && j + 32 <= last + 1) {
+            scores32_avx512(s + j, q, kt + AS_PANEL_AT(j, 0, d), d);
+            j += 24;
+            continue;
+        }
+#endif
         if (j >= first && j + 8 <= last + 1) {
             f(s + j, q, kt + AS_PANEL_AT(j, 0, d), 8, d);
             continue;
@@ -248,7 +302,13 @@ void as_mix_cached(double *o, const double *a, const double *v, size_t dv, size_
     eight_fn *f = pick(mix8, HAVE_AVX2_EIGHT ? mix8_avx2 : mix8);
     size_t c;
 
-    for (c = 0; c + 8 <= dv; c += 8)
+    c = 0;
+#if HAVE_AVX2_EIGHT
+    if (as_kernels_simd(-1) >= 2)
+        for (; c + 64 <= dv; c += 64)
+            mix64_avx512(o + c, a + first, v + first * dv + c, dv, last + 1 - first);
+#endif
+    for (; c + 8 <= dv; c += 8)
         f(o + c, a + first, v + first * dv + c, dv, last + 1 - first);
     if (c < dv) /* the columns past the last 8, one at a time */
         FMA_RUN(columns_mix, (o, a + first, v + first * dv, dv, c, last + 1 - first));

@@ -118,7 +118,7 @@ static void test_a_block_of_forbidden_cells_changes_nothing(void **state)
 
 static void test_the_cached_row_kernels_equal_the_plain_steps_bit_for_bit(void **state)
 {
-    enum { N = 37, D = 13, DV = 19 };
+    enum { N = 77, D = 13, DV = 75 }; /* DV: 64 + 8 + 3, each width of the mixing kernels */
     static double k[N * D], kt[((N + 7) / 8) * 8 * D], v[N * DV], q[D], a[N];
     double want[N], got[N], mixw[DV], mixg[DV];
     as_prng r;

@@ -41,7 +41,7 @@ typedef struct as_decode {
 } as_decode;
 
 /* Rows projected together by the lean decode (without keep). */
-#define AS_DECODE_AHEAD 64
+#define AS_DECODE_AHEAD 256
 
 /* Generates p's rows one by one into d (free with as_decode_free()). keep: record each
  * step's scores, shares and head outputs (for the walk-through and JSON), and project
