@@ -13,6 +13,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_AVX512_ROWS 1
+#else
+#define HAVE_AVX512_ROWS 0
+#endif
+
 /* ------------------------------------------------------------------------------ */
 /* What the mask lets each row read                                                  */
 /* ------------------------------------------------------------------------------ */
@@ -171,12 +178,97 @@ static void shares(double *s, size_t w, size_t i, size_t c0, const as_fused_head
         s[j] /= total;
 }
 
+/* The sweeps of shares_in_reach() over the row's readable cells s[0 .. w): each cell's
+ * own operations (a product, a sum, a difference, a quotient: each rounded once, the
+ * same bits eight at a time as one at a time) and the max, which is exact in any order.
+ * Only the sum of the exps goes one cell after another, in order. wide: eight at a time
+ * in AVX-512, where kernels.h found it. */
+
+/* s = s * scale + 0 (the mask's 0: -0.0 turns +0.0); returns the max. */
+static double scale_max(double *s, size_t w, double scale)
+{
+    double max = -INFINITY;
+    size_t j;
+
+    for (j = 0; j < w; j++) {
+        double x = s[j] * scale;
+        x += 0.0; /* apart from the product: never contracted to an fma */
+        s[j] = x;
+        if (x > max)
+            max = x;
+    }
+    return max;
+}
+
+/* s -= by, or with divide s /= by. */
+static void shift_or_divide(double *s, size_t w, double by, int divide)
+{
+    size_t j;
+
+    for (j = 0; j < w; j++)
+        s[j] = divide ? s[j] / by : s[j] - by;
+}
+
+#if HAVE_AVX512_ROWS
+/* The cells are finite here (as_fused_fits bounds every score), so the vector max
+ * never meets a NaN. */
+__attribute__((target("avx512f"))) static double scale_max_avx512(double *s, size_t w,
+                                                                  double scale)
+{
+    const __m512d k = _mm512_set1_pd(scale), zero = _mm512_setzero_pd();
+    __m512d top = _mm512_set1_pd(-INFINITY);
+    size_t j;
+
+    for (j = 0; j + 8 <= w; j += 8) {
+        const __m512d x = _mm512_add_pd(_mm512_mul_pd(_mm512_loadu_pd(s + j), k), zero);
+        _mm512_storeu_pd(s + j, x);
+        top = _mm512_max_pd(top, x);
+    }
+    return fmax(_mm512_reduce_max_pd(top), scale_max(s + j, w - j, scale));
+}
+
+__attribute__((target("avx512f"))) static void shift_or_divide_avx512(double *s, size_t w,
+                                                                     double by, int divide)
+{
+    const __m512d b = _mm512_set1_pd(by);
+    size_t j;
+
+    for (j = 0; j + 8 <= w; j += 8) {
+        const __m512d x = _mm512_loadu_pd(s + j);
+        _mm512_storeu_pd(s + j, divide ? _mm512_div_pd(x, b) : _mm512_sub_pd(x, b));
+    }
+    shift_or_divide(s + j, w - j, by, divide);
+}
+#endif
+
+static double sweep_scale_max(double *s, size_t w, double scale, int wide)
+{
+#if HAVE_AVX512_ROWS
+    if (wide)
+        return scale_max_avx512(s, w, scale);
+#endif
+    (void)wide;
+    return scale_max(s, w, scale);
+}
+
+static void sweep_shift_or_divide(double *s, size_t w, double by, int divide, int wide)
+{
+#if HAVE_AVX512_ROWS
+    if (wide) {
+        shift_or_divide_avx512(s, w, by, divide);
+        return;
+    }
+#endif
+    (void)wide;
+    shift_or_divide(s, w, by, divide);
+}
+
 /* Row i's shares as shares() makes them, for a mask made of 0 and -inf only that lets
  * the row read columns lo .. hi - 1 (a window mask, or none): the cells outside are
  * -inf, whose share is 0 and whose +0 added to the sum of exps changes nothing, so
  * only the cells inside are worked on, and the tests of shares() are left out. */
 static void shares_in_reach(double *s, size_t w, size_t i, size_t c0, size_t lo, size_t hi,
-                            const as_fused_head *h)
+                            const as_fused_head *h, int wide)
 {
     const size_t a = lo > c0 ? lo - c0 : 0, b = hi - c0 < w ? hi - c0 : w;
     double max = -INFINITY, total = 0.0;
@@ -186,28 +278,29 @@ static void shares_in_reach(double *s, size_t w, size_t i, size_t c0, size_t lo,
         s[j] = 0.0;
     for (j = b; j < w; j++)
         s[j] = 0.0;
-    for (j = a; j < b; j++) {
-        double x = s[j] * h->scale;
-        if (h->alibi)
+    if (h->alibi) {
+        for (j = a; j < b; j++) {
+            double x = s[j] * h->scale;
             x += -h->slope * ((double)i - (double)(c0 + j));
-        x += 0.0; /* the mask's 0: -0.0 turns +0.0 */
-        s[j] = x;
-        if (x > max)
-            max = x;
-    }
-    for (j = a; j < b; j++)
-        s[j] -= max;
+            x += 0.0; /* the mask's 0: -0.0 turns +0.0 */
+            s[j] = x;
+            if (x > max)
+                max = x;
+        }
+    } else
+        max = sweep_scale_max(s + a, b - a, h->scale, wide);
+    sweep_shift_or_divide(s + a, b - a, max, 0, wide);
     as_exp_many(s + a, s + a, b - a);
     for (j = a; j < b; j++)
         total += s[j];
-    for (j = a; j < b; j++)
-        s[j] /= total;
+    sweep_shift_or_divide(s + a, b - a, total, 1, wide);
 }
 
 /* Rows i0 .. i0 + rows - 1 of out. */
 static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *h,
                       const as_mask_reach *r, as_fused_scratch *s)
 {
+    const int wide = as_kernels_simd(-1) >= 2;
     size_t c0 = h->m, c1 = 0, i, w, a, ld;
 
     for (i = i0; i < i0 + rows; i++) {
@@ -226,7 +319,7 @@ static void run_block(double *out, size_t i0, size_t rows, const as_fused_head *
             shares(s->s + i * ld + (c0 - a), w, i0 + i, c0, h);
         else
             shares_in_reach(s->s + i * ld + (c0 - a), w, i0 + i, c0, r->lo[i0 + i],
-                            r->hi[i0 + i], h);
+                            r->hi[i0 + i], h, wide);
     /* step 4: the shares times the same rows of V */
     as_gemm_packed_1(out + i0 * h->dv, h->dv, s->s + (c0 - a), ld, &s->v, c0, 0, rows, w, h->dv,
                      &s->g);
