@@ -3,7 +3,7 @@
  * is one the decode recorded, the work counts too. */
 #include "attnstep/render_decode.h"
 #include "attnstep/expand.h"
-#include "attnstep/numfmt.h"
+#include "attnstep/render.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -296,19 +296,6 @@ int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
 
 /* ---- JSON ---- */
 
-/* A number in the shortest round-trip text; -inf as null. */
-static void json_number(FILE *out, double v)
-{
-    char buf[40];
-
-    if (v == -INFINITY) {
-        fputs("null", out);
-        return;
-    }
-    as_fmt_roundtrip(buf, sizeof buf, v);
-    fputs(buf, out);
-}
-
 static void json_row(FILE *out, const double *v, size_t count)
 {
     size_t j;
@@ -317,7 +304,7 @@ static void json_row(FILE *out, const double *v, size_t count)
     for (j = 0; j < count; j++) {
         if (j)
             fputc(',', out);
-        json_number(out, v[j]);
+        as_json_number(out, v[j]); /* shortest round-trip text; -inf as null */
     }
     fputc(']', out);
 }
@@ -409,12 +396,8 @@ int as_render_decode_json(FILE *out, const as_problem *p, const as_decode *d,
         }
         fputs("  ],\n", out);
     }
-    fputs("  \"O\": [", out);
-    for (t = 0; t < d->n; t++) {
-        if (t)
-            fputc(',', out);
-        json_row(out, &AS_AT(d->O, t, 0), d->O.cols);
-    }
-    fputs("]\n}\n", out);
+    fputs("  \"O\": ", out);
+    as_json_matrix(out, &d->O); /* as run writes it: the same text, on two threads */
+    fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }
