@@ -169,7 +169,7 @@ static void mix8(double *restrict out, const double *restrict a, const double *r
 }
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define HAVE_AVX2_EIGHT 1
+#define HAVE_SIMD_ROWS 1
 #include <immintrin.h>
 __attribute__((target("avx2,fma"))) static void scores8_avx2(double *restrict out,
                                                          const double *restrict q,
@@ -231,7 +231,7 @@ __attribute__((target("avx512f"))) static void mix64_avx512(double *restrict out
         _mm512_storeu_pd(out + c * 8, u[c]);
 }
 #else
-#define HAVE_AVX2_EIGHT 0
+#define HAVE_SIMD_ROWS 0
 #endif
 
 typedef void eight_fn(double *, const double *, const double *, size_t, size_t);
@@ -239,7 +239,7 @@ typedef void eight_fn(double *, const double *, const double *, size_t, size_t);
 static eight_fn *pick(eight_fn *plain, eight_fn *avx2)
 {
     (void)avx2;
-#if HAVE_AVX2_EIGHT
+#if HAVE_SIMD_ROWS
     if (as_kernels_simd(-1))
         return avx2;
 #endif
@@ -249,16 +249,16 @@ static eight_fn *pick(eight_fn *plain, eight_fn *avx2)
 void as_scores_cached(double *s, const double *q, const double *kt, size_t d, size_t first,
                       size_t last)
 {
-    eight_fn *f = pick(scores8, HAVE_AVX2_EIGHT ? scores8_avx2 : scores8);
-    const int wide = as_kernels_simd(-1) >= 2;
+    eight_fn *f = pick(scores8, HAVE_SIMD_ROWS ? scores8_avx2 : scores8);
     size_t i, j;
     double part[8];
-
-    (void)wide;
+#if HAVE_SIMD_ROWS
+    const int wide = as_kernels_simd(-1) >= 2;
+#endif
     /* a whole panel of 8 Keys at a time (4 with AVX-512), from the one that holds
      * first; the sums of a panel's Keys outside first .. last are made and dropped */
     for (j = first / 8 * 8; j <= last; j += 8) {
-#if HAVE_AVX2_EIGHT
+#if HAVE_SIMD_ROWS
         if (wide && j >= first && j + 32 <= last + 1) {
             scores32_avx512(s + j, q, kt + AS_PANEL_AT(j, 0, d), d);
             j += 24;
@@ -299,11 +299,11 @@ FMA_BUILD(columns_mix, (double *o, const double *a, const double *v, size_t dv, 
 void as_mix_cached(double *o, const double *a, const double *v, size_t dv, size_t first,
                    size_t last)
 {
-    eight_fn *f = pick(mix8, HAVE_AVX2_EIGHT ? mix8_avx2 : mix8);
+    eight_fn *f = pick(mix8, HAVE_SIMD_ROWS ? mix8_avx2 : mix8);
     size_t c;
 
     c = 0;
-#if HAVE_AVX2_EIGHT
+#if HAVE_SIMD_ROWS
     if (as_kernels_simd(-1) >= 2)
         for (; c + 64 <= dv; c += 64)
             mix64_avx512(o + c, a + first, v + first * dv + c, dv, last + 1 - first);

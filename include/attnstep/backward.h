@@ -18,7 +18,7 @@ double as_loss_mse_backward(double *dO, const double *O, const double *target, s
 
 /* out[k,p] = a[n,k]ᵀ @ b[n,p]: the products whose first table is transposed,
  * dV = Aᵀ·dO, dK = d(QKᵀ)ᵀ·Q, dWq = Xᵀ·dQ. Each cell sums over i = 0 .. n-1 in order,
- * one addition at a time (the plain reference). */
+ * one fused multiply-add a term (the plain reference). */
 void as_matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p);
 
 /* As as_matmul_tn(), bit for bit, at model sizes: a is transposed once into scratch and

@@ -1,7 +1,8 @@
 /* kernels.h - fast versions of the matrix products in steps.h, for real model
  * sizes. Each gives bit for bit what its plain reference gives (as_matmul, as_scores):
- * every output cell is summed over the same terms in the same order, one addition at a
- * time (no fused multiply-add), only the order in which the cells are visited differs. */
+ * every output cell is summed over the same terms in the same order, each term added by
+ * one fused multiply-add, as the reference does with fma(); only the order in which the
+ * cells are visited differs. */
 #ifndef ATTNSTEP_KERNELS_H
 #define ATTNSTEP_KERNELS_H
 

@@ -8,7 +8,9 @@
 
 /* ---- The steps: outputs first, arrays plus explicit sizes (row-major). ---- */
 
-/* out[n,p] = a[n,k] @ b[k,p]: the projection Q = X @ Wq (and every matrix product). */
+/* out[n,p] = a[n,k] @ b[k,p]: the projection Q = X @ Wq (and every matrix product).
+ * Each cell a running sum from +0 over t in order, each term added by fma(): the
+ * definition every fast kernel gives bit for bit. */
 void as_matmul(double *out, const double *a, const double *b, size_t n, size_t k, size_t p);
 
 /* out[i,:] += bias[:] for each of n rows of width p. */

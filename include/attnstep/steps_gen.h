@@ -59,14 +59,13 @@ void as_online_shares(double *a, const double *s, double m, double l, size_t cou
 #define AS_PANEL_SIZE(n, d) ((((n) + 7) / 8) * (d) * 8)
 
 /* s[j] = q[d] . k_j for first <= j <= last, the Keys in panels (AS_PANEL_AT). Each
- * s[j] is summed from 0 over i in order, one addition at a time, as as_scores() sums
- * it (so the same bits); 8 Keys at a time, so that it vectorises (AVX2 where the
- * processor has it, as kernels.h chooses). */
+ * s[j] is summed from 0 over i in order, one fused multiply-add a term, as as_scores()
+ * sums it (so the same bits); 8 Keys at a time, or 32 (AVX-512), as kernels.h chooses. */
 void as_scores_cached(double *s, const double *q, const double *kt, size_t d, size_t first,
                       size_t last);
 
 /* o[dv] = sum over first <= j <= last of a[j] v[j, dv], each cell summed from 0 in j
- * order, as as_mix() sums it (the same bits). */
+ * order, one fused multiply-add a term, as as_mix() sums it (the same bits). */
 void as_mix_cached(double *o, const double *a, const double *v, size_t dv, size_t first,
                    size_t last);
 
