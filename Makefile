@@ -14,8 +14,10 @@ CPPFLAGS_ALL = -pthread -D_POSIX_C_SOURCE=200809L -Iinclude $(CPPFLAGS)
 LIBS    = -lm -pthread
 
 BUILD   = build
-SRCS    = $(wildcard src/*.c)
-LIBOBJS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
+# the sources, in one folder per layer (src/base … src/cli): the folder is the layer
+LAYERS  = base steps read model run render teach cli
+SRCS    = $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+LIBOBJS = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(filter-out src/cli/main.c,$(SRCS)))
 TESTS   = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 # the fuzz entry points (tests/fuzz/fuzz_NAME.c), also built as plain replay programs
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -29,7 +31,7 @@ CHECK_JOBS = 1
 
 all: $(BUILD)/attnstep
 
-$(BUILD)/attnstep: $(BUILD)/obj/main.o $(BUILD)/libattnstep.a
+$(BUILD)/attnstep: $(BUILD)/obj/cli/main.o $(BUILD)/libattnstep.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/libattnstep.a: $(LIBOBJS)
@@ -100,7 +102,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(wildcard $(BUILD)/obj/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d)
 
 # ---- Warnings as errors (issue 11) ----
 # `make werror` builds everything (the program, every test program and the fuzz replays)
@@ -121,7 +123,7 @@ werror:
 # (tests/bench/bench.sh; BENCH_SIZES, BENCH_RUNS); `make parser-stress` checks as_strtod_fast against strtod on
 # 10 million strings; `make numfmt-stress` checks as_fmt_roundtrip against printf on 10
 # million doubles; `make pow5-table` and `make numfmt-table` regenerate the tables of
-# powers of five, src/fastfloat_pow5.h and src/numfmt_pow5.h.
+# powers of five, src/base/fastfloat_pow5.h and src/base/numfmt_pow5.h.
 .PHONY: bench parser-stress numfmt-stress pow5-table numfmt-table
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libattnstep.a
@@ -159,10 +161,10 @@ numfmt-stress: $(BUILD)/tests/test_numfmt
 	time env ATTNSTEP_FUZZ_N=10000000 ./$(BUILD)/tests/test_numfmt
 
 pow5-table: $(BUILD)/bench/gen_pow5
-	./$(BUILD)/bench/gen_pow5 > src/fastfloat_pow5.h
+	./$(BUILD)/bench/gen_pow5 > src/base/fastfloat_pow5.h
 
 numfmt-table: $(BUILD)/bench/gen_pow5
-	./$(BUILD)/bench/gen_pow5 ryu > src/numfmt_pow5.h
+	./$(BUILD)/bench/gen_pow5 ryu > src/base/numfmt_pow5.h
 
 # ---- Hostile input: sanitizers, valgrind, fuzzing (issue 5) ----
 # `make sanitize` builds everything again into build/san with AddressSanitizer and

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "attnstep/fastfloat.h"
-#include "../src/fastfloat_pow5.h"
+#include "../src/base/fastfloat_pow5.h"
 #include "test_util.h"
 
 static unsigned long long fuzz_n = 200000;

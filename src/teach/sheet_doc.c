@@ -1,4 +1,4 @@
-/* render_sheet.c - worksheets (SPEC §7), Markdown or a standalone LaTeX document, in the
+/* sheet_doc.c - worksheets (SPEC §7), Markdown or a standalone LaTeX document, in the
  * chosen language: a name line, the instructions, the given tables laid out compactly,
  * an empty grid labelled with the tokens for each table to fill, and on a new page the
  * key: every table, and the walk-through row set as mathematics. Every number comes

@@ -1,4 +1,4 @@
-/* sheet_text.h - inside the worksheet renderer (render_sheet.c, sheet_tables.c,
+/* sheet_text.h - inside the worksheet renderer (sheet_doc.c, sheet_tables.c,
  * sheet_key.c): the page being written, its words and numbers in the page's syntax
  * (LaTeX or Markdown), and the parts each file sets. Not part of the library's API. */
 #ifndef ATTNSTEP_SHEET_TEXT_H

@@ -1,4 +1,4 @@
-/* render_moodle.c - exercises for Moodle (SPEC §7): GIFT text, and Moodle XML with one
+/* moodle.c - exercises for Moodle (SPEC §7): GIFT text, and Moodle XML with one
  * Cloze question per exercise. The syntax follows Moodle's documentation of the GIFT
  * format (numerical answers `{#=value:tolerance#feedback =%0%value:tolerance#...}`,
  * `\` before ~ = # { } :) and of embedded answers (`{1:NUMERICAL:=value:tolerance#
