@@ -140,6 +140,8 @@ if [ -n "$objdir" ]; then
     for o in "$objdir"/*/*.o; do
         [ -e "$o" ] || continue
         m=$(basename "$o" .o)
+        # an object left from a source since removed or renamed is no module
+        ls "$root"/src/*/"$m".c > /dev/null 2>&1 || continue
         nm -P "$o" | awk -v m="$m" -v d="$defs" -v u="$uses" '
             $2 ~ /^[TDRBCVW]$/ { print $1, m >> d }
             $2 == "U" { print m, $1 >> u }'

@@ -239,6 +239,42 @@ static void test_usage_errors_exit_2_with_a_usage_line(void **state)
     }
 }
 
+/* Each command writes only the formats of its row in the command table; any other is
+ * a clear error before any work, in the user's language (run --format gift once called
+ * a renderer that run does not have, and crashed). The formats are listed from the
+ * SPEC's section 3, by hand. */
+static void test_a_format_a_command_does_not_write_is_refused_before_any_work(void **state)
+{
+    static const struct { const char *args, *en, *zh; } cases[] = {
+        {"run examples/f11.txt --format gift",
+         "run writes only --format text, json, md, latex, csv or svg",
+         "run只能输出--format text、json、md、latex、csv或svg"},
+        {"run examples/f11.txt --format moodle", "run writes only --format", "run只能输出"},
+        {"trace examples/f11.txt --format json", "trace writes only --format text",
+         "trace只能输出--format text"},
+        {"grad examples/f11.txt --format md", "grad writes only --format text or json",
+         "grad只能输出--format text或json"},
+        {"sheet examples/f11.txt --format text", "sheet writes only --format md, latex, gift or moodle",
+         "sheet只能输出--format md、latex、gift或moodle"},
+        {"run examples/f11.txt --tiles 1 --format md", "--tiles writes only --format text or json",
+         "--tiles只能输出--format text或json"},
+    };
+    char args[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "%s --lang en", cases[i].args);
+        assert_int_equal(run(args), 2);
+        assert_stdout_empty();
+        assert_file_contains(ERR, cases[i].en);
+        snprintf(args, sizeof args, "%s --lang zh", cases[i].args);
+        assert_int_equal(run(args), 2);
+        assert_stdout_empty();
+        assert_file_contains(ERR, cases[i].zh);
+    }
+}
+
 /* --lang is read before anything else: a mistake anywhere on the command line, even
  * before --lang, is reported in the language it chooses; Chinese by default. */
 static void test_usage_errors_speak_the_language_chosen_even_before_lang(void **state)
@@ -501,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_every_shape_mismatch_names_both_sides_and_why),
         cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
+        cmocka_unit_test(test_a_format_a_command_does_not_write_is_refused_before_any_work),
         cmocka_unit_test(test_option_values_and_arguments_out_of_range_are_named),
         cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
         cmocka_unit_test(test_usage_errors_say_which_word_was_meant),

@@ -1,5 +1,7 @@
 /* cli.h - the command line: every argument checked before any work (Lua's
- * collectargs), then one command run into memory and written out whole. */
+ * collectargs, args.c), then one command of the table (commands.c) run into its output.
+ * The commands (cmd_*.c) share only what is below them (shared.c, tiles_mode.c): no
+ * command calls another. */
 #ifndef ATTNSTEP_CLI_H
 #define ATTNSTEP_CLI_H
 
@@ -13,7 +15,7 @@
 
 typedef enum as_format {
     AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG, AS_FMT_GIFT,
-    AS_FMT_MOODLE
+    AS_FMT_MOODLE, AS_FMT_COUNT
 } as_format;
 
 typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER } as_color_mode;
@@ -66,10 +68,11 @@ typedef struct as_cli {
  * --lang first, else ATTNSTEP_LANG, for the language of everything, err included. */
 int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err);
 
-/* Records "COMMAND writes --format A or B" in err, the formats listed in err's language.
- * Returns -1. */
-int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
-                        size_t count);
+/* The --format given is one the command writes (a word of its row's formats), and one
+ * --tiles adds to. Returns 0; or -1 with the message, the formats listed and a hint, in
+ * err (exit 2; no usage line: the command was understood). Without --format, each
+ * command writes its first. */
+int as_cli_format_fits(const as_cli *cli, as_error *err);
 
 /* Prints the one-line usage and the pointer to --help (after a usage error), in lang,
  * to out. */
@@ -84,13 +87,16 @@ void as_cli_help(FILE *out, as_lang lang);
 typedef int (*as_command_fn)(FILE *out, const as_cli *cli, as_error *err);
 
 /* One command: its name, how many file arguments it takes, its synopsis and what it
- * does (the --help lines), and the function that runs it. */
+ * does (the --help lines), the function that runs it, and the formats it writes. */
 typedef struct as_command {
     const char *name;
     int nargs;
     as_msg synopsis;      /* its arguments in --help: "FILE [options]" */
     as_msg what;          /* what it does, in --help: "every table, in the book's order" */
     as_command_fn fn;
+    const char *formats;  /* the --format words it takes, space-separated; the first is
+                             what it writes without --format */
+    as_msg format_hint;   /* the hint when another --format is asked; AS_MSG_COUNT: none */
 } as_command;
 
 /* THE command table, read by the argument parser, main.c and --help (and through
@@ -102,6 +108,10 @@ extern const size_t as_ncommands;
 /* The command called name, or NULL. */
 const as_command *as_command_find(const char *name);
 
+/* The commands' names into names[max], in the table's order; returns how many. */
+#define AS_MAX_COMMANDS 32
+size_t as_command_names(const char **names, size_t max);
+
 /* The commands, each in its own module. */
 int as_cmd_run(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err);
@@ -111,11 +121,15 @@ int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 
-/* run --tiles B (walk 0) and trace --tiles B (walk 1): the command's output, then the
- * online softmax (cmd_tiles.c). Same returns as a command. */
-int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err);
+
+/* ---- Shared by the commands (shared.c, tiles_mode.c); these call no command ---- */
+
+/* The --tiles mode of run (walk 0) and trace (walk 1): the run's tables or the walk,
+ * then the online softmax (SPEC §11) redone from the same run (tiles_mode.c). Same
+ * returns as a command. */
+int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 
 /* Before a very long output (more than AS_HUGE_OUTPUT numbers: run with walked_rows 0,
  * trace walking walked_rows rows), says so on standard error and suggests --only and
@@ -126,7 +140,7 @@ void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_r
 as_session_opts as_cli_session(const as_cli *cli);
 
 /* --row must name a row of X, known only once the file is read (trace and grad):
- * returns 0, or -1 with a usage message in err. (cmd_trace.c) */
+ * returns 0, or -1 with a usage message in err. */
 int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);
 
 #endif

@@ -137,6 +137,7 @@ typedef enum as_msg {
     AS_MSG_USE_BOTH_STDIN, /* %s %s: the names of the two file arguments */
     AS_MSG_HINT_SHEET_FORMATS, /* exercise: what text, md and latex are for */
     AS_MSG_HINT_TRACE_FORMAT,  /* trace: use run for other formats */
+    AS_MSG_HINT_RUN_FORMAT,    /* run: gift and moodle are exercise's and sheet's */
     AS_MSG_USE_TRACE_ONLY,     /* trace takes no --only */
     AS_MSG_HINT_TRACE_ONLY,    /* use run --only */
     AS_MSG_USE_ROW_RANGE,  /* %ld row, %s file, %zu rows, %zu last row */

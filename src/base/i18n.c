@@ -186,6 +186,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HINT_SHEET_FORMATS] = {"text是给run用的输入文件，md和latex是练习卷，gift和moodle可导入Moodle",
                                 "text is an input file for run; md and latex are worksheets; gift "
                                 "and moodle import into Moodle"},
+    [AS_MSG_HINT_RUN_FORMAT] = {"gift和moodle是导入Moodle的练习题，请用 exercise 或 sheet --format gift|moodle",
+                                "gift and moodle are questions for Moodle: use exercise or sheet "
+                                "--format gift|moodle"},
     [AS_MSG_HINT_TRACE_FORMAT] = {"要其他格式的表，请用 run --format …",
                                "for the tables in another format, use run --format ..."},
     [AS_MSG_USE_TRACE_ONLY] = {"trace不接受--only：它要走完每一步",

@@ -207,12 +207,8 @@ static int grade_class(as_class *c, const paths *ps, const as_session *s, const 
 
 static int check_options(const as_cli *cli, as_error *err)
 {
-    static const char *const formats[] = {"text", "md", "csv", "json"};
     int i, stdin_uses = 0;
 
-    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON && cli->format != AS_FMT_MD &&
-        cli->format != AS_FMT_CSV)
-        return as_cli_formats_only(err, "check", formats, 4);
     for (i = 0; i < cli->nfiles; i++)
         stdin_uses += strcmp(cli->files[i], "-") == 0;
     if (stdin_uses > 1) {

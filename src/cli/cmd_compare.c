@@ -235,12 +235,6 @@ int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err)
     as_comparison c;
     int rc = AS_EXIT_USAGE;
 
-    static const char *const formats[] = {"text", "json"};
-
-    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_cli_formats_only(err, "compare", formats, 2);
-        return AS_EXIT_USAGE;
-    }
     if (strcmp(cli->arg[0], "-") == 0 && strcmp(cli->arg[1], "-") == 0) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_BOTH_STDIN, "BASE", "VARIANT");
         return AS_EXIT_USAGE;

@@ -8,13 +8,6 @@
  * the way to time it against run --only O). */
 static int check_options(const as_cli *cli, as_error *err)
 {
-    static const char *const formats[] = {"text", "json"};
-
-    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_cli_formats_only(err, "decode", formats, 2);
-        as_error_hint_msg(err, AS_MSG_HINT_TRACE_FORMAT);
-        return -1;
-    }
     if (cli->render.only != 0 && cli->render.only != (1u << AS_T_O)) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_DECODE_ONLY);
         as_error_hint_msg(err, AS_MSG_HINT_DECODE_ONLY);

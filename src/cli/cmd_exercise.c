@@ -59,15 +59,6 @@ static unsigned long fresh_seed(void)
 /* The exercise options from the command line, settled and checked. */
 static int options(as_exercise_opts *o, const as_cli *cli, as_error *err)
 {
-    const as_format f = cli->format;
-
-    if (f != AS_FMT_TEXT && f != AS_FMT_MD && f != AS_FMT_LATEX && f != AS_FMT_GIFT &&
-        f != AS_FMT_MOODLE) {
-        static const char *const formats[] = {"text", "md", "latex", "gift", "moodle"};
-        as_cli_formats_only(err, "exercise", formats, 5);
-        as_error_hint_msg(err, AS_MSG_HINT_SHEET_FORMATS);
-        return -1;
-    }
     memset(o, 0, sizeof *o);
     o->seed = cli->seed_set ? cli->seed : fresh_seed();
     o->level = (int)cli->level;

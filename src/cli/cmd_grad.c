@@ -8,13 +8,6 @@
 /* What grad cannot honour is a usage error before any work. */
 static int check_options(const as_cli *cli, as_error *err)
 {
-    static const char *const formats[] = {"text", "json"};
-
-    if (cli->format != AS_FMT_TEXT && cli->format != AS_FMT_JSON) {
-        as_cli_formats_only(err, "grad", formats, 2);
-        as_error_hint_msg(err, AS_MSG_HINT_GRAD_FORMAT);
-        return -1;
-    }
     if (cli->row_given && cli->format != AS_FMT_TEXT) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_GRAD_ROW);
         as_error_hint_msg(err, AS_MSG_HINT_GRAD_ROW);

@@ -13,10 +13,6 @@ static int check_options(const as_cli *cli, as_error *err)
 {
     int bad;
 
-    if (cli->format_set && cli->format != AS_FMT_TEXT) {
-        static const char *const text[] = {"text"};
-        return as_cli_formats_only(err, "practice", text, 1);
-    }
     if ((cli->nargs == 0) == !cli->seed_set) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_PRACTICE_SOURCE);
         return -1;

@@ -19,17 +19,6 @@ static int wants_lean(const as_cli *cli)
            cli->format != AS_FMT_SVG;
 }
 
-void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows)
-{
-    const size_t n = as_numbers_estimate(&s->p, &s->t, &cli->render, walked_rows);
-
-    if (n <= AS_HUGE_OUTPUT)
-        return;
-    fputs("attnstep: ", stderr);
-    fprintf(stderr, as_msg_text(cli->render.lang, AS_MSG_HUGE_OUTPUT), n);
-    fputc('\n', stderr);
-}
-
 int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
 {
     as_session_opts so = as_cli_session(cli);
@@ -37,7 +26,7 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     int rc;
 
     if (cli->tiles != 0)
-        return as_cmd_with_tiles(out, cli, 0, err); /* and the online softmax (SPEC §11) */
+        return as_cli_with_tiles(out, cli, 0, err); /* and the online softmax (SPEC §11) */
     if (cli->format == AS_FMT_CSV && as_csv_check(cli->render.only, err) != 0)
         return AS_EXIT_USAGE; /* an argument error: said before any work */
     so.lean = wants_lean(cli);

@@ -15,13 +15,6 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     const char *base;
     int rc;
 
-    if (cli->format != AS_FMT_MD && cli->format != AS_FMT_LATEX && cli->format != AS_FMT_GIFT &&
-        cli->format != AS_FMT_MOODLE && cli->format_set) {
-        static const char *const formats[] = {"md", "latex", "gift", "moodle"};
-        as_cli_formats_only(err, "sheet", formats, 4);
-        as_error_hint_msg(err, AS_MSG_HINT_SHEET_LATEX);
-        return AS_EXIT_USAGE;
-    }
     if (as_session_open(&s, cli->arg[0], &sopt, err) != 0)
         return AS_EXIT_USAGE;
     base = strrchr(cli->arg[0], '/');

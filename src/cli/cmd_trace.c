@@ -1,32 +1,16 @@
 /* cmd_trace.c - `attnstep trace FILE`: the hand calculation, step by step (SPEC §5). */
 #include "attnstep/cli.h"
 
-/* What trace cannot honour is a usage error before any work: the walk-through is prose,
- * so it is text only, and it walks every step, so it takes no --only. */
+/* What trace cannot honour is a usage error before any work: the walk-through walks
+ * every step, so it takes no --only (and, prose, it is text only: its table row). */
 static int check_options(const as_cli *cli, as_error *err)
 {
-    if (cli->format_set && cli->format != AS_FMT_TEXT) {
-        static const char *const text[] = {"text"};
-        as_cli_formats_only(err, "trace", text, 1);
-        as_error_hint_msg(err, AS_MSG_HINT_TRACE_FORMAT);
-        return -1;
-    }
     if (cli->render.only != 0) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_TRACE_ONLY);
         as_error_hint_msg(err, AS_MSG_HINT_TRACE_ONLY);
         return -1;
     }
     return 0;
-}
-
-int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)
-{
-    if (cli->render.row < 0 || (size_t)cli->render.row < s->p.n)
-        return 0;
-    as_error_msg(err, "", 0, 0, AS_MSG_USE_ROW_RANGE, cli->render.row, cli->arg[0], s->p.n,
-                 s->p.n - 1);
-    as_error_hint_msg(err, AS_MSG_HINT_ROW_RANGE);
-    return -1;
 }
 
 int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
@@ -46,7 +30,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
     }
     if (cli->tiles != 0) { /* and the online softmax (SPEC §11) */
         as_session_free(&s);
-        return as_cmd_with_tiles(out, cli, 1, err);
+        return as_cli_with_tiles(out, cli, 1, err);
     }
     as_note_long_output(&s, cli, cli->render.row == -2 ? s.p.n : 1);
     rc = as_render_trace(out, &s.p, &s.t, &cli->render);

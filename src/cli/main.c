@@ -78,6 +78,10 @@ int main(int argc, char **argv)
         return usage_error(&err);
     if (cli.help || cli.version)
         return help_or_version(&cli, &err);
+    if (as_cli_format_fits(&cli, &err) != 0) {
+        as_error_print(&err, stderr);
+        return AS_EXIT_USAGE;
+    }
     cli.render.color = want_color(&cli);
     if (as_output_open(&o, cli.output, cli.force, &err) != 0) {
         as_error_print(&err, stderr);

@@ -75,6 +75,11 @@ static void run_command(as_cli *cli)
     if (mem == NULL)
         return;
     as_error_clear(&err);
+    if (as_cli_format_fits(cli, &err) != 0) { /* as main.c: refused before any work */
+        fclose(mem);
+        free(out);
+        return;
+    }
     cli->render.color = cli->color == AS_COLOR_ALWAYS;
     rc = c->fn(mem, cli, &err);
     fclose(mem);

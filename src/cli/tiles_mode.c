@@ -1,4 +1,4 @@
-/* cmd_tiles.c - `run --tiles B` and `trace --tiles B` (SPEC §11): the ordinary output
+/* tiles_mode.c - `run --tiles B` and `trace --tiles B` (SPEC §11): the ordinary output
  * first, then the online softmax redone from the same run (tiles.c): its tables (run),
  * or its blocks walked for the rows trace walks. */
 #include "attnstep/cli.h"
@@ -41,7 +41,7 @@ static int json_with_tiles(FILE *out, const as_session *s, const as_tiles *tl, c
     return rc;
 }
 
-int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
+int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
 {
     const as_session_opts so = as_cli_session(cli); /* the full run: S and V are needed */
     as_session s;
@@ -49,13 +49,6 @@ int as_cmd_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
     size_t first = 1, last = 0;
     int rc;
 
-    static const char *const formats[] = {"text", "json"};
-
-    if (cli->format != AS_FMT_TEXT && (walk || cli->format != AS_FMT_JSON)) {
-        as_cli_formats_only(err, "--tiles", formats, walk ? 1 : 2);
-        as_error_hint_msg(err, AS_MSG_HINT_TILES_FORMAT);
-        return AS_EXIT_USAGE;
-    }
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (walk)

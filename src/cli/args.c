@@ -1,4 +1,6 @@
-/* cli.c - reading the command line. Every argument is checked here, before any work. */
+/* args.c - reading the command line (Lua's collectargs): every argument is checked
+ * here, before any work, against the options' table below and the command table
+ * (commands.c). */
 #include "attnstep/cli.h"
 #include "attnstep/suggest.h"
 #include "attnstep/textblock.h"
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
 
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
@@ -51,40 +54,11 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-const as_command as_commands[] = {
-    {"run", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_RUN, as_cmd_run},
-    {"trace", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_TRACE, as_cmd_trace},
-    {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check},
-    {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise},
-    {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare},
-    {"sheet", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_SHEET, as_cmd_sheet},
-    {"decode", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_DECODE, as_cmd_decode},
-    {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad},
-    {"practice", 0, AS_MSG_CMD_ARGS_PRACTICE, AS_MSG_CMD_PRACTICE, as_cmd_practice},
-};
-const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
-
-const as_command *as_command_find(const char *name)
-{
-    size_t i;
-
-    for (i = 0; name != NULL && i < as_ncommands; i++)
-        if (strcmp(as_commands[i].name, name) == 0)
-            return &as_commands[i];
-    return NULL;
-}
-
-#define MAX_COMMANDS 32
-
-/* The command names into names[MAX_COMMANDS]; returns how many. */
-static size_t command_names(const char **names)
-{
-    size_t i;
-
-    for (i = 0; i < as_ncommands && i < MAX_COMMANDS; i++)
-        names[i] = as_commands[i].name;
-    return i;
-}
+/* --format's words, in as_format order. */
+static const char *const format_names[AS_FMT_COUNT] = {
+    [AS_FMT_TEXT] = "text", [AS_FMT_JSON] = "json", [AS_FMT_MD] = "md",
+    [AS_FMT_LATEX] = "latex", [AS_FMT_CSV] = "csv", [AS_FMT_SVG] = "svg",
+    [AS_FMT_GIFT] = "gift", [AS_FMT_MOODLE] = "moodle"};
 
 /* Options that mean something to some commands only: given to another, they are an
  * error that says so, never silently ignored. */
@@ -252,8 +226,6 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
 
 static int option(as_cli *cli, int opt, const char *arg, as_error *err)
 {
-    static const char *const formats[] = {"text", "json", "md", "latex", "csv", "svg", "gift",
-                                          "moodle"};
     static const char *const colors[] = {"auto", "always", "never"};
     static const char *const masks[] = {"causal", "none"};
     static const char *const langs[] = {"zh", "en"};
@@ -264,8 +236,8 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
         return as_lang_parse(arg, &cli->render.lang) == 0
                    ? 0 : bad_choice(err, "--lang", arg, langs, 2);
     case OPT_FORMAT:
-        if ((i = choice(arg, formats, 8)) < 0)
-            return bad_choice(err, "--format", arg, formats, 8);
+        if ((i = choice(arg, format_names, AS_FMT_COUNT)) < 0)
+            return bad_choice(err, "--format", arg, format_names, AS_FMT_COUNT);
         cli->format = (as_format)i;
         cli->format_set = 1;
         return 0;
@@ -309,25 +281,25 @@ static int looks_like_command(const char *word, int words_left)
     return words_left > 1 || strpbrk(word, "./") == NULL;
 }
 
-/* Nonzero when the word command is in the space-separated list. */
-static int listed(const char *list, const char *command)
+/* Nonzero when word is in the space-separated list. */
+static int listed(const char *list, const char *word)
 {
-    const size_t n = strlen(command);
+    const size_t n = strlen(word);
 
     for (; *list != '\0'; list += strcspn(list, " "), list += *list == ' ')
-        if (strncmp(list, command, n) == 0 && (list[n] == ' ' || list[n] == '\0'))
+        if (strncmp(list, word, n) == 0 && (list[n] == ' ' || list[n] == '\0'))
             return 1;
     return 0;
 }
 
 
-/* The space-separated commands as a list in lang's words: "trace、grad或practice". */
-static void commands_list(char *buf, size_t size, as_lang lang, const char *commands)
+/* The space-separated words as a list in lang's words: "trace、grad或practice". */
+static void words_list(char *buf, size_t size, as_lang lang, const char *list)
 {
     char words[128], *w[8], *save = NULL, *t;
     size_t n = 0;
 
-    snprintf(words, sizeof words, "%s", commands);
+    snprintf(words, sizeof words, "%s", list);
     for (t = strtok_r(words, " ", &save); t != NULL && n < 8; t = strtok_r(NULL, " ", &save))
         w[n++] = t;
     as_msg_list(buf, size, lang, (const char *const *)w, n, AS_MSG_LIST_OR);
@@ -343,7 +315,7 @@ static int options_fit(const as_cli *cli, const unsigned long given, as_error *e
         if (!(given & (1ul << (scoped[i].opt - OPT_LANG))) ||
             listed(scoped[i].commands, cli->command))
             continue;
-        commands_list(list, sizeof list, err->lang, scoped[i].commands);
+        words_list(list, sizeof list, err->lang, scoped[i].commands);
         as_error_msg(err, "", 0, 0, AS_MSG_USE_SCOPED, scoped[i].name, cli->command, list);
         as_error_hint_msg(err, AS_MSG_HINT_SCOPED, scoped[i].name, list);
         return -1;
@@ -360,8 +332,8 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     if (c != NULL) {
         first++;
     } else if (first < argc && looks_like_command(argv[first], argc - first)) {
-        const char *names[MAX_COMMANDS];
-        const size_t n = command_names(names);
+        const char *names[AS_MAX_COMMANDS];
+        const size_t n = as_command_names(names, AS_MAX_COMMANDS);
         char list[256];
 
         as_msg_list(list, sizeof list, err->lang, names, n, AS_MSG_LIST_SEP);
@@ -440,13 +412,35 @@ static int read_only(as_cli *cli, as_error *err)
     return 0;
 }
 
-int as_cli_formats_only(as_error *err, const char *command, const char *const *formats,
-                        size_t count)
+
+/* Records "COMMAND writes --format A or B" in err, the space-separated formats listed
+ * in err's language. Returns -1. */
+static int formats_only(as_error *err, const char *command, const char *formats)
 {
     char list[128];
 
-    as_msg_list(list, sizeof list, err->lang, formats, count, AS_MSG_LIST_OR);
+    words_list(list, sizeof list, err->lang, formats);
     return usage(err, AS_MSG_USE_FORMATS, command, list);
+}
+
+int as_cli_format_fits(const as_cli *cli, as_error *err)
+{
+    const as_command *c = as_command_find(cli->command);
+
+    if (cli->format_set && !listed(c->formats, format_names[cli->format])) {
+        formats_only(err, c->name, c->formats);
+        if (c->format_hint != AS_MSG_COUNT)
+            as_error_hint_msg(err, c->format_hint);
+        return -1;
+    }
+    if (cli->tiles != 0 && cli->format != AS_FMT_TEXT &&
+        (strcmp(c->name, "trace") == 0 || cli->format != AS_FMT_JSON)) {
+        /* the online softmax's tables (run: text or JSON) or walk (trace: text) */
+        formats_only(err, "--tiles", strcmp(c->name, "trace") == 0 ? "text" : "text json");
+        as_error_hint_msg(err, AS_MSG_HINT_TILES_FORMAT);
+        return -1;
+    }
+    return 0;
 }
 
 /* The language, read before anything else so that a mistake anywhere on the command line
@@ -534,58 +528,3 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     return read_only(cli, err);
 }
 
-as_session_opts as_cli_session(const as_cli *cli)
-{
-    as_session_opts o;
-
-    memset(&o, 0, sizeof o);
-    o.mask = cli->mask;
-    o.offset = cli->offset;
-    return o;
-}
-
-void as_cli_usage(FILE *out, as_lang lang)
-{
-    const char *names[MAX_COMMANDS];
-    char list[256];
-    size_t i, n = command_names(names), used = 0;
-
-    list[0] = '\0';
-    for (i = 0; i < n && used < sizeof list; i++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "|" : "", names[i]);
-    fprintf(out, as_msg_text(lang, AS_MSG_USE_LINE), list);
-}
-
-/* The column where --help's words on each command start, in display columns. */
-#define HELP_COLUMN 42
-
-/* One line of --help's synopsis: "Usage: attnstep [run] FILE [options]   every table...",
- * the later lines indented under the first, the words aligned whatever the language. */
-static void help_command(FILE *out, as_lang lang, size_t i)
-{
-    const char *usage_word = as_msg_text(lang, AS_MSG_HELP_USAGE);
-    char head[256];
-    size_t w, indent = as_display_width(usage_word);
-
-    if (i == 0)
-        snprintf(head, sizeof head, "%sattnstep [%s] %s", usage_word, as_commands[i].name,
-                 as_msg_text(lang, as_commands[i].synopsis));
-    else
-        snprintf(head, sizeof head, "%*sattnstep %s %s", (int)indent, "", as_commands[i].name,
-                 as_msg_text(lang, as_commands[i].synopsis));
-    w = as_display_width(head);
-    fprintf(out, "%s%*s%s\n", head, w < HELP_COLUMN ? (int)(HELP_COLUMN - w) : 2, "",
-            as_msg_text(lang, as_commands[i].what));
-}
-
-void as_cli_help(FILE *out, as_lang lang)
-{
-    size_t i;
-
-    for (i = 0; i < as_ncommands; i++)
-        help_command(out, lang, i);
-    fprintf(out, "%*sattnstep --help | --version\n",
-            (int)as_display_width(as_msg_text(lang, AS_MSG_HELP_USAGE)), "");
-    fputs(as_msg_text(lang, AS_MSG_HELP), out);
-    fputs(as_msg_text(lang, AS_MSG_HELP_INPUT), out);
-}

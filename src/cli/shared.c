@@ -1,0 +1,38 @@
+/* shared.c - what the commands share: how a session is opened from the command line,
+ * the --row check once the file is read, and the note before a very long output. Below
+ * every command; calls none. */
+#include "attnstep/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+as_session_opts as_cli_session(const as_cli *cli)
+{
+    as_session_opts o;
+
+    memset(&o, 0, sizeof o);
+    o.mask = cli->mask;
+    o.offset = cli->offset;
+    return o;
+}
+
+int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)
+{
+    if (cli->render.row < 0 || (size_t)cli->render.row < s->p.n)
+        return 0;
+    as_error_msg(err, "", 0, 0, AS_MSG_USE_ROW_RANGE, cli->render.row, cli->arg[0], s->p.n,
+                 s->p.n - 1);
+    as_error_hint_msg(err, AS_MSG_HINT_ROW_RANGE);
+    return -1;
+}
+
+void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows)
+{
+    const size_t n = as_numbers_estimate(&s->p, &s->t, &cli->render, walked_rows);
+
+    if (n <= AS_HUGE_OUTPUT)
+        return;
+    fputs("attnstep: ", stderr);
+    fprintf(stderr, as_msg_text(cli->render.lang, AS_MSG_HUGE_OUTPUT), n);
+    fputc('\n', stderr);
+}
