@@ -67,7 +67,7 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libattnstep.a
 $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
-	@sh tests/layers.sh . $(BUILD)/obj && CC=$(CC) sh tests/layers-test.sh
+	@sh tests/layers.sh . $(BUILD)/obj && CC=$(CC) sh tests/layers-test.sh && ATTNSTEP_BIN=$(BUILD)/attnstep sh tests/readme-test.sh
 	@set -e; if [ "$(CHECK_JOBS)" -gt 1 ]; then \
 	    { for t in $(TESTS); do echo "ATTNSTEP_BIN=$(BUILD)/attnstep $(TEST_RUNNER) $$t"; done; \
 	      for r in $(REPLAYS); do echo "$(TEST_RUNNER) $$r $(FUZZ_SEEDS)" \

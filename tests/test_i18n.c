@@ -307,7 +307,7 @@ static int folder_spells_words(const char *folder)
 {
     DIR *dir = opendir(folder);
     struct dirent *e;
-    char path[512];
+    char path[1024];
     int bad = 0;
 
     assert_non_null(dir);
@@ -326,7 +326,7 @@ static void test_no_error_site_spells_a_word_of_its_own(void **state)
 {
     DIR *dir = opendir("src");
     struct dirent *e;
-    char path[512];
+    char path[300];
     int bad = 0, folders = 0;
 
     (void)state;
