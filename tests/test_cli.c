@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 #include <cmocka.h>
 
@@ -142,6 +143,36 @@ static void test_only_o_prints_the_same_output_as_the_full_run(void **state)
     assert_string_equal(lean, full);
     free(full);
     free(lean);
+}
+
+/* SPEC §2: run's own text output reads back as ANSWERS and check marks every table
+ * right. With layout: torch, run shows the W tables transposed to the book's [in, out]
+ * (and says so); check once compared them with the file's [out, in] and called the
+ * answers "to another problem" (found by fuzz_roundtrip). The file's own layout is
+ * accepted too: a student may copy W as the problem gives it. */
+static void test_a_torch_layout_run_reads_back_as_right_answers(void **state)
+{
+    static const char problem[] =
+        "layout: torch\nheads: 2\nX = [[1, 2, 3, 4], [0, 1, 0, 1]]\n"
+        "Wq = [[1, 0, 0, 0], [0, 1, 0, 0]]\nWk = [[1, 0, 0, 0], [0, 1, 0, 0]]\n"
+        "Wv = [[1, 1, 1, 1], [0, 0, 0, 1]]\nWo = [[1, 2], [3, 4]]\n";
+    FILE *f = fopen("build/tests/torch.txt", "w");
+
+    (void)state;
+    assert_non_null(f);
+    fputs(problem, f);
+    fclose(f);
+    assert_int_equal(run("run build/tests/torch.txt --lang en"), 0);
+    assert_int_equal(system("cp " OUT " build/tests/torch-answers.txt"), 0);
+    assert_int_equal(run("check build/tests/torch.txt build/tests/torch-answers.txt --lang en"), 0);
+    assert_file_lacks(ERR, "another problem");
+    f = fopen("build/tests/torch-answers.txt", "w"); /* W as the file gives it, [out, in] */
+    assert_non_null(f);
+    fputs("Wq = [[1, 0, 0, 0], [0, 1, 0, 0]]\nQ = [[1, 2], [0, 1]]\n", f);
+    fclose(f);
+    assert_int_equal(run("check build/tests/torch.txt build/tests/torch-answers.txt --lang en"), 0);
+    unlink("build/tests/torch.txt");
+    unlink("build/tests/torch-answers.txt");
 }
 
 static void test_every_bundled_example_runs(void **state)
@@ -532,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_mask_none_lets_every_row_read_everything),
         cmocka_unit_test(test_only_o_prints_the_same_output_as_the_full_run),
         cmocka_unit_test(test_every_bundled_example_runs),
+        cmocka_unit_test(test_a_torch_layout_run_reads_back_as_right_answers),
         cmocka_unit_test(test_a_ragged_row_is_reported_at_its_line),
         cmocka_unit_test(test_a_word_inside_a_matrix_is_reported_at_its_column),
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),

@@ -214,27 +214,37 @@ static int by_book_order(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Nonzero when the written table w (its units in unit) is the table mine, cell by cell
+ * as check judges a cell. */
+static int same_table(const as_matrix *w, const as_matrix *unit, const as_matrix *mine)
+{
+    size_t i;
+
+    if (mine == NULL || w->rows != mine->rows || w->cols != mine->cols)
+        return 0;
+    for (i = 0; i < w->rows * w->cols; i++)
+        if (!as_answer_cell_ok(w->v[i], unit->v[i], mine->v[i], -1, 0))
+            return 0;
+    return 1;
+}
+
 /* A table the problem gives (X, Xkv, Wq ... bo, M), as `run` prints it before the
- * answers: 1 when it is the problem's own (it earns no mark), 0 when the name is no
- * input's, -1 with err when it differs: the answers are to another problem. */
+ * answers (with layout: torch, a W table in the book's [in, out], as run shows it, or
+ * as the file gives it): 1 when it is the problem's own (it earns no mark), 0 when the
+ * name is no input's, -1 with err when it differs: the answers are to another problem. */
 static int given_table(const as_problem *p, const as_trace *t, const as_answers *a,
                        const as_answer *ans, as_error *err)
 {
     const int id = as_mat_lookup(ans->name, strlen(ans->name));
-    const as_matrix *mine, *w = &ans->value;
     as_answer_kind kind;
     long head;
-    size_t i;
 
     if (id < 0 || (as_answer_name(ans->name, &kind, &head) == 0 && kind == AS_ANS_M))
         return 0; /* m, m_h0: the online softmax's running max, not the mask M */
-    mine = id == AS_M ? &t->M : p->in->mat[id].given ? &p->in->mat[id].m : NULL;
-    for (i = 0; mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
-                i < w->rows * w->cols; i++)
-        if (!as_answer_cell_ok(w->v[i], ans->unit.v[i], mine->v[i], -1, 0))
-            break;
-    if (mine != NULL && w->rows == mine->rows && w->cols == mine->cols &&
-        i == w->rows * w->cols)
+    if (id == AS_M ? same_table(&ans->value, &ans->unit, &t->M)
+                   : p->in->mat[id].given &&
+                         (same_table(&ans->value, &ans->unit, as_problem_table(p, (as_mat_id)id)) ||
+                          same_table(&ans->value, &ans->unit, &p->in->mat[id].m)))
         return 1;
     return name_error(a, ans, err, AS_MSG_CHK_OTHER_PROBLEM, AS_MSG_CHK_OTHER_PROBLEM_HINT);
 }
