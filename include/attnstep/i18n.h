@@ -481,9 +481,24 @@ typedef enum as_msg {
     AS_MSG_PR_GIVEN,          /* %s table, %zu %zu the cell, %s its value: fixed by the mask */
     AS_MSG_PR_RIGHT,          /* an answer judged right */
     AS_MSG_PR_ARITH,          /* %s the arithmetic, %s the student's number */
-    AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the code, %s the sentence */
-    AS_MSG_PR_MISTAKES,       /* %s the student's number, %s the codes */
-    AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell */
+    AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the mistake's teaching sentence */
+    AS_MSG_PR_ALSO,           /* %s the other mistakes that fit, in words ("没有加掩码或…") */
+    AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
+    AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
+    /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
+    AS_MSG_PR_NAME_NO_SCALE,
+    AS_MSG_PR_NAME_SCALE_MULT,
+    AS_MSG_PR_NAME_SCALE_BY_DK,
+    AS_MSG_PR_NAME_NO_MASK,
+    AS_MSG_PR_NAME_MASKED_ZERO,
+    AS_MSG_PR_NAME_INVERTED_MASK,
+    AS_MSG_PR_NAME_MASK_AFTER_SOFTMAX,
+    AS_MSG_PR_NAME_NO_NORMALIZE,
+    AS_MSG_PR_NAME_SOFTMAX_COLUMNS,
+    AS_MSG_PR_NAME_TRANSPOSED,
+    AS_MSG_PR_NAME_KEYS_FOR_VALUES,
+    AS_MSG_PR_NAME_WRONG_WEIGHTS,
+    AS_MSG_PR_NAME_TORCH_LAYOUT,
     AS_MSG_PR_AGAIN,          /* %d tries left (2 or more) */
     AS_MSG_PR_AGAIN_LAST,     /* one try left */
     AS_MSG_PR_REVEAL,         /* %s table, %zu %zu cell, %s its value */
