@@ -196,6 +196,7 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_WV_ROWS,
     AS_MSG_HINT_MD_KEY_WIDTH,
     AS_MSG_HINT_MD_TORCH,
+    AS_MSG_HINT_MD_TORCH_ONE, /* hint: only this W looks transposed; write it so */
     AS_MSG_MD_BIAS_ROWS,
     AS_MSG_HINT_MD_BIAS_ROWS,
     AS_MSG_MD_BIAS_WIDTH,

@@ -299,6 +299,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "a Query and a Key are compared by a dot product, so both need d_k numbers"},
     [AS_MSG_HINT_MD_TORCH] = {"这张表转置一下就合适了：它像是PyTorch的[输出宽度, 输入宽度]排法（torch.nn.Linear.weight）；在文件里加一行layout: torch",
         "its transpose would fit: it looks like PyTorch's [out, in] layout (torch.nn.Linear.weight); add the line layout: torch"},
+    [AS_MSG_HINT_MD_TORCH_ONE] = {"只有这张表转置一下才合适：它像是PyTorch的[输出宽度, 输入宽度]排法，其余的W却是本书的[输入宽度, 输出宽度]排法；请把它转置后再写进来（layout: torch会把每个W都转置）",
+        "only this table fits when transposed: it looks like PyTorch's [out, in] layout while the other W tables are the book's [in, out]; write it transposed (layout: torch would turn every W round)"},
     [AS_MSG_MD_BIAS_ROWS] = {"%s有%zu行，但偏置只有一行",
         "%s has %zu rows, but a bias is 1 row"},
     [AS_MSG_HINT_MD_BIAS_ROWS] = {"偏置写成一行，例如[0.5, -1]",
