@@ -538,6 +538,8 @@ typedef enum as_msg {
     AS_MSG_RD_UNEXPECTED_INSIDE,
     AS_MSG_RD_NOTE_HINT,
     AS_MSG_RD_NOT_A_NUMBER,
+    AS_MSG_RD_FULL_STOP_NUMBER, /* %s the token: "0。5", a Chinese full stop for the point */
+    AS_MSG_RD_FULL_STOP_HINT,   /* %s the number written with "." */
     AS_MSG_RD_NUMBER_FORM_HINT,
     AS_MSG_RD_INF_ONLY_IN_MASK,
     AS_MSG_RD_INF_ONLY_IN_MASK_HINT,
@@ -615,6 +617,7 @@ typedef enum as_msg {
     AS_MSG_PS_MATRIX_TWICE,
     AS_MSG_PS_MATRIX_TWICE_HINT,
     AS_MSG_PS_PASTE_NUMBERS_HINT,
+    AS_MSG_PS_PASTE_TENSOR_HINT, /* %s matrix: tensor([[…]]) pasted from PyTorch */
     AS_MSG_PS_SAME_LINE_HINT,
     AS_MSG_PS_NO_TABLE,
     AS_MSG_PS_SETTING_NOT_FIRST,
