@@ -235,6 +235,12 @@ static void test_suggest_finds_the_word_that_was_meant(void **state)
     assert_string_equal(as_suggest("casual", 6, masks, 3), "causal");
     assert_string_equal(as_suggest("haeds", 5, settings, 7), "heads");
     assert_string_equal(as_suggest("Xvk", 3, names, 11), "Xkv");
+    /* one letter changed: Wq, Wk, Wv and Wo are each one edit away, but g looks like q,
+     * and j sits next to k, b next to v on the keyboard */
+    assert_string_equal(as_suggest("Wg", 2, names, 11), "Wq");
+    assert_string_equal(as_suggest("Wj", 2, names, 11), "Wk");
+    assert_string_equal(as_suggest("Wb", 2, names, 11), "Wv");
+    assert_string_equal(as_suggest("maks", 4, settings, 7), "mask");
     assert_null(as_suggest("Wx", 2, names, 11));        /* Wq, Wk, Wv, Wo, X: no one answer */
     assert_null(as_suggest("banana", 6, settings, 7)); /* nothing near */
     assert_null(as_suggest("Z", 1, names, 11));         /* one letter is no slip of X */

@@ -112,7 +112,8 @@ static void test_in_english(void **state)
     /* a mistake named in English, and --ascii spelling */
     assert_int_equal(practice("--only S --lang en --ascii " EX, "0\n1\nq\n"), 1);
     assert_out_has("made from: QK^T[1][0] = 1, sqrt(d_k) = sqrt2 ~= 1.4142135624");
-    assert_out_has("Not right. Your 1 is exactly what no_scale gives");
+    assert_out_has("Not right. Your 1 most likely comes from this: the scores were not divided "
+                   "by sqrt(d_k).\nThis cell is: 1/sqrt(2) ~= 0.7071067812; you wrote 1.");
     assert_out_has("S[0][1] = -inf (fixed by the mask, given)");
     {
         char *out = slurp(CLI_OUT);
@@ -133,34 +134,45 @@ static void test_a_wrong_answer_gets_its_arithmetic_and_the_same_cell_again(void
     assert_out_has("得分：1/26");
 }
 
-/* Each mistake made on purpose: the answers before it right, then the wrong value. */
-static void assert_named(const char *args, const char *input, const char *code)
+/* Each mistake made on purpose: the answers before it right, then the wrong value. The
+ * hint says the mistake in a sentence, never its code (the codes are for teachers). */
+static void assert_named(const char *args, const char *input, const char *sentence,
+                         const char *code)
 {
     assert_int_equal(practice(args, input), 1);
-    if (!followed_by("不对。", code)) {
-        print_error("no %s in the hint for %s\n", code, input);
+    if (!followed_by("不对。", sentence)) {
+        print_error("no “%s” in the hint for %s\n", sentence, input);
         fail();
     }
+    assert_file_lacks(CLI_OUT, code);
 }
 
 static void test_each_named_mistake_made_on_purpose_is_named(void **state)
 {
     (void)state;
     /* S[1][0] = 1: QKᵀ[1][0] not divided by √2 */
-    assert_named("--only S " EX, "0\n1\nq\n", "no_scale");
-    assert_out_has("你写的1正是no_scale的结果：分数没有除以√d_k");
+    assert_named("--only S " EX, "0\n1\nq\n", "你写的1，很可能是因为分数没有除以√d_k。\n"
+                 "这一格这样算：1/√2 ≈ 0.7071067812；你写的是1。", "no_scale");
     /* A[0][0] = 0.5: S row 0 with 0 for −∞ gives softmax([0,0]) = [0.5,0.5] */
-    assert_named("--only A " EX, "0.5\nq\n", "masked_zero");
+    assert_named("--only A " EX, "0.5\nq\n", "被禁止的位置写成了0", "masked_zero");
     /* A[1][0] = 1: exp(0.7071−0.7071) = 1 not divided by the sum 1.4931 */
-    assert_named("--only A " EX, "1\n1\nq\n", "no_normalize");
+    assert_named("--only A " EX, "1\n1\nq\n", "你写的1，很可能是因为只取了指数，没有除以指数之和",
+                 "no_normalize");
+    /* A[1][1] = 1: exp(S[1][1]) = exp(0) = 1 not divided by the sum (the most likely:
+     * a mistake of the softmax step); also the softmax down column 1 of S, [−∞, 0], and
+     * the mask turned round (row 1 then reads only position 1): named after it, in words */
+    assert_named("--only A " EX, "1\n0.67\n1\nq\n",
+                 "你写的1，很可能是因为只取了指数，没有除以指数之和：每行份额加起来应当是1。\n"
+                 "也可能是沿列做了softmax或掩码方向反了。\n这一格这样算：", "softmax_columns");
+    assert_file_lacks(CLI_OUT, "inverted_mask");
     /* O[0][1] = 6.6976: the value of O[1][0] */
-    assert_named("--only O " EX, "10\n6.6976\nq\n", "transposed");
-    assert_out_has("你写的6.6976是O[1][0]的值（transposed）");
+    assert_named("--only O " EX, "10\n6.6976\nq\n",
+                 "你写的6.6976是O[1][0]的值：行和列对调了，这一格在第0行、第1列。", "transposed");
     /* O[1][0] = 0.67: a₁·K第0列 = 0.6698×1 + 0.3302×0 */
-    assert_named("--only O " EX, "10\n0\n0.67\nq\n", "keys_for_values");
+    assert_named("--only O " EX, "10\n0\n0.67\nq\n", "混合的是Key，应当用份额混合Value",
+                 "keys_for_values");
     /* K[0][0] = 0: x₀·Wq第0列, K made with Wq */
-    assert_named("--only K " EX, "0\nq\n", "wrong_weights");
-    assert_out_has("K用Wq算了，应当用Wk");
+    assert_named("--only K " EX, "0\nq\n", "K用Wq算了，应当用Wk", "wrong_weights");
 }
 
 static void test_question_mark_shows_the_answer_and_counts_it_missed(void **state)
@@ -395,11 +407,10 @@ static void test_bias_scale_mask_and_shares_are_explained(void **state)
     assert_out_has("This cell is: exp after subtracting the row's max: exp(0) = 1, the row's "
                    "sum of exps = 2, share = 1/2 = 0.5; you wrote 0.7.");
     assert_int_equal(practice("--only A " WALK, "1\n0.7\nq\n"), 1);
-    assert_out_has("这一格这样算：减最大值后取指数：exp(0) = 1，这一行指数之和 = 2，份额 = 1/2 = "
-                   "0.5；你写的是0.7。");
+    assert_out_has("这一格这样算：先减去这一行的最大值再取指数，exp(0) = 1；这一行指数之和 = 2，"
+                   "份额 = 1/2 = 0.5；你写的是0.7。");
     /* V[0][0] = 1 is x₀·Wk column 0: V made with Wk */
-    assert_named("--only V " WALK, "1\nq\n", "wrong_weights");
-    assert_out_has("V用Wk算了，应当用Wv。");
+    assert_named("--only V " WALK, "1\nq\n", "V用Wk算了，应当用Wv。", "wrong_weights");
 }
 
 int main(void)

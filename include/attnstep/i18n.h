@@ -197,6 +197,7 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_WV_ROWS,
     AS_MSG_HINT_MD_KEY_WIDTH,
     AS_MSG_HINT_MD_TORCH,
+    AS_MSG_HINT_MD_TORCH_ONE, /* hint: only this W looks transposed; write it so */
     AS_MSG_MD_BIAS_ROWS,
     AS_MSG_HINT_MD_BIAS_ROWS,
     AS_MSG_MD_BIAS_WIDTH,
@@ -482,9 +483,24 @@ typedef enum as_msg {
     AS_MSG_PR_GIVEN,          /* %s table, %zu %zu the cell, %s its value: fixed by the mask */
     AS_MSG_PR_RIGHT,          /* an answer judged right */
     AS_MSG_PR_ARITH,          /* %s the arithmetic, %s the student's number */
-    AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the code, %s the sentence */
-    AS_MSG_PR_MISTAKES,       /* %s the student's number, %s the codes */
-    AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell */
+    AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the mistake's teaching sentence */
+    AS_MSG_PR_ALSO,           /* %s the other mistakes that fit, in words ("没有加掩码或…") */
+    AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
+    AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
+    /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
+    AS_MSG_PR_NAME_NO_SCALE,
+    AS_MSG_PR_NAME_SCALE_MULT,
+    AS_MSG_PR_NAME_SCALE_BY_DK,
+    AS_MSG_PR_NAME_NO_MASK,
+    AS_MSG_PR_NAME_MASKED_ZERO,
+    AS_MSG_PR_NAME_INVERTED_MASK,
+    AS_MSG_PR_NAME_MASK_AFTER_SOFTMAX,
+    AS_MSG_PR_NAME_NO_NORMALIZE,
+    AS_MSG_PR_NAME_SOFTMAX_COLUMNS,
+    AS_MSG_PR_NAME_TRANSPOSED,
+    AS_MSG_PR_NAME_KEYS_FOR_VALUES,
+    AS_MSG_PR_NAME_WRONG_WEIGHTS,
+    AS_MSG_PR_NAME_TORCH_LAYOUT,
     AS_MSG_PR_AGAIN,          /* %d tries left (2 or more) */
     AS_MSG_PR_AGAIN_LAST,     /* one try left */
     AS_MSG_PR_REVEAL,         /* %s table, %zu %zu cell, %s its value */
@@ -523,6 +539,8 @@ typedef enum as_msg {
     AS_MSG_RD_UNEXPECTED_INSIDE,
     AS_MSG_RD_NOTE_HINT,
     AS_MSG_RD_NOT_A_NUMBER,
+    AS_MSG_RD_FULL_STOP_NUMBER, /* %s the token: "0。5", a Chinese full stop for the point */
+    AS_MSG_RD_FULL_STOP_HINT,   /* %s the number written with "." */
     AS_MSG_RD_NUMBER_FORM_HINT,
     AS_MSG_RD_INF_ONLY_IN_MASK,
     AS_MSG_RD_INF_ONLY_IN_MASK_HINT,
@@ -600,6 +618,7 @@ typedef enum as_msg {
     AS_MSG_PS_MATRIX_TWICE,
     AS_MSG_PS_MATRIX_TWICE_HINT,
     AS_MSG_PS_PASTE_NUMBERS_HINT,
+    AS_MSG_PS_PASTE_TENSOR_HINT, /* %s matrix: tensor([[…]]) pasted from PyTorch */
     AS_MSG_PS_SAME_LINE_HINT,
     AS_MSG_PS_NO_TABLE,
     AS_MSG_PS_SETTING_NOT_FIRST,

@@ -24,6 +24,9 @@ const char *as_mat_name(as_mat_id id);
  * X_kv ...). Returns the id, or -1 when the name is not a matrix of the format. */
 int as_mat_lookup(const char *name, size_t len);
 
+/* The settings an input may give ("title", "tokens", "mask" …): *n of them, static. */
+const char *const *as_setting_names(size_t *n);
+
 /* WINDOW (SPEC §11): causal, and each position reads only itself and the window-1
  * positions before it. */
 typedef enum as_mask_kind {

@@ -127,14 +127,30 @@ static int agree(const as_problem *p, as_error *err, size_t got, size_t want, as
 #define NAMED(id) (&p->in->mat[id])
 
 /* The hint for a W whose rows do not match the width of what it multiplies: when its
- * transpose would fit (its columns match) and the layout is the book's, it looks like
- * PyTorch's [out, in] layout, and layout: torch is the cure; else the reason. */
+ * transpose truly fits, it looks like PyTorch's [out, in] layout; else the reason.
+ * layout: torch turns every W round, so it is the cure only when each of Wq, Wk and Wv
+ * has as many columns as what it multiplies has and Wq and Wk then give rows as wide;
+ * when only this W is turned, the hint says to write it transposed. A W with too few
+ * rows beside square ones (which fit either way) reads as a row left out. */
 static const char *torch_hint(const as_problem *p, as_error *err, const as_matrix *w,
                               size_t width, const char *reason)
 {
-    if (w->cols == width && w->rows != width && p->in->layout != AS_LAYOUT_TORCH)
+    const as_matrix *ws[3] = {p->Wq, p->Wk, p->Wv};
+    const int gqa = p->in->kv_heads != 0;
+    const int all_turned = p->Wq->cols == p->X->cols && p->Wk->cols == p->Xkv->cols &&
+                           p->Wv->cols == p->Xkv->cols && (gqa || p->Wq->rows == p->Wk->rows);
+    const int key_fits = gqa || (w == p->Wq ? w->rows == p->Wk->cols
+                                 : w == p->Wk ? w->rows == p->Wq->cols : 1);
+    int other_turned = 0, k;
+
+    for (k = 0; k < 3; k++)
+        other_turned |= ws[k] != w && ws[k]->rows != ws[k]->cols;
+    if (w->cols != width || w->rows == width || p->in->layout == AS_LAYOUT_TORCH ||
+        (w->rows < width && !other_turned))
+        return reason;
+    if (all_turned)
         return T(AS_MSG_HINT_MD_TORCH);
-    return reason;
+    return key_fits ? T(AS_MSG_HINT_MD_TORCH_ONE) : reason;
 }
 
 /* The projections: each W needs one row per feature of the rows it multiplies. */

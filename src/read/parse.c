@@ -123,6 +123,12 @@ static int unknown_word(as_reader *r, as_pos at, as_msg msg, const char *word, s
     return -1;
 }
 
+const char *const *as_setting_names(size_t *n)
+{
+    *n = NSET;
+    return set_names;
+}
+
 static int setting_lookup(const char *s, size_t n)
 {
     int i;
@@ -541,7 +547,9 @@ static int assignment(parser *ps, const char *name, size_t n, as_pos at)
         return load_into(ps, (as_mat_id)id);
     as_reader_err_at(&ps->r, c->p, AS_RD_NO_HINT, AS_MSG_PS_NO_TABLE, as_mat_name((as_mat_id)id));
     as_error_hint_msg(ps->r.err,
-                      as_lex_word_is(c->p, w, "array") || as_lex_word_is(c->p, w, "np")
+                      as_lex_word_is(c->p, w, "tensor") || as_lex_word_is(c->p, w, "torch")
+                          ? AS_MSG_PS_PASTE_TENSOR_HINT
+                      : as_lex_word_is(c->p, w, "array") || as_lex_word_is(c->p, w, "np")
                           ? AS_MSG_PS_PASTE_NUMBERS_HINT
                           : AS_MSG_PS_SAME_LINE_HINT,
                       as_mat_name((as_mat_id)id));

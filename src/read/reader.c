@@ -215,6 +215,22 @@ static int cell_error(as_reader *r, const as_rd_matrix *b, const char *p, size_t
     if (!as_lex_number_start(p, r->c.end) &&
         (as_lex_ident_len(p, r->c.end) > 0 || first >= 0x80))
         return as_reader_err_at(r, p, AS_MSG_RD_NOTE_HINT, AS_MSG_RD_WORD_INSIDE, q, b->name);
+    if (strstr(q, "\xE3\x80\x82") != NULL) { /* 。: the Chinese full stop for the point */
+        char fixed[64];
+        size_t i = 0, k = 0;
+        while (q[i] != '\0' && k + 1 < sizeof fixed) {
+            if (memcmp(q + i, "\xE3\x80\x82", 3) == 0) {
+                fixed[k++] = '.';
+                i += 3;
+            } else {
+                fixed[k++] = q[i++];
+            }
+        }
+        fixed[k] = '\0';
+        as_reader_err_at(r, p, AS_RD_NO_HINT, AS_MSG_RD_FULL_STOP_NUMBER, q);
+        as_error_hint_msg(r->err, AS_MSG_RD_FULL_STOP_HINT, fixed);
+        return -1;
+    }
     return as_reader_err_at(r, p, AS_MSG_RD_NUMBER_FORM_HINT, AS_MSG_RD_NOT_A_NUMBER, q);
 }
 

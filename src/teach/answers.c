@@ -4,7 +4,9 @@
 #include "attnstep/answers.h"
 #include "attnstep/i18n.h"
 #include "attnstep/lex.h"
+#include "attnstep/parse.h"
 #include "attnstep/reader.h"
+#include "attnstep/suggest.h"
 
 #include <float.h>
 #include <math.h>
@@ -157,14 +159,46 @@ static int at_statement(const as_cursor *c, int first)
                           (c->end - q >= 2 && memcmp(q, "~=", 2) == 0)); /* ≈: run's rounded tables */
 }
 
+/* -1 with an error when the key of key bytes at the cursor is one word that is no
+ * setting but near one (`maks:` for `mask:`, `nmae:` for `name:`): a slip that would
+ * else be ignored. Other keys (the tool's captions, 标题：) are no slips: 0. */
+static int misspelt_setting(as_reader *r, size_t key)
+{
+    const char *p = r->c.p;
+    const size_t w = as_lex_ident_len(p, r->c.end);
+    const char *names[32], *const *set;
+    size_t n, i;
+    const char *near;
+    char q[64];
+
+    if (w == 0 || w + 1 != key || p[w] != ':')
+        return 0;
+    set = as_setting_names(&n);
+    for (i = 0; i < n && i < 31; i++) {
+        if (as_lex_word_is(p, w, set[i]))
+            return 0;
+        names[i] = set[i];
+    }
+    names[i++] = "name";
+    if (as_lex_word_is(p, w, "name") || (near = as_suggest(p, w, names, i)) == NULL)
+        return 0;
+    as_lex_quote(q, sizeof q, p, w);
+    as_reader_err_pos(r, NULL, as_reader_pos(r, p), AS_RD_NO_HINT, AS_MSG_RD_UNKNOWN_SETTING, q);
+    as_error_hint_msg(r->err, AS_MSG_DID_YOU_MEAN, near);
+    return -1;
+}
+
 /* `name: 张三` names the student (SPEC §6); other settings (title, tokens, the tool's
- * 标题：) are the input's and mean nothing here. The cursor is at the key. */
+ * 标题：) are the input's and mean nothing here, but a misspelt one is named. The cursor
+ * is at the key. */
 static int setting(as_reader *r, size_t key)
 {
     as_answers *a = r->ctx;
     as_cursor *c = &r->c;
     const char *v, *e;
 
+    if (misspelt_setting(r, key) != 0)
+        return -1;
     if (key == 5 && memcmp(c->p, "name", 4) == 0) {
         c->p += key;
         as_cursor_skip_blanks(c);
@@ -277,6 +311,13 @@ static int answer(as_reader *r, size_t n, as_pos at)
                                 name);
     c->p++;
     as_cursor_skip_blanks(c);
+    if (as_lex_word_is(c->p, as_lex_ident_len(c->p, c->end), "tensor")) {
+        char q[64]; /* S = tensor([[…]]): PyTorch's print, no formula to skip */
+        as_lex_quote(q, sizeof q, name, n);
+        as_reader_err_at(r, c->p, AS_RD_NO_HINT, AS_MSG_ANS_NO_TABLE, (int)n, name);
+        as_error_hint_msg(r->err, AS_MSG_PS_PASTE_TENSOR_HINT, q);
+        return -1;
+    }
     if ((table = as_reader_formula_table(c)) != NULL) {
         c->p = table; /* S = QKᵀ/√2 + M = [[…: the formula is the book's */
     } else if (!as_cursor_at_stop(c) && !bracketed(c->p, c->end)) {

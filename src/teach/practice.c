@@ -417,40 +417,127 @@ static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fit
     return n;
 }
 
-/* The hint for a wrong answer typed as typed: the mistake it equals, else the
- * arithmetic. */
+/* The table whose step a mistake belongs to (the transpose: any). */
+static as_table step_of(as_diag d)
+{
+    switch (d) {
+    case AS_DIAG_WRONG_WEIGHTS:
+    case AS_DIAG_TORCH_LAYOUT: return AS_T_Q;
+    case AS_DIAG_MASK_AFTER_SOFTMAX:
+    case AS_DIAG_NO_NORMALIZE:
+    case AS_DIAG_SOFTMAX_COLUMNS: return AS_T_A;
+    case AS_DIAG_KEYS_FOR_VALUES: return AS_T_O;
+    case AS_DIAG_TRANSPOSED: return AS_T_COUNT;
+    default: return AS_T_S;
+    }
+}
+
+/* How likely mistake d is on a cell of table tb, smaller first: a mistake of the cell's
+ * own step before one of an earlier step (whose right tables are on the screen), then
+ * as often as students make them. */
+static int likelihood(as_diag d, as_table tb)
+{
+    static const as_diag often[] = {
+        AS_DIAG_NO_SCALE, AS_DIAG_NO_MASK, AS_DIAG_NO_NORMALIZE, AS_DIAG_TRANSPOSED,
+        AS_DIAG_SOFTMAX_COLUMNS, AS_DIAG_MASK_AFTER_SOFTMAX, AS_DIAG_MASKED_ZERO,
+        AS_DIAG_SCALE_BY_DK, AS_DIAG_SCALE_MULTIPLIED, AS_DIAG_INVERTED_MASK,
+        AS_DIAG_KEYS_FOR_VALUES, AS_DIAG_WRONG_WEIGHTS, AS_DIAG_TORCH_LAYOUT};
+    const as_table st = step_of(d);
+    const int own = st == tb || (st == AS_T_Q && tb <= AS_T_V) || st == AS_T_COUNT;
+    int k = 0;
+
+    while (k < (int)(sizeof often / sizeof often[0]) && often[k] != d)
+        k++;
+    return (own ? 0 : 100) + k;
+}
+
+/* Sorts fits[0..n) most likely first (insertion: n is at most MAX_FITS). */
+static void most_likely_first(as_fit *fits, size_t n, as_table tb)
+{
+    size_t a, b;
+
+    for (a = 1; a < n; a++)
+        for (b = a; b > 0 && likelihood(fits[b].diag, tb) < likelihood(fits[b - 1].diag, tb); b--) {
+            const as_fit f = fits[b];
+            fits[b] = fits[b - 1];
+            fits[b - 1] = f;
+        }
+}
+
+/* The mistake in a few words ("没有加掩码"), for the list of the others that fit. */
+static const char *mistake_words(const tutor *tu, as_diag d)
+{
+    static const as_msg name[AS_DIAG_COUNT] = {
+        [AS_DIAG_NO_SCALE] = AS_MSG_PR_NAME_NO_SCALE,
+        [AS_DIAG_SCALE_MULTIPLIED] = AS_MSG_PR_NAME_SCALE_MULT,
+        [AS_DIAG_SCALE_BY_DK] = AS_MSG_PR_NAME_SCALE_BY_DK,
+        [AS_DIAG_NO_MASK] = AS_MSG_PR_NAME_NO_MASK,
+        [AS_DIAG_MASKED_ZERO] = AS_MSG_PR_NAME_MASKED_ZERO,
+        [AS_DIAG_INVERTED_MASK] = AS_MSG_PR_NAME_INVERTED_MASK,
+        [AS_DIAG_MASK_AFTER_SOFTMAX] = AS_MSG_PR_NAME_MASK_AFTER_SOFTMAX,
+        [AS_DIAG_NO_NORMALIZE] = AS_MSG_PR_NAME_NO_NORMALIZE,
+        [AS_DIAG_SOFTMAX_COLUMNS] = AS_MSG_PR_NAME_SOFTMAX_COLUMNS,
+        [AS_DIAG_TRANSPOSED] = AS_MSG_PR_NAME_TRANSPOSED,
+        [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_PR_NAME_KEYS_FOR_VALUES,
+        [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_PR_NAME_WRONG_WEIGHTS,
+        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_PR_NAME_TORCH_LAYOUT};
+
+    return as_msg_text(tu->o->ro.lang, name[d > AS_DIAG_CARRIED_ERROR && d < AS_DIAG_COUNT
+                                                ? d : AS_DIAG_NO_SCALE]);
+}
+
+/* "Also: …": the mistakes after the first that fit, each once, in words. */
+static void also(tutor *tu, const as_fit *fits, size_t n)
+{
+    const char *words[MAX_FITS];
+    char list[512];
+    size_t k, m = 0, q;
+
+    for (k = 1; k < n; k++) {
+        const char *w = mistake_words(tu, fits[k].diag);
+        if (fits[k].diag == fits[0].diag)
+            continue;
+        for (q = 0; q < m && strcmp(words[q], w) != 0; q++)
+            ;
+        if (q == m)
+            words[m++] = w;
+    }
+    if (m == 0)
+        return;
+    as_msg_list(list, sizeof list, tu->o->ro.lang, words, m, AS_MSG_LIST_OR);
+    say(tu, 1, AS_MSG_PR_ALSO, list);
+}
+
+/* The hint for a wrong answer typed as typed: the most likely mistake it equals, in a
+ * sentence, the others that fit in words, and the cell's arithmetic beside the
+ * student's number; with no mistake, the arithmetic alone. */
 static void hint(tutor *tu, const cell *c, const char *typed, double w, double u)
 {
     as_fit fits[MAX_FITS];
     const size_t n = mistakes(tu, c, w, u, fits);
     as_text t = {0};
 
-    if (n == 1 && fits[0].diag == AS_DIAG_TRANSPOSED) {
-        say(tu, 1, AS_MSG_PR_TRANSPOSED, typed, table_word(tu, c->tb), c->j, c->i);
-    } else if (n == 1) {
+    arithmetic(&t, tu, c);
+    if (n == 0) {
+        say(tu, 1, AS_MSG_PR_ARITH, t.failed ? "" : as_text_str(&t), typed);
+        tu->failed |= t.failed;
+        as_text_free(&t);
+        return;
+    }
+    most_likely_first(fits, n, c->tb);
+    if (fits[0].diag == AS_DIAG_TRANSPOSED) {
+        say(tu, 1, AS_MSG_PR_TRANSPOSED, typed, table_word(tu, c->tb), c->j, c->i, c->i, c->j);
+    } else {
         as_table_grade g;
         char why[512];
         memset(&g, 0, sizeof g);
         g.diagnosis = fits[0].diag;
         g.detail = fits[0].detail;
         as_diag_explain(why, sizeof why, &g, &tu->o->ro);
-        say(tu, 1, AS_MSG_PR_MISTAKE, typed, as_diag_code(fits[0].diag), why);
-    } else if (n > 1) {
-        const char *codes[MAX_FITS];
-        char list[256];
-        size_t k, m = 0, q;
-        for (k = 0; k < n; k++) {
-            for (q = 0; q < m && strcmp(codes[q], as_diag_code(fits[k].diag)) != 0; q++)
-                ;
-            if (q == m)
-                codes[m++] = as_diag_code(fits[k].diag);
-        }
-        as_msg_list(list, sizeof list, tu->o->ro.lang, codes, m, AS_MSG_LIST_AND);
-        say(tu, 1, AS_MSG_PR_MISTAKES, typed, list);
-    } else {
-        arithmetic(&t, tu, c);
-        say(tu, 1, AS_MSG_PR_ARITH, t.failed ? "" : as_text_str(&t), typed);
+        say(tu, 1, AS_MSG_PR_MISTAKE, typed, why);
     }
+    also(tu, fits, n);
+    say(tu, 1, AS_MSG_PR_WORKED, t.failed ? "" : as_text_str(&t), typed);
     tu->failed |= t.failed;
     as_text_free(&t);
 }
