@@ -107,7 +107,13 @@ static void test_written_unit_is_the_last_decimal_place(void **state)
     assert_close(as_written_unit("0.67", 4), 0.01, 1e-18);
     assert_close(as_written_unit("-0.5", 4), 0.1, 1e-17);
     assert_close(as_written_unit("6.6976", 6), 1e-4, 1e-19);
-    assert_close(as_written_unit("3.", 2), 1, 0);
+    /* SPEC §6: "1." and "1" are exact; "1.00" and "1.00e0" mean ±0.005; "0.00e0" is "0.00" */
+    assert_close(as_written_unit("3.", 2), 0, 0);
+    assert_close(as_written_unit("1.", 2), 0, 0);
+    assert_close(as_written_unit("1.00", 4), 0.01, 1e-18);
+    assert_close(as_written_unit("1.00e0", 6), 0.01, 1e-18);
+    assert_close(as_written_unit("0.00e0", 6), 0.01, 1e-18);
+    assert_close(as_written_unit("0.00", 4), 0.01, 1e-18);
     assert_close(as_written_unit("1e-3", 4), 1e-3, 1e-18);
     assert_close(as_written_unit("1.5e-3", 6), 1e-4, 1e-19);
     /* exact as written: whole numbers, fractions, infinities */
@@ -117,6 +123,43 @@ static void test_written_unit_is_the_last_decimal_place(void **state)
     assert_close(as_written_unit("-0.5/3", 6), 0, 0);
     assert_close(as_written_unit("\xe2\x88\x92\xe2\x88\x9e", 6), 0, 0);
     assert_close(as_written_unit("-inf", 4), 0, 0);
+}
+
+/* Issue 28: "1." is exact (SPEC §6), so [[1., 0.], [1., 0.]] is wrong for F11's A =
+ * [[1, 0], [0.6698, 0.3302]] in both cells of row 1 (by hand: |1 - 0.6698| and
+ * |0 - 0.3302| are far from 0); row 0 is exactly [1, 0] (the mask leaves one share). */
+static void test_a_trailing_point_is_exact_and_earns_nothing_by_its_width(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_text(&g, &s, &a, "examples/f11.txt", "A = [[1., 0.], [1., 0.]]\n", -1);
+    assert_false(g.correct);
+    assert_int_equal(g.table[0].nwrong, 2);
+    assert_int_equal(g.table[0].wrong[0].cell, 2);
+    assert_int_equal(g.table[0].wrong[1].cell, 3);
+    assert_int_equal(g.table[0].credit, 0);
+    done(&g, &s, &a);
+    /* numpy's own print of the right A at 0 places is still right where it is exact */
+    grade_text(&g, &s, &a, "examples/f11.txt", "A = [[1., 0.], [0.67, 0.33]]\n", -1);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+}
+
+/* "0.00e0" is judged as "0.00" (±0.005): right for 0.003, as "0.00" is; "1.00e0" as
+ * "1.00": right for 0.996, wrong for 0.994 (by hand: |1 - 0.994| = 0.006 > 0.005). */
+static void test_an_exponent_keeps_the_unit_of_the_digits_written(void **state)
+{
+    const as_check_opts o = {-1, 0};
+
+    (void)state;
+    assert_int_equal(as_cell_judge(0, as_written_unit("0.00e0", 6), 0.003, &o), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(0, as_written_unit("0.00", 4), 0.003, &o), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(1, as_written_unit("1.00e0", 6), 0.996, &o), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(1, as_written_unit("1.00e0", 6), 0.994, &o), AS_CELL_WRONG);
+    assert_int_equal(as_cell_judge(1, as_written_unit("1.", 2), 0.67, &o), AS_CELL_WRONG);
 }
 
 static void test_answer_names_follow_the_book(void **state)
@@ -573,6 +616,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_written_unit_is_the_last_decimal_place),
+        cmocka_unit_test(test_a_trailing_point_is_exact_and_earns_nothing_by_its_width),
+        cmocka_unit_test(test_an_exponent_keeps_the_unit_of_the_digits_written),
         cmocka_unit_test(test_answer_names_follow_the_book),
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
