@@ -511,6 +511,36 @@ static void test_require_digits_makes_two_places_too_few(void **state)
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --require-digits x"), 2);
 }
 
+/* Issue 28: --require-digits looks at the true value (SPEC §6). By hand: 0.9965 is not
+ * whole, "1.00" has 2 decimals < 4: too few, although |1 - 0.9965| < 0.005. A true value
+ * that is whole (F11's A[0][0] = 1, A[0][1] = 0 under the mask) may be written "1.00". */
+static void test_require_digits_judges_the_true_value_not_the_written_one(void **state)
+{
+    const as_check_opts four = {-1, 4};
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+
+    (void)state;
+    assert_int_equal(as_cell_judge(1, 0.01, 0.9965, &four), AS_CELL_TOO_FEW);
+    assert_int_equal(as_cell_judge(0.9965, 1e-4, 0.9965, &four), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(1, 0.01, 1, &four), AS_CELL_RIGHT);
+    open_file(&s, "examples/f11.txt");
+    parse(&a, "A = [[1.00, 0.00], [0.6698, 0.3302]]\n");
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &four, &err), 0);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+    open_file(&s, "examples/f11.txt");
+    parse(&a, "A = [[1.00, 0.00], [0.67, 0.33]]\n");
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &four, &err), 0);
+    assert_false(g.correct);
+    assert_int_equal(g.table[0].nwrong, 2); /* row 1, both too few */
+    assert_true(g.table[0].wrong[0].too_few);
+    done(&g, &s, &a);
+}
+
 static void test_markdown_summary_of_two_students(void **state)
 {
     (void)state;
@@ -643,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_the_chapters_row_1_is_checked_against_row_1),
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
+        cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
