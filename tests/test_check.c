@@ -620,6 +620,35 @@ static void test_a_name_is_quoted_for_each_format(void **state)
     assert_file_contains(CLI_ERR, "no-such-answers.txt: error: cannot read the answers: no such file");
 }
 
+/* Issue 28 (SPEC §6, OWASP): a name a spreadsheet would run as a formula is quoted and
+ * prefixed with ' in the gradebook -- "=HYPERLINK(…)", "+1", "-1", "@SUM(A1)" -- and a
+ * plain name is left as it is. */
+static void test_a_name_a_spreadsheet_would_run_is_neutralised_in_the_gradebook(void **state)
+{
+    static const struct {
+        const char *name, *field;
+    } cases[] = {
+        {"=HYPERLINK(\"http://x.example\",\"y\")",
+         "\r\n\"'=HYPERLINK(\"\"http://x.example\"\",\"\"y\"\")\",1,"},
+        {"+1", "\r\n\"'+1\",1,"},
+        {"-1", "\r\n\"'-1\",1,"},
+        {"@SUM(A1)", "\r\n\"'@SUM(A1)\",1,"},
+        {"Li Lei", "\r\nLi Lei,1,"},
+    };
+    size_t i;
+    FILE *f;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_non_null(f = fopen("build/tests/check-formula-name.txt", "w"));
+        fprintf(f, "name: %s\nA = [[1, 0], [0.67, 0.33]]\n", cases[i].name);
+        fclose(f);
+        assert_int_equal(run("check examples/f11.txt build/tests/check-formula-name.txt "
+                             "--format csv"), 0);
+        assert_file_contains(CLI_OUT, cases[i].field);
+    }
+}
+
 /* With several heads an answer must say whose S it is (SPEC §6: S_h0, S_h1 ...). */
 static void test_with_several_heads_an_answer_names_its_head(void **state)
 {
@@ -679,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
         cmocka_unit_test(test_a_name_is_quoted_for_each_format),
+        cmocka_unit_test(test_a_name_a_spreadsheet_would_run_is_neutralised_in_the_gradebook),
         cmocka_unit_test(test_with_several_heads_an_answer_names_its_head),
         cmocka_unit_test(test_control_bytes_in_a_name_are_shown_not_sent),
     };

@@ -361,14 +361,20 @@ int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
 /* CSV gradebook                                                                    */
 /* ------------------------------------------------------------------------------ */
 
-/* A field, quoted when it holds a comma, a quote or a line end (RFC 4180). */
+/* A field, quoted when it holds a comma, a quote or a line end (RFC 4180). One that a
+ * spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a CR: a name
+ * "=HYPERLINK(…)") is quoted and prefixed with ' (SPEC §6, OWASP on CSV injection). */
 static void csv_field(FILE *out, const char *s)
 {
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    const int formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (; *s != '\0'; s++) {
         if (*s == '"')
             fputc('"', out);
