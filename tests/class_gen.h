@@ -439,8 +439,10 @@ static inline void g_judge(gexpect *e, const gstudent *s, int k, int r, const gm
 }
 
 /* Fills e[] with what each answer of s should get, in the book's order (tables, then
- * rows after their table); returns how many. */
-static inline int g_expect(const gstudent *s, gexpect e[32], int *score)
+ * rows after their table); returns how many. *score: the marks out of GKINDS, the
+ * tables the problem asks (SPEC §6): a table's credit, or a row's credit as 1/GN of its
+ * table's mark; a table not answered earns 0. */
+static inline int g_expect(const gstudent *s, gexpect e[32], double *score)
 {
     gmat own[GKINDS], truth[GKINDS];
     int status[GKINDS] = {1, 1, 1, 1, 1, 1, 1}, n = 0, k, r;
@@ -463,7 +465,7 @@ static inline int g_expect(const gstudent *s, gexpect e[32], int *score)
             if (!g_writes(s, k) && g_row_written(s, k, r)) {
                 snprintf(e[n].name, sizeof e[n].name, "%c%d", "qkv sao"[k], r);
                 g_judge(&e[n], s, k, r, own, truth, status);
-                *score += e[n++].credit;
+                *score += e[n++].credit / (double)GN;
             }
     }
     return n;

@@ -344,8 +344,7 @@ static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **stat
 static void test_answers_that_cannot_be_graded_are_refused(void **state)
 {
     const as_check_opts opts = {-1, 0};
-    static const char *const bad[] = {"X = [[1, 1], [1, -1]]", "S_h1 = [[0]]",
-                                      "O = [[1]]\nO_h0 = [[1]]", "# nothing\n"};
+    static const char *const bad[] = {"S_h1 = [[0]]", "O = [[1]]\nO_h0 = [[1]]"};
     as_session s;
     as_answers a;
     as_grade g;
@@ -389,8 +388,10 @@ static void test_check_command_exits_0_1_2(void **state)
     assert_file_contains(CLI_OUT, "all right: 7 tables");
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt"), 1);
     assert_file_contains(CLI_OUT, "no_scale");
-    /* an input as ANSWERS: only the problem's own tables (X, W), nothing to grade */
-    assert_int_equal(run("check examples/f11.txt examples/f11.txt"), 2);
+    /* an input as ANSWERS: only the problem's own tables (X, W), nothing answered:
+     * graded 0 of 7 (SPEC §6, a file with no table scores 0), not refused */
+    assert_int_equal(run("check examples/f11.txt examples/f11.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "student: f11  score: 0/7\n");
     assert_int_equal(run("check examples/f11.txt " DATA "missing.txt"), 2);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format md"), 1);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format svg"), 2);
@@ -403,17 +404,20 @@ static void test_check_json_is_exactly_the_specs_shape(void **state)
     (void)state;
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format json"), 1);
     out = slurp(CLI_OUT);
-    /* SPEC §6: the student's object; S[1][0] written 1, expected 1/√2 */
-    assert_string_equal(out, "{\"name\": \"f11-no-scale\", \"score\": 0, \"max\": 1, \"correct\": "
+    /* SPEC §6: the student's object; S[1][0] written 1, expected 1/√2; out of the 7
+     * tables F11 asks, the 6 not answered listed as missing, no name ignored */
+    assert_string_equal(out, "{\"name\": \"f11-no-scale\", \"score\": 0, \"max\": 7, \"correct\": "
                              "false, \"tables\": [{\"name\": \"S\", \"correct\": false, \"credit\": 0, "
                              "\"wrong_cells\": [{\"cell\": [1, 0], \"written\": 1, \"expected\": "
-                             "0.7071067811865476}], \"diagnosis\": \"no_scale\"}]}\n");
+                             "0.7071067811865476}], \"diagnosis\": \"no_scale\"}], \"missing\": "
+                             "[\"Q\", \"K\", \"V\", \"QKT\", \"A\", \"O\"], \"ignored\": []}\n");
     free(out);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format json"), 0);
     out = slurp(CLI_OUT);
-    assert_string_equal(out, "{\"name\": \"f11-two-places\", \"score\": 1, \"max\": 1, "
+    assert_string_equal(out, "{\"name\": \"f11-two-places\", \"score\": 1, \"max\": 7, "
                              "\"correct\": true, \"tables\": [{\"name\": \"A\", \"correct\": true, "
-                             "\"credit\": 1, \"wrong_cells\": [], \"diagnosis\": null}]}\n");
+                             "\"credit\": 1, \"wrong_cells\": [], \"diagnosis\": null}], \"missing\": "
+                             "[\"Q\", \"K\", \"V\", \"QKT\", \"S\", \"O\"], \"ignored\": []}\n");
     free(out);
 }
 
@@ -480,7 +484,10 @@ static void test_the_chapters_row_1_is_checked_against_row_1(void **state)
                "a1 = [0.6698, 0.3302]\no1 = [6.6976, 6.6048]\n", -1);
     assert_true(g.correct);
     assert_int_equal(g.count, 6);
-    assert_int_equal(g.score, 6);
+    /* SPEC §6: a row of a 2-row table earns half its mark: Q, K, V, S, A, O a half each,
+     * QKᵀ missing: 3 of 7 */
+    assert_close(g.score, 3, 1e-12);
+    assert_int_equal(g.nmarks, 7);
     done(&g, &s, &a);
     /* s1 without the scaling: [1, 0] */
     grade_text(&g, &s, &a, "examples/f11.txt", "s1 = [1, 0]\n", -1);
@@ -488,6 +495,74 @@ static void test_the_chapters_row_1_is_checked_against_row_1(void **state)
     assert_string_equal(g.table[0].name, "s1");
     assert_int_equal(g.table[0].diagnosis, AS_DIAG_NO_SCALE);
     done(&g, &s, &a);
+}
+
+/* Issue 28, SPEC §6 "Score, out of what was asked": F11 asks 7 tables; K has 2 rows, so
+ * by hand a one-row K (the cache K[:1]) or the row k0 earns 1/2 of K's mark, each row of
+ * K counts once however often it is given, and a table answered whole counts as the
+ * whole table (its rows then earn nothing more). */
+static void test_rows_of_a_table_earn_their_share_of_its_mark_once(void **state)
+{
+    static const struct {
+        const char *text;
+        double score;
+    } cases[] = {
+        {"K = [[1, 0]]\n", 0.5},                                  /* K[:1]: one row of two */
+        {"K = [[1, 0]]\nk0 = [1, 0]\n", 0.5},                    /* the same row twice */
+        {"K = [[1, 0], [0, 1]]\nK = [[1, 0]]\n", 1},              /* whole and K[:1]: once */
+        {"k0 = [1, 0]\nk1 = [0, 1]\n", 1},                       /* both rows: all of K */
+        {"K = [[1, 0], [1, 1]]\nk0 = [1, 0]\n", 0},              /* the whole table counts */
+        {"q1 = [1, 0]\nk0 = [1, 0]\na1 = [0.6698, 0.3302]\n", 1.5}, /* three halves */
+    };
+    as_session s;
+    as_answers a;
+    as_grade g;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        grade_text(&g, &s, &a, "examples/f11.txt", cases[i].text, -1);
+        if (fabs(g.score - cases[i].score) > 1e-12)
+            fail_msg("%s: scored %g, by hand %g", cases[i].text, g.score, cases[i].score);
+        assert_int_equal(g.nmarks, 7);
+        done(&g, &s, &a);
+    }
+}
+
+/* Issue 28: a file with only a name scores 0 of 7 and is in every report and the mean
+ * (by hand: (7 + 0) / 2 = 3.5 of 7); an eˣ table E, which a worksheet invites, is
+ * ignored with a note, and the file is graded (A right: 1 of 7). */
+static void test_a_blank_file_scores_0_and_an_unknown_table_is_ignored(void **state)
+{
+    FILE *f;
+
+    (void)state;
+    assert_non_null(f = fopen("build/tests/check-blank.txt", "w"));
+    fputs("name: \xe7\xa9\xba\xe7\x99\xbd\n", f); /* 空白 */
+    fclose(f);
+    assert_non_null(f = fopen("build/tests/check-exp-table.txt", "w"));
+    fputs("name: E\nE = [[1, 2.0281], [1, 1]]\nA = [[1, 0], [0.67, 0.33]]\n", f);
+    fclose(f);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt build/tests/check-exp-table.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "student: \xe7\xa9\xba\xe7\x99\xbd  score: 0/7\n"
+                                  "missing: Q, K, V, QKT, S, A, O (0 marks each)\n");
+    assert_file_contains(CLI_OUT, "student: E  score: 1/7\nA: right\n");
+    assert_file_contains(CLI_OUT, "not graded: E (no table the chapter asks)\n");
+    assert_file_contains(CLI_OUT, "mean score: 2.67/7");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt --format json"), 1);
+    assert_file_contains(CLI_OUT, "{\"name\": \"\xe7\xa9\xba\xe7\x99\xbd\", \"score\": 0, \"max\": 7, "
+                                  "\"correct\": false, \"tables\": [], \"missing\": [\"Q\", \"K\", "
+                                  "\"V\", \"QKT\", \"S\", \"A\", \"O\"], \"ignored\": []}");
+    assert_file_contains(CLI_OUT, "\"summary\": {\"students\": 2, \"mean_score\": 3.5, \"mean_max\": 7,");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt --format csv"), 1);
+    assert_file_contains(CLI_OUT, "\r\n\xe7\xa9\xba\xe7\x99\xbd,0,7,,,,,,,,\r\n");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt --format md --lang en"), 1);
+    assert_file_contains(CLI_OUT, "| \xe7\xa9\xba\xe7\x99\xbd | 0/7 |  |\n");
+    assert_file_contains(CLI_OUT, "mean score: 3.5/7");
 }
 
 static void test_a_name_setting_names_the_student(void **state)
@@ -499,7 +574,8 @@ static void test_a_name_setting_names_the_student(void **state)
     assert_string_equal(a.student, "\xe5\xbc\xa0\xe4\xb8\x89");
     as_answers_free(&a);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format csv"), 0);
-    assert_file_contains(CLI_OUT, "\xef\xbb\xbfstudent,score,max,A,mistakes\r\nf11-two-places,1,1,1,\r\n");
+    assert_file_contains(CLI_OUT, "\xef\xbb\xbfstudent,score,max,Q,K,V,QKT,S,A,O,mistakes\r\n"
+                                  "f11-two-places,1,7,,,,,,1,,\r\n");
 }
 
 static void test_require_digits_makes_two_places_too_few(void **state)
@@ -547,7 +623,7 @@ static void test_markdown_summary_of_two_students(void **state)
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt " DATA
                          "f11-no-scale.txt --format md --lang en"), 1);
     assert_file_contains(CLI_OUT, "| student | score | mistakes |\n|---|---|---|\n"
-                                  "| f11-two-places | 1/1 |  |\n| f11-no-scale | 0/1 | S:no_scale |\n");
+                                  "| f11-two-places | 1/7 |  |\n| f11-no-scale | 0/7 | S:no_scale |\n");
     assert_file_contains(CLI_OUT, "| `no_scale` | 1 |\n");
 }
 
@@ -608,11 +684,11 @@ static void test_a_name_is_quoted_for_each_format(void **state)
     (void)state;
     snprintf(cmd, sizeof cmd, "%scsv", args);
     assert_int_equal(run(cmd), 2);
-    assert_file_contains(CLI_OUT, "\r\n\"Li, \"\"Lei\"\" | 3\",0,1,0,Q:?\r\n"
-                                  "no-such-answers,,,,\r\n");
+    assert_file_contains(CLI_OUT, "\r\n\"Li, \"\"Lei\"\" | 3\",0,7,0,,,,,,,Q:?\r\n"
+                                  "no-such-answers,,,,,,,,,,\r\n");
     snprintf(cmd, sizeof cmd, "%smd", args);
     assert_int_equal(run(cmd), 2);
-    assert_file_contains(CLI_OUT, "| Li, \"Lei\" \\| 3 | 0/1 | Q:? |\n"
+    assert_file_contains(CLI_OUT, "| Li, \"Lei\" \\| 3 | 0/7 | Q:? |\n"
                                   "| no-such-answers | | (file could not be graded) |\n");
     snprintf(cmd, sizeof cmd, "%sjson", args);
     assert_int_equal(run(cmd), 2);
@@ -666,7 +742,7 @@ static void test_control_bytes_in_a_name_are_shown_not_sent(void **state)
 {
     (void)state;
     assert_int_equal(run("check examples/f11.txt " DATA "name-with-control-bytes.txt --lang en"), 0);
-    assert_file_contains(CLI_OUT, "student: Eve?[2J?  score: 1/1\n");
+    assert_file_contains(CLI_OUT, "student: Eve?[2J?  score: 1/7\n");
     assert_file_lacks(CLI_OUT, "\x1b");
     assert_file_lacks(CLI_OUT, "\x07");
 }
@@ -700,6 +776,8 @@ int main(void)
         cmocka_unit_test(test_one_cell_is_judged_to_its_written_place_or_the_required_digits),
         cmocka_unit_test(test_rows_are_named_as_the_walk_through_names_them),
         cmocka_unit_test(test_the_chapters_row_1_is_checked_against_row_1),
+        cmocka_unit_test(test_rows_of_a_table_earn_their_share_of_its_mark_once),
+        cmocka_unit_test(test_a_blank_file_scores_0_and_an_unknown_table_is_ignored),
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),

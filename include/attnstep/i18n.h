@@ -334,7 +334,9 @@ typedef enum as_msg {
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
-    AS_MSG_CHK_STUDENT,        /* %s name, %zu score, %zu max */
+    AS_MSG_CHK_STUDENT,        /* %s name, %s score (3.5), %zu max */
+    AS_MSG_CHK_MISSING,        /* %s the tables asked and not answered, "S、A" */
+    AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E") */
     AS_MSG_CHK_CLASS,          /* %zu students graded */
     AS_MSG_CHK_MEAN,           /* %s mean score, %s mean max */
     AS_MSG_CHK_MADE,           /* heading of the count per named mistake */
@@ -619,12 +621,8 @@ typedef enum as_msg {
     AS_MSG_CHK_NO_SUCH_TABLE_HINT,
     AS_MSG_CHK_NO_SUCH_ROW,
     AS_MSG_CHK_NO_SUCH_ROW_HINT,
-    AS_MSG_CHK_NOT_NAMEABLE,
-    AS_MSG_CHK_NOT_NAMEABLE_HINT,
     AS_MSG_CHK_GIVEN_TWICE,
     AS_MSG_CHK_GIVEN_TWICE_HINT,
-    AS_MSG_CHK_NO_TABLE,
-    AS_MSG_CHK_NO_TABLE_HINT,
     AS_MSG_ANS_NO_EQUALS,
     AS_MSG_ANS_NO_TABLE,
     AS_MSG_ANS_SAME_LINE_HINT,

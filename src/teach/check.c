@@ -192,7 +192,8 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     return 0;
 }
 
-/* Sets g's kind, head, row, name and expected table from the answer's name. */
+/* Sets g's kind, head, row, name and expected table from the answer's name. Returns 0,
+ * 1 when the name is no table an answer may name, or -1 with err set. */
 static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const as_trace *t,
                    const as_answers *a, const as_answer *ans, as_error *err)
 {
@@ -202,7 +203,7 @@ static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const 
     g->row = -1;
     if (as_answer_name(ans->name, &g->kind, &named) != 0 &&
         as_answer_row(ans->name, &g->kind, &named, &g->row) != 0)
-        return name_error(a, ans, err, AS_MSG_CHK_NOT_NAMEABLE, AS_MSG_CHK_NOT_NAMEABLE_HINT);
+        return 1; /* no table of the chapter (E, a note): ignored, never a reason to refuse */
     return place(g, all, p, t, a, ans, named, err);
 }
 
@@ -291,8 +292,12 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
             continue;
         }
         memset(now, 0, sizeof *now);
-        if (resolve(now, g, p, t, a, &a->item[i], err) != 0)
+        if ((given = resolve(now, g, p, t, a, &a->item[i], err)) < 0)
             goto fail;
+        if (given > 0) {
+            g->ignored[g->nignored++] = a->item[i].name;
+            continue;
+        }
         for (j = 0; j < g->count; j++)
             if (g->table[j].expected.v == now->expected.v &&
                 g->table[j].expected.rows == now->expected.rows &&
@@ -419,6 +424,92 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
     return 0;
 }
 
+/* ------------------------------------------------------------------------------ */
+/* The score, out of what was asked                                                */
+/* ------------------------------------------------------------------------------ */
+
+/* Adds the mark of the table of a kind (head -1: the layer's) to g's list. */
+static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
+{
+    as_mark *m = &g->mark[g->nmarks++];
+    const as_matrix *whole = head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind);
+
+    m->kind = kind;
+    m->head = head;
+    m->rows = whole->rows;
+    if (head >= 0 && t->heads > 1)
+        snprintf(m->name, sizeof m->name, "%s_h%ld", as_answer_kind_name(kind), head);
+    else
+        snprintf(m->name, sizeof m->name, "%s", as_answer_kind_name(kind));
+}
+
+/* The tables p asks (SPEC §6): Q, K, V, QKT, S, A and O; with several heads each
+ * head's QKT, S and A, and C when Wo is given. Returns 0, or -1 when memory ran out. */
+static int asked(as_grade *g, const as_problem *p, const as_trace *t)
+{
+    as_answer_kind k;
+    size_t h;
+
+    if ((g->mark = calloc(3 * p->heads + 5, sizeof *g->mark)) == NULL)
+        return -1;
+    for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
+        ask(g, t, k, -1);
+    for (h = 0; h < p->heads; h++)
+        for (k = AS_ANS_QKT; k <= AS_ANS_A; k++)
+            ask(g, t, k, (long)h);
+    if (p->heads > 1 && p->Wo != NULL)
+        ask(g, t, AS_ANS_C, -1);
+    ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+    return 0;
+}
+
+/* What the answers earned of mark m: the credit of the whole table when it was answered
+ * whole (the rows then count no more), else 1/rows for each row some answer gave right
+ * (a row answer "a1", or the first rows "K[:1]"), each row once. */
+static int earn(as_mark *m, const as_grade *g)
+{
+    unsigned char *hit = calloc(m->rows ? m->rows : 1, 1);
+    size_t i, r, rows = 0;
+    int whole = -1;
+
+    if (hit == NULL)
+        return -1;
+    for (i = 0; i < g->count; i++) {
+        const as_table_grade *e = &g->table[i];
+        if (e->kind != m->kind || e->head != m->head)
+            continue;
+        m->answered = 1;
+        if (e->row < 0 && e->expected.rows == m->rows)
+            whole = whole > e->credit ? whole : e->credit;
+        else if (e->row < 0)
+            for (r = 0; r < e->expected.rows && r < m->rows; r++)
+                hit[r] |= (unsigned char)e->credit;
+        else if ((size_t)e->row < m->rows)
+            hit[e->row] |= (unsigned char)e->credit;
+    }
+    for (r = 0; r < m->rows; r++)
+        rows += hit[r];
+    free(hit);
+    m->earned = whole >= 0 ? whole : m->rows ? (double)rows / (double)m->rows : 0;
+    return 0;
+}
+
+/* g's marks and score. Returns 0, or -1 when memory ran out. */
+static int score(as_grade *g, const as_problem *p, const as_trace *t)
+{
+    size_t i;
+
+    if (asked(g, p, t) != 0)
+        return -1;
+    g->score = 0;
+    for (i = 0; i < g->nmarks; i++) {
+        if (earn(&g->mark[i], g) != 0)
+            return -1;
+        g->score += g->mark[i].earned;
+    }
+    return 0;
+}
+
 int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
                    const as_check_opts *o, as_error *err)
 {
@@ -435,16 +526,13 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
     memset(g, 0, sizeof *g);
     g->tiles_B = B;
     as_chain_cache_init(&cache, p, &t->M, NULL, 0);
-    if (a->count > 0 && (g->table = calloc(a->count, sizeof *g->table)) == NULL)
+    if (a->count > 0 && ((g->table = calloc(a->count, sizeof *g->table)) == NULL ||
+                         (g->ignored = calloc(a->count, sizeof *g->ignored)) == NULL))
         goto nomem;
     if (a->count > 0 && resolve_all(g, p, t, a, err) != 0)
         goto fail;
-    if (g->count == 0) { /* nothing, or only the problem's own X, W ... */
-        as_error_msg(err, a->path, 0, 0, AS_MSG_CHK_NO_TABLE);
-        as_error_hint_msg(err, AS_MSG_CHK_NO_TABLE_HINT);
-        goto fail;
-    }
-    qsort(g->table, g->count, sizeof *g->table, by_book_order);
+    if (g->count > 0) /* none (a blank file, only X, W ...): every table asked is missing */
+        qsort(g->table, g->count, sizeof *g->table, by_book_order);
     as_chain_cache_init(&cache, p, &t->M, g->table, g->count);
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
@@ -452,8 +540,10 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         if (judge(g, i, &cache, &wrong_set, o) != 0)
             goto nomem;
         g->correct &= g->table[i].correct;
-        g->score += (size_t)g->table[i].credit;
     }
+    g->correct &= g->count > 0; /* a blank file has nothing right */
+    if (score(g, p, t) != 0)
+        goto nomem;
     as_chain_cache_free(&cache);
     return 0;
 nomem:
@@ -473,6 +563,8 @@ void as_grade_free(as_grade *g)
         free_own(&g->table[i]);
     }
     free(g->table);
+    free(g->mark);
+    free(g->ignored);
     if (g->tiles != NULL)
         as_tiles_free(g->tiles);
     free(g->tiles);
@@ -485,7 +577,8 @@ void as_grade_free(as_grade *g)
 
 void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size_t n)
 {
-    size_t i, j, marks = 0, max = 0;
+    size_t i, j, max = 0;
+    double marks = 0;
 
     memset(s, 0, sizeof *s);
     for (i = 0; i < n; i++) {
@@ -494,14 +587,14 @@ void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size
             continue;
         s->students++;
         marks += grades[i]->score;
-        max += grades[i]->count;
+        max += grades[i]->nmarks;
         for (j = 0; j < grades[i]->count; j++)
             made[grades[i]->table[j].diagnosis] = 1;
         for (j = AS_DIAG_CARRIED_ERROR + 1; j < AS_DIAG_COUNT; j++)
             s->made[j] += (size_t)made[j];
     }
     if (s->students > 0) {
-        s->mean_score = (double)marks / (double)s->students;
+        s->mean_score = marks / (double)s->students;
         s->mean_max = (double)max / (double)s->students;
     }
 }
