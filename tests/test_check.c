@@ -327,12 +327,13 @@ static void test_o_from_a_wrong_a_is_a_carried_error(void **state)
     assert_string_equal(g.table[1].carried_from, "A");
     done(&g, &s, &a);
     free(text);
-    /* O computed from the unrounded wrong A: SPEC §6 (rewritten for issue 13) judges a
-     * step from the tables as written, to half a unit of the step's own last place; O's
-     * 7.3106 is 0.0004 from 0.7311×10, so it is not that step done right; it is the
-     * whole layer computed without the scaling (e/(1+e)×10 = 7.3106) */
+    /* O computed from the unrounded wrong A: SPEC §6's interval rule (issue 28) allows
+     * for the rounding of the A written. By hand: O₁₀ = 10·A₁₀, and A₁₀ = 0.7311 is known
+     * to ±0.00005, so 7.311 ± 0.0005, plus O's own half unit 0.00005: 7.3106 (0.0004
+     * off) is that step done right; O₁₁ = 20·0.2689 = 5.378 ± 0.001 (+0.00005) holds
+     * 5.3788. So carried_error: the scaling is named once, in A. */
     assert_file_grades("examples/f11.txt", DATA "f11-carried-full-precision.txt", 0,
-                       AS_DIAG_NO_SCALE);
+                       AS_DIAG_CARRIED_ERROR);
 }
 
 static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **state)
@@ -565,6 +566,35 @@ static void test_a_blank_file_scores_0_and_an_unknown_table_is_ignored(void **st
     assert_file_contains(CLI_OUT, "mean score: 3.5/7");
 }
 
+/* Issue 28, SPEC §6 the interval rule: a step recomputed from the student's own written
+ * tables is an interval, as wide as the rounding of those tables can move it
+ * (tests/data/check/f11-carried-rounded-inputs.txt works it by hand): S is the one
+ * mistake (scale_multiplied), A and O are carried_error, and the mistake is named once. */
+static void test_rounding_carried_in_from_a_wrong_table_costs_nothing_more(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+    char *text = slurp(DATA "f11-carried-rounded-inputs.txt");
+
+    (void)state;
+    assert_non_null(text);
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(g.count, 3);
+    assert_string_equal(g.table[0].name, "S");
+    assert_int_equal(g.table[0].diagnosis, AS_DIAG_SCALE_MULTIPLIED);
+    assert_string_equal(g.table[1].name, "A");
+    assert_int_equal(g.table[1].diagnosis, AS_DIAG_CARRIED_ERROR);
+    assert_string_equal(g.table[2].name, "O");
+    assert_int_equal(g.table[2].diagnosis, AS_DIAG_CARRIED_ERROR);
+    assert_close(g.score, 2, 0); /* A and O of the 7 asked */
+    done(&g, &s, &a);
+    free(text);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-carried-rounded-inputs.txt "
+                         DATA "f11-right-4-places.txt --format csv"), 1);
+    assert_file_contains(CLI_OUT, ",2,7,,,,,0,1,1,S:scale_multiplied\r\n");
+}
+
 static void test_a_name_setting_names_the_student(void **state)
 {
     as_answers a;
@@ -778,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_the_chapters_row_1_is_checked_against_row_1),
         cmocka_unit_test(test_rows_of_a_table_earn_their_share_of_its_mark_once),
         cmocka_unit_test(test_a_blank_file_scores_0_and_an_unknown_table_is_ignored),
+        cmocka_unit_test(test_rounding_carried_in_from_a_wrong_table_costs_nothing_more),
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),

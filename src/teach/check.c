@@ -350,18 +350,20 @@ static int grade_cells(as_table_grade *g, const as_check_opts *o, int *too_few)
     return 0;
 }
 
-/* Nonzero when every cell agrees with the step done on the student's own tables. */
+/* Nonzero when every cell agrees with the step done on the student's own tables: the
+ * recomputed cell is an interval, as wide as the rounding of the tables written before
+ * it can move it (SPEC §6; with --tol, tol alone). */
 static int agrees_with(const as_table_grade *g, const as_chain_slot *s, double tol)
 {
     const as_matrix *w = &g->given->value;
-    const double *x;
+    const size_t at = g->row >= 0 ? (size_t)g->row * s->calc.cols : 0;
     size_t i;
 
     if (!s->ok || !g->shape_ok)
         return 0;
-    x = s->calc.v + (g->row >= 0 ? (size_t)g->row * s->calc.cols : 0);
     for (i = 0; i < w->rows * w->cols; i++)
-        if (!as_answer_cell_ok(w->v[i], g->given->unit.v[i], x[i], tol, 0))
+        if (!as_answer_cell_ok(w->v[i], g->given->unit.v[i], s->calc.v[at + i], tol,
+                               tol < 0 ? s->cerr.v[at + i] : 0))
             return 0;
     return 1;
 }
