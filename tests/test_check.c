@@ -595,6 +595,40 @@ static void test_rounding_carried_in_from_a_wrong_table_costs_nothing_more(void 
     assert_file_contains(CLI_OUT, ",2,7,,,,,0,1,1,S:scale_multiplied\r\n");
 }
 
+/* Issue 28, SPEC §6: an exercise file's ask: setting is the maximum. F11 with "ask: A"
+ * marks a file with a right A 1 of 1; with "ask: S A" 1 of 2, S missing; a word of ask:
+ * that names no table is the input's error, at its place. */
+static void test_the_ask_setting_is_what_every_student_is_marked_out_of(void **state)
+{
+    static const char *const ask[] = {"ask: A\n", "ask: S A\n", "ask: A E\n"};
+    char *f11 = slurp("examples/f11.txt");
+    size_t i;
+    FILE *f;
+
+    (void)state;
+    assert_non_null(f11);
+    for (i = 0; i < 3; i++) {
+        assert_non_null(f = fopen("build/tests/f11-ask.txt", "w"));
+        fprintf(f, "%s%s", ask[i], f11);
+        fclose(f);
+        if (i == 0) {
+            assert_int_equal(run("check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                 "--lang en"), 0);
+            assert_file_contains(CLI_OUT, "score: 1/1\nA: right\n");
+        } else if (i == 1) {
+            assert_int_equal(run("check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                 "--lang en"), 0);
+            assert_file_contains(CLI_OUT, "score: 1/2\nA: right\nmissing: S (0 marks each)\n");
+        } else {
+            assert_int_equal(run("check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                 "--lang en"), 2);
+            assert_file_contains(CLI_ERR, "f11-ask.txt:1:8: error: ask: E is no table an "
+                                          "answer may give\n");
+        }
+    }
+    free(f11);
+}
+
 static void test_a_name_setting_names_the_student(void **state)
 {
     as_answers a;
@@ -809,6 +843,7 @@ int main(void)
         cmocka_unit_test(test_rows_of_a_table_earn_their_share_of_its_mark_once),
         cmocka_unit_test(test_a_blank_file_scores_0_and_an_unknown_table_is_ignored),
         cmocka_unit_test(test_rounding_carried_in_from_a_wrong_table_costs_nothing_more),
+        cmocka_unit_test(test_the_ask_setting_is_what_every_student_is_marked_out_of),
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),

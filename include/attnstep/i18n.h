@@ -337,6 +337,8 @@ typedef enum as_msg {
     AS_MSG_CHK_STUDENT,        /* %s name, %s score (3.5), %zu max */
     AS_MSG_CHK_MISSING,        /* %s the tables asked and not answered, "S、A" */
     AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E") */
+    AS_MSG_CHK_ASK_UNKNOWN,    /* %s a word of the input's ask: setting that names no table */
+    AS_MSG_CHK_ASK_UNKNOWN_HINT,
     AS_MSG_CHK_CLASS,          /* %zu students graded */
     AS_MSG_CHK_MEAN,           /* %s mean score, %s mean max */
     AS_MSG_CHK_MADE,           /* heading of the count per named mistake */

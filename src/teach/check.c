@@ -430,12 +430,17 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
 /* The score, out of what was asked                                                */
 /* ------------------------------------------------------------------------------ */
 
-/* Adds the mark of the table of a kind (head -1: the layer's) to g's list. */
+/* Adds the mark of the table of a kind (head -1: the layer's) to g's list, once. */
 static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
 {
-    as_mark *m = &g->mark[g->nmarks++];
+    as_mark *m = &g->mark[g->nmarks];
     const as_matrix *whole = head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind);
+    size_t i;
 
+    for (i = 0; i < g->nmarks; i++)
+        if (g->mark[i].kind == kind && g->mark[i].head == head)
+            return;
+    g->nmarks++;
     m->kind = kind;
     m->head = head;
     m->rows = whole->rows;
@@ -445,13 +450,75 @@ static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
         snprintf(m->name, sizeof m->name, "%s", as_answer_kind_name(kind));
 }
 
-/* The tables p asks (SPEC §6): Q, K, V, QKT, S, A and O; with several heads each
- * head's QKT, S and A, and C when Wo is given. Returns 0, or -1 when memory ran out. */
-static int asked(as_grade *g, const as_problem *p, const as_trace *t)
+/* Adds the marks of one name of the input's ask: setting ("S": each head's S; "S_h1";
+ * "O": the layer's output). Returns 0, or -1 when the name is no table of p. */
+static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const char *name)
+{
+    as_answer_kind kind;
+    long head;
+    size_t h;
+
+    if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_M || head >= (long)p->heads ||
+        (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
+        return -1;
+    if (head < 0 && kind == AS_ANS_O && p->heads == 1 && p->Wo == NULL)
+        head = 0; /* one head, no Wo: the head's O is the layer's */
+    if (head >= 0 || kind <= AS_ANS_V || kind == AS_ANS_C || kind == AS_ANS_PE || kind == AS_ANS_O) {
+        if ((head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind))->v == NULL)
+            return -1;
+        ask(g, t, kind, head);
+        return 0;
+    }
+    for (h = 0; h < p->heads; h++) { /* QKT, S, A, Qr, Kr, B without a head: every head's */
+        if (as_head_table(&t->head[h], kind)->v == NULL)
+            return -1;
+        ask(g, t, kind, (long)h);
+    }
+    return 0;
+}
+
+/* The input's ask: setting, word by word. Returns 0, -1 when memory ran out, or 1 with
+ * err set at the word that names no table. */
+static int asked_setting(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+{
+    const char *w = p->in->ask;
+    char name[32];
+    size_t n, words = 1;
+
+    for (n = 0; w[n] != '\0'; n++)
+        words += w[n] == ' ' || w[n] == '\t';
+    if ((g->mark = calloc(words * p->heads + 1, sizeof *g->mark)) == NULL)
+        return -1;
+    while (*w != '\0') {
+        for (; *w == ' ' || *w == '\t'; w++)
+            ;
+        for (n = 0; w[n] != '\0' && w[n] != ' ' && w[n] != '\t'; n++)
+            ;
+        if (n == 0)
+            break;
+        snprintf(name, sizeof name, "%.*s", (int)n, w);
+        if (n >= sizeof name || ask_named(g, p, t, name) != 0) {
+            as_error_msg(err, p->in->path, p->in->ask_pos.line,
+                         p->in->ask_pos.col + (int)(w - p->in->ask), AS_MSG_CHK_ASK_UNKNOWN,
+                         name);
+            as_error_hint_msg(err, AS_MSG_CHK_ASK_UNKNOWN_HINT);
+            return 1;
+        }
+        w += n;
+    }
+    return 0;
+}
+
+/* The tables p asks (SPEC §6): its ask: setting (an exercise file), else Q, K, V, QKT,
+ * S, A and O; with several heads each head's QKT, S and A, and C when Wo is given.
+ * Returns 0, -1 when memory ran out, or 1 with err set for a bad ask: setting. */
+static int asked(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
 {
     as_answer_kind k;
     size_t h;
 
+    if (p->in->ask != NULL)
+        return asked_setting(g, p, t, err);
     if ((g->mark = calloc(3 * p->heads + 5, sizeof *g->mark)) == NULL)
         return -1;
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
@@ -496,13 +563,15 @@ static int earn(as_mark *m, const as_grade *g)
     return 0;
 }
 
-/* g's marks and score. Returns 0, or -1 when memory ran out. */
-static int score(as_grade *g, const as_problem *p, const as_trace *t)
+/* g's marks and score. Returns 0, -1 when memory ran out, or 1 with err set for a bad
+ * ask: setting. */
+static int score(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
 {
     size_t i;
+    int rc;
 
-    if (asked(g, p, t) != 0)
-        return -1;
+    if ((rc = asked(g, p, t, err)) != 0)
+        return rc;
     g->score = 0;
     for (i = 0; i < g->nmarks; i++) {
         if (earn(&g->mark[i], g) != 0)
@@ -524,6 +593,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
     as_chain_cache cache;
     uint64_t wrong_set = 0;
     size_t i;
+    int rc;
 
     memset(g, 0, sizeof *g);
     g->tiles_B = B;
@@ -544,8 +614,11 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         g->correct &= g->table[i].correct;
     }
     g->correct &= g->count > 0; /* a blank file has nothing right */
-    if (score(g, p, t) != 0)
-        goto nomem;
+    if ((rc = score(g, p, t, err)) != 0) {
+        if (rc < 0)
+            goto nomem;
+        goto fail;
+    }
     as_chain_cache_free(&cache);
     return 0;
 nomem:
