@@ -702,6 +702,30 @@ static void test_the_bundled_class_gives_its_gradebook_and_report(void **state)
     assert_golden("tests/golden/check-class-en.txt");
 }
 
+/* SPEC §6's item analysis of the bundled class, by hand from each file's comment:
+ * 李四 (S no_scale) and 赵六 (S masked_zero) carry into A and O; 钱七's slip in K
+ * carries into QKᵀ and is masked away in S; 王五 gave rows only (no QKᵀ); 孙八 mixed O
+ * from the Keys. */
+static void test_the_item_analysis_counts_each_table_of_the_class(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class --lang en"), 1);
+    assert_file_contains(CLI_OUT, "item analysis (students per table):\n"
+                                  "  Q: right 6, carried 0, wrong 0, missing 0\n"
+                                  "  K: right 5, carried 0, wrong 1 (? 1), missing 0\n"
+                                  "  V: right 6, carried 0, wrong 0, missing 0\n"
+                                  "  QK\xe1\xb5\x80: right 4, carried 1, wrong 0, missing 1\n"
+                                  "  S: right 4, carried 0, wrong 2 (no_scale 1, masked_zero 1), "
+                                  "missing 0\n"
+                                  "  A: right 4, carried 2, wrong 0, missing 0\n"
+                                  "  O: right 3, carried 2, wrong 1 (keys_for_values 1), missing 0\n");
+    assert_int_equal(run("check examples/f11.txt examples/class --format json"), 1);
+    assert_file_contains(CLI_OUT, "{\"table\": \"S\", \"right\": 4, \"carried\": 0, \"wrong\": 2, "
+                                  "\"missing\": 0, \"mistakes\": {\"no_scale\": 1, \"masked_zero\": 1}}");
+    assert_int_equal(run("check examples/f11.txt examples/class --format md --lang en"), 1);
+    assert_file_contains(CLI_OUT, "| QK\xe1\xb5\x80 | 4 | 1 | 0 |  | 1 |\n");
+}
+
 /* ---- reports: long lists, rows, ambiguity, names that need quoting ---- */
 
 static void test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth(void **state)
@@ -849,6 +873,7 @@ int main(void)
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
+        cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
         cmocka_unit_test(test_a_name_is_quoted_for_each_format),

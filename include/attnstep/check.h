@@ -87,12 +87,25 @@ long as_grade_order(const as_table_grade *g);
 
 /* ---- A class: a count of students per named mistake, and the mean ---- */
 
+/* The item analysis of one table asked (SPEC §6): how many students had it right,
+ * carried, wrong (and with which mistakes), missing. */
+typedef struct as_item {
+    char name[32];                    /* the mark's name: "S", "S_h1" */
+    size_t right, carried, wrong, missing;
+    size_t made[AS_DIAG_COUNT];       /* the wrong ones per named mistake; made[NONE]:
+                                       * none named (or several fit) */
+} as_item;
+
+#define AS_MAX_ITEMS 64
+
 typedef struct as_class_summary {
     size_t students;                  /* graded (unreadable files are not counted) */
     double mean_score;                /* mean of the marks earned */
     double mean_max;                  /* mean of the marks there were to earn */
     size_t made[AS_DIAG_COUNT];       /* students who made each named mistake (carried
                                        * errors are not mistakes: made[CARRIED] is 0) */
+    as_item item[AS_MAX_ITEMS];       /* per table asked, in the book's order */
+    size_t nitems;
 } as_class_summary;
 
 /* Sums up n graded students (grades[i] NULL for one whose file could not be graded). */

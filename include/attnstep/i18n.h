@@ -344,6 +344,11 @@ typedef enum as_msg {
     AS_MSG_CHK_MADE,           /* heading of the count per named mistake */
     AS_MSG_CHK_MADE_LINE,      /* %s code, %zu students */
     AS_MSG_CHK_NO_MISTAKE,     /* a student line (or the class) with no named mistake */
+    AS_MSG_CHK_ITEMS,          /* heading of the item analysis */
+    AS_MSG_CHK_ITEM_LINE,      /* %s table, %zu right, %zu carried, %zu wrong, %s ITEM_MADE
+                                * or "", %zu missing */
+    AS_MSG_CHK_ITEM_MADE,      /* %s the wrong ones' mistakes, "no_scale 3、? 1" */
+    AS_MSG_CHK_COL_MISSING,    /* column heading of the item analysis in Markdown */
     AS_MSG_CHK_UNREADABLE,     /* %s why: an answers file that cannot be read */
     AS_MSG_CHK_NOT_GRADED,     /* a student line whose file could not be graded */
     AS_MSG_CHK_COL_STUDENT,    /* column headings of the Markdown summary */

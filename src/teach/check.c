@@ -650,6 +650,55 @@ void as_grade_free(as_grade *g)
 /* A class                                                                          */
 /* ------------------------------------------------------------------------------ */
 
+/* The item of mark name in s, added when new; NULL when there is no room. */
+static as_item *item_of(as_class_summary *s, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < s->nitems; i++)
+        if (strcmp(s->item[i].name, name) == 0)
+            return &s->item[i];
+    if (s->nitems == AS_MAX_ITEMS)
+        return NULL;
+    snprintf(s->item[s->nitems].name, sizeof s->item[0].name, "%s", name);
+    return &s->item[s->nitems++];
+}
+
+/* Counts mark m of grade g into its item: missing; else wrong when an answer of it
+ * (the whole table when answered whole) earned nothing, carried when one was a
+ * carried_error, right otherwise. */
+static void count_item(as_item *it, const as_mark *m, const as_grade *g)
+{
+    size_t i;
+    int whole = 0, wrong = 0, carried = 0;
+    as_diag diag = AS_DIAG_NONE;
+
+    if (!m->answered) {
+        it->missing++;
+        return;
+    }
+    for (i = 0; i < g->count; i++)
+        whole |= g->table[i].kind == m->kind && g->table[i].head == m->head &&
+                 g->table[i].row < 0 && g->table[i].expected.rows == m->rows;
+    for (i = 0; i < g->count; i++) {
+        const as_table_grade *e = &g->table[i];
+        if (e->kind != m->kind || e->head != m->head ||
+            (whole && !(e->row < 0 && e->expected.rows == m->rows)))
+            continue;
+        if (!e->credit && !wrong)
+            wrong = 1, diag = e->diagnosis;
+        carried |= e->diagnosis == AS_DIAG_CARRIED_ERROR;
+    }
+    if (wrong) {
+        it->wrong++;
+        it->made[diag]++;
+    } else if (carried) {
+        it->carried++;
+    } else {
+        it->right++;
+    }
+}
+
 void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size_t n)
 {
     size_t i, j, max = 0;
@@ -665,6 +714,11 @@ void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size
         max += grades[i]->nmarks;
         for (j = 0; j < grades[i]->count; j++)
             made[grades[i]->table[j].diagnosis] = 1;
+        for (j = 0; j < grades[i]->nmarks; j++) {
+            as_item *it = item_of(s, grades[i]->mark[j].name);
+            if (it != NULL)
+                count_item(it, &grades[i]->mark[j], grades[i]);
+        }
         for (j = AS_DIAG_CARRIED_ERROR + 1; j < AS_DIAG_COUNT; j++)
             s->made[j] += (size_t)made[j];
     }

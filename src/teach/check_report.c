@@ -37,6 +37,20 @@ static void names_list(char *buf, size_t size, const as_grade *g, int missing, c
     }
 }
 
+/* The mistakes of an item's wrong answers, "no_scale 3, ? 1" (? for none named), joined
+ * by sep into buf; "" when none was wrong. */
+static void item_made(char *buf, size_t size, const as_item *it, const char *sep)
+{
+    size_t d, len = 0;
+
+    buf[0] = '\0';
+    for (d = 0; d < AS_DIAG_COUNT && len < size; d++)
+        if (it->made[d] > 0)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s %zu", len ? sep : "",
+                                    d == AS_DIAG_NONE ? "?" : as_diag_code((as_diag)d),
+                                    it->made[d]);
+}
+
 /* ------------------------------------------------------------------------------ */
 /* The teaching sentence of a diagnosis                                             */
 /* ------------------------------------------------------------------------------ */
@@ -286,6 +300,21 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
     }
     if (!any)
         fprintf(out, "  %s\n", msg(o, AS_MSG_CHK_NO_MISTAKE));
+    fprintf(out, "\n%s\n", msg(o, AS_MSG_CHK_ITEMS));
+    for (i = 0; i < s->nitems; i++) {
+        const as_item *it = &s->item[i];
+        char made[512], name[64];
+        item_made(made, sizeof made, it, msg(o, AS_MSG_CHK_LIST_SEP));
+        if (made[0] != '\0')
+            snprintf(line, sizeof line, msg(o, AS_MSG_CHK_ITEM_MADE), made);
+        else
+            line[0] = '\0';
+        as_table_shown_name(name, sizeof name, it->name, o->ascii);
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_ITEM_LINE), name, it->right, it->carried, it->wrong, line,
+                it->missing);
+        fputc('\n', out);
+    }
 }
 
 /* Each graded student by one, a blank line apart, then (several) the summary by the other. */
@@ -403,6 +432,19 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
     for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
         if (s->made[i] > 0)
             fprintf(out, "| `%s` | %zu |\n", as_diag_code((as_diag)i), s->made[i]);
+    fprintf(out, "\n%s\n\n| %s | %s | %s | %s | %s | %s |\n|---|---|---|---|---|---|\n",
+            msg(o, AS_MSG_CHK_ITEMS), msg(o, AS_MSG_CHK_COL_TABLE), msg(o, AS_MSG_CHK_WORD_RIGHT),
+            msg(o, AS_MSG_CHK_WORD_CARRIED), msg(o, AS_MSG_CHK_WORD_WRONG),
+            msg(o, AS_MSG_CHK_COL_MISTAKES), msg(o, AS_MSG_CHK_COL_MISSING));
+    for (i = 0; i < s->nitems; i++) {
+        const as_item *it = &s->item[i];
+        char name[64];
+        item_made(line, sizeof line, it, ", ");
+        as_table_shown_name(name, sizeof name, it->name, o->ascii);
+        fprintf(out, "| %s | %zu | %zu | %zu | ", name, it->right, it->carried, it->wrong);
+        md_cell(out, line);
+        fprintf(out, " | %zu |\n", it->missing);
+    }
 }
 
 int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
@@ -664,7 +706,22 @@ int as_check_json(FILE *out, const as_class *c)
         if (c->summary.made[i] > 0)
             fprintf(out, "%s\"%s\": %zu", shown++ ? ", " : "", as_diag_code((as_diag)i),
                     c->summary.made[i]);
-    fputs("}}}\n", out);
+    fputs("},\n  \"items\": [", out);
+    for (i = 0; i < c->summary.nitems; i++) {
+        const as_item *it = &c->summary.item[i];
+        size_t d, k = 0;
+        fputs(i ? ",\n    " : "\n    ", out);
+        fputs("{\"table\": ", out);
+        json_string(out, it->name);
+        fprintf(out, ", \"right\": %zu, \"carried\": %zu, \"wrong\": %zu, \"missing\": %zu, "
+                     "\"mistakes\": {", it->right, it->carried, it->wrong, it->missing);
+        for (d = 0; d < AS_DIAG_COUNT; d++)
+            if (it->made[d] > 0)
+                fprintf(out, "%s\"%s\": %zu", k++ ? ", " : "",
+                        d == AS_DIAG_NONE ? "?" : as_diag_code((as_diag)d), it->made[d]);
+        fputs("}}", out);
+    }
+    fputs("]}}\n", out);
     return ferror(out) ? -1 : 0;
 }
 
