@@ -587,6 +587,9 @@ static void test_rounding_carried_in_from_a_wrong_table_costs_nothing_more(void 
     assert_int_equal(g.table[1].diagnosis, AS_DIAG_CARRIED_ERROR);
     assert_string_equal(g.table[2].name, "O");
     assert_int_equal(g.table[2].diagnosis, AS_DIAG_CARRIED_ERROR);
+    assert_string_equal(g.table[1].carried_from, "S");
+    assert_string_equal(g.table[2].carried_from, "S"); /* where the mistake was made, not
+                                                          * the A that only carried it */
     assert_close(g.score, 2, 0); /* A and O of the 7 asked */
     done(&g, &s, &a);
     free(text);

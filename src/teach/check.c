@@ -393,10 +393,24 @@ static void name_sources(as_table_grade *g, const as_grade *all, uint64_t bits)
                                     len ? ", " : "", all->table[i].name);
 }
 
+/* The mistakes behind the wrong answers among bits: a carried_error's own origin (the
+ * table where the mistake was made), else the answer itself. */
+static uint64_t origins(uint64_t bits, const uint64_t *origin, size_t count)
+{
+    uint64_t out = 0;
+    size_t b;
+
+    for (b = 0; b < 63 && b < count; b++)
+        if (bits & AS_CHAIN_BIT(b))
+            out |= origin[b];
+    return out | (bits & AS_CHAIN_BIT(63));
+}
+
 /* Judges table i: right against the truth; else right or carried_error when its step,
- * done on the student's own earlier tables, gives it; else wrong, with its mistake. */
+ * done on the student's own earlier tables, gives it (carried from where the mistake
+ * was made, origin[]); else wrong, with its mistake. */
 static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_set,
-                 const as_check_opts *o)
+                 uint64_t *origin, const as_check_opts *o)
 {
     as_table_grade *e = &g->table[i];
     const as_chain *right;
@@ -414,7 +428,8 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
                 e->nwrong = 0;
             } else {
                 e->diagnosis = AS_DIAG_CARRIED_ERROR;
-                name_sources(e, g, bad);
+                origin[i] = origins(bad, origin, i);
+                name_sources(e, g, origin[i]);
             }
         } else if (as_diagnose(e, cache, o->tol) != 0) {
             return -1;
@@ -423,6 +438,8 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
     e->credit = e->correct || e->diagnosis == AS_DIAG_CARRIED_ERROR;
     if (!e->correct)
         *wrong_set |= AS_CHAIN_BIT(i);
+    if (!e->correct && e->diagnosis != AS_DIAG_CARRIED_ERROR)
+        origin[i] = AS_CHAIN_BIT(i); /* the mistake was made here */
     return 0;
 }
 
@@ -591,7 +608,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
 {
     as_chain_cache cache;
-    uint64_t wrong_set = 0;
+    uint64_t wrong_set = 0, *origin = NULL;
     size_t i;
     int rc;
 
@@ -606,10 +623,12 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
     if (g->count > 0) /* none (a blank file, only X, W ...): every table asked is missing */
         qsort(g->table, g->count, sizeof *g->table, by_book_order);
     as_chain_cache_init(&cache, p, &t->M, g->table, g->count);
+    if ((origin = calloc(g->count ? g->count : 1, sizeof *origin)) == NULL)
+        goto nomem;
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
         g->table[i].index = i;
-        if (judge(g, i, &cache, &wrong_set, o) != 0)
+        if (judge(g, i, &cache, &wrong_set, origin, o) != 0)
             goto nomem;
         g->correct &= g->table[i].correct;
     }
@@ -619,11 +638,13 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
             goto nomem;
         goto fail;
     }
+    free(origin);
     as_chain_cache_free(&cache);
     return 0;
 nomem:
     as_error_msg(err, a->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
 fail:
+    free(origin);
     as_chain_cache_free(&cache);
     as_grade_free(g);
     return -1;
