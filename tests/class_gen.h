@@ -173,6 +173,9 @@ typedef struct gstudent {
     const char *rows;            /* row answers written, e.g. "q1 k0 k1 s1 a1 o1" */
     const char *fits;            /* when two mistakes fit one answer equally: "s0=no_mask|inverted_mask" */
     int unreadable;              /* the file is cut off inside a matrix */
+    int full;                    /* kept full calculator precision between steps: each
+                                  * step from the unrounded tables, only what is written
+                                  * rounded (else each step from the written numbers) */
 } gstudent;
 
 static inline int g_writes(const gstudent *s, int kind)
@@ -224,38 +227,50 @@ static inline int g_any_row(const gstudent *s, int k)
     return 0;
 }
 
+/* Step k of what the student did, from the tables m[] before it. */
+static inline void g_step(const gstudent *s, int k, gmat m[GKINDS])
+{
+    if (k <= GV)
+        g_project(&m[k], g_weights(s, k), g_is(s, k, "torch_layout"));
+    if (k == GQKT && g_is(s, GQKT, "transposed"))
+        g_scores(&m[GQKT], &m[GK], &m[GQ]);
+    else if (k == GQKT)
+        g_scores(&m[GQKT], &m[GQ], &m[GK]);
+    if (k == GS)
+        g_scale_mask(&m[GS], &m[GQKT],
+                     g_is(s, GS, "no_scale") ? 1 : g_is(s, GS, "scale_multiplied") ? sqrt(2.0)
+                     : g_is(s, GS, "scale_by_dk") ? 0.5 : 1 / sqrt(2.0),
+                     g_is(s, GS, "no_mask") ? 1 : g_is(s, GS, "masked_zero") ? 2
+                     : g_is(s, GS, "inverted_mask") ? 3 : 0);
+    if (k == GA)
+        g_softmax(&m[GA], &m[GS], g_is(s, GA, "softmax_columns") ? 1
+                                  : g_is(s, GA, "no_normalize") ? 2
+                                  : g_is(s, GA, "mask_after_softmax") ? 3 : 0);
+    if (k == GO)
+        g_mix(&m[GO], &m[GA], g_is(s, GO, "keys_for_values") ? &m[GK] : &m[GV]);
+    if (k != GQKT && g_is(s, k, "transposed"))
+        g_transpose(&m[k]);
+}
+
 /* The student's tables: each step from their own earlier tables, as written when written
- * (rounded, with the slip), else as computed. */
+ * (rounded, with the slip), else as computed; with s->full from the unrounded ones (the
+ * slip kept), only the written copy rounded. */
 static inline void g_work(const gstudent *s, gmat own[GKINDS])
 {
+    gmat raw[GKINDS];
     int k, i;
 
     for (k = GQ; k < GKINDS; k++) {
-        if (k <= GV)
-            g_project(&own[k], g_weights(s, k), g_is(s, k, "torch_layout"));
-        if (k == GQKT && g_is(s, GQKT, "transposed"))
-            g_scores(&own[GQKT], &own[GK], &own[GQ]);
-        else if (k == GQKT)
-            g_scores(&own[GQKT], &own[GQ], &own[GK]);
-        if (k == GS)
-            g_scale_mask(&own[GS], &own[GQKT],
-                         g_is(s, GS, "no_scale") ? 1 : g_is(s, GS, "scale_multiplied") ? sqrt(2.0)
-                         : g_is(s, GS, "scale_by_dk") ? 0.5 : 1 / sqrt(2.0),
-                         g_is(s, GS, "no_mask") ? 1 : g_is(s, GS, "masked_zero") ? 2
-                         : g_is(s, GS, "inverted_mask") ? 3 : 0);
-        if (k == GA)
-            g_softmax(&own[GA], &own[GS], g_is(s, GA, "softmax_columns") ? 1
-                                          : g_is(s, GA, "no_normalize") ? 2
-                                          : g_is(s, GA, "mask_after_softmax") ? 3 : 0);
-        if (k == GO)
-            g_mix(&own[GO], &own[GA], g_is(s, GO, "keys_for_values") ? &own[GK] : &own[GV]);
-        if (k != GQKT && g_is(s, k, "transposed"))
-            g_transpose(&own[k]);
+        g_step(s, k, s->full ? raw : own);
+        if (s->full)
+            own[k] = raw[k];
         for (i = 0; i < own[k].r * own[k].c; i++) /* what is written is rounded */
             if (g_writes(s, k) || g_row_written(s, k, i / own[k].c))
                 own[k].v[i] = g_round(own[k].v[i], s->places[k]);
-        if (k == s->slip_kind)
+        if (k == s->slip_kind) {
             own[k].v[s->slip_cell] += s->slip;
+            raw[k].v[s->slip_cell] += s->slip;
+        }
     }
 }
 
@@ -439,8 +454,10 @@ static inline void g_judge(gexpect *e, const gstudent *s, int k, int r, const gm
 }
 
 /* Fills e[] with what each answer of s should get, in the book's order (tables, then
- * rows after their table); returns how many. */
-static inline int g_expect(const gstudent *s, gexpect e[32], int *score)
+ * rows after their table); returns how many. *score: the marks out of GKINDS, the
+ * tables the problem asks (SPEC §6): a table's credit, or a row's credit as 1/GN of its
+ * table's mark; a table not answered earns 0. */
+static inline int g_expect(const gstudent *s, gexpect e[32], double *score)
 {
     gmat own[GKINDS], truth[GKINDS];
     int status[GKINDS] = {1, 1, 1, 1, 1, 1, 1}, n = 0, k, r;
@@ -463,7 +480,7 @@ static inline int g_expect(const gstudent *s, gexpect e[32], int *score)
             if (!g_writes(s, k) && g_row_written(s, k, r)) {
                 snprintf(e[n].name, sizeof e[n].name, "%c%d", "qkv sao"[k], r);
                 g_judge(&e[n], s, k, r, own, truth, status);
-                *score += e[n++].credit;
+                *score += e[n++].credit / (double)GN;
             }
     }
     return n;

@@ -147,9 +147,12 @@ static void test_compare_lists_every_table_of_many_heads_whole(void **state)
 static void test_the_written_unit_comes_from_the_digits_written_and_is_bounded(void **state)
 {
     (void)state;
-    assert_true(as_written_unit("0.0e9", 5) == 0);   /* zero with an exponent: exact */
+    /* a zero with an exponent has the unit of its last digit, as any number (SPEC §6:
+     * 0.00e0 is 0.00), but 0×10⁹ is still 0: the exponent never widens a zero's unit
+     * (0.0e9 is 0.0); a whole mantissa with no negative exponent is exact */
+    assert_close(as_written_unit("0.0e9", 5), 0.1, 1e-17);
     assert_true(as_written_unit("0e5", 3) == 0);
-    assert_true(as_written_unit("-0.000e-2", 9) == 0);
+    assert_close(as_written_unit("-0.000e-2", 9), 1e-5, 1e-20);
     assert_true(as_written_unit("1e-99999999999999999999", 23) == 0); /* no place: exact */
     assert_true(as_written_unit("1.5e99999999999999999999", 24) == 0);
     assert_true(as_written_unit("1.5e-99999999999999999999", 25) == 0);

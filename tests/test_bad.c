@@ -385,7 +385,7 @@ static int english_words_outside_quotes(const char *text)
                                         "book", "title", "load", "inf", "softmax", "iconv",
                                         "numpy", "savetxt", "window", "positions", "rope",
                                         "alibi", "sinusoidal", "rope_base", "half",
-                                        "interleaved", "loss", "sum", "mse", "name",
+                                        "interleaved", "loss", "sum", "mse", "name", "ask",
                                         "kv_heads", "only", "force", "row", "last", "all",
                                         "lang", "format", "utf", "gbk", "sqrt", "exp",
                                         "max", "dim", "run", "check", "trace", "json",

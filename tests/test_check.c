@@ -107,7 +107,13 @@ static void test_written_unit_is_the_last_decimal_place(void **state)
     assert_close(as_written_unit("0.67", 4), 0.01, 1e-18);
     assert_close(as_written_unit("-0.5", 4), 0.1, 1e-17);
     assert_close(as_written_unit("6.6976", 6), 1e-4, 1e-19);
-    assert_close(as_written_unit("3.", 2), 1, 0);
+    /* SPEC §6: "1." and "1" are exact; "1.00" and "1.00e0" mean ±0.005; "0.00e0" is "0.00" */
+    assert_close(as_written_unit("3.", 2), 0, 0);
+    assert_close(as_written_unit("1.", 2), 0, 0);
+    assert_close(as_written_unit("1.00", 4), 0.01, 1e-18);
+    assert_close(as_written_unit("1.00e0", 6), 0.01, 1e-18);
+    assert_close(as_written_unit("0.00e0", 6), 0.01, 1e-18);
+    assert_close(as_written_unit("0.00", 4), 0.01, 1e-18);
     assert_close(as_written_unit("1e-3", 4), 1e-3, 1e-18);
     assert_close(as_written_unit("1.5e-3", 6), 1e-4, 1e-19);
     /* exact as written: whole numbers, fractions, infinities */
@@ -117,6 +123,43 @@ static void test_written_unit_is_the_last_decimal_place(void **state)
     assert_close(as_written_unit("-0.5/3", 6), 0, 0);
     assert_close(as_written_unit("\xe2\x88\x92\xe2\x88\x9e", 6), 0, 0);
     assert_close(as_written_unit("-inf", 4), 0, 0);
+}
+
+/* Issue 28: "1." is exact (SPEC §6), so [[1., 0.], [1., 0.]] is wrong for F11's A =
+ * [[1, 0], [0.6698, 0.3302]] in both cells of row 1 (by hand: |1 - 0.6698| and
+ * |0 - 0.3302| are far from 0); row 0 is exactly [1, 0] (the mask leaves one share). */
+static void test_a_trailing_point_is_exact_and_earns_nothing_by_its_width(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_text(&g, &s, &a, "examples/f11.txt", "A = [[1., 0.], [1., 0.]]\n", -1);
+    assert_false(g.correct);
+    assert_int_equal(g.table[0].nwrong, 2);
+    assert_int_equal(g.table[0].wrong[0].cell, 2);
+    assert_int_equal(g.table[0].wrong[1].cell, 3);
+    assert_int_equal(g.table[0].credit, 0);
+    done(&g, &s, &a);
+    /* numpy's own print of the right A at 0 places is still right where it is exact */
+    grade_text(&g, &s, &a, "examples/f11.txt", "A = [[1., 0.], [0.67, 0.33]]\n", -1);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+}
+
+/* "0.00e0" is judged as "0.00" (±0.005): right for 0.003, as "0.00" is; "1.00e0" as
+ * "1.00": right for 0.996, wrong for 0.994 (by hand: |1 - 0.994| = 0.006 > 0.005). */
+static void test_an_exponent_keeps_the_unit_of_the_digits_written(void **state)
+{
+    const as_check_opts o = {-1, 0};
+
+    (void)state;
+    assert_int_equal(as_cell_judge(0, as_written_unit("0.00e0", 6), 0.003, &o), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(0, as_written_unit("0.00", 4), 0.003, &o), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(1, as_written_unit("1.00e0", 6), 0.996, &o), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(1, as_written_unit("1.00e0", 6), 0.994, &o), AS_CELL_WRONG);
+    assert_int_equal(as_cell_judge(1, as_written_unit("1.", 2), 0.67, &o), AS_CELL_WRONG);
 }
 
 static void test_answer_names_follow_the_book(void **state)
@@ -284,12 +327,13 @@ static void test_o_from_a_wrong_a_is_a_carried_error(void **state)
     assert_string_equal(g.table[1].carried_from, "A");
     done(&g, &s, &a);
     free(text);
-    /* O computed from the unrounded wrong A: SPEC §6 (rewritten for issue 13) judges a
-     * step from the tables as written, to half a unit of the step's own last place; O's
-     * 7.3106 is 0.0004 from 0.7311×10, so it is not that step done right; it is the
-     * whole layer computed without the scaling (e/(1+e)×10 = 7.3106) */
+    /* O computed from the unrounded wrong A: SPEC §6's interval rule (issue 28) allows
+     * for the rounding of the A written. By hand: O₁₀ = 10·A₁₀, and A₁₀ = 0.7311 is known
+     * to ±0.00005, so 7.311 ± 0.0005, plus O's own half unit 0.00005: 7.3106 (0.0004
+     * off) is that step done right; O₁₁ = 20·0.2689 = 5.378 ± 0.001 (+0.00005) holds
+     * 5.3788. So carried_error: the scaling is named once, in A. */
     assert_file_grades("examples/f11.txt", DATA "f11-carried-full-precision.txt", 0,
-                       AS_DIAG_NO_SCALE);
+                       AS_DIAG_CARRIED_ERROR);
 }
 
 static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **state)
@@ -301,8 +345,7 @@ static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **stat
 static void test_answers_that_cannot_be_graded_are_refused(void **state)
 {
     const as_check_opts opts = {-1, 0};
-    static const char *const bad[] = {"X = [[1, 1], [1, -1]]", "S_h1 = [[0]]",
-                                      "O = [[1]]\nO_h0 = [[1]]", "# nothing\n"};
+    static const char *const bad[] = {"S_h1 = [[0]]", "O = [[1]]\nO_h0 = [[1]]"};
     as_session s;
     as_answers a;
     as_grade g;
@@ -346,8 +389,10 @@ static void test_check_command_exits_0_1_2(void **state)
     assert_file_contains(CLI_OUT, "all right: 7 tables");
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt"), 1);
     assert_file_contains(CLI_OUT, "no_scale");
-    /* an input as ANSWERS: only the problem's own tables (X, W), nothing to grade */
-    assert_int_equal(run("check examples/f11.txt examples/f11.txt"), 2);
+    /* an input as ANSWERS: only the problem's own tables (X, W), nothing answered:
+     * graded 0 of 7 (SPEC §6, a file with no table scores 0), not refused */
+    assert_int_equal(run("check examples/f11.txt examples/f11.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "student: f11  score: 0/7\n");
     assert_int_equal(run("check examples/f11.txt " DATA "missing.txt"), 2);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format md"), 1);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format svg"), 2);
@@ -360,17 +405,20 @@ static void test_check_json_is_exactly_the_specs_shape(void **state)
     (void)state;
     assert_int_equal(run("check examples/f11.txt " DATA "f11-no-scale.txt --format json"), 1);
     out = slurp(CLI_OUT);
-    /* SPEC §6: the student's object; S[1][0] written 1, expected 1/√2 */
-    assert_string_equal(out, "{\"name\": \"f11-no-scale\", \"score\": 0, \"max\": 1, \"correct\": "
+    /* SPEC §6: the student's object; S[1][0] written 1, expected 1/√2; out of the 7
+     * tables F11 asks, the 6 not answered listed as missing, no name ignored */
+    assert_string_equal(out, "{\"name\": \"f11-no-scale\", \"score\": 0, \"max\": 7, \"correct\": "
                              "false, \"tables\": [{\"name\": \"S\", \"correct\": false, \"credit\": 0, "
                              "\"wrong_cells\": [{\"cell\": [1, 0], \"written\": 1, \"expected\": "
-                             "0.7071067811865476}], \"diagnosis\": \"no_scale\"}]}\n");
+                             "0.7071067811865476}], \"diagnosis\": \"no_scale\"}], \"missing\": "
+                             "[\"Q\", \"K\", \"V\", \"QKT\", \"A\", \"O\"], \"ignored\": []}\n");
     free(out);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format json"), 0);
     out = slurp(CLI_OUT);
-    assert_string_equal(out, "{\"name\": \"f11-two-places\", \"score\": 1, \"max\": 1, "
+    assert_string_equal(out, "{\"name\": \"f11-two-places\", \"score\": 1, \"max\": 7, "
                              "\"correct\": true, \"tables\": [{\"name\": \"A\", \"correct\": true, "
-                             "\"credit\": 1, \"wrong_cells\": [], \"diagnosis\": null}]}\n");
+                             "\"credit\": 1, \"wrong_cells\": [], \"diagnosis\": null}], \"missing\": "
+                             "[\"Q\", \"K\", \"V\", \"QKT\", \"S\", \"O\"], \"ignored\": []}\n");
     free(out);
 }
 
@@ -437,7 +485,10 @@ static void test_the_chapters_row_1_is_checked_against_row_1(void **state)
                "a1 = [0.6698, 0.3302]\no1 = [6.6976, 6.6048]\n", -1);
     assert_true(g.correct);
     assert_int_equal(g.count, 6);
-    assert_int_equal(g.score, 6);
+    /* SPEC §6: a row of a 2-row table earns half its mark: Q, K, V, S, A, O a half each,
+     * QKᵀ missing: 3 of 7 */
+    assert_close(g.score, 3, 1e-12);
+    assert_int_equal(g.nmarks, 7);
     done(&g, &s, &a);
     /* s1 without the scaling: [1, 0] */
     grade_text(&g, &s, &a, "examples/f11.txt", "s1 = [1, 0]\n", -1);
@@ -445,6 +496,140 @@ static void test_the_chapters_row_1_is_checked_against_row_1(void **state)
     assert_string_equal(g.table[0].name, "s1");
     assert_int_equal(g.table[0].diagnosis, AS_DIAG_NO_SCALE);
     done(&g, &s, &a);
+}
+
+/* Issue 28, SPEC §6 "Score, out of what was asked": F11 asks 7 tables; K has 2 rows, so
+ * by hand a one-row K (the cache K[:1]) or the row k0 earns 1/2 of K's mark, each row of
+ * K counts once however often it is given, and a table answered whole counts as the
+ * whole table (its rows then earn nothing more). */
+static void test_rows_of_a_table_earn_their_share_of_its_mark_once(void **state)
+{
+    static const struct {
+        const char *text;
+        double score;
+    } cases[] = {
+        {"K = [[1, 0]]\n", 0.5},                                  /* K[:1]: one row of two */
+        {"K = [[1, 0]]\nk0 = [1, 0]\n", 0.5},                    /* the same row twice */
+        {"K = [[1, 0], [0, 1]]\nK = [[1, 0]]\n", 1},              /* whole and K[:1]: once */
+        {"k0 = [1, 0]\nk1 = [0, 1]\n", 1},                       /* both rows: all of K */
+        {"K = [[1, 0], [1, 1]]\nk0 = [1, 0]\n", 0},              /* the whole table counts */
+        {"q1 = [1, 0]\nk0 = [1, 0]\na1 = [0.6698, 0.3302]\n", 1.5}, /* three halves */
+    };
+    as_session s;
+    as_answers a;
+    as_grade g;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        grade_text(&g, &s, &a, "examples/f11.txt", cases[i].text, -1);
+        if (fabs(g.score - cases[i].score) > 1e-12)
+            fail_msg("%s: scored %g, by hand %g", cases[i].text, g.score, cases[i].score);
+        assert_int_equal(g.nmarks, 7);
+        done(&g, &s, &a);
+    }
+}
+
+/* Issue 28: a file with only a name scores 0 of 7 and is in every report and the mean
+ * (by hand: (7 + 0) / 2 = 3.5 of 7); an eˣ table E, which a worksheet invites, is
+ * ignored with a note, and the file is graded (A right: 1 of 7). */
+static void test_a_blank_file_scores_0_and_an_unknown_table_is_ignored(void **state)
+{
+    FILE *f;
+
+    (void)state;
+    assert_non_null(f = fopen("build/tests/check-blank.txt", "w"));
+    fputs("name: \xe7\xa9\xba\xe7\x99\xbd\n", f); /* 空白 */
+    fclose(f);
+    assert_non_null(f = fopen("build/tests/check-exp-table.txt", "w"));
+    fputs("name: E\nE = [[1, 2.0281], [1, 1]]\nA = [[1, 0], [0.67, 0.33]]\n", f);
+    fclose(f);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt build/tests/check-exp-table.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "student: \xe7\xa9\xba\xe7\x99\xbd  score: 0/7\n"
+                                  "missing: Q, K, V, QKT, S, A, O (0 marks each)\n");
+    assert_file_contains(CLI_OUT, "student: E  score: 1/7\nA: right\n");
+    assert_file_contains(CLI_OUT, "not graded: E (no table the chapter asks)\n");
+    assert_file_contains(CLI_OUT, "mean score: 2.67/7");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt --format json"), 1);
+    assert_file_contains(CLI_OUT, "{\"name\": \"\xe7\xa9\xba\xe7\x99\xbd\", \"score\": 0, \"max\": 7, "
+                                  "\"correct\": false, \"tables\": [], \"missing\": [\"Q\", \"K\", "
+                                  "\"V\", \"QKT\", \"S\", \"A\", \"O\"], \"ignored\": []}");
+    assert_file_contains(CLI_OUT, "\"summary\": {\"students\": 2, \"mean_score\": 3.5, \"mean_max\": 7,");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt --format csv"), 1);
+    assert_file_contains(CLI_OUT, "\r\n\xe7\xa9\xba\xe7\x99\xbd,0,7,,,,,,,,\r\n");
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-right-4-places.txt "
+                         "build/tests/check-blank.txt --format md --lang en"), 1);
+    assert_file_contains(CLI_OUT, "| \xe7\xa9\xba\xe7\x99\xbd | 0/7 |  |\n");
+    assert_file_contains(CLI_OUT, "mean score: 3.5/7");
+}
+
+/* Issue 28, SPEC §6 the interval rule: a step recomputed from the student's own written
+ * tables is an interval, as wide as the rounding of those tables can move it
+ * (tests/data/check/f11-carried-rounded-inputs.txt works it by hand): S is the one
+ * mistake (scale_multiplied), A and O are carried_error, and the mistake is named once. */
+static void test_rounding_carried_in_from_a_wrong_table_costs_nothing_more(void **state)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+    char *text = slurp(DATA "f11-carried-rounded-inputs.txt");
+
+    (void)state;
+    assert_non_null(text);
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(g.count, 3);
+    assert_string_equal(g.table[0].name, "S");
+    assert_int_equal(g.table[0].diagnosis, AS_DIAG_SCALE_MULTIPLIED);
+    assert_string_equal(g.table[1].name, "A");
+    assert_int_equal(g.table[1].diagnosis, AS_DIAG_CARRIED_ERROR);
+    assert_string_equal(g.table[2].name, "O");
+    assert_int_equal(g.table[2].diagnosis, AS_DIAG_CARRIED_ERROR);
+    assert_string_equal(g.table[1].carried_from, "S");
+    assert_string_equal(g.table[2].carried_from, "S"); /* where the mistake was made, not
+                                                          * the A that only carried it */
+    assert_close(g.score, 2, 0); /* A and O of the 7 asked */
+    done(&g, &s, &a);
+    free(text);
+    assert_int_equal(run("check examples/f11.txt " DATA "f11-carried-rounded-inputs.txt "
+                         DATA "f11-right-4-places.txt --format csv"), 1);
+    assert_file_contains(CLI_OUT, ",2,7,,,,,0,1,1,S:scale_multiplied\r\n");
+}
+
+/* Issue 28, SPEC §6: an exercise file's ask: setting is the maximum. F11 with "ask: A"
+ * marks a file with a right A 1 of 1; with "ask: S A" 1 of 2, S missing; a word of ask:
+ * that names no table is the input's error, at its place. */
+static void test_the_ask_setting_is_what_every_student_is_marked_out_of(void **state)
+{
+    static const char *const ask[] = {"ask: A\n", "ask: S A\n", "ask: A E\n"};
+    char *f11 = slurp("examples/f11.txt");
+    size_t i;
+    FILE *f;
+
+    (void)state;
+    assert_non_null(f11);
+    for (i = 0; i < 3; i++) {
+        assert_non_null(f = fopen("build/tests/f11-ask.txt", "w"));
+        fprintf(f, "%s%s", ask[i], f11);
+        fclose(f);
+        if (i == 0) {
+            assert_int_equal(run("check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                 "--lang en"), 0);
+            assert_file_contains(CLI_OUT, "score: 1/1\nA: right\n");
+        } else if (i == 1) {
+            assert_int_equal(run("check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                 "--lang en"), 0);
+            assert_file_contains(CLI_OUT, "score: 1/2\nA: right\nmissing: S (0 marks each)\n");
+        } else {
+            assert_int_equal(run("check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                 "--lang en"), 2);
+            assert_file_contains(CLI_ERR, "f11-ask.txt:1:8: error: ask: E is no table an "
+                                          "answer may give\n");
+        }
+    }
+    free(f11);
 }
 
 static void test_a_name_setting_names_the_student(void **state)
@@ -456,7 +641,8 @@ static void test_a_name_setting_names_the_student(void **state)
     assert_string_equal(a.student, "\xe5\xbc\xa0\xe4\xb8\x89");
     as_answers_free(&a);
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --format csv"), 0);
-    assert_file_contains(CLI_OUT, "\xef\xbb\xbfstudent,score,max,A,mistakes\r\nf11-two-places,1,1,1,\r\n");
+    assert_file_contains(CLI_OUT, "\xef\xbb\xbfstudent,score,max,Q,K,V,QKT,S,A,O,mistakes\r\n"
+                                  "f11-two-places,1,7,,,,,,1,,\r\n");
 }
 
 static void test_require_digits_makes_two_places_too_few(void **state)
@@ -468,13 +654,43 @@ static void test_require_digits_makes_two_places_too_few(void **state)
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt --require-digits x"), 2);
 }
 
+/* Issue 28: --require-digits looks at the true value (SPEC §6). By hand: 0.9965 is not
+ * whole, "1.00" has 2 decimals < 4: too few, although |1 - 0.9965| < 0.005. A true value
+ * that is whole (F11's A[0][0] = 1, A[0][1] = 0 under the mask) may be written "1.00". */
+static void test_require_digits_judges_the_true_value_not_the_written_one(void **state)
+{
+    const as_check_opts four = {-1, 4};
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+
+    (void)state;
+    assert_int_equal(as_cell_judge(1, 0.01, 0.9965, &four), AS_CELL_TOO_FEW);
+    assert_int_equal(as_cell_judge(0.9965, 1e-4, 0.9965, &four), AS_CELL_RIGHT);
+    assert_int_equal(as_cell_judge(1, 0.01, 1, &four), AS_CELL_RIGHT);
+    open_file(&s, "examples/f11.txt");
+    parse(&a, "A = [[1.00, 0.00], [0.6698, 0.3302]]\n");
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &four, &err), 0);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+    open_file(&s, "examples/f11.txt");
+    parse(&a, "A = [[1.00, 0.00], [0.67, 0.33]]\n");
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &four, &err), 0);
+    assert_false(g.correct);
+    assert_int_equal(g.table[0].nwrong, 2); /* row 1, both too few */
+    assert_true(g.table[0].wrong[0].too_few);
+    done(&g, &s, &a);
+}
+
 static void test_markdown_summary_of_two_students(void **state)
 {
     (void)state;
     assert_int_equal(run("check examples/f11.txt " DATA "f11-two-places.txt " DATA
                          "f11-no-scale.txt --format md --lang en"), 1);
     assert_file_contains(CLI_OUT, "| student | score | mistakes |\n|---|---|---|\n"
-                                  "| f11-two-places | 1/1 |  |\n| f11-no-scale | 0/1 | S:no_scale |\n");
+                                  "| f11-two-places | 1/7 |  |\n| f11-no-scale | 0/7 | S:no_scale |\n");
     assert_file_contains(CLI_OUT, "| `no_scale` | 1 |\n");
 }
 
@@ -487,6 +703,30 @@ static void test_the_bundled_class_gives_its_gradebook_and_report(void **state)
     assert_golden("tests/golden/check-class.csv");
     assert_int_equal(run("check examples/f11.txt examples/class --lang en"), 1);
     assert_golden("tests/golden/check-class-en.txt");
+}
+
+/* SPEC §6's item analysis of the bundled class, by hand from each file's comment:
+ * 李四 (S no_scale) and 赵六 (S masked_zero) carry into A and O; 钱七's slip in K
+ * carries into QKᵀ and is masked away in S; 王五 gave rows only (no QKᵀ); 孙八 mixed O
+ * from the Keys. */
+static void test_the_item_analysis_counts_each_table_of_the_class(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class --lang en"), 1);
+    assert_file_contains(CLI_OUT, "item analysis (students per table):\n"
+                                  "  Q: right 6, carried 0, wrong 0, missing 0\n"
+                                  "  K: right 5, carried 0, wrong 1 (? 1), missing 0\n"
+                                  "  V: right 6, carried 0, wrong 0, missing 0\n"
+                                  "  QK\xe1\xb5\x80: right 4, carried 1, wrong 0, missing 1\n"
+                                  "  S: right 4, carried 0, wrong 2 (no_scale 1, masked_zero 1), "
+                                  "missing 0\n"
+                                  "  A: right 4, carried 2, wrong 0, missing 0\n"
+                                  "  O: right 3, carried 2, wrong 1 (keys_for_values 1), missing 0\n");
+    assert_int_equal(run("check examples/f11.txt examples/class --format json"), 1);
+    assert_file_contains(CLI_OUT, "{\"table\": \"S\", \"right\": 4, \"carried\": 0, \"wrong\": 2, "
+                                  "\"missing\": 0, \"mistakes\": {\"no_scale\": 1, \"masked_zero\": 1}}");
+    assert_int_equal(run("check examples/f11.txt examples/class --format md --lang en"), 1);
+    assert_file_contains(CLI_OUT, "| QK\xe1\xb5\x80 | 4 | 1 | 0 |  | 1 |\n");
 }
 
 /* ---- reports: long lists, rows, ambiguity, names that need quoting ---- */
@@ -535,16 +775,45 @@ static void test_a_name_is_quoted_for_each_format(void **state)
     (void)state;
     snprintf(cmd, sizeof cmd, "%scsv", args);
     assert_int_equal(run(cmd), 2);
-    assert_file_contains(CLI_OUT, "\r\n\"Li, \"\"Lei\"\" | 3\",0,1,0,Q:?\r\n"
-                                  "no-such-answers,,,,\r\n");
+    assert_file_contains(CLI_OUT, "\r\n\"Li, \"\"Lei\"\" | 3\",0,7,0,,,,,,,Q:?\r\n"
+                                  "no-such-answers,,,,,,,,,,\r\n");
     snprintf(cmd, sizeof cmd, "%smd", args);
     assert_int_equal(run(cmd), 2);
-    assert_file_contains(CLI_OUT, "| Li, \"Lei\" \\| 3 | 0/1 | Q:? |\n"
+    assert_file_contains(CLI_OUT, "| Li, \"Lei\" \\| 3 | 0/7 | Q:? |\n"
                                   "| no-such-answers | | (file could not be graded) |\n");
     snprintf(cmd, sizeof cmd, "%sjson", args);
     assert_int_equal(run(cmd), 2);
     assert_file_contains(CLI_OUT, "{\"name\": \"Li, \\\"Lei\\\" | 3\", \"score\": 0");
     assert_file_contains(CLI_ERR, "no-such-answers.txt: error: cannot read the answers: no such file");
+}
+
+/* Issue 28 (SPEC §6, OWASP): a name a spreadsheet would run as a formula is quoted and
+ * prefixed with ' in the gradebook -- "=HYPERLINK(…)", "+1", "-1", "@SUM(A1)" -- and a
+ * plain name is left as it is. */
+static void test_a_name_a_spreadsheet_would_run_is_neutralised_in_the_gradebook(void **state)
+{
+    static const struct {
+        const char *name, *field;
+    } cases[] = {
+        {"=HYPERLINK(\"http://x.example\",\"y\")",
+         "\r\n\"'=HYPERLINK(\"\"http://x.example\"\",\"\"y\"\")\",1,"},
+        {"+1", "\r\n\"'+1\",1,"},
+        {"-1", "\r\n\"'-1\",1,"},
+        {"@SUM(A1)", "\r\n\"'@SUM(A1)\",1,"},
+        {"Li Lei", "\r\nLi Lei,1,"},
+    };
+    size_t i;
+    FILE *f;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_non_null(f = fopen("build/tests/check-formula-name.txt", "w"));
+        fprintf(f, "name: %s\nA = [[1, 0], [0.67, 0.33]]\n", cases[i].name);
+        fclose(f);
+        assert_int_equal(run("check examples/f11.txt build/tests/check-formula-name.txt "
+                             "--format csv"), 0);
+        assert_file_contains(CLI_OUT, cases[i].field);
+    }
 }
 
 /* With several heads an answer must say whose S it is (SPEC §6: S_h0, S_h1 ...). */
@@ -564,7 +833,7 @@ static void test_control_bytes_in_a_name_are_shown_not_sent(void **state)
 {
     (void)state;
     assert_int_equal(run("check examples/f11.txt " DATA "name-with-control-bytes.txt --lang en"), 0);
-    assert_file_contains(CLI_OUT, "student: Eve?[2J?  score: 1/1\n");
+    assert_file_contains(CLI_OUT, "student: Eve?[2J?  score: 1/7\n");
     assert_file_lacks(CLI_OUT, "\x1b");
     assert_file_lacks(CLI_OUT, "\x07");
 }
@@ -573,6 +842,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_written_unit_is_the_last_decimal_place),
+        cmocka_unit_test(test_a_trailing_point_is_exact_and_earns_nothing_by_its_width),
+        cmocka_unit_test(test_an_exponent_keeps_the_unit_of_the_digits_written),
         cmocka_unit_test(test_answer_names_follow_the_book),
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
@@ -596,13 +867,20 @@ int main(void)
         cmocka_unit_test(test_one_cell_is_judged_to_its_written_place_or_the_required_digits),
         cmocka_unit_test(test_rows_are_named_as_the_walk_through_names_them),
         cmocka_unit_test(test_the_chapters_row_1_is_checked_against_row_1),
+        cmocka_unit_test(test_rows_of_a_table_earn_their_share_of_its_mark_once),
+        cmocka_unit_test(test_a_blank_file_scores_0_and_an_unknown_table_is_ignored),
+        cmocka_unit_test(test_rounding_carried_in_from_a_wrong_table_costs_nothing_more),
+        cmocka_unit_test(test_the_ask_setting_is_what_every_student_is_marked_out_of),
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
+        cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
+        cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
         cmocka_unit_test(test_a_name_is_quoted_for_each_format),
+        cmocka_unit_test(test_a_name_a_spreadsheet_would_run_is_neutralised_in_the_gradebook),
         cmocka_unit_test(test_with_several_heads_an_answer_names_its_head),
         cmocka_unit_test(test_control_bytes_in_a_name_are_shown_not_sent),
     };

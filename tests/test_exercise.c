@@ -332,6 +332,7 @@ static void test_seed_1_level_2_is_pinned_to_these_bytes(void **state)
         "# Compute Q, K, V, QK\xe1\xb5\x80, S, A and O by hand, then check with attnstep run.\n"
         "tokens: I like\n"
         "mask: causal\n"
+        "ask: Q K V QKT S A O\n" /* what check marks every student out of (SPEC §6) */
         "\n"
         "X = [[-1,-2],      # row 0 is \xe2\x80\x9cI\xe2\x80\x9d\n"
         "     [ 0,-2]]      # row 1 is \xe2\x80\x9clike\xe2\x80\x9d\n"

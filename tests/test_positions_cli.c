@@ -113,7 +113,10 @@ static void test_check_grades_the_tables_positions_add(void **state)
     assert_file_contains(CLI_OUT, "Kr[1][1]: written 0.55, expected 0.5403023059");
     assert_int_equal(run("check examples/alibi.txt tests/data/positions/answers/alibi-bias.txt "
                          "--lang en"), 0);
-    assert_file_contains(CLI_OUT, "score: 2/2");
+    /* B is graded but not a table the problem asks (SPEC §6): 0 of alibi.txt's 10 marks
+     * (Q, K, V, each head's QKT, S, A, and O) */
+    assert_file_contains(CLI_OUT, "B_h1: right");
+    assert_file_contains(CLI_OUT, "score: 0/10");
     assert_int_equal(run("check examples/f11.txt tests/data/positions/answers/rope-turned.txt "
                          "--lang en"), 2);
     assert_file_contains(CLI_ERR, "rope-turned.txt:2:1: error: Qr: the problem has no such table");

@@ -32,6 +32,17 @@ typedef enum as_cell_verdict {
  * -inf. The tutor (`practice`) judges its cells with this too. */
 as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts *o);
 
+/* One mark of the score (SPEC §6, "Score, out of what was asked"): a table the problem
+ * asks, and what the student's answers earned of it. */
+typedef struct as_mark {
+    char name[32];             /* canonical, as JSON prints it: "S", "S_h1", "C" */
+    as_answer_kind kind;
+    long head;                 /* as as_table_grade's head */
+    size_t rows;               /* the table's rows: a row answer earns 1/rows of the mark */
+    double earned;             /* 0 .. 1: the whole table's credit, else its rows' shares */
+    int answered;              /* 0 when no answer gave any of it: missing */
+} as_mark;
+
 typedef struct as_grade {
     as_table_grade *table;     /* count entries, in the book's order */
     size_t count;
@@ -40,16 +51,24 @@ typedef struct as_grade {
     as_tiles *tiles;           /* the online softmax in blocks of tiles_B, run when an
                                 * answer asks for its blocks; owned, else NULL */
     int correct;               /* nonzero when every given table is right */
-    size_t score;              /* tables and rows that earn their mark: right or carried */
+    as_mark *mark;             /* nmarks: the tables asked, in the book's order */
+    size_t nmarks;             /* the maximum, the same for every student of a problem */
+    double score;              /* marks earned (right or carried): a table answered whole
+                                * counts as its credit, else its rows as shares */
+    const char **ignored;      /* nignored names of no table of the chapter ("E", the eˣ
+                                * table a sheet invites), borrowed from the answers */
+    size_t nignored;
 } as_grade;
 
 /* Grades the answers against the run t of problem p. A table not right against the
  * true values is recomputed by its right step from the student's own earlier tables:
  * agreeing with that, it is right when those tables were right (only rounded), else
- * carried_error (credit earned). Otherwise its mistake is named (diagnose.h). Returns 0
- * and fills g (free with as_grade_free()); or -1 with err set for an answers file that
- * cannot be graded: an unknown name, a head or row the problem lacks, a table named
- * twice, no table at all, or memory running out. */
+ * carried_error (credit earned). Otherwise its mistake is named (diagnose.h). The score
+ * is out of the tables p asks (Q, K, V, QKT, S, A, O; each head's QKT, S, A and C with
+ * Wo for several heads); a name of no table is ignored (g->ignored), and a file with no
+ * table scores 0. Returns 0 and fills g (free with as_grade_free()); or -1 with err set
+ * for an answers file that cannot be graded: a head or row the problem lacks, a table
+ * named twice, or memory running out. */
 int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
                    const as_check_opts *o, as_error *err);
 
@@ -68,12 +87,25 @@ long as_grade_order(const as_table_grade *g);
 
 /* ---- A class: a count of students per named mistake, and the mean ---- */
 
+/* The item analysis of one table asked (SPEC §6): how many students had it right,
+ * carried, wrong (and with which mistakes), missing. */
+typedef struct as_item {
+    char name[32];                    /* the mark's name: "S", "S_h1" */
+    size_t right, carried, wrong, missing;
+    size_t made[AS_DIAG_COUNT];       /* the wrong ones per named mistake; made[NONE]:
+                                       * none named (or several fit) */
+} as_item;
+
+#define AS_MAX_ITEMS 64
+
 typedef struct as_class_summary {
     size_t students;                  /* graded (unreadable files are not counted) */
     double mean_score;                /* mean of the marks earned */
     double mean_max;                  /* mean of the marks there were to earn */
     size_t made[AS_DIAG_COUNT];       /* students who made each named mistake (carried
                                        * errors are not mistakes: made[CARRIED] is 0) */
+    as_item item[AS_MAX_ITEMS];       /* per table asked, in the book's order */
+    size_t nitems;
 } as_class_summary;
 
 /* Sums up n graded students (grades[i] NULL for one whose file could not be graded). */

@@ -336,12 +336,21 @@ typedef enum as_msg {
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
-    AS_MSG_CHK_STUDENT,        /* %s name, %zu score, %zu max */
+    AS_MSG_CHK_STUDENT,        /* %s name, %s score (3.5), %zu max */
+    AS_MSG_CHK_MISSING,        /* %s the tables asked and not answered, "S、A" */
+    AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E") */
+    AS_MSG_CHK_ASK_UNKNOWN,    /* %s a word of the input's ask: setting that names no table */
+    AS_MSG_CHK_ASK_UNKNOWN_HINT,
     AS_MSG_CHK_CLASS,          /* %zu students graded */
     AS_MSG_CHK_MEAN,           /* %s mean score, %s mean max */
     AS_MSG_CHK_MADE,           /* heading of the count per named mistake */
     AS_MSG_CHK_MADE_LINE,      /* %s code, %zu students */
     AS_MSG_CHK_NO_MISTAKE,     /* a student line (or the class) with no named mistake */
+    AS_MSG_CHK_ITEMS,          /* heading of the item analysis */
+    AS_MSG_CHK_ITEM_LINE,      /* %s table, %zu right, %zu carried, %zu wrong, %s ITEM_MADE
+                                * or "", %zu missing */
+    AS_MSG_CHK_ITEM_MADE,      /* %s the wrong ones' mistakes, "no_scale 3、? 1" */
+    AS_MSG_CHK_COL_MISSING,    /* column heading of the item analysis in Markdown */
     AS_MSG_CHK_UNREADABLE,     /* %s why: an answers file that cannot be read */
     AS_MSG_CHK_NOT_GRADED,     /* a student line whose file could not be graded */
     AS_MSG_CHK_COL_STUDENT,    /* column headings of the Markdown summary */
@@ -639,12 +648,8 @@ typedef enum as_msg {
     AS_MSG_CHK_NO_SUCH_TABLE_HINT,
     AS_MSG_CHK_NO_SUCH_ROW,
     AS_MSG_CHK_NO_SUCH_ROW_HINT,
-    AS_MSG_CHK_NOT_NAMEABLE,
-    AS_MSG_CHK_NOT_NAMEABLE_HINT,
     AS_MSG_CHK_GIVEN_TWICE,
     AS_MSG_CHK_GIVEN_TWICE_HINT,
-    AS_MSG_CHK_NO_TABLE,
-    AS_MSG_CHK_NO_TABLE_HINT,
     AS_MSG_ANS_NO_EQUALS,
     AS_MSG_ANS_NO_TABLE,
     AS_MSG_ANS_SAME_LINE_HINT,

@@ -17,10 +17,12 @@ size_t as_parse_number(const char *s, size_t len, int allow_inf, double *out, co
 extern const char as_why_too_large[];        /* 1e999, or a fraction beyond the range */
 extern const char as_why_zero_denominator[]; /* 1/0 */
 
-/* The unit of the last digit written in the number text s[0..n): 0.01 for "0.67", 1 for
- * "3.", 0.001 for "1e-3", 1e-4 for "1.5e-3"; 0 when the number is exact as written ("2",
- * "1/3", "1/√2", "-inf", and a zero with an exponent such as "0.0e9", which has no
- * significant digit to be precise to). Never infinite, whatever the exponent. */
+/* The unit of the last digit written in the number text s[0..n) (SPEC §6): 0.01 for
+ * "0.67", "1.00", "1.00e0" and "0.00e0" alike (the place of the last digit, whatever its
+ * value), 0.001 for "1e-3", 1e-4 for "1.5e-3", 0.1 for "0.0e9" (an exponent scales
+ * nothing in a zero: it narrows a zero's unit, never widens it); 0 when the number is exact as written:
+ * no digit after a point ("2", "1.", "2e3"), "1/3", "1/√2", "-inf". Never infinite,
+ * whatever the exponent. */
 double as_written_unit(const char *s, size_t n);
 
 #endif

@@ -20,6 +20,10 @@ typedef struct as_chain_slot {
     uint64_t *ctaint; /* per row of calc: the answers it comes from (bit i: graded answer
                        * i; answers past 63 share bit 63) */
     uint64_t *taint;  /* per row of own */
+    as_matrix cerr;   /* [as calc]: how far the rounding of the written tables the step
+                       * read can move each cell of calc (first order: Σ |∂cell/∂input| ×
+                       * the input's half unit; SPEC §6, the interval rule) */
+    as_matrix oerr;   /* [as own]: cerr, or half the unit of a cell the student wrote */
     int ok;           /* 0 when the step is undefined here (nothing readable in a row, a
                        * width the mistake cannot give): calc and own are then empty */
 } as_chain_slot;

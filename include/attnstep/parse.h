@@ -77,6 +77,9 @@ typedef struct as_input {
     as_pos rope_pos;
     char *loss;          /* grad: the loss as written (checked by grad), NULL when not set */
     as_pos loss_pos;     /* where its value starts */
+    char *ask;           /* check: the tables the problem asks, as written ("Q K V QKT S A
+                          * O", SPEC §6; checked by check), NULL when not set */
+    as_pos ask_pos;      /* where its value starts */
     as_named mat[AS_NMAT];
 } as_input;
 

@@ -188,18 +188,18 @@ double as_written_unit(const char *s, size_t n)
             break;
         if (s[i] == '.')
             point = 1;
-        else if (s[i] >= '1' && s[i] <= '9')
-            nonzero = 1;
-        if (point && s[i] >= '0' && s[i] <= '9')
-            frac++;
+        else if (point && s[i] >= '0' && s[i] <= '9')
+            frac++; /* a digit after the point: its place is the unit */
+        nonzero |= s[i] >= '1' && s[i] <= '9';
     }
-    if (i < n) { /* an exponent: 1.5e-3 was written to 4 places */
-        if (!nonzero)
-            return 0; /* a zero with an exponent (0.0e9) has no digit to be precise to */
+    if (i < n) /* an exponent scales the mantissa's unit: 1.5e-3 was written to 4 places */
         e = written_exponent(s + i + 1, n - i - 1);
-    }
-    if (!point && e >= 0)
-        return 0; /* a whole number (also 2e3) is exact */
+    if (!nonzero && e > 0)
+        e = 0; /* 0.0e9 is still 0.0: a zero's exponent may narrow its unit, never widen it */
+    /* The unit is the place of the last digit written, whatever its value: 0.00e0 is 0.00.
+     * No digit after the point ("1.", "1", "2e3") is a whole number, exact. */
+    if (frac == 0 && e >= 0)
+        return 0;
     unit = pow(10.0, (double)e - (double)frac);
     return isfinite(unit) ? unit : 0; /* no unit to give: the number must be exact */
 }

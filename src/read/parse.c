@@ -94,15 +94,16 @@ static unsigned flags_of(as_mat_id id)
 /* ------------------------------------------------------------------ settings table ---- */
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
-       SET_KV_HEADS, SET_LOSS, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, NSET };
+       SET_KV_HEADS, SET_LOSS, SET_ASK, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
                                             "heads", "layout", "scale", "kv_heads", "loss",
-                                            "positions", "rope_base", "rope"};
+                                            "ask", "positions", "rope_base", "rope"};
 
 /* A value of each setting, for the hint when the value is missing. */
 static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
-                                               "auto", "1", "sum", "rope", "10000", "half"};
+                                               "auto", "1", "sum", "Q K V QKT S A O", "rope",
+                                               "10000", "half"};
 
 /* The hint for an unknown word: "did you mean X?" when one of names is near it, else
  * the hint `otherwise`, into hint[size]. */
@@ -395,7 +396,8 @@ static int plain_text(parser *ps, const char *v, const char *e)
 /* Gives the value v..e (trimmed, not empty) to the setting which. */
 static int set_value(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
-    if ((which == SET_TITLE || which == SET_TOKENS || which == SET_KV_TOKENS) &&
+    if ((which == SET_TITLE || which == SET_TOKENS || which == SET_KV_TOKENS ||
+         which == SET_ASK) &&
         plain_text(ps, v, e) != 0)
         return -1;
     switch (which) {
@@ -406,6 +408,10 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
         ps->in->loss = dup_n(v, (size_t)(e - v));
         ps->in->loss_pos = as_reader_pos(&ps->r, v);
         return ps->in->loss == NULL ? as_reader_fail_memory(&ps->r, v) : 0;
+    case SET_ASK: /* the tables check marks (SPEC §6): check reads the names */
+        ps->in->ask = dup_n(v, (size_t)(e - v));
+        ps->in->ask_pos = as_reader_pos(&ps->r, v);
+        return ps->in->ask == NULL ? as_reader_fail_memory(&ps->r, v) : 0;
     case SET_TOKENS:
         return set_labels(ps, &ps->in->tokens, v, e, key);
     case SET_KV_TOKENS:
@@ -680,6 +686,7 @@ void as_input_free(as_input *in)
     free(in->path);
     free(in->title);
     free(in->loss);
+    free(in->ask);
     for (i = 0; in->tokens.label != NULL && i < in->tokens.count; i++)
         free(in->tokens.label[i]);
     free(in->tokens.label);

@@ -16,9 +16,18 @@
 /* One cell                                                                         */
 /* ------------------------------------------------------------------------------ */
 
+/* Nonzero when the true value x is a whole number, to the margin of its computation
+ * (a sum of shares that is 1 - 1e-16 is 1). */
+static int whole_number(double x)
+{
+    return isfinite(x) && fabs(x - nearbyint(x)) <= 1e-9 * fmax(1.0, fabs(x));
+}
+
 as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts *o)
 {
-    if (o->require_digits > 0 && u > 0 && !isinf(w) && w != floor(w) &&
+    /* --require-digits asks of the true value (SPEC §6): "1.00" for 0.9965 has too few
+     * decimals however whole it looks */
+    if (o->require_digits > 0 && u > 0 && !isinf(w) && !whole_number(x) &&
         u > pow(10.0, -o->require_digits) * 1.5)
         return AS_CELL_TOO_FEW;
     return as_answer_cell_ok(w, u, x, o->tol, 0) ? AS_CELL_RIGHT : AS_CELL_WRONG;
@@ -183,7 +192,8 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     return 0;
 }
 
-/* Sets g's kind, head, row, name and expected table from the answer's name. */
+/* Sets g's kind, head, row, name and expected table from the answer's name. Returns 0,
+ * 1 when the name is no table an answer may name, or -1 with err set. */
 static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const as_trace *t,
                    const as_answers *a, const as_answer *ans, as_error *err)
 {
@@ -193,7 +203,7 @@ static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const 
     g->row = -1;
     if (as_answer_name(ans->name, &g->kind, &named) != 0 &&
         as_answer_row(ans->name, &g->kind, &named, &g->row) != 0)
-        return name_error(a, ans, err, AS_MSG_CHK_NOT_NAMEABLE, AS_MSG_CHK_NOT_NAMEABLE_HINT);
+        return 1; /* no table of the chapter (E, a note): ignored, never a reason to refuse */
     return place(g, all, p, t, a, ans, named, err);
 }
 
@@ -292,8 +302,12 @@ static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
             continue;
         }
         memset(now, 0, sizeof *now);
-        if (resolve(now, g, p, t, a, &a->item[i], err) != 0)
+        if ((given = resolve(now, g, p, t, a, &a->item[i], err)) < 0)
             goto fail;
+        if (given > 0) {
+            g->ignored[g->nignored++] = a->item[i].name;
+            continue;
+        }
         for (j = 0; j < g->count; j++)
             if (g->table[j].expected.v == now->expected.v &&
                 g->table[j].expected.rows == now->expected.rows &&
@@ -346,18 +360,20 @@ static int grade_cells(as_table_grade *g, const as_check_opts *o, int *too_few)
     return 0;
 }
 
-/* Nonzero when every cell agrees with the step done on the student's own tables. */
+/* Nonzero when every cell agrees with the step done on the student's own tables: the
+ * recomputed cell is an interval, as wide as the rounding of the tables written before
+ * it can move it (SPEC §6; with --tol, tol alone). */
 static int agrees_with(const as_table_grade *g, const as_chain_slot *s, double tol)
 {
     const as_matrix *w = &g->given->value;
-    const double *x;
+    const size_t at = g->row >= 0 ? (size_t)g->row * s->calc.cols : 0;
     size_t i;
 
     if (!s->ok || !g->shape_ok)
         return 0;
-    x = s->calc.v + (g->row >= 0 ? (size_t)g->row * s->calc.cols : 0);
     for (i = 0; i < w->rows * w->cols; i++)
-        if (!as_answer_cell_ok(w->v[i], g->given->unit.v[i], x[i], tol, 0))
+        if (!as_answer_cell_ok(w->v[i], g->given->unit.v[i], s->calc.v[at + i], tol,
+                               tol < 0 ? s->cerr.v[at + i] : 0))
             return 0;
     return 1;
 }
@@ -387,10 +403,24 @@ static void name_sources(as_table_grade *g, const as_grade *all, uint64_t bits)
                                     len ? ", " : "", all->table[i].name);
 }
 
+/* The mistakes behind the wrong answers among bits: a carried_error's own origin (the
+ * table where the mistake was made), else the answer itself. */
+static uint64_t origins(uint64_t bits, const uint64_t *origin, size_t count)
+{
+    uint64_t out = 0;
+    size_t b;
+
+    for (b = 0; b < 63 && b < count; b++)
+        if (bits & AS_CHAIN_BIT(b))
+            out |= origin[b];
+    return out | (bits & AS_CHAIN_BIT(63));
+}
+
 /* Judges table i: right against the truth; else right or carried_error when its step,
- * done on the student's own earlier tables, gives it; else wrong, with its mistake. */
+ * done on the student's own earlier tables, gives it (carried from where the mistake
+ * was made, origin[]); else wrong, with its mistake. */
 static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_set,
-                 const as_check_opts *o)
+                 uint64_t *origin, const as_check_opts *o)
 {
     as_table_grade *e = &g->table[i];
     const as_chain *right;
@@ -408,7 +438,8 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
                 e->nwrong = 0;
             } else {
                 e->diagnosis = AS_DIAG_CARRIED_ERROR;
-                name_sources(e, g, bad);
+                origin[i] = origins(bad, origin, i);
+                name_sources(e, g, origin[i]);
             }
         } else if (as_diagnose(e, cache, o->tol) != 0) {
             return -1;
@@ -417,6 +448,163 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
     e->credit = e->correct || e->diagnosis == AS_DIAG_CARRIED_ERROR;
     if (!e->correct)
         *wrong_set |= AS_CHAIN_BIT(i);
+    if (!e->correct && e->diagnosis != AS_DIAG_CARRIED_ERROR)
+        origin[i] = AS_CHAIN_BIT(i); /* the mistake was made here */
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The score, out of what was asked                                                */
+/* ------------------------------------------------------------------------------ */
+
+/* Adds the mark of the table of a kind (head -1: the layer's) to g's list, once. */
+static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
+{
+    as_mark *m = &g->mark[g->nmarks];
+    const as_matrix *whole = head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind);
+    size_t i;
+
+    for (i = 0; i < g->nmarks; i++)
+        if (g->mark[i].kind == kind && g->mark[i].head == head)
+            return;
+    g->nmarks++;
+    m->kind = kind;
+    m->head = head;
+    m->rows = whole->rows;
+    if (head >= 0 && t->heads > 1)
+        snprintf(m->name, sizeof m->name, "%s_h%ld", as_answer_kind_name(kind), head);
+    else
+        snprintf(m->name, sizeof m->name, "%s", as_answer_kind_name(kind));
+}
+
+/* Adds the marks of one name of the input's ask: setting ("S": each head's S; "S_h1";
+ * "O": the layer's output). Returns 0, or -1 when the name is no table of p. */
+static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const char *name)
+{
+    as_answer_kind kind;
+    long head;
+    size_t h;
+
+    if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_M || head >= (long)p->heads ||
+        (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
+        return -1;
+    if (head < 0 && kind == AS_ANS_O && p->heads == 1 && p->Wo == NULL)
+        head = 0; /* one head, no Wo: the head's O is the layer's */
+    if (head >= 0 || kind <= AS_ANS_V || kind == AS_ANS_C || kind == AS_ANS_PE || kind == AS_ANS_O) {
+        if ((head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind))->v == NULL)
+            return -1;
+        ask(g, t, kind, head);
+        return 0;
+    }
+    for (h = 0; h < p->heads; h++) { /* QKT, S, A, Qr, Kr, B without a head: every head's */
+        if (as_head_table(&t->head[h], kind)->v == NULL)
+            return -1;
+        ask(g, t, kind, (long)h);
+    }
+    return 0;
+}
+
+/* The input's ask: setting, word by word. Returns 0, -1 when memory ran out, or 1 with
+ * err set at the word that names no table. */
+static int asked_setting(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+{
+    const char *w = p->in->ask;
+    char name[32];
+    size_t n, words = 1;
+
+    for (n = 0; w[n] != '\0'; n++)
+        words += w[n] == ' ' || w[n] == '\t';
+    if ((g->mark = calloc(words * p->heads + 1, sizeof *g->mark)) == NULL)
+        return -1;
+    while (*w != '\0') {
+        for (; *w == ' ' || *w == '\t'; w++)
+            ;
+        for (n = 0; w[n] != '\0' && w[n] != ' ' && w[n] != '\t'; n++)
+            ;
+        if (n == 0)
+            break;
+        snprintf(name, sizeof name, "%.*s", (int)n, w);
+        if (n >= sizeof name || ask_named(g, p, t, name) != 0) {
+            as_error_msg(err, p->in->path, p->in->ask_pos.line,
+                         p->in->ask_pos.col + (int)(w - p->in->ask), AS_MSG_CHK_ASK_UNKNOWN,
+                         name);
+            as_error_hint_msg(err, AS_MSG_CHK_ASK_UNKNOWN_HINT);
+            return 1;
+        }
+        w += n;
+    }
+    return 0;
+}
+
+/* The tables p asks (SPEC §6): its ask: setting (an exercise file), else Q, K, V, QKT,
+ * S, A and O; with several heads each head's QKT, S and A, and C when Wo is given.
+ * Returns 0, -1 when memory ran out, or 1 with err set for a bad ask: setting. */
+static int asked(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+{
+    as_answer_kind k;
+    size_t h;
+
+    if (p->in->ask != NULL)
+        return asked_setting(g, p, t, err);
+    if ((g->mark = calloc(3 * p->heads + 5, sizeof *g->mark)) == NULL)
+        return -1;
+    for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
+        ask(g, t, k, -1);
+    for (h = 0; h < p->heads; h++)
+        for (k = AS_ANS_QKT; k <= AS_ANS_A; k++)
+            ask(g, t, k, (long)h);
+    if (p->heads > 1 && p->Wo != NULL)
+        ask(g, t, AS_ANS_C, -1);
+    ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+    return 0;
+}
+
+/* What the answers earned of mark m: the credit of the whole table when it was answered
+ * whole (the rows then count no more), else 1/rows for each row some answer gave right
+ * (a row answer "a1", or the first rows "K[:1]"), each row once. */
+static int earn(as_mark *m, const as_grade *g)
+{
+    unsigned char *hit = calloc(m->rows ? m->rows : 1, 1);
+    size_t i, r, rows = 0;
+    int whole = -1;
+
+    if (hit == NULL)
+        return -1;
+    for (i = 0; i < g->count; i++) {
+        const as_table_grade *e = &g->table[i];
+        if (e->kind != m->kind || e->head != m->head)
+            continue;
+        m->answered = 1;
+        if (e->row < 0 && e->expected.rows == m->rows)
+            whole = whole > e->credit ? whole : e->credit;
+        else if (e->row < 0)
+            for (r = 0; r < e->expected.rows && r < m->rows; r++)
+                hit[r] |= (unsigned char)e->credit;
+        else if ((size_t)e->row < m->rows)
+            hit[e->row] |= (unsigned char)e->credit;
+    }
+    for (r = 0; r < m->rows; r++)
+        rows += hit[r];
+    free(hit);
+    m->earned = whole >= 0 ? whole : m->rows ? (double)rows / (double)m->rows : 0;
+    return 0;
+}
+
+/* g's marks and score. Returns 0, -1 when memory ran out, or 1 with err set for a bad
+ * ask: setting. */
+static int score(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+{
+    size_t i;
+    int rc;
+
+    if ((rc = asked(g, p, t, err)) != 0)
+        return rc;
+    g->score = 0;
+    for (i = 0; i < g->nmarks; i++) {
+        if (earn(&g->mark[i], g) != 0)
+            return -1;
+        g->score += g->mark[i].earned;
+    }
     return 0;
 }
 
@@ -430,36 +618,43 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
 {
     as_chain_cache cache;
-    uint64_t wrong_set = 0;
+    uint64_t wrong_set = 0, *origin = NULL;
     size_t i;
+    int rc;
 
     memset(g, 0, sizeof *g);
     g->tiles_B = B;
     as_chain_cache_init(&cache, p, &t->M, NULL, 0);
-    if (a->count > 0 && (g->table = calloc(a->count, sizeof *g->table)) == NULL)
+    if (a->count > 0 && ((g->table = calloc(a->count, sizeof *g->table)) == NULL ||
+                         (g->ignored = calloc(a->count, sizeof *g->ignored)) == NULL))
         goto nomem;
     if (a->count > 0 && resolve_all(g, p, t, a, err) != 0)
         goto fail;
-    if (g->count == 0) { /* nothing, or only the problem's own X, W ... */
-        as_error_msg(err, a->path, 0, 0, AS_MSG_CHK_NO_TABLE);
-        as_error_hint_msg(err, AS_MSG_CHK_NO_TABLE_HINT);
-        goto fail;
-    }
-    qsort(g->table, g->count, sizeof *g->table, by_book_order);
+    if (g->count > 0) /* none (a blank file, only X, W ...): every table asked is missing */
+        qsort(g->table, g->count, sizeof *g->table, by_book_order);
     as_chain_cache_init(&cache, p, &t->M, g->table, g->count);
+    if ((origin = calloc(g->count ? g->count : 1, sizeof *origin)) == NULL)
+        goto nomem;
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
         g->table[i].index = i;
-        if (judge(g, i, &cache, &wrong_set, o) != 0)
+        if (judge(g, i, &cache, &wrong_set, origin, o) != 0)
             goto nomem;
         g->correct &= g->table[i].correct;
-        g->score += (size_t)g->table[i].credit;
     }
+    g->correct &= g->count > 0; /* a blank file has nothing right */
+    if ((rc = score(g, p, t, err)) != 0) {
+        if (rc < 0)
+            goto nomem;
+        goto fail;
+    }
+    free(origin);
     as_chain_cache_free(&cache);
     return 0;
 nomem:
     as_error_msg(err, a->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
 fail:
+    free(origin);
     as_chain_cache_free(&cache);
     as_grade_free(g);
     return -1;
@@ -474,6 +669,8 @@ void as_grade_free(as_grade *g)
         free_own(&g->table[i]);
     }
     free(g->table);
+    free(g->mark);
+    free(g->ignored);
     if (g->tiles != NULL)
         as_tiles_free(g->tiles);
     free(g->tiles);
@@ -484,9 +681,59 @@ void as_grade_free(as_grade *g)
 /* A class                                                                          */
 /* ------------------------------------------------------------------------------ */
 
+/* The item of mark name in s, added when new; NULL when there is no room. */
+static as_item *item_of(as_class_summary *s, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < s->nitems; i++)
+        if (strcmp(s->item[i].name, name) == 0)
+            return &s->item[i];
+    if (s->nitems == AS_MAX_ITEMS)
+        return NULL;
+    snprintf(s->item[s->nitems].name, sizeof s->item[0].name, "%s", name);
+    return &s->item[s->nitems++];
+}
+
+/* Counts mark m of grade g into its item: missing; else wrong when an answer of it
+ * (the whole table when answered whole) earned nothing, carried when one was a
+ * carried_error, right otherwise. */
+static void count_item(as_item *it, const as_mark *m, const as_grade *g)
+{
+    size_t i;
+    int whole = 0, wrong = 0, carried = 0;
+    as_diag diag = AS_DIAG_NONE;
+
+    if (!m->answered) {
+        it->missing++;
+        return;
+    }
+    for (i = 0; i < g->count; i++)
+        whole |= g->table[i].kind == m->kind && g->table[i].head == m->head &&
+                 g->table[i].row < 0 && g->table[i].expected.rows == m->rows;
+    for (i = 0; i < g->count; i++) {
+        const as_table_grade *e = &g->table[i];
+        if (e->kind != m->kind || e->head != m->head ||
+            (whole && !(e->row < 0 && e->expected.rows == m->rows)))
+            continue;
+        if (!e->credit && !wrong)
+            wrong = 1, diag = e->diagnosis;
+        carried |= e->diagnosis == AS_DIAG_CARRIED_ERROR;
+    }
+    if (wrong) {
+        it->wrong++;
+        it->made[diag]++;
+    } else if (carried) {
+        it->carried++;
+    } else {
+        it->right++;
+    }
+}
+
 void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size_t n)
 {
-    size_t i, j, marks = 0, max = 0;
+    size_t i, j, max = 0;
+    double marks = 0;
 
     memset(s, 0, sizeof *s);
     for (i = 0; i < n; i++) {
@@ -495,14 +742,19 @@ void as_class_summarize(as_class_summary *s, const as_grade *const *grades, size
             continue;
         s->students++;
         marks += grades[i]->score;
-        max += grades[i]->count;
+        max += grades[i]->nmarks;
         for (j = 0; j < grades[i]->count; j++)
             made[grades[i]->table[j].diagnosis] = 1;
+        for (j = 0; j < grades[i]->nmarks; j++) {
+            as_item *it = item_of(s, grades[i]->mark[j].name);
+            if (it != NULL)
+                count_item(it, &grades[i]->mark[j], grades[i]);
+        }
         for (j = AS_DIAG_CARRIED_ERROR + 1; j < AS_DIAG_COUNT; j++)
             s->made[j] += (size_t)made[j];
     }
     if (s->students > 0) {
-        s->mean_score = (double)marks / (double)s->students;
+        s->mean_score = marks / (double)s->students;
         s->mean_max = (double)max / (double)s->students;
     }
 }

@@ -15,6 +15,42 @@ static const char *msg(const as_render_opts *o, as_msg m)
     return as_msg_text(o->lang, m);
 }
 
+/* A number for a score or the summary: at most 2 decimals, trailing zeros dropped
+ * ("3.5", "0.33", "7"). */
+static void short_number(char *buf, size_t size, double v)
+{
+    as_fmt_display(buf, size, v, 2, 1);
+}
+
+/* The names of g's marks that were missing (all: 1) or of its ignored names (all: 0),
+ * joined by sep into buf; "" for none. */
+static void names_list(char *buf, size_t size, const as_grade *g, int missing, const char *sep)
+{
+    size_t i, len = 0, n = missing ? g->nmarks : g->nignored;
+
+    buf[0] = '\0';
+    for (i = 0; i < n && len < size; i++) {
+        if (missing && g->mark[i].answered)
+            continue;
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? sep : "",
+                                missing ? g->mark[i].name : g->ignored[i]);
+    }
+}
+
+/* The mistakes of an item's wrong answers, "no_scale 3, ? 1" (? for none named), joined
+ * by sep into buf; "" when none was wrong. */
+static void item_made(char *buf, size_t size, const as_item *it, const char *sep)
+{
+    size_t d, len = 0;
+
+    buf[0] = '\0';
+    for (d = 0; d < AS_DIAG_COUNT && len < size; d++)
+        if (it->made[d] > 0)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s %zu", len ? sep : "",
+                                    d == AS_DIAG_NONE ? "?" : as_diag_code((as_diag)d),
+                                    it->made[d]);
+}
+
 /* ------------------------------------------------------------------------------ */
 /* The teaching sentence of a diagnosis                                             */
 /* ------------------------------------------------------------------------------ */
@@ -188,27 +224,43 @@ static void mistakes(char *buf, size_t size, const as_grade *g, const char *sep)
     }
 }
 
+/* The lines of the tables asked and not answered, and of the names ignored (SPEC §6). */
+static void text_notes(FILE *out, const as_grade *g, const as_render_opts *o)
+{
+    char list[1024];
+
+    names_list(list, sizeof list, g, 1, msg(o, AS_MSG_CHK_LIST_SEP));
+    if (list[0] != '\0') {
+        fprintf(out, msg(o, AS_MSG_CHK_MISSING), list);
+        fputc('\n', out);
+    }
+    names_list(list, sizeof list, g, 0, msg(o, AS_MSG_CHK_LIST_SEP));
+    if (list[0] != '\0') {
+        fprintf(out, msg(o, AS_MSG_CHK_IGNORED), list);
+        fputc('\n', out);
+    }
+}
+
 static void text_student(FILE *out, const as_student *s, const as_render_opts *o, int require_digits)
 {
     size_t i, wrong = 0;
+    char score[32];
 
-    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, s->grade.score, s->grade.count);
+    short_number(score, sizeof score, s->grade.score);
+    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, score, s->grade.nmarks);
     fputc('\n', out);
     for (i = 0; i < s->grade.count; i++) {
         text_table(out, &s->grade.table[i], o, require_digits);
         wrong += !s->grade.table[i].correct;
     }
+    text_notes(out, &s->grade, o);
+    if (s->grade.count == 0)
+        return; /* nothing written: the missing line says it all */
     if (wrong == 0)
         fprintf(out, msg(o, AS_MSG_CHK_ALL_RIGHT), s->grade.count);
     else
         fprintf(out, msg(o, AS_MSG_CHK_SOME_WRONG), wrong, s->grade.count);
     fputc('\n', out);
-}
-
-/* A number for the summary: at most 2 decimals, trailing zeros dropped. */
-static void short_number(char *buf, size_t size, double v)
-{
-    as_fmt_display(buf, size, v, 2, 1);
 }
 
 static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
@@ -230,7 +282,8 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
             continue;
         }
         mistakes(line, sizeof line, &st->grade, "; ");
-        fprintf(out, "%zu/%zu  %s\n", st->grade.score, st->grade.count,
+        short_number(a, sizeof a, st->grade.score);
+        fprintf(out, "%s/%zu  %s\n", a, st->grade.nmarks,
                 line[0] ? line : msg(o, AS_MSG_CHK_NO_MISTAKE));
     }
     short_number(a, sizeof a, s->mean_score);
@@ -247,6 +300,21 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
     }
     if (!any)
         fprintf(out, "  %s\n", msg(o, AS_MSG_CHK_NO_MISTAKE));
+    fprintf(out, "\n%s\n", msg(o, AS_MSG_CHK_ITEMS));
+    for (i = 0; i < s->nitems; i++) {
+        const as_item *it = &s->item[i];
+        char made[512], name[64];
+        item_made(made, sizeof made, it, msg(o, AS_MSG_CHK_LIST_SEP));
+        if (made[0] != '\0')
+            snprintf(line, sizeof line, msg(o, AS_MSG_CHK_ITEM_MADE), made);
+        else
+            line[0] = '\0';
+        as_table_shown_name(name, sizeof name, it->name, o->ascii);
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_ITEM_LINE), name, it->right, it->carried, it->wrong, line,
+                it->missing);
+        fputc('\n', out);
+    }
 }
 
 /* Each graded student by one, a blank line apart, then (several) the summary by the other. */
@@ -291,12 +359,13 @@ static void md_cell(FILE *out, const char *s)
 
 static void md_student(FILE *out, const as_student *s, const as_render_opts *o, int digits)
 {
-    char name[64], text[512];
+    char name[64], text[1024];
     size_t i;
 
     (void)digits; /* the Markdown report names the table's mistake, not each cell */
     fputs("## ", out);
-    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, s->grade.score, s->grade.count);
+    short_number(text, sizeof text, s->grade.score);
+    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, text, s->grade.nmarks);
     fprintf(out, "\n\n| %s | %s | %s |\n|---|---|---|\n", msg(o, AS_MSG_CHK_COL_TABLE),
             msg(o, AS_MSG_CHK_COL_RESULT), msg(o, AS_MSG_CHK_COL_DIAG));
     for (i = 0; i < s->grade.count; i++) {
@@ -315,6 +384,18 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
             md_cell(out, text);
         }
         fputs(" |\n", out);
+    }
+    names_list(text, sizeof text, &s->grade, 1, msg(o, AS_MSG_CHK_LIST_SEP));
+    if (text[0] != '\0') {
+        fputc('\n', out);
+        fprintf(out, msg(o, AS_MSG_CHK_MISSING), text);
+        fputc('\n', out);
+    }
+    names_list(text, sizeof text, &s->grade, 0, msg(o, AS_MSG_CHK_LIST_SEP));
+    if (text[0] != '\0') {
+        fputc('\n', out);
+        fprintf(out, msg(o, AS_MSG_CHK_IGNORED), text);
+        fputc('\n', out);
     }
 }
 
@@ -337,7 +418,8 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
             continue;
         }
         mistakes(line, sizeof line, &st->grade, "; ");
-        fprintf(out, " | %zu/%zu | ", st->grade.score, st->grade.count);
+        short_number(a, sizeof a, st->grade.score);
+        fprintf(out, " | %s/%zu | ", a, st->grade.nmarks);
         md_cell(out, line);
         fputs(" |\n", out);
     }
@@ -350,6 +432,19 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
     for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
         if (s->made[i] > 0)
             fprintf(out, "| `%s` | %zu |\n", as_diag_code((as_diag)i), s->made[i]);
+    fprintf(out, "\n%s\n\n| %s | %s | %s | %s | %s | %s |\n|---|---|---|---|---|---|\n",
+            msg(o, AS_MSG_CHK_ITEMS), msg(o, AS_MSG_CHK_COL_TABLE), msg(o, AS_MSG_CHK_WORD_RIGHT),
+            msg(o, AS_MSG_CHK_WORD_CARRIED), msg(o, AS_MSG_CHK_WORD_WRONG),
+            msg(o, AS_MSG_CHK_COL_MISTAKES), msg(o, AS_MSG_CHK_COL_MISSING));
+    for (i = 0; i < s->nitems; i++) {
+        const as_item *it = &s->item[i];
+        char name[64];
+        item_made(line, sizeof line, it, ", ");
+        as_table_shown_name(name, sizeof name, it->name, o->ascii);
+        fprintf(out, "| %s | %zu | %zu | %zu | ", name, it->right, it->carried, it->wrong);
+        md_cell(out, line);
+        fprintf(out, " | %zu |\n", it->missing);
+    }
 }
 
 int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
@@ -361,14 +456,20 @@ int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
 /* CSV gradebook                                                                    */
 /* ------------------------------------------------------------------------------ */
 
-/* A field, quoted when it holds a comma, a quote or a line end (RFC 4180). */
+/* A field, quoted when it holds a comma, a quote or a line end (RFC 4180). One that a
+ * spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a CR: a name
+ * "=HYPERLINK(…)") is quoted and prefixed with ' (SPEC §6, OWASP on CSV injection). */
 static void csv_field(FILE *out, const char *s)
 {
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    const int formula = s[0] != '\0' && strchr("=+-@\t\r", s[0]) != NULL;
+
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (; *s != '\0'; s++) {
         if (*s == '"')
             fputc('"', out);
@@ -377,28 +478,50 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* The columns: every table or row some student gave, in the book's order. */
-static size_t csv_columns(const as_table_grade **col, size_t cap, const as_class *c)
+/* Nonzero when t is (a part of) one of g's marks: its credit is in that mark's column. */
+static int in_a_mark(const as_table_grade *t, const as_grade *g)
 {
-    size_t i, j, k, n = 0;
+    size_t i;
 
+    for (i = 0; i < g->nmarks; i++)
+        if (g->mark[i].kind == t->kind && g->mark[i].head == t->head)
+            return 1;
+    return 0;
+}
+
+/* The columns: the tables asked (each a mark, SPEC §6), then every other table or row
+ * some student gave, in the book's order. *nmarks gets how many are marks. */
+static size_t csv_columns(const char **col, size_t cap, const as_class *c, size_t *nmarks)
+{
+    const as_table_grade *other[256];
+    size_t i, j, k, n = 0, m = 0;
+
+    *nmarks = 0;
+    for (i = 0; i < c->count && *nmarks == 0; i++)
+        for (j = 0; c->student[i].graded && j < c->student[i].grade.nmarks && j < cap; j++)
+            col[(*nmarks)++] = c->student[i].grade.mark[j].name;
     for (i = 0; i < c->count; i++) {
         const as_grade *g = &c->student[i].grade;
         for (j = 0; c->student[i].graded && j < g->count; j++) {
             const as_table_grade *t = &g->table[j];
-            for (k = 0; k < n && strcmp(col[k]->name, t->name) != 0; k++)
-                ;
-            if (k < n || n == cap)
+            if (in_a_mark(t, g))
                 continue;
-            for (k = n++; k > 0 && as_grade_order(col[k - 1]) > as_grade_order(t); k--)
-                col[k] = col[k - 1];
-            col[k] = t;
+            for (k = 0; k < m && strcmp(other[k]->name, t->name) != 0; k++)
+                ;
+            if (k < m || m == sizeof other / sizeof other[0])
+                continue;
+            for (k = m++; k > 0 && as_grade_order(other[k - 1]) > as_grade_order(t); k--)
+                other[k] = other[k - 1];
+            other[k] = t;
         }
     }
+    for (n = *nmarks, k = 0; k < m && n < cap; k++)
+        col[n++] = other[k]->name;
     return n;
 }
 
-static void csv_student(FILE *out, const as_student *s, const as_table_grade **col, size_t ncol)
+static void csv_student(FILE *out, const as_student *s, const char **col, size_t ncol,
+                        size_t nmarks)
 {
     char line[1024];
     size_t j, k;
@@ -411,11 +534,17 @@ static void csv_student(FILE *out, const as_student *s, const as_table_grade **c
         fputs(",\r\n", out);
         return;
     }
-    fprintf(out, ",%zu,%zu", s->grade.score, s->grade.count);
+    short_number(line, sizeof line, s->grade.score);
+    fprintf(out, ",%s,%zu", line, s->grade.nmarks);
     for (k = 0; k < ncol; k++) {
         fputc(',', out);
-        for (j = 0; j < s->grade.count; j++)
-            if (strcmp(s->grade.table[j].name, col[k]->name) == 0)
+        for (j = 0; k < nmarks && j < s->grade.nmarks; j++)
+            if (s->grade.mark[j].answered && strcmp(s->grade.mark[j].name, col[k]) == 0) {
+                short_number(line, sizeof line, s->grade.mark[j].earned);
+                fputs(line, out); /* the mark earned; empty when missing */
+            }
+        for (j = 0; k >= nmarks && j < s->grade.count; j++)
+            if (strcmp(s->grade.table[j].name, col[k]) == 0)
                 fprintf(out, "%d", s->grade.table[j].credit);
     }
     mistakes(line, sizeof line, &s->grade, "; ");
@@ -426,18 +555,19 @@ static void csv_student(FILE *out, const as_student *s, const as_table_grade **c
 
 int as_check_csv(FILE *out, const as_class *c)
 {
-    const as_table_grade *col[256];
-    const size_t ncol = csv_columns(col, sizeof col / sizeof col[0], c);
+    const char *col[256];
+    size_t nmarks;
+    const size_t ncol = csv_columns(col, sizeof col / sizeof col[0], c, &nmarks);
     size_t i;
 
     fputs("\xef\xbb\xbfstudent,score,max", out);
     for (i = 0; i < ncol; i++) {
         fputc(',', out);
-        csv_field(out, col[i]->name);
+        csv_field(out, col[i]);
     }
     fputs(",mistakes\r\n", out);
     for (i = 0; i < c->count; i++)
-        csv_student(out, &c->student[i], col, ncol);
+        csv_student(out, &c->student[i], col, ncol, nmarks);
     return ferror(out) ? -1 : 0;
 }
 
@@ -524,15 +654,29 @@ static void json_table(FILE *out, const as_table_grade *t)
 
 static void json_student(FILE *out, const as_student *s)
 {
-    size_t i;
+    const as_grade *g = &s->grade;
+    size_t i, k;
 
     fputs("{\"name\": ", out);
     json_string(out, s->name);
-    fprintf(out, ", \"score\": %zu, \"max\": %zu, \"correct\": %s, \"tables\": [", s->grade.score,
-            s->grade.count, s->grade.correct ? "true" : "false");
-    for (i = 0; i < s->grade.count; i++) {
+    fputs(", \"score\": ", out);
+    json_number(out, g->score);
+    fprintf(out, ", \"max\": %zu, \"correct\": %s, \"tables\": [", g->nmarks,
+            g->correct ? "true" : "false");
+    for (i = 0; i < g->count; i++) {
         fputs(i ? ", " : "", out);
-        json_table(out, &s->grade.table[i]);
+        json_table(out, &g->table[i]);
+    }
+    fputs("], \"missing\": [", out);
+    for (k = i = 0; i < g->nmarks; i++)
+        if (!g->mark[i].answered) {
+            fputs(k++ ? ", " : "", out);
+            json_string(out, g->mark[i].name);
+        }
+    fputs("], \"ignored\": [", out);
+    for (i = 0; i < g->nignored; i++) {
+        fputs(i ? ", " : "", out);
+        json_string(out, g->ignored[i]);
     }
     fputs("]}", out);
 }
@@ -562,7 +706,22 @@ int as_check_json(FILE *out, const as_class *c)
         if (c->summary.made[i] > 0)
             fprintf(out, "%s\"%s\": %zu", shown++ ? ", " : "", as_diag_code((as_diag)i),
                     c->summary.made[i]);
-    fputs("}}}\n", out);
+    fputs("},\n  \"items\": [", out);
+    for (i = 0; i < c->summary.nitems; i++) {
+        const as_item *it = &c->summary.item[i];
+        size_t d, k = 0;
+        fputs(i ? ",\n    " : "\n    ", out);
+        fputs("{\"table\": ", out);
+        json_string(out, it->name);
+        fprintf(out, ", \"right\": %zu, \"carried\": %zu, \"wrong\": %zu, \"missing\": %zu, "
+                     "\"mistakes\": {", it->right, it->carried, it->wrong, it->missing);
+        for (d = 0; d < AS_DIAG_COUNT; d++)
+            if (it->made[d] > 0)
+                fprintf(out, "%s\"%s\": %zu", k++ ? ", " : "",
+                        d == AS_DIAG_NONE ? "?" : as_diag_code((as_diag)d), it->made[d]);
+        fputs("}}", out);
+    }
+    fputs("]}}\n", out);
     return ferror(out) ? -1 : 0;
 }
 

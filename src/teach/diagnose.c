@@ -38,22 +38,24 @@ const as_matrix *as_head_table(const as_head_trace *h, as_answer_kind kind)
 }
 
 /* Nonzero when every cell the student wrote stands for the cell of want (row of want,
- * for a row answer), within its own precision or tol. */
-static int matches(const as_table_grade *g, const as_matrix *want, double tol)
+ * for a row answer), within its own precision or tol, widened by err (what the rounding
+ * of the tables written before can move it, SPEC §6; NULL for none, and none with tol). */
+static int matches(const as_table_grade *g, const as_matrix *want, const as_matrix *err,
+                   double tol)
 {
     const as_matrix *w = &g->given->value, *u = &g->given->unit;
-    const double *x = want->v;
-    size_t i;
+    size_t i, at = 0;
 
     if (g->row >= 0) {
         if ((size_t)g->row >= want->rows || w->rows != 1 || w->cols != want->cols)
             return 0;
-        x += (size_t)g->row * want->cols;
+        at = (size_t)g->row * want->cols;
     } else if (w->rows != want->rows || w->cols != want->cols) {
         return 0;
     }
     for (i = 0; i < w->rows * w->cols; i++)
-        if (!as_answer_cell_ok(w->v[i], u->v[i], x[i], tol, 0))
+        if (!as_answer_cell_ok(w->v[i], u->v[i], want->v[at + i], tol,
+                               err != NULL && tol < 0 ? err->v[at + i] : 0))
             return 0;
     return 1;
 }
@@ -71,7 +73,7 @@ static int transposed(const as_table_grade *g, const as_chain_slot *right, doubl
         *nomem = 1;
         return 0;
     }
-    yes = matches(g, &t, tol);
+    yes = matches(g, &t, NULL, tol);
     as_matrix_free(&t);
     return yes;
 }
@@ -114,7 +116,7 @@ int as_diagnose(as_table_grade *g, as_chain_cache *cache, double tol)
         if ((c = as_chain_get(cache, i)) == NULL)
             return -1;
         s = as_chain_slot_of(c, cache->p, g);
-        if (s->ok && matches(g, &s->calc, tol))
+        if (s->ok && matches(g, &s->calc, &s->cerr, tol))
             add_fit(g, f);
     }
     if (transposed(g, as_chain_slot_of(right, cache->p, g), tol, &nomem))

@@ -279,6 +279,25 @@ static void write_weights(as_block *out, const draft *d)
     as_block_free(&row);
 }
 
+/* The ask: line: the tables the sheet asks, that check marks every student out of
+ * (SPEC §6); one head, so C (the one head's O) is not a mark of its own. */
+static void write_ask(FILE *out, as_step step)
+{
+    static const struct {
+        as_table table;
+        const char *name;
+    } order[] = {{AS_T_Q, "Q"}, {AS_T_K, "K"}, {AS_T_V, "V"}, {AS_T_QKT, "QKT"},
+                 {AS_T_S, "S"}, {AS_T_A, "A"}, {AS_T_O, "O"}};
+    const unsigned asked = as_step_asked(step);
+    size_t i;
+
+    fputs("ask:", out);
+    for (i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (asked & (1u << order[i].table))
+            fprintf(out, " %s", order[i].name);
+    fputc('\n', out);
+}
+
 /* The exercise as an input file, into a new buffer. */
 static int write_input(char **text, size_t *len, const draft *d, const as_exercise_opts *o,
                        const char *const *labels)
@@ -294,7 +313,9 @@ static int write_input(char **text, size_t *len, const draft *d, const as_exerci
     fputs("tokens:", out);
     for (i = 0; i < o->tokens; i++)
         fprintf(out, " %s", labels[i]);
-    fprintf(out, "\nmask: %s\n\n", o->mask == AS_MASK_NONE ? "none" : "causal");
+    fprintf(out, "\nmask: %s\n", o->mask == AS_MASK_NONE ? "none" : "causal");
+    write_ask(out, o->step);
+    fputc('\n', out);
     write_x(&b, &d->x, labels, o->lang);
     as_block_add(&b, "%s", "");
     write_weights(&b, d);

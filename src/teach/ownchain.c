@@ -51,10 +51,10 @@ const as_chain_slot *as_chain_slot_of(const as_chain *c, const as_problem *p,
     return &c->slot[slot_index(p, g->kind, g->head)];
 }
 
-/* Makes calc rows x cols with its taint; ok set. Returns 0 or -1. */
+/* Makes calc rows x cols with its taint and its error (0); ok set. Returns 0 or -1. */
 static int make(as_chain_slot *s, size_t rows, size_t cols)
 {
-    if (as_matrix_init(&s->calc, rows, cols) != 0 ||
+    if (as_matrix_init(&s->calc, rows, cols) != 0 || as_matrix_init(&s->cerr, rows, cols) != 0 ||
         (s->ctaint = calloc(rows ? rows : 1, sizeof *s->ctaint)) == NULL)
         return -1;
     s->ok = 1;
@@ -110,7 +110,8 @@ static int settle(const ctx *x, size_t idx)
 
     if (!s->ok)
         return 0;
-    if (as_matrix_copy(&s->own, &s->calc) != 0 || (s->taint = calloc(rows ? rows : 1, sizeof *s->taint)) == NULL)
+    if (as_matrix_copy(&s->own, &s->calc) != 0 || as_matrix_copy(&s->oerr, &s->cerr) != 0 ||
+        (s->taint = calloc(rows ? rows : 1, sizeof *s->taint)) == NULL)
         return -1;
     memcpy(s->taint, s->ctaint, rows * sizeof *s->taint);
     if (slot_kind(x->p, idx) >= x->from && slot_kind(x->p, idx) > AS_ANS_V)
@@ -121,6 +122,8 @@ static int settle(const ctx *x, size_t idx)
             g->given->value.rows != rows || g->given->value.cols != cols)
             continue;
         memcpy(s->own.v, g->given->value.v, rows * cols * sizeof *s->own.v);
+        for (r = 0; r < rows * cols; r++)
+            s->oerr.v[r] = g->given->unit.v[r] / 2; /* known to half a unit, no better */
         for (r = 0; r < rows; r++)
             s->taint[r] = AS_CHAIN_BIT(i);
         whole = 1;
@@ -131,6 +134,8 @@ static int settle(const ctx *x, size_t idx)
             g->given->value.rows != 1 || g->given->value.cols != cols)
             continue;
         memcpy(&AS_AT(s->own, g->row, 0), g->given->value.v, cols * sizeof *s->own.v);
+        for (r = 0; r < cols; r++)
+            AS_AT(s->oerr, g->row, r) = g->given->unit.v[r] / 2;
         s->taint[g->row] = AS_CHAIN_BIT(i);
     }
     return 0;
@@ -145,6 +150,70 @@ static uint64_t all_rows(const as_chain_slot *s)
     for (r = 0; r < s->own.rows; r++)
         t |= s->taint[r];
     return t;
+}
+
+/* ---- how far the rounding of the written tables moves a step (SPEC §6) ---- */
+
+/* out[i,j] = Σ_c |b| ea + |a| eb of the products a[i,c]·b[j,c] (bt: b's rows are the
+ * second factor's columns, as in QKᵀ) or a[i,c]·b[c,j] (as in A·V): first order. */
+static void products_error(as_matrix *out, const as_matrix *a, const as_matrix *ea,
+                           const as_matrix *b, const as_matrix *eb, int bt)
+{
+    size_t i, j, c;
+
+    for (i = 0; i < out->rows; i++)
+        for (j = 0; j < out->cols; j++) {
+            double e = 0;
+            for (c = 0; c < a->cols; c++) {
+                const double bv = bt ? AS_AT(*b, j, c) : AS_AT(*b, c, j);
+                const double be = bt ? AS_AT(*eb, j, c) : AS_AT(*eb, c, j);
+                if (isfinite(bv) && isfinite(AS_AT(*a, i, c)))
+                    e += fabs(bv) * AS_AT(*ea, i, c) + fabs(AS_AT(*a, i, c)) * be;
+            }
+            AS_AT(*out, i, j) = e;
+        }
+}
+
+/* out = e @ |W|: the error of C through the output projection. */
+static void weighted_error(as_matrix *out, const as_matrix *e, const as_matrix *W)
+{
+    size_t i, j, k;
+
+    for (i = 0; i < out->rows; i++)
+        for (j = 0; j < out->cols; j++) {
+            double sum = 0;
+            for (k = 0; k < W->rows; k++)
+                sum += AS_AT(*e, i, k) * fabs(AS_AT(*W, k, j));
+            AS_AT(*out, i, j) = sum;
+        }
+}
+
+/* The error of the shares a made from the scores s known to es. The row softmax
+ * (exact): ∂a_ij/∂s_ik = a_ij(δ_jk − a_ik), so |da_ij| ≤ a_ij((1 − a_ij) es_ij +
+ * Σ_k≠j a_ik es_ik). Another way (a mistake's: columns, exps not divided) is bounded as
+ * a_ij · 2 · the largest es of the table. A masked score (-inf) is exact. */
+static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es,
+                         const as_matrix *s, int rows)
+{
+    size_t i, j, k, all = a->rows * a->cols;
+    double most = 0;
+
+    for (k = 0; k < all; k++)
+        if (isfinite(s->v[k]) && es->v[k] > most)
+            most = es->v[k];
+    for (i = 0; i < a->rows; i++)
+        for (j = 0; j < a->cols; j++) {
+            const double aij = AS_AT(*a, i, j);
+            double e = 0;
+            if (!rows || !isfinite(aij)) {
+                AS_AT(*out, i, j) = isfinite(aij) ? fabs(aij) * 2 * most : 0;
+                continue;
+            }
+            for (k = 0; k < a->cols; k++)
+                if (isfinite(AS_AT(*s, i, k)))
+                    e += (k == j ? 1 - aij : AS_AT(*a, i, k)) * AS_AT(*es, i, k);
+            AS_AT(*out, i, j) = aij * e;
+        }
 }
 
 /* ---- the steps ---- */
@@ -240,6 +309,7 @@ static int head_slice(const ctx *x, size_t h, int letter)
     if (make(s, whole->own.rows, w) != 0)
         return -1;
     as_take_columns(s->calc.v, whole->own.v, whole->own.rows, whole->own.cols, from * w, w);
+    as_take_columns(s->cerr.v, whole->oerr.v, whole->own.rows, whole->own.cols, from * w, w);
     memcpy(s->ctaint, whole->taint, whole->own.rows * sizeof *s->ctaint);
     return 0;
 }
@@ -262,6 +332,7 @@ static int scores(const ctx *x, const as_chain_slot *q, const as_chain_slot *k, 
         goto done;
     as_scores(s->calc.v, qr.v ? qr.v : q->own.v, kr.v ? kr.v : k->own.v, q->own.rows,
               k->own.rows, q->own.cols);
+    products_error(&s->cerr, qr.v ? &qr : &q->own, &q->oerr, kr.v ? &kr : &k->own, &k->oerr, 1);
     for (r = 0; r < q->own.rows; r++)
         s->ctaint[r] = q->taint[r] | kt;
     rc = 0;
@@ -293,6 +364,7 @@ static int scaled(const ctx *x, size_t h, const as_chain_slot *qkt, as_chain_slo
         return -1;
     memcpy(s->ctaint, qkt->taint, qkt->own.rows * sizeof *s->ctaint);
     as_scale(s->calc.v, qkt->own.v, cells, f);
+    as_scale(s->cerr.v, qkt->oerr.v, cells, fabs(f));
     if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias comes before the mask */
         as_add_alibi(s->calc.v, qkt->own.rows, qkt->own.cols, slope_of(p, h));
     if (x->v.diag == AS_DIAG_MASKED_ZERO) {
@@ -352,6 +424,8 @@ static int shares(const ctx *x, const as_chain_slot *S, as_chain_slot *s)
         goto done;
     if (x->v.diag == AS_DIAG_MASK_AFTER_SOFTMAX)
         as_zero_masked(s->calc.v, x->M->v, n * m);
+    shares_error(&s->cerr, &s->calc, &S->oerr, &S->own,
+                 x->v.diag == AS_DIAG_NONE || x->v.diag == AS_DIAG_MASK_AFTER_SOFTMAX);
     s->ok = defined;
     rc = 0;
 done:
@@ -372,6 +446,7 @@ static int mixed(const ctx *x, const as_chain_slot *A, const as_chain_slot *V,
     if (make(s, A->own.rows, from->own.cols) != 0)
         return -1;
     as_mix(s->calc.v, A->own.v, from->own.v, A->own.rows, A->own.cols, from->own.cols);
+    products_error(&s->cerr, &A->own, &A->oerr, &from->own, &from->oerr, 0);
     vt = all_rows(from);
     for (r = 0; r < A->own.rows; r++)
         s->ctaint[r] = A->taint[r] | vt;
@@ -413,6 +488,7 @@ static int output(const ctx *x)
     for (h = 0; h < p->heads; h++) {
         const as_chain_slot *ho = &x->c->slot[slot_index(p, AS_ANS_O, (long)h)];
         as_put_columns(c->calc.v, ho->own.v, p->n, c->calc.cols, h * p->d_v, p->d_v);
+        as_put_columns(c->cerr.v, ho->oerr.v, p->n, c->calc.cols, h * p->d_v, p->d_v);
         for (r = 0; r < p->n; r++)
             c->ctaint[r] |= ho->taint[r];
     }
@@ -420,7 +496,9 @@ static int output(const ctx *x)
         return -1;
     if (p->Wo == NULL) {
         memcpy(o->calc.v, c->own.v, p->n * p->d_out * sizeof *o->calc.v);
+        memcpy(o->cerr.v, c->oerr.v, p->n * p->d_out * sizeof *o->cerr.v);
     } else {
+        weighted_error(&o->cerr, &c->oerr, p->Wo);
         as_matmul(o->calc.v, c->own.v, p->Wo->v, p->n, c->own.cols, p->d_out);
         if (p->bo != NULL)
             as_add_bias(o->calc.v, p->bo->v, p->n, p->d_out);
@@ -459,6 +537,8 @@ void as_chain_free(as_chain *c)
     for (i = 0; i < c->nslots && c->slot != NULL; i++) {
         as_matrix_free(&c->slot[i].calc);
         as_matrix_free(&c->slot[i].own);
+        as_matrix_free(&c->slot[i].cerr);
+        as_matrix_free(&c->slot[i].oerr);
         free(c->slot[i].ctaint);
         free(c->slot[i].taint);
     }

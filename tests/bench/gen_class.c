@@ -7,7 +7,7 @@
 int main(int argc, char **argv)
 {
     char dir[400], path[600];
-    long n = argc > 2 ? strtol(argv[2], NULL, 10) : 1000, i;
+    long n = argc > 2 ? strtol(argv[2], NULL, 10) : 1000, i, k;
     FILE *f;
 
     if (argc < 2 || n < 1) {
@@ -20,9 +20,12 @@ int main(int argc, char **argv)
     fputs(gproblem_text, f);
     fclose(f);
     snprintf(dir, sizeof dir, "%s/class", argv[1]);
-    for (i = 0; i < n; i++) {
-        gstudent s = groster[i % (long)(GROSTER - 1)]; /* every readable student */
+    for (i = 0, k = 0; i < n; i++, k++) {
+        gstudent s;
         char file[64];
+        while (groster[k % (long)GROSTER].unreadable)
+            k++; /* every readable student, in turn */
+        s = groster[k % (long)GROSTER];
         snprintf(file, sizeof file, "%04ld_%s", i, s.file);
         s.file = file;
         if (g_write(dir, &s, (int)i) != 0)
