@@ -219,7 +219,7 @@ static int cell_error(as_reader *r, const as_rd_matrix *b, const char *p, size_t
         char fixed[64];
         size_t i = 0, k = 0;
         while (q[i] != '\0' && k + 1 < sizeof fixed) {
-            if (memcmp(q + i, "\xE3\x80\x82", 3) == 0) {
+            if (strncmp(q + i, "\xE3\x80\x82", 3) == 0) {
                 fixed[k++] = '.';
                 i += 3;
             } else {
