@@ -8,6 +8,7 @@
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
 #include "attnstep/parse.h"
+#include "attnstep/tables.h"
 
 /* One table as the student wrote it. */
 typedef struct as_answer {
@@ -44,17 +45,10 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack);
 
 /* ---- The tables an answer may name ---- */
 
-typedef enum as_answer_kind {
-    AS_ANS_Q, AS_ANS_K, AS_ANS_V, AS_ANS_QKT, AS_ANS_S, AS_ANS_A, AS_ANS_O, AS_ANS_C,
-    AS_ANS_PE, AS_ANS_QR, AS_ANS_KR, AS_ANS_B, /* what positions add (SPEC §12): judged
-                                                  against the run, never by the own chain */
-    AS_ANS_M, AS_ANS_L, AS_ANS_F,              /* the online softmax (SPEC §11, --tiles):
-                                                  the tables m, ℓ [n,1] (each row's max and
-                                                  sum of exps); the rows m1, ℓ1, f1 (row 1's
-                                                  running max, running sum and rescale
-                                                  factor after each block) */
-    AS_ANS_KINDS
-} as_answer_kind;
+/* as_answer_kind, from the registry (tables.h): the rows with ANSWER Y, in the chapter's
+ * order (Q ... C, then what positions add: PE, Qr, Kr, B, judged against the run, never
+ * by the own chain; then the online softmax's m, l (each row's max and sum of exps) and
+ * the rows m1, l1, f1 of SPEC §11, --tiles). */
 
 /* Reads an answer's name: Q, K, V, QKT (also QKᵀ, QK^T), S, A, O, C, PE, Qr, Kr, B, m, l (also
  * ℓ), each optionally

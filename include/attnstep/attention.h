@@ -7,6 +7,7 @@
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
 #include "attnstep/model.h"
+#include "attnstep/tables.h"
 #include "attnstep/steps.h"
 
 /* ---- The trace: one run, every table recorded. ---- */
@@ -50,6 +51,12 @@ typedef struct as_trace {
                                  scaled, B, S, shifted, exps, A; row_max, sums), which
                                  as_trace_row() makes one row at a time */
 } as_trace;
+
+/* The whole table id of t (its TRACE slot in tables.def), or NULL when t keeps none. */
+const as_matrix *as_trace_table(const as_trace *t, as_tab id);
+
+/* One head's table id (its HEADSLOT in tables.def), or NULL when a head keeps none. */
+const as_matrix *as_trace_head_table(const as_head_trace *h, as_tab id);
 
 /* One receiving row i of one head: that row of each of the head's n x m tables (and of
  * the mask), as the run made them. Read it with as_trace_row(). */

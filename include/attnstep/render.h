@@ -7,13 +7,9 @@
 #include "attnstep/attention.h"
 #include "attnstep/i18n.h"
 #include "attnstep/model.h"
+#include "attnstep/tables.h"
 
-/* The tables a user can pick with --only. */
-typedef enum as_table {
-    AS_T_X, AS_T_W, AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_M, AS_T_S, AS_T_A, AS_T_O, AS_T_C,
-    AS_T_PE, AS_T_QR, AS_T_KR, AS_T_B, /* what positions add (SPEC §12) */
-    AS_T_COUNT
-} as_table;
+/* The tables a user can pick with --only: as_table, from the registry (tables.h). */
 
 typedef struct as_render_opts {
     as_lang lang;

@@ -10,47 +10,23 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const names[AS_T_COUNT] = {
-    [AS_T_X] = "X", [AS_T_W] = "W", [AS_T_Q] = "Q", [AS_T_K] = "K", [AS_T_V] = "V",
-    [AS_T_QKT] = "QKT", [AS_T_M] = "M", [AS_T_S] = "S", [AS_T_A] = "A", [AS_T_O] = "O",
-    [AS_T_C] = "C", [AS_T_PE] = "PE", [AS_T_QR] = "Qr", [AS_T_KR] = "Kr", [AS_T_B] = "B",
-};
-
 const char *as_table_name(as_table t)
 {
-    return names[t];
+    return as_tab_get(as_tab_of_table(t))->name;
 }
 
-/* The table named by s[0..len), accepting QKᵀ and QK^T for QKT; -1 when none. */
+/* The --only table named by s[0..len), in any case, or one of its spellings; -1 when
+ * none. */
 static int table_lookup(const char *s, size_t len)
 {
-    size_t t;
+    const int t = as_tab_lookup(s, len, 1);
 
-    if ((len == 5 && strncmp(s, "QK\xe1\xb5\x80", 5) == 0) || (len == 4 && strncasecmp(s, "QK^T", 4) == 0))
-        return AS_T_QKT;
-    for (t = 0; t < AS_T_COUNT; t++)
-        if (strlen(names[t]) == len && strncasecmp(s, names[t], len) == 0)
-            return (int)t;
-    return -1;
+    return t < 0 ? -1 : as_tab_table((as_tab)t);
 }
 
 int as_only_parse(const char *list, unsigned *only, const char **bad)
 {
-    const char *s = list;
-
-    *only = 0;
-    for (;;) {
-        size_t len = strcspn(s, ",");
-        int t = table_lookup(s, len);
-        if (t < 0) {
-            *bad = s;
-            return -1;
-        }
-        *only |= 1u << t;
-        if (s[len] == '\0')
-            return 0;
-        s += len + 1;
-    }
+    return as_names_parse(list, table_lookup, only, bad);
 }
 
 int as_shows(const as_render_opts *o, as_table t)
@@ -95,16 +71,17 @@ static void walk_head(walk *w, const as_problem *p, const as_trace *t, size_t hd
     const as_head_trace *h = &t->head[hd];
 
     if (many) {
-        show(w, (as_table_view){AS_T_Q, "Q", 1, hd, &h->Q, tk, NULL});
-        show(w, (as_table_view){AS_T_K, "K", 1, hd, &h->K, kv, NULL});
-        show(w, (as_table_view){AS_T_V, "V", 1, hd, &h->V, kv, NULL});
+        show(w, (as_table_view){AS_T_Q, as_table_name(AS_T_Q), 1, hd, &h->Q, tk, NULL});
+        show(w, (as_table_view){AS_T_K, as_table_name(AS_T_K), 1, hd, &h->K, kv, NULL});
+        show(w, (as_table_view){AS_T_V, as_table_name(AS_T_V), 1, hd, &h->V, kv, NULL});
     }
-    show(w, (as_table_view){AS_T_QKT, "QKT", many, hd, &h->QKT, tk, kv});
+    show(w, (as_table_view){AS_T_QKT, as_table_name(AS_T_QKT), many, hd, &h->QKT, tk, kv});
     if (hd == 0)
-        show(w, (as_table_view){AS_T_M, "M", 0, 0, &t->M, tk, kv});
-    show(w, (as_table_view){AS_T_S, "S", many, hd, &h->S, tk, kv});
-    show(w, (as_table_view){AS_T_A, "A", many, hd, &h->A, tk, kv});
-    show(w, (as_table_view){final ? AS_T_O : AS_T_C, "O", many, hd, &h->O, tk, NULL});
+        show(w, (as_table_view){AS_T_M, as_table_name(AS_T_M), 0, 0, &t->M, tk, kv});
+    show(w, (as_table_view){AS_T_S, as_table_name(AS_T_S), many, hd, &h->S, tk, kv});
+    show(w, (as_table_view){AS_T_A, as_table_name(AS_T_A), many, hd, &h->A, tk, kv});
+    show(w, (as_table_view){final ? AS_T_O : AS_T_C, as_table_name(AS_T_O), many, hd, &h->O, tk,
+                            NULL});
 }
 
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,

@@ -17,16 +17,16 @@ static const char *const gnames[AS_G_COUNT] = {
     [AS_G_DX] = "dX",   [AS_G_DXKV] = "dXkv",
 };
 
-/* The table named by s[0..len), also dQKᵀ, d(QKT) and d(QKᵀ) for dQKT; -1 when none. */
+/* The table named by s[0..len), in any case; also d(QKT) and d with any of the
+ * registry's spellings of QKT (dQKᵀ, d(QKᵀ), dQK^T); -1 when none. */
 static int grad_lookup(const char *s, size_t len)
 {
-    static const char *const qkt[] = {"dQK\xe1\xb5\x80", "d(QKT)", "d(QK\xe1\xb5\x80)", "dQK^T",
-                                      "d(QK^T)"};
+    const int paren = len > 3 && s[1] == '(' && s[len - 1] == ')';
     size_t t;
 
-    for (t = 0; t < sizeof qkt / sizeof qkt[0]; t++)
-        if (strlen(qkt[t]) == len && strncasecmp(s, qkt[t], len) == 0)
-            return AS_G_DQKT;
+    if (len > 1 && (s[0] == 'd' || s[0] == 'D') &&
+        as_tab_lookup(s + 1 + paren, len - 1 - 2 * (size_t)paren, 1) == (int)AS_TAB_QKT)
+        return AS_G_DQKT;
     for (t = 0; t < AS_G_COUNT; t++)
         if (strlen(gnames[t]) == len && strncasecmp(s, gnames[t], len) == 0)
             return (int)t;
@@ -35,21 +35,7 @@ static int grad_lookup(const char *s, size_t len)
 
 int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
 {
-    const char *s = list;
-
-    *only = 0;
-    for (;;) {
-        const size_t len = strcspn(s, ",");
-        const int t = grad_lookup(s, len);
-        if (t < 0) {
-            *bad = s;
-            return -1;
-        }
-        *only |= 1u << t;
-        if (s[len] == '\0')
-            return 0;
-        s += len + 1;
-    }
+    return as_names_parse(list, grad_lookup, only, bad);
 }
 
 /* ------------------------------------------------------------------------------ */

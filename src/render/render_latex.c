@@ -23,7 +23,7 @@ static void tex_name(char *buf, size_t size, const as_table_view *v)
 
     if (v->per_head)
         snprintf(sub, sizeof sub, "_{%zu}", v->head);
-    if (strcmp(n, "QKT") == 0)
+    if (v->kind == AS_T_QKT)
         snprintf(buf, size, "Q%sK%s^{\\top}", sub, sub);
     else if (strcmp(n, "Xkv") == 0)
         snprintf(buf, size, "X_{kv}");

@@ -46,7 +46,7 @@ static void md_name(char *buf, size_t size, const as_table_view *v, const as_ren
 
     if (v->per_head)
         as_subscript(sub, sizeof sub, v->head, o->ascii);
-    if (strcmp(v->name, "QKT") == 0)
+    if (v->kind == AS_T_QKT)
         snprintf(buf, size, "Q%sK%s%s", sub, sub, as_sym_text(o->ascii, AS_SYM_T));
     else
         snprintf(buf, size, "%s%s", v->name, sub);

@@ -21,15 +21,15 @@
 /* Checks that t holds only finite values (mask not NULL: t is S [n,m], where -inf is
  * allowed in the cells the mask forbids; elsewhere it is a sum that overflowed).
  * Names the table and the first bad cell in err. */
-static void range_error(const as_problem *p, const char *name, double x, size_t row, size_t col,
+static void range_error(const as_problem *p, as_tab table, double x, size_t row, size_t col,
                         as_error *err)
 {
-    as_error_msg(err, p->in->path, 0, 0, isnan(x) ? AS_MSG_RUN_NAN : AS_MSG_RUN_OVERFLOW, name,
-                 row, col);
+    as_error_msg(err, p->in->path, 0, 0, isnan(x) ? AS_MSG_RUN_NAN : AS_MSG_RUN_OVERFLOW,
+                 as_tab_get(table)->name, row, col);
     as_error_hint_msg(err, AS_MSG_HINT_RUN_RANGE);
 }
 
-static int check_range(const as_matrix *t, const char *name, const as_matrix *mask,
+static int check_range(const as_matrix *t, as_tab name, const as_matrix *mask,
                        const as_problem *p, as_error *err)
 {
     size_t i;
@@ -124,22 +124,22 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
         goto nomem;
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
-    if (check_range(&h->QKT, "QKT", NULL, p, err) != 0)
+    if (check_range(&h->QKT, AS_TAB_QKT, NULL, p, err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask */
     as_scale(h->scaled.v, h->QKT.v, nm, p->scale);
-    if (check_range(&h->scaled, "S", NULL, p, err) != 0)
+    if (check_range(&h->scaled, AS_TAB_S, NULL, p, err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         if (as_matrix_init(&h->B, n, m) != 0)
             goto nomem;
         as_alibi_bias(h->B.v, n, m, h->slope);
         as_add_mask(h->S.v, h->scaled.v, h->B.v, nm);
-        if (check_range(&h->S, "S", NULL, p, err) != 0)
+        if (check_range(&h->S, AS_TAB_S, NULL, p, err) != 0)
             return -1;
     }
     as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, t->M.v, nm);
-    if (check_range(&h->S, "S", &t->M, p, err) != 0)
+    if (check_range(&h->S, AS_TAB_S, &t->M, p, err) != 0)
         return -1;
     /* step 3: softmax along each row */
     bad = as_softmax_rows(h->A.v, h->row_max.v, h->shifted.v, h->exps.v, h->sums.v, h->S.v, n, m);
@@ -149,7 +149,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     }
     /* step 4: mix the Values by the shares (as_mix, fast) */
     as_matmul_fast(h->O.v, h->A.v, h->V.v, n, m, p->d_v);
-    return check_range(&h->O, "O", NULL, p, err);
+    return check_range(&h->O, AS_TAB_O, NULL, p, err);
 nomem:
     as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
@@ -208,8 +208,9 @@ static int begin_run(as_trace *t, const as_problem *p, int rows, as_error *err)
     if (project(&t->Q, x, p, 0, p->bq) != 0 || project(&t->K, xkv, p, 1, p->bk) != 0 ||
         project(&t->V, xkv, p, 2, p->bv) != 0)
         goto nomem;
-    if (check_range(&t->Q, "Q", NULL, p, err) != 0 || check_range(&t->K, "K", NULL, p, err) != 0 ||
-        check_range(&t->V, "V", NULL, p, err) != 0)
+    if (check_range(&t->Q, AS_TAB_Q, NULL, p, err) != 0 ||
+        check_range(&t->K, AS_TAB_K, NULL, p, err) != 0 ||
+        check_range(&t->V, AS_TAB_V, NULL, p, err) != 0)
         return -1;
     t->head = calloc(p->heads, sizeof *t->head);
     if (t->head == NULL)
@@ -230,7 +231,7 @@ static int end_run(as_trace *t, const as_problem *p, as_error *err)
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    return check_range(&t->O, "O", NULL, p, err);
+    return check_range(&t->O, AS_TAB_O, NULL, p, err);
 }
 
 /* Nonzero (err set) when the full trace would keep more than AS_MAX_CELLS score cells
@@ -309,19 +310,19 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
-    if (check_range(&w->s, "QKT", NULL, p, &w->err) != 0)
+    if (check_range(&w->s, AS_TAB_QKT, NULL, p, &w->err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask, in place */
     as_scale(w->s.v, w->s.v, nm, p->scale);
-    if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
+    if (check_range(&w->s, AS_TAB_S, NULL, p, &w->err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         as_add_alibi(w->s.v, n, m, w->t->slopes.v[hd]);
-        if (check_range(&w->s, "S", NULL, p, &w->err) != 0)
+        if (check_range(&w->s, AS_TAB_S, NULL, p, &w->err) != 0)
             return -1;
     }
     as_add_mask(w->s.v, w->s.v, w->M.v, nm);
-    if (check_range(&w->s, "S", &w->M, p, &w->err) != 0)
+    if (check_range(&w->s, AS_TAB_S, &w->M, p, &w->err) != 0)
         return -1;
     /* step 3: softmax in place (each cell is read before it is written) */
     bad = as_softmax_rows(w->s.v, NULL, NULL, NULL, NULL, w->s.v, n, m);
@@ -406,7 +407,7 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
         if (stepwise_head(h, hd, w) != 0)
             return -1;
     }
-    if (check_range(&h->O, "O", 0, p, &w->err) != 0)
+    if (check_range(&h->O, AS_TAB_O, 0, p, &w->err) != 0)
         return -1;
     /* the head's columns of C, here on the head's thread (no other head writes them) */
     as_put_columns(w->t->C.v, h->O.v, p->n, w->t->C.cols, hd * p->d_v, p->d_v);
@@ -573,7 +574,8 @@ static void make_row(as_row_trace *r, double *room, const as_head_trace *h, size
  * reports it. Returns 0 when none did. */
 static int row_error(const row_fail *f, const as_problem *p, as_error *err)
 {
-    static const char *const name[ROW_CHECKS] = {"QKT", "S", "S", "S", NULL, "O"};
+    static const as_tab name[ROW_CHECKS] = {AS_TAB_QKT, AS_TAB_S, AS_TAB_S, AS_TAB_S, AS_TAB_A,
+                                             AS_TAB_O}; /* A: no readable row */
     int k;
 
     for (k = 0; k < ROW_CHECKS; k++) {

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------------ */
@@ -429,39 +430,29 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack)
 /* Names                                                                            */
 /* ------------------------------------------------------------------------------ */
 
-static const char *const kind_name[AS_ANS_KINDS] = {"Q", "K", "V", "QKT", "S", "A", "O", "C",
-                                                    "PE", "Qr", "Kr", "B", "m", "l", "f"};
+/* The answer kind of registry row t, or -1 when an ANSWERS file may not hold it. */
+static int kind_of(int t)
+{
+    return t < 0 ? -1 : as_tab_answer((as_tab)t);
+}
 
 int as_answer_name(const char *name, as_answer_kind *kind, long *head)
 {
-    static const struct {
-        const char *text;
-        as_answer_kind kind;
-    } base[] = {{"QKT", AS_ANS_QKT}, {"QK\xe1\xb5\x80", AS_ANS_QKT}, {"QK^T", AS_ANS_QKT},
-                {"PE", AS_ANS_PE},   {"Qr", AS_ANS_QR},               {"Kr", AS_ANS_KR},
-                {"B", AS_ANS_B},     {"m", AS_ANS_M},                 {"l", AS_ANS_L},
-                {ELL, AS_ANS_L},
-                {"Q", AS_ANS_Q},     {"K", AS_ANS_K},                 {"V", AS_ANS_V},
-                {"S", AS_ANS_S},     {"A", AS_ANS_A},                 {"O", AS_ANS_O},
-                {"C", AS_ANS_C}};
-    size_t i, n;
-    const char *rest;
+    const size_t n = strcspn(name, "_");
+    const char *rest = name + n;
     char *end;
+    const int k = kind_of(as_tab_lookup(name, n, 0));
 
-    for (i = 0; i < sizeof base / sizeof base[0]; i++) {
-        n = strlen(base[i].text);
-        if (strncmp(name, base[i].text, n) != 0)
-            continue;
-        rest = name + n;
-        *kind = base[i].kind;
-        *head = -1;
-        if (*rest == '\0')
+    if (k < 0)
+        return -1;
+    *kind = (as_answer_kind)k;
+    *head = -1;
+    if (*rest == '\0')
+        return 0;
+    if (strncmp(rest, "_h", 2) == 0 && rest[2] >= '0' && rest[2] <= '9') {
+        *head = strtol(rest + 2, &end, 10);
+        if (*end == '\0' && *head < (long)AS_MAX_DIM)
             return 0;
-        if (strncmp(rest, "_h", 2) == 0 && rest[2] >= '0' && rest[2] <= '9') {
-            *head = strtol(rest + 2, &end, 10);
-            if (*end == '\0' && *head < (long)AS_MAX_DIM)
-                return 0;
-        }
     }
     return -1;
 }
@@ -500,52 +491,61 @@ static long row_number(const char *s, long *head)
     return *end == '\0' && *head < (long)AS_MAX_DIM ? row : -1;
 }
 
+/* Nonzero when name starts with letters (or, for a table whose rows are named by its
+ * own name, one of its spellings) and a row number follows; sets *row and *head. */
+static int row_named(const char *name, const as_tab_info *t, long *head, long *row)
+{
+    const char *also = t->also;
+    size_t n = strlen(t->row);
+
+    if (strncmp(name, t->row, n) == 0 && (*row = row_number(name + n, head)) >= 0)
+        return 1;
+    if (strcmp(t->row, t->name) != 0)
+        return 0;
+    for (; *also != '\0'; also += n + (also[n] == '|')) { /* ℓ1 for l1 */
+        n = strcspn(also, "|");
+        if (strncmp(name, also, n) == 0 && (*row = row_number(name + n, head)) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
 int as_answer_row(const char *name, as_answer_kind *kind, long *head, long *row)
 {
-    static const char letters[] = "qkvsao";
-    static const as_answer_kind kinds[] = {AS_ANS_Q, AS_ANS_K, AS_ANS_V,
-                                           AS_ANS_S, AS_ANS_A, AS_ANS_O};
-    const char *at = name[0] != '\0' ? strchr(letters, name[0]) : NULL;
+    size_t k;
 
-    if ((name[0] == 'q' || name[0] == 'k') && name[1] == 'r' &&
-        (*row = row_number(name + 2, head)) >= 0) { /* qr1, kr1: rows turned by RoPE */
-        *kind = name[0] == 'q' ? AS_ANS_QR : AS_ANS_KR;
-        return 0;
+    for (k = 0; k < AS_ANS_KINDS; k++) {
+        const as_tab_info *t = as_tab_get(as_tab_of_answer((as_answer_kind)k));
+        if (t->row[0] != '\0' && row_named(name, t, head, row)) {
+            *kind = (as_answer_kind)k;
+            return 0;
+        }
     }
-    if (strncmp(name, ELL, 3) == 0 && (*row = row_number(name + 3, head)) >= 0) {
-        *kind = AS_ANS_L; /* ℓ1: row 1's running sums */
-        return 0;
-    }
-    if ((name[0] == 'm' || name[0] == 'l' || name[0] == 'f') &&
-        (*row = row_number(name + 1, head)) >= 0) {
-        *kind = name[0] == 'm' ? AS_ANS_M : name[0] == 'l' ? AS_ANS_L : AS_ANS_F;
-        return 0;
-    }
-    if (at == NULL || (*row = row_number(name + 1, head)) < 0)
-        return -1;
-    *kind = kinds[at - letters];
-    return 0;
+    return -1;
 }
 
 const char *as_answer_row_letter(as_answer_kind kind)
 {
-    static const char *const letter[AS_ANS_KINDS] = {"q", "k", "v", "", "s", "a", "o", "",
-                                                     "", "qr", "kr", "", "m", "l", "f"};
-
-    return (unsigned)kind < AS_ANS_KINDS ? letter[kind] : "";
+    return (unsigned)kind < AS_ANS_KINDS ? as_tab_get(as_tab_of_answer(kind))->row : "";
 }
 
 const char *as_answer_kind_name(as_answer_kind kind)
 {
-    return (unsigned)kind < AS_ANS_KINDS ? kind_name[kind] : "?";
+    return (unsigned)kind < AS_ANS_KINDS ? as_tab_get(as_tab_of_answer(kind))->name : "?";
 }
 
 void as_table_shown_name(char *buf, size_t size, const char *name, int ascii)
 {
-    if (name[0] == 'l' && !ascii) /* l, l1_h0: the running sum, as the book writes it */
-        snprintf(buf, size, ELL "%s", name + 1);
-    else if (strncmp(name, "QKT", 3) == 0)
-        snprintf(buf, size, "QK%s%s", as_sym_text(ascii, AS_SYM_T), name + 3);
-    else
+    size_t t, best = 0, at = AS_TAB_COUNT;
+
+    for (t = 0; t < AS_TAB_COUNT; t++) { /* the longest table name that name starts with */
+        const char *n = as_tab_get((as_tab)t)->name;
+        const size_t len = strlen(n);
+        if (len > best && strncmp(name, n, len) == 0 && !isalpha((unsigned char)name[len]))
+            best = len, at = t;
+    }
+    if (at == AS_TAB_COUNT)
         snprintf(buf, size, "%s", name);
+    else /* QKT_h1 as QKᵀ_h1, l1_h0 as ℓ1_h0: as the book writes them */
+        snprintf(buf, size, "%s%s", as_tab_shown((as_tab)at, ascii), name + best);
 }

@@ -50,8 +50,7 @@ static int name_error(const as_answers *a, const as_answer *ans, as_error *err, 
 /* The layer's table of a kind that names no head. */
 static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
 {
-    return kind == AS_ANS_Q ? &t->Q : kind == AS_ANS_K ? &t->K : kind == AS_ANS_V ? &t->V
-           : kind == AS_ANS_C ? &t->C : kind == AS_ANS_PE ? &t->PE : &t->O;
+    return as_trace_table(t, as_tab_of_answer(kind));
 }
 
 /* Where a row of S or A written with fewer cells than the row begins, or -1 when it is
@@ -143,7 +142,7 @@ static int blocks_row(as_table_grade *g, as_grade *all, const as_problem *p, con
     w = as_tiles_walk(all->tiles, (size_t)g->head, (size_t)g->row);
     g->expected.rows = 1;
     g->expected.cols = w->blocks;
-    g->expected.v = g->kind == AS_ANS_M ? w->m : g->kind == AS_ANS_L ? w->l : w->factor;
+    g->expected.v = g->kind == AS_ANS_MAX ? w->m : g->kind == AS_ANS_SUM ? w->l : w->factor;
     snprintf(g->name, sizeof g->name, "%s%ld%s", as_answer_row_letter(g->kind), g->row, head);
     return 0;
 }
@@ -165,7 +164,7 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     if (g->head < 0 && ((g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A) || g->kind > AS_ANS_PE))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
     whole = g->head < 0 ? layer_table(t, g->kind)
-            : g->kind == AS_ANS_F ? &t->head[g->head].sums /* f1: as many rows */
+            : g->kind == AS_ANS_RESCALE ? &t->head[g->head].sums /* f1: as many rows */
                                   : as_head_table(&t->head[g->head], g->kind);
     if (whole->v == NULL) /* PE, Qr, Kr, B without their positions */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE, AS_MSG_CHK_NO_SUCH_TABLE_HINT);
@@ -179,7 +178,7 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     }
     if ((size_t)g->row >= whole->rows)
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_ROW, AS_MSG_CHK_NO_SUCH_ROW_HINT);
-    if (g->kind >= AS_ANS_M)
+    if (g->kind >= AS_ANS_MAX)
         return blocks_row(g, all, p, t, head, err);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
@@ -249,7 +248,7 @@ static int given_table(const as_problem *p, const as_trace *t, const as_answers 
     as_answer_kind kind;
     long head;
 
-    if (id < 0 || (as_answer_name(ans->name, &kind, &head) == 0 && kind == AS_ANS_M))
+    if (id < 0 || (as_answer_name(ans->name, &kind, &head) == 0 && kind == AS_ANS_MAX))
         return 0; /* m, m_h0: the online softmax's running max, not the mask M */
     if (id == AS_M ? same_table(&ans->value, &ans->unit, &t->M)
                    : p->in->mat[id].given &&
@@ -485,7 +484,7 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     long head;
     size_t h;
 
-    if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_M || head >= (long)p->heads ||
+    if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_MAX || head >= (long)p->heads ||
         (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
         return -1;
     if (head < 0 && kind == AS_ANS_O && p->heads == 1 && p->Wo == NULL)

@@ -153,9 +153,9 @@ static as_msg teaching(const as_table_grade *g)
     if (g->correct || g->diagnosis != AS_DIAG_NONE || g->nfits > 0)
         return AS_MSG_COUNT;
     switch (g->kind) {
-    case AS_ANS_M: return AS_MSG_CHK_TEACH_M;
-    case AS_ANS_L: return AS_MSG_CHK_TEACH_L;
-    case AS_ANS_F: return AS_MSG_CHK_TEACH_F;
+    case AS_ANS_MAX: return AS_MSG_CHK_TEACH_M;
+    case AS_ANS_SUM: return AS_MSG_CHK_TEACH_L;
+    case AS_ANS_RESCALE: return AS_MSG_CHK_TEACH_F;
     case AS_ANS_K:
     case AS_ANS_V:
     case AS_ANS_KR: return strstr(g->name, "[:") != NULL ? AS_MSG_CHK_TEACH_CACHE : AS_MSG_COUNT;
@@ -172,7 +172,7 @@ static void text_teaching(FILE *out, const as_table_grade *g, const as_render_op
 
     if (m == AS_MSG_COUNT)
         return;
-    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_M) {
+    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX) {
         fputs("  ", out);
         fprintf(out, msg(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
         fputc('\n', out);

@@ -132,7 +132,7 @@ static void diff(as_table_diff *d, const char *name, const as_matrix *b, const a
 static void head_tables(as_comparison *c, const as_problem *pb, const as_trace *tb,
                         const as_trace *tv, size_t h)
 {
-    static const char *const base[] = {"QKT", "S", "A", "O"};
+    static const as_tab base[] = {AS_TAB_QKT, AS_TAB_S, AS_TAB_A, AS_TAB_O};
     const as_head_trace *hb = &tb->head[h], *hv = h < tv->heads ? &tv->head[h] : NULL;
     const as_matrix *mb[] = {&hb->QKT, &hb->S, &hb->A, &hb->O};
     const as_matrix *mv[] = {hv ? &hv->QKT : NULL, hv ? &hv->S : NULL, hv ? &hv->A : NULL,
@@ -142,7 +142,7 @@ static void head_tables(as_comparison *c, const as_problem *pb, const as_trace *
     size_t k;
 
     for (k = 0; k < kinds; k++) {
-        snprintf(name, sizeof name, pb->heads > 1 ? "%s_h%zu" : "%s", base[k], h);
+        snprintf(name, sizeof name, pb->heads > 1 ? "%s_h%zu" : "%s", as_tab_get(base[k])->name, h);
         diff(&c->table[c->count++], name, mb[k], mv[k]);
     }
 }

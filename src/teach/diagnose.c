@@ -30,11 +30,7 @@ const char *as_diag_code(as_diag d)
 
 const as_matrix *as_head_table(const as_head_trace *h, as_answer_kind kind)
 {
-    const as_matrix *m[AS_ANS_KINDS] = {&h->Q, &h->K, &h->V, &h->QKT, &h->S, &h->A, &h->O, NULL,
-                                        NULL, &h->Qr, &h->Kr, &h->B, &h->row_max, &h->sums,
-                                        NULL};
-
-    return m[kind];
+    return as_trace_head_table(h, as_tab_of_answer(kind));
 }
 
 /* Nonzero when every cell the student wrote stands for the cell of want (row of want,

@@ -283,18 +283,14 @@ static void write_weights(as_block *out, const draft *d)
  * (SPEC §6); one head, so C (the one head's O) is not a mark of its own. */
 static void write_ask(FILE *out, as_step step)
 {
-    static const struct {
-        as_table table;
-        const char *name;
-    } order[] = {{AS_T_Q, "Q"}, {AS_T_K, "K"}, {AS_T_V, "V"}, {AS_T_QKT, "QKT"},
-                 {AS_T_S, "S"}, {AS_T_A, "A"}, {AS_T_O, "O"}};
+    static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_O};
     const unsigned asked = as_step_asked(step);
     size_t i;
 
     fputs("ask:", out);
     for (i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (asked & (1u << order[i].table))
-            fprintf(out, " %s", order[i].name);
+        if (asked & (1u << order[i]))
+            fprintf(out, " %s", as_table_name(order[i]));
     fputc('\n', out);
 }
 
@@ -518,14 +514,15 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
 {
     const as_head_trace *h = &t->head[0];
     const as_matrix *m[] = {&t->Q, &t->K, &t->V, &h->QKT, &h->S, &h->A, &t->O};
-    static const char *const name[] = {"Q", "K", "V", "QKT", "S", "A", "O"};
+    static const as_tab name[] = {AS_TAB_Q, AS_TAB_K, AS_TAB_V, AS_TAB_QKT,
+                                  AS_TAB_S, AS_TAB_A, AS_TAB_O};
     as_block b = {0};
     size_t i;
     int failed;
 
     header(out, o, AS_MSG_EX_KEY);
     for (i = 0; i < sizeof m / sizeof m[0]; i++) {
-        as_block one = statement_block(name[i], m[i], ro->digits, ro->ascii);
+        as_block one = statement_block(as_tab_get(name[i])->name, m[i], ro->digits, ro->ascii);
         as_block_add(&b, "%s", "");
         as_block_append(&b, &one);
         as_block_free(&one);

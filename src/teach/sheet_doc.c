@@ -53,13 +53,15 @@ unsigned as_step_given(as_step step)
 
 unsigned as_step_asked(as_step step)
 {
-    static const unsigned asked[AS_STEP_COUNT] = {
-        T_BIT(AS_T_Q) | T_BIT(AS_T_K) | T_BIT(AS_T_V) | T_BIT(AS_T_QKT) | T_BIT(AS_T_S) |
-            T_BIT(AS_T_A) | T_BIT(AS_T_O) | T_BIT(AS_T_C),
-        T_BIT(AS_T_Q) | T_BIT(AS_T_K) | T_BIT(AS_T_V), T_BIT(AS_T_QKT) | T_BIT(AS_T_S),
-        T_BIT(AS_T_A), T_BIT(AS_T_O) | T_BIT(AS_T_C)};
+    unsigned asked = 0;
+    size_t k;
 
-    return asked[step];
+    for (k = 0; k < AS_T_COUNT; k++) { /* the tables the step makes; all four for all */
+        const int made = as_tab_get(as_tab_of_table((as_table)k))->step;
+        if (made != 0 && (step == AS_STEP_ALL || made == (int)step))
+            asked |= T_BIT(k);
+    }
+    return asked;
 }
 
 static int ascii_only(const char *s)

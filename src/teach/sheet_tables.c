@@ -104,7 +104,7 @@ static void item_name(const as_sheet_page *pg, char *buf, size_t size, const as_
     char h[32], sc[64];
 
     head_sub(pg, h, sizeof h, v);
-    if (strcmp(v->name, "QKT") == 0 || (it->empty && v->kind == AS_T_S)) {
+    if (v->kind == AS_T_QKT || (it->empty && v->kind == AS_T_S)) {
         char base[64];
         if (tex)
             snprintf(base, sizeof base, "Q%sK%s^{\\top}", h, h);
