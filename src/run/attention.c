@@ -44,6 +44,26 @@ static int check_range(const as_matrix *t, as_tab name, const as_matrix *mask,
     return 0;
 }
 
+/* The checks each head's steps make, in the chapter's order, for the three runs (full,
+ * lean and rows) alike: the table each names, and whether -inf may stand where the mask
+ * forbids reading (S after the mask). The softmax's check is that a row reads something. */
+typedef enum run_check {
+    CHECK_QKT, CHECK_SCALED, CHECK_ALIBI, CHECK_MASKED, CHECK_SOFTMAX, CHECK_O, CHECKS
+} run_check;
+
+static const struct {
+    as_tab table;
+    int masked;
+} checks[CHECKS] = {{AS_TAB_QKT, 0}, {AS_TAB_S, 0}, {AS_TAB_S, 0},
+                    {AS_TAB_S, 1},   {AS_TAB_A, 0}, {AS_TAB_O, 0}};
+
+/* Check k of a whole table t (mask: the run's mask, read only where check k allows -inf). */
+static int check_step(run_check k, const as_matrix *t, const as_matrix *mask,
+                      const as_problem *p, as_error *err)
+{
+    return check_range(t, checks[k].table, checks[k].masked ? mask : NULL, p, err);
+}
+
 /* out = x @ w (+ b when given): one projection (the fast product: same bits). w is
  * weight i of p (Wq, Wk, Wv, Wo); when a lean build left its values unmade, the file's
  * torch-layout table is read as stored. */
@@ -124,22 +144,22 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
         goto nomem;
     /* step 1: every Query row dotted with every Key row */
     as_scores_fast(h->QKT.v, h->Qr.v ? h->Qr.v : h->Q.v, h->Kr.v ? h->Kr.v : h->K.v, n, m, p->d_k);
-    if (check_range(&h->QKT, AS_TAB_QKT, NULL, p, err) != 0)
+    if (check_step(CHECK_QKT, &h->QKT, NULL, p, err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask */
     as_scale(h->scaled.v, h->QKT.v, nm, p->scale);
-    if (check_range(&h->scaled, AS_TAB_S, NULL, p, err) != 0)
+    if (check_step(CHECK_SCALED, &h->scaled, NULL, p, err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         if (as_matrix_init(&h->B, n, m) != 0)
             goto nomem;
         as_alibi_bias(h->B.v, n, m, h->slope);
         as_add_mask(h->S.v, h->scaled.v, h->B.v, nm);
-        if (check_range(&h->S, AS_TAB_S, NULL, p, err) != 0)
+        if (check_step(CHECK_ALIBI, &h->S, NULL, p, err) != 0)
             return -1;
     }
     as_add_mask(h->S.v, h->B.v ? h->S.v : h->scaled.v, t->M.v, nm);
-    if (check_range(&h->S, AS_TAB_S, &t->M, p, err) != 0)
+    if (check_step(CHECK_MASKED, &h->S, &t->M, p, err) != 0)
         return -1;
     /* step 3: softmax along each row */
     bad = as_softmax_rows(h->A.v, h->row_max.v, h->shifted.v, h->exps.v, h->sums.v, h->S.v, n, m);
@@ -149,7 +169,7 @@ static int run_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pro
     }
     /* step 4: mix the Values by the shares (as_mix, fast) */
     as_matmul_fast(h->O.v, h->A.v, h->V.v, n, m, p->d_v);
-    return check_range(&h->O, AS_TAB_O, NULL, p, err);
+    return check_step(CHECK_O, &h->O, NULL, p, err);
 nomem:
     as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
@@ -310,19 +330,19 @@ static int stepwise_head(as_head_trace *h, size_t hd, lean_worker *w)
     }
     /* step 1: the raw scores */
     w->scores(w->s.v, w->qr.v ? w->qr.v : w->q.v, w->kr.v ? w->kr.v : w->k.v, n, m, p->d_k);
-    if (check_range(&w->s, AS_TAB_QKT, NULL, p, &w->err) != 0)
+    if (check_step(CHECK_QKT, &w->s, NULL, p, &w->err) != 0)
         return -1;
     /* step 2: scale, (ALiBi: add the bias,) then add the mask, in place */
     as_scale(w->s.v, w->s.v, nm, p->scale);
-    if (check_range(&w->s, AS_TAB_S, NULL, p, &w->err) != 0)
+    if (check_step(CHECK_SCALED, &w->s, NULL, p, &w->err) != 0)
         return -1;
     if (p->positions == AS_POSITIONS_ALIBI) {
         as_add_alibi(w->s.v, n, m, w->t->slopes.v[hd]);
-        if (check_range(&w->s, AS_TAB_S, NULL, p, &w->err) != 0)
+        if (check_step(CHECK_ALIBI, &w->s, NULL, p, &w->err) != 0)
             return -1;
     }
     as_add_mask(w->s.v, w->s.v, w->M.v, nm);
-    if (check_range(&w->s, AS_TAB_S, &w->M, p, &w->err) != 0)
+    if (check_step(CHECK_MASKED, &w->s, &w->M, p, &w->err) != 0)
         return -1;
     /* step 3: softmax in place (each cell is read before it is written) */
     bad = as_softmax_rows(w->s.v, NULL, NULL, NULL, NULL, w->s.v, n, m);
@@ -407,7 +427,7 @@ static int lean_head(as_head_trace *h, size_t hd, lean_worker *w)
         if (stepwise_head(h, hd, w) != 0)
             return -1;
     }
-    if (check_range(&h->O, AS_TAB_O, 0, p, &w->err) != 0)
+    if (check_step(CHECK_O, &h->O, NULL, p, &w->err) != 0)
         return -1;
     /* the head's columns of C, here on the head's thread (no other head writes them) */
     as_put_columns(w->t->C.v, h->O.v, p->n, w->t->C.cols, hd * p->d_v, p->d_v);
@@ -501,20 +521,19 @@ fail:
 /* The rows run: the same steps, one receiving row at a time                        */
 /* ------------------------------------------------------------------------------ */
 
-/* The checks of run_head(), in its order: which cells of a row they check. */
-enum { ROW_QKT, ROW_SCALED, ROW_ALIBI, ROW_MASKED, ROW_SOFTMAX, ROW_O, ROW_CHECKS };
-
 /* The first cell that failed check k over the rows so far (row < 0: none yet). */
 typedef struct row_fail {
-    long row[ROW_CHECKS];
-    size_t col[ROW_CHECKS];
-    double x[ROW_CHECKS];
+    long row[CHECKS];
+    size_t col[CHECKS];
+    double x[CHECKS];
 } row_fail;
 
 /* Notes the first cell of v[m] out of range for check k (-inf allowed where mask is
- * -inf, when mask is given), unless an earlier row already failed it. */
-static void note_range(row_fail *f, int k, const double *v, const double *mask, size_t m, size_t i)
+ * -inf, when check k allows it), unless an earlier row already failed it. */
+static void note_range(row_fail *f, run_check k, const double *v, const double *mask_row,
+                       size_t m, size_t i)
 {
+    const double *mask = checks[k].masked ? mask_row : NULL;
     size_t j;
 
     for (j = 0; f->row[k] < 0 && j < m; j++)
@@ -557,34 +576,32 @@ static void make_row(as_row_trace *r, double *room, const as_head_trace *h, size
         as_alibi_bias_row(B, i, m, t->slopes.v[hd]);
         as_add_mask(S, sc, B, m);
         if (f != NULL)
-            note_range(f, ROW_ALIBI, S, NULL, m, i);
+            note_range(f, CHECK_ALIBI, S, NULL, m, i);
     }
     as_add_mask(S, alibi ? S : sc, M, m);
     if (as_softmax_rows(room + 7 * m, &r->row_max, room + 5 * m, room + 6 * m, &r->sum, S, 1,
-                        m) >= 0 && f != NULL && f->row[ROW_SOFTMAX] < 0)
-        f->row[ROW_SOFTMAX] = (long)i;
+                        m) >= 0 && f != NULL && f->row[CHECK_SOFTMAX] < 0)
+        f->row[CHECK_SOFTMAX] = (long)i;
     if (f == NULL)
         return;
-    note_range(f, ROW_QKT, qkt, NULL, m, i);
-    note_range(f, ROW_SCALED, sc, NULL, m, i);
-    note_range(f, ROW_MASKED, S, M, m, i);
+    note_range(f, CHECK_QKT, qkt, NULL, m, i);
+    note_range(f, CHECK_SCALED, sc, NULL, m, i);
+    note_range(f, CHECK_MASKED, S, M, m, i);
 }
 
 /* The error of the first check that failed (in run_head()'s order), as run_head()
  * reports it. Returns 0 when none did. */
 static int row_error(const row_fail *f, const as_problem *p, as_error *err)
 {
-    static const as_tab name[ROW_CHECKS] = {AS_TAB_QKT, AS_TAB_S, AS_TAB_S, AS_TAB_S, AS_TAB_A,
-                                             AS_TAB_O}; /* A: no readable row */
     int k;
 
-    for (k = 0; k < ROW_CHECKS; k++) {
+    for (k = 0; k < CHECKS; k++) {
         if (f->row[k] < 0)
             continue;
-        if (k == ROW_SOFTMAX)
+        if (k == CHECK_SOFTMAX)
             no_readable_row(p, f->row[k], err);
         else
-            range_error(p, name[k], f->x[k], (size_t)f->row[k], f->col[k], err);
+            range_error(p, checks[k].table, f->x[k], (size_t)f->row[k], f->col[k], err);
         return -1;
     }
     return 0;
@@ -611,7 +628,7 @@ static void head_rows(void *arg)
         make_row(&r, w->room, w->h, w->hd, i, w->t, p, &w->f);
         /* step 4: mix the Values by the shares (as_mix, as run_head()'s product sums) */
         as_matmul(&AS_AT(w->h->O, i, 0), r.A, w->h->V.v, 1, p->m, p->d_v);
-        note_range(&w->f, ROW_O, &AS_AT(w->h->O, i, 0), NULL, p->d_v, i);
+        note_range(&w->f, CHECK_O, &AS_AT(w->h->O, i, 0), NULL, p->d_v, i);
     }
 }
 
@@ -636,7 +653,7 @@ static int rows_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pr
     for (k = 0; k < 2; k++) {
         part[k] = (rows_part){.h = h, .hd = hd, .first = k ? half : 0, .last = n, .t = t, .p = p,
                               .room = room + k * 8 * m};
-        for (c = 0; c < ROW_CHECKS; c++)
+        for (c = 0; c < CHECKS; c++)
             part[k].f.row[c] = -1;
     }
     if (work >= AS_THREAD_MIN_WORK && half > 0) {
@@ -645,7 +662,7 @@ static int rows_head(as_head_trace *h, size_t hd, const as_trace *t, const as_pr
     } else {
         head_rows(&part[0]);
     }
-    for (c = 0; c < ROW_CHECKS; c++) { /* the first half's rows come first */
+    for (c = 0; c < CHECKS; c++) { /* the first half's rows come first */
         const rows_part *w = part[0].f.row[c] >= 0 ? &part[0] : &part[1];
         f.row[c] = w->f.row[c];
         f.col[c] = w->f.col[c];
