@@ -6,6 +6,7 @@
 #ifndef ATTNSTEP_CLI_UTIL_H
 #define ATTNSTEP_CLI_UTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,20 @@ static inline int run(const char *args)
 
     snprintf(cmd, sizeof cmd, "%s %s %s >" CLI_OUT " 2>" CLI_ERR " </dev/null",
              wrap ? wrap : "", bin ? bin : "build/attnstep", args);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Runs a shell command made from fmt (up to 8 KiB); returns its exit status. */
+static inline int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    int st;
+
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
     st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

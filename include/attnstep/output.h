@@ -42,6 +42,14 @@ int as_output_ascii(as_output *o);
 /* Abandons the output: removes the temporary file. Standard output is left as is. */
 void as_output_abort(as_output *o);
 
+/* dir/name in a new string the caller frees, or NULL when memory ran out. */
+char *as_path_join(const char *dir, const char *name);
+
+/* Checks, before anything is written, that the system can take path: no part of it
+ * over NAME_MAX bytes, the whole (and the temporary file beside it) under PATH_MAX.
+ * Returns 0, or -1 with err set (the file name is too long, and a hint). */
+int as_output_path_check(const char *path, as_error *err);
+
 /* Writes len bytes to path (NULL: standard output) through as_output_open() and
  * as_output_commit(). Returns 0, or -1 with err set. */
 int as_write_output(const char *path, const char *data, size_t len, int force, as_error *err);

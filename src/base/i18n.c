@@ -204,6 +204,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_OOM_WRITING] = {"写输出时内存不足", "out of memory while writing the output"},
     [AS_MSG_FILE_EXISTS] = {"文件已经存在，什么也没有写", "the file exists; nothing was written"},
     [AS_MSG_HINT_FORCE] = {"要覆盖它，请加上--force", "add --force to overwrite it"},
+    [AS_MSG_HINT_NAMETOOLONG] = {"系统不接受这么长的路径（每一段最多%d字节，整个路径不到%d字节）；请换一个短一些的文件夹或文件名，什么都还没有写",
+                                 "the system takes no path this long (%d bytes a part, under %d in all); choose a shorter folder or file name; nothing has been written"},
     [AS_MSG_FILE_NO_WRITE] = {"无法写入：%s", "cannot write: %s"},
     [AS_MSG_FILE_STDOUT] = {"标准输出", "standard output"},
     [AS_MSG_OUT_DIR] = {"这是一个目录；-o只写普通文件", "this is a folder; -o writes only regular files"},

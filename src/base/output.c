@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
 /* ---- the temporary file, and removing it when a signal ends the program ---- */
 
 #define TMP_NAME ".attnstep-XXXXXX" /* in FILE's folder; short whatever FILE's name is */
@@ -21,7 +29,7 @@
 
 static const int caught[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
 #define CAUGHT (sizeof caught / sizeof caught[0])
-static char pending[4096];           /* the temporary file a signal must remove, or "" */
+static const char *volatile pending; /* the temporary file a signal must remove (o->tmp) */
 static volatile sig_atomic_t armed;  /* nonzero while pending names a file */
 static struct sigaction saved[CAUGHT];
 
@@ -40,9 +48,7 @@ static void arm(const char *tmp)
     struct sigaction sa;
     size_t i;
 
-    if (strlen(tmp) >= sizeof pending)
-        return;
-    memcpy(pending, tmp, strlen(tmp) + 1);
+    pending = tmp; /* the output's own copy, freed only after disarm() */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -94,6 +100,48 @@ static int create_temp(const char *path, char **out)
     }
     *out = tmp;
     return fd;
+}
+
+/* ---- paths ---- */
+
+char *as_path_join(const char *dir, const char *name)
+{
+    const size_t d = strlen(dir), n = strlen(name);
+    char *s = malloc(d + 1 + n + 1);
+
+    if (s == NULL)
+        return NULL;
+    memcpy(s, dir, d);
+    s[d] = '/';
+    memcpy(s + d + 1, name, n + 1);
+    return s;
+}
+
+/* Whether path, or the temporary file beside it, is longer than the system takes: a
+ * component over NAME_MAX bytes, the whole over PATH_MAX. */
+static int too_long(const char *path)
+{
+    const char *p = path, *slash;
+    size_t dir = 0;
+
+    for (; (slash = strchr(p, '/')) != NULL; p = slash + 1)
+        if ((size_t)(slash - p) > NAME_MAX)
+            return 1;
+    if (p != path)
+        dir = (size_t)(p - path);
+    return strlen(p) > NAME_MAX || strlen(path) >= PATH_MAX || dir + sizeof TMP_NAME > PATH_MAX;
+}
+
+int as_output_path_check(const char *path, as_error *err)
+{
+    char why[128];
+
+    if (!too_long(path))
+        return 0;
+    as_error_msg(err, path, 0, 0, AS_MSG_FILE_NO_WRITE,
+                 as_msg_errno(why, sizeof why, err->lang, ENAMETOOLONG));
+    as_error_hint_msg(err, AS_MSG_HINT_NAMETOOLONG, NAME_MAX, PATH_MAX);
+    return -1;
 }
 
 /* ---- the --ascii filter: the prose's quotes and dashes in ASCII, as they stream ---- */
@@ -223,7 +271,7 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err)
         o->f = stdout;
         return 0;
     }
-    if (may_write(path, force, err) != 0)
+    if (may_write(path, force, err) != 0 || as_output_path_check(path, err) != 0)
         return -1;
     if ((fd = create_temp(path, &o->tmp)) < 0) {
         cannot_write(err, path);
