@@ -72,6 +72,15 @@ static void letters(char *buf, int c, size_t n)
     buf[n] = '\0';
 }
 
+/* Runs `attnstep ARGS` as run() does, killed after 10 s (exit 124: it blocked). */
+static int run_timed(const char *args)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+
+    return sh("timeout 10 %s %s >" CLI_OUT " 2>" CLI_ERR " </dev/null",
+              bin ? bin : "build/attnstep", args);
+}
+
 /* ---- 1. the file names of -o DIR ---- */
 
 /* A class folder whose path is longer than 512 bytes: each student still gets a file of
@@ -126,11 +135,71 @@ static void test_a_folder_name_the_system_cannot_take_is_refused_before_writing(
     rm_dir(dir);
 }
 
+/* ---- 2. what is not a regular file is refused, never waited on ---- */
+
+/* A FIFO named like an answers file in the class folder (on main, `check` opened it and
+ * waited for a writer for ever): it is reported as no regular file, the real answers are
+ * still graded. */
+static void test_a_fifo_among_the_answers_is_refused_without_blocking(void **state)
+{
+    char dir[64], path[128], args[256];
+
+    (void)state;
+    make_dir(dir);
+    snprintf(path, sizeof path, "%s/a-fifo.txt", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(sh("cp examples/f11-answers.txt '%s/b.txt'", dir), 0);
+    snprintf(args, sizeof args, "check " F11 " '%s' --lang en", dir);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "a-fifo.txt: error: cannot read the answers: not a regular file");
+    assert_file_contains(CLI_OUT, "b");
+    rm_dir(dir);
+}
+
+/* A FIFO given as the input, as the roster, or named by load(): each refused at once. */
+static void test_a_fifo_as_input_roster_or_load_is_refused_without_blocking(void **state)
+{
+    char dir[64], fifo[128], input[128], args[512];
+
+    (void)state;
+    make_dir(dir);
+    snprintf(fifo, sizeof fifo, "%s/pipe.txt", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(args, sizeof args, "run '%s' --lang en", fifo);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "cannot read the file: not a regular file");
+    assert_file_contains(CLI_ERR, "give - and pipe into it");
+    snprintf(args, sizeof args, "exercise --class '%s' --seed 1 -o '%s/class' --lang en", fifo, dir);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "not a regular file");
+    snprintf(input, sizeof input, "%s/in.txt", dir);
+    put(input, "X = load(\"pipe.txt\")\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n");
+    snprintf(args, sizeof args, "run '%s' --lang en", input);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "in.txt:1:11: error: cannot load");
+    assert_file_contains(CLI_ERR, "not a regular file");
+    rm_dir(dir);
+}
+
+/* Standard input, asked for with -, may still be a pipe. */
+static void test_standard_input_may_be_a_pipe(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+
+    (void)state;
+    assert_int_equal(sh("cat " F11 " | timeout 10 %s run - >" CLI_OUT " 2>" CLI_ERR,
+                        bin ? bin : "build/attnstep"), 0);
+    assert_file_contains(CLI_OUT, "0.6697615493");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_long_class_folder_gives_each_student_a_file),
         cmocka_unit_test(test_a_folder_name_the_system_cannot_take_is_refused_before_writing),
+        cmocka_unit_test(test_a_fifo_among_the_answers_is_refused_without_blocking),
+        cmocka_unit_test(test_a_fifo_as_input_roster_or_load_is_refused_without_blocking),
+        cmocka_unit_test(test_standard_input_may_be_a_pipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -639,6 +639,7 @@ typedef enum as_msg {
     AS_MSG_PS_A_DIRECTORY_HINT,
     AS_MSG_PS_CANNOT_READ,
     AS_MSG_PS_CHECK_PATH_HINT,
+    AS_MSG_PS_NOT_REGULAR_HINT,
     /* ANSWERS: errors of answers.c and the name errors of check.c (issue 12) */
     AS_MSG_CHK_NAMED,
     AS_MSG_CHK_NO_SUCH_HEAD,

@@ -1240,6 +1240,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "give the path of an input file, e.g. examples/f11.txt"},
     [AS_MSG_PS_CANNOT_READ] = {"无法读取文件：%s",
         "cannot read the file: %s"},
+    [AS_MSG_PS_NOT_REGULAR_HINT] = {"attnstep只读普通文件，FIFO、设备和套接字都不读（读它们可能永远等下去）；要从管道读，请写“-”，再把数据用管道送进来",
+                                    "attnstep reads regular files only, never a FIFO, a device or a socket (reading one could wait for ever); to read a pipe, give - and pipe into it"},
     [AS_MSG_PS_CHECK_PATH_HINT] = {"请检查路径；书中的例子是“examples/f11.txt”",
         "check the path; the book's example is examples/f11.txt"},
     /* ANSWERS: errors of answers.c and the name errors of check.c (issue 12) */
