@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/wait.h>
 
 #ifndef CLI_OUT
@@ -49,6 +50,22 @@ static inline int sh(const char *fmt, ...)
     va_end(ap);
     st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* How many entries of dir (. and .. aside) begin with prefix ("": all of them). */
+static inline int dir_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    int n = 0;
+
+    if (d == NULL)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+             strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
 }
 
 /* The whole file at path in a new NUL-terminated buffer the caller frees; NULL when it

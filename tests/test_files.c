@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,20 +51,6 @@ static void put(const char *path, const char *text)
     assert_non_null(f);
     fputs(text, f);
     assert_int_equal(fclose(f), 0);
-}
-
-/* How many entries of dir begin with prefix. */
-static int count_starting(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    const struct dirent *e;
-    int n = 0;
-
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL)
-        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-    closedir(d);
-    return n;
 }
 
 /* A name of n letters c. */
@@ -129,7 +117,7 @@ static void test_a_folder_name_the_system_cannot_take_is_refused_before_writing(
     assert_int_equal(run(args), 2);
     assert_file_contains(CLI_ERR, "the file name is too long");
     assert_file_contains(CLI_ERR, "nothing has been written");
-    assert_int_equal(count_starting(dir, "xxx"), 0);
+    assert_int_equal(dir_entries(dir, "xxx"), 0);
     assert_int_not_equal(stat(out, &st), 0);
     assert_stdout_empty();
     rm_dir(dir);
@@ -192,6 +180,163 @@ static void test_standard_input_may_be_a_pipe(void **state)
     assert_file_contains(CLI_OUT, "0.6697615493");
 }
 
+/* ---- 5. signals while writing ---- */
+
+/* An input of n tokens of width 1 whose `trace --row all` prints for a while. */
+static void long_input(const char *path, int n)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+
+    assert_non_null(f);
+    fputs("X = [", f);
+    for (i = 0; i < n; i++)
+        fprintf(f, "%s[%d]", i ? ", " : "", i % 7);
+    fputs("]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A fresh folder (dir) holding an input of n tokens (input) and the name of an output
+ * not yet there (out). */
+static void long_case(char *dir, char *input, char *out, int n)
+{
+    make_dir(dir);
+    snprintf(input, 128, "%s/long.txt", dir);
+    snprintf(out, 128, "%s/out.txt", dir);
+    long_input(input, n);
+}
+
+/* Bytes in the temporary files of dir (-1: there is none). */
+static long temp_bytes(const char *dir)
+{
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    char path[512];
+    struct stat st;
+    long bytes = -1;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, ".attnstep-", 10) == 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            bytes = stat(path, &st) == 0 ? (long)st.st_size : 0;
+        }
+    closedir(d);
+    return bytes;
+}
+
+/* Starts `attnstep trace --row all INPUT -o OUT` and waits until its output has begun
+ * (bytes in its temporary file). Returns its process id. */
+static pid_t start_writing(const char *dir, const char *input, const char *out)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    struct timespec tick = {0, 1000000}; /* 1 ms */
+    char cmd[512];
+    pid_t pid;
+    int i;
+
+    snprintf(cmd, sizeof cmd, "exec %s trace --row all '%s' -o '%s' 2>/dev/null",
+             bin ? bin : "build/attnstep", input, out);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    for (i = 0; i < 60000 && temp_bytes(dir) <= 0; i++)
+        nanosleep(&tick, NULL);
+    assert_true(temp_bytes(dir) > 0);
+    return pid;
+}
+
+/* Each catchable signal that ends a program, sent while -o FILE is being written: the
+ * program ends by that signal and leaves neither FILE nor its temporary file (on main
+ * SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM and SIGPROF left the temporary file). */
+static void test_every_terminating_signal_removes_the_temporary_file(void **state)
+{
+    static const int sig[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,   SIGPIPE, SIGALRM,
+                              SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
+    char dir[64], input[128], out[128];
+    size_t k;
+    int st;
+
+    (void)state;
+    long_case(dir, input, out, 600);
+    for (k = 0; k < sizeof sig / sizeof sig[0]; k++) {
+        const pid_t pid = start_writing(dir, input, out);
+        assert_int_equal(kill(pid, sig[k]), 0);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (!WIFSIGNALED(st) || WTERMSIG(st) != sig[k])
+            fail_msg("signal %d: the program did not end by it (status %#x)", sig[k], st);
+        if (temp_bytes(dir) >= 0)
+            fail_msg("signal %d left the temporary file", sig[k]);
+        assert_int_equal(access(out, F_OK), -1);
+    }
+    rm_dir(dir);
+}
+
+/* SIGXFSZ is what a file size limit sends: ignored while writing, so that the limit is
+ * reported (below); sent on its own it changes nothing, and SIGTERM still cleans up. */
+static void test_sigxfsz_while_writing_is_ignored_and_cleanup_still_works(void **state)
+{
+    struct timespec pause = {0, 200000000}; /* 0.2 s */
+    char dir[64], input[128], out[128];
+    pid_t pid;
+    int st;
+
+    (void)state;
+    long_case(dir, input, out, 600);
+    pid = start_writing(dir, input, out);
+    assert_int_equal(kill(pid, SIGXFSZ), 0);
+    nanosleep(&pause, NULL);
+    assert_int_equal(waitpid(pid, &st, WNOHANG), 0); /* still writing */
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    assert_true(temp_bytes(dir) < 0);
+    rm_dir(dir);
+}
+
+/* ---- 6. a failed write says what happened ---- */
+
+/* A full disk mid-stream (/dev/full): "no space left", never "out of memory" (which main
+ * said for any output that failed after its first buffer). */
+static void test_a_full_disk_is_reported_as_a_full_disk(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    char dir[64], input[128], out[128];
+
+    (void)state;
+    long_case(dir, input, out, 300);
+    assert_int_equal(sh("%s trace --row all '%s' --lang en >/dev/full 2>" CLI_ERR,
+                        bin ? bin : "build/attnstep", input), 2);
+    assert_file_contains(CLI_ERR, "standard output: error: cannot write: no space left on the device");
+    assert_file_lacks(CLI_ERR, "memory");
+    assert_int_equal(sh("%s trace --row all '%s' >/dev/full 2>" CLI_ERR,
+                        bin ? bin : "build/attnstep", input), 2);
+    assert_file_contains(CLI_ERR, "磁盘没有空间了");
+    rm_dir(dir);
+}
+
+/* A file size limit (ulimit -f 64: 64 KiB) reached while -o FILE is written: the limit is
+ * named, no FILE, no temporary file (main was killed by SIGXFSZ and left its temporary
+ * file behind). */
+static void test_a_file_size_limit_is_reported_and_leaves_nothing(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+    char dir[64], input[128], out[128];
+
+    (void)state;
+    long_case(dir, input, out, 300);
+    assert_int_equal(sh("ulimit -f 64 && %s trace --row all '%s' -o '%s' --lang en 2>" CLI_ERR,
+                        bin ? bin : "build/attnstep", input, out), 2);
+    assert_file_contains(CLI_ERR, "out.txt: error: cannot write: the file has reached the largest size allowed");
+    assert_file_contains(CLI_ERR, "ulimit -f unlimited");
+    assert_int_equal(access(out, F_OK), -1);
+    assert_true(temp_bytes(dir) < 0);
+    rm_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +345,10 @@ int main(void)
         cmocka_unit_test(test_a_fifo_among_the_answers_is_refused_without_blocking),
         cmocka_unit_test(test_a_fifo_as_input_roster_or_load_is_refused_without_blocking),
         cmocka_unit_test(test_standard_input_may_be_a_pipe),
+        cmocka_unit_test(test_every_terminating_signal_removes_the_temporary_file),
+        cmocka_unit_test(test_sigxfsz_while_writing_is_ignored_and_cleanup_still_works),
+        cmocka_unit_test(test_a_full_disk_is_reported_as_a_full_disk),
+        cmocka_unit_test(test_a_file_size_limit_is_reported_and_leaves_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,6 +146,10 @@ typedef enum as_msg {
     AS_MSG_OOM_WRITING,    /* out of memory while writing the output */
     AS_MSG_FILE_EXISTS,    /* -o: the file exists */
     AS_MSG_HINT_FORCE,     /* add --force */
+    AS_MSG_WHY_WRITE_FBIG,
+    AS_MSG_WHY_PIPE,
+    AS_MSG_HINT_WRITE_FBIG,
+    AS_MSG_HINT_NOSPC,
     AS_MSG_HINT_NAMETOOLONG, /* %d NAME_MAX, %d PATH_MAX */
     AS_MSG_FILE_NO_WRITE,  /* %s why: the output cannot be written */
     AS_MSG_FILE_STDOUT,    /* "standard output", in place of a file name */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +28,8 @@
 #define TMP_NAME ".attnstep-XXXXXX" /* in FILE's folder; short whatever FILE's name is */
 #define TMP_TRIES 100
 
-static const int caught[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
+static const int caught[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,   SIGPIPE, SIGALRM,
+                             SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 #define CAUGHT (sizeof caught / sizeof caught[0])
 static const char *volatile pending; /* the temporary file a signal must remove (o->tmp) */
 static volatile sig_atomic_t armed;  /* nonzero while pending names a file */
@@ -49,15 +51,28 @@ static void arm(const char *tmp)
     size_t i;
 
     pending = tmp; /* the output's own copy, freed only after disarm() */
+    armed = 1;     /* before any handler: a signal from now on removes the file */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    for (i = 0; i < CAUGHT; i++)
+        sigaddset(&sa.sa_mask, caught[i]); /* one handler at a time */
     for (i = 0; i < CAUGHT; i++) {
         sigaction(caught[i], NULL, &saved[i]);
         if (saved[i].sa_handler != SIG_IGN)
             sigaction(caught[i], &sa, NULL);
     }
-    armed = 1;
+}
+
+/* A file size limit (ulimit -f) sends SIGXFSZ, whose default ends the program without a
+ * word; ignored, the write fails with EFBIG and the program says so (and removes the
+ * temporary file). For the rest of the process: an output ends it. */
+static void ignore_xfsz(void)
+{
+    struct sigaction now;
+
+    if (sigaction(SIGXFSZ, NULL, &now) == 0 && now.sa_handler == SIG_DFL)
+        signal(SIGXFSZ, SIG_IGN);
 }
 
 static void disarm(void)
@@ -226,14 +241,27 @@ static int close_filter(as_output *o)
 
 /* ---- opening, committing, abandoning ---- */
 
-/* "cannot write: why" (errno) about path, or about standard output when path is NULL. */
-static void cannot_write(as_error *err, const char *path)
+void as_output_write_error(as_error *err, const char *path, int e)
 {
     char why[128];
 
-    as_msg_errno(why, sizeof why, err->lang, errno);
+    if (e == EFBIG || e == EPIPE) /* a writer's reasons, not a reader's (as_msg_errno) */
+        snprintf(why, sizeof why, "%s", as_msg_text(err->lang, e == EFBIG ? AS_MSG_WHY_WRITE_FBIG
+                                                                          : AS_MSG_WHY_PIPE));
+    else
+        as_msg_errno(why, sizeof why, err->lang, e);
     as_error_msg(err, path != NULL ? path : as_msg_text(err->lang, AS_MSG_FILE_STDOUT), 0, 0,
                  AS_MSG_FILE_NO_WRITE, why);
+    if (e == EFBIG)
+        as_error_hint_msg(err, AS_MSG_HINT_WRITE_FBIG);
+    else if (e == ENOSPC)
+        as_error_hint_msg(err, AS_MSG_HINT_NOSPC);
+}
+
+/* "cannot write: why" (errno) about path, or about standard output when path is NULL. */
+static void cannot_write(as_error *err, const char *path)
+{
+    as_output_write_error(err, path, errno);
 }
 
 /* Refuses what -o must not write to: anything that is not a regular file, and an
@@ -267,6 +295,7 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err)
     memset(o, 0, sizeof *o);
     o->path = path;
     o->force = force;
+    ignore_xfsz();
     if (path == NULL) {
         o->f = stdout;
         return 0;
@@ -287,22 +316,80 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err)
     return 0;
 }
 
-/* Puts the complete temporary file in path's place: link() fails when path exists (no
- * clobbering, whatever else runs at the same time); --force renames over a regular
- * file, checked again just before. Returns 0, or -1 with errno set. */
+/* ---- putting the finished file in place ---- */
+
+/* rename() that fails with EEXIST when to exists: renameat2(RENAME_NOREPLACE) where the
+ * C library has it (glibc 2.28), else the system call where the headers name it. ENOSYS
+ * or EINVAL (a kernel or a file system without it, e.g. many FUSE mounts) ask for
+ * another way. */
+static int rename_noreplace(const char *from, const char *to)
+{
+#if defined(RENAME_NOREPLACE) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28))
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#elif defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1 /* NOREPLACE */);
+#else
+    (void)from, (void)to;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Whether a failed link() means only that this file system has no hard links (vfat,
+ * exFAT, SMB, many FUSE mounts), not that FILE is there or cannot be written. */
+static int no_hard_links(int e)
+{
+    return e == EPERM || e == ENOSYS || e == EOPNOTSUPP || e == EMLINK || e == EXDEV;
+}
+
+/* Puts tmp at path unless path exists, with whatever the file system offers: a rename
+ * that cannot replace; else link() (which fails when path exists); else, honestly the
+ * best without either, reserving path with O_CREAT|O_EXCL (which fails when it exists)
+ * and renaming tmp over the empty reservation. Returns 0, or -1 with errno set (EEXIST:
+ * path exists). */
+static int put_new(const char *tmp, const char *path)
+{
+    int fd;
+
+    if (rename_noreplace(tmp, path) == 0)
+        return 0;
+    if (errno != ENOSYS && errno != EINVAL)
+        return -1;
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return 0;
+    }
+    if (!no_hard_links(errno))
+        return -1;
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+        return -1;
+    close(fd);
+    if (rename(tmp, path) == 0)
+        return 0;
+    fd = errno;
+    unlink(path); /* the reservation, still empty */
+    errno = fd;
+    return -1;
+}
+
+/* Puts the complete temporary file in path's place: without --force, never over a file
+ * that exists, whatever else runs at the same time (put_new); with --force, renames
+ * over a regular file, checked again just before, keeping that file's permissions.
+ * Returns 0, or -1 with errno set (or err, when path is now there or no regular file). */
 static int put_in_place(as_output *o, as_error *err)
 {
+    struct stat st;
+
     if (!o->force) {
-        if (link(o->tmp, o->path) != 0) {
-            if (errno == EEXIST)
-                return may_write(o->path, 0, err);
-            return -1;
-        }
-        unlink(o->tmp);
-        return 0;
+        if (put_new(o->tmp, o->path) == 0)
+            return 0;
+        return errno == EEXIST ? may_write(o->path, 0, err) : -1;
     }
     if (may_write(o->path, 1, err) != 0)
         return -1;
+    if (lstat(o->path, &st) == 0 && chmod(o->tmp, st.st_mode & 07777) != 0)
+        return -1; /* a 0600 file stays 0600 */
     return rename(o->tmp, o->path);
 }
 

@@ -418,7 +418,7 @@ int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err)
     if (rc == 0)
         rc = cli->output_dir != NULL ? write_dir(out, &b, cli, err) : write_one(out, &b, cli);
     if (rc != 0 && !err->set)
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
     batch_free(&b);
     return rc == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
 }
