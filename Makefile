@@ -65,6 +65,8 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(BUILD)/libattnstep.a
 # test_alloc fails the Nth allocation: the library's calls to the allocator go through
 # the test's wrappers.
 $(BUILD)/tests/test_alloc: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
+# test_output makes link() and renameat2() fail as a file system without them does.
+$(BUILD)/tests/test_output: TEST_LDFLAGS = -Wl,--wrap=link,--wrap=renameat2
 
 check-run: $(TESTS) $(REPLAYS) $(BUILD)/attnstep
 	@sh tests/layers.sh . $(BUILD)/obj && CC=$(CC) sh tests/layers-test.sh && ATTNSTEP_BIN=$(BUILD)/attnstep sh tests/readme-test.sh

@@ -6,9 +6,11 @@
 #ifndef ATTNSTEP_CLI_UTIL_H
 #define ATTNSTEP_CLI_UTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/wait.h>
 
 #ifndef CLI_OUT
@@ -34,6 +36,36 @@ static inline int run(const char *args)
              wrap ? wrap : "", bin ? bin : "build/attnstep", args);
     st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Runs a shell command made from fmt (up to 8 KiB); returns its exit status. */
+static inline int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    int st;
+
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* How many entries of dir (. and .. aside) begin with prefix ("": all of them). */
+static inline int dir_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    int n = 0;
+
+    if (d == NULL)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+             strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
 }
 
 /* The whole file at path in a new NUL-terminated buffer the caller frees; NULL when it

@@ -96,19 +96,6 @@ static void assert_stdout_is_utf8(void)
     free(got);
 }
 
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
 /* ---- 1. labels of any length: C = [O₀|O₁|…] with 36 and 48 heads ---- */
 
 static void test_the_label_of_c_names_every_head_whatever_their_number(void **state)
@@ -258,7 +245,7 @@ static void test_two_writers_of_one_new_file_never_both_succeed(void **state)
     kept = slurp(ODIR "/race.txt");
     assert_string_equal(kept, "first\n");
     free(kept);
-    assert_int_equal(entries(ODIR), 1); /* no temporary file left */
+    assert_int_equal(dir_entries(ODIR, ""), 1); /* no temporary file left */
     unlink(ODIR "/race.txt");
 }
 
@@ -278,7 +265,7 @@ static void test_o_takes_a_name_of_250_bytes_and_keeps_the_umask(void **state)
     assert_int_equal(stat(name, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0640);
     unlink(name);
-    assert_int_equal(entries(ODIR), 0);
+    assert_int_equal(dir_entries(ODIR, ""), 0);
 }
 
 /* A signal that ends the program while -o's temporary file exists removes it. */
@@ -306,7 +293,7 @@ static void test_a_signal_leaves_no_temporary_file(void **state)
         assert_int_equal(waitpid(pid, &st, 0), pid);
         assert_true(WIFSIGNALED(st));
         assert_int_equal(WTERMSIG(st), sig[i]); /* it still dies of the signal */
-        assert_int_equal(entries(ODIR), 0);
+        assert_int_equal(dir_entries(ODIR, ""), 0);
     }
 }
 

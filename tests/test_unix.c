@@ -67,20 +67,6 @@ static void bin_path(char *buf)
     abs_path(buf, bin ? bin : "build/attnstep");
 }
 
-/* Runs a shell command; returns its exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    int st;
-
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int have(const char *tool)
 {
     return sh("command -v %s >/dev/null 2>&1", tool) == 0;

@@ -131,6 +131,11 @@ int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err);
  * returns as a command. */
 int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err);
 
+/* A command's output failed: says why in err. When the stream out has an error, the
+ * write to -o FILE (cli->output) or standard output failed (a full disk, a file size limit, a closed pipe: errno says which);
+ * otherwise memory ran out while the output was made. Call at once, errno untouched. */
+void as_cli_write_failed(FILE *out, const as_cli *cli, as_error *err);
+
 /* Before a very long output (more than AS_HUGE_OUTPUT numbers: run with walked_rows 0,
  * trace walking walked_rows rows), says so on standard error and suggests --only and
  * --row, in the user's language. */

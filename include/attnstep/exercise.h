@@ -72,6 +72,8 @@ unsigned long as_exercise_variant_seed(unsigned long base, const char *name);
 void as_exercise_variant_id(char id[AS_VARIANT_ID], unsigned long seed);
 
 /* A class list: one name a line. */
+#define AS_ROSTER_NAME_MAX 64 /* bytes of one roster name */
+
 typedef struct as_roster {
     char **name;
     size_t count;

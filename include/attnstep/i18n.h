@@ -146,6 +146,11 @@ typedef enum as_msg {
     AS_MSG_OOM_WRITING,    /* out of memory while writing the output */
     AS_MSG_FILE_EXISTS,    /* -o: the file exists */
     AS_MSG_HINT_FORCE,     /* add --force */
+    AS_MSG_WHY_WRITE_FBIG,
+    AS_MSG_WHY_PIPE,
+    AS_MSG_HINT_WRITE_FBIG,
+    AS_MSG_HINT_NOSPC,
+    AS_MSG_HINT_NAMETOOLONG, /* %d NAME_MAX, %d PATH_MAX */
     AS_MSG_FILE_NO_WRITE,  /* %s why: the output cannot be written */
     AS_MSG_FILE_STDOUT,    /* "standard output", in place of a file name */
     AS_MSG_OUT_DIR,        /* -o names a folder */
@@ -638,6 +643,7 @@ typedef enum as_msg {
     AS_MSG_PS_A_DIRECTORY_HINT,
     AS_MSG_PS_CANNOT_READ,
     AS_MSG_PS_CHECK_PATH_HINT,
+    AS_MSG_PS_NOT_REGULAR_HINT,
     /* ANSWERS: errors of answers.c and the name errors of check.c (issue 12) */
     AS_MSG_CHK_NAMED,
     AS_MSG_CHK_NO_SUCH_HEAD,

@@ -5,6 +5,7 @@
 #define ATTNSTEP_LEX_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* A read position in a text, with the line it is on. Columns are computed on demand
  * (they are needed only for positions that are recorded or reported) and cached, so
@@ -73,11 +74,17 @@ int as_lex_number_start(const char *p, const char *end);
 #define AS_MAX_INPUT ((size_t)1 << 31)
 
 
+/* Opens path to read, refusing what is not a regular file before a read could block: a
+ * FIFO, a device or a socket (ENODEV), a directory (EISDIR). The open is non-blocking
+ * (a FIFO opens at once), checked with fstat(), then made blocking again. Returns 0 with
+ * *fd (the caller closes it) and *st set, or an errno value with *fd -1. */
+int as_lex_open(const char *path, int *fd, struct stat *st);
+
 /* Reads the whole file at path into a new buffer (NUL-terminated; *len excludes the
  * NUL) that the caller frees. With allow_stdin, "-" is standard input. Reading stops
  * early after a chunk that holds a NUL byte (such a text is refused at its first NUL,
  * so /dev/zero ends at once): the buffer then ends a little past that NUL. Returns 0,
- * or an errno value (EISDIR for a directory, EFBIG past AS_MAX_INPUT bytes, ENOMEM
+ * or an errno value (as_lex_open()'s for a path; EISDIR for a directory, EFBIG past AS_MAX_INPUT bytes, ENOMEM
  * when memory runs out). */
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
 

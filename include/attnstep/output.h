@@ -4,12 +4,17 @@
  *
  * -o FILE writes a temporary file in FILE's folder (a short name of its own, so a FILE
  * name of NAME_MAX bytes still works; created with mode 0666 less the umask, as any new
- * file) and, once complete, puts it in FILE's place: with link(), which fails when FILE
- * exists, so two writers can never both "succeed" (no-clobber without a race); with
- * --force, with rename(), and only over a regular file. A device, a FIFO, a directory or
- * a symbolic link named by -o is refused before any work. A catchable signal that ends
- * the program (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE) while the temporary file
- * exists removes it first. One output at a time per process. */
+ * file) and, once complete, puts it in FILE's place without ever replacing a file that
+ * exists, so two writers can never both "succeed": with renameat2(RENAME_NOREPLACE),
+ * else link() (which fails when FILE exists), else (no hard links: vfat, exFAT, SMB,
+ * FUSE) by reserving FILE with O_CREAT|O_EXCL and renaming over the reservation. With
+ * --force, with rename(), only over a regular file, keeping its permissions. A device,
+ * a FIFO, a directory or a symbolic link named by -o is refused before any work. Every
+ * catchable signal that ends the program (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE,
+ * SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF) while the temporary file
+ * exists removes it first; SIGXFSZ is ignored while an output is open, so that a file
+ * size limit (ulimit -f) is a write failing with EFBIG, reported as such. One output at
+ * a time per process. */
 #ifndef ATTNSTEP_OUTPUT_H
 #define ATTNSTEP_OUTPUT_H
 
@@ -41,6 +46,19 @@ int as_output_ascii(as_output *o);
 
 /* Abandons the output: removes the temporary file. Standard output is left as is. */
 void as_output_abort(as_output *o);
+
+/* Records in err that writing path (NULL: standard output) failed with errno value e,
+ * in words for a writer: a full disk (ENOSPC), a file size limit (EFBIG, ulimit -f), a
+ * reader that closed the pipe (EPIPE), each with its own message and hint. */
+void as_output_write_error(as_error *err, const char *path, int e);
+
+/* dir/name in a new string the caller frees, or NULL when memory ran out. */
+char *as_path_join(const char *dir, const char *name);
+
+/* Checks, before anything is written, that the system can take path: no part of it
+ * over NAME_MAX bytes, the whole (and the temporary file beside it) under PATH_MAX.
+ * Returns 0, or -1 with err set (the file name is too long, and a hint). */
+int as_output_path_check(const char *path, as_error *err);
 
 /* Writes len bytes to path (NULL: standard output) through as_output_open() and
  * as_output_commit(). Returns 0, or -1 with err set. */

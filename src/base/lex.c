@@ -380,6 +380,28 @@ size_t as_lex_fold_fullwidth(char *text, size_t len)
     return (size_t)(w - (unsigned char *)text);
 }
 
+int as_lex_open(const char *path, int *fd, struct stat *st)
+{
+    int flags, e = 0;
+
+    *fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO: at once */
+    if (*fd < 0)
+        return errno;
+    if (fstat(*fd, st) != 0)
+        e = errno;
+    else if (S_ISDIR(st->st_mode))
+        e = EISDIR;
+    else if (!S_ISREG(st->st_mode))
+        e = ENODEV; /* a FIFO, a device, a socket: refused before a read could block */
+    else if ((flags = fcntl(*fd, F_GETFL)) == -1 || fcntl(*fd, F_SETFL, flags & ~O_NONBLOCK) == -1)
+        e = errno;
+    if (e != 0) {
+        close(*fd);
+        *fd = -1;
+    }
+    return e;
+}
+
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len)
 {
     int fd, rc;
@@ -389,15 +411,15 @@ int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len)
 
     *buf = NULL;
     *len = 0;
-    fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY);
-    if (fd < 0)
-        return errno;
-    if (fstat(fd, &st) != 0) {
+    if (!from_stdin && (rc = as_lex_open(path, &fd, &st)) != 0)
+        return rc;
+    fd = from_stdin ? STDIN_FILENO : fd;
+    if (from_stdin && fstat(fd, &st) != 0) {
         rc = errno;
         goto done;
     }
     if (S_ISDIR(st.st_mode)) {
-        rc = EISDIR;
+        rc = EISDIR; /* standard input can be a directory too: `< dir` */
         goto done;
     }
     if (S_ISREG(st.st_mode) && st.st_size >= 0 && (uintmax_t)st.st_size > AS_MAX_INPUT) {

@@ -6,22 +6,32 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 
 /* ---- the temporary file, and removing it when a signal ends the program ---- */
 
 #define TMP_NAME ".attnstep-XXXXXX" /* in FILE's folder; short whatever FILE's name is */
 #define TMP_TRIES 100
 
-static const int caught[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE};
+static const int caught[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,   SIGPIPE, SIGALRM,
+                             SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF};
 #define CAUGHT (sizeof caught / sizeof caught[0])
-static char pending[4096];           /* the temporary file a signal must remove, or "" */
+static const char *volatile pending; /* the temporary file a signal must remove (o->tmp) */
 static volatile sig_atomic_t armed;  /* nonzero while pending names a file */
 static struct sigaction saved[CAUGHT];
 
@@ -40,18 +50,29 @@ static void arm(const char *tmp)
     struct sigaction sa;
     size_t i;
 
-    if (strlen(tmp) >= sizeof pending)
-        return;
-    memcpy(pending, tmp, strlen(tmp) + 1);
+    pending = tmp; /* the output's own copy, freed only after disarm() */
+    armed = 1;     /* before any handler: a signal from now on removes the file */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
+    for (i = 0; i < CAUGHT; i++)
+        sigaddset(&sa.sa_mask, caught[i]); /* one handler at a time */
     for (i = 0; i < CAUGHT; i++) {
         sigaction(caught[i], NULL, &saved[i]);
         if (saved[i].sa_handler != SIG_IGN)
             sigaction(caught[i], &sa, NULL);
     }
-    armed = 1;
+}
+
+/* A file size limit (ulimit -f) sends SIGXFSZ, whose default ends the program without a
+ * word; ignored, the write fails with EFBIG and the program says so (and removes the
+ * temporary file). For the rest of the process: an output ends it. */
+static void ignore_xfsz(void)
+{
+    struct sigaction now;
+
+    if (sigaction(SIGXFSZ, NULL, &now) == 0 && now.sa_handler == SIG_DFL)
+        signal(SIGXFSZ, SIG_IGN);
 }
 
 static void disarm(void)
@@ -94,6 +115,48 @@ static int create_temp(const char *path, char **out)
     }
     *out = tmp;
     return fd;
+}
+
+/* ---- paths ---- */
+
+char *as_path_join(const char *dir, const char *name)
+{
+    const size_t d = strlen(dir), n = strlen(name);
+    char *s = malloc(d + 1 + n + 1);
+
+    if (s == NULL)
+        return NULL;
+    memcpy(s, dir, d);
+    s[d] = '/';
+    memcpy(s + d + 1, name, n + 1);
+    return s;
+}
+
+/* Whether path, or the temporary file beside it, is longer than the system takes: a
+ * component over NAME_MAX bytes, the whole over PATH_MAX. */
+static int too_long(const char *path)
+{
+    const char *p = path, *slash;
+    size_t dir = 0;
+
+    for (; (slash = strchr(p, '/')) != NULL; p = slash + 1)
+        if ((size_t)(slash - p) > NAME_MAX)
+            return 1;
+    if (p != path)
+        dir = (size_t)(p - path);
+    return strlen(p) > NAME_MAX || strlen(path) >= PATH_MAX || dir + sizeof TMP_NAME > PATH_MAX;
+}
+
+int as_output_path_check(const char *path, as_error *err)
+{
+    char why[128];
+
+    if (!too_long(path))
+        return 0;
+    as_error_msg(err, path, 0, 0, AS_MSG_FILE_NO_WRITE,
+                 as_msg_errno(why, sizeof why, err->lang, ENAMETOOLONG));
+    as_error_hint_msg(err, AS_MSG_HINT_NAMETOOLONG, NAME_MAX, PATH_MAX);
+    return -1;
 }
 
 /* ---- the --ascii filter: the prose's quotes and dashes in ASCII, as they stream ---- */
@@ -178,14 +241,27 @@ static int close_filter(as_output *o)
 
 /* ---- opening, committing, abandoning ---- */
 
-/* "cannot write: why" (errno) about path, or about standard output when path is NULL. */
-static void cannot_write(as_error *err, const char *path)
+void as_output_write_error(as_error *err, const char *path, int e)
 {
     char why[128];
 
-    as_msg_errno(why, sizeof why, err->lang, errno);
+    if (e == EFBIG || e == EPIPE) /* a writer's reasons, not a reader's (as_msg_errno) */
+        snprintf(why, sizeof why, "%s", as_msg_text(err->lang, e == EFBIG ? AS_MSG_WHY_WRITE_FBIG
+                                                                          : AS_MSG_WHY_PIPE));
+    else
+        as_msg_errno(why, sizeof why, err->lang, e);
     as_error_msg(err, path != NULL ? path : as_msg_text(err->lang, AS_MSG_FILE_STDOUT), 0, 0,
                  AS_MSG_FILE_NO_WRITE, why);
+    if (e == EFBIG)
+        as_error_hint_msg(err, AS_MSG_HINT_WRITE_FBIG);
+    else if (e == ENOSPC)
+        as_error_hint_msg(err, AS_MSG_HINT_NOSPC);
+}
+
+/* "cannot write: why" (errno) about path, or about standard output when path is NULL. */
+static void cannot_write(as_error *err, const char *path)
+{
+    as_output_write_error(err, path, errno);
 }
 
 /* Refuses what -o must not write to: anything that is not a regular file, and an
@@ -219,11 +295,12 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err)
     memset(o, 0, sizeof *o);
     o->path = path;
     o->force = force;
+    ignore_xfsz();
     if (path == NULL) {
         o->f = stdout;
         return 0;
     }
-    if (may_write(path, force, err) != 0)
+    if (may_write(path, force, err) != 0 || as_output_path_check(path, err) != 0)
         return -1;
     if ((fd = create_temp(path, &o->tmp)) < 0) {
         cannot_write(err, path);
@@ -239,22 +316,80 @@ int as_output_open(as_output *o, const char *path, int force, as_error *err)
     return 0;
 }
 
-/* Puts the complete temporary file in path's place: link() fails when path exists (no
- * clobbering, whatever else runs at the same time); --force renames over a regular
- * file, checked again just before. Returns 0, or -1 with errno set. */
+/* ---- putting the finished file in place ---- */
+
+/* rename() that fails with EEXIST when to exists: renameat2(RENAME_NOREPLACE) where the
+ * C library has it (glibc 2.28), else the system call where the headers name it. ENOSYS
+ * or EINVAL (a kernel or a file system without it, e.g. many FUSE mounts) ask for
+ * another way. */
+static int rename_noreplace(const char *from, const char *to)
+{
+#if defined(RENAME_NOREPLACE) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28))
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#elif defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1 /* NOREPLACE */);
+#else
+    (void)from, (void)to;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Whether a failed link() means only that this file system has no hard links (vfat,
+ * exFAT, SMB, many FUSE mounts), not that FILE is there or cannot be written. */
+static int no_hard_links(int e)
+{
+    return e == EPERM || e == ENOSYS || e == EOPNOTSUPP || e == EMLINK || e == EXDEV;
+}
+
+/* Puts tmp at path unless path exists, with whatever the file system offers: a rename
+ * that cannot replace; else link() (which fails when path exists); else, honestly the
+ * best without either, reserving path with O_CREAT|O_EXCL (which fails when it exists)
+ * and renaming tmp over the empty reservation. Returns 0, or -1 with errno set (EEXIST:
+ * path exists). */
+static int put_new(const char *tmp, const char *path)
+{
+    int fd;
+
+    if (rename_noreplace(tmp, path) == 0)
+        return 0;
+    if (errno != ENOSYS && errno != EINVAL)
+        return -1;
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return 0;
+    }
+    if (!no_hard_links(errno))
+        return -1;
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+        return -1;
+    close(fd);
+    if (rename(tmp, path) == 0)
+        return 0;
+    fd = errno;
+    unlink(path); /* the reservation, still empty */
+    errno = fd;
+    return -1;
+}
+
+/* Puts the complete temporary file in path's place: without --force, never over a file
+ * that exists, whatever else runs at the same time (put_new); with --force, renames
+ * over a regular file, checked again just before, keeping that file's permissions.
+ * Returns 0, or -1 with errno set (or err, when path is now there or no regular file). */
 static int put_in_place(as_output *o, as_error *err)
 {
+    struct stat st;
+
     if (!o->force) {
-        if (link(o->tmp, o->path) != 0) {
-            if (errno == EEXIST)
-                return may_write(o->path, 0, err);
-            return -1;
-        }
-        unlink(o->tmp);
-        return 0;
+        if (put_new(o->tmp, o->path) == 0)
+            return 0;
+        return errno == EEXIST ? may_write(o->path, 0, err) : -1;
     }
     if (may_write(o->path, 1, err) != 0)
         return -1;
+    if (lstat(o->path, &st) == 0 && chmod(o->tmp, st.st_mode & 07777) != 0)
+        return -1; /* a 0600 file stays 0600 */
     return rename(o->tmp, o->path);
 }
 

@@ -59,7 +59,7 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
         goto free_all;
     if ((cli->format == AS_FMT_JSON ? as_render_decode_json : as_render_decode_text)(
             out, &p, &d, &cli->render) != 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
         goto free_all;
     }
     rc = AS_EXIT_OK;

@@ -9,6 +9,7 @@
 #include "attnstep/output.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,8 @@ static int write_one(FILE *out, const batch *b, const as_cli *cli)
 
 /* name, made safe as part of a file name: no slashes, control characters or characters
  * shells and file systems take specially; UTF-8 letters kept. */
+#define SAFE_NAME (AS_ROSTER_NAME_MAX + 1) /* a roster name, or a variant id */
+
 static void safe_name(char *buf, size_t size, const char *name)
 {
     size_t k = 0;
@@ -273,24 +276,29 @@ static void safe_name(char *buf, size_t size, const char *name)
         buf[0] = '_';
 }
 
-/* Writes what fill makes into dir/name (refusing an existing file without --force) and
- * names it in the report. */
-static int put_file(FILE *report, const as_cli *cli, const char *name, const batch *b,
-                    size_t k, int (*fill)(FILE *, const batch *, size_t, const as_cli *),
+/* One file of -o DIR: its path (malloc'd), what fills it, and the variant it is of. */
+typedef struct planned {
+    char *path;
+    int (*fill)(FILE *, const batch *, size_t, const as_cli *);
+    size_t k;
+} planned;
+
+/* Writes what p's fill makes into p's path (refusing an existing file without --force)
+ * and names it in the report. */
+static int put_file(FILE *report, const as_cli *cli, const planned *p, const batch *b,
                     as_error *err)
 {
-    char path[AS_ERR_FILE], *buf = NULL;
+    char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     int rc;
 
     if (mem == NULL)
         return -1;
-    rc = fill(mem, b, k, cli);
+    rc = p->fill(mem, b, p->k, cli);
     rc |= fclose(mem);
-    snprintf(path, sizeof path, "%s/%s", cli->output_dir, name);
-    if (rc == 0 && (rc = as_write_output(path, buf, len, cli->force, err)) == 0) {
-        fprintf(report, as_msg_text(cli->render.lang, AS_MSG_EX_WROTE), path);
+    if (rc == 0 && (rc = as_write_output(p->path, buf, len, cli->force, err)) == 0) {
+        fprintf(report, as_msg_text(cli->render.lang, AS_MSG_EX_WROTE), p->path);
         fputc('\n', report);
     }
     free(buf);
@@ -322,38 +330,79 @@ static int fill_quiz(FILE *out, const batch *b, size_t k, const as_cli *cli)
     return write_quiz(out, b, cli);
 }
 
-static int write_dir(FILE *report, const batch *b, const as_cli *cli, as_error *err)
+/* Adds DIR/name to the plan; name is built from fmt. Returns 0, or -1 (out of memory). */
+static int plan(planned *p, size_t *n, const as_cli *cli, size_t k,
+                int (*fill)(FILE *, const batch *, size_t, const as_cli *), const char *fmt, ...)
+{
+    char name[SAFE_NAME + 48];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap); /* number, "-", name, extension */
+    va_end(ap);
+    if ((p[*n].path = as_path_join(cli->output_dir, name)) == NULL)
+        return -1;
+    p[*n].fill = fill;
+    p[(*n)++].k = k;
+    return 0;
+}
+
+/* Every file -o DIR will write, in order: each student's input (and sheet), the quiz,
+ * the key. Returns the count, or 0 (out of memory; p freed by the caller). */
+static size_t plan_all(planned *p, const batch *b, const as_cli *cli)
 {
     static const char *const ext[] = {[AS_FMT_MD] = "md", [AS_FMT_LATEX] = "tex",
                                       [AS_FMT_GIFT] = "gift", [AS_FMT_MOODLE] = "xml"};
     const int sheets = cli->format == AS_FMT_MD || cli->format == AS_FMT_LATEX;
-    char name[160], safe[100];
-    size_t k;
+    const int width = b->count < 100 ? 2 : 4;
+    char safe[SAFE_NAME];
+    size_t k, n = 0;
 
-    if (mkdir(cli->output_dir, 0777) != 0 && errno != EEXIST) {
-        char why[128];
-        as_error_msg(err, cli->output_dir, 0, 0, AS_MSG_FILE_NO_DIR,
-                     as_msg_errno(why, sizeof why, err->lang, errno));
-        return -1;
-    }
     for (k = 0; k < b->count; k++) {
         const variant *v = &b->v[k];
         safe_name(safe, sizeof safe, v->o.student != NULL ? v->o.student : v->id);
-        snprintf(name, sizeof name, "%0*zu-%s.txt", b->count < 100 ? 2 : 4, k + 1, safe);
-        if (put_file(report, cli, name, b, k, fill_input, err) != 0)
-            return -1;
-        snprintf(name, sizeof name, "%0*zu-%s.%s", b->count < 100 ? 2 : 4, k + 1, safe,
-                 sheets ? ext[cli->format] : "");
-        if (sheets && put_file(report, cli, name, b, k, fill_sheet, err) != 0)
-            return -1;
+        if (plan(p, &n, cli, k, fill_input, "%0*zu-%s.txt", width, k + 1, safe) != 0 ||
+            (sheets && plan(p, &n, cli, k, fill_sheet, "%0*zu-%s.%s", width, k + 1, safe,
+                            ext[cli->format]) != 0))
+            return 0;
     }
-    if (!sheets && cli->format != AS_FMT_TEXT) {
-        snprintf(name, sizeof name, "quiz.%s", ext[cli->format]);
-        if (put_file(report, cli, name, b, 0, fill_quiz, err) != 0)
-            return -1;
-    }
-    snprintf(name, sizeof name, "key.%s", sheets ? ext[cli->format] : "txt");
-    return put_file(report, cli, name, b, 0, fill_key, err);
+    if (!sheets && cli->format != AS_FMT_TEXT &&
+        plan(p, &n, cli, 0, fill_quiz, "quiz.%s", ext[cli->format]) != 0)
+        return 0;
+    if (plan(p, &n, cli, 0, fill_key, "key.%s", sheets ? ext[cli->format] : "txt") != 0)
+        return 0;
+    return n;
+}
+
+/* Makes DIR unless it exists. */
+static int make_dir(const char *dir, as_error *err)
+{
+    char why[128];
+
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+        return 0;
+    as_error_msg(err, dir, 0, 0, AS_MSG_FILE_NO_DIR, as_msg_errno(why, sizeof why, err->lang, errno));
+    return -1;
+}
+
+/* Writes the plan: every path is checked first, so that a name the system cannot take
+ * stops the run before the folder or any file is made. */
+static int write_dir(FILE *report, const batch *b, const as_cli *cli, as_error *err)
+{
+    planned *p = calloc(2 * b->count + 2, sizeof *p);
+    size_t n = p != NULL ? plan_all(p, b, cli) : 0, k;
+    int rc = n > 0 ? 0 : -1;
+
+    for (k = 0; rc == 0 && k < n; k++)
+        rc = as_output_path_check(p[k].path, err);
+    if (rc == 0)
+        rc = make_dir(cli->output_dir, err);
+    for (k = 0; rc == 0 && k < n; k++)
+        rc = put_file(report, cli, &p[k], b, err);
+    for (k = 0; p != NULL && k < 2 * b->count + 2; k++)
+        free(p[k].path);
+    free(p);
+    return rc;
 }
 
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err)
@@ -369,7 +418,7 @@ int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err)
     if (rc == 0)
         rc = cli->output_dir != NULL ? write_dir(out, &b, cli, err) : write_one(out, &b, cli);
     if (rc != 0 && !err->set)
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
     batch_free(&b);
     return rc == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
 }

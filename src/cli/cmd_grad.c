@@ -40,7 +40,7 @@ int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
         as_grad_run(&g, &s.p, &s.t, err) != 0)
         goto done;
     if (render(out, &s, &g, cli) != 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
         goto done;
     }
     rc = AS_EXIT_OK;

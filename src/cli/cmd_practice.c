@@ -94,7 +94,7 @@ int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err)
                          cli->output != NULL ? out : NULL, &s.p, &s.t, &o, &sc);
     as_session_free(&s);
     if (rc < 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
         return AS_EXIT_USAGE;
     }
     return rc == 0 ? AS_EXIT_OK : AS_EXIT_WRONG;

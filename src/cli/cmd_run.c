@@ -45,7 +45,7 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);
     as_session_free(&s);
     if (rc != 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
         return AS_EXIT_USAGE;
     }
     return AS_EXIT_OK;

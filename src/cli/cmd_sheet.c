@@ -37,6 +37,6 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
         rc = as_sheet_write(out, &sh, 1, &so);
     as_session_free(&s);
     if (rc != 0)
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
     return rc == 0 ? AS_EXIT_OK : AS_EXIT_USAGE;
 }

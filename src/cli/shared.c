@@ -2,6 +2,9 @@
  * the --row check once the file is read, and the note before a very long output. Below
  * every command; calls none. */
 #include "attnstep/cli.h"
+#include "attnstep/output.h"
+
+#include <errno.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -35,4 +38,14 @@ void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_r
     fputs("attnstep: ", stderr);
     fprintf(stderr, as_msg_text(cli->render.lang, AS_MSG_HUGE_OUTPUT), n);
     fputc('\n', stderr);
+}
+
+void as_cli_write_failed(FILE *out, const as_cli *cli, as_error *err)
+{
+    const int e = errno; /* the failed write's, before anything else can change it */
+
+    if (ferror(out) && e != 0 && e != ENOMEM)
+        as_output_write_error(err, cli->output, e);
+    else
+        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
 }

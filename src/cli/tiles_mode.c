@@ -68,7 +68,7 @@ int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
     as_tiles_free(&tl);
     as_session_free(&s);
     if (rc != 0) {
-        as_error_msg(err, "", 0, 0, AS_MSG_OOM_WRITING);
+        as_cli_write_failed(out, cli, err);
         return AS_EXIT_USAGE;
     }
     return AS_EXIT_OK;

@@ -342,11 +342,11 @@ static int load_quick(const char *path, as_rd_matrix *b, int share)
     struct stat st;
     off_t at[PARTS + 1];
     size_t count = 0, shared = 0, i;
-    int fd = open(path, O_RDONLY), rc = -1, short_of_room = 0;
+    int fd, rc = -1, short_of_room = 0;
 
-    if (fd < 0)
+    if (as_lex_open(path, &fd, &st) != 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size > AS_MAX_INPUT)
+    if ((uintmax_t)st.st_size > AS_MAX_INPUT)
         goto done;
     count = split_points(fd, st.st_size, at);
     for (i = 0; i < count; i++) /* the head expects the whole file, for its own room */
@@ -399,18 +399,6 @@ static int load_text(as_reader *file, as_rd_matrix *b, const char *text, size_t 
     return 0;
 }
 
-/* 0 when path may be opened for load(), else ENODEV: a device or a pipe named by an
- * input (/dev/zero, a FIFO) could block at open or never end, so only regular files
- * (and directories and missing files, which reading reports) get that far. */
-static int loadable(const char *path)
-{
-    struct stat st;
-
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return ENODEV;
-    return 0;
-}
-
 /* The file name[0..n) of the input read by r: at is where the name stands in the input,
  * for errors about the file as a whole; errors inside it are reported at its own lines. */
 static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n, as_pos at)
@@ -426,12 +414,11 @@ static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n
         goto fail;
     }
     as_reader_init(&file, path, r->err, NULL, NULL);
-    e = loadable(path);
-    if (e == 0 && ((rc = load_quick(path, b, 1)) == 0 || (rc == 1 && load_quick(path, b, 0) == 0)))
+    if ((rc = load_quick(path, b, 1)) == 0 || (rc == 1 && load_quick(path, b, 0) == 0))
         goto done;
     rc = -1;
-    if (e == 0) /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
-        e = as_lex_read_file(path, 0, &text, &len);
+    /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
+    e = as_lex_read_file(path, 0, &text, &len);
     if (e != 0) {
         as_reader_err_pos(r, NULL, at, AS_MSG_LD_RELATIVE_HINT, AS_MSG_LD_CANNOT_LOAD, path,
                           as_msg_errno(why, sizeof why, r->err->lang, e));

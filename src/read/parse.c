@@ -670,7 +670,9 @@ int as_parse_file(as_input *in, const char *path, as_error *err)
         return as_reader_err_pos(&r, NULL, no_pos, AS_MSG_PS_A_DIRECTORY_HINT, AS_MSG_PS_A_DIRECTORY);
     if (e != 0)
         return as_reader_err_pos(&r, NULL, no_pos,
-                                 e == ENOENT ? AS_MSG_PS_CHECK_PATH_HINT : AS_RD_NO_HINT,
+                                 e == ENOENT   ? AS_MSG_PS_CHECK_PATH_HINT
+                                 : e == ENODEV ? AS_MSG_PS_NOT_REGULAR_HINT
+                                               : AS_RD_NO_HINT,
                                  AS_MSG_PS_CANNOT_READ, as_msg_errno(why, sizeof why, err->lang, e));
     rc = as_parse_text(in, text, len, path, err);
     free(text);

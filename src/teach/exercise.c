@@ -573,8 +573,6 @@ void as_exercise_variant_id(char id[AS_VARIANT_ID], unsigned long seed)
 
 /* ---- the roster ---- */
 
-#define MAX_NAME 64
-
 void as_roster_free(as_roster *r)
 {
     size_t i;
@@ -651,7 +649,7 @@ int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path
     int line, col, *lines = NULL, *more;
     as_cursor c;
     size_t n, k;
-    char what[256], name[MAX_NAME + 1];
+    char what[256], name[AS_ROSTER_NAME_MAX + 1];
 
     memset(r, 0, sizeof *r);
     if (bad != NULL) {
@@ -663,7 +661,7 @@ int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path
         roster_line(&c, &p, &n);
         for (k = 0; k < n && ((unsigned char)p[k] >= 0x20 && p[k] != 0x7f); k++)
             ;
-        if (k < n || n > MAX_NAME) {
+        if (k < n || n > AS_ROSTER_NAME_MAX) {
             free(lines);
             return roster_fail(r, err, path, c.line, as_cursor_col(&c, p + (k < n ? k : 0)),
                                as_msg_text(lang, k < n ? AS_MSG_ROSTER_CONTROL : AS_MSG_ROSTER_LONG),
