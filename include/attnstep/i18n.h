@@ -673,6 +673,23 @@ typedef enum as_msg {
     AS_MSG_CHK_TEACH_L,    /* a wrong running sum ℓ */
     AS_MSG_CHK_TEACH_F,    /* a wrong rescale factor */
     AS_MSG_CHK_TEACH_BLOCKS, /* %zu blocks: a row of m, ℓ or f with as many cells as blocks */
+    /* ---- verify: checking a book's printed numbers (SPEC §18, issue 34) ---- */
+    AS_MSG_CMD_VERIFY,     /* --help: what verify does */
+    AS_MSG_VF_NOT_GIVEN,   /* %s: a table the chapter must print (X, Wq, Wk, Wv) */
+    AS_MSG_VF_NOT_GIVEN_HINT,
+    AS_MSG_VF_MISFIT,      /* %s name, %zu x %zu printed, %zu x %zu the run's table */
+    AS_MSG_VF_MISFIT_HINT,
+    AS_MSG_VF_CELL,        /* %s name, %ld row, %ld column: a cell of a printed table */
+    AS_MSG_VF_ROW_CELL,    /* %s name, %ld column: a number of a printed row */
+    AS_MSG_VF_AGREES,
+    AS_MSG_VF_TRUNCATED,   /* %s the right value */
+    AS_MSG_VF_ROUNDED,     /* %s the right value */
+    AS_MSG_VF_WRONG,       /* %s the right value */
+    AS_MSG_VF_VARIANT,     /* %s code, %s the mistake explained */
+    AS_MSG_VF_COUNT_CLEAN, /* %zu numbers checked */
+    AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
+    AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */
+    AS_MSG_VF_MD_HEAD,     /* the erratum table's header row */
     AS_MSG_COUNT
 } as_msg;
 

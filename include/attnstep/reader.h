@@ -30,7 +30,9 @@ enum {
     AS_RD_ONE_ROW = 1, /* may be one row in single brackets, [1, 2] (a bias, an answer) */
     AS_RD_NEG_INF = 2, /* may hold -inf (the mask M; the masked cells of an answer's S) */
     AS_RD_UNITS = 4,   /* record the unit of each number's last written digit in u */
-    AS_RD_FIXED = 8    /* v is a window of room cap in a larger array: never moved or grown */
+    AS_RD_FIXED = 8,   /* v is a window of room cap in a larger array: never moved or grown */
+    AS_RD_PLACES = 16  /* record where each number stands in at (a chapter's numbers are
+                          reported at their place, SPEC §18) */
 };
 
 /* A position in a text: 1-based line, character column. */
@@ -50,6 +52,7 @@ typedef struct as_rd_matrix {
     size_t in_row;    /* numbers read in the current row (a too long one is counted only) */
     as_pos row_pos;   /* where the current row starts: a ragged row is reported there */
     double *v, *u;    /* [rows, cols] values and (AS_RD_UNITS) units, room for cap */
+    as_pos *at;       /* [rows, cols] (AS_RD_PLACES) where each number stands, room for cap */
     size_t cap;
 } as_rd_matrix;
 
@@ -69,8 +72,8 @@ typedef struct as_reader_hooks {
     /* Reads the statement at the cursor (an identifier stands there); it may open a
      * matrix with as_reader_open(). 0, or -1 with the error set. */
     int (*statement)(as_reader *r, int first);
-    /* A matrix closed: the hook takes its values (v, u, rows, cols) and sets m->v and
-     * m->u to NULL for what it keeps. 0, or -1 with the error set. */
+    /* A matrix closed: the hook takes its values (v, u, at, rows, cols) and sets m->v,
+     * m->u and m->at to NULL for what it keeps. 0, or -1 with the error set. */
     int (*store)(as_reader *r, as_rd_matrix *m);
 } as_reader_hooks;
 
@@ -99,6 +102,11 @@ int as_reader_start(as_reader *r, const char *text, size_t len);
  * a matrix still open. 0 or -1. */
 int as_reader_lines(as_reader *r);
 
+/* The whole reading of text[0..len) as a file's reader does it: init (path kept, not
+ * copied), start, every line, and the matrices still open dropped. 0 or -1. */
+int as_reader_read_text(const char *path, as_error *err, const as_reader_hooks *hooks, void *ctx,
+                        const char *text, size_t len);
+
 /* Opens a matrix at the "[" under the cursor, "NAME = [" having been read, and reads
  * what this line gives it. 0 or -1. */
 int as_reader_open(as_reader *r, int id, const char *name, unsigned flags);
@@ -118,6 +126,11 @@ int as_reader_plain_rows(as_reader *r, as_rd_matrix *m);
  * where. text need not be NUL-terminated; a line may end without a line end only where
  * the file does. */
 int as_reader_quick_rows(as_rd_matrix *m, const char *text, size_t len);
+
+/* Reads the whole file at path ("-" is standard input) into *text (the caller frees it)
+ * and *len, as every reader of a file does (as_lex_read_file()). 0; or -1 with err set
+ * (no such file, a directory, too large), nothing to free. */
+int as_reader_read_file(const char *path, as_error *err, char **text, size_t *len);
 
 /* Frees the values of every matrix still open. */
 void as_reader_drop(as_reader *r);

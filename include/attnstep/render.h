@@ -64,6 +64,10 @@ void as_json_matrix(FILE *out, const as_matrix *m);
 /* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
 void as_json_number(FILE *out, double v);
 
+/* Writes s as a JSON string: quotes, backslashes and control characters escaped, UTF-8
+ * as is. (render_json.c) */
+void as_json_string(FILE *out, const char *s);
+
 /* ---- formats for documents: md, latex, csv, svg ---- */
 
 /* One table of a run as the document formats show it. */

@@ -1317,6 +1317,32 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CHK_TEACH_BLOCKS] = {"这一行分成%zu块读取（块的大小由--tiles给出），每块之后写一个值。",
         "Blocks of this row (their size is --tiles): %zu; write one value after each "
         "block."},
+    [AS_MSG_CMD_VERIFY] = {"核对一章书印出的每个数：一致、舍入不同（截断）或错误，并给出正确值",
+        "check every number a chapter prints: agrees, rounded differently (truncated) or "
+        "wrong, with the right value"},
+    [AS_MSG_VF_NOT_GIVEN] = {"这一章没有印出%s，无法重算后面的表",
+        "the chapter prints no %s, so nothing after it can be recomputed"},
+    [AS_MSG_VF_NOT_GIVEN_HINT] = {"verify从章节印出的X、Wq、Wk、Wv（以及M，如果印了）出发重算："
+        "这几张表要像书里那样写成“X = [[1, 1], …]”",
+        "verify recomputes from the X, Wq, Wk and Wv the chapter prints (and M, when it "
+        "prints one): write them as the book does, “X = [[1, 1], …]”"},
+    [AS_MSG_VF_MISFIT] = {"“%s”印成了[%zu,%zu]，但由本章的X和W算出的这张表是[%zu,%zu]",
+        "“%s” is printed as [%zu,%zu], but the table the chapter's X and W make is [%zu,%zu]"},
+    [AS_MSG_VF_MISFIT_HINT] = {"看看这里是不是少印或多印了一行、一列，或者行号（从0数起）超出了表",
+        "look for a row or column printed too few or too many, or a row number (counted "
+        "from 0) past the table's last"},
+    [AS_MSG_VF_CELL] = {"%s第%ld行第%ld列", "%s row %ld, column %ld"},
+    [AS_MSG_VF_ROW_CELL] = {"%s第%ld格", "%s cell %ld"},
+    [AS_MSG_VF_AGREES] = {"一致", "agrees"},
+    [AS_MSG_VF_TRUNCATED] = {"截断了，没有四舍五入：应为%s", "truncated, not rounded: %s"},
+    [AS_MSG_VF_ROUNDED] = {"舍入不同：应为%s", "rounded differently: %s"},
+    [AS_MSG_VF_WRONG] = {"错误：应为%s", "wrong: it is %s"},
+    [AS_MSG_VF_VARIANT] = {"（正好是%s的结果：%s）", " (exactly what %s gives: %s)"},
+    [AS_MSG_VF_COUNT_CLEAN] = {"共核对%zu个数：全部一致。", "%zu numbers checked: all agree."},
+    [AS_MSG_VF_COUNT] = {"共核对%zu个数：%zu个一致，%zu个不一致。",
+        "%zu numbers checked: %zu agree, %zu do not."},
+    [AS_MSG_VF_MD_TITLE] = {"勘误：%s", "Errata: %s"},
+    [AS_MSG_VF_MD_HEAD] = {"| 位置 | 数 | 印的是 | 核对结果 |", "| place | number | printed | verdict |"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

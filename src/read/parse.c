@@ -7,7 +7,6 @@
 #include "attnstep/reader.h"
 #include "attnstep/suggest.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -659,21 +658,11 @@ int as_parse_file(as_input *in, const char *path, as_error *err)
 {
     char *text = NULL;
     size_t len = 0;
-    int e, rc;
-    char why[128];
-    as_reader r; /* only for its errors */
+    int rc;
 
     memset(in, 0, sizeof *in);
-    as_reader_init(&r, path, err, NULL, NULL);
-    e = as_lex_read_file(path, 1, &text, &len);
-    if (e == EISDIR)
-        return as_reader_err_pos(&r, NULL, no_pos, AS_MSG_PS_A_DIRECTORY_HINT, AS_MSG_PS_A_DIRECTORY);
-    if (e != 0)
-        return as_reader_err_pos(&r, NULL, no_pos,
-                                 e == ENOENT   ? AS_MSG_PS_CHECK_PATH_HINT
-                                 : e == ENODEV ? AS_MSG_PS_NOT_REGULAR_HINT
-                                               : AS_RD_NO_HINT,
-                                 AS_MSG_PS_CANNOT_READ, as_msg_errno(why, sizeof why, err->lang, e));
+    if (as_reader_read_file(path, err, &text, &len) != 0)
+        return -1;
     rc = as_parse_text(in, text, len, path, err);
     free(text);
     return rc;

@@ -6,6 +6,7 @@
 #include "attnstep/i18n.h"
 #include "attnstep/number.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -125,6 +126,12 @@ static int grow(as_rd_matrix *b, size_t need)
             return -1;
         b->u = v;
     }
+    if (b->flags & AS_RD_PLACES) {
+        as_pos *at = realloc(b->at, cap * sizeof *at);
+        if (at == NULL)
+            return -1;
+        b->at = at;
+    }
     b->cap = cap;
     return 0;
 }
@@ -174,6 +181,8 @@ static int put_number(as_reader *r, as_rd_matrix *b, double x, const char *s, si
     b->v[at] = x;
     if (b->flags & AS_RD_UNITS)
         b->u[at] = as_written_unit(s, n);
+    if (b->flags & AS_RD_PLACES)
+        b->at[at] = as_reader_pos(r, s);
     b->in_row++;
     return 0;
 }
@@ -286,6 +295,7 @@ static int close_matrix(as_reader *r, as_rd_matrix *b)
     rc = r->hooks->store(r, b);
     free(b->v);
     free(b->u);
+    free(b->at);
     memmove(&r->open[i], &r->open[i + 1], (r->nopen - i - 1) * sizeof *b);
     r->nopen--;
     return rc;
@@ -483,8 +493,29 @@ void as_reader_drop(as_reader *r)
     for (i = 0; i < r->nopen; i++) {
         free(r->open[i].v);
         free(r->open[i].u);
+        free(r->open[i].at);
     }
     r->nopen = 0;
+}
+
+int as_reader_read_file(const char *path, as_error *err, char **text, size_t *len)
+{
+    static const as_pos no_pos = {0, 0};
+    as_reader r; /* only for its errors */
+    char why[128];
+    int e;
+
+    as_reader_init(&r, path, err, NULL, NULL);
+    e = as_lex_read_file(path, 1, text, len);
+    if (e == EISDIR)
+        return as_reader_err_pos(&r, NULL, no_pos, AS_MSG_PS_A_DIRECTORY_HINT, AS_MSG_PS_A_DIRECTORY);
+    if (e != 0)
+        return as_reader_err_pos(&r, NULL, no_pos,
+                                 e == ENOENT   ? AS_MSG_PS_CHECK_PATH_HINT
+                                 : e == ENODEV ? AS_MSG_PS_NOT_REGULAR_HINT
+                                               : AS_RD_NO_HINT,
+                                 AS_MSG_PS_CANNOT_READ, as_msg_errno(why, sizeof why, err->lang, e));
+    return 0;
 }
 
 /* ------------------------------------------------------------------ lines ---- */
@@ -734,6 +765,20 @@ int as_reader_start(as_reader *r, const char *text, size_t len)
     return 0;
 }
 
+int as_reader_read_text(const char *path, as_error *err, const as_reader_hooks *hooks, void *ctx,
+                        const char *text, size_t len)
+{
+    as_reader r;
+    int rc;
+
+    as_reader_init(&r, path, err, hooks, ctx);
+    rc = as_reader_start(&r, text, len);
+    if (rc == 0)
+        rc = as_reader_lines(&r);
+    as_reader_drop(&r);
+    return rc;
+}
+
 int as_reader_lines(as_reader *r)
 {
     while (r->c.p < r->c.end)
@@ -759,7 +804,7 @@ static void presize(as_rd_matrix *b, const as_cursor *c, const char *row_start)
         most = AS_MAX_DIM;
     if (rows > most)
         rows = most;
-    if (rows * b->cols <= b->cap || (b->flags & (AS_RD_UNITS | AS_RD_FIXED)))
+    if (rows * b->cols <= b->cap || (b->flags & (AS_RD_UNITS | AS_RD_PLACES | AS_RD_FIXED)))
         return;
     v = realloc(b->v, rows * b->cols * sizeof *v);
     if (v != NULL) {

@@ -339,3 +339,8 @@ void as_json_number(FILE *out, double v)
 {
     json_number(out, v);
 }
+
+void as_json_string(FILE *out, const char *s)
+{
+    json_string(out, s);
+}

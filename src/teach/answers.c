@@ -375,7 +375,6 @@ static const as_reader_hooks hooks = {at_statement, statement, store};
 int as_answers_parse(as_answers *a, const char *text, size_t len, const char *path,
                      as_error *err)
 {
-    as_reader r;
     int rc;
 
     memset(a, 0, sizeof *a);
@@ -384,11 +383,7 @@ int as_answers_parse(as_answers *a, const char *text, size_t len, const char *pa
         return -1;
     }
     strcpy(a->path, path);
-    as_reader_init(&r, a->path, err, &hooks, a);
-    rc = as_reader_start(&r, text, len);
-    if (rc == 0)
-        rc = as_reader_lines(&r);
-    as_reader_drop(&r);
+    rc = as_reader_read_text(a->path, err, &hooks, a, text, len);
     if (rc != 0)
         as_answers_free(a);
     return rc;

@@ -1,0 +1,60 @@
+/* chapter.h - a chapter's text as the book prints it (SPEC §18), read on the one matrix
+ * grammar (reader.h): its blocks (X, Wq, Wk, Wv, M as given; Q, K, V, QKᵀ, S, A, O as
+ * computed, with their captions and formula heads) and the walk-through's lines
+ * (`q₀ = x₀Wq = […] = [0,1]`, `q₁·k₀ = 1×1+0×0 = 1`, `缩放分数：…`, `减最大值：…`,
+ * `取指数：…`, `指数之和：…`, `除以总和：…`, `输出第0格 = … ≈ …`, `o₁ ≈ […]`, `√2≈1.414214`);
+ * every other line is prose and skipped. Each printed number keeps its value, the unit
+ * of its last written digit and its place. Pure: no I/O beyond the text handed in. */
+#ifndef ATTNSTEP_CHAPTER_H
+#define ATTNSTEP_CHAPTER_H
+
+#include <stddef.h>
+#include "attnstep/error.h"
+#include "attnstep/matrix.h"
+#include "attnstep/reader.h"
+
+/* What a printed block or line holds. */
+typedef enum as_printed_what {
+    AS_PR_INPUT = 0, /* a table the chapter gives (X, Wq …, M): input names its as_mat_id */
+    AS_PR_Q, AS_PR_K, AS_PR_V,
+    AS_PR_QKT,       /* raw scores: the block QKᵀ, a row (原始分数：), a cell (q₁·k₀ = … = 1) */
+    AS_PR_SCALED,    /* a row of the scaled scores, before the mask (缩放分数：) */
+    AS_PR_S,         /* the block S = QKᵀ/√d_k + M */
+    AS_PR_SHIFTED,   /* a row less its max (减最大值：) */
+    AS_PR_EXPS,      /* its exps (取指数：) */
+    AS_PR_SUM,       /* their sum, one number (指数之和：) */
+    AS_PR_A, AS_PR_O,
+    AS_PR_SQRT,      /* √N ≈ v: one number; arg is N */
+    AS_PR_KINDS
+} as_printed_what;
+
+/* One printed block, row or number. */
+typedef struct as_printed {
+    as_printed_what what;
+    int input;        /* AS_PR_INPUT: the as_mat_id */
+    long row, col;    /* the table's row and column its first cell is: -1 for all rows
+                       * (a block), all columns (a row) */
+    double arg;       /* AS_PR_SQRT: the N of √N */
+    as_matrix value;  /* [r, c] as printed (-inf where the book prints −∞) */
+    as_matrix unit;   /* [r, c] the unit of each number's last written digit, 0 if exact */
+    as_pos *at;       /* r * c places, one per number */
+    as_pos pos;       /* where its name (or its line's key) stands */
+    char name[48];    /* as the book writes it: "S", "q₁", "q₁·k₀", "指数之和" */
+} as_printed;
+
+typedef struct as_chapter {
+    char *path;       /* the file name, for errors and reports */
+    as_printed *item; /* count, in the order printed */
+    size_t count;
+} as_chapter;
+
+/* Reads len bytes of chapter text (need not be NUL-terminated). Returns 0 and fills ch
+ * (free with as_chapter_free()); or -1 with err set at the offending place (a block that
+ * does not close, a number that cannot be read, a shape line that differs), ch empty. */
+int as_chapter_parse(as_chapter *ch, const char *text, size_t len, const char *path,
+                     as_error *err);
+
+/* Frees everything in ch and leaves it empty. */
+void as_chapter_free(as_chapter *ch);
+
+#endif

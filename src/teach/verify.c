@@ -1,0 +1,263 @@
+/* verify.c - checking a book (SPEC §18): the chapter's given tables make the problem, the
+ * run recomputes it, and every printed number is judged by check's cell rule, with the
+ * author as the student; a wrong one is tried against check's named mistakes (the own
+ * chain of ownchain.h, each mistake's variant, laid over no answers). */
+#include "attnstep/verify.h"
+#include "attnstep/check.h"
+#include "attnstep/i18n.h"
+#include "attnstep/ownchain.h"
+#include "attnstep/parse.h"
+#include "attnstep/steps.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The problem the chapter gives, run, and the mistakes' chains made when first asked. */
+typedef struct work {
+    as_input in;
+    as_problem p;
+    as_trace t;
+    as_chain_cache cache;
+    int cached;
+} work;
+
+/* ------------------------------------------------------------------ the problem ---- */
+
+/* The chapter's given tables (X, Wq, Wk, Wv, M …) as an input; the last printing of
+ * each counts. 0, or -1 with err set. */
+static int given_input(as_input *in, const as_chapter *ch, as_error *err)
+{
+    static const as_mat_id needed[] = {AS_X, AS_WQ, AS_WK, AS_WV};
+    size_t i;
+
+    memset(in, 0, sizeof *in);
+    if ((in->path = malloc(strlen(ch->path) + 1)) == NULL)
+        goto memory;
+    strcpy(in->path, ch->path);
+    for (i = 0; i < ch->count; i++) {
+        const as_printed *it = &ch->item[i];
+        as_named *nm = &in->mat[it->input];
+        if (it->what != AS_PR_INPUT)
+            continue;
+        as_matrix_free(&nm->m);
+        if (as_matrix_copy(&nm->m, &it->value) != 0)
+            goto memory;
+        nm->given = 1;
+        nm->pos = it->pos;
+        if (it->input == AS_M)
+            in->mask = AS_MASK_CUSTOM;
+    }
+    for (i = 0; i < sizeof needed / sizeof needed[0]; i++)
+        if (!in->mat[needed[i]].given) {
+            as_error_msg(err, ch->path, 1, 1, AS_MSG_VF_NOT_GIVEN, as_mat_name(needed[i]));
+            as_error_hint_msg(err, AS_MSG_VF_NOT_GIVEN_HINT);
+            return -1;
+        }
+    return 0;
+memory:
+    as_error_msg(err, ch->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ the values ---- */
+
+/* The answer kind a printed quantity is checked as in a chain, and its head. */
+static as_answer_kind chain_kind(as_printed_what what, long *head)
+{
+    *head = 0;
+    switch (what) {
+    case AS_PR_Q: *head = -1; return AS_ANS_Q;
+    case AS_PR_K: *head = -1; return AS_ANS_K;
+    case AS_PR_V: *head = -1; return AS_ANS_V;
+    case AS_PR_QKT: return AS_ANS_QKT;
+    case AS_PR_A: return AS_ANS_A;
+    case AS_PR_O: *head = -1; return AS_ANS_O;
+    default: return AS_ANS_S; /* the scaled scores, their shift, exps and sum come from S */
+    }
+}
+
+/* The table of the run that holds what (one head: the chapter's). */
+static const as_matrix *run_table(const as_trace *t, as_printed_what what)
+{
+    const as_head_trace *h = &t->head[0];
+
+    switch (what) {
+    case AS_PR_Q: return &t->Q;
+    case AS_PR_K: return &t->K;
+    case AS_PR_V: return &t->V;
+    case AS_PR_QKT: return &h->QKT;
+    case AS_PR_SCALED: return &h->scaled;
+    case AS_PR_S: return &h->S;
+    case AS_PR_SHIFTED: return &h->shifted;
+    case AS_PR_EXPS: return &h->exps;
+    case AS_PR_SUM: return &h->sums;
+    case AS_PR_A: return &h->A;
+    default: return &t->O;
+    }
+}
+
+/* Cell (i, j) of a softmax sub-step (what: shifted, exps or sum) of row i of scores s
+ * [rows, m]; NAN when the row reads nothing or memory ran out. */
+static double softmax_step(const as_matrix *s, as_printed_what what, size_t i, size_t j)
+{
+    double *room = malloc(3 * s->cols * sizeof *room), mx, sum, x;
+
+    if (room == NULL)
+        return NAN;
+    if (as_softmax_rows(room, &mx, room + s->cols, room + 2 * s->cols, &sum,
+                        s->v + i * s->cols, 1, s->cols) >= 0)
+        x = NAN;
+    else
+        x = what == AS_PR_SUM ? sum : room[(what == AS_PR_SHIFTED ? 1 : 2) * s->cols + j];
+    free(room);
+    return x;
+}
+
+/* Cell (i, j) of what in the chain of mistake variant k; NAN where that chain has none
+ * (or says nothing different of a masked cell). */
+static double variant_value(work *w, size_t k, as_printed_what what, size_t i, size_t j)
+{
+    const as_chain *c;
+    const as_chain_slot *s;
+    as_table_grade g;
+
+    if (!w->cached) {
+        as_chain_cache_init(&w->cache, &w->p, &w->t.M, NULL, 0);
+        w->cached = 1;
+    }
+    if ((c = as_chain_get(&w->cache, k)) == NULL)
+        return NAN;
+    memset(&g, 0, sizeof g);
+    g.kind = chain_kind(what, &g.head);
+    s = as_chain_slot_of(c, &w->p, &g);
+    if (!s->ok || i >= s->calc.rows || (what != AS_PR_SUM && j >= s->calc.cols))
+        return NAN;
+    if (what == AS_PR_SCALED)
+        return w->t.M.v[i * w->t.M.cols + j] == 0 ? s->calc.v[i * s->calc.cols + j] : NAN;
+    if (what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
+        return softmax_step(&s->calc, what, i, j);
+    return s->calc.v[i * s->calc.cols + j];
+}
+
+/* ------------------------------------------------------------------ judging ---- */
+
+/* The verdict on printed w (unit u) for the right value x. */
+static as_vverdict judge(double w, double u, double x)
+{
+    static const as_check_opts cell_rule = {-1.0, 0};
+
+    if (as_cell_judge(w, u, x, &cell_rule) == AS_CELL_RIGHT)
+        return AS_VF_AGREES;
+    if (u > 0 && isfinite(x) && isfinite(w)) {
+        if (fabs(w - trunc(x / u) * u) <= u * 1e-6)
+            return AS_VF_TRUNCATED;
+        if (fabs(w - x) < u)
+            return AS_VF_ROUNDED;
+    }
+    return AS_VF_WRONG;
+}
+
+/* The first named mistake whose chain gives the wrong printed number of n (and differs
+ * there from the right value). */
+static as_fit find_variant(work *w, const as_vnumber *n)
+{
+    static const as_check_opts cell_rule = {-1.0, 0};
+    as_fit none = {AS_DIAG_NONE, 0};
+    size_t k;
+    double x;
+
+    if (n->item->what == AS_PR_SQRT)
+        return none;
+    for (k = 1; k < AS_CHAIN_VARIANTS; k++) {
+        x = variant_value(w, k, n->item->what, (size_t)n->row, (size_t)n->col);
+        if (!isnan(x) && as_cell_judge(x, 0, n->right, &cell_rule) != AS_CELL_RIGHT &&
+            as_cell_judge(n->printed, n->unit, x, &cell_rule) == AS_CELL_RIGHT)
+            return as_chain_variant(k);
+    }
+    return none;
+}
+
+/* -1 with err set: item it (cells [r, c]) does not fit the run's table t. */
+static int misfit(const as_printed *it, const as_matrix *t, const char *path, as_error *err)
+{
+    as_error_msg(err, path, it->pos.line, it->pos.col, AS_MSG_VF_MISFIT, it->name,
+                 it->value.rows, it->value.cols, t->rows, t->cols);
+    as_error_hint_msg(err, AS_MSG_VF_MISFIT_HINT);
+    return -1;
+}
+
+/* Checks every number of item it into v (room made by the caller). 0 or -1. */
+static int check_item(as_verify *v, work *w, const as_printed *it, const char *path,
+                      as_error *err)
+{
+    const as_matrix *t = it->what == AS_PR_SQRT ? NULL : run_table(&w->t, it->what);
+    size_t r, c;
+
+    if (t != NULL && (it->row >= 0 ? (size_t)it->row >= t->rows || it->value.rows != 1
+                                   : it->value.rows != t->rows))
+        return misfit(it, t, path, err);
+    if (t != NULL && (it->col >= 0 ? (size_t)it->col >= t->cols || it->value.cols != 1
+                                   : it->value.cols != t->cols))
+        return misfit(it, t, path, err);
+    for (r = 0; r < it->value.rows; r++)
+        for (c = 0; c < it->value.cols; c++) {
+            as_vnumber *n = &v->num[v->count++];
+            const size_t k = r * it->value.cols + c;
+            memset(n, 0, sizeof *n);
+            n->item = it;
+            n->row = it->row >= 0 ? it->row : (long)r;
+            n->col = it->col >= 0 ? it->col : (long)c;
+            n->printed = it->value.v[k];
+            n->unit = it->unit.v[k];
+            n->at = it->at[k];
+            n->right = t == NULL ? sqrt(it->arg) : t->v[n->row * t->cols + n->col];
+            if (t == NULL)
+                n->row = n->col = -1;
+            n->verdict = judge(n->printed, n->unit, n->right);
+            if (n->verdict == AS_VF_WRONG)
+                n->variant = find_variant(w, n);
+            v->agree += n->verdict == AS_VF_AGREES;
+        }
+    return 0;
+}
+
+int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
+{
+    work w;
+    size_t i, total = 0;
+    int rc = -1;
+
+    memset(v, 0, sizeof *v);
+    memset(&w, 0, sizeof w);
+    if (given_input(&w.in, ch, err) != 0 ||
+        as_problem_build(&w.p, &w.in, AS_MASK_DEFAULT, err) != 0 ||
+        as_attention_run(&w.t, &w.p, err) != 0)
+        goto done;
+    for (i = 0; i < ch->count; i++)
+        if (ch->item[i].what != AS_PR_INPUT)
+            total += ch->item[i].value.rows * ch->item[i].value.cols;
+    if (total > 0 && (v->num = calloc(total, sizeof *v->num)) == NULL) {
+        as_error_msg(err, ch->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+        goto done;
+    }
+    for (i = 0; i < ch->count; i++)
+        if (ch->item[i].what != AS_PR_INPUT && check_item(v, &w, &ch->item[i], ch->path, err) != 0)
+            goto done;
+    rc = 0;
+done:
+    if (w.cached)
+        as_chain_cache_free(&w.cache);
+    as_trace_free(&w.t);
+    as_problem_free(&w.p);
+    as_input_free(&w.in);
+    if (rc != 0)
+        as_verify_free(v);
+    return rc;
+}
+
+void as_verify_free(as_verify *v)
+{
+    free(v->num);
+    memset(v, 0, sizeof *v);
+}

@@ -1,0 +1,280 @@
+/* test_verify.c - checking a book (SPEC §18) on the F11 chapter as printed. The expected
+ * count is the hand count of tests/data/verify/F11-count.md; every right value expected
+ * is the chapter's own printed number (or 1/√2, by hand); each planted erratum is a copy
+ * of the chapter with one printed number changed, made here in memory. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/test_verify.out"
+#define CLI_ERR "build/tests/test_verify.err"
+#include "attnstep/verify.h"
+#include "cli_util.h"
+#include "test_util.h"
+
+#define CHAPTER "tests/data/verify/F11-attention.zh.txt"
+#define F11_NUMBERS 70 /* counted by hand: tests/data/verify/F11-count.md */
+
+/* ---- helpers ---- */
+
+/* The chapter's text with its first `from` replaced by `to` (the whole text if from is
+ * NULL), in a new buffer the caller frees. */
+static char *planted(const char *from, const char *to)
+{
+    char *text = slurp(CHAPTER), *at, *out;
+    size_t n;
+
+    assert_non_null(text);
+    if (from == NULL)
+        return text;
+    at = strstr(text, from);
+    assert_non_null(at);
+    n = strlen(text) - strlen(from) + strlen(to);
+    out = malloc(n + 1);
+    assert_non_null(out);
+    memcpy(out, text, (size_t)(at - text));
+    strcpy(out + (at - text), to);
+    strcat(out, at + strlen(from));
+    free(text);
+    return out;
+}
+
+/* A chapter read and verified: its text, the chapter and the verification. */
+typedef struct verified {
+    char *text;
+    as_chapter ch;
+    as_verify v;
+} verified;
+
+/* Verifies the chapter with its first from replaced by to (from NULL: as printed). */
+static void verify_planted(verified *w, const char *from, const char *to)
+{
+    as_error err;
+
+    w->text = planted(from, to);
+    as_error_init(&err, AS_LANG_EN);
+    if (as_chapter_parse(&w->ch, w->text, strlen(w->text), "F11.txt", &err) != 0 ||
+        as_verify_chapter(&w->v, &w->ch, &err) != 0) {
+        print_error("%d:%d: %s\n", err.line, err.col, err.msg);
+        fail();
+    }
+}
+
+static void verified_free(verified *w)
+{
+    as_verify_free(&w->v);
+    as_chapter_free(&w->ch);
+    free(w->text);
+}
+
+/* How many numbers of w do not agree. */
+static size_t disagreeing(const verified *w)
+{
+    size_t i, bad = 0;
+
+    for (i = 0; i < w->v.count; i++)
+        bad += w->v.num[i].verdict != AS_VF_AGREES;
+    return bad;
+}
+
+/* The chapter with from replaced by to has exactly one number that does not agree, at
+ * line:col, with verdict, right value (within 5e-11: the chapter prints 10 decimals)
+ * and named mistake. */
+static void assert_one_erratum(const char *from, const char *to, int line, int col,
+                               as_vverdict verdict, double right, as_diag variant)
+{
+    verified w;
+    size_t i;
+
+    verify_planted(&w, from, to);
+    assert_int_equal(w.v.count, F11_NUMBERS);
+    assert_int_equal(w.v.agree, F11_NUMBERS - 1);
+    assert_int_equal(disagreeing(&w), 1);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        assert_int_equal(n->at.line, line);
+        assert_int_equal(n->at.col, col);
+        assert_int_equal(n->verdict, verdict);
+        assert_close(n->right, right, 5e-11);
+        assert_int_equal(n->variant.diag, variant);
+    }
+    verified_free(&w);
+}
+
+/* ---- the chapter as printed ---- */
+
+static void test_the_f11_chapter_verifies_clean_number_by_number(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_planted(&w, NULL, NULL);
+    assert_int_equal(w.v.count, F11_NUMBERS);
+    assert_int_equal(w.v.agree, F11_NUMBERS);
+    verified_free(&w);
+}
+
+static void test_each_number_is_found_at_its_place(void **state)
+{
+    verified w;
+    size_t i;
+    int sum_seen = 0, root_seen = 0;
+
+    (void)state;
+    verify_planted(&w, NULL, NULL);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->at.line == 98) { /* 指数之和： 1.4930686914, the number at column 7 */
+            assert_int_equal(n->at.col, 7);
+            assert_close(n->printed, 1.4930686914, 0);
+            sum_seen = 1;
+        }
+        if (n->at.line == 90) { /* √2≈1.414214 */
+            assert_int_equal(n->at.col, 44);
+            assert_close(n->right, sqrt(2.0), 0);
+            root_seen = 1;
+        }
+    }
+    assert_true(sum_seen && root_seen);
+    verified_free(&w);
+}
+
+/* ---- planted errata: one number changed each ---- */
+
+static void test_a_wrong_digit_is_found_with_its_right_value(void **state)
+{
+    (void)state;
+    assert_one_erratum("指数之和： 1.4930686914", "指数之和： 1.4930686941", 98, 7,
+                       AS_VF_WRONG, 1.4930686914, AS_DIAG_NONE);
+}
+
+static void test_a_truncated_number_is_reported_as_truncated(void **state)
+{
+    (void)state; /* e^(−1/√2) = 0.49306869139…: printed 0.4930686914, cut 0.4930686913 */
+    assert_one_erratum("[1, 0.4930686914]", "[1, 0.4930686913]", 97, 12, AS_VF_TRUNCATED,
+                       0.4930686914, AS_DIAG_NONE);
+}
+
+static void test_a_number_rounded_the_other_way_is_reported(void **state)
+{
+    (void)state; /* a₁₀ = 0.66976154932…: rounded up, not down, to 10 places */
+    assert_one_erratum("除以总和： [0.6697615493", "除以总和： [0.6697615494", 99, 8,
+                       AS_VF_ROUNDED, 0.6697615493, AS_DIAG_NONE);
+}
+
+static void test_an_unscaled_score_is_named_no_scale(void **state)
+{
+    (void)state; /* S[1][0] printed as q₁·k₀ = 1, not 1/√2 */
+    assert_one_erratum("                   [0.7071067812,0]]", "                   [1,0]]",
+                       133, 21, AS_VF_WRONG, 0.7071067812, AS_DIAG_NO_SCALE);
+}
+
+static void test_a_score_divided_by_dk_is_named_scale_by_dk(void **state)
+{
+    (void)state; /* 1/2 instead of 1/√2 */
+    assert_one_erratum("≈ [0.7071067812,0]", "≈ [0.5,0]", 92, 22, AS_VF_WRONG,
+                       1 / sqrt(2.0), AS_DIAG_SCALE_BY_DK);
+}
+
+static void test_an_output_mixed_from_the_keys_is_named(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state; /* O row 1 = a₁·K = [0.6697615493, 0.3302384507]: both cells */
+    verify_planted(&w, "          [6.6976154933,6.6047690135]]",
+                   "          [0.6697615493,0.3302384507]]");
+    assert_int_equal(disagreeing(&w), 2);
+    for (i = 0; i < w.v.count; i++)
+        if (w.v.num[i].verdict != AS_VF_AGREES) {
+            assert_int_equal(w.v.num[i].at.line, 137);
+            assert_int_equal(w.v.num[i].variant.diag, AS_DIAG_KEYS_FOR_VALUES);
+        }
+    verified_free(&w);
+}
+
+/* ---- bad input ---- */
+
+static void test_a_chapter_without_x_is_refused_with_its_place(void **state)
+{
+    const char *text = "Wq = [[1]]\nWk = [[1]]\nWv = [[1]]\nQ = [[1]]\n";
+    as_chapter ch;
+    as_verify v;
+    as_error err;
+
+    (void)state;
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_chapter_parse(&ch, text, strlen(text), "c.txt", &err), 0);
+    assert_int_equal(as_verify_chapter(&v, &ch, &err), -1);
+    assert_non_null(strstr(err.msg, "no X"));
+    as_chapter_free(&ch);
+}
+
+static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
+{
+    char *text = planted("当前接收者：爱，q₁=[1,0]", "当前接收者：爱，q₅=[1,0]");
+    as_chapter ch;
+    as_verify v;
+    as_error err;
+
+    (void)state;
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_chapter_parse(&ch, text, strlen(text), "c.txt", &err), 0);
+    assert_int_equal(as_verify_chapter(&v, &ch, &err), -1);
+    assert_int_equal(err.line, 80);
+    assert_int_equal(err.col, 9);
+    as_chapter_free(&ch);
+    free(text);
+}
+
+/* ---- the command ---- */
+
+static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
+{
+    char *text = planted("指数之和： 1.4930686914", "指数之和： 1.4930686941");
+    FILE *f = fopen("build/tests/verify-erratum.txt", "wb");
+
+    (void)state;
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    assert_int_equal(run("verify " CHAPTER), 0);
+    assert_file_contains(OUT, "共核对70个数：全部一致。");
+    assert_int_equal(run("verify --lang en build/tests/verify-erratum.txt"), 1);
+    assert_file_contains(OUT, "verify-erratum.txt:98:7: 指数之和 = 1.4930686941  wrong: it is 1.4930686914");
+    assert_file_contains(OUT, "70 numbers checked: 69 agree, 1 do not.");
+    assert_int_equal(run("verify --format md build/tests/verify-erratum.txt"), 1);
+    assert_file_contains(OUT, "| 98:7 | 指数之和 | 1.4930686941 | 错误：应为1.4930686914 |");
+    assert_int_equal(run("verify --format json build/tests/verify-erratum.txt"), 1);
+    assert_file_contains(OUT, "\"printed\": 1.4930686941, \"recomputed\": 1.49306869139");
+    assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": null}");
+    assert_file_contains(OUT, "\"checked\": 70, \"agree\": 69}");
+    assert_int_equal(run("verify tests/data/verify/no-such-chapter.txt"), 2);
+    assert_stdout_empty();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_f11_chapter_verifies_clean_number_by_number),
+        cmocka_unit_test(test_each_number_is_found_at_its_place),
+        cmocka_unit_test(test_a_wrong_digit_is_found_with_its_right_value),
+        cmocka_unit_test(test_a_truncated_number_is_reported_as_truncated),
+        cmocka_unit_test(test_a_number_rounded_the_other_way_is_reported),
+        cmocka_unit_test(test_an_unscaled_score_is_named_no_scale),
+        cmocka_unit_test(test_a_score_divided_by_dk_is_named_scale_by_dk),
+        cmocka_unit_test(test_an_output_mixed_from_the_keys_is_named),
+        cmocka_unit_test(test_a_chapter_without_x_is_refused_with_its_place),
+        cmocka_unit_test(test_a_row_past_the_table_is_refused_at_its_place),
+        cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
