@@ -667,6 +667,19 @@ typedef enum as_msg {
     AS_MSG_CHK_TEACH_L,    /* a wrong running sum ℓ */
     AS_MSG_CHK_TEACH_F,    /* a wrong rescale factor */
     AS_MSG_CHK_TEACH_BLOCKS, /* %zu blocks: a row of m, ℓ or f with as many cells as blocks */
+    /* ---- a class's hand-outs and its grading in one command (issue 28, SPEC §6, §7) ---- */
+    AS_MSG_SHEET_LEVEL_ONLY,   /* %d level: a student's sheet, which names no seed */
+    AS_MSG_EX_PATH_LONG,       /* %s the path: too long for the file system */
+    AS_MSG_EX_PATH_LONG_HINT,
+    AS_MSG_CLS_UNREADABLE,     /* %s why: DIR/teacher/class.tsv cannot be read */
+    AS_MSG_CLS_HINT,           /* what --class DIR wants */
+    AS_MSG_CLS_BAD_LINE,       /* a line of class.tsv without its 5 fields */
+    AS_MSG_CLS_NO_STUDENT,     /* an answers file that matches no student of the class */
+    AS_MSG_CLS_NO_STUDENT_HINT,
+    AS_MSG_CLS_TWICE,          /* %s the other file: a second answers file for one student */
+    AS_MSG_CLS_TWICE_HINT,
+    AS_MSG_CLS_COPIED,         /* %s variant id, %s its student: copied_variant */
+    AS_MSG_CLS_NOT_HANDED_IN,  /* %s names: students of the class with no answers file */
     AS_MSG_COUNT
 } as_msg;
 

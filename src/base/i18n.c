@@ -1306,6 +1306,33 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CHK_TEACH_BLOCKS] = {"这一行分成%zu块读取（块的大小由--tiles给出），每块之后写一个值。",
         "Blocks of this row (their size is --tiles): %zu; write one value after each "
         "block."},
+    /* ---- a class's hand-outs and its grading in one command (issue 28) ---- */
+    [AS_MSG_SHEET_LEVEL_ONLY] = {"第%d级", "level %d"},
+    [AS_MSG_EX_PATH_LONG] = {"文件路径太长：%s", "the file path is too long: %s"},
+    [AS_MSG_EX_PATH_LONG_HINT] = {"换一个短一些的-o目录；什么都还没有写入",
+                               "choose a shorter -o directory; nothing has been written"},
+    [AS_MSG_CLS_UNREADABLE] = {"无法读取全班名单teacher/class.tsv：%s",
+                            "cannot read the class list teacher/class.tsv: %s"},
+    [AS_MSG_CLS_HINT] = {"--class后面给出“exercise --class 名单 -o 目录”写出的那个目录",
+                      "give --class the directory that “exercise --class ROSTER -o DIR” wrote"},
+    [AS_MSG_CLS_BAD_LINE] = {"这一行应当有5项，用制表符隔开：序号、姓名、版本、种子、文件",
+                          "this line wants 5 fields separated by tabs: number, name, variant, "
+                          "seed, file"},
+    [AS_MSG_CLS_NO_STUDENT] = {"这份答案对不上全班名单里的任何学生，没有评分",
+                            "these answers match no student of the class and are not graded"},
+    [AS_MSG_CLS_NO_STUDENT_HINT] = {"在答案文件开头写上“name: 姓名”（与名单一致），或写“variant: 版本号”，或把文件命名为“序号-姓名.txt”",
+                                 "begin the file with “name: ” and the name as the roster "
+                                 "spells it, or “variant: ” and the id on the sheet, or name "
+                                 "the file by the roster number or the name"},
+    [AS_MSG_CLS_TWICE] = {"这位学生已经有一份答案：%s；这一份没有评分",
+                       "this student already has an answers file: %s; this one is not graded"},
+    [AS_MSG_CLS_TWICE_HINT] = {"每位学生只交一份答案：删掉多余的那份再评分",
+                            "one answers file per student: remove the extra one and grade again"},
+    [AS_MSG_CLS_COPIED] = {"这些表对本人的题不对，却与版本%s（%s）的正确答案一致：可能抄了别人的答案，请老师核实；只计本人题目里对的表",
+                        "these tables are wrong for the student's own problem but equal the "
+                        "right answers of variant %s (%s): possibly copied, for the teacher to "
+                        "decide; only the tables right for the student's own problem count"},
+    [AS_MSG_CLS_NOT_HANDED_IN] = {"没有交答案：%s", "no answers handed in: %s"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

@@ -24,6 +24,7 @@ typedef struct variant {
     as_exercise_opts o;
     char id[AS_VARIANT_ID];
     char detail[96];   /* what its sheet says it is: level and seed */
+    char handout[48];  /* what a student's own copy says: the level alone */
     char *text;
     size_t len;
     as_session s;
@@ -129,6 +130,8 @@ static int make_all(batch *b, const as_cli *cli, const as_exercise_opts *base, a
         }
         snprintf(v->detail, sizeof v->detail, as_msg_text(base->lang, AS_MSG_SHEET_LEVEL),
                  v->o.level, v->o.seed);
+        snprintf(v->handout, sizeof v->handout,
+                 as_msg_text(base->lang, AS_MSG_SHEET_LEVEL_ONLY), v->o.level);
         if (as_exercise_make(&v->text, &v->len, &v->o, err) != 0 ||
             as_exercise_open(&v->s, v->text, v->len, err) != 0)
             return -1;
@@ -175,9 +178,9 @@ static as_sheet_opts sheet_opts(const as_cli *cli, int answers)
 }
 
 /* Variants first..first+count as a worksheet document (answers: 1 sheets and keys, 2
- * keys only). */
+ * keys only); handout: a student's copy, which names the level but not the seed. */
 static int write_sheets(FILE *out, const batch *b, size_t first, size_t count,
-                        const as_cli *cli, int answers)
+                        const as_cli *cli, int answers, int handout)
 {
     as_sheet *sh = calloc(count, sizeof *sh);
     as_sheet_opts so = sheet_opts(cli, answers != 0);
@@ -189,7 +192,8 @@ static int write_sheets(FILE *out, const batch *b, size_t first, size_t count,
     so.key_only = answers == 2;
     for (k = 0; k < count; k++) {
         const variant *v = &b->v[first + k];
-        sh[k] = (as_sheet){&v->s.p, &v->s.t, v->detail, v->o.student, v->o.variant};
+        sh[k] = (as_sheet){&v->s.p, &v->s.t, handout ? v->handout : v->detail, v->o.student,
+                           v->o.variant};
     }
     rc = as_sheet_write(out, sh, count, &so);
     free(sh);
@@ -240,7 +244,7 @@ static int write_one(FILE *out, const batch *b, const as_cli *cli)
     switch (cli->format) {
     case AS_FMT_MD:
     case AS_FMT_LATEX:
-        return write_sheets(out, b, 0, b->count, cli, cli->answers);
+        return write_sheets(out, b, 0, b->count, cli, cli->answers, 0);
     case AS_FMT_GIFT:
     case AS_FMT_MOODLE:
         return write_quiz(out, b, cli);
@@ -256,39 +260,83 @@ static int write_one(FILE *out, const batch *b, const as_cli *cli)
     }
 }
 
-/* ---- -o DIR: a file per student, and the key for all ---- */
+/* ---- -o DIR: DIR/sheets/ what is handed out, DIR/teacher/ what the teacher keeps ---- */
 
-/* name, made safe as part of a file name: no slashes, control characters or characters
- * shells and file systems take specially; UTF-8 letters kept. */
+/* Bytes a file name's stem may take: "0040-" and a roster name of at most 64 bytes. */
+#define STEM_MAX 96
+
+/* name, made safe as part of a file name (SPEC §7): what a file system, a shell or XeTeX
+ * cannot take becomes "_" (path separators, blanks, control, shell- and TeX-special
+ * characters), a character outside the Basic Multilingual Plane (𠮷: XeTeX cannot open
+ * such a file) is left out, a leading "." or "-" becomes "_"; other UTF-8 letters kept. */
 static void safe_name(char *buf, size_t size, const char *name)
 {
+    const char *end = name + strlen(name);
     size_t k = 0;
 
-    for (; *name && k + 1 < size; name++) {
+    while (*name && k + 1 < size) {
         const unsigned char c = (unsigned char)*name;
-        buf[k++] = c >= 0x80 || (c > ' ' && strchr("/\\:*?\"<>|'`$&;!~", c) == NULL) ? (char)c : '_';
+        const size_t n = as_lex_char_len(name, end);
+        if (c >= 0xF0) {
+            /* outside the BMP: left out */
+        } else if (c >= 0x80) {
+            if (k + n >= size)
+                break;
+            memcpy(buf + k, name, n);
+            k += n;
+        } else {
+            buf[k++] = c > ' ' && c < 0x7F && strchr("/\\:*?\"<>|'`$&;!~%#{}^()[]", c) == NULL
+                           ? (char)c : '_';
+        }
+        name += n ? n : 1;
     }
     buf[k] = '\0';
     if (buf[0] == '.' || buf[0] == '-')
         buf[0] = '_';
 }
 
-/* Writes what fill makes into dir/name (refusing an existing file without --force) and
- * names it in the report. */
-static int put_file(FILE *report, const as_cli *cli, const char *name, const batch *b,
-                    size_t k, int (*fill)(FILE *, const batch *, size_t, const as_cli *),
+/* The stem of student k's files: the roster number and the name ("01-张三"); the number
+ * alone when nothing of the name is left. Unique: the number is. */
+static void file_stem(char *buf, const batch *b, size_t k)
+{
+    const variant *v = &b->v[k];
+    char safe[STEM_MAX - 6];
+
+    safe_name(safe, sizeof safe, v->o.student != NULL ? v->o.student : v->id);
+    snprintf(buf, STEM_MAX, safe[0] ? "%0*zu-%s" : "%0*zu", b->count < 100 ? 2 : 4, k + 1, safe);
+}
+
+/* The path of name in DIR's part sub ("sheets", "teacher"), or -1 with err set when it is
+ * too long for the system: checked for every file before anything is written. */
+static int dir_path(char *path, size_t size, const as_cli *cli, const char *sub, const char *name,
                     as_error *err)
+{
+    const int n = snprintf(path, size, "%s/%s%s%s", cli->output_dir, sub, *name ? "/" : "", name);
+
+    if (n < 0 || (size_t)n >= size || strlen(name) > 255) {
+        as_error_msg(err, cli->output_dir, 0, 0, AS_MSG_EX_PATH_LONG, cli->output_dir);
+        as_error_hint_msg(err, AS_MSG_EX_PATH_LONG_HINT);
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes what fill makes into DIR/sub/name (refusing an existing file without --force)
+ * and names it in the report. */
+static int put_file(FILE *report, const as_cli *cli, const char *sub, const char *name,
+                    const batch *b, size_t k,
+                    int (*fill)(FILE *, const batch *, size_t, const as_cli *), as_error *err)
 {
     char path[AS_ERR_FILE], *buf = NULL;
     size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
+    FILE *mem;
     int rc;
 
-    if (mem == NULL)
+    if (dir_path(path, sizeof path, cli, sub, name, err) != 0 ||
+        (mem = open_memstream(&buf, &len)) == NULL)
         return -1;
     rc = fill(mem, b, k, cli);
     rc |= fclose(mem);
-    snprintf(path, sizeof path, "%s/%s", cli->output_dir, name);
     if (rc == 0 && (rc = as_write_output(path, buf, len, cli->force, err)) == 0) {
         fprintf(report, as_msg_text(cli->render.lang, AS_MSG_EX_WROTE), path);
         fputc('\n', report);
@@ -303,17 +351,24 @@ static int fill_input(FILE *out, const batch *b, size_t k, const as_cli *cli)
     return fwrite(b->v[k].text, 1, b->v[k].len, out) == b->v[k].len ? 0 : -1;
 }
 
+/* A student's own sheet: the variant id, never the seed (SPEC §7). */
 static int fill_sheet(FILE *out, const batch *b, size_t k, const as_cli *cli)
 {
-    return write_sheets(out, b, k, 1, cli, 0);
+    return write_sheets(out, b, k, 1, cli, 0, 1);
 }
 
+/* The key for all in check's format. */
 static int fill_key(FILE *out, const batch *b, size_t k, const as_cli *cli)
 {
     (void)k;
-    if (cli->format == AS_FMT_MD || cli->format == AS_FMT_LATEX)
-        return write_sheets(out, b, 0, b->count, cli, 2);
     return write_keys(out, b, cli);
+}
+
+/* The key for all as a worksheet document. */
+static int fill_key_sheet(FILE *out, const batch *b, size_t k, const as_cli *cli)
+{
+    (void)k;
+    return write_sheets(out, b, 0, b->count, cli, 2, 0);
 }
 
 static int fill_quiz(FILE *out, const batch *b, size_t k, const as_cli *cli)
@@ -322,38 +377,93 @@ static int fill_quiz(FILE *out, const batch *b, size_t k, const as_cli *cli)
     return write_quiz(out, b, cli);
 }
 
-static int write_dir(FILE *report, const batch *b, const as_cli *cli, as_error *err)
+/* teacher/class.tsv: number, name, variant id, seed and input file of each student, the
+ * list `check --class DIR` grades by. */
+static int fill_class(FILE *out, const batch *b, size_t k, const as_cli *cli)
 {
-    static const char *const ext[] = {[AS_FMT_MD] = "md", [AS_FMT_LATEX] = "tex",
-                                      [AS_FMT_GIFT] = "gift", [AS_FMT_MOODLE] = "xml"};
-    const int sheets = cli->format == AS_FMT_MD || cli->format == AS_FMT_LATEX;
-    char name[160], safe[100];
-    size_t k;
+    char stem[STEM_MAX];
 
-    if (mkdir(cli->output_dir, 0777) != 0 && errno != EEXIST) {
+    (void)k;
+    (void)cli;
+    fputs("number\tname\tvariant\tseed\tfile\n", out);
+    for (k = 0; k < b->count; k++) {
+        const variant *v = &b->v[k];
+        file_stem(stem, b, k);
+        fprintf(out, "%zu\t%s\t%s\t%lu\t%s.txt\n", k + 1,
+                v->o.student != NULL ? v->o.student : b->roster.count ? b->roster.name[k] : "",
+                v->id[0] ? v->id : "-", v->o.seed, stem);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static int make_dir(const char *path, as_error *err)
+{
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
         char why[128];
-        as_error_msg(err, cli->output_dir, 0, 0, AS_MSG_FILE_NO_DIR,
+        as_error_msg(err, path, 0, 0, AS_MSG_FILE_NO_DIR,
                      as_msg_errno(why, sizeof why, err->lang, errno));
         return -1;
     }
+    return 0;
+}
+
+/* The extension of the format's sheets ("md" for text: a student is handed a page, never
+ * an input file) or quiz. */
+static const char *format_ext(const as_cli *cli)
+{
+    switch (cli->format) {
+    case AS_FMT_LATEX: return "tex";
+    case AS_FMT_GIFT: return "gift";
+    case AS_FMT_MOODLE: return "xml";
+    default: return "md";
+    }
+}
+
+/* Every path -o DIR will write fits the system, before anything is written; and the
+ * directories made. */
+static int prepare_dir(const batch *b, const as_cli *cli, as_error *err)
+{
+    char path[AS_ERR_FILE], stem[STEM_MAX], name[STEM_MAX + 8];
+    size_t k;
+
     for (k = 0; k < b->count; k++) {
-        const variant *v = &b->v[k];
-        safe_name(safe, sizeof safe, v->o.student != NULL ? v->o.student : v->id);
-        snprintf(name, sizeof name, "%0*zu-%s.txt", b->count < 100 ? 2 : 4, k + 1, safe);
-        if (put_file(report, cli, name, b, k, fill_input, err) != 0)
-            return -1;
-        snprintf(name, sizeof name, "%0*zu-%s.%s", b->count < 100 ? 2 : 4, k + 1, safe,
-                 sheets ? ext[cli->format] : "");
-        if (sheets && put_file(report, cli, name, b, k, fill_sheet, err) != 0)
+        file_stem(stem, b, k);
+        snprintf(name, sizeof name, "%s.txt", stem);
+        if (dir_path(path, sizeof path, cli, "teacher", name, err) != 0)
             return -1;
     }
-    if (!sheets && cli->format != AS_FMT_TEXT) {
-        snprintf(name, sizeof name, "quiz.%s", ext[cli->format]);
-        if (put_file(report, cli, name, b, 0, fill_quiz, err) != 0)
+    if (dir_path(path, sizeof path, cli, "teacher", "class.tsv", err) != 0 ||
+        make_dir(cli->output_dir, err) != 0)
+        return -1;
+    dir_path(path, sizeof path, cli, "teacher", "", err);
+    if (make_dir(path, err) != 0)
+        return -1;
+    dir_path(path, sizeof path, cli, "sheets", "", err);
+    return cli->format == AS_FMT_GIFT || cli->format == AS_FMT_MOODLE ? 0 : make_dir(path, err);
+}
+
+static int write_dir(FILE *report, const batch *b, const as_cli *cli, as_error *err)
+{
+    const int quiz = cli->format == AS_FMT_GIFT || cli->format == AS_FMT_MOODLE;
+    char stem[STEM_MAX], name[STEM_MAX + 8];
+    size_t k;
+
+    if (prepare_dir(b, cli, err) != 0)
+        return -1;
+    for (k = 0; k < b->count; k++) {
+        file_stem(stem, b, k);
+        snprintf(name, sizeof name, "%s.%s", stem, format_ext(cli));
+        if (!quiz && put_file(report, cli, "sheets", name, b, k, fill_sheet, err) != 0)
+            return -1;
+        snprintf(name, sizeof name, "%s.txt", stem);
+        if (put_file(report, cli, "teacher", name, b, k, fill_input, err) != 0)
             return -1;
     }
-    snprintf(name, sizeof name, "key.%s", sheets ? ext[cli->format] : "txt");
-    return put_file(report, cli, name, b, 0, fill_key, err);
+    snprintf(name, sizeof name, "%s.%s", quiz ? "quiz" : "key", format_ext(cli));
+    if (put_file(report, cli, "teacher", name, b, 0, quiz ? fill_quiz : fill_key_sheet, err) != 0 ||
+        put_file(report, cli, "teacher", "key.txt", b, 0, fill_key, err) != 0)
+        return -1;
+    return put_file(report, cli, "teacher", "class.tsv", b, 0, fill_class, err);
 }
 
 int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err)
