@@ -503,7 +503,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "                        trace --step N：只看第N步（1到4）和它用到的表\n"
         "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
         "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
-        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字）\n"
+        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字；\n"
+        "                        -o 目录：sheets/发给学生，teacher/老师留存）\n"
+        "  --class 目录          check：全班按各自的变式批改（答案文件…，不给文件）\n"
+        "  --expect 表           check：要答的表，如'Q K V S'（每人满分相同）\n"
         "  -h, --help            显示本帮助后退出\n"
         "  --version             显示版本号后退出\n"
         ,
@@ -550,7 +553,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "                        trace --step N: only step N (1-4) and its tables\n"
         "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
         "  --count N             exercise: N variants (with -o DIR: a file each)\n"
-        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
+        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line;\n"
+        "                        -o DIR: DIR/sheets to hand out, DIR/teacher to keep)\n"
+        "  --class DIR           check: each student against their own variant\n"
+        "                        (ANSWERS... only, no FILE)\n"
+        "  --expect LIST         check: the tables asked, e.g. 'Q K V S' (one maximum)\n"
         "  -h, --help            print this help and exit\n"
         "  --version             print the version and exit\n"
     },
@@ -1333,6 +1340,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                         "right answers of variant %s (%s): possibly copied, for the teacher to "
                         "decide; only the tables right for the student's own problem count"},
     [AS_MSG_CLS_NOT_HANDED_IN] = {"没有交答案：%s", "no answers handed in: %s"},
+    [AS_MSG_CHK_EXPECT_UNKNOWN] = {"--expect：%s不是答案可以写的表",
+                                "--expect: %s is no table an answer may give"},
+    [AS_MSG_CHK_EXPECT_UNKNOWN_HINT] = {"--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'",
+                                     "--expect lists the tables asked, separated by blanks: "
+                                     "--expect 'Q K V QKT S A O'"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
