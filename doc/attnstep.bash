@@ -23,7 +23,7 @@ _attnstep()
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
-        --level --answers --tiles --offset --help --version"
+        --level --answers --tiles --offset --step --exp-table --count --class --expect --help --version"
 
     local values=
     case $prev in
@@ -45,8 +45,11 @@ _attnstep()
             return ;;
         --digits | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --tiles)
             return ;; # a number: nothing to offer
-        -o | --output)
+        -o | --output | --class)
             COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+        --expect) # the tables asked, a blank-separated list
+            COMPREPLY=($(compgen -W "Q K V QKT S A O C" -- "$cur"))
             return ;;
     esac
     if [[ -n $values ]]; then
@@ -65,7 +68,8 @@ _attnstep()
         case ${words[i]} in
             --*=*) ;;
             --lang | --format | --digits | --mask | --only | --color | --colour | --row | \
-                -o | --output | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --level)
+                -o | --output | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --level | \
+                --class | --expect | --count | --step | --tiles | --offset)
                 ((i++)) ;;
             -*) ;;
             *) first= ; break ;;

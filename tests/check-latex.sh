@@ -2,9 +2,12 @@
 # check-latex.sh - `make check-latex`: makes every kind of worksheet (md and latex, zh and
 # en, with and without the key; exercise, sheet FILE, --class, each --step, level 3),
 # compiles every LaTeX one (pdflatex for English, xelatex + ctex for Chinese), fails on
-# an error or an overfull line, and checks with pdfinfo that a 2-token sheet without its
-# key is one A4 page. Installs texlive-xetex, texlive-lang-chinese and poppler-utils
-# with apt-get when they are missing (as root, e.g. on CI).
+# an error, an overfull line or a "Missing character" (a name printed as an empty box),
+# and checks with pdfinfo that a 2-token sheet without its key is one A4 page. Then a
+# class with hard names (䶮 喆 𠮷 O'Neil) is written with -o DIR in both languages and
+# each sheet compiled under its own file name. Installs texlive-xetex,
+# texlive-lang-chinese, fonts-hanazono (the fallback font) and poppler-utils with
+# apt-get when they are missing (as root, e.g. on CI).
 #
 # Usage: sh tests/check-latex.sh [BIN]   (BIN: the attnstep binary, default build/attnstep)
 set -eu
@@ -15,6 +18,7 @@ command -v pdflatex >/dev/null 2>&1 || need="$need texlive-latex-base"
 command -v xelatex >/dev/null 2>&1 || need="$need texlive-xetex"
 kpsewhich ctexart.cls >/dev/null 2>&1 || need="$need texlive-lang-chinese texlive-latex-recommended"
 command -v pdfinfo >/dev/null 2>&1 || need="$need poppler-utils"
+fc-list 2>/dev/null | grep -q HanaMinA || need="$need fonts-hanazono"
 if [ -n "$need" ]; then
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
         echo "check-latex: needs$need (Debian packages); install them and run again" >&2
@@ -39,15 +43,23 @@ level3|0|exercise --seed 11 --level 3 --tokens 5 --exp-table
 heads|0|sheet examples/two-heads.txt'
 docs=0
 fail=0
-compile() { # file.tex engine: compiles in $out, checks the log
-    (cd "$out" && $2 -interaction=nonstopmode -halt-on-error "$1" >/dev/null 2>&1) || {
-        echo "check-latex: $1 does not compile with $2:" >&2
-        grep -A4 '^!' "$out/${1%.tex}.log" >&2 || true
+compile() { # file.tex [dir]: compiles in dir ($out) with the engine its first line names
+    d=${2:-$out}
+    engine=pdflatex
+    head -1 "$d/$1" | grep -q xelatex && engine=xelatex
+    (cd "$d" && $engine -interaction=nonstopmode -halt-on-error "$1" >/dev/null 2>&1) || {
+        echo "check-latex: $1 does not compile with $engine:" >&2
+        grep -A4 '^!' "$d/${1%.tex}.log" >&2 || true
         return 1
     }
-    if grep -q 'Overfull \\hbox' "$out/${1%.tex}.log"; then
+    if grep -q 'Overfull \\hbox' "$d/${1%.tex}.log"; then
         echo "check-latex: $1 has an overfull line:" >&2
-        grep -A2 'Overfull \\hbox' "$out/${1%.tex}.log" | head -6 >&2
+        grep -A2 'Overfull \\hbox' "$d/${1%.tex}.log" | head -6 >&2
+        return 1
+    fi
+    if grep -q 'Missing character' "$d/${1%.tex}.log"; then
+        echo "check-latex: $1 misses characters (printed as empty boxes):" >&2
+        grep 'Missing character' "$d/${1%.tex}.log" | sort -u | head -6 >&2
         return 1
     fi
 }
@@ -62,9 +74,7 @@ while IFS='|' read -r name want args; do
             # shellcheck disable=SC2086
             $bin $args --lang $lang$key --format latex >"$out/$base.tex"
             [ -s "$out/$base.md" ] || { echo "check-latex: $base.md is empty" >&2; fail=1; }
-            engine=xelatex
-            [ "$lang" = en ] && engine=pdflatex
-            if compile "$base.tex" $engine; then
+            if compile "$base.tex"; then
                 docs=$((docs + 1))
                 got=$(pages "$out/$base.pdf")
                 if [ -z "$key" ] && [ "$want" != 0 ] && [ "$got" != "$want" ]; then
@@ -77,7 +87,21 @@ while IFS='|' read -r name want args; do
         done
     done
 done
+# a class with hard names, each sheet under its own file name, and the teacher's key
+for lang in zh en; do
+    dir="$out/hard-$lang"
+    $bin exercise --seed 12 --class tests/data/sheet/roster-hard.txt --format latex \
+        --lang $lang -o "$dir" >/dev/null
+    for f in "$dir"/sheets/*.tex "$dir"/teacher/key.tex; do
+        if compile "$(basename "$f")" "$(dirname "$f")"; then
+            docs=$((docs + 1))
+        else
+            fail=1
+        fi
+    done
+done
 [ $fail = 0 ] || exit 1
-echo "check-latex: $docs LaTeX documents compiled (pdflatex en, xelatex zh), no overfull line," \
+echo "check-latex: $docs LaTeX documents compiled (pdflatex, or xelatex for Chinese and" \
+     "for names pdflatex cannot set), no overfull line, no missing character," \
      "every 2-token sheet without its key on one page"
 }

@@ -88,14 +88,16 @@ static void test_a_long_class_folder_gives_each_student_a_file(void **state)
     assert_int_equal(sh("mkdir -p '%s'", out), 0);
     snprintf(args, sizeof args, "exercise --class '%s' --seed 7 -o '%s'", roster, out);
     assert_int_equal(run(args), 0);
-    snprintf(f, sizeof f, "%s/01-张三.txt", out);
+    snprintf(f, sizeof f, "%s/teacher/01-张三.txt", out);
     assert_file_contains(f, "X");
-    snprintf(f, sizeof f, "%s/02-李四.txt", out);
+    snprintf(f, sizeof f, "%s/teacher/02-李四.txt", out);
     assert_file_contains(f, "X");
-    snprintf(f, sizeof f, "%s/03-Ada.txt", out);
+    snprintf(f, sizeof f, "%s/teacher/03-Ada.txt", out);
     assert_file_contains(f, "X");
-    snprintf(f, sizeof f, "%s/key.txt", out);
+    snprintf(f, sizeof f, "%s/teacher/key.txt", out);
     assert_file_contains(f, "A");
+    snprintf(f, sizeof f, "%s/sheets/03-Ada.md", out);
+    assert_file_contains(f, "Ada");
     assert_file_contains(CLI_OUT, "03-Ada.txt");
     rm_dir(dir);
 }

@@ -229,49 +229,130 @@ static void test_class_variants_are_reproducible_from_their_seeds(void **state)
     free(b);
 }
 
-static void test_class_into_a_directory_writes_a_file_per_student_and_one_key(void **state)
+/* -o DIR separates what is handed out from what the teacher keeps (SPEC §7): sheets/ holds
+ * one sheet per student and nothing else; teacher/ each student's input file (which run
+ * and check read), class.tsv and the key for all, with or without --answers. */
+static void test_class_into_a_directory_separates_sheets_from_the_teachers_files(void **state)
 {
-    char *key;
+    char *key, *tsv;
 
     (void)state;
     assert_int_equal(system("rm -rf build/tests/sheet-class"), 0);
     assert_int_equal(run("exercise --seed 9 --class " ROSTER " --format latex -o build/tests/sheet-class"),
                      0);
-    assert_file_contains(CLI_OUT, "build/tests/sheet-class/01-张三.txt");
-    assert_int_equal(run("run build/tests/sheet-class/02-李四.txt"), 0);
-    assert_int_equal(run("run build/tests/sheet-class/04-María_José.txt"), 0);
-    assert_file_contains("build/tests/sheet-class/03-王五.tex", "\\documentclass");
-    key = slurp("build/tests/sheet-class/key.tex");
+    assert_file_contains(CLI_OUT, "build/tests/sheet-class/sheets/01-张三.tex");
+    assert_file_contains(CLI_OUT, "build/tests/sheet-class/teacher/01-张三.txt");
+    assert_int_equal(run("run build/tests/sheet-class/teacher/02-李四.txt"), 0);
+    assert_int_equal(run("run build/tests/sheet-class/teacher/04-María_José.txt"), 0);
+    assert_file_contains("build/tests/sheet-class/sheets/03-王五.tex", "\\documentclass");
+    assert_int_equal(system("test $(ls build/tests/sheet-class/sheets | wc -l) -eq 4"), 0);
+    key = slurp("build/tests/sheet-class/teacher/key.tex");
     assert_non_null(key);
     assert_int_equal(count(key, "\\section") + count(key, "答案"), 4);
     free(key);
+    tsv = slurp("build/tests/sheet-class/teacher/class.tsv");
+    assert_non_null(tsv);
+    assert_non_null(strstr(tsv, "number\tname\tvariant\tseed\tfile\n1\t张三\t"));
+    assert_non_null(strstr(tsv, "\t04-María_José.txt\n"));
+    free(tsv);
     /* an existing file is never overwritten without --force */
-    assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/sheet-class"), 2);
+    assert_int_equal(run("exercise --seed 9 --class " ROSTER " --format latex -o build/tests/sheet-class"), 2);
     assert_int_equal(run("exercise --seed 9 --class " ROSTER " -o build/tests/sheet-class --force"), 0);
-    assert_file_contains("build/tests/sheet-class/key.txt", "QKT = ");
+    assert_file_contains("build/tests/sheet-class/teacher/key.txt", "QKT = ");
+    assert_file_contains("build/tests/sheet-class/sheets/01-张三.md", "张三");
+}
+
+/* Nothing in sheets/ lets a student rebuild a key: no seed (the teacher's class.tsv has
+ * it), no input file, no key, with or without --answers, in every format. */
+static void test_a_students_sheet_names_no_seed_and_no_key(void **state)
+{
+    static const char *const fmt[] = {"latex", "md", "text"};
+    char cmd[256], *tsv;
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < 3; k++) {
+        assert_int_equal(system("rm -rf build/tests/sheet-seed"), 0);
+        snprintf(cmd, sizeof cmd, "exercise --seed 9 --class " ROSTER " --answers --format %s "
+                                  "-o build/tests/sheet-seed", fmt[k]);
+        assert_int_equal(run(cmd), 0);
+        tsv = slurp("build/tests/sheet-seed/teacher/class.tsv");
+        assert_non_null(strstr(tsv, "\t01-张三.txt\n"));
+        free(tsv);
+        assert_int_equal(system("grep -rl -e 种子 -e seed -e 答案 -e 'QKT =' build/tests/sheet-seed/sheets"),
+                         256); /* grep found nothing */
+        assert_int_equal(system("test $(ls build/tests/sheet-seed/sheets | wc -l) -eq 4"), 0);
+        assert_int_equal(system("grep -q '第2级、版本' build/tests/sheet-seed/sheets/01-张三.*"), 0);
+        assert_int_equal(system("grep -q 种子 build/tests/sheet-seed/teacher/01-张三.txt"), 0);
+    }
+}
+
+/* Every name is printed on every sheet, in every language: an English LaTeX sheet whose
+ * names pdflatex cannot set is set by xelatex (its first line says so), with the
+ * fallback font for the rare characters, as a Chinese one is. File names leave out what
+ * XeTeX or a shell cannot take (𠮷 outside the BMP, the apostrophe of O'Neil). */
+static void test_every_name_is_printed_and_file_names_are_safe(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -rf build/tests/sheet-hard"), 0);
+    assert_int_equal(run("exercise --seed 12 --class tests/data/sheet/roster-hard.txt --format latex "
+                         "--lang en -o build/tests/sheet-hard"), 0);
+    assert_file_contains("build/tests/sheet-hard/sheets/06-田花.tex",
+                         "% attnstep worksheet: xelatex (ctex)\n"
+                         "\\documentclass[a4paper,11pt,scheme=plain]{ctexart}");
+    assert_file_contains("build/tests/sheet-hard/sheets/06-田花.tex", "{𠮷田花}");
+    assert_file_contains("build/tests/sheet-hard/sheets/02-高䶮.tex", "{高䶮}");
+    assert_file_contains("build/tests/sheet-hard/sheets/06-田花.tex", "HanaMinB");
+    assert_file_contains("build/tests/sheet-hard/sheets/07-O_Neil.tex", "{O'Neil}");
+    assert_file_contains("build/tests/sheet-hard/sheets/07-O_Neil.tex", "pdflatex (amsmath)");
+    assert_file_contains("build/tests/sheet-hard/teacher/class.tsv", "\t𠮷田花\t");
+    assert_int_equal(run("exercise --seed 12 --class tests/data/sheet/roster-hard.txt --format latex "
+                         "-o build/tests/sheet-hard --force"), 0);
+    assert_file_contains("build/tests/sheet-hard/sheets/03-林喆.tex", "HanaMinA");
+    assert_file_contains("build/tests/sheet-hard/sheets/03-林喆.tex", "{林喆}");
+}
+
+/* A path too long for the system is an error before anything is written, never a
+ * silently shortened name. */
+static void test_a_path_too_long_is_an_error_before_anything_is_written(void **state)
+{
+    char cmd[1024], dir[700];
+
+    (void)state;
+    memset(dir, 'd', sizeof dir - 1);
+    dir[sizeof dir - 1] = '\0';
+    memcpy(dir, "build/tests/", 12);
+    snprintf(cmd, sizeof cmd, "exercise --seed 9 --class " ROSTER " -o %s", dir);
+    assert_int_equal(run(cmd), 2);
+    assert_file_contains(CLI_ERR, "文件名太长");
+    assert_file_contains(CLI_ERR, "什么都还没有写");
+    snprintf(cmd, sizeof cmd, "test -e %s", dir);
+    assert_int_not_equal(system(cmd), 0);
 }
 
 /* A name becomes part of a file name safely: a leading "-" (an option to every shell
  * command) or "." (a hidden file) and a "/" (another folder) become "_"; a no-break
  * space after a name (a roster copied from a spreadsheet) is trimmed. A quiz format
- * writes one quiz file for the class, beside each student's input and the key. */
+ * writes one quiz file for the class, with each student's input and the key, all the
+ * teacher's. */
 static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void **state)
 {
     (void)state;
     assert_int_equal(system("rm -rf build/tests/quiz"), 0);
     assert_int_equal(run("exercise --seed 3 --class tests/data/sheet/roster-unsafe.txt "
                          "--format gift -o build/tests/quiz --lang en"), 0);
-    assert_file_contains(CLI_OUT, "wrote build/tests/quiz/01-_dash.txt\n"
-                                  "wrote build/tests/quiz/02-_dot.txt\n"
-                                  "wrote build/tests/quiz/03-A_B.txt\n"
-                                  "wrote build/tests/quiz/04-Ana.txt\n"
-                                  "wrote build/tests/quiz/quiz.gift\n"
-                                  "wrote build/tests/quiz/key.txt\n");
-    assert_int_equal(run("run build/tests/quiz/03-A_B.txt"), 0);
+    assert_file_contains(CLI_OUT, "wrote build/tests/quiz/teacher/01-_dash.txt\n"
+                                  "wrote build/tests/quiz/teacher/02-_dot.txt\n"
+                                  "wrote build/tests/quiz/teacher/03-A_B.txt\n"
+                                  "wrote build/tests/quiz/teacher/04-Ana.txt\n"
+                                  "wrote build/tests/quiz/teacher/quiz.gift\n"
+                                  "wrote build/tests/quiz/teacher/key.txt\n"
+                                  "wrote build/tests/quiz/teacher/class.tsv\n");
+    assert_int_equal(run("run build/tests/quiz/teacher/03-A_B.txt"), 0);
     /* the quiz names the student as written */
-    assert_file_contains("build/tests/quiz/quiz.gift", "$CATEGORY: $course$/top/attnstep level 2, "
+    assert_file_contains("build/tests/quiz/teacher/quiz.gift", "$CATEGORY: $course$/top/attnstep level 2, "
                                                        "seed ");
-    assert_file_contains("build/tests/quiz/quiz.gift", ", -dash, variant ");
+    assert_file_contains("build/tests/quiz/teacher/quiz.gift", ", -dash, variant ");
 }
 
 static void test_count_makes_that_many_variants(void **state)
@@ -470,7 +551,10 @@ int main(void)
         cmocka_unit_test(test_a_drill_is_still_an_input_that_runs),
         cmocka_unit_test(test_class_document_has_a_sheet_per_student_then_every_key),
         cmocka_unit_test(test_class_variants_are_reproducible_from_their_seeds),
-        cmocka_unit_test(test_class_into_a_directory_writes_a_file_per_student_and_one_key),
+        cmocka_unit_test(test_class_into_a_directory_separates_sheets_from_the_teachers_files),
+        cmocka_unit_test(test_a_students_sheet_names_no_seed_and_no_key),
+        cmocka_unit_test(test_every_name_is_printed_and_file_names_are_safe),
+        cmocka_unit_test(test_a_path_too_long_is_an_error_before_anything_is_written),
         cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),

@@ -22,6 +22,7 @@ typedef struct as_answer {
 typedef struct as_answers {
     char *path;       /* the file name, for errors */
     char *student;    /* the `name:` setting, or NULL when the file has none */
+    char *variant;    /* the `variant:` setting (a class's variant id), or NULL */
     as_answer *item;
     size_t count;
 } as_answers;

@@ -18,6 +18,8 @@ typedef struct as_check_opts {
     double tol;          /* < 0: each cell to half a unit of its last written place;
                           * else every cell within tol (--tol) */
     int require_digits;  /* a non-integer written with fewer decimals is wrong (0: off) */
+    const char *expect;  /* --expect: the tables asked ("Q K V S"), over the input's ask:
+                          * setting; NULL: that setting, or all the chapter's tables */
 } as_check_opts;
 
 /* One cell's verdict. */
@@ -77,6 +79,12 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
  * row 1's running max, running sum and rescale factor after each block. */
 int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err);
+
+/* copied_variant (SPEC §6): the student's tables equal another variant's right ones, so
+ * only the tables right for their own problem count: every carried_error loses its
+ * credit and its diagnosis, and the score is added up again. Returns 0, or -1 when
+ * memory ran out. */
+int as_grade_uncarry(as_grade *g);
 
 /* Frees what g owns and leaves it empty. */
 void as_grade_free(as_grade *g);

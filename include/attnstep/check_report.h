@@ -16,6 +16,9 @@ typedef struct as_student {
     as_answers answers;
     as_grade grade;
     int graded;          /* 0 when the file could not be read or graded (reported apart) */
+    char copied_variant[16]; /* check --class: the variant whose right answers these are
+                              * (copied_variant, SPEC §6), else "" */
+    char copied_name[72];    /* and that variant's student */
 } as_student;
 
 typedef struct as_class {

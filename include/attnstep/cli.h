@@ -42,6 +42,7 @@ typedef struct as_cli {
     int force;
     double tol;              /* check --tol; negative when not given */
     int require_digits;      /* check --require-digits; 0 when not given */
+    const char *expect;      /* check --expect LIST: the tables asked, or NULL */
     /* exercise */
     size_t offset;           /* --offset P: the position of row 0 (SPEC §12) */
     unsigned long seed;
@@ -55,7 +56,7 @@ typedef struct as_cli {
                                 takes 1 to 4 into render.step) */
     int exp_table;           /* --exp-table */
     long count;              /* --count N, 0 when not given */
-    const char *roster;      /* --class ROSTER, or NULL */
+    const char *roster;      /* exercise --class ROSTER, check --class DIR; or NULL */
     const char *output_dir;  /* -o DIR with --count or --class (output is then NULL) */
     long tiles;              /* --tiles B: the online softmax's block size; 0 when not given */
     int help, version;

@@ -690,6 +690,19 @@ typedef enum as_msg {
     AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
     AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */
     AS_MSG_VF_MD_HEAD,     /* the erratum table's header row */
+    /* ---- a class's hand-outs and its grading in one command (issue 28, SPEC §6, §7) ---- */
+    AS_MSG_SHEET_LEVEL_ONLY,   /* %d level: a student's sheet, which names no seed */
+    AS_MSG_CLS_UNREADABLE,     /* %s why: DIR/teacher/class.tsv cannot be read */
+    AS_MSG_CLS_HINT,           /* what --class DIR wants */
+    AS_MSG_CLS_BAD_LINE,       /* a line of class.tsv without its 5 fields */
+    AS_MSG_CLS_NO_STUDENT,     /* an answers file that matches no student of the class */
+    AS_MSG_CLS_NO_STUDENT_HINT,
+    AS_MSG_CLS_TWICE,          /* %s the other file: a second answers file for one student */
+    AS_MSG_CLS_TWICE_HINT,
+    AS_MSG_CLS_COPIED,         /* %s variant id, %s its student: copied_variant */
+    AS_MSG_CLS_NOT_HANDED_IN,  /* %s names: students of the class with no answers file */
+    AS_MSG_CHK_EXPECT_UNKNOWN, /* %s a word of --expect that names no table */
+    AS_MSG_CHK_EXPECT_UNKNOWN_HINT,
     AS_MSG_COUNT
 } as_msg;
 

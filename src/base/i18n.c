@@ -512,7 +512,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "                        trace --step N：只看第N步（1到4）和它用到的表\n"
         "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
         "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
-        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字）\n"
+        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字；\n"
+        "                        -o 目录：sheets/发给学生，teacher/老师留存）\n"
+        "  --class 目录          check：全班按各自的变式批改（答案文件…，不给文件）\n"
+        "  --expect 表           check：要答的表，如'Q K V S'（每人满分相同）\n"
         "  -h, --help            显示本帮助后退出\n"
         "  --version             显示版本号后退出\n"
         ,
@@ -559,7 +562,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "                        trace --step N: only step N (1-4) and its tables\n"
         "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
         "  --count N             exercise: N variants (with -o DIR: a file each)\n"
-        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line)\n"
+        "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line;\n"
+        "                        -o DIR: DIR/sheets to hand out, DIR/teacher to keep)\n"
+        "  --class DIR           check: each student against their own variant\n"
+        "                        (ANSWERS... only, no FILE)\n"
+        "  --expect LIST         check: the tables asked, e.g. 'Q K V S' (one maximum)\n"
         "  -h, --help            print this help and exit\n"
         "  --version             print the version and exit\n"
     },
@@ -1343,6 +1350,35 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "%zu numbers checked: %zu agree, %zu do not."},
     [AS_MSG_VF_MD_TITLE] = {"勘误：%s", "Errata: %s"},
     [AS_MSG_VF_MD_HEAD] = {"| 位置 | 数 | 印的是 | 核对结果 |", "| place | number | printed | verdict |"},
+    /* ---- a class's hand-outs and its grading in one command (issue 28) ---- */
+    [AS_MSG_SHEET_LEVEL_ONLY] = {"第%d级", "level %d"},
+    [AS_MSG_CLS_UNREADABLE] = {"无法读取全班名单teacher/class.tsv：%s",
+                            "cannot read the class list teacher/class.tsv: %s"},
+    [AS_MSG_CLS_HINT] = {"--class后面给出“exercise --class 名单 -o 目录”写出的那个目录",
+                      "give --class the directory that “exercise --class ROSTER -o DIR” wrote"},
+    [AS_MSG_CLS_BAD_LINE] = {"这一行应当有5项，用制表符隔开：序号、姓名、版本、种子、文件",
+                          "this line wants 5 fields separated by tabs: number, name, variant, "
+                          "seed, file"},
+    [AS_MSG_CLS_NO_STUDENT] = {"这份答案对不上全班名单里的任何学生，没有评分",
+                            "these answers match no student of the class and are not graded"},
+    [AS_MSG_CLS_NO_STUDENT_HINT] = {"在答案文件开头写上“name: 姓名”（与名单一致），或写“variant: 版本号”，或把文件命名为“序号-姓名.txt”",
+                                 "begin the file with “name: ” and the name as the roster "
+                                 "spells it, or “variant: ” and the id on the sheet, or name "
+                                 "the file by the roster number or the name"},
+    [AS_MSG_CLS_TWICE] = {"这位学生已经有一份答案：%s；这一份没有评分",
+                       "this student already has an answers file: %s; this one is not graded"},
+    [AS_MSG_CLS_TWICE_HINT] = {"每位学生只交一份答案：删掉多余的那份再评分",
+                            "one answers file per student: remove the extra one and grade again"},
+    [AS_MSG_CLS_COPIED] = {"这些表对本人的题不对，却与版本%s（%s）的正确答案一致：可能抄了别人的答案，请老师核实；只计本人题目里对的表",
+                        "these tables are wrong for the student's own problem but equal the "
+                        "right answers of variant %s (%s): possibly copied, for the teacher to "
+                        "decide; only the tables right for the student's own problem count"},
+    [AS_MSG_CLS_NOT_HANDED_IN] = {"没有交答案：%s", "no answers handed in: %s"},
+    [AS_MSG_CHK_EXPECT_UNKNOWN] = {"--expect：%s不是答案可以写的表",
+                                "--expect: %s is no table an answer may give"},
+    [AS_MSG_CHK_EXPECT_UNKNOWN_HINT] = {"--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'",
+                                     "--expect lists the tables asked, separated by blanks: "
+                                     "--expect 'Q K V QKT S A O'"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

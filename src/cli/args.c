@@ -19,7 +19,7 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -48,6 +48,7 @@ static const struct option long_options[] = {
     {"exp-table", no_argument, NULL, OPT_EXP_TABLE},
     {"count", required_argument, NULL, OPT_COUNT},
     {"class", required_argument, NULL, OPT_CLASS},
+    {"expect", required_argument, NULL, OPT_EXPECT},
     {"tiles", required_argument, NULL, OPT_TILES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -72,7 +73,8 @@ static const struct {
     {OPT_DK, "--dk", "exercise practice"},         {OPT_DV, "--dv", "exercise practice"},
     {OPT_LEVEL, "--level", "exercise practice"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
     {OPT_STEP, "--step", "exercise sheet trace"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
-    {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
+    {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise check"},
+    {OPT_EXPECT, "--expect", "check"},
     {OPT_TILES, "--tiles", "run trace check"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
@@ -262,6 +264,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_ANSWERS: cli->answers = 1; return 0;
     case OPT_EXP_TABLE: cli->exp_table = 1; return 0;
     case OPT_CLASS: cli->roster = arg; return 0;
+    case OPT_EXPECT: cli->expect = arg; return 0;
     case OPT_STEP: cli->step_arg = arg; return 0; /* read once the command is known */
     case 'o': cli->output = arg; return 0;
     case 'h': cli->help = 1; return 0;
@@ -347,7 +350,9 @@ static int positionals(as_cli *cli, int argc, char **argv, int first, as_error *
     want = c->nargs;
     if (strcmp(cli->command, "practice") == 0 && argc - first == 1)
         want = 1; /* practice FILE, or practice --seed N */
-    if (strcmp(cli->command, "check") == 0 && argc - first > want)
+    if (strcmp(cli->command, "check") == 0 && cli->roster != NULL)
+        want = argc - first > 1 ? argc - first : 1; /* check --class DIR ANSWERS... */
+    else if (strcmp(cli->command, "check") == 0 && argc - first > want)
         want = argc - first; /* check FILE ANSWERS...: a whole class */
     if (argc - first != want) {
         if (argc - first < want)
@@ -367,7 +372,7 @@ static int variants(as_cli *cli, as_error *err)
 {
     if (cli->count > 0 && cli->roster != NULL)
         return usage(err, AS_MSG_USE_COUNT_CLASS);
-    if (cli->count > 0 || cli->roster != NULL) {
+    if (strcmp(cli->command, "exercise") == 0 && (cli->count > 0 || cli->roster != NULL)) {
         cli->output_dir = cli->output;
         cli->output = NULL;
     }

@@ -25,6 +25,7 @@ typedef struct variant {
     as_exercise_opts o;
     char id[AS_VARIANT_ID];
     char detail[96];   /* what its sheet says it is: level and seed */
+    char handout[48];  /* what a student's own copy says: the level alone */
     char *text;
     size_t len;
     as_session s;
@@ -130,6 +131,8 @@ static int make_all(batch *b, const as_cli *cli, const as_exercise_opts *base, a
         }
         snprintf(v->detail, sizeof v->detail, as_msg_text(base->lang, AS_MSG_SHEET_LEVEL),
                  v->o.level, v->o.seed);
+        snprintf(v->handout, sizeof v->handout,
+                 as_msg_text(base->lang, AS_MSG_SHEET_LEVEL_ONLY), v->o.level);
         if (as_exercise_make(&v->text, &v->len, &v->o, err) != 0 ||
             as_exercise_open(&v->s, v->text, v->len, err) != 0)
             return -1;
@@ -176,9 +179,9 @@ static as_sheet_opts sheet_opts(const as_cli *cli, int answers)
 }
 
 /* Variants first..first+count as a worksheet document (answers: 1 sheets and keys, 2
- * keys only). */
+ * keys only); handout: a student's copy, which names the level but not the seed. */
 static int write_sheets(FILE *out, const batch *b, size_t first, size_t count,
-                        const as_cli *cli, int answers)
+                        const as_cli *cli, int answers, int handout)
 {
     as_sheet *sh = calloc(count, sizeof *sh);
     as_sheet_opts so = sheet_opts(cli, answers != 0);
@@ -190,7 +193,8 @@ static int write_sheets(FILE *out, const batch *b, size_t first, size_t count,
     so.key_only = answers == 2;
     for (k = 0; k < count; k++) {
         const variant *v = &b->v[first + k];
-        sh[k] = (as_sheet){&v->s.p, &v->s.t, v->detail, v->o.student, v->o.variant};
+        sh[k] = (as_sheet){&v->s.p, &v->s.t, handout ? v->handout : v->detail, v->o.student,
+                           v->o.variant};
     }
     rc = as_sheet_write(out, sh, count, &so);
     free(sh);
@@ -241,7 +245,7 @@ static int write_one(FILE *out, const batch *b, const as_cli *cli)
     switch (cli->format) {
     case AS_FMT_MD:
     case AS_FMT_LATEX:
-        return write_sheets(out, b, 0, b->count, cli, cli->answers);
+        return write_sheets(out, b, 0, b->count, cli, cli->answers, 0);
     case AS_FMT_GIFT:
     case AS_FMT_MOODLE:
         return write_quiz(out, b, cli);
@@ -257,29 +261,58 @@ static int write_one(FILE *out, const batch *b, const as_cli *cli)
     }
 }
 
-/* ---- -o DIR: a file per student, and the key for all ---- */
+/* ---- -o DIR: DIR/sheets/ what is handed out, DIR/teacher/ what the teacher keeps ---- */
 
-/* name, made safe as part of a file name: no slashes, control characters or characters
- * shells and file systems take specially; UTF-8 letters kept. */
-#define SAFE_NAME (AS_ROSTER_NAME_MAX + 1) /* a roster name, or a variant id */
+/* Bytes a file name's stem may take: "0040-" and a roster name of at most 64 bytes. */
+#define STEM_MAX (AS_ROSTER_NAME_MAX + 32)
 
+/* name, made safe as part of a file name (SPEC §7): what a file system, a shell or XeTeX
+ * cannot take becomes "_" (path separators, blanks, control, shell- and TeX-special
+ * characters), a character outside the Basic Multilingual Plane (𠮷: XeTeX cannot open
+ * such a file) is left out, a leading "." or "-" becomes "_"; other UTF-8 letters kept. */
 static void safe_name(char *buf, size_t size, const char *name)
 {
+    const char *end = name + strlen(name);
     size_t k = 0;
 
-    for (; *name && k + 1 < size; name++) {
+    while (*name && k + 1 < size) {
         const unsigned char c = (unsigned char)*name;
-        buf[k++] = c >= 0x80 || (c > ' ' && strchr("/\\:*?\"<>|'`$&;!~", c) == NULL) ? (char)c : '_';
+        const size_t n = as_lex_char_len(name, end);
+        if (c >= 0xF0) {
+            /* outside the BMP: left out */
+        } else if (c >= 0x80) {
+            if (k + n >= size)
+                break;
+            memcpy(buf + k, name, n);
+            k += n;
+        } else {
+            buf[k++] = c > ' ' && c < 0x7F && strchr("/\\:*?\"<>|'`$&;!~%#{}^()[]", c) == NULL
+                           ? (char)c : '_';
+        }
+        name += n ? n : 1;
     }
     buf[k] = '\0';
     if (buf[0] == '.' || buf[0] == '-')
         buf[0] = '_';
 }
 
+/* The stem of student k's files: the roster number and the name ("01-张三"); the number
+ * alone when nothing of the name is left. Unique: the number is. */
+static void file_stem(char *buf, const batch *b, size_t k)
+{
+    const variant *v = &b->v[k];
+    char safe[STEM_MAX - 6];
+
+    safe_name(safe, sizeof safe, v->o.student != NULL ? v->o.student : v->id);
+    snprintf(buf, STEM_MAX, safe[0] ? "%0*zu-%s" : "%0*zu", b->count < 100 ? 2 : 4, k + 1, safe);
+}
+
+typedef int fill_fn(FILE *, const batch *, size_t, const as_cli *);
+
 /* One file of -o DIR: its path (malloc'd), what fills it, and the variant it is of. */
 typedef struct planned {
     char *path;
-    int (*fill)(FILE *, const batch *, size_t, const as_cli *);
+    fill_fn *fill;
     size_t k;
 } planned;
 
@@ -311,17 +344,24 @@ static int fill_input(FILE *out, const batch *b, size_t k, const as_cli *cli)
     return fwrite(b->v[k].text, 1, b->v[k].len, out) == b->v[k].len ? 0 : -1;
 }
 
+/* A student's own sheet: the variant id, never the seed (SPEC §7). */
 static int fill_sheet(FILE *out, const batch *b, size_t k, const as_cli *cli)
 {
-    return write_sheets(out, b, k, 1, cli, 0);
+    return write_sheets(out, b, k, 1, cli, 0, 1);
 }
 
+/* The key for all in check's format. */
 static int fill_key(FILE *out, const batch *b, size_t k, const as_cli *cli)
 {
     (void)k;
-    if (cli->format == AS_FMT_MD || cli->format == AS_FMT_LATEX)
-        return write_sheets(out, b, 0, b->count, cli, 2);
     return write_keys(out, b, cli);
+}
+
+/* The key for all as a worksheet document. */
+static int fill_key_sheet(FILE *out, const batch *b, size_t k, const as_cli *cli)
+{
+    (void)k;
+    return write_sheets(out, b, 0, b->count, cli, 2, 0);
 }
 
 static int fill_quiz(FILE *out, const batch *b, size_t k, const as_cli *cli)
@@ -330,15 +370,46 @@ static int fill_quiz(FILE *out, const batch *b, size_t k, const as_cli *cli)
     return write_quiz(out, b, cli);
 }
 
-/* Adds DIR/name to the plan; name is built from fmt. Returns 0, or -1 (out of memory). */
-static int plan(planned *p, size_t *n, const as_cli *cli, size_t k,
-                int (*fill)(FILE *, const batch *, size_t, const as_cli *), const char *fmt, ...)
+/* teacher/class.tsv: number, name, variant id, seed and input file of each student, the
+ * list `check --class DIR` grades by. */
+static int fill_class(FILE *out, const batch *b, size_t k, const as_cli *cli)
 {
-    char name[SAFE_NAME + 48];
+    char stem[STEM_MAX];
+
+    (void)k;
+    (void)cli;
+    fputs("number\tname\tvariant\tseed\tfile\n", out);
+    for (k = 0; k < b->count; k++) {
+        const variant *v = &b->v[k];
+        file_stem(stem, b, k);
+        fprintf(out, "%zu\t%s\t%s\t%lu\t%s.txt\n", k + 1,
+                v->o.student != NULL ? v->o.student : b->roster.count ? b->roster.name[k] : "",
+                v->id[0] ? v->id : "-", v->o.seed, stem);
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* The extension of the format's sheets ("md" for text: a student is handed a page, never
+ * an input file) or quiz. */
+static const char *format_ext(const as_cli *cli)
+{
+    switch (cli->format) {
+    case AS_FMT_LATEX: return "tex";
+    case AS_FMT_GIFT: return "gift";
+    case AS_FMT_MOODLE: return "xml";
+    default: return "md";
+    }
+}
+
+/* Adds DIR/name to the plan; name is built from fmt. Returns 0, or -1 (out of memory). */
+static int plan(planned *p, size_t *n, const as_cli *cli, size_t k, fill_fn *fill,
+                const char *fmt, ...)
+{
+    char name[STEM_MAX + 32];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap); /* number, "-", name, extension */
+    vsnprintf(name, sizeof name, fmt, ap); /* part, number, "-", name, extension */
     va_end(ap);
     if ((p[*n].path = as_path_join(cli->output_dir, name)) == NULL)
         return -1;
@@ -347,59 +418,66 @@ static int plan(planned *p, size_t *n, const as_cli *cli, size_t k,
     return 0;
 }
 
-/* Every file -o DIR will write, in order: each student's input (and sheet), the quiz,
- * the key. Returns the count, or 0 (out of memory; p freed by the caller). */
+/* Every file -o DIR will write, in order: each student's sheet (in sheets/) and input
+ * (in teacher/), then in teacher/ the quiz or the key as a sheet, the key in check's
+ * format and class.tsv. Returns the count, or 0 (out of memory; p freed by the caller). */
 static size_t plan_all(planned *p, const batch *b, const as_cli *cli)
 {
-    static const char *const ext[] = {[AS_FMT_MD] = "md", [AS_FMT_LATEX] = "tex",
-                                      [AS_FMT_GIFT] = "gift", [AS_FMT_MOODLE] = "xml"};
-    const int sheets = cli->format == AS_FMT_MD || cli->format == AS_FMT_LATEX;
-    const int width = b->count < 100 ? 2 : 4;
-    char safe[SAFE_NAME];
+    const int quiz = cli->format == AS_FMT_GIFT || cli->format == AS_FMT_MOODLE;
+    const char *ext = format_ext(cli);
+    char stem[STEM_MAX];
     size_t k, n = 0;
 
     for (k = 0; k < b->count; k++) {
-        const variant *v = &b->v[k];
-        safe_name(safe, sizeof safe, v->o.student != NULL ? v->o.student : v->id);
-        if (plan(p, &n, cli, k, fill_input, "%0*zu-%s.txt", width, k + 1, safe) != 0 ||
-            (sheets && plan(p, &n, cli, k, fill_sheet, "%0*zu-%s.%s", width, k + 1, safe,
-                            ext[cli->format]) != 0))
+        file_stem(stem, b, k);
+        if ((!quiz && plan(p, &n, cli, k, fill_sheet, "sheets/%s.%s", stem, ext) != 0) ||
+            plan(p, &n, cli, k, fill_input, "teacher/%s.txt", stem) != 0)
             return 0;
     }
-    if (!sheets && cli->format != AS_FMT_TEXT &&
-        plan(p, &n, cli, 0, fill_quiz, "quiz.%s", ext[cli->format]) != 0)
-        return 0;
-    if (plan(p, &n, cli, 0, fill_key, "key.%s", sheets ? ext[cli->format] : "txt") != 0)
+    if (plan(p, &n, cli, 0, quiz ? fill_quiz : fill_key_sheet, "teacher/%s.%s",
+             quiz ? "quiz" : "key", ext) != 0 ||
+        plan(p, &n, cli, 0, fill_key, "teacher/key.txt") != 0 ||
+        plan(p, &n, cli, 0, fill_class, "teacher/class.tsv") != 0)
         return 0;
     return n;
 }
 
-/* Makes DIR unless it exists. */
-static int make_dir(const char *dir, as_error *err)
+/* Makes DIR, or DIR/sub when sub is given, unless it exists. */
+static int make_dir(const char *dir, const char *sub, as_error *err)
 {
-    char why[128];
+    char why[128], *path = sub != NULL ? as_path_join(dir, sub) : NULL;
+    const char *at = sub != NULL ? path : dir;
+    int rc = 0;
 
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
-        return 0;
-    as_error_msg(err, dir, 0, 0, AS_MSG_FILE_NO_DIR, as_msg_errno(why, sizeof why, err->lang, errno));
-    return -1;
+    if (at == NULL)
+        return -1;
+    if (mkdir(at, 0777) != 0 && errno != EEXIST) {
+        as_error_msg(err, at, 0, 0, AS_MSG_FILE_NO_DIR,
+                     as_msg_errno(why, sizeof why, err->lang, errno));
+        rc = -1;
+    }
+    free(path);
+    return rc;
 }
 
 /* Writes the plan: every path is checked first, so that a name the system cannot take
- * stops the run before the folder or any file is made. */
+ * stops the run before a folder or any file is made. */
 static int write_dir(FILE *report, const batch *b, const as_cli *cli, as_error *err)
 {
-    planned *p = calloc(2 * b->count + 2, sizeof *p);
+    const size_t room = 2 * b->count + 3;
+    const int quiz = cli->format == AS_FMT_GIFT || cli->format == AS_FMT_MOODLE;
+    planned *p = calloc(room, sizeof *p);
     size_t n = p != NULL ? plan_all(p, b, cli) : 0, k;
     int rc = n > 0 ? 0 : -1;
 
     for (k = 0; rc == 0 && k < n; k++)
         rc = as_output_path_check(p[k].path, err);
     if (rc == 0)
-        rc = make_dir(cli->output_dir, err);
+        rc = make_dir(cli->output_dir, NULL, err) || make_dir(cli->output_dir, "teacher", err) ||
+             (!quiz && make_dir(cli->output_dir, "sheets", err));
     for (k = 0; rc == 0 && k < n; k++)
         rc = put_file(report, cli, &p[k], b, err);
-    for (k = 0; p != NULL && k < 2 * b->count + 2; k++)
+    for (k = 0; p != NULL && k < room; k++)
         free(p[k].path);
     free(p);
     return rc;

@@ -175,13 +175,14 @@ static int misspelt_setting(as_reader *r, size_t key)
     if (w == 0 || w + 1 != key || p[w] != ':')
         return 0;
     set = as_setting_names(&n);
-    for (i = 0; i < n && i < 31; i++) {
+    for (i = 0; i < n && i < 30; i++) {
         if (as_lex_word_is(p, w, set[i]))
             return 0;
         names[i] = set[i];
     }
     names[i++] = "name";
-    if (as_lex_word_is(p, w, "name") || (near = as_suggest(p, w, names, i)) == NULL)
+    names[i++] = "variant";
+    if (as_lex_word_is(p, w, "name") || as_lex_word_is(p, w, "variant") || (near = as_suggest(p, w, names, i)) == NULL)
         return 0;
     as_lex_quote(q, sizeof q, p, w);
     as_reader_err_pos(r, NULL, as_reader_pos(r, p), AS_RD_NO_HINT, AS_MSG_RD_UNKNOWN_SETTING, q);
@@ -189,32 +190,43 @@ static int misspelt_setting(as_reader *r, size_t key)
     return -1;
 }
 
-/* `name: 张三` names the student (SPEC §6); other settings (title, tokens, the tool's
- * 标题：) are the input's and mean nothing here, but a misspelt one is named. The cursor
- * is at the key. */
+/* The value of a `key: value` line at the cursor (after the key of key bytes), up to a
+ * comment, blanks trimmed, as a new string in *out (any earlier one freed). */
+static int setting_value(as_reader *r, size_t key, char **out)
+{
+    as_cursor *c = &r->c;
+    const char *v, *e;
+
+    c->p += key;
+    as_cursor_skip_blanks(c);
+    v = c->p;
+    as_cursor_skip_line(c);
+    for (e = v; e < c->p && *e != '#'; e++)
+        ;
+    while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    free(*out);
+    if ((*out = malloc((size_t)(e - v) + 1)) == NULL)
+        return as_reader_fail_memory(r, v);
+    memcpy(*out, v, (size_t)(e - v));
+    (*out)[e - v] = '\0';
+    return 0;
+}
+
+/* `name: 张三` names the student, `variant: K7QM` the variant of the class on the sheet
+ * (SPEC §6); other settings (title, tokens, the tool's 标题：) are the input's and mean
+ * nothing here, but a misspelt one is named. The cursor is at the key. */
 static int setting(as_reader *r, size_t key)
 {
     as_answers *a = r->ctx;
     as_cursor *c = &r->c;
-    const char *v, *e;
 
     if (misspelt_setting(r, key) != 0)
         return -1;
-    if (key == 5 && memcmp(c->p, "name", 4) == 0) {
-        c->p += key;
-        as_cursor_skip_blanks(c);
-        v = c->p;
-        as_cursor_skip_line(c);
-        for (e = v; e < c->p && *e != '#'; e++)
-            ;
-        while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        free(a->student);
-        if ((a->student = malloc((size_t)(e - v) + 1)) == NULL)
-            return as_reader_fail_memory(r, v);
-        memcpy(a->student, v, (size_t)(e - v));
-        a->student[e - v] = '\0';
-    }
+    if (key == 5 && memcmp(c->p, "name", 4) == 0)
+        return setting_value(r, key, &a->student);
+    if (key == 8 && memcmp(c->p, "variant", 7) == 0)
+        return setting_value(r, key, &a->variant);
     as_cursor_skip_line(c);
     return 0;
 }
@@ -401,6 +413,7 @@ void as_answers_free(as_answers *a)
     free(a->item);
     free(a->path);
     free(a->student);
+    free(a->variant);
     memset(a, 0, sizeof *a);
 }
 

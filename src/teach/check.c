@@ -503,11 +503,13 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     return 0;
 }
 
-/* The input's ask: setting, word by word. Returns 0, -1 when memory ran out, or 1 with
- * err set at the word that names no table. */
-static int asked_setting(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+/* The words of a list of tables asked (the input's ask: setting at its place, or
+ * --expect with no place), one by one. Returns 0, -1 when memory ran out, or 1 with err
+ * set at the word that names no table. */
+static int asked_words(as_grade *g, const as_problem *p, const as_trace *t, const char *w,
+                       const as_pos *at, as_error *err)
 {
-    const char *w = p->in->ask;
+    const char *const start = w;
     char name[32];
     size_t n, words = 1;
 
@@ -524,10 +526,14 @@ static int asked_setting(as_grade *g, const as_problem *p, const as_trace *t, as
             break;
         snprintf(name, sizeof name, "%.*s", (int)n, w);
         if (n >= sizeof name || ask_named(g, p, t, name) != 0) {
-            as_error_msg(err, p->in->path, p->in->ask_pos.line,
-                         p->in->ask_pos.col + (int)(w - p->in->ask), AS_MSG_CHK_ASK_UNKNOWN,
-                         name);
-            as_error_hint_msg(err, AS_MSG_CHK_ASK_UNKNOWN_HINT);
+            if (at != NULL) {
+                as_error_msg(err, p->in->path, at->line, at->col + (int)(w - start),
+                             AS_MSG_CHK_ASK_UNKNOWN, name);
+                as_error_hint_msg(err, AS_MSG_CHK_ASK_UNKNOWN_HINT);
+            } else {
+                as_error_msg(err, "", 0, 0, AS_MSG_CHK_EXPECT_UNKNOWN, name);
+                as_error_hint_msg(err, AS_MSG_CHK_EXPECT_UNKNOWN_HINT);
+            }
             return 1;
         }
         w += n;
@@ -535,16 +541,19 @@ static int asked_setting(as_grade *g, const as_problem *p, const as_trace *t, as
     return 0;
 }
 
-/* The tables p asks (SPEC §6): its ask: setting (an exercise file), else Q, K, V, QKT,
+/* The tables p asks (SPEC §6): --expect, else its ask: setting (an exercise file), else Q, K, V, QKT,
  * S, A and O; with several heads each head's QKT, S and A, and C when Wo is given.
  * Returns 0, -1 when memory ran out, or 1 with err set for a bad ask: setting. */
-static int asked(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char *expect,
+                 as_error *err)
 {
     as_answer_kind k;
     size_t h;
 
+    if (expect != NULL)
+        return asked_words(g, p, t, expect, NULL, err);
     if (p->in->ask != NULL)
-        return asked_setting(g, p, t, err);
+        return asked_words(g, p, t, p->in->ask, &p->in->ask_pos, err);
     if ((g->mark = calloc(3 * p->heads + 5, sizeof *g->mark)) == NULL)
         return -1;
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
@@ -591,13 +600,11 @@ static int earn(as_mark *m, const as_grade *g)
 
 /* g's marks and score. Returns 0, -1 when memory ran out, or 1 with err set for a bad
  * ask: setting. */
-static int score(as_grade *g, const as_problem *p, const as_trace *t, as_error *err)
+/* g's score from its marks. Returns 0, or -1 when memory ran out. */
+static int add_up(as_grade *g)
 {
     size_t i;
-    int rc;
 
-    if ((rc = asked(g, p, t, err)) != 0)
-        return rc;
     g->score = 0;
     for (i = 0; i < g->nmarks; i++) {
         if (earn(&g->mark[i], g) != 0)
@@ -605,6 +612,27 @@ static int score(as_grade *g, const as_problem *p, const as_trace *t, as_error *
         g->score += g->mark[i].earned;
     }
     return 0;
+}
+
+static int score(as_grade *g, const as_problem *p, const as_trace *t, const char *expect,
+                 as_error *err)
+{
+    const int rc = asked(g, p, t, expect, err);
+
+    return rc != 0 ? rc : add_up(g);
+}
+
+int as_grade_uncarry(as_grade *g)
+{
+    size_t i;
+
+    for (i = 0; i < g->count; i++)
+        if (g->table[i].diagnosis == AS_DIAG_CARRIED_ERROR) {
+            g->table[i].diagnosis = AS_DIAG_NONE;
+            g->table[i].credit = 0;
+            g->table[i].carried_from[0] = '\0';
+        }
+    return add_up(g);
 }
 
 int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as_answers *a,
@@ -642,7 +670,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         g->correct &= g->table[i].correct;
     }
     g->correct &= g->count > 0; /* a blank file has nothing right */
-    if ((rc = score(g, p, t, err)) != 0) {
+    if ((rc = score(g, p, t, o->expect, err)) != 0) {
         if (rc < 0)
             goto nomem;
         goto fail;

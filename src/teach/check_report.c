@@ -206,12 +206,18 @@ static void text_table(FILE *out, const as_table_grade *g, const as_render_opts 
     text_teaching(out, g, o);
 }
 
-/* "S:no_scale; O:?" into buf: each table that earned no mark, with its mistake. */
-static void mistakes(char *buf, size_t size, const as_grade *g, const char *sep)
+#define COPIED_CODE "copied_variant" /* SPEC §6: no mistake of a table, so no as_diag */
+
+/* "copied_variant:K7QM; S:no_scale; O:?" into buf: the variant the answers were copied
+ * from, then each table that earned no mark, with its mistake. */
+static void mistakes(char *buf, size_t size, const as_student *st, const char *sep)
 {
+    const as_grade *g = &st->grade;
     size_t i, len = 0;
 
     buf[0] = '\0';
+    if (st->copied_variant[0] != '\0')
+        len = (size_t)snprintf(buf, size, "%s:%s", COPIED_CODE, st->copied_variant);
     for (i = 0; i < g->count && len < size; i++) {
         const as_table_grade *t = &g->table[i];
         const char *code = as_diag_code(t->diagnosis);
@@ -222,6 +228,29 @@ static void mistakes(char *buf, size_t size, const as_grade *g, const char *sep)
         len += (size_t)snprintf(buf + len, size - len, "%s%s:%s", len ? sep : "", t->name,
                                 code ? code : t->nfits > 1 ? list : "?");
     }
+}
+
+/* The line saying whose right answers a student's are (copied_variant), if any. */
+static void copied_line(FILE *out, const as_student *st, const as_render_opts *o, const char *pre)
+{
+    char text[512];
+
+    if (st->copied_variant[0] == '\0')
+        return;
+    snprintf(text, sizeof text, msg(o, AS_MSG_CLS_COPIED), st->copied_variant, st->copied_name);
+    fputs(pre, out);
+    fprintf(out, msg(o, AS_MSG_CHK_DIAG), COPIED_CODE, text);
+    fputc('\n', out);
+}
+
+/* How many students of c copied another variant's answers. */
+static size_t copied_count(const as_class *c)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < c->count; i++)
+        n += c->student[i].graded && c->student[i].copied_variant[0] != '\0';
+    return n;
 }
 
 /* The lines of the tables asked and not answered, and of the names ignored (SPEC §6). */
@@ -249,6 +278,7 @@ static void text_student(FILE *out, const as_student *s, const as_render_opts *o
     short_number(score, sizeof score, s->grade.score);
     fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, score, s->grade.nmarks);
     fputc('\n', out);
+    copied_line(out, s, o, "  ");
     for (i = 0; i < s->grade.count; i++) {
         text_table(out, &s->grade.table[i], o, require_digits);
         wrong += !s->grade.table[i].correct;
@@ -281,7 +311,7 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
             fprintf(out, "%s\n", msg(o, AS_MSG_CHK_NOT_GRADED));
             continue;
         }
-        mistakes(line, sizeof line, &st->grade, "; ");
+        mistakes(line, sizeof line, st, "; ");
         short_number(a, sizeof a, st->grade.score);
         fprintf(out, "%s/%zu  %s\n", a, st->grade.nmarks,
                 line[0] ? line : msg(o, AS_MSG_CHK_NO_MISTAKE));
@@ -290,6 +320,12 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
     short_number(b, sizeof b, s->mean_max);
     fprintf(out, msg(o, AS_MSG_CHK_MEAN), a, b);
     fprintf(out, "\n%s\n", msg(o, AS_MSG_CHK_MADE));
+    if (copied_count(c) > 0) {
+        fputs("  ", out);
+        fprintf(out, msg(o, AS_MSG_CHK_MADE_LINE), COPIED_CODE, copied_count(c));
+        fputc('\n', out);
+        any = 1;
+    }
     for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++) {
         if (s->made[i] == 0)
             continue;
@@ -366,8 +402,11 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
     fputs("## ", out);
     short_number(text, sizeof text, s->grade.score);
     fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, text, s->grade.nmarks);
-    fprintf(out, "\n\n| %s | %s | %s |\n|---|---|---|\n", msg(o, AS_MSG_CHK_COL_TABLE),
-            msg(o, AS_MSG_CHK_COL_RESULT), msg(o, AS_MSG_CHK_COL_DIAG));
+    fputs("\n\n", out);
+    copied_line(out, s, o, "");
+    fprintf(out, "%s| %s | %s | %s |\n|---|---|---|\n", s->copied_variant[0] ? "\n" : "",
+            msg(o, AS_MSG_CHK_COL_TABLE), msg(o, AS_MSG_CHK_COL_RESULT),
+            msg(o, AS_MSG_CHK_COL_DIAG));
     for (i = 0; i < s->grade.count; i++) {
         const as_table_grade *g = &s->grade.table[i];
         as_table_shown_name(name, sizeof name, g->name, o->ascii);
@@ -417,7 +456,7 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
             fprintf(out, " | | %s |\n", msg(o, AS_MSG_CHK_NOT_GRADED));
             continue;
         }
-        mistakes(line, sizeof line, &st->grade, "; ");
+        mistakes(line, sizeof line, st, "; ");
         short_number(a, sizeof a, st->grade.score);
         fprintf(out, " | %s/%zu | ", a, st->grade.nmarks);
         md_cell(out, line);
@@ -429,6 +468,8 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
     fprintf(out, msg(o, AS_MSG_CHK_MEAN), a, b);
     fprintf(out, "\n\n| %s | %s |\n|---|---|\n", msg(o, AS_MSG_CHK_COL_MISTAKES),
             msg(o, AS_MSG_CHK_COL_COUNT));
+    if (copied_count(c) > 0)
+        fprintf(out, "| `%s` | %zu |\n", COPIED_CODE, copied_count(c));
     for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
         if (s->made[i] > 0)
             fprintf(out, "| `%s` | %zu |\n", as_diag_code((as_diag)i), s->made[i]);
@@ -547,7 +588,7 @@ static void csv_student(FILE *out, const as_student *s, const char **col, size_t
             if (strcmp(s->grade.table[j].name, col[k]) == 0)
                 fprintf(out, "%d", s->grade.table[j].credit);
     }
-    mistakes(line, sizeof line, &s->grade, "; ");
+    mistakes(line, sizeof line, s, "; ");
     fputc(',', out);
     csv_field(out, line);
     fputs("\r\n", out);
@@ -661,8 +702,13 @@ static void json_student(FILE *out, const as_student *s)
     json_string(out, s->name);
     fputs(", \"score\": ", out);
     json_number(out, g->score);
-    fprintf(out, ", \"max\": %zu, \"correct\": %s, \"tables\": [", g->nmarks,
-            g->correct ? "true" : "false");
+    fprintf(out, ", \"max\": %zu, \"correct\": %s, ", g->nmarks, g->correct ? "true" : "false");
+    if (s->copied_variant[0] != '\0') {
+        fputs("\"" COPIED_CODE "\": ", out);
+        json_string(out, s->copied_variant);
+        fputs(", ", out);
+    }
+    fputs("\"tables\": [", out);
     for (i = 0; i < g->count; i++) {
         fputs(i ? ", " : "", out);
         json_table(out, &g->table[i]);
@@ -702,7 +748,10 @@ int as_check_json(FILE *out, const as_class *c)
     fputs(", \"mean_max\": ", out);
     json_number(out, c->summary.mean_max);
     fputs(", \"mistakes\": {", out);
-    for (shown = 0, i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
+    shown = 0;
+    if (copied_count(c) > 0)
+        fprintf(out, "\"%s\": %zu", COPIED_CODE, copied_count(c)), shown = 1;
+    for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
         if (c->summary.made[i] > 0)
             fprintf(out, "%s\"%s\": %zu", shown++ ? ", " : "", as_diag_code((as_diag)i),
                     c->summary.made[i]);

@@ -76,13 +76,25 @@ static int ascii_only(const char *s)
 /* The page around the tables                                                       */
 /* ------------------------------------------------------------------------------ */
 
-/* A4 with 2 cm margins set by hand: amsmath (and ctex for Chinese) is all it needs. */
-static void preamble(FILE *out, const as_sheet_opts *o)
+/* The fonts for every character of a name (SPEC §7): xeCJK falls back, for a character
+ * the main font lacks (䶮, 喆, 𠮷 in real rosters), to HanaMin (Debian: fonts-hanazono),
+ * A for the Basic Multilingual Plane, B beyond it; a machine without it still compiles,
+ * and `make check-latex` fails on the "Missing character" its log then shows. */
+static const char fallback_fonts[] =
+    "\\IfFontExistsTF{HanaMinA}{\\xeCJKsetup{AutoFallBack=true}%\n"
+    "  \\setCJKfallbackfamilyfont{\\CJKrmdefault}[AutoFakeBold]{{HanaMinA},{HanaMinB}}%\n"
+    "  \\setCJKfallbackfamilyfont{\\CJKsfdefault}[AutoFakeBold]{{HanaMinA},{HanaMinB}}}{}\n";
+
+/* A4 with 2 cm margins set by hand: amsmath (and ctex for Chinese) is all it needs. An
+ * English sheet whose names pdflatex cannot set (xetex) is set by xelatex with ctex's
+ * plain scheme: English typesetting, and the fonts for every name. */
+static void preamble(FILE *out, const as_sheet_opts *o, int xetex)
 {
-    fprintf(out, "%% attnstep worksheet: %s\n",
-            o->lang == AS_LANG_ZH ? "xelatex (ctex)" : "pdflatex (amsmath)");
-    fprintf(out, "\\documentclass[a4paper,11pt]{%s}\n\\usepackage{amsmath}\n",
-            o->lang == AS_LANG_ZH ? "ctexart" : "article");
+    fprintf(out, "%% attnstep worksheet: %s\n", xetex ? "xelatex (ctex)" : "pdflatex (amsmath)");
+    fprintf(out, "\\documentclass[a4paper,11pt%s]{%s}\n\\usepackage{amsmath}\n",
+            xetex && o->lang != AS_LANG_ZH ? ",scheme=plain" : "", xetex ? "ctexart" : "article");
+    if (xetex)
+        fputs(fallback_fonts, out);
     fputs("\\setlength{\\textwidth}{17cm}\\setlength{\\oddsidemargin}{-0.54cm}\n"
           "\\setlength{\\evensidemargin}{-0.54cm}\\setlength{\\textheight}{25.2cm}\n"
           "\\setlength{\\topmargin}{-1.04cm}\\setlength{\\headheight}{0pt}"
@@ -143,7 +155,7 @@ static void name_line(const as_sheet_page *pg)
         as_sheet_say(pg, field[k], NULL, 0);
         if (pg->o->latex) {
             fprintf(pg->out, "\\underline{\\makebox[%s][l]{", width[k]);
-            if (who != NULL && (pg->o->lang == AS_LANG_ZH || ascii_only(who)))
+            if (who != NULL && (pg->xetex || ascii_only(who)))
                 as_sheet_put_text(pg, who);
             fputs(k < 2 ? "}}\\hfill\n" : "}}\\par\n", pg->out);
         } else {
@@ -167,7 +179,7 @@ static void title(const as_sheet_page *pg, int key)
     detail(pg);
     if (key && pg->s->student != NULL) {
         fputs(as_sheet_msg(pg, AS_MSG_LIST_SEP), pg->out);
-        as_sheet_put_text(pg, pg->o->latex && pg->o->lang == AS_LANG_EN && !ascii_only(pg->s->student)
+        as_sheet_put_text(pg, pg->o->latex && !pg->xetex && !ascii_only(pg->s->student)
                          ? "" : pg->s->student);
     }
     fputs(pg->o->latex ? "\n\\end{center}\n" : "\n\n", pg->out);
@@ -206,7 +218,7 @@ static void asked_list(const as_sheet_page *pg, char *buf, size_t size)
 
 void as_sheet_asked_list(char *buf, size_t size, const as_sheet *s, const as_sheet_opts *o)
 {
-    const as_sheet_page pg = {NULL, o, s, 0};
+    const as_sheet_page pg = {NULL, o, s, 0, 0};
 
     asked_list(&pg, buf, size);
 }
@@ -318,21 +330,36 @@ static int needs_numbers(const as_problem *p, const as_sheet_opts *o)
     return 0;
 }
 
+/* Nonzero when the LaTeX document is set by xelatex: Chinese, or English with a name
+ * pdflatex cannot set. */
+static int needs_xetex(const as_sheet *sheets, size_t count, const as_sheet_opts *o)
+{
+    size_t k;
+
+    if (!o->latex || o->lang == AS_LANG_ZH)
+        return o->latex;
+    for (k = 0; k < count; k++)
+        if (sheets[k].student != NULL && !ascii_only(sheets[k].student))
+            return 1;
+    return 0;
+}
+
 int as_sheet_write(FILE *out, const as_sheet *sheets, size_t count, const as_sheet_opts *o)
 {
+    const int xetex = needs_xetex(sheets, count, o);
     size_t k;
     int rc = 0;
 
     if (o->latex)
-        preamble(out, o);
+        preamble(out, o, xetex);
     for (k = 0; !o->key_only && k < count; k++) {
-        const as_sheet_page pg = {out, o, &sheets[k], needs_numbers(sheets[k].p, o)};
+        const as_sheet_page pg = {out, o, &sheets[k], needs_numbers(sheets[k].p, o), xetex};
         if (k > 0)
             new_page(&pg);
         rc |= sheet_page(&pg);
     }
     for (k = 0; o->answers && k < count; k++) {
-        const as_sheet_page pg = {out, o, &sheets[k], needs_numbers(sheets[k].p, o)};
+        const as_sheet_page pg = {out, o, &sheets[k], needs_numbers(sheets[k].p, o), xetex};
         if (k > 0 || !o->key_only)
             new_page(&pg);
         rc |= key_page(&pg);

@@ -460,7 +460,7 @@ int as_sheet_exp_table(const as_sheet_page *pg)
 void as_sheet_table_name(char *buf, size_t size, const as_sheet *s, const as_sheet_opts *o,
                          const as_table_view *v, int empty)
 {
-    const as_sheet_page pg = {NULL, o, s, 0};
+    const as_sheet_page pg = {NULL, o, s, 0, 0};
     const as_sheet_item it = {*v, empty};
 
     item_name(&pg, buf, size, &it);

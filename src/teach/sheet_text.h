@@ -20,6 +20,8 @@ typedef struct as_sheet_page {
     int numbered;    /* nonzero: the tokens cannot be typeset (non-ASCII labels in an
                         English LaTeX sheet, which pdflatex alone cannot set): the
                         positions are labelled by their numbers */
+    int xetex;       /* nonzero: a LaTeX document set by xelatex (Chinese, or English with
+                        a name pdflatex cannot set), which prints every name */
 } as_sheet_page;
 
 /* One table of a page, and the tables of a page in the book's order. */

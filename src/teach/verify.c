@@ -142,11 +142,12 @@ static double variant_value(work *w, size_t k, as_printed_what what, size_t i, s
 
 /* ------------------------------------------------------------------ judging ---- */
 
+/* check's cell rule: each printed number to half a unit of its last printed place. */
+static const as_check_opts cell_rule = {.tol = -1.0};
+
 /* The verdict on printed w (unit u) for the right value x. */
 static as_vverdict judge(double w, double u, double x)
 {
-    static const as_check_opts cell_rule = {-1.0, 0};
-
     if (as_cell_judge(w, u, x, &cell_rule) == AS_CELL_RIGHT)
         return AS_VF_AGREES;
     if (u > 0 && isfinite(x) && isfinite(w)) {
@@ -162,7 +163,6 @@ static as_vverdict judge(double w, double u, double x)
  * there from the right value). */
 static as_fit find_variant(work *w, const as_vnumber *n)
 {
-    static const as_check_opts cell_rule = {-1.0, 0};
     as_fit none = {AS_DIAG_NONE, 0};
     size_t k;
     double x;

@@ -1,0 +1,193 @@
+/* test_check_class.c - `check --class DIR ANSWERS...` (SPEC §6 "A whole class in one
+ * command"): what `exercise --class ROSTER -o DIR` wrote is graded student by student,
+ * each against their own variant, in one summary; answers are matched by name:, by
+ * variant:, or by file name; a file that matches nobody, or a second file for one
+ * student, is reported and the rest graded; a key copied from another variant is named
+ * copied_variant and earns no carried credit. The keys come from `exercise --answers`
+ * (what is tested here is which problem each file is graded against, not the numbers:
+ * tests/test_class.c tests those against a forward pass of its own). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define CLI_OUT "build/tests/test_check_class.out"
+#define CLI_ERR "build/tests/test_check_class.err"
+#include "cli_util.h"
+
+#define DIR "build/tests/check-class"
+#define ROSTER "tests/data/sheet/roster-hard.txt" /* 8 names, 䶮 𠮷 O'Neil among them */
+#define STUDENTS 8
+
+static char *key[STUDENTS]; /* each student's key, in roster order */
+
+/* Writes text into DIR/answers/name, after a first line head (or none). */
+static void put(const char *name, const char *head, const char *text)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof path, DIR "/answers/%s", name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    if (head != NULL)
+        fprintf(f, "%s\n", head);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The class and its keys: exercise --class -o DIR, and the keys at 4 places cut into
+ * one text per student (each starts with its "# attnstep" comment). */
+static int setup(void **state)
+{
+    char *all, *p;
+    size_t k;
+
+    (void)state;
+    if (system("rm -rf " DIR " && mkdir -p " DIR) != 0 ||
+        run("exercise --seed 31 --class " ROSTER " -o " DIR) != 0 ||
+        run("exercise --seed 31 --class " ROSTER " --answers --digits 4") != 0 ||
+        (all = slurp(CLI_OUT)) == NULL)
+        return -1;
+    for (p = all, k = 0; k < STUDENTS; k++) {
+        char *next = strstr(p + 1, "\n# attnstep");
+        if (next != NULL && k + 1 < STUDENTS)
+            *next++ = '\0';
+        key[k] = strdup(p);
+        p = next;
+        if (p == NULL && k + 1 < STUDENTS)
+            return -1;
+    }
+    free(all);
+    return system("mkdir -p " DIR "/answers");
+}
+
+static int teardown(void **state)
+{
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < STUDENTS; k++)
+        free(key[k]);
+    return 0;
+}
+
+/* Every student's own key, matched by name:, variant:, roster number or name as the
+ * file name: all right, one summary of 8, exit 0. The same keys graded against one
+ * problem (plain check) are all but one wrong: the variants differ. */
+static void test_each_student_is_graded_against_their_own_variant(void **state)
+{
+    char line[64];
+    char *out;
+
+    (void)state;
+    assert_int_equal(system("rm -f " DIR "/answers/*"), 0);
+    put("a.txt", "name: 张三", key[0]);
+    put("02-高䶮.txt", NULL, key[1]);
+    put("03.txt", NULL, key[2]);
+    put("萧峯.txt", NULL, key[3]);
+    put("e.txt", "name: 龚燊", key[4]);
+    put("f.txt", "name: 𠮷田花", key[5]);
+    put("g.txt", NULL, key[6]);
+    assert_int_equal(system("sed -i '1i variant: '$(awk -F'\t' '$1==7{print $3}' " DIR
+                            "/teacher/class.tsv) " DIR "/answers/g.txt"), 0);
+    put("h.txt", "name: María José", key[7]);
+    assert_int_equal(run("check --class " DIR " " DIR "/answers"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(strstr(out, "全班汇总（8名学生）"));
+    assert_non_null(strstr(out, "学生：高䶮　得分：7/7"));
+    assert_non_null(strstr(out, "学生：𠮷田花　得分：7/7"));
+    assert_non_null(strstr(out, "学生：O'Neil　得分：7/7"));
+    snprintf(line, sizeof line, "平均分：7/7");
+    assert_non_null(strstr(out, line));
+    free(out);
+    assert_int_equal(run("check " DIR "/teacher/01-张三.txt " DIR "/answers"), 1);
+    assert_file_contains(CLI_OUT, "学生：张三　得分：7/7");
+    out = slurp(CLI_OUT);
+    assert_non_null(strstr(out, "学生：02-高䶮　得分："));
+    assert_null(strstr(out, "学生：02-高䶮　得分：7/7"));
+    free(out);
+}
+
+/* A key of another variant: copied_variant, naming that variant, in every format; only
+ * the tables right for the student's own problem count (no carried credit). */
+static void test_a_key_of_another_variant_is_named_copied_variant(void **state)
+{
+    char *tsv, *id, *json;
+
+    (void)state;
+    assert_int_equal(system("rm -f " DIR "/answers/*"), 0);
+    put("01.txt", NULL, key[0]);
+    put("02.txt", "name: 高䶮", key[0]); /* 张三's key */
+    assert_int_equal(run("check --class " DIR " " DIR "/answers"), 1);
+    tsv = slurp(DIR "/teacher/class.tsv");
+    assert_non_null(tsv);
+    id = strstr(tsv, "\n1\t张三\t");
+    assert_non_null(id);
+    id += strlen("\n1\t张三\t");
+    id[4] = '\0'; /* the 4-letter variant id */
+    assert_file_contains(CLI_OUT, "诊断：copied_variant——这些表对本人的题不对，却与版本");
+    assert_file_contains(CLI_OUT, "（张三）的正确答案一致");
+    assert_file_contains(CLI_OUT, "错误带过来0");
+    assert_file_contains(CLI_OUT, "  copied_variant：1人");
+    assert_int_equal(run("check --class " DIR " " DIR "/answers --format json"), 1);
+    json = slurp(CLI_OUT);
+    assert_non_null(strstr(json, "\"copied_variant\": \""));
+    assert_non_null(strstr(json, id));
+    assert_non_null(strstr(json, "\"mistakes\": {\"copied_variant\": 1"));
+    assert_null(strstr(json, "carried_error"));
+    free(json);
+    assert_int_equal(run("check --class " DIR " " DIR "/answers --format csv"), 1);
+    assert_file_contains(CLI_OUT, ",copied_variant:");
+    free(tsv);
+}
+
+/* A file that matches no student, and a second file for one student: each reported
+ * with its file name and a hint, the rest graded, exit 2. A student who handed in
+ * nothing is named in a note. */
+static void test_unmatched_and_doubled_files_are_reported_and_the_rest_graded(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -f " DIR "/answers/*"), 0);
+    put("01.txt", NULL, key[0]);
+    put("01-again.txt", NULL, key[0]);
+    put("nobody.txt", NULL, key[1]);
+    assert_int_equal(run("check --class " DIR " " DIR "/answers"), 2);
+    assert_file_contains(CLI_OUT, "学生：张三　得分：7/7");
+    assert_file_contains(CLI_ERR, DIR "/answers/01.txt: 错误：这位学生已经有一份答案：" DIR
+                                  "/answers/01-again.txt；这一份没有评分");
+    assert_file_contains(CLI_ERR, "nobody.txt: 错误：这份答案对不上全班名单里的任何学生");
+    assert_file_contains(CLI_ERR, "提示：在答案文件开头写上“name: 姓名”");
+    assert_file_contains(CLI_ERR, "没有交答案：高䶮、林喆");
+    assert_int_equal(run("check --class build/tests/no-such-class " DIR "/answers"), 2);
+    assert_file_contains(CLI_ERR, "无法读取全班名单teacher/class.tsv");
+}
+
+/* --expect overrides what is asked: the same maximum for every student. */
+static void test_expect_sets_the_maximum(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -f " DIR "/answers/*"), 0);
+    put("01.txt", NULL, key[0]);
+    assert_int_equal(run("check --class " DIR " " DIR "/answers --expect 'Q K V S'"), 0);
+    assert_file_contains(CLI_OUT, "学生：张三　得分：4/4");
+    assert_int_equal(run("check " DIR "/teacher/01-张三.txt " DIR "/answers/01.txt --expect 'S E'"), 2);
+    assert_file_contains(CLI_ERR, "错误：--expect：E不是答案可以写的表\n"
+                                  "  提示：--expect列出要答的表");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_student_is_graded_against_their_own_variant),
+        cmocka_unit_test(test_a_key_of_another_variant_is_named_copied_variant),
+        cmocka_unit_test(test_unmatched_and_doubled_files_are_reported_and_the_rest_graded),
+        cmocka_unit_test(test_expect_sets_the_maximum),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
