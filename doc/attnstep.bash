@@ -22,13 +22,13 @@ _attnstep()
     commands=$("${words[0]}" --help 2>/dev/null |
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
-        --heatmap --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
+        --heatmap --predict --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
         --level --answers --tiles --offset --step --exp-table --count --class --expect --help --version"
 
     local values=
     case $prev in
         --lang) values="zh en" ;;
-        --format) values="text json md latex csv svg" ;;
+        --format) values="text json md latex csv svg html" ;;
         --mask) values="causal none" ;;
         --color | --colour) values="auto always never" ;;
         --row) values="last all" ;;

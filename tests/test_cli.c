@@ -278,11 +278,11 @@ static void test_a_format_a_command_does_not_write_is_refused_before_any_work(vo
 {
     static const struct { const char *args, *en, *zh; } cases[] = {
         {"run examples/f11.txt --format gift",
-         "run writes only --format text, json, md, latex, csv or svg",
-         "run只能输出--format text、json、md、latex、csv或svg"},
+         "run writes only --format text, json, md, latex, csv, svg or html",
+         "run只能输出--format text、json、md、latex、csv、svg或html"},
         {"run examples/f11.txt --format moodle", "run writes only --format", "run只能输出"},
-        {"trace examples/f11.txt --format json", "trace writes only --format text",
-         "trace只能输出--format text"},
+        {"trace examples/f11.txt --format json", "trace writes only --format text or html",
+         "trace只能输出--format text或html"},
         {"grad examples/f11.txt --format md", "grad writes only --format text or json",
          "grad只能输出--format text或json"},
         {"sheet examples/f11.txt --format text", "sheet writes only --format md, latex, gift or moodle",

@@ -295,7 +295,7 @@ static void test_bash_completion_offers_commands_and_option_values(void **state)
         0);
     assert_file_contains(CLI_OUT, "trace\n");
     assert_file_contains(CLI_OUT, "check compare\n");
-    assert_file_contains(CLI_OUT, "text json md latex csv svg\n");
+    assert_file_contains(CLI_OUT, "text json md latex csv svg html\n");
     assert_file_contains(CLI_OUT, "zh en\n");
     assert_file_contains(CLI_OUT, "causal none\n");
     assert_file_contains(CLI_OUT, "auto always never\n");

@@ -15,7 +15,7 @@
 
 typedef enum as_format {
     AS_FMT_TEXT = 0, AS_FMT_JSON, AS_FMT_MD, AS_FMT_LATEX, AS_FMT_CSV, AS_FMT_SVG, AS_FMT_GIFT,
-    AS_FMT_MOODLE, AS_FMT_COUNT
+    AS_FMT_MOODLE, AS_FMT_HTML, AS_FMT_COUNT
 } as_format;
 
 typedef enum as_color_mode { AS_COLOR_AUTO = 0, AS_COLOR_ALWAYS, AS_COLOR_NEVER } as_color_mode;

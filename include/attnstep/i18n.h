@@ -703,6 +703,22 @@ typedef enum as_msg {
     AS_MSG_CLS_NOT_HANDED_IN,  /* %s names: students of the class with no answers file */
     AS_MSG_CHK_EXPECT_UNKNOWN, /* %s a word of --expect that names no table */
     AS_MSG_CHK_EXPECT_UNKNOWN_HINT,
+    /* ---- the page: --format html (issue 33) ---- */
+    AS_MSG_USE_PREDICT_HTML, AS_MSG_HINT_PREDICT_HTML, /* --predict without --format html */
+    AS_MSG_HTML_NEXT,      /* the button that shows the next step */
+    AS_MSG_HTML_ALL,       /* the button that shows every step */
+    AS_MSG_HTML_KEYS,      /* how to move through the page by keyboard */
+    AS_MSG_HTML_CELL,      /* %s table, %zu row, %zu column, %s value: a cell no trace line makes */
+    AS_MSG_HTML_LEGEND,    /* the heatmap's legend */
+    AS_MSG_HTML_SHADED_BY, /* S: shaded by the share its cell becomes */
+    AS_MSG_HTML_PREDICT,   /* --predict: what to do */
+    AS_MSG_HTML_GUESS,     /* --predict: the label of a cell's guess box */
+    AS_MSG_HTML_RIGHT,     /* --predict: a right guess */
+    AS_MSG_HTML_WRONG,     /* --predict: a wrong guess */
+    AS_MSG_HTML_LINES,     /* trace: the heading of a table's lines */
+    AS_MSG_HTML_T_X, AS_MSG_HTML_T_W, AS_MSG_HTML_T_Q, AS_MSG_HTML_T_K, AS_MSG_HTML_T_V,
+    AS_MSG_HTML_T_QKT, AS_MSG_HTML_T_M, AS_MSG_HTML_T_S, AS_MSG_HTML_T_A, AS_MSG_HTML_T_O,
+    AS_MSG_HTML_T_C,       /* what each table is, under its name */
     AS_MSG_COUNT
 } as_msg;
 

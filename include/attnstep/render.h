@@ -22,6 +22,7 @@ typedef struct as_render_opts {
                        walk (scores, scaling, softmax, mixing), after the tables it
                        starts from and makes (--step N) */
     int heatmap;    /* run: a shaded grid of A after each A */
+    int predict;    /* html: the worked-out values hidden until a guess is right */
     int formula;    /* text: the closing formula even when only is set */
     int qkv_beside; /* text: Q, K and V plainly named, side by side as the chapter's
                        whole-matrix part prints them (trace), not as "Q = X @ Wq = ..." */
@@ -49,6 +50,19 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 
+/* Told, for a line of trace's walk, which cell it makes: (row, col) of table t of head
+ * (col -1: every cell of the row; head 0 for a table no head owns). line is the line as
+ * trace writes it (it may be told for several lines of one cell, in trace's order) and
+ * holds only during the call. */
+typedef void (*as_trace_line_fn)(void *ctx, as_table t, size_t head, size_t row, long col,
+                                 const char *line);
+
+/* Walks trace's lines for every row (the projections, then each row's steps), writing
+ * nothing, and tells fn of each line that makes a cell. Returns 0, or -1 when memory ran
+ * out. */
+int as_trace_lines(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                   as_trace_line_fn fn, void *ctx);
+
 /* ---- what other renderers (grad) share with run's text and JSON ---- */
 
 /* Appends to out the table m the way run's text prints one: "EXPR = " (or "≈" when a
@@ -61,12 +75,12 @@ void as_text_table(struct as_block *out, const char *expr, const as_matrix *m,
 /* Writes m as JSON rows of round-trip numbers, -inf as null. (render_json.c) */
 void as_json_matrix(FILE *out, const as_matrix *m);
 
-/* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
-void as_json_number(FILE *out, double v);
-
-/* Writes s as a JSON string: quotes, backslashes and control characters escaped, UTF-8
+/* Writes s as a JSON string: quotes, backslashes and control characters escaped; UTF-8
  * as is. (render_json.c) */
 void as_json_string(FILE *out, const char *s);
+
+/* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
+void as_json_number(FILE *out, double v);
 
 /* ---- formats for documents: md, latex, csv, svg ---- */
 
@@ -117,6 +131,19 @@ int as_matrix_rounded(const as_matrix *m, int digits);
 void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
                      const as_render_opts *o);
 
+/* The name of v as a heading writes it: "A", "A₀" or "Q₀K₀ᵀ" (QKT with the head's
+ * subscript), "A[0]" with --ascii. (md, html) */
+void as_view_name(char *buf, size_t size, const as_table_view *v, const as_render_opts *o);
+
+/* Writes s with XML's (and HTML's) special characters escaped (& < > "); control
+ * characters become '?'. (svg, html) */
+void as_xml_text(FILE *out, const char *s);
+
+/* The shade of share v as the heatmaps draw it: 0 for nothing, else its quarter 1..4
+ * (0,0.25] (0.25,0.5] (0.5,0.75] (0.75,1]; as_share_range() names the quarter. */
+int as_share_level(double v);
+const char *as_share_range(int level);
+
 /* Writes s with its Markdown syntax characters (| \\ * _ `) escaped. */
 void as_md_text(FILE *out, const char *s);
 
@@ -133,6 +160,17 @@ int as_csv_check(unsigned only, as_error *err);
 /* `run --format csv --only T`: that one table, round-trip numbers, -inf as -inf, after
  * one `#` comment line (numpy.loadtxt skips it). A per-head table is head 0's. */
 int as_render_csv(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* `run --format html` (SPEC §17): one self-contained page, each table a step, every
+ * cell focusable with the line `trace` writes for it as its tooltip, A and S as
+ * heatmaps, the run's JSON embedded for the script. Returns 0, or -1 when writing
+ * failed or memory ran out. (render_html.c) */
+int as_render_html(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
+
+/* `trace --format html`: the page of as_render_html with, under each table, the lines of
+ * trace that made it (every row). */
+int as_render_html_trace(FILE *out, const as_problem *p, const as_trace *t,
+                         const as_render_opts *o);
 
 /* `run --format svg`: a self-contained SVG drawing each head's A as a heatmap with the
  * token labels on both axes and a colour scale. */

@@ -478,8 +478,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "选项：\n"
         "  --lang zh|en          说明文字的语言（默认zh；环境变量ATTNSTEP_LANG可改默认）\n"
-        "  --format 格式         text（默认）、json、md、latex、csv或svg，视命令而定；\n"
-        "                        csv只写--only指定的那一张表，svg把每个头的A画成热力图；\n"
+        "  --format 格式         text（默认）、json、md、latex、csv、svg或html，视命令而定；\n"
+        "                        csv只写--only指定的那一张表，svg把每个头的A画成热力图，\n"
+        "                        html（run、trace）是一步一步点开的独立网页；\n"
         "                        exercise还可以输出gift和moodle（导入Moodle题库）\n"
         "  --digits N            显示的小数位数，0到17（默认10）\n"
         "  --mask causal|none    不用文件里的掩码设置，改用这里给的\n"
@@ -489,6 +490,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color 何时          auto（默认：只在终端上着色，设置了NO_COLOR就不着色）、\n"
         "                        always或never；也可以写作--colour\n"
         "  --heatmap             run：每张A后面画一张读取份额的深浅格子图\n"
+        "  --predict             run、trace的html：每个算出的格子先藏起来，写对了才显示\n"
         "  --tiles B             run、trace：另外按每块B个Key分块读取，\n"
         "                        做在线softmax（FlashAttention）\n"
         "  --offset P            位置从P开始而不是从0开始（配合positions）；\n"
@@ -527,9 +529,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "\n"
         "Options:\n"
         "  --lang zh|en          language of the captions (default zh; ATTNSTEP_LANG)\n"
-        "  --format FMT          text (default), json, md, latex, csv or svg, where it\n"
-        "                        makes sense; csv writes the one table --only names,\n"
-        "                        svg draws each head's A as a heatmap; exercise also\n"
+        "  --format FMT          text (default), json, md, latex, csv, svg or html, where\n"
+        "                        it makes sense; csv writes the one table --only names,\n"
+        "                        svg draws each head's A as a heatmap, html (run, trace)\n"
+        "                        is a page to click through step by step; exercise also\n"
         "                        gift and moodle (Moodle quiz imports)\n"
         "  --digits N            decimal places shown, 0-17 (default 10)\n"
         "  --mask causal|none    override the file's mask\n"
@@ -539,6 +542,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
+        "  --predict             run, trace with html: each worked-out cell hidden until\n"
+        "                        a right guess is typed into it\n"
         "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
         "                        reading the Keys in blocks of B\n"
         "  --offset P            positions start at P instead of 0 (with positions:);\n"
@@ -1379,6 +1384,37 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CHK_EXPECT_UNKNOWN_HINT] = {"--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'",
                                      "--expect lists the tables asked, separated by blanks: "
                                      "--expect 'Q K V QKT S A O'"},
+    [AS_MSG_USE_PREDICT_HTML] = {"--predict只用于网页：它要把每一格藏起来，等你先写下答案",
+        "--predict is for the page only: it hides each cell until you have written your guess"},
+    [AS_MSG_HINT_PREDICT_HTML] = {"加上 --format html，例如 attnstep run examples/f11.txt --format html --predict -o f11.html",
+        "add --format html, e.g. attnstep run examples/f11.txt --format html --predict -o f11.html"},
+    [AS_MSG_HTML_NEXT] = {"下一步", "Next step"},
+    [AS_MSG_HTML_ALL] = {"全部显示", "Show all steps"},
+    [AS_MSG_HTML_KEYS] = {"按Tab进入一张表，用方向键在格子之间移动，每一格都说出它是怎样算出来的；按→或空格显示下一步。",
+        "Tab into a table and move between its cells with the arrow keys: each cell says how "
+        "it was worked out. → or Space shows the next step."},
+    [AS_MSG_HTML_CELL] = {"%s第%zu行第%zu列：%s", "%s, row %zu, column %zu: %s"},
+    [AS_MSG_HTML_LEGEND] = {"颜色表示份额：", "The colour is the share:"},
+    [AS_MSG_HTML_SHADED_BY] = {"每一格的颜色是它经过softmax后得到的份额。",
+        "Each cell is coloured by the share it becomes after the softmax."},
+    [AS_MSG_HTML_PREDICT] = {"先猜再看：在格子里写下你算出的数，按回车；猜对了才显示答案。",
+        "Predict first: type the number you worked out into a cell and press Enter; the "
+        "value shows once your guess is right."},
+    [AS_MSG_HTML_GUESS] = {"你的答案", "your answer"},
+    [AS_MSG_HTML_RIGHT] = {"对了：", "Right: "},
+    [AS_MSG_HTML_WRONG] = {"还不对，再算一次：", "Not yet, work it out again: "},
+    [AS_MSG_HTML_LINES] = {"逐格计算", "Cell by cell"},
+    [AS_MSG_HTML_T_X] = {"输入表示：每行对应一个位置", "The input: one row per position"},
+    [AS_MSG_HTML_T_W] = {"参数表（乘法系数表）", "A weight table"},
+    [AS_MSG_HTML_T_Q] = {"查询表示：Q = X @ Wq", "The queries: Q = X @ Wq"},
+    [AS_MSG_HTML_T_K] = {"匹配表示：K = X @ Wk", "The keys: K = X @ Wk"},
+    [AS_MSG_HTML_T_V] = {"内容表示：V = X @ Wv", "The values: V = X @ Wv"},
+    [AS_MSG_HTML_T_QKT] = {"原始分数：每个q与每个k的点积", "Raw scores: each q dotted with each k"},
+    [AS_MSG_HTML_T_M] = {"读取规则：0表示可读，−∞表示不可读", "The reading rule: 0 readable, −∞ not"},
+    [AS_MSG_HTML_T_S] = {"缩放后的分数（加上读取规则）", "Scaled scores (with the reading rule added)"},
+    [AS_MSG_HTML_T_A] = {"注意力份额：每行softmax，每行加起来是1", "The shares: softmax of each row, each row adds up to 1"},
+    [AS_MSG_HTML_T_O] = {"输出：按份额混合Value", "The output: the Values mixed by the shares"},
+    [AS_MSG_HTML_T_C] = {"各头的输出", "The heads' outputs"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

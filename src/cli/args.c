@@ -19,7 +19,7 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT, OPT_PREDICT };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -50,6 +50,7 @@ static const struct option long_options[] = {
     {"class", required_argument, NULL, OPT_CLASS},
     {"expect", required_argument, NULL, OPT_EXPECT},
     {"tiles", required_argument, NULL, OPT_TILES},
+    {"predict", no_argument, NULL, OPT_PREDICT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -59,7 +60,7 @@ static const struct option long_options[] = {
 static const char *const format_names[AS_FMT_COUNT] = {
     [AS_FMT_TEXT] = "text", [AS_FMT_JSON] = "json", [AS_FMT_MD] = "md",
     [AS_FMT_LATEX] = "latex", [AS_FMT_CSV] = "csv", [AS_FMT_SVG] = "svg",
-    [AS_FMT_GIFT] = "gift", [AS_FMT_MOODLE] = "moodle"};
+    [AS_FMT_GIFT] = "gift", [AS_FMT_MOODLE] = "moodle", [AS_FMT_HTML] = "html"};
 
 /* Options that mean something to some commands only: given to another, they are an
  * error that says so, never silently ignored. */
@@ -76,6 +77,7 @@ static const struct {
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise check"},
     {OPT_EXPECT, "--expect", "check"},
     {OPT_TILES, "--tiles", "run trace check"},
+    {OPT_PREDICT, "--predict", "run trace"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
@@ -260,6 +262,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_TOL: return option_tol(cli, arg, err);
     case OPT_ASCII: cli->render.ascii = 1; return 0;
     case OPT_HEATMAP: cli->render.heatmap = 1; return 0;
+    case OPT_PREDICT: cli->render.predict = 1; return 0;
     case OPT_FORCE: cli->force = 1; return 0;
     case OPT_ANSWERS: cli->answers = 1; return 0;
     case OPT_EXP_TABLE: cli->exp_table = 1; return 0;
@@ -436,6 +439,11 @@ int as_cli_format_fits(const as_cli *cli, as_error *err)
         formats_only(err, c->name, c->formats);
         if (c->format_hint != AS_MSG_COUNT)
             as_error_hint_msg(err, c->format_hint);
+        return -1;
+    }
+    if (cli->render.predict && cli->format != AS_FMT_HTML) { /* only a page can hide a cell */
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_PREDICT_HTML);
+        as_error_hint_msg(err, AS_MSG_HINT_PREDICT_HTML);
         return -1;
     }
     if (cli->tiles != 0 && cli->format != AS_FMT_TEXT &&

@@ -7,6 +7,7 @@ typedef int (*renderer)(FILE *, const as_problem *, const as_trace *, const as_r
 static const renderer by_format[] = {
     [AS_FMT_TEXT] = as_render_text, [AS_FMT_JSON] = as_render_json, [AS_FMT_MD] = as_render_md,
     [AS_FMT_LATEX] = as_render_latex, [AS_FMT_CSV] = as_render_csv, [AS_FMT_SVG] = as_render_svg,
+    [AS_FMT_HTML] = as_render_html,
 };
 
 /* A run that shows only the output (O, C) keeps only that: at most one n x m score
@@ -16,7 +17,7 @@ static int wants_lean(const as_cli *cli)
     const unsigned outputs = (1u << AS_T_O) | (1u << AS_T_C);
 
     return cli->render.only != 0 && (cli->render.only & ~outputs) == 0 && !cli->render.heatmap &&
-           cli->format != AS_FMT_SVG;
+           cli->format != AS_FMT_SVG && cli->format != AS_FMT_HTML;
 }
 
 /* The text tables are written from their rows (as_trace_row gives a full trace's rows,

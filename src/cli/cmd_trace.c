@@ -21,7 +21,9 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    so.rows = 1; /* the walk reads one row at a time: no n x m table is kept whole */
+    /* the walk reads one row at a time: no n x m table is kept whole (the page shows
+     * every table, and shades A, whole) */
+    so.rows = cli->format != AS_FMT_HTML;
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0) {
@@ -33,7 +35,8 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
         return as_cli_with_tiles(out, cli, 1, err);
     }
     as_note_long_output(&s, cli, cli->render.row == -2 ? s.p.n : 1);
-    rc = as_render_trace(out, &s.p, &s.t, &cli->render);
+    rc = cli->format == AS_FMT_HTML ? as_render_html_trace(out, &s.p, &s.t, &cli->render)
+                                    : as_render_trace(out, &s.p, &s.t, &cli->render);
     as_session_free(&s);
     if (rc != 0) {
         as_cli_write_failed(out, cli, err);

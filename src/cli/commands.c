@@ -11,9 +11,9 @@ const as_command as_commands[] = {
     /* name      files  synopsis                  what it does         runs it
      *           --format it writes (the first is the default)   the hint when refused */
     {"run", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_RUN, as_cmd_run,
-     "text json md latex csv svg", AS_MSG_HINT_RUN_FORMAT},
+     "text json md latex csv svg html", AS_MSG_HINT_RUN_FORMAT},
     {"trace", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_TRACE, as_cmd_trace,
-     "text", AS_MSG_HINT_TRACE_FORMAT},
+     "text html", AS_MSG_HINT_TRACE_FORMAT},
     {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check,
      "text md csv json", AS_MSG_COUNT},
     {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise,

@@ -19,8 +19,12 @@ static const int palette[LEVELS] = {0, 61, 30, 77, 220}; /* 256-colour, viridis-
 static const char *const range[LEVELS] = {"0", "(0,0.25]", "(0.25,0.5]", "(0.5,0.75]",
                                           "(0.75,1]"};
 
-/* The shade of share v: 0 for nothing, else its quarter 1..4. */
-static int level(double v)
+const char *as_share_range(int lv)
+{
+    return range[lv >= 0 && lv < LEVELS ? lv : 0];
+}
+
+int as_share_level(double v)
 {
     const double q = ceil(v * 4);
 
@@ -126,7 +130,7 @@ void as_heatmap(as_block *out, const as_problem *p, const as_matrix *M, const as
             return;
         pad(f, p->tokens[i], rw + 2);
         for (j = 0; j < A->cols; j++) {
-            shade(f, level(AS_AT(*A, i, j)), isinf(AS_AT(*M, i, j)), cw, o);
+            shade(f, as_share_level(AS_AT(*A, i, j)), isinf(AS_AT(*M, i, j)), cw, o);
             fputc(' ', f);
         }
         add_line(out, f, &buf);

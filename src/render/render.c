@@ -205,3 +205,34 @@ void as_alibi_formula(char *buf, size_t size, long row, int ascii)
         snprintf(i, sizeof i, "%ld", row);
     snprintf(buf, size, ascii ? "-m*(%s-j)" : "−m·(%s−j)", i);
 }
+
+/* Writes s with XML's special characters escaped; control characters become '?'. */
+void as_xml_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '&')
+            fputs("&amp;", out);
+        else if (c == '<')
+            fputs("&lt;", out);
+        else if (c == '>')
+            fputs("&gt;", out);
+        else if (c == '"')
+            fputs("&quot;", out);
+        else
+            fputc(c < 0x20 ? '?' : c, out);
+    }
+}
+
+/* "A", "A₀" or "Q₀K₀ᵀ" (QKT with the head's subscript), "A[0]" with --ascii. */
+void as_view_name(char *buf, size_t size, const as_table_view *v, const as_render_opts *o)
+{
+    char sub[32] = "";
+
+    if (v->per_head)
+        as_subscript(sub, sizeof sub, v->head, o->ascii);
+    if (v->kind == AS_T_QKT)
+        snprintf(buf, size, "Q%sK%s%s", sub, sub, as_sym_text(o->ascii, AS_SYM_T));
+    else
+        snprintf(buf, size, "%s%s", v->name, sub);
+}

@@ -39,19 +39,6 @@ static size_t md_width(const char *s)
     return w;
 }
 
-/* "A", "A₀" or "Q₀K₀ᵀ" (QKT with the head's subscript), "A[0]" with --ascii. */
-static void md_name(char *buf, size_t size, const as_table_view *v, const as_render_opts *o)
-{
-    char sub[32] = "";
-
-    if (v->per_head)
-        as_subscript(sub, sizeof sub, v->head, o->ascii);
-    if (v->kind == AS_T_QKT)
-        snprintf(buf, size, "Q%sK%s%s", sub, sub, as_sym_text(o->ascii, AS_SYM_T));
-    else
-        snprintf(buf, size, "%s%s", v->name, sub);
-}
-
 enum { MD_ESCAPE = 1, MD_LEFT = 2 };
 
 /* One cell "| text " in width w: right-aligned unless MD_LEFT, escaped with MD_ESCAPE. */
@@ -120,7 +107,7 @@ static int md_table(void *ctx, const as_table_view *v)
     if (w == NULL)
         return -1;
     md_widths(w, v, d->o);
-    md_name(name, sizeof name, v, d->o);
+    as_view_name(name, sizeof name, v, d->o);
     fprintf(d->out, "**%s** %s\n\n", name,
             as_matrix_rounded(v->m, d->o->digits) ? as_sym_text(d->o->ascii, AS_SYM_APPROX) : "=");
     md_header(d->out, v, w);

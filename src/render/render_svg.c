@@ -41,29 +41,11 @@ typedef struct svg_layout {
 
 /* ---- text ---- */
 
-/* Writes s with XML's special characters escaped; control characters become '?'. */
-static void xml_text(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '&')
-            fputs("&amp;", out);
-        else if (c == '<')
-            fputs("&lt;", out);
-        else if (c == '>')
-            fputs("&gt;", out);
-        else if (c == '"')
-            fputs("&quot;", out);
-        else
-            fputc(c < 0x20 ? '?' : c, out);
-    }
-}
-
 /* <text x y ATTRS>s</text> */
 static void text_at(FILE *out, double x, double y, const char *attrs, const char *s)
 {
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\"%s>", x, y, attrs);
-    xml_text(out, s);
+    as_xml_text(out, s);
     fputs("</text>\n", out);
 }
 
@@ -173,12 +155,12 @@ static void cell(FILE *out, const svg_layout *L, const as_problem *p, const as_m
     char fill[16] = "url(#masked)", num[AS_NUM_BUF];
 
     fputs("<g><title>", out);
-    xml_text(out, p->tokens[i]);
+    as_xml_text(out, p->tokens[i]);
     fputs(" \xe2\x86\x92 ", out); /* → */
-    xml_text(out, p->kv_tokens[j]);
+    as_xml_text(out, p->kv_tokens[j]);
     fputs(": ", out);
     if (masked(L, i, j)) {
-        xml_text(out, as_msg_text(o->lang, AS_MSG_FMT_MASKED));
+        as_xml_text(out, as_msg_text(o->lang, AS_MSG_FMT_MASKED));
         fprintf(out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"%s\" stroke=\"#ffffff\"/></g>\n", x, y, L->cell_w, CELL_H, fill);
         return;
@@ -273,7 +255,7 @@ int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_re
                  "sans-serif\">\n",
             ceil(L.width), ceil(L.height), ceil(L.width), ceil(L.height), FONT);
     fputs("<title>", out);
-    xml_text(out, p->in->title != NULL ? p->in->title : "A");
+    as_xml_text(out, p->in->title != NULL ? p->in->title : "A");
     fputs("</title>\n", out);
     defs(out);
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", out);

@@ -33,6 +33,9 @@ typedef struct walk {
     size_t *idx;   /* [m] the positions the current row may read */
     size_t nread;  /* how many */
     as_row_trace r; /* the current row of the current head, as the run made it */
+    as_trace_line_fn cell; /* as_trace_lines(): told which cells each line makes (out NULL) */
+    void *cell_ctx;
+    size_t hd, row; /* the head and the receiving row being walked */
 } walk;
 
 static const char *msg(const walk *w, as_msg m)
@@ -69,9 +72,10 @@ static int flush(walk *w)
     if (w->b->count > 0) {
         w->blank = w->b->line[w->b->count - 1][0] == '\0';
         w->written = 1;
-        as_block_print(w->out, w->b);
+        if (w->out != NULL)
+            as_block_print(w->out, w->b);
     }
-    w->failed |= w->b->failed || ferror(w->out);
+    w->failed |= w->b->failed || (w->out != NULL && ferror(w->out));
     as_block_free(w->b);
     return w->failed;
 }
@@ -96,6 +100,14 @@ static void emit(walk *w, as_text *t)
 {
     as_block_add(w->b, "%s", as_text_str(t));
     done(w, t);
+}
+
+/* Tells the cell sink, when there is one, that the line just added makes cell (row, col)
+ * of table t of the current head (col -1: every cell of the row). */
+static void note(walk *w, as_table t, size_t row, long col)
+{
+    if (w->cell != NULL && w->b->count > 0)
+        w->cell(w->cell_ctx, t, w->hd, row, col, w->b->line[w->b->count - 1]);
 }
 
 /* ---- views into the trace's tables ---- */
@@ -144,6 +156,8 @@ static int run_tables(walk *w, const as_trace *t, unsigned only, int formula, in
 
     if (flush(w) != 0)
         return -1;
+    if (w->out == NULL)
+        return 0; /* the cell sink: the tables make no lines of their own */
     o.only = only;
     o.formula = formula;
     o.qkv_beside = qkv_beside;
@@ -165,6 +179,7 @@ typedef struct projection {
     const char *out, *in, *w, *b;    /* row names and table names */
     const as_matrix *x, *wm, *bias;  /* the input rows, the table, the bias or NULL */
     const as_matrix *res;            /* the result the trace recorded */
+    as_table kind;                   /* the table it makes */
 } projection;
 
 struct proj_cell_ctx {
@@ -205,6 +220,7 @@ static void proj_line(walk *w, const projection *pr, size_t i)
     rounded |= as_expand_vector(&res, &row, &w->st);
     equals(w, &t, rounded, &res);
     emit(w, &t);
+    note(w, pr->kind, i, -1);
 }
 
 /* "取“我”的输入x₀=[1,1]：" */
@@ -215,6 +231,7 @@ static void input_line(walk *w, as_msg m, const char *token, const char *name,
 
     named_row(&t, name, i, x, &w->st);
     as_block_add(w->b, msg(w, m), token, as_text_str(&t));
+    note(w, AS_T_X, i, -1);
     done(w, &t);
 }
 
@@ -270,9 +287,9 @@ static void projections(walk *w)
     const int pe = tr->PE.v != NULL;
     const char *kv = p->cross ? "xkv" : "x", *kvp = p->cross ? "xkvp" : "xp";
     const as_matrix *x = pe ? &tr->Xp : p->X, *xkv = pe ? (p->cross ? &tr->Xkvp : &tr->Xp) : p->Xkv;
-    const projection q = {"q", pe ? "xp" : "x", "Wq", "bq", x, p->Wq, p->bq, &tr->Q};
-    const projection k = {"k", pe ? kvp : kv, "Wk", "bk", xkv, p->Wk, p->bk, &tr->K};
-    const projection v = {"v", pe ? kvp : kv, "Wv", "bv", xkv, p->Wv, p->bv, &tr->V};
+    const projection q = {"q", pe ? "xp" : "x", "Wq", "bq", x, p->Wq, p->bq, &tr->Q, AS_T_Q};
+    const projection k = {"k", pe ? kvp : kv, "Wk", "bk", xkv, p->Wk, p->bk, &tr->K, AS_T_K};
+    const projection v = {"v", pe ? kvp : kv, "Wv", "bv", xkv, p->Wv, p->bv, &tr->V, AS_T_V};
     size_t i;
 
     gap(w);
@@ -336,6 +353,7 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
             done(w, &k);
             done(w, &v);
         }
+        note(w, AS_T_M, i, (long)j);
     }
     done(w, &q);
 }
@@ -460,6 +478,7 @@ static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
     rounded |= as_expand_number(&res, w->r.QKT[j], &w->st);
     equals(w, &t, rounded, &res);
     as_block_add(w->b, msg(w, AS_MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
+    note(w, AS_T_QKT, i, (long)j);
     done(w, &t);
 }
 
@@ -587,6 +606,7 @@ static void add_mask(walk *w)
     rounded |= as_expand_vector(&res, &s, &w->st);
     equals(w, &t, rounded, &res);
     as_block_add(w->b, msg(w, AS_MSG_TR_ADD_M), as_text_str(&t));
+    note(w, AS_T_S, w->row, -1);
     done(w, &t);
 }
 
@@ -625,6 +645,7 @@ static void add_alibi(walk *w, const as_head_trace *h, size_t i)
     as_expand_number(&slope, h->slope, &w->st);
     as_alibi_formula(rule, sizeof rule, (long)i, w->o->ascii);
     as_block_add(w->b, msg(w, AS_MSG_POS_TR_ALIBI), as_text_str(&slope), rule, as_text_str(&t));
+    note(w, AS_T_S, i, -1);
     done(w, &slope);
     done(w, &t);
 }
@@ -646,6 +667,7 @@ static void step2(walk *w, const as_head_trace *h, size_t i)
         equals(w, &exact, exact_rounded | dec_rounded, &dec);
         as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&exact));
     }
+    note(w, AS_T_S, i, -1);
     done(w, &exact);
     if (w->r.B != NULL)
         add_alibi(w, h, i);
@@ -708,15 +730,19 @@ static void step3(walk *w)
     as_text_addf(&t, msg(w, AS_MSG_TR_MAX_IS), as_text_str(&max));
     done(w, &max);
     emit(w, &t);
+    note(w, AS_T_A, w->row, -1);
     softmax_line(w, &t, 1, indent);
     as_expand_vector(&t, &exps, &w->st);
     emit(w, &t);
+    note(w, AS_T_A, w->row, -1);
     softmax_line(w, &t, 2, indent);
     as_expand_number(&t, w->r.sum, &w->st);
     emit(w, &t);
+    note(w, AS_T_A, w->row, -1);
     softmax_line(w, &t, 3, indent);
     as_expand_vector(&t, &a, &w->st);
     emit(w, &t);
+    note(w, AS_T_A, w->row, -1);
     share_captions(w, indent);
 }
 
@@ -738,6 +764,7 @@ static void out_cell(walk *w, const as_head_trace *h, size_t i, size_t j)
     rounded |= as_expand_number(&res, AS_AT(h->O, i, j), &w->st);
     equals(w, &t, rounded, &res);
     as_block_add(w->b, msg(w, AS_MSG_TR_OUT_CELL), j, as_text_str(&t));
+    note(w, is_final_output(w->p) ? AS_T_O : AS_T_C, i, (long)j);
     done(w, &t);
 }
 
@@ -787,7 +814,7 @@ static void step4(walk *w, const as_head_trace *h, size_t i, size_t hd)
 static void closing(walk *w, size_t i)
 {
     const as_problem *p = w->p;
-    const projection o = {"o", "c", "Wo", "bo", &w->t->C, p->Wo, p->bo, &w->t->O};
+    const projection o = {"o", "c", "Wo", "bo", &w->t->C, p->Wo, p->bo, &w->t->O, AS_T_O};
 
     as_text t = {0};
 
@@ -799,6 +826,7 @@ static void closing(walk *w, size_t i)
     }
     if (p->Wo != NULL) {
         as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WO));
+        w->hd = 0; /* the layer's O is no head's */
         proj_line(w, &o, i);
     }
     out_row(w, i, &w->t->O);
@@ -852,6 +880,7 @@ static void walk_row(walk *w, size_t i, int s)
     size_t hd;
 
     gap(w);
+    w->row = i;
     as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), p->tokens[i], i);
     for (hd = 0; hd < w->t->heads; hd++) {
         const as_head_trace *h = &w->t->head[hd];
@@ -861,6 +890,7 @@ static void walk_row(walk *w, size_t i, int s)
         }
         if (hd == 0)
             find_readable(w); /* the mask is the same for every head */
+        w->hd = hd;
         if (w->t->heads > 1)
             head_line(w, hd);
         positions(w, h, i);
@@ -934,10 +964,28 @@ static int whole(walk *w)
     return run_tables(w, w->t, only, 1, 1);
 }
 
+int as_trace_lines(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                   as_trace_line_fn fn, void *ctx)
+{
+    as_block b = {0};
+    walk w = {p, t, o, {o->digits, o->ascii}, &b, NULL, 0, 0, 0, NULL, 0, {0}, fn, ctx, 0, 0};
+    size_t i;
+
+    if ((w.idx = malloc((p->m > 0 ? p->m : 1) * sizeof *w.idx)) == NULL)
+        return -1;
+    projections(&w);
+    for (i = 0; i < p->n && flush(&w) == 0; i++)
+        walk_row(&w, i, 0);
+    flush(&w);
+    free(w.idx);
+    as_row_trace_free(&w.r);
+    return w.failed ? -1 : 0;
+}
+
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block b = {0};
-    walk w = {p, t, o, {o->digits, o->ascii}, &b, out, 0, 0, 0, NULL, 0, {0}};
+    walk w = {p, t, o, {o->digits, o->ascii}, &b, out, 0, 0, 0, NULL, 0, {0}, NULL, NULL, 0, 0};
     const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
     const size_t last = o->row == -2 ? p->n - 1 : first;
     size_t i;

@@ -1,0 +1,190 @@
+/* test_html.c - `--format html` (render_html.c, SPEC §17) without a browser: the page's
+ * structure (one step per table in the chapter's order, one focusable cell per number),
+ * each cell's tooltip is the chapter's own line for it (F11, quoted from the chapter),
+ * the heat classes follow the shares, --predict marks only the worked-out cells, nothing
+ * links outside the file, and a token that is HTML comes out escaped. The browser half
+ * is `make check-html` (tests/html/check.mjs). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#define CLI_OUT "build/tests/html.out"
+#define CLI_ERR "build/tests/html.err"
+#include "cli_util.h"
+
+/* How many times needle occurs in hay. */
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (hay = strstr(hay, needle); hay != NULL; hay = strstr(hay + 1, needle))
+        n++;
+    return n;
+}
+
+/* The page `ARGS` writes, in a new buffer the caller frees. */
+static char *page(const char *args)
+{
+    char *s;
+
+    assert_int_equal(run(args), 0);
+    s = slurp(CLI_OUT);
+    assert_non_null(s);
+    return s;
+}
+
+/* The cell whose title is want: its whole <td ...>...</td>, or fails. */
+static void assert_cell(const char *s, const char *cls, const char *want, const char *value)
+{
+    char td[1024];
+
+    snprintf(td, sizeof td, "<td class=\"c%s\" tabindex=\"0\" data-src=\"trace\" title=\"%s\">"
+             "<span class=\"v\">%s</span></td>", cls, want, value);
+    if (strstr(s, td) == NULL)
+        fail_msg("no cell %s", td);
+}
+
+static void test_each_table_is_a_step_in_the_chapters_order(void **state)
+{
+    static const char *const names[] = {"> X <", "> Wq <", "> Wk <", "> Wv <", "> Q <", "> K <",
+                                        "> V <", "> QK\xe1\xb5\x80 <", "> M <", "> S <", "> A <",
+                                        "> O <"};
+    char *s = page("run examples/f11.txt --format html");
+    const char *at = s;
+    size_t k;
+
+    (void)state;
+    assert_int_equal(count(s, "<section class=\"step\""), 12);
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) { /* "<h2><span class="n">1</span> X <small>" */
+        at = strstr(at, names[k]);
+        if (at == NULL)
+            fail_msg("step %s missing or out of order", names[k]);
+    }
+    /* F11's twelve tables are all 2 x 2: 48 numbers, each a focusable cell */
+    assert_int_equal(count(s, "<td class=\"c"), 48);
+    assert_int_equal(count(s, "tabindex=\"0\""), 48);
+    assert_non_null(strstr(s, "<html lang=\"zh-CN\">"));
+    free(s);
+}
+
+static void test_a_cells_tooltip_is_the_chapters_line(void **state)
+{
+    char *s = page("run examples/f11.txt --format html");
+
+    (void)state;
+    /* the chapter, verbatim: "q₀ = x₀Wq = [1×0.5+1×(-0.5), 1×0.5+1×0.5] = [0,1]" */
+    assert_cell(s, "", "q₀ = x₀Wq = [1×0.5+1×(-0.5), 1×0.5+1×0.5] = [0,1]", "0");
+    /* "对“我”的原始分数：q₁·k₀ = 1×1+0×0 = 1" */
+    assert_cell(s, "", "对“我”的原始分数：q₁·k₀ = 1×1+0×0 = 1", "1");
+    /* "输出第0格 = 0.6697615493×10 + 0.3302384507×0 ≈ 6.6976154933" (the chapter breaks
+     * it over two lines) */
+    assert_cell(s, "", "输出第0格 = 0.6697615493×10 + 0.3302384507×0 ≈ 6.6976154933",
+                "6.6976154933");
+    free(s);
+}
+
+static void test_the_shares_shade_a_and_s_and_the_mask_is_marked(void **state)
+{
+    char *s = page("run examples/f11.txt --format html");
+
+    (void)state;
+    /* A row 1 is [0.6697615493, 0.3302384507] (the chapter): quarters 3 and 2; S row 1
+     * takes its cells' shares; row 0 reads only itself (share 1); its future is masked */
+    /* trace's four softmax lines for row 1 (the chapter's lines 96-99), one tooltip */
+    assert_cell(s, " h3", "减最大值： [0, -0.7071067812]（最大值是0.7071067812）&#10;"
+                "取指数：   [1, 0.4930686914]&#10;指数之和： 1.4930686914&#10;"
+                "除以总和： [0.6697615493, 0.3302384507]", "0.6697615493");
+    assert_cell(s, " h3", "缩放分数：[1/√2, 0/√2] ≈ [0.7071067812, 0]", "0.7071067812");
+    assert_cell(s, " x", "不可读位置1：爱（因果掩码：它在当前位置之后，属于未来）", "−∞");
+    assert_int_equal(count(s, "<td class=\"c x\""), 2); /* S[0,1] and A[0,1] */
+    free(s);
+}
+
+static void test_the_page_asks_for_nothing_outside_it(void **state)
+{
+    char *s = page("trace examples/two-heads.txt --format html --lang en");
+
+    (void)state;
+    assert_non_null(strstr(s, "<html lang=\"en\">"));
+    assert_non_null(strstr(s, ">Next step<"));
+    assert_null(strstr(s, "http:"));
+    assert_null(strstr(s, "https:"));
+    assert_null(strstr(s, " src="));
+    assert_null(strstr(s, " href="));
+    assert_null(strstr(s, "url("));
+    assert_null(strstr(s, "@import"));
+    assert_non_null(strstr(s, "<script type=\"application/json\" id=\"as-json\">{"));
+    free(s);
+}
+
+static void test_trace_lists_the_lines_that_made_each_table(void **state)
+{
+    char *s = page("trace examples/f11.txt --format html");
+
+    (void)state;
+    assert_non_null(strstr(s, "<li>对“我”的原始分数：q₁·k₀ = 1×1+0×0 = 1</li>"));
+    assert_non_null(strstr(s, "<li>q₁ = x₁Wq = [1×0.5+(-1)×(-0.5), 1×0.5+(-1)×0.5] = [1,0]</li>"));
+    /* Q, K, V, QKᵀ, M, S, A, O and X (its input lines) have lines; the three W none */
+    assert_int_equal(count(s, "<ol class=\"lines\">"), 9);
+    free(s);
+    s = page("run examples/f11.txt --format html");
+    assert_null(strstr(s, "<ol class=\"lines\">"));
+    free(s);
+}
+
+static void test_predict_marks_only_the_worked_out_cells(void **state)
+{
+    char *s = page("run examples/f11.txt --format html --predict");
+
+    (void)state;
+    /* Q K V QKᵀ S A O: 7 tables of 4 cells; X, the W and M are given */
+    assert_int_equal(count(s, " p\" tabindex"), 28);
+    free(s);
+    s = page("run examples/f11.txt --format html");
+    assert_int_equal(count(s, " p\" tabindex"), 0);
+    free(s);
+    assert_int_equal(run("run examples/f11.txt --predict"), 2);
+    assert_file_contains(CLI_ERR, "--predict只用于网页");
+    assert_file_contains(CLI_ERR, "--format html");
+}
+
+static void test_a_token_that_is_html_is_escaped(void **state)
+{
+    FILE *f = fopen("build/tests/html-attack.txt", "w");
+    char *s;
+
+    (void)state;
+    assert_non_null(f);
+    fputs("tokens: <script> &amp\nX = [[1, 1], [1, -1]]\nWq = [[0.5, 0.5], [-0.5, 0.5]]\n"
+          "Wk = [[0.5, 0.5], [0.5, -0.5]]\nWv = [[5, 10], [5, -10]]\n", f);
+    fclose(f);
+    s = page("trace build/tests/html-attack.txt --format html");
+    /* the page's own three: the words, the JSON, the script */
+    assert_int_equal(count(s, "<script"), 3);
+    assert_int_equal(count(s, "</script"), 3);
+    assert_non_null(strstr(s, "<th scope=\"row\">&lt;script&gt;</th>"));
+    assert_non_null(strstr(s, "<th scope=\"row\">&amp;amp</th>"));
+    assert_non_null(strstr(s, "\"tokens\": [\"\\u003cscript>\",\"&amp\"]"));
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_table_is_a_step_in_the_chapters_order),
+        cmocka_unit_test(test_a_cells_tooltip_is_the_chapters_line),
+        cmocka_unit_test(test_the_shares_shade_a_and_s_and_the_mask_is_marked),
+        cmocka_unit_test(test_the_page_asks_for_nothing_outside_it),
+        cmocka_unit_test(test_trace_lists_the_lines_that_made_each_table),
+        cmocka_unit_test(test_predict_marks_only_the_worked_out_cells),
+        cmocka_unit_test(test_a_token_that_is_html_is_escaped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
