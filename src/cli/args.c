@@ -19,7 +19,7 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_HEAD };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -49,6 +49,7 @@ static const struct option long_options[] = {
     {"count", required_argument, NULL, OPT_COUNT},
     {"class", required_argument, NULL, OPT_CLASS},
     {"tiles", required_argument, NULL, OPT_TILES},
+    {"head", required_argument, NULL, OPT_HEAD},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -73,7 +74,7 @@ static const struct {
     {OPT_LEVEL, "--level", "exercise practice"},   {OPT_ANSWERS, "--answers", "exercise sheet"},
     {OPT_STEP, "--step", "exercise sheet trace"}, {OPT_EXP_TABLE, "--exp-table", "exercise sheet"},
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise"},
-    {OPT_TILES, "--tiles", "run trace check"},
+    {OPT_TILES, "--tiles", "run trace check"},   {OPT_HEAD, "--head", "practice"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
@@ -184,6 +185,7 @@ static const number_option number_options[] = {
     {OPT_TILES, 1, AS_MAX_DIM, AS_MSG_USE_TILES, NULL},
     {OPT_OFFSET, 0, AS_MAX_OFFSET, AS_MSG_USE_OFFSET, NULL},
     {OPT_LEVEL, 1, 3, AS_MSG_USE_LEVEL, NULL},
+    {OPT_HEAD, 0, AS_MAX_DIM, AS_MSG_USE_HEAD, NULL},
     {OPT_TOKENS, 1, 64, AS_MSG_USE_SIZE, "--tokens"},
     {OPT_WIDTH, 1, 64, AS_MSG_USE_SIZE, "--width"},
     {OPT_DK, 1, 64, AS_MSG_USE_SIZE, "--dk"},
@@ -201,6 +203,7 @@ static void store_number(as_cli *cli, int opt, long v)
     case OPT_TILES: cli->tiles = v; break;
     case OPT_OFFSET: cli->offset = (size_t)v; break;
     case OPT_LEVEL: cli->level = v; break;
+    case OPT_HEAD: cli->head = v; break;
     case OPT_TOKENS: cli->tokens = v; break;
     case OPT_WIDTH: cli->width = v; break;
     case OPT_DK: cli->dk = v; break;
@@ -499,6 +502,7 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     cli->render.row = -1;
     cli->tol = -1;
     cli->level = 0;
+    cli->head = -1;
     if (choose_lang(cli, argc, argv, err) != 0)
         return -1;
     opterr = 0;
