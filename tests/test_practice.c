@@ -269,8 +269,11 @@ static void test_usage_errors(void **state)
     assert_int_equal(practice("--only X " EX, ""), 2);
     assert_int_equal(practice("--row 5 " EX, ""), 2);
     assert_int_equal(practice("--format json " EX, ""), 2);
-    assert_int_equal(practice("examples/two-heads.txt", ""), 2);
-    assert_file_contains(CLI_ERR, "practice只练单头");
+    assert_int_equal(practice("--head 2 examples/two-heads.txt", ""), 2);
+    assert_file_contains(CLI_ERR, "--head 2：这份输入只有2个头，编号从0数起，是0到1");
+    assert_int_equal(practice("--lang en --head 1 " EX, ""), 2);
+    assert_file_contains(CLI_ERR, "--head 1: this input has 1 head, numbered from 0 to 0");
+    assert_int_equal(practice("--head one " EX, ""), 2);
     assert_int_equal(practice("-", ""), 2);
     assert_file_contains(CLI_ERR, "输入文件不能写作 -");
     out = slurp(CLI_OUT);
@@ -413,6 +416,116 @@ static void test_bias_scale_mask_and_shares_are_explained(void **state)
     assert_named("--only V " WALK, "1\nq\n", "V用Wk算了，应当用Wv。", "wrong_weights");
 }
 
+/* ---- every input run takes (issue 29): heads, Wo, positions, windows, shared K/V ---- */
+
+/* Every example run takes, practice takes too, in both languages. */
+static void test_every_example_is_practised(void **state)
+{
+    static const char *const file[] = {
+        "alibi", "cross-translation", "decode", "f11", "f11-change-wq", "f11-change-wv", "gqa",
+        "grad-f11", "padding-mask", "rope", "sinusoidal", "tiles", "two-heads", "window"};
+    char args[256];
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof file / sizeof file[0]; k++) {
+        snprintf(args, sizeof args, "run examples/%s.txt", file[k]);
+        assert_int_equal(run(args), 0);
+        snprintf(args, sizeof args, "examples/%s.txt", file[k]);
+        assert_int_equal(practice(args, "?\nq\n"), 1);
+        assert_out_has("答案：Q[0][0] = ");
+        snprintf(args, sizeof args, "--lang en examples/%s.txt", file[k]);
+        assert_int_equal(practice(args, "?\nq\n"), 1);
+        assert_out_has("The answer: Q[0][0] = ");
+    }
+}
+
+/* two-heads.txt: each head's O (O₀, O₁), then the layer's O = C·Wo. By hand: C's row 0
+ * is [O₀ row 0 | O₁ row 0] = [1,1 | 1,0] (both heads' row 0 reads only "我"), Wo's
+ * column 0 is [1,0,0,1/2], so O[0][0] = 1. Head 1's Q₁K₁ᵀ[0][0] = [0,1]·[0,1] = 1. */
+static void test_two_heads_each_head_then_the_output_projection(void **state)
+{
+    char in[256] = "";
+    int k;
+
+    (void)state;
+    for (k = 0; k < 12; k++)
+        strcat(in, "?\n");  /* O₀ and O₁: 3 x 2 cells each */
+    strcat(in, "2\n1\nq\n");
+    assert_int_equal(practice("--only O --lang en examples/two-heads.txt", in), 1);
+    assert_true(followed_by("O₀[0][0] = ", "O₁[2][1] = "));
+    assert_out_has("made from: c₀ = [1,1,1,0], Wo column 0 = [1, 0, 0, 0.5]\nO[0][0] = 2\n"
+                   "Not right. This cell is: c₀·Wo column 0 = 1×1+1×0+1×0+0×0.5 = 1; you wrote 2.");
+    assert_true(followed_by("O[0][0] = 1", "Right."));
+    assert_int_equal(practice("--only O examples/two-heads.txt", in), 1);
+    assert_out_has("用到：c₀ = [1,1,1,0]，Wo第0列 = [1, 0, 0, 0.5]");
+    assert_out_has("用到：a₀ = [1,0,0]，V₁第0列 = [1,1,0]");
+    /* --head 1: only head 1's tables; the scaling left out is named */
+    assert_int_equal(practice("--head 1 --only S examples/two-heads.txt", "1\nq\n"), 1);
+    assert_out_has("用到：Q₁K₁ᵀ[0][0] = 1，√d_k = √2 ≈ 1.4142135624\nS₁[0][0] = 1\n"
+                   "不对。你写的1，很可能是因为分数没有除以√d_k。");
+    assert_int_equal(practice("--lang en --head 1 --only S examples/two-heads.txt", "1\nq\n"), 1);
+    assert_out_has("S₁[0][0] = 1\nNot right. Your 1 most likely comes from this: the scores were "
+                   "not divided by √d_k.\nThis cell is: 1/√2 ≈ 0.7071067812; you wrote 1.");
+}
+
+/* rope.txt: q₁ = x₁·Wq = [1,-1]·[[0.5,0.5],[-0.5,0.5]] = [1,0], turned at position 1 by
+ * θ₀ = 1 (d_k = 2): Qr[1][0] = 1·cos 1 − 0·sin 1 = cos 1 = 0.5403023059. */
+static void test_rope_asks_the_turned_queries_and_keys(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--only Qr examples/rope.txt", "0\n1\n0.84\n0.54\nq\n"), 1);
+    assert_out_has("用到：q₁ = [1,0]；第0对是第0和第1个数，在位置1转过的角度 = 1×1 = 1，"
+                   "cos = 0.5403023059，sin = 0.8414709848\nQr[1][0] = 0.84\n");
+    assert_out_has("不对。这一格这样算：q₁[0]×cos − q₁[1]×sin = 1×0.5403023059 − 0×0.8414709848 "
+                   "≈ 0.5403023059；你写的是0.84。");
+    assert_true(followed_by("Qr[1][0] = 0.54", "对！"));
+    assert_int_equal(practice("--lang en examples/rope.txt", "q\n"), 1);
+    assert_int_equal(practice("--lang en --only Kr examples/rope.txt", "1\n0\n0.84\nq\n"), 1);
+    assert_out_has("made from: k₁ = [0,1]; pair 0 is numbers 0 and 1, turned at position 1 by "
+                   "the angle 1×1 = 1, cos = 0.5403023059, sin = 0.8414709848\n");
+    assert_out_has("This cell is: k₁[0]×cos − k₁[1]×sin = 0×0.5403023059 − 1×0.8414709848 "
+                   "≈ -0.8414709848; you wrote 0.84."); /* the sign of the sine forgotten */
+}
+
+/* alibi.txt, head 0 of 2: slope 2^(−8/2) = 1/16; S₀[1][0] = Q₀K₀ᵀ[1][0]/√2 − (1−0)/16 =
+ * 1/√2 − 0.0625 = 0.6446067812. */
+static void test_alibi_bias_is_in_the_scores(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--lang en --head 0 --only S examples/alibi.txt", "0\n0.71\nq\n"), 1);
+    assert_out_has("made from: Q₀K₀ᵀ[1][0] = 1, √d_k = √2 ≈ 1.4142135624, the ALiBi bias = "
+                   "−0.0625×(1−0) = -0.0625\n");
+    assert_out_has("Not right. This cell is: 1/√2+(-0.0625) ≈ 0.6446067812; you wrote 0.71.");
+    assert_int_equal(practice("--head 0 --only S examples/alibi.txt", "0\n0.645\nq\n"), 1);
+    assert_out_has("ALiBi的偏置 = −0.0625×(1−0) = -0.0625");
+    assert_true(followed_by("S₀[1][0] = 0.645", "对！"));
+}
+
+/* gqa.txt: two query heads share one K/V head, so --head 1 asks Q's columns 2 and 3 and
+ * the shared K and V whole; sinusoidal.txt: the projections read x + PE (PE₀ = [sin 0,
+ * cos 0] = [0,1], x₀ = [1,1]); window.txt (width 2): row 2 reads positions 1 and 2. */
+static void test_shared_keys_positions_and_windows(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--head 1 --only Q examples/gqa.txt", "q\n"), 1);
+    assert_out_has("用到：x₀ = [1,1]，Wq第2列 = [1,0]\nQ[0][2] = ");
+    assert_int_equal(practice("--head 1 --only K,V examples/gqa.txt", "q\n"), 1);
+    assert_out_has("得分：0/12");
+    assert_int_equal(practice("--lang en --head 1 --only K,V examples/gqa.txt", "q\n"), 1);
+    assert_out_has("score: 0/12");
+    assert_int_equal(practice("examples/sinusoidal.txt", "2\nq\n"), 1);
+    assert_out_has("用到：x₀+PE₀ = [1,2]，Wq第0列 = [0.5, -0.5]\n");
+    assert_out_has("这一格这样算：x₀+PE₀·Wq第0列 = 1×0.5+2×(-0.5) = -0.5；你写的是2。");
+    assert_int_equal(practice("--lang en examples/sinusoidal.txt", "q\n"), 1);
+    assert_out_has("made from: x₀+PE₀ = [1,2], Wq column 0 = [0.5, -0.5]\n");
+    assert_int_equal(practice("--only S examples/window.txt", "q\n"), 1);
+    assert_int_equal(practice("--only S --row 2 examples/window.txt", "q\n"), 1);
+    assert_out_has("S[2][0] = −∞（掩码固定，已给出）");
+    assert_int_equal(practice("--lang en --only S --row 2 examples/window.txt", "q\n"), 1);
+    assert_out_has("S[2][0] = −∞ (fixed by the mask, given)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +546,11 @@ int main(void)
         cmocka_unit_test(test_trace_step_prints_just_that_step_with_its_tables),
         cmocka_unit_test(test_on_a_terminal_each_prompt_shows_before_the_answer_is_typed),
         cmocka_unit_test(test_bias_scale_mask_and_shares_are_explained),
+        cmocka_unit_test(test_every_example_is_practised),
+        cmocka_unit_test(test_two_heads_each_head_then_the_output_projection),
+        cmocka_unit_test(test_rope_asks_the_turned_queries_and_keys),
+        cmocka_unit_test(test_alibi_bias_is_in_the_scores),
+        cmocka_unit_test(test_shared_keys_positions_and_windows),
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, NULL, NULL);

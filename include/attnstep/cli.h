@@ -59,6 +59,7 @@ typedef struct as_cli {
     const char *roster;      /* exercise --class ROSTER, check --class DIR; or NULL */
     const char *output_dir;  /* -o DIR with --count or --class (output is then NULL) */
     long tiles;              /* --tiles B: the online softmax's block size; 0 when not given */
+    long head;               /* practice --head H: only head H; -1 when not given */
     int help, version;
     const char *only_list;   /* --only as given: read once the command is known (grad's
                                 tables have other names than run's) */

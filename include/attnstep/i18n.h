@@ -124,6 +124,7 @@ typedef enum as_msg {
     AS_MSG_USE_DIGITS,     /* %s --digits or --require-digits, %s what was given */
     AS_MSG_USE_SEED,       /* %s what was given to --seed */
     AS_MSG_USE_LEVEL,      /* %s what was given to --level */
+    AS_MSG_USE_HEAD,       /* %s what was given to --head */
     AS_MSG_USE_SIZE,       /* %s option, %s what was given: the exercise sizes */
     AS_MSG_USE_ONLY,       /* %s the word that names no table */
     AS_MSG_USE_COMMAND,    /* %s the unknown command, %s the commands */
@@ -490,6 +491,11 @@ typedef enum as_msg {
     AS_MSG_PR_PAIR,           /* %s %s %s %s: "q₁ = [1,0]，k₀ = [1,0]" */
     AS_MSG_PR_COLUMN,         /* %s table, %zu column: "Wq第0列" */
     AS_MSG_PR_BIAS,           /* %s "bq₀", %s its value: appended to a projection's line */
+    AS_MSG_PR_ALIBI,          /* %s −, %s slope, %s ×, %zu i, %s −, %zu j, %s the bias:
+                               * ALiBi's term of an S cell (the symbols for --ascii) */
+    AS_MSG_PR_ROPE,           /* %s row name, %s row, %zu pair, %zu %zu its columns, %zu the
+                               * position twice, %s ×, %s θ, %s angle, %s cos, %s sin: a
+                               * RoPE cell's parts */
     AS_MSG_PR_SCALE,          /* "缩放系数" (a custom scale) */
     AS_MSG_PR_ROW_SCORES,     /* %zu row, %s the vector: the row's scaled scores */
     AS_MSG_PR_SHARE,          /* %s "exp(0)", %s value, %s the row's sum, %s the share */
@@ -524,7 +530,7 @@ typedef enum as_msg {
     AS_MSG_PR_ALL_RIGHT,      /* every cell right */
     AS_MSG_PR_STOPPED,        /* %zu cells not done */
     AS_MSG_USE_PRACTICE_SOURCE, /* practice without FILE or --seed */
-    AS_MSG_USE_PRACTICE_KIND, /* the input has several heads, Wo or positions */
+    AS_MSG_USE_PRACTICE_HEAD, /* %ld --head, %zu the heads, %zu the last head */
     AS_MSG_USE_PRACTICE_STDIN, /* practice FILE given as - */
     AS_MSG_USE_PRACTICE_ONLY, /* %s the table --only named that practice does not ask */
     AS_MSG_USE_STEP_TRACE,    /* %s: trace --step takes 1 to 4 */

@@ -19,7 +19,7 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT, OPT_PREDICT };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT, OPT_PREDICT, OPT_HEAD };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -51,6 +51,7 @@ static const struct option long_options[] = {
     {"expect", required_argument, NULL, OPT_EXPECT},
     {"tiles", required_argument, NULL, OPT_TILES},
     {"predict", no_argument, NULL, OPT_PREDICT},
+    {"head", required_argument, NULL, OPT_HEAD},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -78,6 +79,7 @@ static const struct {
     {OPT_EXPECT, "--expect", "check"},
     {OPT_TILES, "--tiles", "run trace check"},
     {OPT_PREDICT, "--predict", "run trace"},
+    {OPT_HEAD, "--head", "practice"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
@@ -188,6 +190,7 @@ static const number_option number_options[] = {
     {OPT_TILES, 1, AS_MAX_DIM, AS_MSG_USE_TILES, NULL},
     {OPT_OFFSET, 0, AS_MAX_OFFSET, AS_MSG_USE_OFFSET, NULL},
     {OPT_LEVEL, 1, 3, AS_MSG_USE_LEVEL, NULL},
+    {OPT_HEAD, 0, AS_MAX_DIM, AS_MSG_USE_HEAD, NULL},
     {OPT_TOKENS, 1, 64, AS_MSG_USE_SIZE, "--tokens"},
     {OPT_WIDTH, 1, 64, AS_MSG_USE_SIZE, "--width"},
     {OPT_DK, 1, 64, AS_MSG_USE_SIZE, "--dk"},
@@ -205,6 +208,7 @@ static void store_number(as_cli *cli, int opt, long v)
     case OPT_TILES: cli->tiles = v; break;
     case OPT_OFFSET: cli->offset = (size_t)v; break;
     case OPT_LEVEL: cli->level = v; break;
+    case OPT_HEAD: cli->head = v; break;
     case OPT_TOKENS: cli->tokens = v; break;
     case OPT_WIDTH: cli->width = v; break;
     case OPT_DK: cli->dk = v; break;
@@ -512,6 +516,7 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
     cli->render.row = -1;
     cli->tol = -1;
     cli->level = 0;
+    cli->head = -1;
     if (choose_lang(cli, argc, argv, err) != 0)
         return -1;
     opterr = 0;

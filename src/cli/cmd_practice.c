@@ -70,6 +70,7 @@ static as_practice_opts practice_opts(const as_cli *cli, const as_session *s)
     o.judge.tol = cli->tol;
     o.judge.require_digits = 0;
     o.echo = !isatty(STDIN_FILENO);
+    o.head = cli->head;
     return o;
 }
 
@@ -82,9 +83,10 @@ int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err)
 
     if (check_options(cli, err) != 0 || open_session(&s, cli, err) != 0)
         return AS_EXIT_USAGE;
-    if (!as_practice_fits(&s.p) || (cli->row_given && as_cli_check_row(&s, cli, err) != 0)) {
-        if (!as_practice_fits(&s.p))
-            as_error_msg(err, "", 0, 0, AS_MSG_USE_PRACTICE_KIND);
+    if (cli->head >= 0 && (size_t)cli->head >= s.p.heads)
+        as_error_msg(err, "", 0, 0, AS_MSG_USE_PRACTICE_HEAD, cli->head, s.p.heads, s.p.heads - 1);
+    if ((cli->head >= 0 && (size_t)cli->head >= s.p.heads) ||
+        (cli->row_given && as_cli_check_row(&s, cli, err) != 0)) {
         as_session_free(&s);
         return AS_EXIT_USAGE;
     }

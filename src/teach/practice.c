@@ -7,8 +7,10 @@
 #include "attnstep/number.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/ownchain.h"
+#include "attnstep/positions.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -17,35 +19,35 @@
 #define TYPED_SHOWN 40 /* bytes of a non-number echoed back in the message */
 #define MAX_FITS 4
 
-static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_O};
-#define NTABLES (sizeof order / sizeof order[0])
 #define ASKABLE ((1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) | \
-                 (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O))
+                 (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) | \
+                 (1u << AS_T_QR) | (1u << AS_T_KR)) /* Qr and Kr: with RoPE only */
 #define ROW_TABLES ((1u << AS_T_QKT) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O))
+
+/* A stage: the cells of one table (a head's, or the layer's when head is -1), its
+ * columns lo .. hi - 1 (--head asks only its own columns of Q, K and V). */
+typedef struct stage {
+    as_table tb;
+    long head;
+    size_t lo, hi;
+} stage;
+
+typedef as_practice_cell cell;
 
 typedef struct tutor {
     FILE *in, *out, *log;
     const as_problem *p;
     const as_trace *t;
-    const as_head_trace *h;
     const as_practice_opts *o;
     unsigned tables;
+    stage *stage;          /* nstages, in the book's order */
+    size_t nstages;
     as_expand_style st;
     as_chain_cache chains; /* the mistakes' chains, made when a wrong answer first asks */
     as_text missed;        /* "A[1][0]、O[1][1]" */
     as_practice_score *sc;
     int failed;            /* memory ran out, or out could not be written */
 } tutor;
-
-typedef struct cell {
-    as_table tb;
-    size_t i, j;
-} cell;
-
-int as_practice_fits(const as_problem *p)
-{
-    return p->heads == 1 && p->kv_heads == 1 && p->Wo == NULL && p->positions == AS_POSITIONS_NONE;
-}
 
 int as_practice_only_bad(unsigned only)
 {
@@ -79,31 +81,88 @@ static void say(tutor *tu, int nl, as_msg id, ...)
     va_end(ap);
 }
 
-/* The name of a table as the chapter prints it: QKᵀ (QK^T with --ascii). */
-static const char *table_word(const tutor *tu, as_table tb)
+/* Nonzero when the tables of head hd carry its number: with several heads, and a
+ * head's O beside the layer's O (made through Wo). */
+static int numbered(const as_problem *p, as_table tb, long hd)
 {
-    if (tb == AS_T_QKT)
-        return tu->st.ascii ? "QK^T" : "QK\xe1\xb5\x80";
-    return as_table_name(tb);
+    return hd >= 0 && (p->heads > 1 || (tb == AS_T_O && p->Wo != NULL));
 }
 
-/* The true table of kind tb. */
-static const as_matrix *truth(const tutor *tu, as_table tb)
+/* name with head hd's number, as run prints it: "S₀" ("S_0" with --ascii). */
+static void with_head(char *buf, size_t size, const char *name, long hd, int ascii)
 {
-    switch (tb) {
-    case AS_T_Q: return &tu->t->Q;
-    case AS_T_K: return &tu->t->K;
-    case AS_T_V: return &tu->t->V;
-    case AS_T_QKT: return &tu->h->QKT;
-    case AS_T_S: return &tu->h->S;
-    case AS_T_A: return &tu->h->A;
-    default: return &tu->t->O;
+    as_expand_style st;
+    as_text t = {0};
+
+    if (ascii) {
+        snprintf(buf, size, "%s_%ld", name, hd);
+        return;
     }
+    memset(&st, 0, sizeof st);
+    as_expand_sub(&t, name, (size_t)hd, &st);
+    snprintf(buf, size, "%s", t.failed ? name : as_text_str(&t));
+    as_text_free(&t);
+}
+
+/* The name of table tb of head hd as the chapter prints it: QKᵀ (QK^T with --ascii),
+ * Q₀K₀ᵀ for head 0 of several, S₁, Qr; into buf, which it returns. */
+static const char *table_word(const tutor *tu, as_table tb, long hd, char *buf, size_t size)
+{
+    const int ascii = tu->st.ascii;
+    const char *tee = ascii ? "^T" : "\xe1\xb5\x80";
+    const char *name = tb == AS_T_QR ? "Qr" : tb == AS_T_KR ? "Kr" : as_table_name(tb);
+
+    if (!numbered(tu->p, tb, hd))
+        snprintf(buf, size, "%s", tb == AS_T_QKT ? (ascii ? "QK^T" : "QK\xe1\xb5\x80") : name);
+    else if (tb == AS_T_QKT) {
+        char q[24], k[24];
+        with_head(q, sizeof q, "Q", hd, ascii);
+        with_head(k, sizeof k, "K", hd, ascii);
+        snprintf(buf, size, "%s%s%s", q, k, tee);
+    } else
+        with_head(buf, size, name, hd, ascii);
+    return buf;
+}
+
+#define WORD 64 /* room for a table's name */
+
+/* The table of cell c as the chapter prints it (as table_word). */
+static const char *cell_word(const tutor *tu, const cell *c, char *buf)
+{
+    return table_word(tu, c->tb, c->head, buf, WORD);
+}
+
+const as_matrix *as_practice_truth(const as_trace *t, as_table tb, long hd)
+{
+    const as_head_trace *h = &t->head[hd < 0 ? 0 : hd];
+
+    if (hd < 0)
+        return tb == AS_T_Q ? &t->Q : tb == AS_T_K ? &t->K : tb == AS_T_V ? &t->V : &t->O;
+    switch (tb) {
+    case AS_T_QR: return &h->Qr;
+    case AS_T_KR: return &h->Kr;
+    case AS_T_QKT: return &h->QKT;
+    case AS_T_S: return &h->S;
+    case AS_T_A: return &h->A;
+    default: return &h->O;
+    }
+}
+
+/* The true table of cell c. */
+static const as_matrix *truth(const tutor *tu, const cell *c)
+{
+    return as_practice_truth(tu->t, c->tb, c->head);
+}
+
+/* The trace of the head cell c belongs to (head 0 for a layer's table). */
+static const as_head_trace *head_of(const tutor *tu, const cell *c)
+{
+    return &tu->t->head[c->head < 0 ? 0 : c->head];
 }
 
 static double value(const tutor *tu, const cell *c)
 {
-    const as_matrix *m = truth(tu, c->tb);
+    const as_matrix *m = truth(tu, c);
     return AS_AT(*m, c->i, c->j);
 }
 
@@ -122,21 +181,88 @@ static int row_asked(const tutor *tu, as_table tb, size_t i)
     return tu->o->row < 0 || !(ROW_TABLES >> tb & 1u) || (size_t)tu->o->row == i;
 }
 
+/* Appends the stage of table tb of head hd, columns lo .. hi - 1, when tb is asked. */
+static void add_stage(tutor *tu, as_table tb, long hd, size_t lo, size_t hi)
+{
+    stage *s;
+
+    if (!(tu->tables >> tb & 1u))
+        return;
+    s = &tu->stage[tu->nstages++];
+    s->tb = tb;
+    s->head = hd;
+    s->lo = lo;
+    s->hi = hi;
+}
+
+/* The stages of the session, in the book's order: Q, K and V (only head --head's
+ * columns of them); then per head the RoPE-turned Qr and Kr (a shared K/V head's once),
+ * QKᵀ, S, A and O; then, with Wo, the layer's O. Returns 0, or -1 when memory ran out. */
+static int plan(tutor *tu)
+{
+    const as_problem *p = tu->p;
+    const long one = tu->o->head;
+    const size_t h0 = one < 0 ? 0 : (size_t)one, h1 = one < 0 ? p->heads : h0 + 1;
+    const size_t g = as_kv_head(p, h0);
+    size_t h;
+
+    tu->stage = malloc((4 + 6 * p->heads) * sizeof *tu->stage);
+    if (tu->stage == NULL)
+        return -1;
+    add_stage(tu, AS_T_Q, -1, one < 0 ? 0 : h0 * p->d_k, one < 0 ? tu->t->Q.cols : (h0 + 1) * p->d_k);
+    add_stage(tu, AS_T_K, -1, one < 0 ? 0 : g * p->d_k, one < 0 ? tu->t->K.cols : (g + 1) * p->d_k);
+    add_stage(tu, AS_T_V, -1, one < 0 ? 0 : g * p->d_v, one < 0 ? tu->t->V.cols : (g + 1) * p->d_v);
+    for (h = h0; h < h1; h++) {
+        if (p->positions == AS_POSITIONS_ROPE) {
+            add_stage(tu, AS_T_QR, (long)h, 0, p->d_k);
+            if (one >= 0 || h % p->group == 0)
+                add_stage(tu, AS_T_KR, (long)h, 0, p->d_k);
+        }
+        add_stage(tu, AS_T_QKT, (long)h, 0, p->m);
+        add_stage(tu, AS_T_S, (long)h, 0, p->m);
+        add_stage(tu, AS_T_A, (long)h, 0, p->m);
+        add_stage(tu, AS_T_O, (long)h, 0, p->d_v);
+    }
+    if (p->Wo != NULL)
+        add_stage(tu, AS_T_O, -1, 0, tu->t->O.cols);
+    return 0;
+}
+
+/* Calls each(tu, c, arg) for every cell of stage s that is asked or shown, in order;
+ * stops when it returns nonzero, and returns that. */
+static int each_cell(tutor *tu, const stage *s, int (*each)(tutor *, const cell *, void *),
+                     void *arg)
+{
+    const size_t rows = as_practice_truth(tu->t, s->tb, s->head)->rows;
+    cell c;
+    int r;
+
+    c.tb = s->tb;
+    c.head = s->head;
+    for (c.i = 0; c.i < rows; c.i++) {
+        if (!row_asked(tu, c.tb, c.i))
+            continue;
+        for (c.j = s->lo; c.j < s->hi; c.j++)
+            if ((r = each(tu, &c, arg)) != 0)
+                return r;
+    }
+    return 0;
+}
+
+/* each_cell's counter: the cells asked (not fixed). */
+static int count_one(tutor *tu, const cell *c, void *arg)
+{
+    *(size_t *)arg += !fixed(tu, c);
+    return 0;
+}
+
 /* The cells to answer. */
-static size_t count_cells(const tutor *tu)
+static size_t count_cells(tutor *tu)
 {
     size_t k, n = 0;
-    cell c;
 
-    for (k = 0; k < NTABLES; k++) {
-        const as_matrix *m = truth(tu, order[k]);
-        if (!(tu->tables >> order[k] & 1u))
-            continue;
-        c.tb = order[k];
-        for (c.i = 0; c.i < m->rows; c.i++)
-            for (c.j = 0; c.j < m->cols; c.j++)
-                n += row_asked(tu, c.tb, c.i) && !fixed(tu, &c);
-    }
+    for (k = 0; k < tu->nstages; k++)
+        each_cell(tu, &tu->stage[k], count_one, &n);
     return n;
 }
 
@@ -152,60 +278,81 @@ static as_view column_of(const as_matrix *m, size_t j)
     return as_view_column(m->v, m->cols, j, NULL, m->rows);
 }
 
-/* The projection's parts: its input row (X or Xkv), W and bias of table tb. */
+/* The projection's parts: its input (X or Xkv, with their positions' encoding added
+ * when sinusoidal), W and bias of table tb. */
 static void projection(const tutor *tu, as_table tb, const as_matrix **x, const as_matrix **w,
                        const as_matrix **b, const char **wname)
 {
     const as_problem *p = tu->p;
+    const int pe = p->positions == AS_POSITIONS_SINUSOIDAL;
 
-    *x = tb == AS_T_Q ? p->X : p->Xkv;
+    *x = tb == AS_T_Q || !p->cross ? (pe ? &tu->t->Xp : p->X) : (pe ? &tu->t->Xkvp : p->Xkv);
     *w = tb == AS_T_Q ? p->Wq : tb == AS_T_K ? p->Wk : p->Wv;
     *b = tb == AS_T_Q ? p->bq : tb == AS_T_K ? p->bk : p->bv;
     *wname = tb == AS_T_Q ? "Wq" : tb == AS_T_K ? "Wk" : "Wv";
 }
 
-/* The two factors of a dot product cell: rows and columns of tables. */
-static void factors(const tutor *tu, const cell *c, as_view *a, as_view *b, char *aname,
-                    size_t asize, char *bname, size_t bsize, size_t *asub)
+/* "Wq第0列" into t. */
+static void column_name(as_text *t, const tutor *tu, const char *table, size_t j)
 {
-    const as_matrix *x, *w, *bias;
-    const char *wn;
-
-    *asub = c->i;
-    if (c->tb == AS_T_QKT) {
-        *a = row_of(&tu->t->Q, c->i);
-        *b = row_of(&tu->t->K, c->j);
-        snprintf(aname, asize, "q");
-        as_text bt = {0};
-        as_expand_sub(&bt, "k", c->j, &tu->st);
-        snprintf(bname, bsize, "%s", as_text_str(&bt));
-        as_text_free(&bt);
-        return;
-    }
-    if (c->tb == AS_T_O) {
-        *a = row_of(&tu->h->A, c->i);
-        *b = column_of(&tu->t->V, c->j);
-        snprintf(aname, asize, "a");
-        snprintf(bname, bsize, as_msg_text(tu->o->ro.lang, AS_MSG_PR_COLUMN), "V", c->j);
-        return;
-    }
-    projection(tu, c->tb, &x, &w, &bias, &wn);
-    *a = row_of(x, c->i);
-    *b = column_of(w, c->j);
-    snprintf(aname, asize, "x");
-    snprintf(bname, bsize, as_msg_text(tu->o->ro.lang, AS_MSG_PR_COLUMN), wn, c->j);
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_COLUMN), table, j);
 }
 
-/* The bias term of a projection cell, or NULL. */
-static const double *bias_of(const tutor *tu, const cell *c)
+/* The two factors of a dot product cell, and their names: rows and columns of tables. */
+static void factors(const tutor *tu, const cell *c, as_view *a, as_view *b, as_text *an,
+                    as_text *bn)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const int rope = tu->p->positions == AS_POSITIONS_ROPE;
+    const as_matrix *x, *w, *bias;
+    const char *wn;
+    char word[WORD];
+
+    if (c->tb == AS_T_QKT) {
+        *a = row_of(rope ? &h->Qr : &h->Q, c->i);
+        *b = row_of(rope ? &h->Kr : &h->K, c->j);
+        as_expand_sub(an, rope ? "qr" : "q", c->i, &tu->st);
+        as_expand_sub(bn, rope ? "kr" : "k", c->j, &tu->st);
+    } else if (c->tb == AS_T_O && c->head >= 0) {
+        *a = row_of(&h->A, c->i);
+        *b = column_of(&h->V, c->j);
+        as_expand_sub(an, "a", c->i, &tu->st);
+        column_name(bn, tu, table_word(tu, AS_T_V, tu->p->heads > 1 ? c->head : -1, word, WORD), c->j);
+    } else if (c->tb == AS_T_O) { /* the layer's: the heads side by side, through Wo */
+        *a = row_of(&tu->t->C, c->i);
+        *b = column_of(tu->p->Wo, c->j);
+        as_expand_sub(an, "c", c->i, &tu->st);
+        column_name(bn, tu, "Wo", c->j);
+    } else {
+        projection(tu, c->tb, &x, &w, &bias, &wn);
+        *a = row_of(x, c->i);
+        *b = column_of(w, c->j);
+        as_expand_sub(an, "x", c->i, &tu->st);
+        if (tu->p->positions == AS_POSITIONS_SINUSOIDAL) {
+            as_text_addf(an, "+");
+            as_expand_sub(an, "PE", c->i, &tu->st);
+        }
+        column_name(bn, tu, wn, c->j);
+    }
+}
+
+/* The bias term of a projection cell (or of the layer's O), or NULL; its name into n. */
+static const double *bias_of(const tutor *tu, const cell *c, as_text *n)
 {
     const as_matrix *x, *w, *b;
     const char *wn;
 
+    if (c->tb == AS_T_O && c->head < 0 && tu->p->bo != NULL) {
+        as_expand_sub(n, "bo", c->j, &tu->st);
+        return &tu->p->bo->v[c->j];
+    }
     if (c->tb != AS_T_Q && c->tb != AS_T_K && c->tb != AS_T_V)
         return NULL;
     projection(tu, c->tb, &x, &w, &b, &wn);
-    return b == NULL ? NULL : &b->v[c->j];
+    if (b == NULL)
+        return NULL;
+    as_expand_sub(n, c->tb == AS_T_Q ? "bq" : c->tb == AS_T_K ? "bk" : "bv", c->j, &tu->st);
+    return &b->v[c->j];
 }
 
 /* Appends v for people, into t. */
@@ -214,71 +361,133 @@ static void number(as_text *t, const tutor *tu, double v)
     as_expand_number(t, v, &tu->st);
 }
 
+/* ", the ALiBi bias = −0.5×(1−0) = −0.5": the bias an S cell adds; nothing without ALiBi. */
+static void alibi_term(as_text *t, const tutor *tu, const cell *c)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const char *minus = as_sym_text(tu->st.ascii, AS_SYM_MINUS);
+    as_text sl = {0}, b = {0};
+
+    if (h->B.rows == 0)
+        return;
+    number(&sl, tu, h->slope);
+    number(&b, tu, AS_AT(h->B, c->i, c->j));
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_ALIBI), minus, as_text_str(&sl),
+                 as_sym_text(tu->st.ascii, AS_SYM_TIMES), c->i, minus, c->j, as_text_str(&b));
+    as_text_free(&sl);
+    as_text_free(&b);
+}
+
 /* "√2 ≈ 1.414214" (or the custom scale) and the raw score: what an S cell is made of. */
 static void from_scores(as_text *t, const tutor *tu, const cell *c)
 {
-    char name[96];
-    as_text r = {0};
+    char name[96], word[WORD];
+    as_text r = {0}, s = {0};
+    const char *what;
 
-    snprintf(name, sizeof name, "%s[%zu][%zu]", table_word(tu, AS_T_QKT), c->i, c->j);
-    number(&r, tu, AS_AT(tu->h->QKT, c->i, c->j));
+    snprintf(name, sizeof name, "%s[%zu][%zu]", table_word(tu, AS_T_QKT, c->head, word, WORD),
+             c->i, c->j);
+    number(&r, tu, AS_AT(head_of(tu, c)->QKT, c->i, c->j));
     if (tu->p->scale_auto) {
-        as_text s = {0};
         as_text_addf(&s, "%s%zu %s ", as_sym_text(tu->st.ascii, AS_SYM_SQRT), tu->p->d_k,
                      as_sym_text(tu->st.ascii, AS_SYM_APPROX));
         number(&s, tu, tu->p->sqrt_dk);
-        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), name, as_text_str(&r),
-                     tu->st.ascii ? "sqrt(d_k)" : "\xe2\x88\x9a" "d_k", as_text_str(&s));
-        as_text_free(&s);
+        what = tu->st.ascii ? "sqrt(d_k)" : "\xe2\x88\x9a" "d_k";
     } else {
-        as_text s = {0};
         number(&s, tu, tu->p->scale);
-        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), name, as_text_str(&r),
-                     as_msg_text(tu->o->ro.lang, AS_MSG_PR_SCALE), as_text_str(&s));
-        as_text_free(&s);
+        what = as_msg_text(tu->o->ro.lang, AS_MSG_PR_SCALE);
     }
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), name, as_text_str(&r), what,
+                 as_text_str(&s));
+    alibi_term(t, tu, c);
+    as_text_free(&s);
     as_text_free(&r);
+}
+
+/* RoPE: the pair cell c's column belongs to (its number k, its columns a and b). */
+static void rope_pair_of(const tutor *tu, const cell *c, size_t *k, size_t *a, size_t *b)
+{
+    for (*k = 0; *k < tu->p->d_k / 2; ++*k) {
+        as_rope_pair(a, b, *k, tu->p->d_k, tu->p->rope);
+        if (*a == c->j || *b == c->j)
+            return;
+    }
+}
+
+/* The row a RoPE cell turns (Q's or K's of its head), named into n. */
+static as_view rope_source(const tutor *tu, const cell *c, as_text *n)
+{
+    const as_head_trace *h = head_of(tu, c);
+
+    as_expand_sub(n, c->tb == AS_T_QR ? "q" : "k", c->i, &tu->st);
+    return row_of(c->tb == AS_T_QR ? &h->Q : &h->K, c->i);
+}
+
+/* "q₁ = [1,0]; pair 0 is numbers 0 and 1, turned at position 1 by …": a RoPE cell. */
+static void from_rope(as_text *t, const tutor *tu, const cell *c)
+{
+    const size_t pairs = tu->p->d_k / 2, pos = tu->p->offset + c->i;
+    size_t k, a, b;
+    as_text n = {0}, x = {0}, th = {0}, an = {0}, cs = {0}, sn = {0};
+    const as_view v = rope_source(tu, c, &n);
+
+    rope_pair_of(tu, c, &k, &a, &b);
+    as_expand_vector(&x, &v, &tu->st);
+    number(&th, tu, tu->t->rope_theta.v[k]);
+    number(&an, tu, tu->t->rope_angle.v[c->i * pairs + k]);
+    number(&cs, tu, tu->t->rope_cos.v[c->i * pairs + k]);
+    number(&sn, tu, tu->t->rope_sin.v[c->i * pairs + k]);
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_ROPE), as_text_str(&n), as_text_str(&x),
+                 k, a, b, pos, pos, as_sym_text(tu->st.ascii, AS_SYM_TIMES), as_text_str(&th), as_text_str(&an), as_text_str(&cs),
+                 as_text_str(&sn));
+    t->failed |= n.failed | x.failed | th.failed | an.failed | cs.failed | sn.failed;
+    as_text_free(&n);
+    as_text_free(&x);
+    as_text_free(&th);
+    as_text_free(&an);
+    as_text_free(&cs);
+    as_text_free(&sn);
 }
 
 /* The line that shows what cell c is made of. */
 static void made_from(as_text *t, const tutor *tu, const cell *c)
 {
     as_view a, b;
-    char an[8], bn[64];
-    size_t asub;
     const double *bias;
-    as_text nm = {0}, x = {0}, y = {0};
+    as_text nm = {0}, bn = {0}, x = {0}, y = {0};
 
     if (c->tb == AS_T_S) {
         from_scores(t, tu, c);
         return;
     }
+    if (c->tb == AS_T_QR || c->tb == AS_T_KR) {
+        from_rope(t, tu, c);
+        return;
+    }
     if (c->tb == AS_T_A) {
-        as_view s = row_of(&tu->h->S, c->i);
+        as_view s = row_of(&head_of(tu, c)->S, c->i);
         as_expand_vector(&x, &s, &tu->st);
         as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_ROW_SCORES), c->i, as_text_str(&x));
         as_text_free(&x);
         return;
     }
-    factors(tu, c, &a, &b, an, sizeof an, bn, sizeof bn, &asub);
-    as_expand_sub(&nm, an, asub, &tu->st);
+    factors(tu, c, &a, &b, &nm, &bn);
     as_expand_vector(&x, &a, &tu->st);
     as_expand_vector(&y, &b, &tu->st);
     as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), as_text_str(&nm),
-                 as_text_str(&x), bn, as_text_str(&y));
-    t->failed |= nm.failed | x.failed | y.failed;
+                 as_text_str(&x), as_text_str(&bn), as_text_str(&y));
+    t->failed |= nm.failed | bn.failed | x.failed | y.failed;
     as_text_free(&nm);
+    as_text_free(&y);
+    as_text_free(&bn);
+    if ((bias = bias_of(tu, c, &bn)) != NULL) {
+        as_expand_number(&y, *bias, &tu->st);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_BIAS), as_text_str(&bn),
+                     as_text_str(&y));
+    }
+    as_text_free(&bn);
     as_text_free(&x);
     as_text_free(&y);
-    if ((bias = bias_of(tu, c)) != NULL) {
-        as_text bt = {0};
-        as_expand_sub(&bt, c->tb == AS_T_Q ? "bq" : c->tb == AS_T_K ? "bk" : "bv", c->j, &tu->st);
-        as_expand_number(&y, *bias, &tu->st);
-        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_BIAS), as_text_str(&bt),
-                     as_text_str(&y));
-        as_text_free(&bt);
-        as_text_free(&y);
-    }
 }
 
 /* " = v" or " ≈ v" (when v is shown rounded). */
@@ -290,62 +499,121 @@ static void result(as_text *t, const tutor *tu, double v)
     as_text_addf(t, " %s %s", rounded ? as_sym_text(tu->st.ascii, AS_SYM_APPROX) : "=", buf);
 }
 
+/* An S cell's arithmetic: the raw score scaled, its ALiBi bias, its mask. */
+static void score_arithmetic(as_text *t, const tutor *tu, const cell *c)
+{
+    const as_head_trace *h = head_of(tu, c);
+
+    if (tu->p->scale_auto) {
+        as_expand_over_sqrt(t, AS_AT(h->QKT, c->i, c->j), tu->p->d_k, &tu->st);
+    } else {
+        as_expand_factor(t, AS_AT(h->QKT, c->i, c->j), &tu->st);
+        as_text_addf(t, "%s", as_sym_text(tu->st.ascii, AS_SYM_TIMES));
+        as_expand_factor(t, tu->p->scale, &tu->st);
+    }
+    if (h->B.rows != 0) {
+        as_text_addf(t, "+");
+        as_expand_factor(t, AS_AT(h->B, c->i, c->j), &tu->st);
+    }
+    if (AS_AT(tu->t->M, c->i, c->j) != 0) {
+        as_text_addf(t, "+");
+        as_expand_factor(t, AS_AT(tu->t->M, c->i, c->j), &tu->st);
+    }
+    result(t, tu, value(tu, c));
+}
+
+/* An A cell's arithmetic: the shifted exp over the row's sum. */
+static void share_arithmetic(as_text *t, const tutor *tu, const cell *c)
+{
+    const as_head_trace *h = head_of(tu, c);
+    as_text e = {0}, s = {0}, v = {0}, x = {0};
+
+    as_text_addf(&e, "exp(");
+    number(&e, tu, AS_AT(h->shifted, c->i, c->j));
+    as_text_addf(&e, ")");
+    number(&v, tu, AS_AT(h->exps, c->i, c->j));
+    number(&s, tu, AS_AT(h->sums, c->i, 0));
+    as_text_addf(&x, "%s/%s", as_text_str(&v), as_text_str(&s));
+    result(&x, tu, value(tu, c));
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_SHARE), as_text_str(&e),
+                 as_text_str(&v), as_text_str(&s), as_text_str(&x));
+    as_text_free(&e);
+    as_text_free(&s);
+    as_text_free(&v);
+    as_text_free(&x);
+}
+
+/* A RoPE cell's arithmetic: "q₁[0]×cos − q₁[1]×sin = …" (the pair's first number) or
+ * "q₁[0]×sin + q₁[1]×cos = …" (its second). */
+static void rope_arithmetic(as_text *t, const tutor *tu, const cell *c)
+{
+    const size_t pairs = tu->p->d_k / 2;
+    const char *times = as_sym_text(tu->st.ascii, AS_SYM_TIMES);
+    size_t k, a, b;
+    as_text n = {0};
+    const as_view v = rope_source(tu, c, &n);
+    double cs, sn;
+    int first;
+
+    rope_pair_of(tu, c, &k, &a, &b);
+    first = c->j == a;
+    cs = tu->t->rope_cos.v[c->i * pairs + k];
+    sn = tu->t->rope_sin.v[c->i * pairs + k];
+    as_text_addf(t, "%s[%zu]%s%s %s %s[%zu]%s%s = ", as_text_str(&n), a, times,
+                 first ? "cos" : "sin", first ? as_sym_text(tu->st.ascii, AS_SYM_MINUS) : "+",
+                 as_text_str(&n), b, times, first ? "sin" : "cos");
+    as_expand_factor(t, as_view_at(&v, a), &tu->st);
+    as_text_addf(t, "%s", times);
+    as_expand_factor(t, first ? cs : sn, &tu->st);
+    as_text_addf(t, " %s ", first ? as_sym_text(tu->st.ascii, AS_SYM_MINUS) : "+");
+    as_expand_factor(t, as_view_at(&v, b), &tu->st);
+    as_text_addf(t, "%s", times);
+    as_expand_factor(t, first ? sn : cs, &tu->st);
+    t->failed |= n.failed;
+    as_text_free(&n);
+    result(t, tu, value(tu, c));
+}
+
 /* The cell's arithmetic, ending with its value: "q₁·k₀ = 1×1+0×0 = 1". */
 static void arithmetic(as_text *t, const tutor *tu, const cell *c)
 {
     as_view a, b;
-    char an[8], bn[64];
-    size_t asub;
     const double *bias;
+    as_text an = {0}, bn = {0};
 
     if (c->tb == AS_T_S) {
-        if (tu->p->scale_auto) {
-            as_expand_over_sqrt(t, AS_AT(tu->h->QKT, c->i, c->j), tu->p->d_k, &tu->st);
-        } else {
-            as_expand_factor(t, AS_AT(tu->h->QKT, c->i, c->j), &tu->st);
-            as_text_addf(t, "%s", as_sym_text(tu->st.ascii, AS_SYM_TIMES));
-            as_expand_factor(t, tu->p->scale, &tu->st);
-        }
-        if (AS_AT(tu->t->M, c->i, c->j) != 0) {
-            as_text_addf(t, "+");
-            as_expand_factor(t, AS_AT(tu->t->M, c->i, c->j), &tu->st);
-        }
-        result(t, tu, value(tu, c));
+        score_arithmetic(t, tu, c);
         return;
     }
     if (c->tb == AS_T_A) {
-        as_text e = {0}, s = {0}, v = {0}, x = {0};
-        as_text_addf(&e, "exp(");
-        number(&e, tu, AS_AT(tu->h->shifted, c->i, c->j));
-        as_text_addf(&e, ")");
-        number(&v, tu, AS_AT(tu->h->exps, c->i, c->j));
-        number(&s, tu, AS_AT(tu->h->sums, c->i, 0));
-        as_text_addf(&x, "%s/%s", as_text_str(&v), as_text_str(&s));
-        result(&x, tu, value(tu, c));
-        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_SHARE), as_text_str(&e),
-                     as_text_str(&v), as_text_str(&s), as_text_str(&x));
-        as_text_free(&e);
-        as_text_free(&s);
-        as_text_free(&v);
-        as_text_free(&x);
+        share_arithmetic(t, tu, c);
         return;
     }
-    factors(tu, c, &a, &b, an, sizeof an, bn, sizeof bn, &asub);
-    as_expand_sub(t, an, asub, &tu->st);
-    as_text_addf(t, "%s%s = ", as_sym_text(tu->st.ascii, AS_SYM_DOT), bn);
+    if (c->tb == AS_T_QR || c->tb == AS_T_KR) {
+        rope_arithmetic(t, tu, c);
+        return;
+    }
+    factors(tu, c, &a, &b, &an, &bn);
+    as_text_addf(t, "%s%s%s = ", as_text_str(&an), as_sym_text(tu->st.ascii, AS_SYM_DOT),
+                 as_text_str(&bn));
     as_expand_products(t, &a, &b, "+", &tu->st);
-    if ((bias = bias_of(tu, c)) != NULL) {
+    as_text_free(&an);
+    as_text_free(&bn);
+    if ((bias = bias_of(tu, c, &bn)) != NULL) {
         as_text_addf(t, "+");
         as_expand_factor(t, *bias, &tu->st);
     }
+    as_text_free(&bn);
     result(t, tu, value(tu, c));
 }
 
 /* ---- the named mistakes a single cell can show ---- */
 
-static as_answer_kind kind_of(as_table tb)
+as_answer_kind as_practice_kind(as_table tb)
 {
     switch (tb) {
+    case AS_T_QR:
+    case AS_T_KR: return AS_ANS_KINDS;
     case AS_T_Q: return AS_ANS_Q;
     case AS_T_K: return AS_ANS_K;
     case AS_T_V: return AS_ANS_V;
@@ -359,20 +627,23 @@ static as_answer_kind kind_of(as_table tb)
 /* The cell c of mistake chain v, into *x; 0 when that chain does not give it. */
 static int variant_cell(tutor *tu, size_t v, const cell *c, double *x)
 {
-    const as_chain *ch = as_chain_get(&tu->chains, v);
+    const as_chain *ch;
+    const as_matrix *m = truth(tu, c);
     as_table_grade g;
     const as_chain_slot *s;
 
-    if (ch == NULL) {
+    if (as_practice_kind(c->tb) == AS_ANS_KINDS)
+        return 0;
+    if ((ch = as_chain_get(&tu->chains, v)) == NULL) {
         tu->failed = 1;
         return 0;
     }
     memset(&g, 0, sizeof g);
-    g.kind = kind_of(c->tb);
-    g.head = c->tb <= AS_T_V ? -1 : 0;
+    g.kind = as_practice_kind(c->tb);
+    g.head = c->head;
     g.row = -1;
     s = as_chain_slot_of(ch, tu->p, &g);
-    if (!s->ok || s->calc.rows != truth(tu, c->tb)->rows || s->calc.cols != truth(tu, c->tb)->cols)
+    if (!s->ok || s->calc.rows != m->rows || s->calc.cols != m->cols)
         return 0;
     *x = AS_AT(s->calc, c->i, c->j);
     return 1;
@@ -401,7 +672,7 @@ static int projection_mistake(const cell *c, as_fit f)
 /* The mistakes whose value of cell c the written w (unit u) stands for. */
 static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
 {
-    const as_matrix *m = truth(tu, c->tb);
+    const as_matrix *m = truth(tu, c);
     size_t v, n = 0;
     double x;
 
@@ -516,6 +787,7 @@ static void hint(tutor *tu, const cell *c, const char *typed, double w, double u
     as_fit fits[MAX_FITS];
     const size_t n = mistakes(tu, c, w, u, fits);
     as_text t = {0};
+    char word[WORD];
 
     arithmetic(&t, tu, c);
     if (n == 0) {
@@ -526,7 +798,7 @@ static void hint(tutor *tu, const cell *c, const char *typed, double w, double u
     }
     most_likely_first(fits, n, c->tb);
     if (fits[0].diag == AS_DIAG_TRANSPOSED) {
-        say(tu, 1, AS_MSG_PR_TRANSPOSED, typed, table_word(tu, c->tb), c->j, c->i, c->i, c->j);
+        say(tu, 1, AS_MSG_PR_TRANSPOSED, typed, cell_word(tu, c, word), c->j, c->i, c->i, c->j);
     } else {
         as_table_grade g;
         char why[512];
@@ -616,18 +888,20 @@ enum { ANS_RIGHT, ANS_MISSED, ANS_STOP };
 /* "A[1][0]" appended to the list of missed cells. */
 static void note_missed(tutor *tu, const cell *c)
 {
+    char word[WORD];
+
     as_text_addf(&tu->missed, "%s%s[%zu][%zu]",
                  tu->missed.len ? as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP) : "",
-                 table_word(tu, c->tb), c->i, c->j);
+                 cell_word(tu, c, word), c->i, c->j);
     tu->sc->missed++;
 }
 
 static int reveal(tutor *tu, const cell *c)
 {
-    char buf[AS_NUM_BUF];
+    char buf[AS_NUM_BUF], word[WORD];
 
     as_fmt_display(buf, sizeof buf, value(tu, c), tu->st.digits, tu->st.ascii);
-    say(tu, 1, AS_MSG_PR_REVEAL, table_word(tu, c->tb), c->i, c->j, buf);
+    say(tu, 1, AS_MSG_PR_REVEAL, cell_word(tu, c, word), c->i, c->j, buf);
     note_missed(tu, c);
     return ANS_MISSED;
 }
@@ -635,10 +909,10 @@ static int reveal(tutor *tu, const cell *c)
 /* Shows the prompt and reads an answer into buf; -1 at the end of input. */
 static long prompt(tutor *tu, const cell *c, char *buf, size_t size)
 {
-    char echo[LINE_MAX_IN];
+    char echo[LINE_MAX_IN], word[WORD];
     long n;
 
-    say(tu, 0, AS_MSG_PR_PROMPT, table_word(tu, c->tb), c->i, c->j);
+    say(tu, 0, AS_MSG_PR_PROMPT, cell_word(tu, c, word), c->i, c->j);
     if (fflush(tu->out) != 0 || ferror(tu->out))
         tu->failed = 1;
     n = read_line(tu->in, buf, size);
@@ -711,36 +985,37 @@ static int ask(tutor *tu, const cell *c)
 /* Shows a cell the mask fixes. */
 static void given(tutor *tu, const cell *c)
 {
-    char buf[AS_NUM_BUF];
+    char buf[AS_NUM_BUF], word[WORD];
 
     as_fmt_display(buf, sizeof buf, value(tu, c), tu->st.digits, tu->st.ascii);
-    say(tu, 1, AS_MSG_PR_GIVEN, table_word(tu, c->tb), c->i, c->j, buf);
+    say(tu, 1, AS_MSG_PR_GIVEN, cell_word(tu, c, word), c->i, c->j, buf);
 }
 
-/* Asks every cell of table tb that is asked. Returns 0, or -1 when the student
- * stopped (or writing failed). */
-static int ask_table(tutor *tu, as_table tb)
+/* each_cell's asker: a cell the mask fixes is shown, any other asked. Returns 0, or -1
+ * when the student stopped (or writing failed). */
+static int ask_one(tutor *tu, const cell *c, void *arg)
 {
-    const as_matrix *m = truth(tu, tb);
-    cell c;
     int r;
 
-    say(tu, 1, AS_MSG_PR_TABLE, table_word(tu, tb));
-    c.tb = tb;
-    for (c.i = 0; c.i < m->rows; c.i++) {
-        if (!row_asked(tu, tb, c.i))
-            continue;
-        for (c.j = 0; c.j < m->cols; c.j++) {
-            if (fixed(tu, &c)) {
-                given(tu, &c);
-                continue;
-            }
-            if ((r = ask(tu, &c)) == ANS_STOP || tu->failed)
-                return -1;
-            tu->sc->right += r == ANS_RIGHT;
-        }
+    (void)arg;
+    if (fixed(tu, c)) {
+        given(tu, c);
+        return 0;
     }
+    if ((r = ask(tu, c)) == ANS_STOP || tu->failed)
+        return -1;
+    tu->sc->right += r == ANS_RIGHT;
     return 0;
+}
+
+/* Asks every cell of stage s that is asked, after its heading. Returns 0, or -1 when
+ * the student stopped (or writing failed). */
+static int ask_stage(tutor *tu, const stage *s)
+{
+    char word[WORD];
+
+    say(tu, 1, AS_MSG_PR_TABLE, table_word(tu, s->tb, s->head, word, WORD));
+    return each_cell(tu, s, ask_one, NULL);
 }
 
 /* The score and the cells missed. */
@@ -761,12 +1036,28 @@ static void summary(tutor *tu)
         say(tu, 1, AS_MSG_PR_ALL_RIGHT);
 }
 
-/* The tables asked: the options', or all seven (QKᵀ, S, A, O with a row). */
+/* The tables asked: the options', or all (QKᵀ, S, A, O with a row). */
 static unsigned tables_asked(const as_practice_opts *o)
 {
     if (o->tables & ASKABLE)
         return o->tables & ASKABLE;
     return o->row >= 0 ? ROW_TABLES : ASKABLE;
+}
+
+/* Starts tu for a session on p and t. Returns 0, or -1 when memory ran out. */
+static int start(tutor *tu, const as_problem *p, const as_trace *t, const as_practice_opts *o,
+                 as_practice_score *sc)
+{
+    memset(tu, 0, sizeof *tu);
+    memset(sc, 0, sizeof *sc);
+    tu->p = p;
+    tu->t = t;
+    tu->o = o;
+    tu->sc = sc;
+    tu->tables = tables_asked(o);
+    tu->st.digits = o->ro.digits;
+    tu->st.ascii = o->ro.ascii;
+    return plan(tu);
 }
 
 int as_practice_run(FILE *in, FILE *out, FILE *log, const as_problem *p, const as_trace *t,
@@ -775,30 +1066,52 @@ int as_practice_run(FILE *in, FILE *out, FILE *log, const as_problem *p, const a
     tutor tu;
     size_t k;
 
-    memset(&tu, 0, sizeof tu);
-    memset(sc, 0, sizeof *sc);
+    if (start(&tu, p, t, o, sc) != 0)
+        return -1;
     tu.in = in;
     tu.out = out;
     tu.log = log;
-    tu.p = p;
-    tu.t = t;
-    tu.h = &t->head[0];
-    tu.o = o;
-    tu.sc = sc;
-    tu.tables = tables_asked(o);
-    tu.st.digits = o->ro.digits;
-    tu.st.ascii = o->ro.ascii;
     as_chain_cache_init(&tu.chains, p, &t->M, NULL, 0);
     sc->cells = count_cells(&tu);
     say(&tu, 1, AS_MSG_PR_INTRO, o->ro.ascii ? "1/sqrt(2)" : "1/\xe2\x88\x9a" "2");
-    for (k = 0; k < NTABLES && !sc->stopped; k++)
-        if ((tu.tables >> order[k] & 1u) && ask_table(&tu, order[k]) != 0)
+    for (k = 0; k < tu.nstages && !sc->stopped; k++)
+        if (ask_stage(&tu, &tu.stage[k]) != 0)
             sc->stopped = 1;
     summary(&tu);
     tu.failed |= tu.missed.failed;
     as_text_free(&tu.missed);
     as_chain_cache_free(&tu.chains);
+    free(tu.stage);
     if (fflush(out) != 0 || ferror(out) || tu.failed)
         return -1;
     return sc->right == sc->cells ? 0 : 1;
+}
+
+/* each_cell's collector: every cell asked, into the list arg points to. */
+static int collect_one(tutor *tu, const cell *c, void *arg)
+{
+    as_practice_cell **at = arg;
+
+    if (!fixed(tu, c))
+        *(*at)++ = *c;
+    return 0;
+}
+
+size_t as_practice_cells(as_practice_cell **cells, const as_problem *p, const as_trace *t,
+                         const as_practice_opts *o)
+{
+    tutor tu;
+    as_practice_score sc;
+    as_practice_cell *at;
+    size_t k, n;
+
+    *cells = NULL;
+    if (start(&tu, p, t, o, &sc) != 0)
+        return (size_t)-1;
+    n = count_cells(&tu);
+    if ((at = *cells = malloc((n ? n : 1) * sizeof **cells)) != NULL)
+        for (k = 0; k < tu.nstages; k++)
+            each_cell(&tu, &tu.stage[k], collect_one, &at);
+    free(tu.stage);
+    return *cells == NULL ? (size_t)-1 : n;
 }
