@@ -26,9 +26,21 @@
 #include <unistd.h>
 
 #include "attnstep/parse.h"
+#define CLI_OUT "build/tests/tensor.out"
+#define CLI_ERR "build/tests/tensor.err"
 #include "cli_util.h"
 
 #define DATA "tests/data/npy/"
+
+/* stdout of the last run is exactly want. */
+static void assert_golden_text(const char *want)
+{
+    char *got = slurp(OUT);
+
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+}
 
 /* Parses the input text as a file in tests/data/npy/ (so that load() finds the files
  * there), errors in English. Returns what as_parse_text() returns. */
@@ -461,6 +473,45 @@ static void test_a_wrong_name_or_slice_is_refused_with_what_there_is(void **stat
     refused("gpt2-text/x.txt", "wq", "holds one matrix and no names");
 }
 
+/* ------------------------------------------------------------------ weights FILE ---- */
+
+/* w.npz holds wq (2x3 float64: 48 bytes), wk (2x3 float32: 24) and b (3 float16: 6), as
+ * make.py saved them; x.npy a 4x8 float64 after numpy's 128-byte header. */
+static void test_weights_lists_each_tensor_with_dtype_shape_and_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(run("weights --lang en " DATA "w.npz"), 0);
+    assert_golden_text("name  dtype  shape   bytes\n"
+                       "wq    <f8    (2, 3)  48\n"
+                       "wk    <f4    (2, 3)  24\n"
+                       "b     <f2    (3,)    6\n"
+                       "npz file, 3 tensors, 78 bytes\n");
+    assert_int_equal(run("weights " DATA "x.npy"), 0);
+    assert_golden_text("名字  数据类型  形状    字节数\n"
+                       "-     <f8       (4, 8)  256\n"
+                       "npy文件，1个张量，共256字节\n");
+    assert_int_equal(run("weights --format json " DATA "x.npy"), 0);
+    assert_golden_text("{\"file\": \"" DATA "x.npy\", \"format\": \"npy\", \"tensors\": [\n"
+                       "  {\"name\": \"\", \"dtype\": \"<f8\", \"shape\": [4, 8], \"offset\": 128, "
+                       "\"bytes\": 256}\n]}\n");
+    assert_int_equal(run("weights --format json " DATA "gpt2.safetensors"), 0);
+    assert_file_contains(OUT, "{\"name\": \"h.1.attn.c_attn.weight\", \"dtype\": \"F32\", "
+                              "\"shape\": [8, 24], \"offset\": ");
+}
+
+static void test_weights_refuses_text_devices_and_hostile_files_clearly(void **state)
+{
+    (void)state;
+    assert_int_equal(run("weights --lang en " DATA "gpt2-text/x.txt"), 2);
+    assert_file_contains(ERR, "is no .npy, .npz or .safetensors file");
+    assert_stdout_empty();
+    assert_int_equal(run("weights --lang en /dev/zero"), 2); /* refused, not read for ever */
+    assert_file_contains(ERR, "cannot load");
+    assert_int_equal(run("weights --lang en " DATA "w_compressed.npz"), 2);
+    assert_file_contains(ERR, "numpy.savez_compressed");
+    assert_stdout_empty();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -479,6 +530,8 @@ int main(void)
         cmocka_unit_test(test_dtypes_and_shapes_not_read_are_named_with_what_is),
         cmocka_unit_test(test_nan_and_inf_are_refused_at_their_cell_and_byte),
         cmocka_unit_test(test_a_wrong_name_or_slice_is_refused_with_what_there_is),
+        cmocka_unit_test(test_weights_lists_each_tensor_with_dtype_shape_and_bytes),
+        cmocka_unit_test(test_weights_refuses_text_devices_and_hostile_files_clearly),
     };
 
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

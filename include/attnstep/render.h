@@ -65,6 +65,10 @@ void as_text_table(struct as_block *out, const char *expr, const as_matrix *m,
 /* Writes m as JSON rows of round-trip numbers, -inf as null. (render_json.c) */
 void as_json_matrix(FILE *out, const as_matrix *m);
 
+/* Writes s as a JSON string: quotes, backslashes and control characters escaped, UTF-8
+ * as it is. (render_json.c) */
+void as_json_string(FILE *out, const char *s);
+
 /* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
 void as_json_number(FILE *out, double v);
 

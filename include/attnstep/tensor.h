@@ -14,7 +14,13 @@ as_tensor_format as_tensor_sniff(const unsigned char *head, size_t len, uint64_t
 int as_tensor_open(as_tensor_file *f, const char *path, int fd, const unsigned char *mem,
                    uint64_t size, as_tensor_where where);
 
-/* Frees what as_tensor_open() allocated (the fd stays the caller's). */
+/* Opens and indexes the file at path into f (a regular file only: a FIFO or a device is
+ * refused without blocking), errors recorded at where; a file that is no binary weight
+ * file is an error that says so. Returns 0, or -1 with the error set. */
+int as_tensor_open_path(as_tensor_file *f, const char *path, as_tensor_where where);
+
+/* Frees what as_tensor_open() allocated; closes the fd that as_tensor_open_path()
+ * opened (an fd given to as_tensor_open() stays the caller's). */
 void as_tensor_close(as_tensor_file *f);
 
 /* The tensor named name[0..n) of f (a .npz member with or without ".npy"); with name

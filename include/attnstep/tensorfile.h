@@ -54,6 +54,7 @@ typedef struct as_tensor_where {
 typedef struct as_tensor_file {
     const char *path;     /* as errors name it (kept, not copied) */
     int fd;               /* read with pread, or -1 when mem holds the file */
+    int own_fd;           /* nonzero when the fd is f's own, closed with it */
     const unsigned char *mem;
     uint64_t size;
     as_tensor_format format;

@@ -1479,7 +1479,7 @@ void as_msg_singular(char *text)
 {
     static const char *const noun[] = {"1 rows", "1 columns", "1 numbers", "1 labels",
                                        "1 heads", "1 positions", "1 cells", "1 tables",
-                                       "1 files", "1 tokens"};
+                                       "1 files", "1 tokens", "1 tensors"};
     size_t i;
     char *at;
 

@@ -28,6 +28,8 @@ const as_command as_commands[] = {
      "text json", AS_MSG_HINT_GRAD_FORMAT},
     {"practice", 0, AS_MSG_CMD_ARGS_PRACTICE, AS_MSG_CMD_PRACTICE, as_cmd_practice,
      "text", AS_MSG_COUNT},
+    {"weights", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_WEIGHTS, as_cmd_weights,
+     "text json", AS_MSG_COUNT},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 

@@ -5,9 +5,13 @@
 #include "attnstep/safetensors.h"
 #include "attnstep/lex.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 as_tensor_format as_tensor_sniff(const unsigned char *head, size_t len, uint64_t size)
 {
@@ -45,9 +49,48 @@ int as_tensor_open(as_tensor_file *f, const char *path, int fd, const unsigned c
     return rc;
 }
 
+int as_tensor_open_path(as_tensor_file *f, const char *path, as_tensor_where where)
+{
+    unsigned char head[9];
+    struct stat st;
+    char why[128];
+    ssize_t got = 0;
+    int fd, e = 0;
+
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* a FIFO or a device could block */
+        e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+    else if ((fd = open(path, O_RDONLY)) < 0)
+        e = errno;
+    else if (fstat(fd, &st) != 0 || (got = pread(fd, head, sizeof head, 0)) < 0)
+        e = errno, close(fd);
+    if (e != 0) {
+        as_error_msg(where.err, where.file, where.line, where.col, AS_MSG_LD_CANNOT_LOAD, path,
+                     as_msg_errno(why, sizeof why, where.err->lang, e));
+        return -1;
+    }
+    if (as_tensor_sniff(head, (size_t)got, (uint64_t)st.st_size) == AS_TF_NONE) {
+        close(fd);
+        as_error_msg(where.err, where.file, where.line, where.col, AS_MSG_WT_NOT_BINARY, path);
+        as_error_hint_msg(where.err, AS_MSG_WT_NOT_BINARY_HINT);
+        return -1;
+    }
+    if (as_tensor_open(f, path, fd, NULL, (uint64_t)st.st_size, where) != 0) {
+        close(fd);
+        return -1;
+    }
+    f->own_fd = 1;
+    return 0;
+}
+
 void as_tensor_close(as_tensor_file *f)
 {
     size_t i;
+
+    if (f->own_fd && f->fd >= 0)
+        close(f->fd);
+    f->own_fd = 0;
 
     for (i = 0; i < f->n; i++)
         free(f->t[i].name);

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 as is. */
-static void json_string(FILE *out, const char *s)
+void as_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -185,7 +184,7 @@ static void json_labels(FILE *out, const char *const *label, size_t count)
     for (i = 0; i < count; i++) {
         if (i)
             fputc(',', out);
-        json_string(out, label[i]);
+        as_json_string(out, label[i]);
     }
     fputc(']', out);
 }
@@ -256,7 +255,7 @@ static void positions(FILE *out, int *first, const as_problem *p, const as_trace
     if (p->positions == AS_POSITIONS_NONE)
         return;
     key(out, first, "positions");
-    json_string(out, positions_name(p->positions));
+    as_json_string(out, positions_name(p->positions));
     if (p->offset != 0)
         fprintf(out, ", \"offset\": %zu", p->offset);
     if (p->positions == AS_POSITIONS_ROPE) {
@@ -286,7 +285,7 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     fputc('{', out);
     key(out, &first, "title");
     if (p->in->title)
-        json_string(out, p->in->title);
+        as_json_string(out, p->in->title);
     else
         fputs("null", out);
     key(out, &first, "tokens");
@@ -294,7 +293,7 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     key(out, &first, "kv_tokens");
     json_labels(out, p->kv_tokens, p->m);
     key(out, &first, "mask");
-    json_string(out, mask_name(p->mask));
+    as_json_string(out, mask_name(p->mask));
     if (p->mask == AS_MASK_WINDOW)
         fprintf(out, ", \"window\": %zu", p->window);
     fprintf(out, ",\n  \"num_heads\": %zu, \"d_k\": %zu, \"d_v\": %zu", p->heads, p->d_k, p->d_v);
