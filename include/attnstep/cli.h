@@ -126,6 +126,7 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_verify(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_weights(FILE *out, const as_cli *cli, as_error *err);
 
 /* ---- Shared by the commands (shared.c, tiles_mode.c); these call no command ---- */
 

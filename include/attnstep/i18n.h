@@ -725,6 +725,65 @@ typedef enum as_msg {
     AS_MSG_HTML_T_X, AS_MSG_HTML_T_W, AS_MSG_HTML_T_Q, AS_MSG_HTML_T_K, AS_MSG_HTML_T_V,
     AS_MSG_HTML_T_QKT, AS_MSG_HTML_T_M, AS_MSG_HTML_T_S, AS_MSG_HTML_T_A, AS_MSG_HTML_T_O,
     AS_MSG_HTML_T_C,       /* what each table is, under its name */
+    /* ---- binary weight files: .npy, .npz, .safetensors, slices, weights (issue 32) ---- */
+    AS_MSG_BIN_AT,   /* %s file, %llu byte, %s what: an error inside a binary weight file */
+    AS_MSG_BIN_TENSOR_AT,   /* %s file, %s tensor, %llu byte, %s what */
+    AS_MSG_BIN_UNREADABLE,   /* %llu bytes that could not be read */
+    AS_MSG_BIN_PAST_END,   /* %s what (a BIN_PART_*), %llu its end, %llu the file's size */
+    AS_MSG_BIN_PART_HEADER,   /* the header (of a file) */
+    AS_MSG_BIN_PART_DATA,   /* the data (of a tensor) */
+    AS_MSG_BIN_PART_MEMBER,   /* a member of a ZIP */
+    AS_MSG_BIN_PART_DIR,   /* the central directory of a ZIP */
+    AS_MSG_BIN_TRUNCATED_HINT,   /* a file cut short */
+    AS_MSG_BIN_NPY_VERSION,   /* %u %u: the version numpy's header gives */
+    AS_MSG_BIN_NPY_VERSION_HINT,
+    AS_MSG_BIN_NPY_HEADER,   /* %s the text where the header stops making sense */
+    AS_MSG_BIN_NPY_HEADER_HINT,
+    AS_MSG_BIN_DTYPE,   /* %s the dtype, %s the dtypes read */
+    AS_MSG_BIN_DTYPE_HINT,
+    AS_MSG_BIN_DIMS,   /* %s the shape */
+    AS_MSG_BIN_DIMS_HINT,
+    AS_MSG_BIN_TOO_MANY_DIMS,   /* %d the most dimensions read */
+    AS_MSG_BIN_EMPTY,   /* %s the shape */
+    AS_MSG_BIN_SIZE,   /* %s shape, %s dtype, %llu bytes needed, %llu bytes given */
+    AS_MSG_BIN_OVERLAP,   /* %s the other tensor */
+    AS_MSG_BIN_NOT_FINITE,   /* %llu row, %llu column, %s the value */
+    AS_MSG_BIN_NAN_HINT,
+    AS_MSG_BIN_ZIP_NO_END,
+    AS_MSG_BIN_ZIP_BAD_DIR,
+    AS_MSG_BIN_ZIP_BAD_LOCAL,
+    AS_MSG_BIN_ZIP_COMPRESSED,
+    AS_MSG_BIN_JSON_KEYS,   /* the keys of a safetensors tensor */
+    AS_MSG_BIN_ZIP_COMPRESSED_HINT,
+    AS_MSG_BIN_NO_TENSOR,   /* %s the name asked for, %s the names there are */
+    AS_MSG_BIN_LIST_HINT,   /* %s the file */
+    AS_MSG_BIN_WHICH,   /* %zu tensors */
+    AS_MSG_BIN_WHICH_HINT,   /* %s file, %s the first tensor */
+    AS_MSG_BIN_ONE_ONLY,   /* %s the file */
+    AS_MSG_BIN_ONE_ONLY_HINT,   /* %s the file */
+    AS_MSG_BIN_JSON,   /* %s what was expected, %s what is there */
+    AS_MSG_BIN_JSON_HINT,
+    AS_MSG_BIN_JSON_STRING,
+    AS_MSG_BIN_JSON_INTEGER,
+    AS_MSG_BIN_JSON_OBJECT,
+    AS_MSG_BIN_JSON_NEXT,
+    AS_MSG_BIN_JSON_VALUE,
+    AS_MSG_BIN_JSON_MISSING,   /* %s the key */
+    AS_MSG_BIN_META,
+    AS_MSG_BIN_OFFSETS,   /* %llu begin, %llu end */
+    AS_MSG_LD_SLICE_SYNTAX,   /* %s the text where a slice was expected */
+    AS_MSG_LD_SLICE_HINT,
+    AS_MSG_LD_SLICE_OUTSIDE,   /* %s the slice, %s the shape */
+    AS_MSG_LD_SLICE_OUTSIDE_HINT,
+    AS_MSG_LD_SLICE_1D,   /* %s the shape */
+    AS_MSG_WT_NOT_BINARY,   /* %s the file */
+    AS_MSG_WT_NOT_BINARY_HINT,
+    AS_MSG_WT_COLUMNS,   /* the heading of the columns of `weights` */
+    AS_MSG_WT_SUMMARY,   /* %s format, %zu tensors, %llu bytes */
+    AS_MSG_CMD_WEIGHTS,   /* --help: what `weights` does */
+    AS_MSG_BIN_HEADER_TOO_LONG,   /* %llu the header's length, %llu the most read */
+    AS_MSG_BIN_FILE,   /* %s file, %s what: an error about a binary weight file as a whole */
+    AS_MSG_BIN_REWRITE_HINT,
     AS_MSG_COUNT
 } as_msg;
 

@@ -30,6 +30,8 @@ const as_command as_commands[] = {
      "text", AS_MSG_COUNT},
     {"verify", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_VERIFY, as_cmd_verify,
      "text md json", AS_MSG_COUNT},
+    {"weights", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_WEIGHTS, as_cmd_weights,
+     "text json", AS_MSG_COUNT},
 };
 const size_t as_ncommands = sizeof as_commands / sizeof as_commands[0];
 

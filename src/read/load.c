@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE (Linux); without it the hint is left out */
 #include "attnstep/load.h"
 #include "attnstep/lex.h"
+#include "attnstep/tensor.h"
 #include "attnstep/threads.h"
 
 #include <errno.h>
@@ -399,42 +400,177 @@ static int load_text(as_reader *file, as_rd_matrix *b, const char *text, size_t 
     return 0;
 }
 
-/* The file name[0..n) of the input read by r: at is where the name stands in the input,
- * for errors about the file as a whole; errors inside it are reported at its own lines. */
-static int load_matrix(as_reader *r, as_rd_matrix *b, const char *name, size_t n, as_pos at)
+/* What a load( ... ) statement asks for: the file (name[0..n) at at in the input), the
+ * tensor (member[0..member_n) at member_at, or NULL), and the slice [a:b, c:d] (slice
+ * dims 0 when none; its text [slice_text, slice_end) at slice_at). */
+typedef struct load_req {
+    const char *name, *member, *slice_text, *slice_end;
+    size_t n, member_n, slice_dims;
+    as_pos at, member_at, slice_at;
+    struct { uint64_t a, b; int to_end; } slice[2]; /* to_end: "a:" or ":" */
+} load_req;
+
+/* The part of a tensor of ndim dimensions (1: one row of cols) that q's slice takes,
+ * into *s: the whole when q has none. 0, or -1 with the error at the slice. */
+static int slice_of(as_reader *r, const load_req *q, size_t ndim, uint64_t rows, uint64_t cols,
+                    const char *shape, as_tensor_slice *s)
+{
+    uint64_t *from[2] = {&s->r0, &s->c0}, *to[2] = {&s->r1, &s->c1}, len[2] = {rows, cols};
+    char text[64];
+    size_t i, d;
+
+    s->r0 = s->c0 = 0, s->r1 = rows, s->c1 = cols;
+    if (q->slice_dims == 0)
+        return 0;
+    if (ndim == 1 && q->slice_dims == 2)
+        return as_reader_err_pos(r, NULL, q->slice_at, AS_MSG_LD_SLICE_HINT, AS_MSG_LD_SLICE_1D, shape);
+    for (i = 0; i < q->slice_dims; i++) {
+        d = ndim == 1 ? 1 : i; /* a 1-D tensor's one slice takes columns of its one row */
+        *from[d] = q->slice[i].a;
+        *to[d] = q->slice[i].to_end ? len[d] : q->slice[i].b;
+        if (*from[d] >= *to[d] || *to[d] > len[d]) {
+            as_lex_quote(text, sizeof text, q->slice_text, (size_t)(q->slice_end - q->slice_text));
+            return as_reader_err_pos(r, NULL, q->slice_at, AS_MSG_LD_SLICE_OUTSIDE_HINT,
+                                     AS_MSG_LD_SLICE_OUTSIDE, text, shape);
+        }
+    }
+    return 0;
+}
+
+/* Reads the tensor q asks for from the binary file path (open as fd, or in mem[0..size))
+ * into b. 0, or -1 with the error set at the file's name in the input. */
+static int load_tensor(as_reader *r, as_rd_matrix *b, const char *path, int fd,
+                       const unsigned char *mem, uint64_t size, const load_req *q)
+{
+    as_tensor_where where = {r->err, r->path, q->at.line, q->at.col};
+    as_tensor_file f;
+    const as_tensor *t;
+    as_tensor_slice s;
+    uint64_t rows, cols;
+    char shape[256];
+    double *v;
+    int rc = -1;
+
+    if (as_tensor_open(&f, path, fd, mem, size, where) != 0)
+        return -1;
+    if ((t = as_tensor_find(&f, q->member, q->member_n)) == NULL ||
+        as_tensor_matrix_shape(&f, t, &rows, &cols) != 0)
+        goto done;
+    as_tensor_shape_text(shape, sizeof shape, t);
+    if (slice_of(r, q, t->ndim, rows, cols, shape, &s) != 0 ||
+        as_tensor_read(&f, t, s, (b->flags & AS_RD_NEG_INF) != 0, &v) != 0)
+        goto done;
+    b->v = v;
+    b->rows = (size_t)(s.r1 - s.r0);
+    b->cols = (size_t)(s.c1 - s.c0);
+    b->cap = b->rows * b->cols;
+    rc = 0;
+done:
+    as_tensor_close(&f);
+    return rc;
+}
+
+/* The file at path when it is a binary weight file: 1 when it is not (or cannot be
+ * opened: the text reading says why), else as load_tensor(). */
+static int load_binary(as_reader *r, as_rd_matrix *b, const char *path, const load_req *q)
+{
+    unsigned char head[9];
+    struct stat st;
+    ssize_t got;
+    int fd, rc = 1;
+
+    if (as_lex_open(path, &fd, &st) != 0) /* not a regular file: the text reading says why */
+        return 1;
+    if ((got = pread(fd, head, sizeof head, 0)) > 0 &&
+        as_tensor_sniff(head, (size_t)got, (uint64_t)st.st_size) != AS_TF_NONE)
+        rc = load_tensor(r, b, path, fd, NULL, (uint64_t)st.st_size, q);
+    close(fd);
+    return rc;
+}
+
+/* A text matrix in b cut to q's slice (a one-row file is 1-D, as numpy.loadtxt reads it). */
+static int slice_text(as_reader *r, as_rd_matrix *b, const load_req *q)
+{
+    as_tensor t;
+    as_tensor_slice s;
+    char shape[64];
+    size_t i, w;
+    double *v;
+
+    if (q->slice_dims == 0)
+        return 0;
+    memset(&t, 0, sizeof t);
+    t.ndim = b->rows == 1 ? 1 : 2;
+    t.shape[0] = t.ndim == 1 ? b->cols : b->rows;
+    t.shape[1] = b->cols;
+    as_tensor_shape_text(shape, sizeof shape, &t);
+    if (slice_of(r, q, t.ndim, b->rows, b->cols, shape, &s) != 0)
+        return -1;
+    w = (size_t)(s.c1 - s.c0);
+    if ((v = malloc((size_t)(s.r1 - s.r0) * w * sizeof *v)) == NULL)
+        return as_reader_err_pos(r, NULL, q->at, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    for (i = (size_t)s.r0; i < s.r1; i++)
+        memcpy(v + (i - s.r0) * w, b->v + i * b->cols + s.c0, w * sizeof *v);
+    free(b->v);
+    b->v = v;
+    b->rows = (size_t)(s.r1 - s.r0);
+    b->cols = b->cap = w;
+    b->cap *= b->rows;
+    return 0;
+}
+
+/* Reads the file at path into b: a binary weight file (*binary set) as load_tensor()
+ * does, else a text file. 0, or -1 with the error set. */
+static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load_req *q,
+                     int *binary)
 {
     as_reader file;
-    char *path, *text = NULL, why[128];
+    char *text = NULL, why[128];
     size_t len = 0;
-    int e, rc = -1;
+    int e, rc;
 
-    path = resolve(r->path, name, n);
-    if (path == NULL) {
-        as_reader_err_pos(r, NULL, at, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
-        goto fail;
-    }
-    as_reader_init(&file, path, r->err, NULL, NULL);
+    *binary = 1;
+    if ((rc = load_binary(r, b, path, q)) != 1)
+        return rc;
+    *binary = 0;
     if ((rc = load_quick(path, b, 1)) == 0 || (rc == 1 && load_quick(path, b, 0) == 0))
-        goto done;
-    rc = -1;
+        return 0;
     /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
     e = as_lex_read_file(path, 0, &text, &len);
-    if (e != 0) {
-        as_reader_err_pos(r, NULL, at, AS_MSG_LD_RELATIVE_HINT, AS_MSG_LD_CANNOT_LOAD, path,
-                          as_msg_errno(why, sizeof why, r->err->lang, e));
-        goto fail;
+    if (e != 0)
+        return as_reader_err_pos(r, NULL, q->at, AS_MSG_LD_RELATIVE_HINT, AS_MSG_LD_CANNOT_LOAD,
+                                 path, as_msg_errno(why, sizeof why, r->err->lang, e));
+    as_reader_init(&file, path, r->err, NULL, NULL);
+    if ((*binary = as_tensor_sniff((const unsigned char *)text, len, len) != AS_TF_NONE))
+        rc = load_tensor(r, b, path, -1, (const unsigned char *)text, len, q); /* the fuzzers' files */
+    else
+        rc = load_text(&file, b, text, len);
+    free(text);
+    return rc;
+}
+
+/* The file q names, of the input read by r: errors about the file as a whole, and about
+ * a binary file's insides, at its name in the input; errors inside a text file at its own
+ * lines. */
+static int load_matrix(as_reader *r, as_rd_matrix *b, const load_req *q)
+{
+    char *path = resolve(r->path, q->name, q->n);
+    int binary = 0, rc;
+
+    if (path == NULL)
+        return as_reader_err_pos(r, NULL, q->at, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    rc = read_file(r, b, path, q, &binary);
+    if (rc == 0 && !binary && q->member != NULL) {
+        rc = as_reader_err_pos(r, NULL, q->member_at, AS_RD_NO_HINT, AS_MSG_BIN_ONE_ONLY, path);
+        as_error_hint_msg(r->err, AS_MSG_BIN_ONE_ONLY_HINT, path);
     }
-    if (load_text(&file, b, text, len) != 0)
-        goto fail;
-done:
-    if ((b->flags & AS_RD_ONE_ROW) && b->cols == 1) {
+    if (rc == 0 && !binary && (b->flags & AS_RD_ONE_ROW) && b->cols == 1) {
         b->cols = b->rows; /* numpy.savetxt writes a 1-D bias one number per line */
         b->rows = 1;
     }
-    rc = 0;
-fail:
+    if (rc == 0 && !binary)
+        rc = slice_text(r, b, q);
     free(path);
-    free(text);
     return rc;
 }
 
@@ -447,39 +583,105 @@ static int load_syntax(as_reader *r, const char *q, const as_rd_matrix *m, as_ms
     return -1;
 }
 
-int as_load_statement(as_reader *r, as_rd_matrix *m)
+/* A quoted name at the cursor ("…" or '…', on one line, not empty) into [*s, *s + *n)
+ * and its place *at; the cursor moves past it. 0, or -1 with the error set. */
+static int quoted(as_reader *r, const as_rd_matrix *m, const char **s, size_t *n, as_pos *at)
 {
     as_cursor *c = &r->c;
-    const char *name, *open_quote;
+    const char *open_quote;
     char quote;
-    size_t n;
-    as_pos at;
 
-    c->p += 4;
-    as_cursor_skip_blanks(c);
-    if (c->p >= c->end || *c->p != '(')
-        return load_syntax(r, c->p, m, AS_MSG_LD_OPEN_PAREN);
-    c->p++;
     as_cursor_skip_blanks(c);
     if (c->p >= c->end || (*c->p != '"' && *c->p != '\''))
         return load_syntax(r, c->p, m, AS_MSG_LD_NAME_IN_QUOTES);
     open_quote = c->p;
     quote = *c->p++;
-    name = c->p;
+    *s = c->p;
     while (c->p < c->end && *c->p != quote && *c->p != '\n' && *c->p != '\r')
         c->p++;
     if (c->p >= c->end || *c->p != quote)
         return load_syntax(r, open_quote, m, AS_MSG_LD_NO_CLOSING_QUOTE);
-    if (c->p == name)
+    if (c->p == *s)
         return load_syntax(r, open_quote, m, AS_MSG_LD_EMPTY_NAME);
-    at = as_reader_pos(r, name);
-    n = (size_t)(c->p - name);
+    *at = as_reader_pos(r, *s);
+    *n = (size_t)(c->p - *s);
     c->p++;
+    return 0;
+}
+
+/* An index of a slice at the cursor, when there is one: decimal digits (at most 2^62). */
+static int slice_index(as_cursor *c, uint64_t *v, int *given)
+{
     as_cursor_skip_blanks(c);
+    *v = 0;
+    *given = c->p < c->end && *c->p >= '0' && *c->p <= '9';
+    for (; c->p < c->end && *c->p >= '0' && *c->p <= '9'; c->p++) {
+        if (*v > ((uint64_t)1 << 62) / 10)
+            return -1;
+        *v = *v * 10 + (uint64_t)(*c->p - '0');
+    }
+    as_cursor_skip_blanks(c);
+    return 0;
+}
+
+/* The slice "[a:b]" or "[a:b, c:d]" at the cursor (each index may be left out) into q. */
+static int slice_syntax(as_reader *r, load_req *q)
+{
+    as_cursor *c = &r->c;
+    const char *end;
+    int given;
+    char text[64];
+
+    q->slice_text = c->p;
+    q->slice_at = as_reader_pos(r, c->p);
+    c->p++; /* "[" */
+    for (q->slice_dims = 0; q->slice_dims < 2;) {
+        if (slice_index(c, &q->slice[q->slice_dims].a, &given) != 0 || c->p >= c->end || *c->p != ':')
+            break;
+        c->p++;
+        if (slice_index(c, &q->slice[q->slice_dims].b, &given) != 0)
+            break;
+        q->slice[q->slice_dims++].to_end = !given;
+        if (c->p < c->end && *c->p == ']') {
+            q->slice_end = ++c->p;
+            return 0;
+        }
+        if (c->p >= c->end || *c->p != ',')
+            break;
+        c->p++;
+    }
+    for (end = c->p; end < c->end && end - c->p < 20 && *end != '\n' && *end != '\r'; end++)
+        ;
+    as_lex_quote(text, sizeof text, c->p, (size_t)(end - c->p));
+    return as_reader_err_at(r, c->p, AS_MSG_LD_SLICE_HINT, AS_MSG_LD_SLICE_SYNTAX, text);
+}
+
+int as_load_statement(as_reader *r, as_rd_matrix *m)
+{
+    as_cursor *c = &r->c;
+    load_req q;
+
+    memset(&q, 0, sizeof q);
+    c->p += 4;
+    as_cursor_skip_blanks(c);
+    if (c->p >= c->end || *c->p != '(')
+        return load_syntax(r, c->p, m, AS_MSG_LD_OPEN_PAREN);
+    c->p++;
+    if (quoted(r, m, &q.name, &q.n, &q.at) != 0)
+        return -1;
+    as_cursor_skip_blanks(c);
+    if (c->p < c->end && *c->p == ',') { /* the tensor: load("m.safetensors", "wte.weight") */
+        c->p++;
+        if (quoted(r, m, &q.member, &q.member_n, &q.member_at) != 0)
+            return -1;
+        as_cursor_skip_blanks(c);
+    }
     if (c->p >= c->end || *c->p != ')')
         return load_syntax(r, c->p, m, AS_MSG_LD_CLOSE_PAREN);
     c->p++;
-    if (load_matrix(r, m, name, n, at) != 0)
+    if (c->p < c->end && *c->p == '[' && slice_syntax(r, &q) != 0)
+        return -1;
+    if (load_matrix(r, m, &q) != 0)
         return -1;
     r->closed_here = m->name;
     return 0;
