@@ -157,12 +157,12 @@ typedef struct wrongs {
 /* The answer kind and head that check gives table v. */
 static void answer_of(const as_sheet *s, const as_table_view *v, as_answer_kind *kind, long *head)
 {
-    static const as_answer_kind by_table[AS_T_COUNT] = {
-        [AS_T_Q] = AS_ANS_Q, [AS_T_K] = AS_ANS_K, [AS_T_V] = AS_ANS_V, [AS_T_QKT] = AS_ANS_QKT,
-        [AS_T_S] = AS_ANS_S, [AS_T_A] = AS_ANS_A, [AS_T_O] = AS_ANS_O, [AS_T_C] = AS_ANS_O};
     const int layer = s->p->heads > 1 || s->p->Wo != NULL;
 
-    *kind = strcmp(v->name, "C") == 0 ? AS_ANS_C : by_table[v->kind];
+    /* the registry's answer kind; a head's O (walked as part of C) is an O */
+    *kind = v->kind == AS_T_C && strcmp(v->name, "C") != 0
+                ? AS_ANS_O
+                : (as_answer_kind)as_tab_answer(as_tab_of_table(v->kind));
     *head = (long)v->head;
     if (v->kind >= AS_T_Q && v->kind <= AS_T_V)
         *head = -1; /* the whole Q, K, V */

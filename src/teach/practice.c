@@ -110,10 +110,10 @@ static const char *table_word(const tutor *tu, as_table tb, long hd, char *buf, 
 {
     const int ascii = tu->st.ascii;
     const char *tee = ascii ? "^T" : "\xe1\xb5\x80";
-    const char *name = tb == AS_T_QR ? "Qr" : tb == AS_T_KR ? "Kr" : as_table_name(tb);
+    const char *name = as_table_name(tb);
 
     if (!numbered(tu->p, tb, hd))
-        snprintf(buf, size, "%s", tb == AS_T_QKT ? (ascii ? "QK^T" : "QK\xe1\xb5\x80") : name);
+        snprintf(buf, size, "%s", as_tab_shown(as_tab_of_table(tb), ascii));
     else if (tb == AS_T_QKT) {
         char q[24], k[24];
         with_head(q, sizeof q, "Q", hd, ascii);
@@ -134,18 +134,9 @@ static const char *cell_word(const tutor *tu, const cell *c, char *buf)
 
 const as_matrix *as_practice_truth(const as_trace *t, as_table tb, long hd)
 {
-    const as_head_trace *h = &t->head[hd < 0 ? 0 : hd];
+    const as_tab id = as_tab_of_table(tb); /* where the trace keeps it: the registry's slot */
 
-    if (hd < 0)
-        return tb == AS_T_Q ? &t->Q : tb == AS_T_K ? &t->K : tb == AS_T_V ? &t->V : &t->O;
-    switch (tb) {
-    case AS_T_QR: return &h->Qr;
-    case AS_T_KR: return &h->Kr;
-    case AS_T_QKT: return &h->QKT;
-    case AS_T_S: return &h->S;
-    case AS_T_A: return &h->A;
-    default: return &h->O;
-    }
+    return hd < 0 ? as_trace_table(t, id) : as_trace_head_table(&t->head[hd], id);
 }
 
 /* The true table of cell c. */
