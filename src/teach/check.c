@@ -48,6 +48,13 @@ static int name_error(const as_answers *a, const as_answer *ans, as_error *err, 
 }
 
 /* The layer's table of a kind that names no head. */
+/* Nonzero when each head has its own table of kind (the registry's HEAD): with several
+ * heads an answer of that kind must name its head, and the problem asks each head's. */
+static int per_head(as_answer_kind kind)
+{
+    return as_tab_get(as_tab_of_answer(kind))->per_head;
+}
+
 static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
 {
     return as_trace_table(t, as_tab_of_answer(kind));
@@ -161,7 +168,7 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
         g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
-    if (g->head < 0 && ((g->kind >= AS_ANS_QKT && g->kind <= AS_ANS_A) || g->kind > AS_ANS_PE))
+    if (g->head < 0 && per_head(g->kind))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
     whole = g->head < 0 ? layer_table(t, g->kind)
             : g->kind == AS_ANS_RESCALE ? &t->head[g->head].sums /* f1: as many rows */
@@ -489,7 +496,7 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
         return -1;
     if (head < 0 && kind == AS_ANS_O && p->heads == 1 && p->Wo == NULL)
         head = 0; /* one head, no Wo: the head's O is the layer's */
-    if (head >= 0 || kind <= AS_ANS_V || kind == AS_ANS_C || kind == AS_ANS_PE || kind == AS_ANS_O) {
+    if (head >= 0 || !per_head(kind)) {
         if ((head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind))->v == NULL)
             return -1;
         ask(g, t, kind, head);
