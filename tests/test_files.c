@@ -399,6 +399,23 @@ static int run_class(char *dir, const char *roster_text, const char *opts)
     return run(args);
 }
 
+/* A class folder of 100 001 answers files, one more than the documented limit: refused
+ * while the folder is listed, before any file is read. */
+static void test_more_than_100000_answers_files_are_refused_before_reading(void **state)
+{
+    char dir[64], args[256];
+
+    (void)state;
+    make_dir(dir);
+    assert_int_equal(sh("cd '%s' && seq 1 100001 | sed 's/$/.txt/' | xargs touch", dir), 0);
+    snprintf(args, sizeof args, "check " F11 " '%s' --lang en", dir);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "error: too many answers files: at most 100000 in one run");
+    assert_file_contains(CLI_ERR, "split the answers into several folders");
+    assert_file_lacks(CLI_ERR, "1.txt");
+    rm_dir(dir);
+}
+
 /* ---- 8. untrusted text: direction controls ---- */
 
 /* U+202E (RIGHT-TO-LEFT OVERRIDE) in a roster name and in a token label: refused at its
@@ -476,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_a_file_size_limit_is_reported_and_leaves_nothing),
         cmocka_unit_test(test_a_name_given_twice_is_found_in_a_long_roster_at_once),
         cmocka_unit_test(test_a_roster_of_more_than_100000_names_is_refused),
+        cmocka_unit_test(test_more_than_100000_answers_files_are_refused_before_reading),
         cmocka_unit_test(test_direction_controls_in_names_and_labels_are_refused),
         cmocka_unit_test(test_practice_never_echoes_invalid_utf8_or_direction_controls),
         cmocka_unit_test(test_roster_names_are_escaped_in_markdown_and_latex_sheets),
