@@ -339,6 +339,148 @@ static void test_a_file_size_limit_is_reported_and_leaves_nothing(void **state)
     rm_dir(dir);
 }
 
+/* ---- 7. limits of a roster, read in linear time ---- */
+
+/* A roster of n names "student 0" ... and, when again, "student 0" once more at its end. */
+static void roster_of(const char *path, int n, int again)
+{
+    FILE *f = fopen(path, "w");
+    int i;
+
+    assert_non_null(f);
+    for (i = 0; i < n; i++)
+        fprintf(f, "student %d\n", i);
+    if (again)
+        fputs("student 0\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* 99 999 names, the first again on the last line: found at once (main compared every
+ * name with every earlier one and ran for minutes; here 10 s is the limit). */
+static void test_a_name_given_twice_is_found_in_a_long_roster_at_once(void **state)
+{
+    char dir[64], roster[128], args[256];
+
+    (void)state;
+    make_dir(dir);
+    snprintf(roster, sizeof roster, "%s/r.txt", dir);
+    roster_of(roster, 99999, 1);
+    snprintf(args, sizeof args, "exercise --class '%s' --seed 1 --lang en", roster);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "r.txt:100000:1: error: “student 0” is already on line 1");
+    rm_dir(dir);
+}
+
+/* The documented limit of 100 000 names: the next one is an error at its line. */
+static void test_a_roster_of_more_than_100000_names_is_refused(void **state)
+{
+    char dir[64], roster[128], args[256];
+
+    (void)state;
+    make_dir(dir);
+    snprintf(roster, sizeof roster, "%s/r.txt", dir);
+    roster_of(roster, 100001, 0);
+    snprintf(args, sizeof args, "exercise --class '%s' --seed 1 --lang en", roster);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "r.txt:100001:1: error: too many names: a roster holds at most 100000");
+    assert_stdout_empty();
+    rm_dir(dir);
+}
+
+/* Runs `exercise --class DIR/r.txt --seed 1 OPTS --lang en` for a roster of the text
+ * given, in dir (made if empty). Returns the exit status. */
+static int run_class(char *dir, const char *roster_text, const char *opts)
+{
+    char roster[128], args[512];
+
+    if (dir[0] == '\0')
+        make_dir(dir);
+    snprintf(roster, sizeof roster, "%s/r.txt", dir);
+    put(roster, roster_text);
+    snprintf(args, sizeof args, "exercise --class '%s' --seed 1 %s --lang en", roster, opts);
+    return run(args);
+}
+
+/* A class folder of 100 001 answers files, one more than the documented limit: refused
+ * while the folder is listed, before any file is read. */
+static void test_more_than_100000_answers_files_are_refused_before_reading(void **state)
+{
+    char dir[64], args[256];
+
+    (void)state;
+    make_dir(dir);
+    assert_int_equal(sh("cd '%s' && seq 1 100001 | sed 's/$/.txt/' | xargs touch", dir), 0);
+    snprintf(args, sizeof args, "check " F11 " '%s' --lang en", dir);
+    assert_int_equal(run_timed(args), 2);
+    assert_file_contains(CLI_ERR, "error: too many answers files: at most 100000 in one run");
+    assert_file_contains(CLI_ERR, "split the answers into several folders");
+    assert_file_lacks(CLI_ERR, "1.txt");
+    rm_dir(dir);
+}
+
+/* ---- 8. untrusted text: direction controls ---- */
+
+/* U+202E (RIGHT-TO-LEFT OVERRIDE) in a roster name and in a token label: refused at its
+ * place, named by its code point, never printed (on main both passed into the output). */
+static void test_direction_controls_in_names_and_labels_are_refused(void **state)
+{
+    char dir[64] = "", path[128], args[256];
+
+    (void)state;
+    assert_int_equal(run_class(dir, "Ada\nEv\xe2\x80\xaeil\n", ""), 2);
+    assert_file_contains(CLI_ERR, "r.txt:2:3: error: a direction control in a name");
+    assert_file_lacks(CLI_ERR, "\xe2\x80\xae");
+    snprintf(path, sizeof path, "%s/t.txt", dir);
+    put(path, "tokens: a, b\xe2\x81\xa6" "c\nX = [[1], [2]]\nWq = [[1]]\nWk = [[1]]\nWv = [[1]]\n");
+    snprintf(args, sizeof args, "run '%s' --lang en", path);
+    assert_int_equal(run(args), 2);
+    assert_file_contains(CLI_ERR, "t.txt:1:13: error: a direction control U+2066 in the title or a label");
+    assert_file_lacks(CLI_ERR, "\xe2\x81\xa6");
+    assert_stdout_empty();
+    rm_dir(dir);
+}
+
+/* practice echoes what it read (standard input not a terminal) and quotes what is no
+ * number: a surrogate (ED A0 80), an overlong form (E0 80 80) and U+202E are each shown
+ * as ?, never sent to the terminal (main echoed the first two raw). */
+static void test_practice_never_echoes_invalid_utf8_or_direction_controls(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN");
+
+    (void)state;
+    assert_int_equal(sh("printf '\\355\\240\\200\\n\\340\\200\\200\\n\\342\\200\\256\\nq\\n' | "
+                        "%s practice " F11 " --lang en >" CLI_OUT " 2>" CLI_ERR,
+                        bin ? bin : "build/attnstep"), 1); /* stopped before the end */
+    assert_file_contains(CLI_OUT, "Q[0][0] = ???\n");
+    assert_file_contains(CLI_OUT, "“???” is not a number");
+    assert_file_lacks(CLI_OUT, "\xed\xa0\x80");
+    assert_file_lacks(CLI_OUT, "\xe0\x80\x80");
+    assert_file_lacks(CLI_OUT, "\xe2\x80\xae");
+}
+
+/* ---- 8. roster names escaped in documents ---- */
+
+/* A name holding HTML, a Markdown link, LaTeX commands and TeX's special characters:
+ * in a Markdown sheet no raw HTML (< > & as entities) and no link or inline maths; in a
+ * LaTeX sheet nothing TeX would run (main put the name into Markdown raw). */
+static void test_roster_names_are_escaped_in_markdown_and_latex_sheets(void **state)
+{
+    static const char names[] = "Ada <b>x</b> & [y](z)\n\\input{/etc/passwd} $x$ 100% ^_~\n";
+    char dir[64] = "";
+
+    (void)state;
+    assert_int_equal(run_class(dir, names, "--format md"), 0);
+    assert_file_contains(CLI_OUT, "Ada &lt;b&gt;x&lt;/b&gt; &amp; \\[y\\](z)");
+    assert_file_contains(CLI_OUT, "\\\\input{/etc/passwd} \\$x\\$ 100% ^\\_\\~");
+    assert_file_lacks(CLI_OUT, "<b>");
+    assert_int_equal(run_class(dir, names, "--format latex"), 0);
+    assert_file_contains(CLI_OUT, "Ada \\textless{}b\\textgreater{}x\\textless{}/b\\textgreater{} \\& [y](z)");
+    assert_file_contains(CLI_OUT, "\\textbackslash{}input\\{/etc/passwd\\} \\$x\\$ 100\\% "
+                                  "\\textasciicircum{}\\_\\textasciitilde{}");
+    assert_file_lacks(CLI_OUT, "\\input{");
+    rm_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +493,12 @@ int main(void)
         cmocka_unit_test(test_sigxfsz_while_writing_is_ignored_and_cleanup_still_works),
         cmocka_unit_test(test_a_full_disk_is_reported_as_a_full_disk),
         cmocka_unit_test(test_a_file_size_limit_is_reported_and_leaves_nothing),
+        cmocka_unit_test(test_a_name_given_twice_is_found_in_a_long_roster_at_once),
+        cmocka_unit_test(test_a_roster_of_more_than_100000_names_is_refused),
+        cmocka_unit_test(test_more_than_100000_answers_files_are_refused_before_reading),
+        cmocka_unit_test(test_direction_controls_in_names_and_labels_are_refused),
+        cmocka_unit_test(test_practice_never_echoes_invalid_utf8_or_direction_controls),
+        cmocka_unit_test(test_roster_names_are_escaped_in_markdown_and_latex_sheets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

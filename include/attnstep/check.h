@@ -105,6 +105,7 @@ typedef struct as_item {
 } as_item;
 
 #define AS_MAX_ITEMS 64
+#define AS_CHECK_MAX_FILES 100000 /* answers files graded in one run, folders' *.txt included */
 
 typedef struct as_class_summary {
     size_t students;                  /* graded (unreadable files are not counted) */

@@ -72,7 +72,9 @@ unsigned long as_exercise_variant_seed(unsigned long base, const char *name);
 void as_exercise_variant_id(char id[AS_VARIANT_ID], unsigned long seed);
 
 /* A class list: one name a line. */
-#define AS_ROSTER_NAME_MAX 64 /* bytes of one roster name */
+#define AS_ROSTER_NAME_MAX 64               /* bytes of one roster name */
+#define AS_ROSTER_MAX_NAMES 100000           /* names in one roster */
+#define AS_ROSTER_MAX_BYTES (8 << 20)        /* bytes of one roster file: 8 MiB */
 
 typedef struct as_roster {
     char **name;
@@ -81,8 +83,10 @@ typedef struct as_roster {
 
 /* Reads len bytes of a roster: UTF-8 (a BOM and CRLF accepted), a name a line with its
  * surrounding blanks trimmed, blank lines and # comments skipped. Errors, in lang, at
- * FILE:LINE:COL: bytes that are not UTF-8, a control character in a name, a name
- * longer than 64 bytes, a name given twice, no name at all. Returns 0 (free r with
+ * FILE:LINE:COL: bytes that are not UTF-8, a control or direction character in a name,
+ * a name longer than AS_ROSTER_NAME_MAX bytes, a name given twice (found with a hash
+ * table: linear time), more than AS_ROSTER_MAX_NAMES names or AS_ROSTER_MAX_BYTES
+ * bytes, no name at all. Returns 0 (free r with
  * as_roster_free()), or -1 with err set and r empty. */
 int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path, as_lang lang,
                     as_error *err);

@@ -316,6 +316,10 @@ typedef enum as_msg {
     AS_MSG_ROSTER_NOT_UTF8_HINT,
     AS_MSG_ROSTER_CONTROL,
     AS_MSG_ROSTER_LONG,
+    AS_MSG_ROSTER_BIDI,
+    AS_MSG_ROSTER_BIG,         /* %d names, %d MiB */
+    AS_MSG_ROSTER_MANY,        /* %d names */
+    AS_MSG_ROSTER_LIMIT_HINT,
     AS_MSG_ROSTER_TWICE,       /* %s name, %d the line it is on first */
     AS_MSG_ROSTER_TWICE_HINT,
     AS_MSG_ROSTER_EMPTY,
@@ -370,6 +374,8 @@ typedef enum as_msg {
     AS_MSG_CHK_WORD_WRONG,
     AS_MSG_CHK_WORD_CARRIED,
     AS_MSG_CHK_NO_ANSWERS,     /* %s a directory with no *.txt in it */
+    AS_MSG_CHK_TOO_MANY,       /* %d the most answers files */
+    AS_MSG_CHK_TOO_MANY_HINT,
     /* grad: the backward pass (SPEC §13) */
     AS_MSG_GRAD_NO_LOSS,        /* no dO and no loss in the file */
     AS_MSG_GRAD_HINT_NO_LOSS,
@@ -627,6 +633,8 @@ typedef enum as_msg {
     AS_MSG_PS_POSITIONS_UNKNOWN,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
+    AS_MSG_PS_BIDI,          /* %04X the code point */
+    AS_MSG_PS_BIDI_HINT,
     AS_MSG_PS_SETTING_TWICE,
     AS_MSG_PS_SETTING_TWICE_HINT,
     AS_MSG_PS_NO_VALUE,

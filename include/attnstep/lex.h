@@ -51,6 +51,13 @@ size_t as_lex_char_len(const char *p, const char *end);
  * characters (C0 but tab, DEL, C1) are written as \x1b, never as themselves. */
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
 
+/* The code point of the direction control at p (U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069, U+061C: what reorders the text a reader sees, "Trojan Source"), or 0. */
+unsigned as_lex_bidi(const char *p, const char *end);
+
+/* The first direction control (as_lex_bidi) in s..end, or NULL. */
+const char *as_lex_bidi_in(const char *s, const char *end);
+
 /* The first terminal control character (C0 but tab, DEL, C1: what could drive a
  * terminal from a label) in s..end, or NULL. */
 const char *as_lex_control(const char *s, const char *end);

@@ -183,6 +183,30 @@ static size_t control_len(const char *p, const char *end)
     return 0;
 }
 
+unsigned as_lex_bidi(const char *p, const char *end)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    unsigned cp;
+
+    if (end - p >= 2 && u[0] == 0xd8 && u[1] == 0x9c)
+        return 0x061c; /* ARABIC LETTER MARK */
+    if (end - p < 3 || u[0] != 0xe2 || (u[1] != 0x80 && u[1] != 0x81) || (u[2] & 0xc0) != 0x80)
+        return 0;
+    cp = 0x2000u | (unsigned)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+    return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+                   (cp >= 0x2066 && cp <= 0x2069)
+               ? cp
+               : 0;
+}
+
+const char *as_lex_bidi_in(const char *s, const char *end)
+{
+    for (; s < end; s += as_lex_char_len(s, end))
+        if (as_lex_bidi(s, end) != 0)
+            return s;
+    return NULL;
+}
+
 const char *as_lex_control(const char *s, const char *end)
 {
     for (; s < end; s += as_lex_char_len(s, end))

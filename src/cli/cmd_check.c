@@ -20,11 +20,18 @@ typedef struct paths {
     size_t n, cap;
 } paths;
 
-static int add_path(paths *ps, const char *dir, const char *name)
+/* Adds dir/name (dir NULL: name) to ps. Returns 0, or -1 (out of memory, or err set:
+ * more than AS_CHECK_MAX_FILES files). */
+static int add_path(paths *ps, const char *dir, const char *name, as_error *err)
 {
     const size_t len = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
     char *s;
 
+    if (ps->n >= AS_CHECK_MAX_FILES) {
+        as_error_msg(err, dir != NULL ? dir : name, 0, 0, AS_MSG_CHK_TOO_MANY, AS_CHECK_MAX_FILES);
+        as_error_hint_msg(err, AS_MSG_CHK_TOO_MANY_HINT);
+        return -1;
+    }
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? 2 * ps->cap : 64;
         char **grown = realloc(ps->p, cap * sizeof *grown);
@@ -66,9 +73,9 @@ static int add_dir(paths *ps, const char *dir, as_error *err)
         return -1;
     }
     while ((e = readdir(d)) != NULL)
-        if (is_txt(e->d_name) && add_path(ps, dir, e->d_name) != 0) {
+        if (is_txt(e->d_name) && add_path(ps, dir, e->d_name, err) != 0) {
             closedir(d);
-            as_error_msg(err, dir, 0, 0, AS_MSG_OOM);
+            as_error_msg(err, dir, 0, 0, AS_MSG_OOM); /* unless err says more already */
             return -1;
         }
     closedir(d);
@@ -99,7 +106,7 @@ static int list_answers(paths *ps, const as_cli *cli, int first, as_error *err)
     for (i = first; i < cli->nfiles; i++) {
         const char *f = cli->files[i];
         int rc = strcmp(f, "-") != 0 && stat(f, &st) == 0 && S_ISDIR(st.st_mode)
-                     ? add_dir(ps, f, err) : add_path(ps, NULL, f);
+                     ? add_dir(ps, f, err) : add_path(ps, NULL, f, err);
         if (rc != 0) {
             if (!err->set)
                 as_error_msg(err, f, 0, 0, AS_MSG_OOM);
@@ -113,13 +120,15 @@ static int list_answers(paths *ps, const as_cli *cli, int first, as_error *err)
 /* ---- one student ---- */
 
 /* A file name is any bytes: a name printed in a report is valid UTF-8 without terminal
- * control characters, each byte that is neither written as "?". */
+ * control characters or direction controls, each byte that is neither written as "?". */
 static void printable(char *s, size_t n)
 {
     char *bad;
 
     while ((bad = (char *)as_lex_control(s, s + n)) != NULL)
         *bad = '?';
+    while ((bad = (char *)as_lex_bidi_in(s, s + n)) != NULL)
+        *bad = '?'; /* a direction control: "???", seen, never reordering the report */
     while ((bad = (char *)as_lex_bad_byte(s, n)) != NULL)
         *bad = '?';
 }

@@ -380,12 +380,16 @@ static int set_word(parser *ps, int which, const char *v, const char *e, as_pos 
 }
 
 /* A title or label holding a terminal control character (ESC, BEL, ...) is refused:
- * printed, it could drive the user's terminal. Returns 0, or -1 with the error set. */
+ * printed, it could drive the user's terminal; so is a direction control (U+202E ...),
+ * which would reorder what the reader sees. Returns 0, or -1 with the error set. */
 static int plain_text(parser *ps, const char *v, const char *e)
 {
     const char *bad = as_lex_control(v, e);
     char q[64];
 
+    if (bad == NULL && (bad = as_lex_bidi_in(v, e)) != NULL)
+        return as_reader_err_at(&ps->r, bad, AS_MSG_PS_BIDI_HINT, AS_MSG_PS_BIDI,
+                                as_lex_bidi(bad, e)); /* named, never shown: it would act */
     if (bad == NULL)
         return 0;
     as_lex_quote(q, sizeof q, bad, as_lex_char_len(bad, e));

@@ -593,18 +593,89 @@ static int roster_fail(as_roster *r, as_error *err, const char *path, int line, 
     return -1;
 }
 
-/* Adds the name s[0..n) found on line. Returns 0, or -1 when memory ran out. */
-static int roster_add(as_roster *r, const char *s, size_t n)
-{
-    char **more = realloc(r->name, (r->count + 1) * sizeof *more);
+/* The names read so far, for the twice-given check in time linear in the roster: an
+ * open-addressing table of indices into r->name (index + 1; 0: empty), at most half
+ * full, with the line of each name. */
+typedef struct seen {
+    size_t *slot, cap; /* cap: a power of two */
+    int *line;
+    size_t room;       /* of r->name and line */
+} seen;
 
-    if (more == NULL)
+static size_t hash(const char *s, size_t n)
+{
+    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * UINT64_C(1099511628211);
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of s[0..n): where it is, or the empty slot where it would go. */
+static size_t slot_of(const seen *t, const as_roster *r, const char *s, size_t n)
+{
+    size_t i = hash(s, n) & (t->cap - 1);
+
+    while (t->slot[i] != 0) {
+        const char *x = r->name[t->slot[i] - 1];
+        if (strncmp(x, s, n) == 0 && x[n] == '\0')
+            return i;
+        i = (i + 1) & (t->cap - 1);
+    }
+    return i;
+}
+
+/* Makes room for one more name (doubling: linear in all). Returns 0, or -1. */
+static int seen_grow(seen *t, as_roster *r)
+{
+    size_t i, cap;
+    size_t *slot;
+
+    if (r->count == t->room) {
+        const size_t room = t->room ? 2 * t->room : 64;
+        char **name = realloc(r->name, room * sizeof *name);
+        int *line = name != NULL ? realloc(t->line, room * sizeof *line) : NULL;
+        if (name != NULL)
+            r->name = name;
+        if (line == NULL)
+            return -1;
+        t->line = line;
+        t->room = room;
+    }
+    if (2 * (r->count + 1) <= t->cap)
+        return 0;
+    cap = t->cap ? 2 * t->cap : 128;
+    if ((slot = calloc(cap, sizeof *slot)) == NULL)
         return -1;
-    r->name = more;
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    for (i = 0; i < r->count; i++)
+        t->slot[slot_of(t, r, r->name[i], strlen(r->name[i]))] = i + 1;
+    return 0;
+}
+
+/* Adds the name s[0..n) found on line, or gives the line it is on already (*twice).
+ * Returns 0, or -1 when memory ran out. */
+static int roster_add(seen *t, as_roster *r, const char *s, size_t n, int line, int *twice)
+{
+    size_t i;
+
+    *twice = 0;
+    if (seen_grow(t, r) != 0)
+        return -1;
+    i = slot_of(t, r, s, n);
+    if (t->slot[i] != 0) {
+        *twice = t->line[t->slot[i] - 1];
+        return 0;
+    }
     if ((r->name[r->count] = malloc(n + 1)) == NULL)
         return -1;
     memcpy(r->name[r->count], s, n);
-    r->name[r->count++][n] = '\0';
+    r->name[r->count][n] = '\0';
+    t->line[r->count] = line;
+    t->slot[i] = ++r->count;
     return 0;
 }
 
@@ -631,27 +702,57 @@ static void roster_line(as_cursor *c, const char **p, size_t *n)
     as_cursor_skip_line(c);
 }
 
-/* The line of the earlier name equal to s[0..n), or 0 when there is none. */
-static int roster_seen(const as_roster *r, const int *lines, const char *s, size_t n)
-{
-    size_t i;
+#define NO_FAULT ((as_msg)0) /* AS_MSG_TITLE: never a roster's fault */
 
-    for (i = 0; i < r->count; i++)
-        if (strlen(r->name[i]) == n && memcmp(r->name[i], s, n) == 0)
-            return lines[i];
-    return 0;
+/* What is wrong with the name p[0..n) (at *bad), or 0: a control character, a
+ * direction control (which reorders what a reader sees), more than 64 bytes. */
+static as_msg name_fault(const char *p, size_t n, const char **bad)
+{
+    size_t k;
+
+    for (k = 0; k < n; k++) {
+        *bad = p + k;
+        if ((unsigned char)p[k] < 0x20 || p[k] == 0x7f)
+            return AS_MSG_ROSTER_CONTROL;
+        if (as_lex_bidi(p + k, p + n) != 0)
+            return AS_MSG_ROSTER_BIDI;
+    }
+    *bad = p;
+    return n > AS_ROSTER_NAME_MAX ? AS_MSG_ROSTER_LONG : NO_FAULT;
+}
+
+/* The error of a roster above its limits, or 0. */
+static as_msg roster_limit(size_t len, size_t names)
+{
+    return len > AS_ROSTER_MAX_BYTES ? AS_MSG_ROSTER_BIG
+           : names >= AS_ROSTER_MAX_NAMES ? AS_MSG_ROSTER_MANY
+                                         : NO_FAULT;
+}
+
+static int roster_fail_msg(as_roster *r, as_error *err, const char *path, int line, int col,
+                           as_lang lang, as_msg what, as_msg hint)
+{
+    char text[256];
+
+    snprintf(text, sizeof text, as_msg_text(lang, what), AS_ROSTER_MAX_NAMES,
+             AS_ROSTER_MAX_BYTES >> 20);
+    return roster_fail(r, err, path, line, col, text, as_msg_text(lang, hint));
 }
 
 int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path, as_lang lang,
                     as_error *err)
 {
     const char *bad = as_lex_bad_byte(text, len), *p;
-    int line, col, *lines = NULL, *more;
+    int line, col, twice;
     as_cursor c;
-    size_t n, k;
+    size_t n;
+    as_msg fault = NO_FAULT;
+    seen t = {NULL, 0, NULL, 0};
     char what[256], name[AS_ROSTER_NAME_MAX + 1];
 
     memset(r, 0, sizeof *r);
+    if ((fault = roster_limit(len, 0)) != NO_FAULT)
+        return roster_fail_msg(r, err, path, 0, 0, lang, fault, AS_MSG_ROSTER_LIMIT_HINT);
     if (bad != NULL) {
         as_lex_locate(text, len, bad, &line, &col);
         return roster_fail(r, err, path, line, col, as_msg_text(lang, AS_MSG_ROSTER_NOT_UTF8),
@@ -659,35 +760,31 @@ int as_roster_parse(as_roster *r, const char *text, size_t len, const char *path
     }
     for (as_cursor_init(&c, text, len); c.p < c.end; as_cursor_newline(&c)) {
         roster_line(&c, &p, &n);
-        for (k = 0; k < n && ((unsigned char)p[k] >= 0x20 && p[k] != 0x7f); k++)
-            ;
-        if (k < n || n > AS_ROSTER_NAME_MAX) {
-            free(lines);
-            return roster_fail(r, err, path, c.line, as_cursor_col(&c, p + (k < n ? k : 0)),
-                               as_msg_text(lang, k < n ? AS_MSG_ROSTER_CONTROL : AS_MSG_ROSTER_LONG),
-                               as_msg_text(lang, AS_MSG_ROSTER_HINT));
-        }
+        if ((fault = name_fault(p, n, &bad)) != NO_FAULT || (n > 0 && (fault = roster_limit(0, r->count)) != NO_FAULT))
+            break;
         if (n == 0)
             continue;
-        if ((line = roster_seen(r, lines, p, n)) != 0) {
+        if (roster_add(&t, r, p, n, c.line, &twice) != 0) {
+            fault = AS_MSG_OOM;
+            break;
+        }
+        if (twice != 0) {
             snprintf(name, sizeof name, "%.*s", (int)n, p);
-            snprintf(what, sizeof what, as_msg_text(lang, AS_MSG_ROSTER_TWICE), name, line);
-            free(lines);
+            snprintf(what, sizeof what, as_msg_text(lang, AS_MSG_ROSTER_TWICE), name, twice);
+            free(t.slot);
+            free(t.line);
             return roster_fail(r, err, path, c.line, as_cursor_col(&c, p), what,
                                as_msg_text(lang, AS_MSG_ROSTER_TWICE_HINT));
         }
-        if ((more = realloc(lines, (r->count + 1) * sizeof *more)) == NULL) {
-            free(lines);
-            return roster_fail(r, err, path, 0, 0, "out of memory", "");
-        }
-        lines = more;
-        lines[r->count] = c.line;
-        if (roster_add(r, p, n) != 0) {
-            free(lines);
-            return roster_fail(r, err, path, 0, 0, "out of memory", "");
-        }
     }
-    free(lines);
+    free(t.slot);
+    free(t.line);
+    if (fault == AS_MSG_OOM)
+        return roster_fail_msg(r, err, path, 0, 0, lang, fault, AS_MSG_ROSTER_HINT);
+    if (fault != NO_FAULT)
+        return roster_fail_msg(r, err, path, c.line, as_cursor_col(&c, bad), lang, fault,
+                               fault == AS_MSG_ROSTER_MANY ? AS_MSG_ROSTER_LIMIT_HINT
+                                                           : AS_MSG_ROSTER_HINT);
     if (r->count == 0)
         return roster_fail(r, err, path, 0, 0, as_msg_text(lang, AS_MSG_ROSTER_EMPTY),
                            as_msg_text(lang, AS_MSG_ROSTER_HINT));

@@ -4,6 +4,7 @@
 #include "attnstep/practice.h"
 #include "attnstep/check_report.h"
 #include "attnstep/expand.h"
+#include "attnstep/lex.h"
 #include "attnstep/number.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/ownchain.h"
@@ -831,33 +832,28 @@ static long read_line(FILE *in, char *buf, size_t size)
     return (long)(n - s);
 }
 
-/* The length of the UTF-8 character at s (at most n bytes), 0 when it is none. */
-static size_t utf8_char(const unsigned char *s, size_t n)
+/* The length of the character at s..end when it may be shown to a terminal, else 0:
+ * not valid UTF-8 (overlong, a surrogate, past U+10FFFF, cut short), a control
+ * character (C0, DEL, C1), or a direction control that would reorder the line. */
+static size_t showable(const char *s, const char *end)
 {
-    const size_t k = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 && s[0] >= 0xC2 ? 2
-                   : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    size_t j;
+    const size_t k = as_lex_char_len(s, end);
 
-    if (k == 0 || k > n)
+    if (as_lex_bad_byte(s, k) != NULL || as_lex_control(s, s + k) != NULL ||
+        as_lex_bidi(s, end) != 0)
         return 0;
-    for (j = 1; j < k; j++)
-        if ((s[j] & 0xC0) != 0x80)
-            return 0;
     return k;
 }
 
 /* Copies typed text for showing, at most max bytes of it: a control byte or a byte
- * that is not UTF-8 as '?', never a character cut in two. */
+ * that is not UTF-8 as '?' (a direction control too), never a character cut in two. */
 static void shown(char *dst, size_t size, const char *s, size_t max)
 {
-    const unsigned char *u = (const unsigned char *)s;
     const size_t n = strlen(s);
     size_t i = 0, d = 0, k;
 
     while (i < n && d < max) {
-        k = utf8_char(u + i, n - i);
-        if (k == 0 || u[i] < 0x20 || u[i] == 0x7f)
-            k = 0;
+        k = showable(s + i, s + n);
         if (d + (k ? k : 1) >= size)
             break;
         if (k == 0) {

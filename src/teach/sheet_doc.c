@@ -156,12 +156,14 @@ static void name_line(const as_sheet_page *pg)
         if (pg->o->latex) {
             fprintf(pg->out, "\\underline{\\makebox[%s][l]{", width[k]);
             if (who != NULL && (pg->xetex || ascii_only(who)))
-                as_sheet_put_text(pg, who);
+                as_sheet_put_name(pg, who);
             fputs(k < 2 ? "}}\\hfill\n" : "}}\\par\n", pg->out);
         } else {
-            if (who != NULL)
-                fprintf(pg->out, " %s ", who);
-            else
+            if (who != NULL) {
+                fputc(' ', pg->out);
+                as_sheet_put_name(pg, who);
+                fputc(' ', pg->out);
+            } else
                 fputs("\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_", pg->out);
             fputs(k == 2 ? "\n\n" : pg->o->lang == AS_LANG_ZH ? "\xe3\x80\x80" : "    ", pg->out);
         }
@@ -179,7 +181,7 @@ static void title(const as_sheet_page *pg, int key)
     detail(pg);
     if (key && pg->s->student != NULL) {
         fputs(as_sheet_msg(pg, AS_MSG_LIST_SEP), pg->out);
-        as_sheet_put_text(pg, pg->o->latex && !pg->xetex && !ascii_only(pg->s->student)
+        as_sheet_put_name(pg, pg->o->latex && !pg->xetex && !ascii_only(pg->s->student)
                          ? "" : pg->s->student);
     }
     fputs(pg->o->latex ? "\n\\end{center}\n" : "\n\n", pg->out);

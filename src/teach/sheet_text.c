@@ -63,6 +63,22 @@ void as_sheet_put_text(const as_sheet_page *pg, const char *s)
     }
 }
 
+void as_sheet_put_name(const as_sheet_page *pg, const char *s)
+{
+    if (pg->o->latex) {
+        as_sheet_put_text(pg, s);
+        return;
+    }
+    for (; *s; s++) {
+        if (*s == '<' || *s == '>' || *s == '&')
+            fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "&amp;", pg->out);
+        else if (strchr("|\\*_`[]#!~$", *s) != NULL)
+            fprintf(pg->out, "\\%c", *s);
+        else
+            fputc(*s, pg->out);
+    }
+}
+
 /* Writes message m with its %s conversions filled by raw[] (text already in the page's
  * syntax: mathematics, lists of names), the message's own words escaped. */
 void as_sheet_say(const as_sheet_page *pg, as_msg m, const char *const *raw, size_t nraw)

@@ -47,6 +47,11 @@ const char *as_sheet_sym(const as_sheet_page *pg, as_sym s);
  * '' for pdflatex), Markdown's table and emphasis characters escaped. */
 void as_sheet_put_text(const as_sheet_page *pg, const char *s);
 
+/* Writes a name from outside (a roster's) as text nothing in it can act on: LaTeX as
+ * as_sheet_put_text(); Markdown with < > & as entities (no raw HTML) and every other
+ * character Markdown takes specially escaped with a backslash. */
+void as_sheet_put_name(const as_sheet_page *pg, const char *s);
+
 /* Writes message m with its %s conversions filled by raw[0..nraw) (text already in the
  * page's syntax: mathematics, lists of names), the message's own words escaped. */
 void as_sheet_say(const as_sheet_page *pg, as_msg m, const char *const *raw, size_t nraw);
