@@ -575,21 +575,6 @@ int as_check_csv(FILE *out, const as_class *c)
 /* JSON                                                                             */
 /* ------------------------------------------------------------------------------ */
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s != '\0'; s++) {
-        const unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 /* A number that reads back to the same double; -inf (a masked cell) as null. */
 static void json_number(FILE *out, double v)
 {
@@ -630,7 +615,7 @@ static void json_table(FILE *out, const as_table_grade *t)
     size_t k;
 
     fputs("{\"name\": ", out);
-    json_string(out, t->name);
+    as_json_string(out, t->name);
     fprintf(out, ", \"correct\": %s, \"credit\": %d, \"wrong_cells\": ", t->correct ? "true" : "false",
             t->credit);
     json_cells(out, t);
@@ -641,7 +626,7 @@ static void json_table(FILE *out, const as_table_grade *t)
         fprintf(out, ", \"weights\": \"%s\"", w[t->detail % 3]);
     if (t->diagnosis == AS_DIAG_CARRIED_ERROR) {
         fputs(", \"carried_from\": ", out);
-        json_string(out, t->carried_from);
+        as_json_string(out, t->carried_from);
     }
     if (t->nfits > 1) {
         fputs(", \"fits\": [", out);
@@ -658,7 +643,7 @@ static void json_student(FILE *out, const as_student *s)
     size_t i, k;
 
     fputs("{\"name\": ", out);
-    json_string(out, s->name);
+    as_json_string(out, s->name);
     fputs(", \"score\": ", out);
     json_number(out, g->score);
     fprintf(out, ", \"max\": %zu, \"correct\": %s, \"tables\": [", g->nmarks,
@@ -671,12 +656,12 @@ static void json_student(FILE *out, const as_student *s)
     for (k = i = 0; i < g->nmarks; i++)
         if (!g->mark[i].answered) {
             fputs(k++ ? ", " : "", out);
-            json_string(out, g->mark[i].name);
+            as_json_string(out, g->mark[i].name);
         }
     fputs("], \"ignored\": [", out);
     for (i = 0; i < g->nignored; i++) {
         fputs(i ? ", " : "", out);
-        json_string(out, g->ignored[i]);
+        as_json_string(out, g->ignored[i]);
     }
     fputs("]}", out);
 }
@@ -712,7 +697,7 @@ int as_check_json(FILE *out, const as_class *c)
         size_t d, k = 0;
         fputs(i ? ",\n    " : "\n    ", out);
         fputs("{\"table\": ", out);
-        json_string(out, it->name);
+        as_json_string(out, it->name);
         fprintf(out, ", \"right\": %zu, \"carried\": %zu, \"wrong\": %zu, \"missing\": %zu, "
                      "\"mistakes\": {", it->right, it->carried, it->wrong, it->missing);
         for (d = 0; d < AS_DIAG_COUNT; d++)
