@@ -13,6 +13,7 @@
 
 #define CLI_OUT "build/tests/test_verify.out"
 #define CLI_ERR "build/tests/test_verify.err"
+#include "attnstep/session.h"
 #include "attnstep/verify.h"
 #include "cli_util.h"
 #include "test_util.h"
@@ -200,6 +201,286 @@ static void test_an_output_mixed_from_the_keys_is_named(void **state)
     verified_free(&w);
 }
 
+/* ---- generated chapters: exercise draws a problem, trace prints it as the chapter
+ * does (its blocks and its walk-through); the right values expected are the numbers
+ * trace printed before one was changed ---- */
+
+#define GEN "build/tests/verify-gen"
+
+/* Draws exercise `seed` at `level` (with extra options) into GEN.in, prints its trace
+ * (with trace_opts) and returns that text (the caller frees it). */
+static char *generated(unsigned seed, int level, const char *extra, const char *trace_opts)
+{
+    const char *bin = getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep";
+    char cmd[1024];
+    char *text;
+
+    snprintf(cmd, sizeof cmd,
+             "%s exercise --seed %u --level %d %s > " GEN ".in && %s trace " GEN ".in %s > "
+             GEN ".txt",
+             bin, seed, level, extra, bin, trace_opts);
+    assert_int_equal(system(cmd), 0);
+    text = slurp(GEN ".txt");
+    assert_non_null(text);
+    return text;
+}
+
+/* The line of text that holds key (a new string the caller frees), or NULL. */
+static char *line_with(const char *text, const char *key)
+{
+    const char *at = strstr(text, key), *start, *end;
+    char *line;
+
+    if (at == NULL)
+        return NULL;
+    for (start = at; start > text && start[-1] != '\n'; start--)
+        ;
+    end = strchr(at, '\n');
+    end = end != NULL ? end : at + strlen(at);
+    line = malloc((size_t)(end - start) + 1);
+    assert_non_null(line);
+    memcpy(line, start, (size_t)(end - start));
+    line[end - start] = '\0';
+    return line;
+}
+
+/* text with its first `from` replaced by `to` (a new string the caller frees). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    char *out;
+
+    assert_non_null(at);
+    out = malloc(strlen(text) - strlen(from) + strlen(to) + 1);
+    assert_non_null(out);
+    memcpy(out, text, (size_t)(at - text));
+    strcpy(out + (at - text), to);
+    strcat(out, at + strlen(from));
+    return out;
+}
+
+/* Verifies text (the caller frees it) into w. */
+static void verify_generated(verified *w, char *text)
+{
+    as_error err;
+
+    w->text = text;
+    as_error_init(&err, AS_LANG_EN);
+    if (as_chapter_parse(&w->ch, text, strlen(text), GEN ".txt", &err) != 0 ||
+        as_verify_chapter(&w->v, &w->ch, &err) != 0) {
+        print_error("%d:%d: %s\n%s", err.line, err.col, err.msg, text);
+        fail();
+    }
+}
+
+/* The line number (from 1) of the line of text that holds key. */
+static int line_number(const char *text, const char *key)
+{
+    const char *at = strstr(text, key), *p;
+    int line = 1;
+
+    assert_non_null(at);
+    for (p = text; p < at; p++)
+        line += *p == '\n';
+    return line;
+}
+
+/* Every number of w that does not agree is on line `line` with verdict `verdict`
+ * (and, for a wrong one, mistake `variant`); there are some. */
+static void assert_errata_on_line(const verified *w, int line, as_vverdict verdict,
+                                  as_diag variant)
+{
+    size_t i;
+
+    assert_true(disagreeing(w) > 0);
+    for (i = 0; i < w->v.count; i++) {
+        const as_vnumber *n = &w->v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        if (n->at.line != line || n->verdict != verdict || n->variant.diag != variant)
+            print_error("%s %d:%d verdict %d variant %d\n", n->item->name, n->at.line,
+                        n->at.col, (int)n->verdict, (int)n->variant.diag);
+        assert_int_equal(n->at.line, line);
+        assert_int_equal(n->verdict, verdict);
+        assert_int_equal(n->variant.diag, variant);
+    }
+}
+
+/* The one number of w that does not agree. */
+static const as_vnumber *wrong_one(const verified *w)
+{
+    size_t i;
+
+    for (i = 0; i < w->v.count && w->v.num[i].verdict == AS_VF_AGREES; i++)
+        ;
+    assert_true(i < w->v.count);
+    return &w->v.num[i];
+}
+
+static void test_200_generated_chapters_verify_clean(void **state)
+{
+    unsigned seed;
+
+    (void)state;
+    for (seed = 1; seed <= 200; seed++) {
+        verified w;
+        verify_generated(&w, generated(seed, 1 + (int)seed % 3, "", ""));
+        assert_true(w.v.count >= 60); /* 2 tokens print 70 numbers, 3 tokens more */
+        if (w.v.agree != w.v.count)
+            print_error("seed %u: %zu of %zu agree\n", seed, w.v.agree, w.v.count);
+        assert_int_equal(w.v.agree, w.v.count);
+        verified_free(&w);
+    }
+}
+
+/* The sum of the exps trace printed (the number after 指数之和：), in a new string. */
+static char *printed_sum(const char *text)
+{
+    char *line = line_with(text, "指数之和："), *num;
+
+    assert_non_null(line);
+    num = strdup(line + strlen("指数之和：") + 1);
+    free(line);
+    return num;
+}
+
+static void test_a_wrong_digit_in_generated_chapters_is_found_with_its_right_value(void **state)
+{
+    unsigned seed, planted_n = 0;
+
+    (void)state;
+    for (seed = 1; planted_n < 8 && seed < 100; seed++) {
+        char *text = generated(seed, 1 + (int)seed % 3, "", ""), *sum = printed_sum(text);
+        char *dot = strchr(sum, '.'), *bad, from[80], to[80];
+        verified w;
+
+        if (dot == NULL || strlen(dot) < 4) { /* an exact sum: no third decimal to change */
+            free(text), free(sum);
+            continue;
+        }
+        snprintf(from, sizeof from, "指数之和： %s", sum);
+        dot[3] = (char)('0' + (dot[3] - '0' + 5) % 10); /* the third decimal, 5 off */
+        snprintf(to, sizeof to, "指数之和： %s", sum);
+        bad = replaced(text, from, to);
+        verify_generated(&w, bad);
+        assert_int_equal(disagreeing(&w), 1);
+        assert_errata_on_line(&w, line_number(bad, "指数之和："), AS_VF_WRONG, AS_DIAG_NONE);
+        assert_close(wrong_one(&w)->right, strtod(from + strlen("指数之和： "), NULL), 5e-11);
+        free(text), free(sum);
+        verified_free(&w);
+        planted_n++;
+    }
+    assert_int_equal(planted_n, 8);
+}
+
+static void test_a_truncated_sum_in_generated_chapters_is_reported_as_truncated(void **state)
+{
+    unsigned seed, planted_n = 0;
+
+    (void)state;
+    for (seed = 1; planted_n < 6 && seed < 100; seed++) {
+        char *text = generated(seed, 1 + (int)seed % 3, "", ""), *sum = printed_sum(text);
+        char *longer = generated(seed, 1 + (int)seed % 3, "", "--digits 14");
+        char *full = printed_sum(longer), *dot = strchr(full, '.'), from[80], to[80];
+        verified w;
+
+        if (dot == NULL || strlen(dot) < 12 || strncmp(full, sum, (size_t)(dot - full) + 11) == 0) {
+            free(text), free(sum), free(longer), free(full); /* cut = rounded here */
+            continue;
+        }
+        dot[11] = '\0'; /* cut at the tenth decimal, as the chapter prints 10 */
+        snprintf(from, sizeof from, "指数之和： %s", sum);
+        snprintf(to, sizeof to, "指数之和： %s", full);
+        verify_generated(&w, replaced(text, from, to));
+        assert_int_equal(disagreeing(&w), 1);
+        assert_errata_on_line(&w, line_number(text, "指数之和："), AS_VF_TRUNCATED, AS_DIAG_NONE);
+        free(text), free(sum), free(longer), free(full);
+        verified_free(&w);
+        planted_n++;
+    }
+    assert_int_equal(planted_n, 6);
+}
+
+static void test_scores_divided_by_dk_in_generated_chapters_are_named(void **state)
+{
+    const char *bin = getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep";
+    unsigned seed, planted_n = 0;
+    char cmd[256];
+
+    (void)state; /* the scaled-scores line taken from the trace of the same problem with
+                  * scale: 0.5, 1/d_k for d_k = 2 */
+    snprintf(cmd, sizeof cmd, "echo 'scale: 0.5' >> " GEN ".in && %s trace " GEN ".in > " GEN ".txt",
+             bin);
+    for (seed = 1; planted_n < 6 && seed < 100; seed++) {
+        char *text = generated(seed, 2, "--dk 2 --dv 2", ""); /* level 1 takes d_k 1 or 4 */
+        char *right = line_with(text, "缩放分数："), *variant_text, *variant;
+        verified w;
+
+        assert_int_equal(system(cmd), 0);
+        variant_text = slurp(GEN ".txt");
+        variant = line_with(variant_text, "缩放分数：");
+        verify_generated(&w, replaced(text, right, variant));
+        if (disagreeing(&w) > 0) { /* all scores 0: nothing to tell apart */
+            assert_errata_on_line(&w, line_number(text, "缩放分数："), AS_VF_WRONG,
+                                  AS_DIAG_SCALE_BY_DK);
+            planted_n++;
+        }
+        free(text), free(right), free(variant_text), free(variant);
+        verified_free(&w);
+    }
+    assert_int_equal(planted_n, 6);
+}
+
+/* The output line of the walk-through (its last row, as trace walks it) with that row
+ * mixed from the Keys, A·K, worked out here from the run's A and K of GEN.in. */
+static char *output_from_keys(const char *line)
+{
+    as_session s;
+    as_error err;
+    const char *approx = strstr(line, "≈ [");
+    char *out = malloc(strlen(line) + 128);
+    size_t r, c, j, used;
+
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_session_open(&s, GEN ".in", NULL, &err), 0);
+    assert_non_null(approx);
+    assert_non_null(out);
+    r = s.p.n - 1;
+    used = (size_t)(approx - line) + strlen("≈ [");
+    memcpy(out, line, used);
+    for (c = 0; c < s.t.K.cols; c++) {
+        double o = 0;
+        for (j = 0; j < s.p.m; j++)
+            o += s.t.head[0].A.v[r * s.p.m + j] * s.t.K.v[j * s.t.K.cols + c];
+        used += (size_t)sprintf(out + used, "%s%.10f", c ? ", " : "", o);
+    }
+    strcpy(out + used, "]");
+    as_session_free(&s);
+    return out;
+}
+
+static void test_outputs_mixed_from_the_keys_in_generated_chapters_are_named(void **state)
+{
+    unsigned seed, planted_n = 0;
+
+    (void)state;
+    for (seed = 1; planted_n < 6 && seed < 100; seed++) {
+        char *text = generated(seed, 2, "--dk 2 --dv 2", "");
+        char *right = line_with(text, "位置的注意力输出 o"), *wrong = output_from_keys(right);
+        verified w;
+
+        verify_generated(&w, replaced(text, right, wrong));
+        if (disagreeing(&w) > 0) { /* A·K = A·V here: nothing to tell apart */
+            assert_errata_on_line(&w, line_number(text, "位置的注意力输出 o"), AS_VF_WRONG,
+                                  AS_DIAG_KEYS_FOR_VALUES);
+            planted_n++;
+        }
+        free(text), free(right), free(wrong);
+        verified_free(&w);
+    }
+    assert_int_equal(planted_n, 6);
+}
+
 /* ---- bad input ---- */
 
 static void test_a_chapter_without_x_is_refused_with_its_place(void **state)
@@ -272,6 +553,11 @@ int main(void)
         cmocka_unit_test(test_an_unscaled_score_is_named_no_scale),
         cmocka_unit_test(test_a_score_divided_by_dk_is_named_scale_by_dk),
         cmocka_unit_test(test_an_output_mixed_from_the_keys_is_named),
+        cmocka_unit_test(test_200_generated_chapters_verify_clean),
+        cmocka_unit_test(test_a_wrong_digit_in_generated_chapters_is_found_with_its_right_value),
+        cmocka_unit_test(test_a_truncated_sum_in_generated_chapters_is_reported_as_truncated),
+        cmocka_unit_test(test_scores_divided_by_dk_in_generated_chapters_are_named),
+        cmocka_unit_test(test_outputs_mixed_from_the_keys_in_generated_chapters_are_named),
         cmocka_unit_test(test_a_chapter_without_x_is_refused_with_its_place),
         cmocka_unit_test(test_a_row_past_the_table_is_refused_at_its_place),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),

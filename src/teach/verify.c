@@ -151,7 +151,8 @@ static as_vverdict judge(double w, double u, double x)
     if (as_cell_judge(w, u, x, &cell_rule) == AS_CELL_RIGHT)
         return AS_VF_AGREES;
     if (u > 0 && isfinite(x) && isfinite(w)) {
-        if (fabs(w - trunc(x / u) * u) <= u * 1e-6)
+        if (fabs(w / u - trunc(x / u)) < 1e-3) /* in units: w - trunc(x/u)*u is off by
+                                                  * an ulp of w, more than 1e-6 units */
             return AS_VF_TRUNCATED;
         if (fabs(w - x) < u)
             return AS_VF_ROUNDED;
