@@ -18,6 +18,7 @@
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
 #include "attnstep/session.h"
+#include "attnstep/render.h"
 #include "sections.h"
 #include "test_util.h"
 
@@ -310,6 +311,62 @@ static void test_the_pre_gelu_example_starts_from_the_spec_layer_norm(void **sta
     as_session_free(&s);
 }
 
+/* The JSON of example path with --only list (NULL: every table), as a string the caller
+ * frees. */
+static char *json_of(const char *path, const char *list)
+{
+    as_session s;
+    as_render_opts o;
+    const char *bad;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    memset(&o, 0, sizeof o);
+    assert_non_null(f);
+    if (list != NULL)
+        assert_int_equal(as_only_parse(list, &o.only, &bad), 0);
+    open_example(&s, path);
+    assert_int_equal(as_render_json(f, &s.p, &s.t, &o), 0);
+    fclose(f);
+    as_session_free(&s);
+    return text;
+}
+
+static void test_json_holds_the_block_with_each_norms_sub_steps(void **state)
+{
+    char *pre = json_of("examples/block-pre-gelu.txt", NULL);
+    char *post = json_of("examples/block-f11-post-rms.txt", NULL);
+    char *only = json_of("examples/block-pre-gelu.txt", "N1");
+
+    (void)state;
+    /* SPEC §15: LayerNorm of [1,0,0,0] is 1.7320046214…, μ = 1/4, σ² = 3/16 */
+    assert_non_null(strstr(pre, "\"block\": {\n    \"N1\": [[1.7320046213947808,"));
+    assert_non_null(strstr(pre, "\"norm1\": {\"mean\": [[0.25],[0.5],[1]], \"var\": [[0.1875],"));
+    assert_non_null(strstr(pre, "\"norm2\": {\"mean\""));
+    assert_non_null(strstr(pre, "\"U\": ") && strstr(pre, "\"H2\": ") && strstr(pre, "\"Y\": "));
+    assert_null(strstr(pre, "\"G\": "));            /* no gate without swiglu */
+    /* post: norm1 after H1, which it makes; RMSNorm has no mean; X₀ + O₀ = [11, 1] */
+    assert_non_null(strstr(post, "\"H1\": [[1.408405667717547,0.12803687888341336],"));
+    assert_non_null(strstr(post, "\"norm1\": {\"var\": [[61],"));
+    assert_true(strstr(post, "\"H1\"") < strstr(post, "\"norm1\""));
+    assert_null(strstr(post, "\"N1\""));
+    assert_non_null(strstr(only, "\"N1\": "));         /* --only N1: that table and its norm */
+    assert_null(strstr(only, "\"Y\": "));
+    free(pre);
+    free(post);
+    free(only);
+}
+
+static void test_a_file_without_block_has_no_block_in_its_json(void **state)
+{
+    char *f11 = json_of("examples/f11.txt", NULL);
+
+    (void)state;
+    assert_null(strstr(f11, "\"block\""));
+    free(f11);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +381,8 @@ int main(void)
         cmocka_unit_test(test_a_session_runs_the_block_the_same_in_every_mode),
         cmocka_unit_test(test_the_f11_example_on_the_next_page_adds_and_rms_normalises),
         cmocka_unit_test(test_the_pre_gelu_example_starts_from_the_spec_layer_norm),
+        cmocka_unit_test(test_json_holds_the_block_with_each_norms_sub_steps),
+        cmocka_unit_test(test_a_file_without_block_has_no_block_in_its_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

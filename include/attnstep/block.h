@@ -52,6 +52,10 @@ int as_block_finish(as_block_trace *b, const as_matrix *O, const as_problem *p, 
  * and t with as_trace_free(). Returns 0; or -1 with err set, b and t then empty. */
 int as_block_run(as_block_trace *b, as_trace *t, const as_problem *p, as_error *err);
 
+/* The table of b that registry row id names (AS_TAB_N1 … AS_TAB_Y), or NULL when id is
+ * none of the block's or b has not made it (empty). */
+const as_matrix *as_block_table(const as_block_trace *b, as_tab id);
+
 /* Frees every table of b and leaves it zeroed; safe on a zeroed b. */
 void as_block_trace_free(as_block_trace *b);
 

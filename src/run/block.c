@@ -179,6 +179,25 @@ int as_block_run(as_block_trace *b, as_trace *t, const as_problem *p, as_error *
     return 0;
 }
 
+const as_matrix *as_block_table(const as_block_trace *b, as_tab id)
+{
+    const as_matrix *m;
+
+    switch (id) {
+    case AS_TAB_N1: m = &b->N1; break;
+    case AS_TAB_H1: m = &b->H1; break;
+    case AS_TAB_N2: m = &b->N2; break;
+    case AS_TAB_U: m = &b->U; break;
+    case AS_TAB_G: m = &b->G; break;
+    case AS_TAB_F: m = &b->F; break;
+    case AS_TAB_D: m = &b->D; break;
+    case AS_TAB_H2: m = &b->H2; break;
+    case AS_TAB_Y: m = &b->Y; break;
+    default: return NULL;
+    }
+    return m->v != NULL ? m : NULL;
+}
+
 static void norm_trace_free(as_norm_trace *nt)
 {
     as_matrix_free(&nt->mean);

@@ -19,8 +19,11 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
     attention = o->lean ? as_attention_run_lean : o->rows ? as_attention_run_rows : as_attention_run;
     if (s->p.block == AS_BLOCK_NONE)
         return attention(&s->t, &s->p, err);
-    return as_block_begin(&s->b, &q, &s->p, err) || attention(&s->t, &q, err) ||
-           as_block_finish(&s->b, &s->t.O, &s->p, err);
+    if (as_block_begin(&s->b, &q, &s->p, err) || attention(&s->t, &q, err) ||
+        as_block_finish(&s->b, &s->t.O, &s->p, err))
+        return -1;
+    s->t.block = &s->b;
+    return 0;
 }
 
 int as_session_open(as_session *s, const char *path, const as_session_opts *o, as_error *err)
