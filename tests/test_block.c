@@ -367,6 +367,31 @@ static void test_a_file_without_block_has_no_block_in_its_json(void **state)
     free(f11);
 }
 
+static void test_a_pre_block_walks_the_attention_on_n1_what_it_reads(void **state)
+{
+    /* the walk-through's arithmetic is the run's: q₀ = x₀Wq with x₀ the row of N1 the
+     * attention read (LayerNorm of [1,0,0,0]), not the file's [1,0,0,0] */
+    as_session s;
+    as_render_opts o;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.digits = 10;
+    o.lang = AS_LANG_ZH;
+    open_example(&s, "examples/block-pre-gelu.txt");
+    assert_ptr_equal(s.p.X, &s.b.N1);
+    assert_ptr_equal(as_problem_table(&s.p, AS_X), &s.b.N1);
+    assert_int_equal(as_render_trace(f, &s.p, &s.t, &o), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "x\xe2\x82\x80=[1.7320046214, -0.5773348738"));
+    assert_close(AS_AT(s.b.H1, 0, 0), 1 + AS_AT(s.t.O, 0, 0), 0); /* the residual: the file's X */
+    free(text);
+    as_session_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_the_pre_gelu_example_starts_from_the_spec_layer_norm),
         cmocka_unit_test(test_json_holds_the_block_with_each_norms_sub_steps),
         cmocka_unit_test(test_a_file_without_block_has_no_block_in_its_json),
+        cmocka_unit_test(test_a_pre_block_walks_the_attention_on_n1_what_it_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,7 +77,8 @@ int as_problem_build_lean(as_problem *p, const as_input *in, as_mask_kind mask_o
 #define AS_MAX_OFFSET 1000000000u
 
 /* The table p reads for matrix id: the input's, or for a W with layout: torch its
- * transpose (book layout, [in, out]); NULL when the file does not give it. */
+ * transpose (book layout, [in, out]), and for X and Xkv p->X and p->Xkv (the file's
+ * unless a session of block: pre points them at N1); NULL when the file does not give it. */
 const as_matrix *as_problem_table(const as_problem *p, as_mat_id id);
 
 /* The K/V head that query head hd reads: hd / (heads / kv_heads) (grouped-query

@@ -21,7 +21,8 @@ typedef struct as_session_opts {
 
 typedef struct as_session {
     as_input in;
-    as_problem p;
+    as_problem p;      /* with block: pre, p.X (and p.Xkv for self-attention) is N1, what
+                          the attention reads; the file's X is p.in's */
     as_trace t;        /* the attention layer (with block: pre, run on N1) */
     as_block_trace b;  /* the block around it (SPEC §15); all empty without block: */
 } as_session;

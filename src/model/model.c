@@ -630,6 +630,8 @@ const as_matrix *as_problem_table(const as_problem *p, as_mat_id id)
     case AS_WK: return p->Wk;
     case AS_WV: return p->Wv;
     case AS_WO: return p->Wo;
+    case AS_X: return p->X;     /* the file's, or what the attention reads (session.h) */
+    case AS_XKV: return p->cross ? p->Xkv : NULL;
     case AS_WUP: return p->Wup;
     case AS_WGATE: return p->Wgate;
     case AS_WDOWN: return p->Wdown;

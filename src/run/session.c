@@ -23,6 +23,11 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
         as_block_finish(&s->b, &s->t.O, &s->p, err))
         return -1;
     s->t.block = &s->b;
+    /* what the attention read is, for its tables' renderers and graders, its X: with pre
+     * that is N1 (the chapter: the X attention receives may be a normalised one); the
+     * file's own X stays the input's table (as_problem_table) */
+    s->p.X = q.X;
+    s->p.Xkv = q.Xkv;
     return 0;
 }
 
