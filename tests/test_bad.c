@@ -389,7 +389,12 @@ static int english_words_outside_quotes(const char *text)
                                         "kv_heads", "only", "force", "row", "last", "all",
                                         "lang", "format", "utf", "gbk", "sqrt", "exp",
                                         "max", "dim", "run", "check", "trace", "json",
-                                        "GiB", "d_k", "d_v", "grad", "target"};
+                                        "GiB", "d_k", "d_v", "grad", "target",
+                                        /* the block's settings and words (SPEC §15) */
+                                        "block", "pre", "post", "norm", "layer", "rms",
+                                        "norm_eps", "norm_style", "annotated", "ffn", "relu",
+                                        "gelu", "gelu_tanh", "swiglu", "silu", "act",
+                                        "d_model", "d_ff", "bup", "bdown"};
     const char *p = text;
     int quoted = 0;
 

@@ -407,10 +407,17 @@ static void test_spellings_of_names_are_accepted(void **state)
         {"Q", -1},       {"Wq2", -1},      {"W__q", -1},     {"Mk", -1},
         {"Xk", -1},      {"_q", -1},       {"dO", AS_DO},    {"d_O", AS_DO},
         {"target", AS_TARGET}, {"do", -1}, {"DO", -1},       {"Target", -1},
+        /* the block (SPEC §15): as written, or with an underscore after W or b */
+        {"ln1_g", AS_LN1_G}, {"ln2_b", AS_LN2_B}, {"lnf_g", AS_LNF_G}, {"Wup", AS_WUP},
+        {"W_up", AS_WUP}, {"bup", AS_BUP}, {"b_up", AS_BUP}, {"Wdown", AS_WDOWN},
+        {"W_down", AS_WDOWN}, {"bdown", AS_BDOWN}, {"Wgate", AS_WGATE}, {"W_gate", AS_WGATE},
+        {"ln3_g", -1}, {"ln1g", -1}, {"W_gat", -1}, {"Wup_", -1}, {"l_n1_g", -1},
     };
     static const char *const canonical[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
                                                    "bq", "bk",  "bv", "bo", "M",  "dO",
-                                                   "target"};
+                                                   "target", "ln1_g", "ln1_b", "ln2_g",
+                                                   "ln2_b", "lnf_g", "lnf_b", "Wup", "bup",
+                                                   "Wdown", "bdown", "Wgate"};
     size_t i;
 
     (void)state;

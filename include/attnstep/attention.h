@@ -27,7 +27,11 @@ typedef struct as_head_trace {
     as_matrix O;              /* [n,d_v] */
 } as_head_trace;
 
+struct as_block_trace;
+
 typedef struct as_trace {
+    const struct as_block_trace *block; /* with block: (SPEC §15), the session's block
+                                 around this layer (block.h); else NULL */
     as_matrix M;              /* [n,m] the additive mask the run applied (mask.h): 0 where a
                                  row may read, -inf where it may not; filled but in a
                                  rows trace (as_trace_row() gives its rows) */

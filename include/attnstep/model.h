@@ -41,6 +41,21 @@ typedef struct as_problem {
     as_rope_pairing rope;                 /* rope: which numbers turn together */
     size_t offset;                        /* the position of row 0 (--offset P; 0) */
     double sqrt_dk;                       /* sqrt(d_k), the divisor step 2 names */
+    /* the block (SPEC §15); block is AS_BLOCK_NONE for the chapter's lone attention, and
+       then nothing below is set */
+    as_block_kind block;
+    as_norm_kind norm;                    /* norm1, norm2 and normf alike */
+    as_norm_style norm_style;             /* LayerNorm's: torch or annotated */
+    double norm_eps;                      /* the file's, or the convention's default */
+    as_ffn_kind ffn;
+    const as_matrix *ln_g[3], *ln_b[3];   /* γ and β of norm1, norm2, normf: [1, d_model]
+                                             or NULL (γ = 1, β = 0) */
+    int final_norm;                       /* nonzero when lnf_g or lnf_b is given: Y = normf(…) */
+    const as_matrix *Wup, *Wgate, *Wdown; /* book layout: [d_model, d_ff] (Wgate NULL but
+                                             for swiglu), [d_ff, d_model]; NULL with ffn: none */
+    const as_matrix *bup, *bdown;         /* [1, d_ff], [1, d_model] or NULL */
+    as_matrix own_ffn[3];                 /* layout: torch: Wup, Wgate, Wdown as [in, out] */
+    size_t d_ff;                          /* columns of U: Wup's */
     const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
     as_label_store own_tokens, own_kv_tokens; /* default labels made here */
 } as_problem;
@@ -62,7 +77,8 @@ int as_problem_build_lean(as_problem *p, const as_input *in, as_mask_kind mask_o
 #define AS_MAX_OFFSET 1000000000u
 
 /* The table p reads for matrix id: the input's, or for a W with layout: torch its
- * transpose (book layout, [in, out]); NULL when the file does not give it. */
+ * transpose (book layout, [in, out]), and for X and Xkv p->X and p->Xkv (the file's
+ * unless a session of block: pre points them at N1); NULL when the file does not give it. */
 const as_matrix *as_problem_table(const as_problem *p, as_mat_id id);
 
 /* The K/V head that query head hd reads: hd / (heads / kv_heads) (grouped-query

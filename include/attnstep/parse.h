@@ -7,6 +7,8 @@
 #include "attnstep/matrix.h"
 #include "attnstep/positions.h"
 #include "attnstep/number.h"
+#include "attnstep/norm.h"
+#include "attnstep/ffn.h"
 #include "attnstep/reader.h"
 
 /* The matrices an input may name. Order is the book's order of appearance. */
@@ -14,6 +16,9 @@ typedef enum as_mat_id {
     AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
     AS_BQ, AS_BK, AS_BV, AS_BO, AS_M,
     AS_DO, AS_TARGET, /* for grad (SPEC §13): the output's gradient, or the mse target */
+    /* the block (SPEC §15): each norm's γ and β, then the feed-forward network's tables */
+    AS_LN1_G, AS_LN1_B, AS_LN2_G, AS_LN2_B, AS_LNF_G, AS_LNF_B,
+    AS_WUP, AS_BUP, AS_WDOWN, AS_BDOWN, AS_WGATE,
     AS_NMAT
 } as_mat_id;
 
@@ -24,6 +29,9 @@ const char *as_mat_name(as_mat_id id);
  * X_kv ...). Returns the id, or -1 when the name is not a matrix of the format. */
 int as_mat_lookup(const char *name, size_t len);
 
+/* The word of ffn: that names kind ("gelu_tanh", "gelu", "relu", "swiglu", "none"). */
+const char *as_ffn_name(as_ffn_kind kind);
+
 /* The settings an input may give ("title", "tokens", "mask" …): *n of them, static. */
 const char *const *as_setting_names(size_t *n);
 
@@ -33,6 +41,10 @@ typedef enum as_mask_kind {
     AS_MASK_DEFAULT = 0, AS_MASK_CAUSAL, AS_MASK_NONE, AS_MASK_CUSTOM, AS_MASK_WINDOW
 } as_mask_kind;
 typedef enum as_layout { AS_LAYOUT_BOOK = 0, AS_LAYOUT_TORCH } as_layout;
+
+/* block: the chapter's lone attention, or a whole transformer block (SPEC §15) with the
+ * norms before each sublayer (pre: GPT-2, LLaMA) or after each residual add (post). */
+typedef enum as_block_kind { AS_BLOCK_NONE = 0, AS_BLOCK_PRE, AS_BLOCK_POST } as_block_kind;
 
 /* positions: how the layer learns the order of the tokens (SPEC §12). */
 typedef enum as_positions {
@@ -75,6 +87,17 @@ typedef struct as_input {
     as_rope_pairing rope;   /* AS_ROPE_HALF when not set */
     int rope_set;
     as_pos rope_pos;
+    as_block_kind block;    /* AS_BLOCK_NONE when not set */
+    as_pos block_pos;
+    as_norm_kind norm;      /* AS_NORM_LAYER when not set */
+    as_pos norm_pos;        /* line 0 when not set */
+    as_norm_style norm_style; /* AS_NORM_TORCH when not set */
+    as_pos norm_style_pos;
+    double norm_eps;        /* meaningful when norm_eps_set */
+    int norm_eps_set;
+    as_pos norm_eps_pos;
+    as_ffn_kind ffn;        /* AS_FFN_GELU_TANH (GPT-2's) when not set */
+    as_pos ffn_pos;
     char *loss;          /* grad: the loss as written (checked by grad), NULL when not set */
     as_pos loss_pos;     /* where its value starts */
     char *ask;           /* check: the tables the problem asks, as written ("Q K V QKT S A

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "attnstep/attention.h"
+#include "attnstep/block.h"
 #include "attnstep/error.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
@@ -20,8 +21,10 @@ typedef struct as_session_opts {
 
 typedef struct as_session {
     as_input in;
-    as_problem p;
-    as_trace t;
+    as_problem p;      /* with block: pre, p.X (and p.Xkv for self-attention) is N1, what
+                          the attention reads; the file's X is p.in's */
+    as_trace t;        /* the attention layer (with block: pre, run on N1) */
+    as_block_trace b;  /* the block around it (SPEC §15); all empty without block: */
 } as_session;
 
 /* Parses the input at path ("-" is standard input), builds its problem and runs it.

@@ -370,6 +370,186 @@ static int decide_mask(as_problem *p, as_mask_kind override, as_error *err)
     return 0;
 }
 
+/* ---- the block (SPEC §15) ---- */
+
+/* The first of the block's own settings and tables given, which mean nothing without
+ * block: (its position into *at), or NULL. */
+static const char *block_only_given(const as_problem *p, as_pos *at)
+{
+    static const char *const set[] = {"norm", "norm_eps", "norm_style", "ffn"};
+    const as_input *in = p->in;
+    const as_pos pos[] = {in->norm_pos, in->norm_eps_pos, in->norm_style_pos, in->ffn_pos};
+    size_t k;
+    int id;
+
+    for (k = 0; k < sizeof set / sizeof set[0]; k++)
+        if (pos[k].line != 0) {
+            *at = pos[k];
+            return set[k];
+        }
+    for (id = AS_LN1_G; id < AS_NMAT; id++)
+        if (NAMED(id)->given) {
+            *at = NAMED(id)->pos;
+            return as_mat_name((as_mat_id)id);
+        }
+    return NULL;
+}
+
+/* Table id given though this block has no use for it: the error msg (naming it), hint. */
+static int unused(const as_problem *p, as_error *err, int id, as_msg msg, as_msg hint)
+{
+    if (!NAMED(id)->given)
+        return 0;
+    return fail_at(err, p, NAMED(id)->pos, T(hint), T(msg), as_mat_name((as_mat_id)id));
+}
+
+/* γ or β id: one row of d_model numbers, one per feature of the rows normalised. */
+static int norm_row(const as_problem *p, as_error *err, int id)
+{
+    const as_named *nm = NAMED(id);
+
+    if (!nm->given || (nm->m.rows == 1 && nm->m.cols == p->d_model))
+        return 0;
+    return fail_at(err, p, nm->pos, T(AS_MSG_HINT_MD_NORM_WIDTH), T(AS_MSG_MD_NORM_WIDTH),
+                   as_mat_name((as_mat_id)id), nm->m.rows * nm->m.cols, p->d_model);
+}
+
+/* norm, norm_style and the γ/β tables: each used by the norm chosen, as wide as X. */
+static int check_norms(const as_problem *p, as_error *err)
+{
+    const as_input *in = p->in;
+    int id;
+
+    for (id = AS_LN1_G; id <= AS_LNF_B; id++) {
+        const int beta = (id - AS_LN1_G) % 2 == 1, second = id == AS_LN2_G || id == AS_LN2_B;
+        if ((p->norm == AS_NORM_NONE &&
+             unused(p, err, id, AS_MSG_MD_NORM_NONE_TABLE, AS_MSG_HINT_MD_NORM_NONE_TABLE)) ||
+            (p->norm == AS_NORM_RMS && beta &&
+             unused(p, err, id, AS_MSG_MD_RMS_NO_BETA, AS_MSG_HINT_MD_RMS_NO_BETA)) ||
+            (p->ffn == AS_FFN_NONE && second &&
+             unused(p, err, id, AS_MSG_MD_FFN_NONE_TABLE, AS_MSG_HINT_MD_FFN_NONE_TABLE)) ||
+            norm_row(p, err, id))
+            return -1;
+    }
+    if (in->norm_style_pos.line != 0 && p->norm != AS_NORM_LAYER)
+        return fail_at(err, p, in->norm_style_pos, T(AS_MSG_HINT_MD_STYLE_LAYER_ONLY),
+                       T(AS_MSG_MD_STYLE_LAYER_ONLY));
+    if (p->norm == AS_NORM_LAYER && p->norm_style == AS_NORM_ANNOTATED && p->d_model < 2)
+        return fail_at(err, p, in->norm_style_pos, T(AS_MSG_HINT_MD_ANNOTATED_WIDTH),
+                       T(AS_MSG_MD_ANNOTATED_WIDTH));
+    return 0;
+}
+
+/* The FFN's W tables in book layout ([in, out]): the input's, or with layout: torch
+ * their transposes made into the problem's own. */
+static int take_ffn_weights(as_problem *p, as_error *err)
+{
+    static const as_mat_id w[] = {AS_WUP, AS_WGATE, AS_WDOWN};
+    const as_matrix **to[] = {&p->Wup, &p->Wgate, &p->Wdown};
+    size_t k;
+
+    for (k = 0; k < 3; k++) {
+        *to[k] = NAMED(w[k])->given ? &NAMED(w[k])->m : NULL;
+        if (*to[k] == NULL || p->in->layout != AS_LAYOUT_TORCH)
+            continue;
+        if (as_matrix_transposed(&p->own_ffn[k], *to[k]) != 0)
+            return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
+        *to[k] = &p->own_ffn[k];
+    }
+    p->bup = NAMED(AS_BUP)->given ? &NAMED(AS_BUP)->m : NULL;
+    p->bdown = NAMED(AS_BDOWN)->given ? &NAMED(AS_BDOWN)->m : NULL;
+    return 0;
+}
+
+/* With an FFN, the tables its activation needs, none it does not. */
+static int ffn_tables(const as_problem *p, as_error *err)
+{
+    const as_pos at = p->in->ffn_pos.line ? p->in->ffn_pos : p->in->block_pos;
+    const as_mat_id need[] = {AS_WUP, AS_WDOWN, AS_WGATE};
+    size_t k;
+    int id;
+
+    if (p->ffn == AS_FFN_NONE) {
+        for (id = AS_WUP; id <= AS_WGATE; id++)
+            if (unused(p, err, id, AS_MSG_MD_FFN_NONE_TABLE, AS_MSG_HINT_MD_FFN_NONE_TABLE))
+                return -1;
+        return 0;
+    }
+    for (k = 0; k < (p->ffn == AS_FFN_SWIGLU ? 3u : 2u); k++)
+        if (!NAMED(need[k])->given)
+            return fail_at(err, p, at, T(AS_MSG_HINT_MD_FFN_MISSING), T(AS_MSG_MD_FFN_MISSING),
+                           as_ffn_name(p->ffn), as_mat_name(need[k]));
+    if (p->ffn != AS_FFN_SWIGLU)
+        return unused(p, err, AS_WGATE, AS_MSG_MD_WGATE_ONLY, AS_MSG_HINT_MD_WGATE_ONLY);
+    return 0;
+}
+
+/* The FFN's shapes: Wup (and Wgate) [d_model, d_ff], Wdown [d_ff, d_model], the biases
+ * one row as wide as their projection. */
+static int ffn_shapes(const as_problem *p, as_error *err)
+{
+    const as_matrix *up = p->Wup, *gate = p->Wgate, *down = p->Wdown;
+    char msg[160];
+
+    if (p->ffn == AS_FFN_NONE)
+        return 0;
+    snprintf(msg, sizeof msg, T(AS_MSG_MD_W_ROWS), "Wup", up->rows,
+             p->block == AS_BLOCK_PRE ? "N2" : "H1", p->d_model);
+    if (agree(p, err, up->rows, p->d_model, NAMED(AS_WUP)->pos, msg, T(AS_MSG_HINT_MD_WUP_ROWS)))
+        return -1;
+    if (gate != NULL && (gate->rows != up->rows || gate->cols != up->cols))
+        return fail_at(err, p, later(NAMED(AS_WUP), NAMED(AS_WGATE)),
+                       T(AS_MSG_HINT_MD_WGATE_SHAPE), T(AS_MSG_MD_WGATE_SHAPE), gate->rows,
+                       gate->cols, up->rows, up->cols);
+    if (down->rows != up->cols)
+        return fail_at(err, p, later(NAMED(AS_WUP), NAMED(AS_WDOWN)),
+                       T(AS_MSG_HINT_MD_WDOWN_ROWS), T(AS_MSG_MD_WDOWN_ROWS), down->rows,
+                       up->cols);
+    if (down->cols != p->d_model)
+        return fail_at(err, p, NAMED(AS_WDOWN)->pos, T(AS_MSG_HINT_MD_WDOWN_COLS),
+                       T(AS_MSG_MD_WDOWN_COLS), down->cols, p->d_model);
+    if (!as_shape_ok(p->n, up->cols)) {
+        snprintf(msg, sizeof msg, T(AS_MSG_MD_TOO_LARGE), "U", p->n, up->cols, AS_MAX_CELLS);
+        return fail_at(err, p, NAMED(AS_WUP)->pos, T(AS_MSG_HINT_MD_TOO_LARGE), msg);
+    }
+    return check_bias(p, err, AS_BUP, AS_WUP, up) || check_bias(p, err, AS_BDOWN, AS_WDOWN, down);
+}
+
+/* block: and everything that belongs to it; without block:, that nothing of it is
+ * given. The residual adds O to X, so O must be as wide as X. */
+static int check_block(as_problem *p, as_error *err)
+{
+    const as_input *in = p->in;
+    const size_t d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
+    const char *what;
+    as_pos at;
+    size_t k;
+
+    p->block = in->block;
+    if (p->block == AS_BLOCK_NONE) {
+        if ((what = block_only_given(p, &at)) == NULL)
+            return 0;
+        return fail_at(err, p, at, T(AS_MSG_HINT_MD_BLOCK_ONLY), T(AS_MSG_MD_BLOCK_ONLY), what);
+    }
+    if (d_out != p->d_model)
+        return fail_at(err, p, NAMED(p->Wo ? AS_WO : AS_WV)->pos, T(AS_MSG_HINT_MD_RESIDUAL_WIDTH),
+                       T(AS_MSG_MD_RESIDUAL_WIDTH), d_out, p->d_model);
+    p->norm = in->norm;
+    p->norm_style = in->norm_style;
+    p->norm_eps = in->norm_eps_set ? in->norm_eps : as_norm_default_eps(p->norm, p->norm_style);
+    p->ffn = in->ffn;
+    if (check_norms(p, err) || take_ffn_weights(p, err) || ffn_tables(p, err) ||
+        ffn_shapes(p, err))
+        return -1;
+    for (k = 0; k < 3; k++) { /* norm1, norm2, normf: their γ and β side by side in the ids */
+        p->ln_g[k] = as_problem_table(p, (as_mat_id)(AS_LN1_G + 2 * k));
+        p->ln_b[k] = as_problem_table(p, (as_mat_id)(AS_LN1_B + 2 * k));
+    }
+    p->final_norm = p->ln_g[2] != NULL || p->ln_b[2] != NULL;
+    p->d_ff = p->Wup ? p->Wup->cols : 0;
+    return 0;
+}
+
 /* ---- the whole problem ---- */
 
 /* positions (SPEC §12): RoPE turns numbers in pairs, so each head's d_k must be even; the
@@ -416,7 +596,7 @@ static int build(as_problem *p, const as_input *in, as_mask_kind mask_override, 
         check_bias(p, err, AS_BK, AS_WK, p->Wk) || check_bias(p, err, AS_BV, AS_WV, p->Wv) ||
         check_heads(p, err) || check_output(p, err) || check_sizes(p, err) ||
         check_tokens(p, err) || check_positions(p, err) ||
-        decide_mask(p, mask_override, err))
+        decide_mask(p, mask_override, err) || check_block(p, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
     p->group = p->heads / p->kv_heads;
@@ -450,6 +630,11 @@ const as_matrix *as_problem_table(const as_problem *p, as_mat_id id)
     case AS_WK: return p->Wk;
     case AS_WV: return p->Wv;
     case AS_WO: return p->Wo;
+    case AS_X: return p->X;     /* the file's, or what the attention reads (session.h) */
+    case AS_XKV: return p->cross ? p->Xkv : NULL;
+    case AS_WUP: return p->Wup;
+    case AS_WGATE: return p->Wgate;
+    case AS_WDOWN: return p->Wdown;
     default: return (unsigned)id < AS_NMAT && p->in->mat[id].given ? &p->in->mat[id].m : NULL;
     }
 }
@@ -465,6 +650,8 @@ void as_problem_free(as_problem *p)
 
     for (i = 0; i < 4; i++)
         as_matrix_free(&p->own_w[i]);
+    for (i = 0; i < 3; i++)
+        as_matrix_free(&p->own_ffn[i]);
     free(p->own_tokens.chars);
     free(p->own_tokens.ptr);
     free(p->own_kv_tokens.chars);

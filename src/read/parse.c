@@ -24,8 +24,9 @@ static int is_letter(char ch)
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
 
-static const char *const mat_names[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
-                                               "bq", "bk",  "bv", "bo", "M",  "dO", "target"};
+static const char *const mat_names[AS_NMAT] = {
+    "X", "Xkv", "Wq", "Wk", "Wv", "Wo", "bq", "bk", "bv", "bo", "M", "dO", "target",
+    "ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b", "Wup", "bup", "Wdown", "bdown", "Wgate"};
 
 /* The text of message id in the language of the parser's error record. */
 #define T(ps, id) as_msg_text((ps)->r.err->lang, id)
@@ -53,16 +54,37 @@ static int mat_from_parts(char base, const char *suf)
     return (base == 'w' ? AS_WQ : AS_BQ) + (int)(hit - qkvo);
 }
 
+/* The block's tables (SPEC §15), as written or with an underscore after their W or b
+ * (W_up, b_down), as the attention's W_q: the id, or -1. */
+static int block_name(const char *name, size_t len)
+{
+    int id;
+
+    for (id = AS_LN1_G; id < AS_NMAT; id++) {
+        const char *s = mat_names[id];
+        const size_t n = strlen(s);
+        if (len == n && strncmp(name, s, n) == 0)
+            return id;
+        if (len == n + 1 && (s[0] == 'W' || s[0] == 'b') && name[0] == s[0] && name[1] == '_' &&
+            strncmp(name + 2, s + 1, n - 1) == 0)
+            return id;
+    }
+    return -1;
+}
+
 int as_mat_lookup(const char *name, size_t len)
 {
     char suf[3];
     size_t i = 1, n = 0;
+    int block;
 
     if (name != NULL && ((len == 2 && strncmp(name, "dO", 2) == 0) ||
                          (len == 3 && strncmp(name, "d_O", 3) == 0)))
         return AS_DO; /* the gradient of O: case matters, do is no name */
     if (name != NULL && len == 6 && strncmp(name, "target", 6) == 0)
         return AS_TARGET;
+    if (name != NULL && (block = block_name(name, len)) >= 0)
+        return block;
     if (name == NULL || len == 0 || len > 4)
         return -1;
     if (len > 1 && name[1] == '_') {
@@ -85,7 +107,8 @@ int as_mat_lookup(const char *name, size_t len)
 /* What the grammar allows in matrix id: one row for a bias, -inf in the mask. */
 static unsigned flags_of(as_mat_id id)
 {
-    if (id == AS_BQ || id == AS_BK || id == AS_BV || id == AS_BO)
+    if (id == AS_BQ || id == AS_BK || id == AS_BV || id == AS_BO ||
+        (id >= AS_LN1_G && id <= AS_LNF_B) || id == AS_BUP || id == AS_BDOWN)
         return AS_RD_ONE_ROW;
     return id == AS_M ? AS_RD_NEG_INF : 0;
 }
@@ -93,16 +116,19 @@ static unsigned flags_of(as_mat_id id)
 /* ------------------------------------------------------------------ settings table ---- */
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
-       SET_KV_HEADS, SET_LOSS, SET_ASK, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, NSET };
+       SET_KV_HEADS, SET_LOSS, SET_ASK, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, SET_BLOCK,
+       SET_NORM, SET_NORM_EPS, SET_NORM_STYLE, SET_FFN, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
                                             "heads", "layout", "scale", "kv_heads", "loss",
-                                            "ask", "positions", "rope_base", "rope"};
+                                            "ask", "positions", "rope_base", "rope", "block",
+                                            "norm", "norm_eps", "norm_style", "ffn"};
 
 /* A value of each setting, for the hint when the value is missing. */
 static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
                                                "auto", "1", "sum", "Q K V QKT S A O", "rope",
-                                               "10000", "half"};
+                                               "10000", "half", "pre", "layer", "1e-5",
+                                               "torch", "gelu_tanh"};
 
 /* The hint for an unknown word: "did you mean X?" when one of names is near it, else
  * the hint `otherwise`, into hint[size]. */
@@ -305,19 +331,30 @@ static int set_scale(parser *ps, const char *v, const char *e, as_pos key)
     return 0;
 }
 
-/* rope_base: a finite number above 1 (the θ_i = base^(−2i/d_k) of RoPE). */
-static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
+/* A setting's value v..e read whole as one finite number into *x, above low (or equal to
+ * it, when low_ok): 0; else -1 with the error bad (quoting the value) and hint. */
+static int bounded_number(parser *ps, const char *v, const char *e, double low, int low_ok,
+                          as_msg bad, as_msg hint, double *x)
 {
     char q[64];
-    double x;
-    const int rc = value_number(ps, v, e, 0, &x);
+    const int rc = value_number(ps, v, e, 0, x);
 
     if (rc < 0)
         return -1;
-    if (rc > 0 || !(x > 1) || isinf(x)) {
+    if (rc > 0 || !(*x > low || (low_ok && *x == low)) || isinf(*x)) {
         as_lex_quote(q, sizeof q, v, (size_t)(e - v));
-        return as_reader_err_at(&ps->r, v, AS_MSG_PS_ROPE_BASE_HINT, AS_MSG_PS_ROPE_BASE_BAD, q);
+        return as_reader_err_at(&ps->r, v, hint, bad, q);
     }
+    return 0;
+}
+
+/* rope_base: a finite number above 1 (the θ_i = base^(−2i/d_k) of RoPE). */
+static int set_rope_base(parser *ps, const char *v, const char *e, as_pos key)
+{
+    double x;
+
+    if (bounded_number(ps, v, e, 1, 0, AS_MSG_PS_ROPE_BASE_BAD, AS_MSG_PS_ROPE_BASE_HINT, &x) != 0)
+        return -1;
     ps->in->rope_base = x;
     ps->in->rope_base_set = 1;
     ps->in->rope_base_pos = key;
@@ -348,6 +385,77 @@ static int set_positions(parser *ps, int which, const char *v, const char *e, as
         return as_reader_err_at(&ps->r, v, AS_MSG_PS_ROPE_PAIRING_HINT,
                                 AS_MSG_PS_ROPE_PAIRING_UNKNOWN, q);
     return as_reader_err_at(&ps->r, v, AS_MSG_PS_POSITIONS_HINT, AS_MSG_PS_POSITIONS_UNKNOWN, q);
+}
+
+/* ---- the block (SPEC §15) ---- */
+
+/* The words each of block, norm, norm_style and ffn may take, in the order of their
+ * enums (block's from AS_BLOCK_PRE), with the message and hint for any other word. */
+typedef struct choice {
+    int which;
+    const char *const *words;
+    size_t count;
+    int first;
+    as_msg unknown, hint;
+} choice;
+
+static const char *const block_words[] = {"pre", "post"};
+static const char *const norm_words[] = {"layer", "rms", "none"};
+static const char *const style_words[] = {"torch", "annotated"};
+static const char *const ffn_words[] = {"gelu_tanh", "gelu", "relu", "swiglu", "none"};
+static const choice choices[] = {
+    {SET_BLOCK, block_words, 2, AS_BLOCK_PRE, AS_MSG_PS_BLOCK_UNKNOWN, AS_MSG_PS_BLOCK_HINT},
+    {SET_NORM, norm_words, 3, AS_NORM_LAYER, AS_MSG_PS_NORM_UNKNOWN, AS_MSG_PS_NORM_HINT},
+    {SET_NORM_STYLE, style_words, 2, AS_NORM_TORCH, AS_MSG_PS_NORM_STYLE_UNKNOWN,
+     AS_MSG_PS_NORM_STYLE_HINT},
+    {SET_FFN, ffn_words, 5, AS_FFN_GELU_TANH, AS_MSG_PS_FFN_UNKNOWN, AS_MSG_PS_FFN_HINT},
+};
+
+const char *as_ffn_name(as_ffn_kind kind)
+{
+    return (unsigned)kind < sizeof ffn_words / sizeof ffn_words[0] ? ffn_words[kind] : "?";
+}
+
+/* Gives the setting which (of choices) the value its word stands for, read at key. */
+static void store_choice(as_input *in, int which, int value, as_pos key)
+{
+    switch (which) {
+    case SET_BLOCK: in->block = (as_block_kind)value, in->block_pos = key; return;
+    case SET_NORM: in->norm = (as_norm_kind)value, in->norm_pos = key; return;
+    case SET_NORM_STYLE: in->norm_style = (as_norm_style)value, in->norm_style_pos = key; return;
+    default: in->ffn = (as_ffn_kind)value, in->ffn_pos = key; return;
+    }
+}
+
+/* block, norm, norm_style, ffn: one word of their list. */
+static int set_choice(parser *ps, int which, const char *v, const char *e, as_pos key)
+{
+    const size_t len = (size_t)(e - v);
+    const choice *c = &choices[0];
+    size_t k;
+
+    while (c->which != which)
+        c++;
+    for (k = 0; k < c->count; k++)
+        if (as_lex_word_is(v, len, c->words[k])) {
+            store_choice(ps->in, which, c->first + (int)k, key);
+            return 0;
+        }
+    return unknown_word(&ps->r, as_reader_pos(&ps->r, v), c->unknown, v, len, c->words, c->count,
+                        c->hint);
+}
+
+/* norm_eps: a finite number ≥ 0, the ε that keeps the divisor of a norm away from 0. */
+static int set_norm_eps(parser *ps, const char *v, const char *e, as_pos key)
+{
+    double x;
+
+    if (bounded_number(ps, v, e, 0, 1, AS_MSG_PS_NORM_EPS_BAD, AS_MSG_PS_NORM_EPS_HINT, &x) != 0)
+        return -1;
+    ps->in->norm_eps = x;
+    ps->in->norm_eps_set = 1;
+    ps->in->norm_eps_pos = key;
+    return 0;
 }
 
 /* mask: causal | none | window W, layout: book | torch. */
@@ -429,6 +537,13 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
     case SET_POSITIONS:
     case SET_ROPE:
         return set_positions(ps, which, v, e, key);
+    case SET_BLOCK:
+    case SET_NORM:
+    case SET_NORM_STYLE:
+    case SET_FFN:
+        return set_choice(ps, which, v, e, key);
+    case SET_NORM_EPS:
+        return set_norm_eps(ps, v, e, key);
     default:
         return set_word(ps, which, v, e, key);
     }

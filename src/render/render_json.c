@@ -1,6 +1,7 @@
 /* render_json.c - `run --format json` (SPEC §9): one object, round-trip numbers,
  * -inf as null. */
 #include "attnstep/render.h"
+#include "attnstep/block.h"
 #include "attnstep/threads.h"
 #include "attnstep/numfmt.h"
 
@@ -278,6 +279,69 @@ static void positions(FILE *out, int *first, const as_problem *p, const as_trace
     }
 }
 
+/* One norm's sub-steps as {"mean", "var", "div", "xhat"} (those it has). */
+static void norm_steps(FILE *out, const as_norm_trace *nt)
+{
+    const as_matrix *m[] = {&nt->mean, &nt->var, &nt->div, &nt->xhat};
+    static const char *const name[] = {"mean", "var", "div", "xhat"};
+    size_t k;
+    int first = 1;
+
+    fputc('{', out);
+    for (k = 0; k < 4; k++) {
+        if (m[k]->v == NULL)
+            continue;
+        fprintf(out, "%s\"%s\": ", first ? "" : ", ", name[k]);
+        json_matrix(out, m[k]);
+        first = 0;
+    }
+    fputc('}', out);
+}
+
+/* The norm whose output is the block's table k of as_block_table's order (N1 H1 N2 U G
+ * F D H2 Y), with its JSON name; NULL when none: pre's norms make N1, N2 and Y, post's H1,
+ * H2 and Y. */
+static const as_norm_trace *norm_after(const as_block_trace *b, size_t k, const char **name)
+{
+    const int pre = b->N1.v != NULL;
+
+    *name = k == 8 ? "normf" : (k == 0 || k == 1) ? "norm1" : "norm2";
+    if (k == 8)
+        return &b->normf;
+    if (k == (pre ? 0u : 1u))
+        return &b->norm1;
+    return k == (pre ? 2u : 7u) ? &b->norm2 : NULL;
+}
+
+/* The block around the layer (SPEC §15): "block": {"N1": …, "norm1": {…}, …, "Y": …},
+ * the tables it made in the registry's order, each norm's sub-steps after its output. */
+static void block(FILE *out, int *first, const as_trace *t, const as_render_opts *o)
+{
+    static const as_table shown[] = {AS_T_N1, AS_T_H1, AS_T_N2, AS_T_U, AS_T_G,
+                                     AS_T_F,  AS_T_D,  AS_T_H2, AS_T_Y};
+    size_t k;
+    int inner = 1;
+
+    key(out, first, "block");
+    fputc('{', out);
+    for (k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+        const as_tab id = as_tab_of_table(shown[k]);
+        const as_matrix *m = as_block_table(t->block, id);
+        const char *name;
+        const as_norm_trace *nt = norm_after(t->block, k, &name);
+        if (m == NULL || !as_shows(o, shown[k]))
+            continue;
+        fprintf(out, "%s\n    \"%s\": ", inner ? "" : ",", as_tab_get(id)->name);
+        json_matrix(out, m);
+        inner = 0;
+        if (nt != NULL && nt->div.v != NULL) {
+            fprintf(out, ",\n    \"%s\": ", name);
+            norm_steps(out, nt);
+        }
+    }
+    fputs("\n  }", out);
+}
+
 int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     int first = 1;
@@ -326,6 +390,8 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
         key(out, &first, "O");
         json_matrix(out, &t->O);
     }
+    if (t->block != NULL)
+        block(out, &first, t, o);
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }

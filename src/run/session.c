@@ -3,19 +3,32 @@
 
 #include <string.h>
 
-/* Builds and runs the parsed input of s. */
+/* Builds and runs the parsed input of s: the attention layer, and with block: the
+ * block around it (the attention then reads the problem as_block_begin() makes). */
 static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
 {
     static const as_session_opts none;
+    int (*attention)(as_trace *, const as_problem *, as_error *);
+    as_problem q;
 
     if (o == NULL)
         o = &none;
     if ((o->lean ? as_problem_build_lean : as_problem_build)(&s->p, &s->in, o->mask, err) != 0)
         return -1;
     s->p.offset = o->offset;
-    return (o->lean   ? as_attention_run_lean
-            : o->rows ? as_attention_run_rows
-                      : as_attention_run)(&s->t, &s->p, err);
+    attention = o->lean ? as_attention_run_lean : o->rows ? as_attention_run_rows : as_attention_run;
+    if (s->p.block == AS_BLOCK_NONE)
+        return attention(&s->t, &s->p, err);
+    if (as_block_begin(&s->b, &q, &s->p, err) || attention(&s->t, &q, err) ||
+        as_block_finish(&s->b, &s->t.O, &s->p, err))
+        return -1;
+    s->t.block = &s->b;
+    /* what the attention read is, for its tables' renderers and graders, its X: with pre
+     * that is N1 (the chapter: the X attention receives may be a normalised one); the
+     * file's own X stays the input's table (as_problem_table) */
+    s->p.X = q.X;
+    s->p.Xkv = q.Xkv;
+    return 0;
 }
 
 int as_session_open(as_session *s, const char *path, const as_session_opts *o, as_error *err)
@@ -41,6 +54,7 @@ int as_session_open_text(as_session *s, const char *text, size_t len, const char
 
 void as_session_free(as_session *s)
 {
+    as_block_trace_free(&s->b);
     as_trace_free(&s->t);
     as_problem_free(&s->p);
     as_input_free(&s->in);
