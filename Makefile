@@ -27,7 +27,7 @@ REPLAYS    = $(patsubst %,$(BUILD)/fuzz-replay/%,$(FUZZ_NAMES))
 # more (make valgrind: 2) runs them side by side via tests/parallel.sh
 CHECK_JOBS = 1
 
-.PHONY: all run test check-run check-latex install uninstall clean
+.PHONY: all run test check-run check-latex check-html install uninstall clean
 
 all: $(BUILD)/attnstep
 
@@ -54,6 +54,12 @@ test: all
 # for English, xelatex with ctex for Chinese), installing TeX with apt-get when missing.
 check-latex: all
 	@sh tests/check-latex.sh $(BUILD)/attnstep
+
+# `make check-html` makes the --format html pages and tests them in headless chromium
+# (tests/html/check.mjs), installing Debian's chromium and npm's playwright-core (into
+# build/html-tools) when missing; screenshots and a PDF stay in build/html.
+check-html: all
+	@sh tests/check-html.sh $(BUILD)/attnstep
 
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

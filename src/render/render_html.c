@@ -338,7 +338,7 @@ static const char style[] =
     ".lines{font-family:ui-monospace,\"Noto Sans Mono CJK SC\",monospace;font-size:.9rem;"
     "white-space:pre-wrap;color:var(--fg);margin:.25rem 0;padding-left:1.5rem}\n"
     "@media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0}"
-    ".controls,#as-live,#as-tip,td.p input{display:none!important}.step[hidden]{display:block!important}"
+    ".controls,.keys,#as-live,#as-tip,td.p input{display:none!important}td.c:focus{outline:none}.step[hidden]{display:block!important}"
     ".scroll{overflow:visible;max-height:none}td.p .v{visibility:visible!important}"
     "section{break-inside:avoid}*{print-color-adjust:exact;-webkit-print-color-adjust:exact}}\n";
 
