@@ -535,6 +535,19 @@ static void test_tiles_of_4096_tokens_fit_in_300_mb(void **state)
                                      "wc -l > " TDIR ".n", 4);
 }
 
+/* decode keeps each head's output rows and makes each step's scores and shares again when
+ * they are shown (as_decode_scores), and writes each step as it is made (SPEC §10).
+ * Before, it kept the mask and every step's S and A, [n,n] each, and the whole text:
+ * 1.26 GB at 4096 tokens. Its walk prints 13 lines a step, its JSON one line a step. */
+static void test_a_decode_of_4096_tokens_fits_in_300_mb(void **state)
+{
+    (void)state;
+    if (sanitized() || under_valgrind())
+        skip();
+    assert_4096_tokens_fit_in_300_mb("decode", "--digits 0", "wc -l > " TDIR ".n", 13);
+    assert_4096_tokens_fit_in_300_mb("decode", "--format json", "wc -l > " TDIR ".n", 1);
+}
+
 /* The limit on all heads' scores is checked before anything is made, where the scores
  * are kept (JSON, and every format but text: text is written from rows and keeps none,
  * as trace does, so it has no such limit): 8 heads of [4096,4096] are refused with their
@@ -588,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_a_run_of_4096_tokens_as_text_fits_in_300_mb),
         cmocka_unit_test(test_a_run_of_4096_tokens_in_json_or_csv_fits_in_300_mb),
         cmocka_unit_test(test_tiles_of_4096_tokens_fit_in_300_mb),
+        cmocka_unit_test(test_a_decode_of_4096_tokens_fits_in_300_mb),
         cmocka_unit_test(test_too_many_heads_of_scores_are_refused_before_anything_is_made),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
