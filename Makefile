@@ -145,6 +145,13 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
 	@sh tests/bench/bench.sh
 
+# `make bench-memory` prints the peak resident memory of run (text, JSON), grad, decode
+# and trace --tiles 1 --row all against 512 to 16384 tokens (tests/bench/memory.sh;
+# MEMBENCH_SIZES, MEMBENCH_LIMIT_MB, MEMBENCH_WALK_MAX): it must grow linearly (issue 30).
+.PHONY: bench-memory
+bench-memory: all
+	@sh tests/bench/memory.sh
+
 # `make bench-exp` times libm's exp() per element against as_exp_many() (issue 19).
 .PHONY: bench-exp
 bench-exp: $(BUILD)/bench/exp_many

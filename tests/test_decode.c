@@ -52,6 +52,33 @@ static void rows_agree(const char *what, uint64_t which, const as_matrix *got,
             }
 }
 
+/* Each step's scores and shares of head h, made again (as_decode_scores), against the
+ * run's rows: positions 0..t as decode shows them, and the run's cells past t are the
+ * -inf and 0 of positions the cache does not hold yet. */
+static void steps_agree(uint64_t which, const as_decode *d, const as_problem *p,
+                        const as_trace *t, size_t h)
+{
+    as_decode_row r = {0};
+    as_matrix S, A;
+    size_t i, j;
+
+    assert_int_equal(as_decode_row_init(&r, p), 0);
+    assert_int_equal(as_matrix_init(&S, p->n, p->n), 0);
+    assert_int_equal(as_matrix_init(&A, p->n, p->n), 0);
+    for (i = 0; i < p->n; i++) {
+        assert_int_equal(as_decode_scores(&r, d, p, h, i), 0);
+        for (j = 0; j < p->n; j++) {
+            AS_AT(S, i, j) = j <= i ? r.S[j] : -INFINITY;
+            AS_AT(A, i, j) = j <= i ? r.A[j] : 0.0;
+        }
+    }
+    rows_agree("S", which, &S, &t->head[h].S, p->n);
+    rows_agree("A", which, &A, &t->head[h].A, p->n);
+    as_matrix_free(&S);
+    as_matrix_free(&A);
+    as_decode_row_free(&r);
+}
+
 /* Decodes input `which` of n tokens and compares every row with the run's. */
 static void decode_equals_run(uint64_t which, size_t n)
 {
@@ -74,8 +101,7 @@ static void decode_equals_run(uint64_t which, size_t n)
     rows_agree("O", which, &d.O, &t.O, t.O.cols);
     rows_agree("C", which, &d.C, &t.C, t.C.cols);
     for (h = 0; h < p.heads; h++) {
-        rows_agree("S", which, &d.S[h], &t.head[h].S, n);
-        rows_agree("A", which, &d.A[h], &t.head[h].A, n);
+        steps_agree(which, &d, &p, &t, h);
         rows_agree("O_h", which, &d.Oh[h], &t.head[h].O, p.d_v);
     }
     assert_int_equal(as_decode_compare(&d, &t), 0);

@@ -293,7 +293,7 @@ static void tiles_agree(uint64_t which, size_t n, const size_t *sizes, worst *w)
                 snprintf(what, sizeof what, "input %llu, %zu tokens, blocks of %zu, head %zu",
                          (unsigned long long)which, n, B, h);
                 row_agrees(what, &t.head[h], &ref[h * n + i], p.m, p.d_v, i,
-                           AS_AT(tl.l[h], i, 0), &AS_AT(tl.A[h], i, 0),
+                           AS_AT(tl.l[h], i, 0), as_tiles_row(&tl, h, i)->A,
                            &AS_AT(tl.O[h], i, 0), w, g);
             }
         as_tiles_free(&tl);

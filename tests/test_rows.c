@@ -485,6 +485,69 @@ static void test_a_run_of_4096_tokens_as_text_fits_in_300_mb(void **state)
     unlink(TDIR ".err");
 }
 
+/* Runs `attnstep COMMAND ARGS` on a column of 100 tokens (no limit), then of 4096 under
+ * 300 MB of address space, each piped into tail (which writes a count to TDIR.n): the
+ * 4096-token run must exit 0 and its count must be per_token x 4096 + c, c counted at
+ * 100 tokens -- every row of every table printed, no clock involved. */
+static void assert_4096_tokens_fit_in_300_mb(const char *command, const char *args,
+                                             const char *tail, long per_token)
+{
+    long c;
+
+    assert_int_equal(command_column(command, 100, args, 0, tail), 0);
+    c = number_in(TDIR ".n") - per_token * 100;
+    assert_in_range(c, 0, 100);
+    assert_int_equal(command_column(command, 4096, args, 300000, tail), 0);
+    assert_int_equal(number_in(TDIR ".n"), per_token * 4096 + c);
+    unlink(TDIR ".n");
+    unlink(TDIR ".rc");
+    unlink(TDIR ".err");
+}
+
+/* Every format is written from rows (SPEC §10): JSON, csv, md, latex, svg and the heat map
+ * read each head's tables through as_head_rows, so a run in any format keeps no n x m
+ * table. Before, every format but text kept the full trace: at 4096 tokens about 800 MB,
+ * out of memory under 300 MB. JSON's A has one '[' a row (and c more around it); csv's
+ * S one line a row. */
+static void test_a_run_of_4096_tokens_in_json_or_csv_fits_in_300_mb(void **state)
+{
+    (void)state;
+    if (sanitized() || under_valgrind())
+        skip(); /* AddressSanitizer and valgrind need address space (and time) of their own */
+    assert_4096_tokens_fit_in_300_mb("run", "--format json --only A --digits 0",
+                                     "tr -cd '[' | wc -c > " TDIR ".n", 1);
+    assert_4096_tokens_fit_in_300_mb("run", "--format csv --only S", "wc -l > " TDIR ".n", 1);
+}
+
+/* --tiles on a rows run (SPEC §10, §11): the tiles read each row's scores again and keep
+ * only n-long tables (m, ℓ, O), and the walk is made and written a row at a time.
+ * Before, both read a full run (about 800 MB at 4096 tokens) and the walk of every row
+ * was kept whole. `run --tiles 1 --only O` prints O, then m, ℓ and O of the tiles: 4
+ * lines a token; `trace --tiles 1 --row 0 --step 1` Q, K and QKᵀ whole, then row 0's
+ * 4096 positions: 4 lines a token. */
+static void test_tiles_of_4096_tokens_fit_in_300_mb(void **state)
+{
+    (void)state;
+    if (sanitized() || under_valgrind())
+        skip();
+    assert_4096_tokens_fit_in_300_mb("run", "--tiles 1 --only O", "wc -l > " TDIR ".n", 4);
+    assert_4096_tokens_fit_in_300_mb("trace", "--tiles 1 --row 0 --step 1 --digits 0",
+                                     "wc -l > " TDIR ".n", 4);
+}
+
+/* decode keeps each head's output rows and makes each step's scores and shares again when
+ * they are shown (as_decode_scores), and writes each step as it is made (SPEC §10).
+ * Before, it kept the mask and every step's S and A, [n,n] each, and the whole text:
+ * 1.26 GB at 4096 tokens. Its walk prints 13 lines a step, its JSON one line a step. */
+static void test_a_decode_of_4096_tokens_fits_in_300_mb(void **state)
+{
+    (void)state;
+    if (sanitized() || under_valgrind())
+        skip();
+    assert_4096_tokens_fit_in_300_mb("decode", "--digits 0", "wc -l > " TDIR ".n", 13);
+    assert_4096_tokens_fit_in_300_mb("decode", "--format json", "wc -l > " TDIR ".n", 1);
+}
+
 /* The limit on all heads' scores is checked before anything is made, where the scores
  * are kept (JSON, and every format but text: text is written from rows and keeps none,
  * as trace does, so it has no such limit): 8 heads of [4096,4096] are refused with their
@@ -536,6 +599,9 @@ int main(void)
         cmocka_unit_test(test_the_hostile_corpus_is_refused_alike),
         cmocka_unit_test(test_a_trace_of_4096_tokens_fits_in_300_mb),
         cmocka_unit_test(test_a_run_of_4096_tokens_as_text_fits_in_300_mb),
+        cmocka_unit_test(test_a_run_of_4096_tokens_in_json_or_csv_fits_in_300_mb),
+        cmocka_unit_test(test_tiles_of_4096_tokens_fit_in_300_mb),
+        cmocka_unit_test(test_a_decode_of_4096_tokens_fits_in_300_mb),
         cmocka_unit_test(test_too_many_heads_of_scores_are_refused_before_anything_is_made),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

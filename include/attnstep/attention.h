@@ -79,6 +79,13 @@ typedef struct as_row_trace {
  * the double range (naming the table and cell). t is then empty. */
 int as_attention_run(as_trace *t, const as_problem *p, as_error *err);
 
+/* Nonzero (err set) when the full trace would keep more than AS_MAX_CELLS score cells
+ * over all heads: it keeps six n x m tables a head, so this bounds its memory for any
+ * file within the limits of one table (which model.c checked: n x m fits).
+ * as_attention_run() checks it first; a rows run checks it when asked (as_session_opts
+ * cells_limit: the formats that once kept the tables keep their limit). */
+int as_attention_too_large(const as_problem *p, as_error *err);
+
 /* As as_attention_run(), for `--only O` (or C) at model sizes: the same C, O and
  * per-head O, bit for bit, and the same errors, but no other table is kept (t->lean is
  * set; see as_trace), so it has no limit on all heads' tables together. Each head's

@@ -14,17 +14,15 @@
 
 typedef struct as_decode {
     size_t n, heads, kv_heads;
-    int keep;          /* nonzero: S, A and each head's O were kept for every step */
-    as_matrix M;       /* [n, n] the additive mask the steps apply (mask.h) */
+    int keep;          /* nonzero: each head's O was kept for every step, and each step
+                          projected at its own time (as_decode_scores() makes any step's
+                          scores and shares again: no [n, n] table is kept, SPEC §10) */
     as_matrix Q;       /* [n, heads*d_k]: row t is q_t, every head (positions: rope:
                           turned, as the scores use it) */
     as_matrix *K, *V;  /* kv_heads caches, [n, d_k] and [n, d_v]: row t appended at step t
                           (rope: K's rows turned, as a decoder caches them) */
     double **KT;       /* kv_heads: K's cache in panels of 8 Keys (AS_PANEL_AT in
                           steps_gen.h), which the scores read */
-    as_matrix *S, *A;  /* keep: heads tables [n, n]; row t holds step t's scaled (and
-                          masked) scores and shares over the cache, cells past t are -inf
-                          and 0 (the cache has no such rows yet) */
     as_matrix *Oh;     /* keep: heads tables [n, d_v], each head's output rows */
     as_matrix C;       /* [n, heads*d_v] the heads side by side */
     as_matrix O;       /* [n, d_out] the output rows */
@@ -44,7 +42,8 @@ typedef struct as_decode {
 #define AS_DECODE_AHEAD 256
 
 /* Generates p's rows one by one into d (free with as_decode_free()). keep: record each
- * step's scores, shares and head outputs (for the walk-through and JSON), and project
+ * step's head outputs (for the walk-through and JSON, which make each step's scores and
+ * shares again with as_decode_scores()), and project
  * each row at its own step, as a decoder must when the next token is not known yet.
  * Without keep only C and O are kept, and -- every row of X being given -- the rows are
  * projected AS_DECODE_AHEAD at a time when the first of them comes (and their output
@@ -53,6 +52,23 @@ typedef struct as_decode {
  * a mask that lets a row read a later position (the cache does not hold it yet). Returns
  * 0; or -1 with err set, d empty. */
 int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err);
+
+/* One step's row of one head, made again: its scaled (and masked) scores S and shares
+ * A over the positions 0..t (-inf and 0 where the step reads nothing), and scratch. */
+typedef struct as_decode_row {
+    double *S, *A;     /* [n] */
+    double *M, *o;     /* [n] the mask's row, [d_v] the head's output row (scratch) */
+} as_decode_row;
+
+/* Room for any step of p's decode. Returns 0, or -1 when memory ran out (r empty). */
+int as_decode_row_init(as_decode_row *r, const as_problem *p);
+void as_decode_row_free(as_decode_row *r);
+
+/* Step t of head hd of the decode d of p made again into r, bit for bit as the run made
+ * it (the same cache rows, the same sums): r->S[0..t] and r->A[0..t]. Returns 0 (-1
+ * only if the step failed, which as_decode_run() would have reported). */
+int as_decode_scores(as_decode_row *r, const as_decode *d, const as_problem *p, size_t hd,
+                     size_t t);
 
 /* Compares each row of d->O with t->O bit for bit (as the shortest round-trip text
  * would: memcmp of the doubles), filling d->same. Returns the number of rows that

@@ -8,6 +8,7 @@
 #include "attnstep/i18n.h"
 #include "attnstep/model.h"
 #include "attnstep/tables.h"
+#include "attnstep/textblock.h"
 
 /* The tables a user can pick with --only: as_table, from the registry (tables.h). */
 
@@ -45,6 +46,11 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
 /* `run --format json` (SPEC §9). Returns 0, or -1 when writing failed. */
 int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 
+/* The same object without its closing "\n}\n", for a caller that adds members (run
+ * --tiles). */
+int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
+                           const as_render_opts *o);
+
 /* `trace`: the hand calculation as the chapter walks it (SPEC §5), for the receiving row
  * o->row (-1 the last, -2 every row); ignores o->only. Every number comes from t.
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
@@ -78,6 +84,9 @@ void as_json_matrix(FILE *out, const as_matrix *m);
 /* Writes s as a JSON string: quotes, backslashes and control characters escaped; UTF-8
  * as is. (render_json.c) */
 void as_json_string(FILE *out, const char *s);
+/* The same for the rows of r (a matrix's on two threads when large). Returns 0, or -1
+ * when a row could not be had. */
+int as_json_rows(FILE *out, const as_rows *r);
 
 /* Writes v as the shortest JSON number that reads back to it. (render_json.c) */
 void as_json_number(FILE *out, double v);
@@ -90,7 +99,10 @@ typedef struct as_table_view {
     const char *name;         /* "X", "Xkv", "Wq", "bq", "Q", "QKT", "M", "S", "A", "O", "C" */
     int per_head;             /* nonzero when it is one head's table (name takes a subscript) */
     size_t head;              /* that head */
-    const as_matrix *m;
+    const as_matrix *m;       /* the table as a full trace keeps it; for a rows trace's n x m
+                                 tables an empty one: read r */
+    as_rows r;                /* its rows (r.rows x r.cols), made again for a rows trace's
+                                 n x m tables: valid only during the visit */
     const char *const *rows;  /* the rows' token labels, or NULL: numbered 0, 1, ... */
     const char *const *cols;  /* the columns' token labels, or NULL: numbered */
 } as_table_view;
@@ -125,6 +137,26 @@ void as_alibi_formula(char *buf, size_t size, long row, int ascii);
 
 /* Nonzero when any cell of m shows rounded at digits places (then ≈, else =). */
 int as_matrix_rounded(const as_matrix *m, int digits);
+
+/* The same for the rows of r: 1 or 0; or -1 when a row could not be had. */
+int as_rows_rounded(const as_rows *r, int digits);
+
+/* One of head hd's n x m tables (which: AS_T_QKT, AS_T_M, AS_T_B, AS_T_S or AS_T_A) a
+ * row at a time: a full trace's matrix, or for a rows trace each row made again
+ * (as_trace_row), so no n x m table is kept (SPEC §10). Open it with as_head_rows_open,
+ * read it through the as_rows it returns (its row is NULL when the table does not exist:
+ * B without alibi), close it with as_head_rows_close. */
+typedef struct as_head_rows {
+    const as_problem *p;
+    const as_trace *t;
+    size_t hd;
+    as_table which;
+    as_row_trace r;
+} as_head_rows;
+
+as_rows as_head_rows_open(as_head_rows *h, const as_problem *p, const as_trace *t, size_t hd,
+                          as_table which);
+void as_head_rows_close(as_head_rows *h);
 
 /* Writes the comment line naming v and its labels: "MARK A (head 0); rows: 我 爱;
  * columns: 我 爱" (csv with "#", latex with "%"). */
@@ -180,7 +212,7 @@ int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_re
  * o->color) with p's tokens on both axes, the cells the mask M [n,m] forbids blank, and
  * its legend. */
 struct as_block;
-void as_heatmap(struct as_block *out, const as_problem *p, const as_matrix *M, const as_matrix *A,
+void as_heatmap(struct as_block *out, const as_problem *p, const as_rows *M, const as_rows *A,
                 const as_render_opts *o);
 
 #endif

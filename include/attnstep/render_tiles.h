@@ -9,11 +9,12 @@
 #include "attnstep/render.h"
 #include "attnstep/tiles.h"
 
-/* trace --tiles B: for each recorded row and head, the blocks as they are read (m, ℓ,
- * the rescale factor, the running output), then the final ℓ beside the ordinary sum
- * (from t), the shares and the output, and the largest difference in ulp. */
-int as_render_tiles_walk(FILE *out, const as_problem *p, const as_trace *t,
-                         const as_tiles *tl, const as_render_opts *o);
+/* trace --tiles B: for each row o->row names (-1 the last, -2 all) and head, the blocks
+ * as they are read (m, ℓ, the rescale factor, the running output), then the final ℓ
+ * beside the ordinary sum, the shares and the output, and the largest difference in
+ * ulp. Each row is made again (as_tiles_row) and written as it is made. */
+int as_render_tiles_walk(FILE *out, const as_problem *p, const as_tiles *tl,
+                         const as_render_opts *o);
 
 /* run --tiles B as text: each head's final m and ℓ per row and its output, then the
  * layer's output and the largest difference in ulp. */

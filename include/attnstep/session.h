@@ -16,6 +16,8 @@ typedef struct as_session_opts {
     int lean;          /* nonzero: keep only C, O and each head's O (as_attention_run_lean) */
     int rows;          /* nonzero: keep no n x m table, make rows again when asked
                           (as_attention_run_rows) */
+    int cells_limit;   /* with rows: refuse what the full run refuses for holding too many
+                          scores over all heads (as_attention_too_large) */
     size_t offset;     /* the position of row 0 (--offset P, SPEC §12) */
 } as_session_opts;
 

@@ -22,12 +22,16 @@ typedef struct as_tile_walk {
     double *m, *l;     /* [blocks] the running max and sum after it */
     double *factor;    /* [blocks] the rescale factor e^(m_old − m_new) (0 for the first) */
     double *acc;       /* [blocks, d_v] the running output after it (not yet over ℓ) */
+    const double *S;   /* as_tiles_row() only: [m] the run's scores of the row */
+    double run_sum;    /* as_tiles_row() only: the ordinary softmax's sum of the row */
+    const double *A;   /* as_tiles_row() only: [m] the shares e^(s − m)/ℓ, 0 where masked */
 } as_tile_walk;
+
+struct as_tiles_room;
 
 typedef struct as_tiles {
     size_t B, heads, n, d_v;
     as_matrix *m, *l;  /* heads tables [n, 1]: each row's final running max and sum */
-    as_matrix *A;      /* heads tables [n, m]: the shares e^(s − m)/ℓ */
     as_matrix *O;      /* heads tables [n, d_v]: the running output over ℓ */
     as_matrix C, Out;  /* the heads side by side; then through Wo (else a copy) */
     double max_ulp;    /* the largest difference of a head's output cell from the
@@ -36,9 +40,13 @@ typedef struct as_tiles {
     size_t first, last;/* the rows whose blocks are recorded (walk), first > last: none */
     as_tile_walk *walk;/* [heads * (last - first + 1)]: head h, row i at
                           h * (last - first + 1) + (i - first) */
+    const as_problem *p;
+    const as_trace *t; /* the run redone, whose rows as_tiles_row() makes again */
+    struct as_tiles_room *room; /* one row's scratch for as_tiles_row() */
 } as_tiles;
 
-/* Redoes steps 3-4 of the run t (a full trace, not lean) in blocks of B, and the heads
+/* Redoes steps 3-4 of the run t (a full or rows trace, not lean: its rows are read with
+ * as_trace_row(), so a rows trace keeps no n x m table here either) in blocks of B, and the heads
  * and Wo after them, into tl; records the blocks of rows first..last (first > last: no
  * row). Returns 0, or -1 with err set (out of memory; tl then empty). Free with
  * as_tiles_free(). */
@@ -47,6 +55,12 @@ int as_tiles_run(as_tiles *tl, const as_problem *p, const as_trace *t, size_t B,
 
 /* The recorded blocks of row i, head h (i within first..last). */
 const as_tile_walk *as_tiles_walk(const as_tiles *tl, size_t h, size_t i);
+
+/* Row i of head h made again, block by block, as as_tiles_run() made it, with its
+ * scores, the ordinary sum and its shares (S, run_sum, A): any row, nothing recorded,
+ * so a walk of every row needs the memory of one. It holds until the next call.
+ * (tl and the run it was made from must still be there.) */
+const as_tile_walk *as_tiles_row(const as_tiles *tl, size_t h, size_t i);
 
 void as_tiles_free(as_tiles *tl);
 

@@ -21,13 +21,14 @@ static int check_options(const as_cli *cli, as_error *err)
     return 0;
 }
 
-/* The text says each row is the run's row bit for bit: so it runs the whole-matrix
- * layer too and compares. */
+/* The text says each row is the run's row bit for bit: so it runs the layer too (a rows
+ * run: the same O bit for bit, and no n x n table kept, SPEC §10; refused where the
+ * full run it replaces refused) and compares. */
 static int compare_with_run(as_decode *d, const as_problem *p, as_error *err)
 {
     as_trace t;
 
-    if (as_attention_run(&t, p, err) != 0)
+    if (as_attention_too_large(p, err) != 0 || as_attention_run_rows(&t, p, err) != 0)
         return -1;
     if (as_decode_compare(d, &t) < 0) {
         as_trace_free(&t);

@@ -20,14 +20,6 @@ static int wants_lean(const as_cli *cli)
            cli->format != AS_FMT_SVG && cli->format != AS_FMT_HTML;
 }
 
-/* The text tables are written from their rows (as_trace_row gives a full trace's rows,
- * or makes them again): a run printed as text keeps no n x m table, so its memory
- * follows n·d plus the row being printed (SPEC §10). The heat map reads A whole. */
-static int wants_rows(const as_cli *cli)
-{
-    return cli->format == AS_FMT_TEXT && !cli->render.heatmap;
-}
-
 int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
 {
     as_session_opts so = as_cli_session(cli);
@@ -39,7 +31,13 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     if (cli->format == AS_FMT_CSV && as_csv_check(cli->render.only, err) != 0)
         return AS_EXIT_USAGE; /* an argument error: said before any work */
     so.lean = wants_lean(cli);
-    so.rows = !so.lean && wants_rows(cli);
+    /* every table is written from its rows (as_head_rows: a rows trace makes each row
+     * again), so no n x m table is kept and memory follows n·d plus the row being
+     * printed (SPEC §10); the formats but text keep the limit on all heads' scores
+     * together that they had when they kept them. The page (html) embeds every cell
+     * with its arithmetic for its script: it reads the full trace. */
+    so.rows = !so.lean && cli->format != AS_FMT_HTML;
+    so.cells_limit = cli->format != AS_FMT_TEXT;
     if (as_session_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     as_note_long_output(&s, cli, 0);

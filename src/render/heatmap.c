@@ -87,10 +87,10 @@ static void add_line(as_block *out, FILE *f, char **buf)
 }
 
 /* The legend: each shade and the shares it stands for; blank cells are masked. */
-static void legend(as_block *out, const as_matrix *M, size_t indent, const as_render_opts *o)
+static void legend(as_block *out, const as_rows *M, size_t indent, const as_render_opts *o)
 {
     char *buf = NULL;
-    size_t len, i;
+    size_t len, i, j;
     FILE *f = line_start(out, &buf, &len);
     int lv, any_masked = 0;
 
@@ -101,14 +101,21 @@ static void legend(as_block *out, const as_matrix *M, size_t indent, const as_re
         shade(f, lv, 0, lv == 0 ? 1 : 2, o);
         fprintf(f, " %s  ", range[lv]);
     }
-    for (i = 0; i < M->rows * M->cols; i++)
-        any_masked |= isinf(M->v[i]);
+    for (i = 0; i < M->rows && !any_masked; i++) {
+        const double *row = M->row(M->ctx, i);
+        if (row == NULL) {
+            out->failed = 1;
+            break;
+        }
+        for (j = 0; j < M->cols; j++)
+            any_masked |= isinf(row[j]);
+    }
     if (any_masked)
         fputs(as_msg_text(o->lang, AS_MSG_FMT_BLANK), f);
     add_line(out, f, &buf);
 }
 
-void as_heatmap(as_block *out, const as_problem *p, const as_matrix *M, const as_matrix *A,
+void as_heatmap(as_block *out, const as_problem *p, const as_rows *M, const as_rows *A,
                 const as_render_opts *o)
 {
     const size_t rw = widest(p->tokens, p->n, 1), cw = widest(p->kv_tokens, p->m, 2);
@@ -126,11 +133,16 @@ void as_heatmap(as_block *out, const as_problem *p, const as_matrix *M, const as
     }
     add_line(out, f, &buf);
     for (i = 0; i < A->rows; i++) {
+        const double *a = A->row(A->ctx, i), *mask = M->row(M->ctx, i);
+        if (a == NULL || mask == NULL) {
+            out->failed = 1;
+            return;
+        }
         if ((f = line_start(out, &buf, &len)) == NULL)
             return;
         pad(f, p->tokens[i], rw + 2);
         for (j = 0; j < A->cols; j++) {
-            shade(f, as_share_level(AS_AT(*A, i, j)), isinf(AS_AT(*M, i, j)), cw, o);
+            shade(f, as_share_level(a[j]), isinf(mask[j]), cw, o);
             fputc(' ', f);
         }
         add_line(out, f, &buf);

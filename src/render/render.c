@@ -45,8 +45,24 @@ typedef struct walk {
 
 static void show(walk *w, as_table_view v)
 {
-    if (w->rc == 0 && v.m != NULL && as_shows(w->o, v.kind))
+    if (w->rc == 0 && v.m != NULL && as_shows(w->o, v.kind)) {
+        v.r = as_rows_of(v.m);
         w->rc = w->visit(w->ctx, &v);
+    }
+}
+
+/* One of head hd's n x m tables: its rows as as_head_rows gives them (made again, one
+ * at a time, for a rows trace). */
+static void show_scores(walk *w, as_table_view v, const as_problem *p, const as_trace *t,
+                        size_t hd)
+{
+    as_head_rows h;
+
+    if (w->rc != 0 || !as_shows(w->o, v.kind))
+        return;
+    v.r = as_head_rows_open(&h, p, t, hd, v.kind);
+    w->rc = w->visit(w->ctx, &v);
+    as_head_rows_close(&h);
 }
 
 /* X (and Xkv), then the weights and biases given. */
@@ -56,11 +72,11 @@ static void walk_inputs(walk *w, const as_problem *p)
     static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
     size_t i;
 
-    show(w, (as_table_view){AS_T_X, "X", 0, 0, p->X, p->tokens, NULL});
+    show(w, (as_table_view){AS_T_X, "X", 0, 0, p->X, {0}, p->tokens, NULL});
     if (p->cross)
-        show(w, (as_table_view){AS_T_X, "Xkv", 0, 0, p->Xkv, p->kv_tokens, NULL});
+        show(w, (as_table_view){AS_T_X, "Xkv", 0, 0, p->Xkv, {0}, p->kv_tokens, NULL});
     for (i = 0; i < sizeof m / sizeof m[0]; i++)
-        show(w, (as_table_view){AS_T_W, name[i], 0, 0, m[i], NULL, NULL});
+        show(w, (as_table_view){AS_T_W, name[i], 0, 0, m[i], {0}, NULL, NULL});
 }
 
 /* One head: its Q, K, V slices (with several heads), QKT, M (once), S, A, O. */
@@ -71,17 +87,16 @@ static void walk_head(walk *w, const as_problem *p, const as_trace *t, size_t hd
     const as_head_trace *h = &t->head[hd];
 
     if (many) {
-        show(w, (as_table_view){AS_T_Q, as_table_name(AS_T_Q), 1, hd, &h->Q, tk, NULL});
-        show(w, (as_table_view){AS_T_K, as_table_name(AS_T_K), 1, hd, &h->K, kv, NULL});
-        show(w, (as_table_view){AS_T_V, as_table_name(AS_T_V), 1, hd, &h->V, kv, NULL});
+        show(w, (as_table_view){AS_T_Q, as_table_name(AS_T_Q), 1, hd, &h->Q, {0}, tk, NULL});
+        show(w, (as_table_view){AS_T_K, as_table_name(AS_T_K), 1, hd, &h->K, {0}, kv, NULL});
+        show(w, (as_table_view){AS_T_V, as_table_name(AS_T_V), 1, hd, &h->V, {0}, kv, NULL});
     }
-    show(w, (as_table_view){AS_T_QKT, as_table_name(AS_T_QKT), many, hd, &h->QKT, tk, kv});
+    show_scores(w, (as_table_view){AS_T_QKT, as_table_name(AS_T_QKT), many, hd, &h->QKT, {0}, tk, kv}, p, t, hd);
     if (hd == 0)
-        show(w, (as_table_view){AS_T_M, as_table_name(AS_T_M), 0, 0, &t->M, tk, kv});
-    show(w, (as_table_view){AS_T_S, as_table_name(AS_T_S), many, hd, &h->S, tk, kv});
-    show(w, (as_table_view){AS_T_A, as_table_name(AS_T_A), many, hd, &h->A, tk, kv});
-    show(w, (as_table_view){final ? AS_T_O : AS_T_C, as_table_name(AS_T_O), many, hd, &h->O, tk,
-                            NULL});
+        show_scores(w, (as_table_view){AS_T_M, as_table_name(AS_T_M), 0, 0, &t->M, {0}, tk, kv}, p, t, 0);
+    show_scores(w, (as_table_view){AS_T_S, as_table_name(AS_T_S), many, hd, &h->S, {0}, tk, kv}, p, t, hd);
+    show_scores(w, (as_table_view){AS_T_A, as_table_name(AS_T_A), many, hd, &h->A, {0}, tk, kv}, p, t, hd);
+    show(w, (as_table_view){final ? AS_T_O : AS_T_C, as_table_name(AS_T_O), many, hd, &h->O, {0}, tk, NULL});
 }
 
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
@@ -91,17 +106,94 @@ int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *
     size_t h;
 
     walk_inputs(&w, p);
-    show(&w, (as_table_view){AS_T_Q, "Q", 0, 0, &t->Q, p->tokens, NULL});
-    show(&w, (as_table_view){AS_T_K, "K", 0, 0, &t->K, p->kv_tokens, NULL});
-    show(&w, (as_table_view){AS_T_V, "V", 0, 0, &t->V, p->kv_tokens, NULL});
+    show(&w, (as_table_view){AS_T_Q, "Q", 0, 0, &t->Q, {0}, p->tokens, NULL});
+    show(&w, (as_table_view){AS_T_K, "K", 0, 0, &t->K, {0}, p->kv_tokens, NULL});
+    show(&w, (as_table_view){AS_T_V, "V", 0, 0, &t->V, {0}, p->kv_tokens, NULL});
     for (h = 0; h < t->heads; h++)
         walk_head(&w, p, t, h);
     if (p->heads > 1 || p->Wo != NULL) { /* else the head's O was the output */
         if (p->heads > 1)
-            show(&w, (as_table_view){AS_T_C, "C", 0, 0, &t->C, p->tokens, NULL});
-        show(&w, (as_table_view){AS_T_O, "O", 0, 0, &t->O, p->tokens, NULL});
+            show(&w, (as_table_view){AS_T_C, "C", 0, 0, &t->C, {0}, p->tokens, NULL});
+        show(&w, (as_table_view){AS_T_O, "O", 0, 0, &t->O, {0}, p->tokens, NULL});
     }
     return w.rc;
+}
+
+int as_rows_rounded(const as_rows *r, int digits)
+{
+    char buf[AS_NUM_BUF];
+    size_t i, j;
+
+    for (i = 0; i < r->rows; i++) {
+        const double *row = r->row(r->ctx, i);
+        if (row == NULL)
+            return -1;
+        for (j = 0; j < r->cols; j++)
+            if (as_fmt_display(buf, sizeof buf, row[j], digits, 1))
+                return 1;
+    }
+    return 0;
+}
+
+/* ---- one head's n x m tables, a row at a time ---- */
+
+static const double *head_row(void *ctx, size_t i)
+{
+    as_head_rows *h = ctx;
+
+    if (as_trace_row(&h->r, h->t, h->p, h->hd, i) != 0)
+        return NULL;
+    switch (h->which) {
+    case AS_T_QKT:
+        return h->r.QKT;
+    case AS_T_M:
+        return h->r.M;
+    case AS_T_B:
+        return h->r.B;
+    case AS_T_S:
+        return h->r.S;
+    default:
+        return h->r.A;
+    }
+}
+
+/* Table which of head hd as a full trace keeps it. */
+static const as_matrix *head_matrix(const as_trace *t, size_t hd, as_table which)
+{
+    const as_head_trace *h = &t->head[hd];
+
+    switch (which) {
+    case AS_T_QKT:
+        return &h->QKT;
+    case AS_T_M:
+        return &t->M;
+    case AS_T_B:
+        return &h->B;
+    case AS_T_S:
+        return &h->S;
+    default:
+        return &h->A;
+    }
+}
+
+as_rows as_head_rows_open(as_head_rows *h, const as_problem *p, const as_trace *t, size_t hd,
+                          as_table which)
+{
+    const as_rows none = {p->n, p->m, NULL, NULL, 0};
+
+    *h = (as_head_rows){p, t, hd, which, {0}};
+    if (!t->rows) {
+        const as_matrix *m = head_matrix(t, hd, which);
+        return m->v != NULL ? as_rows_of(m) : none;
+    }
+    if (which == AS_T_B && p->positions != AS_POSITIONS_ALIBI)
+        return none;
+    return (as_rows){p->n, p->m, head_row, h, 0};
+}
+
+void as_head_rows_close(as_head_rows *h)
+{
+    as_row_trace_free(&h->r);
 }
 
 int as_matrix_rounded(const as_matrix *m, int digits)
@@ -144,10 +236,10 @@ void as_view_comment(FILE *out, const char *mark, const as_table_view *v,
     }
     fputs("; ", out);
     fputs(as_msg_text(o->lang, AS_MSG_FMT_ROWS), out);
-    label_list(out, v->rows, v->m->rows);
+    label_list(out, v->rows, v->r.rows);
     fputs("; ", out);
     fputs(as_msg_text(o->lang, AS_MSG_FMT_COLS), out);
-    label_list(out, v->cols, v->m->cols);
+    label_list(out, v->cols, v->r.cols);
     fputc('\n', out);
 }
 
@@ -159,14 +251,12 @@ struct count {
     size_t n;
 };
 
-/* Adds v's cells; a rows trace keeps no n x m table, but prints each [n,m]. */
+/* Adds v's cells (a rows trace keeps no n x m table, but prints each [n,m]). */
 static int count_cells(void *ctx, const as_table_view *v)
 {
     struct count *c = ctx;
-    const int scores = v->kind == AS_T_QKT || v->kind == AS_T_M || v->kind == AS_T_S ||
-                       v->kind == AS_T_A;
 
-    c->n += scores && c->t->rows ? c->p->n * c->p->m : v->m->rows * v->m->cols;
+    c->n += v->r.rows * v->r.cols;
     return 0;
 }
 

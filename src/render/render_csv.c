@@ -6,6 +6,7 @@
 #include "attnstep/numfmt.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 int as_csv_check(unsigned only, as_error *err)
@@ -24,13 +25,26 @@ int as_csv_check(unsigned only, as_error *err)
     return -1;
 }
 
-/* Keeps the first whole-layer table shown, else the first per-head one (head 0). */
+/* The table csv writes: the first whole-layer table shown, else the first per-head one
+ * (head 0). The walk is made twice: once to find it (its place in the walk), once to
+ * write it while its rows can be had (a rows trace makes them during the visit). */
+typedef struct csv_pick {
+    FILE *out;
+    const as_render_opts *o;
+    size_t seen, chosen; /* tables visited; the one to write (SIZE_MAX: none yet) */
+    int per_head;        /* the chosen one is a head's */
+    int written;
+} csv_pick;
+
 static int pick(void *ctx, const as_table_view *v)
 {
-    as_table_view *chosen = ctx;
+    csv_pick *c = ctx;
 
-    if (chosen->m == NULL || (chosen->per_head && !v->per_head))
-        *chosen = *v;
+    if (c->chosen == SIZE_MAX || (c->per_head && !v->per_head)) {
+        c->chosen = c->seen;
+        c->per_head = v->per_head;
+    }
+    c->seen++;
     return !v->per_head; /* a whole-layer table is final: stop */
 }
 
@@ -46,22 +60,41 @@ static void csv_number(FILE *out, double v)
     fputs(buf, out);
 }
 
-int as_render_csv(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+/* Writes the chosen table when the walk reaches it; then stops the walk (1), or -1 when
+ * a row could not be had. */
+static int write_chosen(void *ctx, const as_table_view *v)
 {
-    as_table_view v = {0};
+    csv_pick *c = ctx;
     size_t i, j;
 
-    as_each_table(p, t, o, pick, &v);
-    if (v.m == NULL)
-        return -1; /* as_csv_check() lets no such choice through */
-    as_view_comment(out, "#", &v, o);
-    for (i = 0; i < v.m->rows; i++) {
-        for (j = 0; j < v.m->cols; j++) {
+    if (c->seen++ != c->chosen)
+        return 0;
+    as_view_comment(c->out, "#", v, c->o);
+    for (i = 0; i < v->r.rows; i++) {
+        const double *row = v->r.row(v->r.ctx, i);
+        if (row == NULL)
+            return -1;
+        for (j = 0; j < v->r.cols; j++) {
             if (j)
-                fputc(',', out);
-            csv_number(out, AS_AT(*v.m, i, j));
+                fputc(',', c->out);
+            csv_number(c->out, row[j]);
         }
-        fputc('\n', out);
+        fputc('\n', c->out);
     }
+    c->written = 1;
+    return 1;
+}
+
+int as_render_csv(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+{
+    csv_pick c = {out, o, 0, SIZE_MAX, 0, 0};
+
+    as_each_table(p, t, o, pick, &c);
+    if (c.chosen == SIZE_MAX)
+        return -1; /* as_csv_check() lets no such choice through */
+    c.seen = 0;
+    as_each_table(p, t, o, write_chosen, &c);
+    if (!c.written)
+        return -1;
     return ferror(out) ? -1 : 0;
 }

@@ -19,6 +19,7 @@ typedef struct dwalk {
     const as_render_opts *o;
     as_expand_style st;
     as_block *b;
+    as_decode_row r; /* the step's scores and shares, made again (as_decode_scores) */
 } dwalk;
 
 static const char *msg(const dwalk *w, as_msg m)
@@ -239,8 +240,12 @@ static void heads(dwalk *w, size_t t)
         const long hd = p->heads > 1 ? (long)h : -1;
         if (p->heads > 1)
             as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
-        vector_line(w, AS_MSG_TR_SCALED, "s", t, hd, &AS_AT(d->S[h], t, f), count);
-        vector_line(w, AS_MSG_DC_SHARES, "a", t, hd, &AS_AT(d->A[h], t, f), count);
+        if (as_decode_scores(&w->r, d, p, h, t) != 0) {
+            w->b->failed = 1;
+            return;
+        }
+        vector_line(w, AS_MSG_TR_SCALED, "s", t, hd, w->r.S + f, count);
+        vector_line(w, AS_MSG_DC_SHARES, "a", t, hd, w->r.A + f, count);
         if (p->heads > 1 || p->Wo != NULL)
             row_line(w, "o", t, (long)h, span(&AS_AT(d->Oh[h], t, 0), p->d_v), AS_MSG_COUNT, 0);
     }
@@ -276,12 +281,12 @@ static void step(dwalk *w, size_t t)
 int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
                           const as_render_opts *o)
 {
-    as_block b = {0};
-    dwalk w = {p, d, o, {o->digits, o->ascii}, &b};
+    as_block b = as_block_stream(out); /* each step is written as it is made */
+    dwalk w = {p, d, o, {o->digits, o->ascii}, &b, {0}};
     size_t t;
     int rc;
 
-    if (!d->keep)
+    if (!d->keep || as_decode_row_init(&w.r, p) != 0)
         return -1;
     as_block_add(&b, "%s", msg(&w, AS_MSG_DC_INTRO));
     for (t = 0; t < d->n; t++)
@@ -291,6 +296,7 @@ int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
     as_block_print(out, &b);
     rc = b.failed || ferror(out) ? -1 : 0;
     as_block_free(&b);
+    as_decode_row_free(&w.r);
     return rc;
 }
 
@@ -346,25 +352,29 @@ static void json_cache_row(FILE *out, const as_matrix *c, size_t groups, size_t 
     fputc(']', out);
 }
 
-/* Each head's row t of tables (S or A) over the positions 0..t. */
-static void json_head_rows(FILE *out, const as_matrix *m, size_t heads, size_t t)
+/* Each head's row t of the scores (shares: the shares) over the positions 0..t, made
+ * again into r. Returns 0, or -1 when a step could not be made. */
+static int json_head_rows(FILE *out, const as_problem *p, const as_decode *d, size_t t,
+                          int shares, as_decode_row *r)
 {
     size_t h;
 
-    if (heads == 1) {
-        json_row(out, &AS_AT(m[0], t, 0), t + 1);
-        return;
-    }
-    fputc('[', out);
-    for (h = 0; h < heads; h++) {
+    if (p->heads > 1)
+        fputc('[', out);
+    for (h = 0; h < p->heads; h++) {
+        if (as_decode_scores(r, d, p, h, t) != 0)
+            return -1;
         if (h)
             fputc(',', out);
-        json_row(out, &AS_AT(m[h], t, 0), t + 1);
+        json_row(out, shares ? r->A : r->S, t + 1);
     }
-    fputc(']', out);
+    if (p->heads > 1)
+        fputc(']', out);
+    return 0;
 }
 
-static void json_step(FILE *out, const as_problem *p, const as_decode *d, size_t t)
+static int json_step(FILE *out, const as_problem *p, const as_decode *d, size_t t,
+                     as_decode_row *r)
 {
     fprintf(out, "    {\"t\": %zu, \"q\": ", t);
     json_rows(out, &AS_AT(d->Q, t, 0), p->d_k, p->heads, p->d_k);
@@ -373,29 +383,39 @@ static void json_step(FILE *out, const as_problem *p, const as_decode *d, size_t
     fputs(", \"v\": ", out);
     json_cache_row(out, d->V, p->kv_heads, t);
     fputs(", \"scores\": ", out);
-    json_head_rows(out, d->S, p->heads, t);
+    if (json_head_rows(out, p, d, t, 0, r) != 0)
+        return -1;
     fputs(", \"A\": ", out);
-    json_head_rows(out, d->A, p->heads, t);
+    if (json_head_rows(out, p, d, t, 1, r) != 0)
+        return -1;
     fputs(", \"o\": ", out);
     json_row(out, &AS_AT(d->O, t, 0), d->O.cols);
     fputc('}', out);
+    return 0;
 }
 
 int as_render_decode_json(FILE *out, const as_problem *p, const as_decode *d,
                           const as_render_opts *o)
 {
+    as_decode_row r = {0};
     size_t t;
 
     (void)o;
+    if (d->keep && as_decode_row_init(&r, p) != 0)
+        return -1;
     fputs("{\n", out);
     if (d->keep) {
         fputs("  \"steps\": [\n", out);
         for (t = 0; t < d->n; t++) {
-            json_step(out, p, d, t);
+            if (json_step(out, p, d, t, &r) != 0) {
+                as_decode_row_free(&r);
+                return -1;
+            }
             fputs(t + 1 < d->n ? ",\n" : "\n", out);
         }
         fputs("  ],\n", out);
     }
+    as_decode_row_free(&r);
     fputs("  \"O\": ", out);
     as_json_matrix(out, &d->O); /* as run writes it: the same text, on two threads */
     fputs("\n}\n", out);

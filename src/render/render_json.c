@@ -85,42 +85,48 @@ static void json_number(FILE *out, double v)
     tb_flush(&b);
 }
 
-/* Rows [first, last) of m into b, each "[a,b,...]", with a comma before every row but
- * row 0. */
-static void json_rows_into(text_buf *b, const as_matrix *m, size_t first, size_t last)
+/* Rows [first, last) of r into b, each "[a,b,...]", with a comma before every row but
+ * row 0. Returns 0, or -1 when a row could not be had. */
+static int json_rows_into(text_buf *b, const as_rows *r, size_t first, size_t last)
 {
     size_t i, j;
 
     for (i = first; i < last; i++) {
+        const double *row = r->row(r->ctx, i);
+        if (row == NULL) {
+            tb_flush(b);
+            return -1;
+        }
         if (i)
             tb_char(b, ',');
         tb_char(b, '[');
-        for (j = 0; j < m->cols; j++) {
+        for (j = 0; j < r->cols; j++) {
             if (j)
                 tb_char(b, ',');
-            tb_number(b, AS_AT(*m, i, j));
+            tb_number(b, row[j]);
         }
         tb_char(b, ']');
     }
     tb_flush(b);
+    return 0;
 }
 
-static void json_rows(FILE *out, const as_matrix *m, size_t first, size_t last)
+static int json_rows(FILE *out, const as_rows *r, size_t first, size_t last)
 {
     text_buf b;
 
     b.out = out;
     b.used = 0;
-    json_rows_into(&b, m, first, last);
+    return json_rows_into(&b, r, first, last);
 }
 
 /* A table this large is written in pieces of rows, two at a time on two threads. */
 #define SPLIT_CELLS 65536
 #define PIECE_CELLS 8192 /* about 150 KB of text: the pieces' memory is reused, not fresh */
 
-/* One piece: rows [first, last) of m as text in b's memory (kept between pieces). */
+/* One piece: rows [first, last) of r as text in b's memory (kept between pieces). */
 typedef struct piece {
-    const as_matrix *m;
+    const as_rows *r;
     size_t first, last;
     text_buf b;
 } piece;
@@ -131,51 +137,61 @@ static void piece_text(void *arg)
 
     pc->b.len = 0;
     pc->b.used = 0;
-    json_rows_into(&pc->b, pc->m, pc->first, pc->last);
+    json_rows_into(&pc->b, pc->r, pc->first, pc->last); /* shared rows: always had */
 }
 
-/* Rows of m from `first` on, a piece for each of pc[0] and pc[1], made at once and
- * written in order; a piece the memory of which ran out is written here instead.
+/* Rows of r (shared) from `first` on, a piece for each of pc[0] and pc[1], made at once
+ * and written in order; a piece the memory of which ran out is written here instead.
  * Returns the next row. */
-static size_t two_pieces(FILE *out, const as_matrix *m, size_t first, size_t rows, piece pc[2])
+static size_t two_pieces(FILE *out, const as_rows *r, size_t first, size_t rows, piece pc[2])
 {
     int k;
 
     for (k = 0; k < 2; k++) {
-        pc[k].first = first < m->rows ? first : m->rows;
-        first = pc[k].last = first + rows < m->rows ? first + rows : m->rows;
+        pc[k].first = first < r->rows ? first : r->rows;
+        first = pc[k].last = first + rows < r->rows ? first + rows : r->rows;
     }
     as_two_threads(piece_text, &pc[0], piece_text, &pc[1]);
     for (k = 0; k < 2; k++) {
         if (pc[k].b.ok)
             fwrite(pc[k].b.mem, 1, pc[k].b.len, out);
         else
-            json_rows(out, m, pc[k].first, pc[k].last);
+            json_rows(out, r, pc[k].first, pc[k].last);
     }
     return first;
 }
 
-/* m as JSON rows of numbers. A large m in pieces of rows, two at a time on two
- * threads, written in order. */
-static void json_matrix(FILE *out, const as_matrix *m)
+/* r as JSON rows of numbers. A large shared r (a matrix) in pieces of rows, two at a
+ * time on two threads, written in order; rows made again (a rows trace's) one by one.
+ * Returns 0, or -1 when a row could not be had. */
+static int json_table(FILE *out, const as_rows *r)
 {
-    const size_t rows = m->cols > 0 && PIECE_CELLS / m->cols > 0 ? PIECE_CELLS / m->cols : 1;
+    const size_t rows = r->cols > 0 && PIECE_CELLS / r->cols > 0 ? PIECE_CELLS / r->cols : 1;
     piece pc[2];
     size_t first = 0;
     int k;
 
     fputc('[', out);
-    if (m->rows < 2 || m->rows * m->cols < SPLIT_CELLS) {
-        json_rows(out, m, 0, m->rows);
+    if (!r->shared || r->rows < 2 || r->rows * r->cols < SPLIT_CELLS) {
+        if (json_rows(out, r, 0, r->rows) != 0)
+            return -1;
     } else {
         for (k = 0; k < 2; k++)
-            pc[k] = (piece){.m = m, .b = {.out = NULL, .ok = 1}};
-        while (first < m->rows)
-            first = two_pieces(out, m, first, rows, pc);
+            pc[k] = (piece){.r = r, .b = {.out = NULL, .ok = 1}};
+        while (first < r->rows)
+            first = two_pieces(out, r, first, rows, pc);
         free(pc[0].b.mem);
         free(pc[1].b.mem);
     }
     fputc(']', out);
+    return 0;
+}
+
+static void json_matrix(FILE *out, const as_matrix *m)
+{
+    const as_rows r = as_rows_of(m);
+
+    json_table(out, &r);
 }
 
 static void json_labels(FILE *out, const char *const *label, size_t count)
@@ -215,24 +231,52 @@ static void inputs(FILE *out, const as_problem *p)
     fputc('}', out);
 }
 
-static void head(FILE *out, const as_head_trace *h, int final, const as_render_opts *o)
+/* One head's tables as a rows trace or a full one gives them: the n x m ones (QKT, B, S,
+ * A) through as_head_rows, made again row by row for a rows trace. Returns 0, or -1
+ * when a row could not be had. */
+static int scores_table(FILE *out, const as_problem *p, const as_trace *t, size_t hd,
+                        as_table which, int *first)
 {
-    const as_matrix *m[] = {&h->Q, &h->K, &h->V, &h->Qr, &h->Kr, &h->QKT, &h->B, &h->S, &h->A, &h->O};
-    static const as_table t[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QR, AS_T_KR, AS_T_QKT, AS_T_B,
-                                 AS_T_S, AS_T_A, AS_T_O};
+    as_head_rows hr;
+    const as_rows r = as_head_rows_open(&hr, p, t, hd, which);
+    int rc = 0;
+
+    if (r.row != NULL) { /* B exists only with alibi */
+        fprintf(out, "%s\"%s\": ", *first ? "" : ", ", as_table_name(which));
+        rc = json_table(out, &r);
+        *first = 0;
+    }
+    as_head_rows_close(&hr);
+    return rc;
+}
+
+static int head(FILE *out, const as_problem *p, const as_trace *t, size_t hd, const as_render_opts *o)
+{
+    const as_head_trace *h = &t->head[hd];
+    const int final = p->heads == 1 && p->Wo == NULL;
+    const as_matrix *m[] = {&h->Q, &h->K, &h->V, &h->Qr, &h->Kr, NULL, NULL, NULL, NULL, &h->O};
+    static const as_table tb[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QR, AS_T_KR, AS_T_QKT, AS_T_B,
+                                  AS_T_S, AS_T_A, AS_T_O};
     size_t i;
     int first = 1;
 
     fputc('{', out);
-    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-        if (!as_shows(o, t[i] == AS_T_O && !final ? AS_T_C : t[i]) || m[i]->v == NULL)
-            continue; /* a head's O is the output only with one head and no Wo, else part of C;
-                         Qr, Kr and B exist only with their positions */
-        fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_table_name(t[i]));
+    for (i = 0; i < sizeof tb / sizeof tb[0]; i++) {
+        if (!as_shows(o, tb[i] == AS_T_O && !final ? AS_T_C : tb[i]))
+            continue; /* a head's O is the output only with one head and no Wo, else part of C */
+        if (m[i] == NULL) {
+            if (scores_table(out, p, t, hd, tb[i], &first) != 0)
+                return -1;
+            continue;
+        }
+        if (m[i]->v == NULL)
+            continue; /* Qr and Kr exist only with rope */
+        fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_table_name(tb[i]));
         json_matrix(out, m[i]);
         first = 0;
     }
     fputc('}', out);
+    return 0;
 }
 
 static const char *mask_name(as_mask_kind k)
@@ -267,7 +311,8 @@ static void positions(FILE *out, int *first, const as_problem *p, const as_trace
     }
     if (p->positions == AS_POSITIONS_ALIBI) {
         key(out, first, "slopes");
-        json_rows(out, &t->slopes, 0, 1);
+        const as_rows slopes = as_rows_of(&t->slopes);
+        json_rows(out, &slopes, 0, 1);
     }
     if (t->PE.v != NULL && as_shows(o, AS_T_PE)) {
         key(out, first, "PE");
@@ -342,7 +387,22 @@ static void block(FILE *out, int *first, const as_trace *t, const as_render_opts
     fputs("\n  }", out);
 }
 
-int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+/* "M": the mask, its rows as as_head_rows gives them. Returns 0, or -1 when a row could
+ * not be had. */
+static int mask(FILE *out, int *first, const as_problem *p, const as_trace *t)
+{
+    as_head_rows hm;
+    const as_rows M = as_head_rows_open(&hm, p, t, 0, AS_T_M);
+    int rc;
+
+    key(out, first, "M");
+    rc = json_table(out, &M);
+    as_head_rows_close(&hm);
+    return rc;
+}
+
+int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
+                           const as_render_opts *o)
 {
     int first = 1;
     size_t h;
@@ -371,15 +431,14 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
         key(out, &first, "inputs");
         inputs(out, p);
     }
-    if (as_shows(o, AS_T_M)) {
-        key(out, &first, "M");
-        json_matrix(out, &t->M);
-    }
+    if (as_shows(o, AS_T_M) && mask(out, &first, p, t) != 0)
+        return -1;
     key(out, &first, "heads");
     fputc('[', out);
     for (h = 0; h < t->heads; h++) {
         fputs(h ? ",\n    " : "\n    ", out);
-        head(out, &t->head[h], p->heads == 1 && p->Wo == NULL, o);
+        if (head(out, p, t, h, o) != 0)
+            return -1;
     }
     fputs("\n  ]", out);
     if (p->heads > 1 && as_shows(o, AS_T_C)) {
@@ -392,6 +451,13 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
     }
     if (t->block != NULL)
         block(out, &first, t, o);
+    return ferror(out) ? -1 : 0;
+}
+
+int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
+{
+    if (as_render_json_members(out, p, t, o) != 0)
+        return -1;
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }
@@ -399,6 +465,11 @@ int as_render_json(FILE *out, const as_problem *p, const as_trace *t, const as_r
 void as_json_matrix(FILE *out, const as_matrix *m)
 {
     json_matrix(out, m);
+}
+
+int as_json_rows(FILE *out, const as_rows *r)
+{
+    return json_table(out, r);
 }
 
 void as_json_number(FILE *out, double v)

@@ -49,21 +49,26 @@ static void tex_cell(FILE *out, double v, int digits)
 static int tex_table(void *ctx, const as_table_view *v)
 {
     const tex_doc *d = ctx;
+    const int rounded = as_rows_rounded(&v->r, d->o->digits);
     char name[128];
     size_t i, j;
 
+    if (rounded < 0)
+        return -1;
     tex_name(name, sizeof name, v);
     as_view_comment(d->out, "%", v, d->o);
-    if (v->m->cols > BMATRIX_COLS)
-        fprintf(d->out, "\\setcounter{MaxMatrixCols}{%zu}\n", v->m->cols);
-    fprintf(d->out, "\\[\n%s %s \\begin{bmatrix}\n", name,
-            as_matrix_rounded(v->m, d->o->digits) ? "\\approx" : "=");
-    for (i = 0; i < v->m->rows; i++) {
-        for (j = 0; j < v->m->cols; j++) {
+    if (v->r.cols > BMATRIX_COLS)
+        fprintf(d->out, "\\setcounter{MaxMatrixCols}{%zu}\n", v->r.cols);
+    fprintf(d->out, "\\[\n%s %s \\begin{bmatrix}\n", name, rounded ? "\\approx" : "=");
+    for (i = 0; i < v->r.rows; i++) {
+        const double *row = v->r.row(v->r.ctx, i);
+        if (row == NULL)
+            return -1;
+        for (j = 0; j < v->r.cols; j++) {
             fputs(j ? " & " : "  ", d->out);
-            tex_cell(d->out, AS_AT(*v->m, i, j), d->o->digits);
+            tex_cell(d->out, row[j], d->o->digits);
         }
-        fputs(i + 1 < v->m->rows ? " \\\\\n" : "\n", d->out);
+        fputs(i + 1 < v->r.rows ? " \\\\\n" : "\n", d->out);
     }
     fputs("\\end{bmatrix}\n\\]\n\n", d->out);
     return 0;
@@ -75,6 +80,7 @@ int as_render_latex(FILE *out, const as_problem *p, const as_trace *t, const as_
 
     if (p->in->title != NULL)
         fprintf(out, "%% %s\n\n", p->in->title);
-    as_each_table(p, t, o, tex_table, &d);
+    if (as_each_table(p, t, o, tex_table, &d) != 0)
+        return -1;
     return ferror(out) ? -1 : 0;
 }

@@ -55,28 +55,35 @@ static void md_cell(FILE *out, const char *s, size_t w, int how)
     fprintf(out, "%*s ", how & MD_LEFT ? pad : 0, "");
 }
 
-/* Widths: [0] the row labels, [1 + j] column j (its label and its cells). */
-static void md_widths(size_t *w, const as_table_view *v, const as_render_opts *o)
+/* Widths: [0] the row labels, [1 + j] column j (its label and its cells). Returns 0, or
+ * -1 when a row could not be had. */
+static int md_widths(size_t *w, const as_table_view *v, const as_render_opts *o)
 {
     char buf[AS_NUM_BUF];
     size_t i, j;
 
     w[0] = 3; /* room for the rule "---" */
-    for (i = 0; i < v->m->rows; i++) {
+    for (i = 0; i < v->r.rows; i++) {
         const char *s = as_axis_label(buf, sizeof buf, v->rows, i);
         if (md_width(s) > w[0])
             w[0] = md_width(s);
     }
-    for (j = 0; j < v->m->cols; j++) {
+    for (j = 0; j < v->r.cols; j++)
         w[1 + j] = md_width(as_axis_label(buf, sizeof buf, v->cols, j));
-        for (i = 0; i < v->m->rows; i++) {
-            as_fmt_display(buf, sizeof buf, AS_AT(*v->m, i, j), o->digits, o->ascii);
+    for (i = 0; i < v->r.rows; i++) {
+        const double *row = v->r.row(v->r.ctx, i);
+        if (row == NULL)
+            return -1;
+        for (j = 0; j < v->r.cols; j++) {
+            as_fmt_display(buf, sizeof buf, row[j], o->digits, o->ascii);
             if (as_display_width(buf) > w[1 + j])
                 w[1 + j] = as_display_width(buf);
         }
+    }
+    for (j = 0; j < v->r.cols; j++)
         if (w[1 + j] < 3)
             w[1 + j] = 3; /* room for the rule "--:" */
-    }
+    return 0;
 }
 
 /* The header (column labels) and the rule that right-aligns the number columns. */
@@ -86,10 +93,10 @@ static void md_header(FILE *out, const as_table_view *v, const size_t *w)
     size_t j, k;
 
     md_cell(out, "", w[0], MD_LEFT);
-    for (j = 0; j < v->m->cols; j++)
+    for (j = 0; j < v->r.cols; j++)
         md_cell(out, as_axis_label(buf, sizeof buf, v->cols, j), w[1 + j], MD_ESCAPE);
     fputs("|\n", out);
-    for (j = 0; j <= v->m->cols; j++) {
+    for (j = 0; j <= v->r.cols; j++) {
         fputs("| ", out);
         for (k = 1; k < w[j]; k++)
             fputc('-', out);
@@ -98,30 +105,48 @@ static void md_header(FILE *out, const as_table_view *v, const size_t *w)
     fputs("|\n", out);
 }
 
-static int md_table(void *ctx, const as_table_view *v)
+/* The rows of v under its header. Returns 0, or -1 when a row could not be had. */
+static int md_rows(const md_doc *d, const as_table_view *v, const size_t *w)
 {
-    const md_doc *d = ctx;
-    size_t *w = calloc(v->m->cols + 1, sizeof *w), i, j;
-    char name[128], buf[AS_NUM_BUF];
+    char buf[AS_NUM_BUF];
+    size_t i, j;
 
-    if (w == NULL)
-        return -1;
-    md_widths(w, v, d->o);
-    as_view_name(name, sizeof name, v, d->o);
-    fprintf(d->out, "**%s** %s\n\n", name,
-            as_matrix_rounded(v->m, d->o->digits) ? as_sym_text(d->o->ascii, AS_SYM_APPROX) : "=");
-    md_header(d->out, v, w);
-    for (i = 0; i < v->m->rows; i++) {
+    for (i = 0; i < v->r.rows; i++) {
+        const double *row = v->r.row(v->r.ctx, i);
+        if (row == NULL)
+            return -1;
         md_cell(d->out, as_axis_label(buf, sizeof buf, v->rows, i), w[0], MD_ESCAPE | MD_LEFT);
-        for (j = 0; j < v->m->cols; j++) {
-            as_fmt_display(buf, sizeof buf, AS_AT(*v->m, i, j), d->o->digits, d->o->ascii);
+        for (j = 0; j < v->r.cols; j++) {
+            as_fmt_display(buf, sizeof buf, row[j], d->o->digits, d->o->ascii);
             md_cell(d->out, buf, w[1 + j], 0);
         }
         fputs("|\n", d->out);
     }
-    fputc('\n', d->out);
-    free(w);
     return 0;
+}
+
+static int md_table(void *ctx, const as_table_view *v)
+{
+    const md_doc *d = ctx;
+    size_t *w = calloc(v->r.cols + 1, sizeof *w);
+    char name[128];
+    int rounded = -1, rc = -1;
+
+    if (w == NULL)
+        return -1;
+    if (md_widths(w, v, d->o) != 0 || (rounded = as_rows_rounded(&v->r, d->o->digits)) < 0)
+        goto done;
+    as_view_name(name, sizeof name, v, d->o);
+    fprintf(d->out, "**%s** %s\n\n", name,
+            rounded ? as_sym_text(d->o->ascii, AS_SYM_APPROX) : "=");
+    md_header(d->out, v, w);
+    if (md_rows(d, v, w) != 0)
+        goto done;
+    fputc('\n', d->out);
+    rc = 0;
+done:
+    free(w);
+    return rc;
 }
 
 int as_render_md(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)

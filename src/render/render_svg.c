@@ -36,7 +36,6 @@ typedef struct svg_layout {
     double panel_h;
     double width, height;
     int digits;           /* decimals inside a cell */
-    const as_matrix *M;   /* the run's mask: the cells it forbids are hatched */
 } svg_layout;
 
 /* ---- text ---- */
@@ -70,11 +69,6 @@ static void share_color(char *buf, size_t size, double v)
     snprintf(buf, size, "#%06x", rgb);
 }
 
-static int masked(const svg_layout *L, size_t i, size_t j)
-{
-    return isinf(AS_AT(*L->M, i, j));
-}
-
 /* ---- layout ---- */
 
 static double widest_label(const char *const *labels, size_t count)
@@ -98,12 +92,11 @@ static double scale_side_w(const as_render_opts *o)
     return SCALE_GAP + (w > SCALE_W + 40 ? w : SCALE_W + 40);
 }
 
-static svg_layout layout(const as_problem *p, const as_trace *t, const as_render_opts *o)
+static svg_layout layout(const as_problem *p, const as_render_opts *o)
 {
     svg_layout L;
     double side, captions;
 
-    L.M = &t->M;
     L.digits = o->digits < CELL_DIGITS ? o->digits : CELL_DIGITS;
     L.label_w = widest_label(p->tokens, p->n) + CELL_PAD;
     L.cell_w = widest_label(p->kv_tokens, p->m) + 2 * CELL_PAD;
@@ -147,11 +140,11 @@ static void defs(FILE *out)
           "</pattern>\n</defs>\n", out);
 }
 
-/* One cell of A at (x, y): its colour, its value, and a tooltip at --digits. */
-static void cell(FILE *out, const svg_layout *L, const as_problem *p, const as_matrix *A,
+/* One cell of A, v, at (x, y): its colour, its value, and a tooltip at --digits; hatched
+ * when the mask forbids it. */
+static void cell(FILE *out, const svg_layout *L, const as_problem *p, double v, int masked,
                  size_t i, size_t j, double x, double y, const as_render_opts *o)
 {
-    const double v = AS_AT(*A, i, j);
     char fill[16] = "url(#masked)", num[AS_NUM_BUF];
 
     fputs("<g><title>", out);
@@ -159,7 +152,7 @@ static void cell(FILE *out, const svg_layout *L, const as_problem *p, const as_m
     fputs(" \xe2\x86\x92 ", out); /* → */
     as_xml_text(out, p->kv_tokens[j]);
     fputs(": ", out);
-    if (masked(L, i, j)) {
+    if (masked) {
         as_xml_text(out, as_msg_text(o->lang, AS_MSG_FMT_MASKED));
         fprintf(out, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                      "fill=\"%s\" stroke=\"#ffffff\"/></g>\n", x, y, L->cell_w, CELL_H, fill);
@@ -191,9 +184,11 @@ static void panel_title(FILE *out, double y, const as_problem *p, size_t h,
     text_at(out, MARGIN, y, " font-weight=\"bold\" font-size=\"16\"", buf);
 }
 
-/* One head: heading, the Key axis caption and labels, the grid, the Query caption. */
-static void panel(FILE *out, const svg_layout *L, const as_problem *p, const as_matrix *A,
-                  size_t h, const as_render_opts *o)
+/* One head: heading, the Key axis caption and labels, the grid (A's rows and the mask's
+ * as as_head_rows gives them), the Query caption. Returns 0, or -1 when a row could not
+ * be had. */
+static int panel(FILE *out, const svg_layout *L, const as_problem *p, const as_rows *A,
+                 const as_rows *M, size_t h, const as_render_opts *o)
 {
     const double y0 = L->top + (double)h * L->panel_h, gy = y0 + HEAD_TOP;
     const char *axis = " fill=\"#555555\" font-size=\"12\"";
@@ -205,24 +200,64 @@ static void panel(FILE *out, const svg_layout *L, const as_problem *p, const as_
         text_at(out, L->grid_x + ((double)j + 0.5) * L->cell_w, gy - 10,
                 " text-anchor=\"middle\" font-weight=\"bold\"", p->kv_tokens[j]);
     for (i = 0; i < p->n; i++) {
+        const double *a = A->row(A->ctx, i), *mask = M->row(M->ctx, i);
+        if (a == NULL || mask == NULL)
+            return -1;
         text_at(out, L->grid_x - CELL_PAD, gy + ((double)i + 0.5) * CELL_H + FONT * 0.35,
                 " text-anchor=\"end\" font-weight=\"bold\"", p->tokens[i]);
         for (j = 0; j < p->m; j++)
-            cell(out, L, p, A, i, j, L->grid_x + (double)j * L->cell_w,
+            cell(out, L, p, a[j], isinf(mask[j]), i, j, L->grid_x + (double)j * L->cell_w,
                  gy + (double)i * CELL_H, o);
     }
     text_at(out, MARGIN, gy + (double)p->n * CELL_H + 24, axis, as_msg_text(o->lang, AS_MSG_QKT_ROWS));
+    return 0;
+}
+
+/* Head h's panel, its rows had from t. */
+static int head_panel(FILE *out, const svg_layout *L, const as_problem *p, const as_trace *t,
+                      size_t h, const as_render_opts *o)
+{
+    as_head_rows ha, hm;
+    const as_rows A = as_head_rows_open(&ha, p, t, h, AS_T_A);
+    const as_rows M = as_head_rows_open(&hm, p, t, 0, AS_T_M);
+    const int rc = panel(out, L, p, &A, &M, h, o);
+
+    as_head_rows_close(&ha);
+    as_head_rows_close(&hm);
+    return rc;
+}
+
+/* 1 when the mask forbids any cell, else 0; -1 when a row could not be had. */
+static int any_masked(const as_problem *p, const as_trace *t)
+{
+    as_head_rows hm;
+    const as_rows M = as_head_rows_open(&hm, p, t, 0, AS_T_M);
+    size_t i, j;
+    int any = 0;
+
+    for (i = 0; i < M.rows && !any; i++) {
+        const double *row = M.row(M.ctx, i);
+        if (row == NULL) {
+            any = -1;
+            break;
+        }
+        for (j = 0; j < M.cols; j++)
+            any |= isinf(row[j]) != 0;
+    }
+    as_head_rows_close(&hm);
+    return any;
 }
 
 /* The colour scale right of the first grid: 0 at the bottom, 1 at the top; below it
  * the legend of the masked cells when there are any. */
-static void scale(FILE *out, const svg_layout *L, const as_problem *p, const as_render_opts *o)
+static int scale(FILE *out, const svg_layout *L, const as_problem *p, const as_trace *t,
+                 const as_render_opts *o)
 {
     const double x = L->grid_x + (double)p->m * L->cell_w + SCALE_GAP, y = L->top + HEAD_TOP;
     const double h = (double)p->n * CELL_H > SCALE_MIN_H ? (double)p->n * CELL_H : SCALE_MIN_H;
     static const char *const tick[] = {"0", "0.5", "1"};
-    size_t k, i, j;
-    int any = 0;
+    size_t k;
+    int any;
 
     text_at(out, x, y - 10, " font-size=\"12\" fill=\"#555555\"", as_msg_text(o->lang, AS_MSG_FMT_SCALE));
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#scale)\" "
@@ -233,19 +268,17 @@ static void scale(FILE *out, const svg_layout *L, const as_problem *p, const as_
                 x + SCALE_W, ty, x + SCALE_W + 4, ty);
         text_at(out, x + SCALE_W + 7, ty + FONT * 0.35, " font-size=\"12\"", tick[k]);
     }
-    for (i = 0; i < p->n; i++)
-        for (j = 0; j < p->m; j++)
-            any |= masked(L, i, j);
-    if (!any)
-        return;
+    if ((any = any_masked(p, t)) <= 0)
+        return any;
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"url(#masked)\" "
                  "stroke=\"#bdbdbd\"/>\n", x, y + h + 16);
     text_at(out, x + 20, y + h + 27, " font-size=\"12\"", as_msg_text(o->lang, AS_MSG_FMT_MASKED));
+    return 0;
 }
 
 int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
-    const svg_layout L = layout(p, t, o);
+    const svg_layout L = layout(p, o);
     size_t h;
 
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -262,8 +295,10 @@ int as_render_svg(FILE *out, const as_problem *p, const as_trace *t, const as_re
     if (p->in->title != NULL)
         text_at(out, MARGIN, MARGIN + 14, " font-size=\"18\" font-weight=\"bold\"", p->in->title);
     for (h = 0; h < t->heads; h++)
-        panel(out, &L, p, &t->head[h].A, h, o);
-    scale(out, &L, p, o);
+        if (head_panel(out, &L, p, t, h, o) != 0)
+            return -1;
+    if (scale(out, &L, p, t, o) != 0)
+        return -1;
     fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -117,63 +117,31 @@ static void table(as_block *out, const char *expr, const as_matrix *m, const as_
 
 /* ---- one head's n x m tables, a row at a time from the trace ---- */
 
-typedef enum head_table { HT_QKT, HT_M, HT_B, HT_S, HT_A } head_table;
-
-/* The rows of one of head hd's n x m tables (as_trace_row: a full trace's, or made again
- * for a rows trace). */
-typedef struct head_rows {
-    const as_problem *p;
-    const as_trace *t;
-    size_t hd;
-    head_table which;
-    as_row_trace r;
-} head_rows;
-
-static const double *head_row(void *ctx, size_t i)
-{
-    head_rows *h = ctx;
-    const double *row[5];
-
-    if (as_trace_row(&h->r, h->t, h->p, h->hd, i) != 0)
-        return NULL;
-    row[HT_QKT] = h->r.QKT;
-    row[HT_M] = h->r.M;
-    row[HT_B] = h->r.B;
-    row[HT_S] = h->r.S;
-    row[HT_A] = h->r.A;
-    return row[h->which];
-}
-
-/* Table which of head hd as a full trace keeps it (NULL for a rows trace, which makes
- * its rows again). */
-static const as_matrix *head_matrix(const as_trace *t, size_t hd, head_table which)
-{
-    const as_head_trace *h = &t->head[hd];
-    const as_matrix *m[5];
-
-    if (t->rows)
-        return NULL;
-    m[HT_QKT] = &h->QKT;
-    m[HT_M] = &t->M;
-    m[HT_B] = &h->B;
-    m[HT_S] = &h->S;
-    m[HT_A] = &h->A;
-    return m[which];
-}
-
 /* Table which of head hd: "EXPR = " and its rows, captions beside. A full trace's table
  * is a matrix (laid out and written on two threads when large), a rows trace's is made
- * again row by row; the same rows either way (as_trace_row gives a full trace's). */
+ * again row by row; the same rows either way (as_head_rows). */
 static void head_table_of(as_block *out, const char *expr, const as_problem *p,
-                          const as_trace *t, size_t hd, head_table which,
+                          const as_trace *t, size_t hd, as_table which,
                           const as_block *captions, const as_render_opts *o)
 {
-    head_rows h = {p, t, hd, which, {0}};
-    const as_matrix *kept = head_matrix(t, hd, which);
-    const as_rows rows = kept != NULL ? as_rows_of(kept) : (as_rows){p->n, p->m, head_row, &h, 0};
+    as_head_rows h;
+    const as_rows rows = as_head_rows_open(&h, p, t, hd, which);
 
     table_rows(out, expr, &rows, captions, o);
-    as_row_trace_free(&h.r);
+    as_head_rows_close(&h);
+}
+
+/* The heat map of head hd's A, its rows and the mask's as as_head_rows gives them. */
+static void heatmap(as_block *out, const as_problem *p, const as_trace *t, size_t hd,
+                    const as_render_opts *o)
+{
+    as_head_rows hm, ha;
+    const as_rows M = as_head_rows_open(&hm, p, t, 0, AS_T_M);
+    const as_rows A = as_head_rows_open(&ha, p, t, hd, AS_T_A);
+
+    as_heatmap(out, p, &M, &A, o);
+    as_head_rows_close(&hm);
+    as_head_rows_close(&ha);
 }
 
 /* ---- captions ---- */
@@ -301,7 +269,7 @@ static void alibi(as_block *out, const as_problem *p, const as_trace *t, size_t 
     as_fmt_display(slope, sizeof slope, h->slope, 17, o->ascii);
     as_alibi_formula(rule, sizeof rule, -1, o->ascii);
     as_block_add(&cap, msg(o, AS_MSG_POS_ALIBI_NOTE), rule, slope);
-    head_table_of(out, b, p, t, hd, HT_B, NULL, o);
+    head_table_of(out, b, p, t, hd, AS_T_B, NULL, o);
     as_block_append(out, &cap);
     as_block_free(&cap);
 }
@@ -460,7 +428,7 @@ static void mask_table(as_block *out, const as_problem *p, const as_trace *t,
         mask_caption(&cap, p, r.M, i, o);
     }
     as_row_trace_free(&r);
-    head_table_of(out, "M", p, t, 0, HT_M, &cap, o);
+    head_table_of(out, "M", p, t, 0, AS_T_M, &cap, o);
     as_block_free(&cap);
 }
 
@@ -504,7 +472,7 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
         snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, AS_SYM_T));
         if (h->Qr.v != NULL)
             rope_scores_expr(expr, sizeof expr, p, hd, o);
-        head_table_of(out, expr, p, t, hd, HT_QKT, &cap, o);
+        head_table_of(out, expr, p, t, hd, AS_T_QKT, &cap, o);
         as_block_free(&cap);
     }
     if (as_shows(o, AS_T_M) && hd == 0) {
@@ -518,14 +486,14 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
     snprintf(expr, sizeof expr, "%s = %s%s + M", s, sc,
              p->positions == AS_POSITIONS_ALIBI ? b : "");
     if (as_shows(o, AS_T_S))
-        head_table_of(out, expr, p, t, hd, HT_S, NULL, o);
+        head_table_of(out, expr, p, t, hd, AS_T_S, NULL, o);
     snprintf(expr, sizeof expr, "%s = %s", a, msg(o, AS_MSG_SOFTMAX_ROWS));
     if (p->heads > 1)
         snprintf(expr, sizeof expr, "%s = softmax(%s)", a, s);
     if (as_shows(o, AS_T_A)) {
-        head_table_of(out, expr, p, t, hd, HT_A, NULL, o);
+        head_table_of(out, expr, p, t, hd, AS_T_A, NULL, o);
         if (o->heatmap)
-            as_heatmap(out, p, &t->M, &h->A, o);
+            heatmap(out, p, t, hd, o);
     }
     snprintf(expr, sizeof expr, "%s = %s%s", oo, a, v);
     if (as_shows(o, is_final_output(p) ? AS_T_O : AS_T_C))

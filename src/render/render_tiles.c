@@ -82,16 +82,20 @@ static void block(twalk *w, const as_tile_walk *tw, const double *srow, size_t B
 }
 
 /* Row i of head h: the start, every block, and the end, against the ordinary softmax. */
-static void walk_row(twalk *w, const as_trace *t, const as_tiles *tl, size_t h, size_t i)
+static void walk_row(twalk *w, const as_tiles *tl, size_t h, size_t i)
 {
-    const as_tile_walk *tw = as_tiles_walk(tl, h, i);
-    const as_head_trace *ht = &t->head[h];
+    const as_tile_walk *tw = as_tiles_row(tl, h, i);
     const size_t dv = w->p->d_v;
     const double zero = 0.0;
     piece z = vector(w, &zero, 0, NULL, dv), l, sum, a, o;
     as_text eq = {0};
     size_t b;
 
+    if (tw == NULL) {
+        w->b->failed = 1;
+        drop(w, &z);
+        return;
+    }
     as_block_gap(w->b);
     as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), w->p->tokens[i], i);
     if (w->p->heads > 1)
@@ -99,10 +103,10 @@ static void walk_row(twalk *w, const as_trace *t, const as_tiles *tl, size_t h, 
     as_block_add(w->b, msg(w, AS_MSG_TL_START), as_sym_text(w->o->ascii, AS_SYM_NEG_INF),
                  as_text_str(&z.t));
     for (b = 0; b < tw->blocks; b++)
-        block(w, tw, &AS_AT(ht->S, i, 0), tl->B, b);
+        block(w, tw, tw->S, tl->B, b);
     l = number(w, AS_AT(tl->l[h], i, 0));
-    sum = number(w, AS_AT(ht->sums, i, 0));
-    a = vector(w, &AS_AT(tl->A[h], i, 0), 1, tw->pos, tw->count);
+    sum = number(w, tw->run_sum);
+    a = vector(w, tw->A, 1, tw->pos, tw->count);
     o = vector(w, &AS_AT(tl->O[h], i, 0), 1, NULL, dv);
     as_block_add(w->b, msg(w, AS_MSG_TL_FINAL), as_text_str(&l.t), as_text_str(&sum.t));
     as_block_add(w->b, msg(w, AS_MSG_TL_SHARES), as_text_str(&a.t));
@@ -129,18 +133,20 @@ static int finish(twalk *w, FILE *out, const as_tiles *tl)
     return rc;
 }
 
-int as_render_tiles_walk(FILE *out, const as_problem *p, const as_trace *t,
-                         const as_tiles *tl, const as_render_opts *o)
+int as_render_tiles_walk(FILE *out, const as_problem *p, const as_tiles *tl,
+                         const as_render_opts *o)
 {
-    as_block b = {0};
+    as_block b = as_block_stream(out); /* each row is written as it is made */
     twalk w = {p, o, {o->digits, o->ascii}, &b};
+    const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
+    const size_t last = o->row == -2 ? p->n - 1 : first;
     size_t i, h;
 
     as_block_add(&b, "%s", "");
     as_block_add(&b, msg(&w, AS_MSG_TL_TITLE), tl->B);
-    for (i = tl->first; i <= tl->last && i < p->n; i++)
+    for (i = first; i <= last && i < p->n; i++)
         for (h = 0; h < p->heads; h++)
-            walk_row(&w, t, tl, h, i);
+            walk_row(&w, tl, h, i);
     return finish(&w, out, tl);
 }
 
@@ -212,6 +218,29 @@ static void json_matrix(FILE *out, const as_matrix *m)
     fputc(']', out);
 }
 
+/* Head h's shares, each row made again (as_tiles_row), as json_matrix writes a table.
+ * Returns 0, or -1 when a row could not be had. */
+static int json_shares(FILE *out, const as_problem *p, const as_tiles *tl, size_t h)
+{
+    char buf[40];
+    size_t i, j;
+
+    fputc('[', out);
+    for (i = 0; i < p->n; i++) {
+        const as_tile_walk *tw = as_tiles_row(tl, h, i);
+        if (tw == NULL)
+            return -1;
+        fputs(i ? ",[" : "[", out);
+        for (j = 0; j < p->m; j++) {
+            as_fmt_roundtrip(buf, sizeof buf, tw->A[j]);
+            fprintf(out, "%s%s", j ? "," : "", buf);
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+    return 0;
+}
+
 int as_render_tiles_json(FILE *out, const as_problem *p, const as_tiles *tl)
 {
     size_t h;
@@ -223,7 +252,8 @@ int as_render_tiles_json(FILE *out, const as_problem *p, const as_tiles *tl)
         fputs(", \"l\": ", out);
         json_matrix(out, &tl->l[h]);
         fputs(", \"A\": ", out);
-        json_matrix(out, &tl->A[h]);
+        if (json_shares(out, p, tl, h) != 0)
+            return -1;
         fputs(", \"O\": ", out);
         json_matrix(out, &tl->O[h]);
         fputc('}', out);

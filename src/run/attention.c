@@ -254,10 +254,7 @@ static int end_run(as_trace *t, const as_problem *p, as_error *err)
     return check_range(&t->O, AS_TAB_O, NULL, p, err);
 }
 
-/* Nonzero (err set) when the full trace would keep more than AS_MAX_CELLS score cells
- * over all heads: it keeps six n x m tables a head, so this bounds its memory for any
- * file within the limits of one table (which model.c checked: n x m fits). */
-static int trace_too_large(const as_problem *p, as_error *err)
+int as_attention_too_large(const as_problem *p, as_error *err)
 {
     const size_t per_head = p->n * p->m;
 
@@ -274,7 +271,7 @@ int as_attention_run(as_trace *t, const as_problem *p, as_error *err)
     size_t hd;
 
     memset(t, 0, sizeof *t);
-    if (trace_too_large(p, err) || begin_run(t, p, 0, err) != 0)
+    if (as_attention_too_large(p, err) || begin_run(t, p, 0, err) != 0)
         goto fail;
     for (hd = 0; hd < p->heads; hd++) {
         if (run_head(&t->head[hd], hd, t, p, err) != 0)

@@ -26,8 +26,9 @@
 
 /* ---- errors ---- */
 
-/* What decode cannot do: read another sequence, or read a position before it exists. */
-static int check_decodable(const as_decode *d, const as_problem *p, as_error *err)
+/* What decode cannot do: read another sequence, or read a position before it exists.
+ * mrow: room for a row of the mask [m], made one row at a time. */
+static int check_decodable(double *mrow, const as_problem *p, as_error *err)
 {
     const as_pos xkv = p->in->mat[AS_XKV].pos, m = p->in->mat[AS_M].pos;
     size_t i, j;
@@ -37,13 +38,15 @@ static int check_decodable(const as_decode *d, const as_problem *p, as_error *er
         as_error_hint_msg(err, AS_MSG_HINT_DECODE_CROSS);
         return -1;
     }
-    for (i = 0; i < p->n; i++)
+    for (i = 0; i < p->n; i++) {
+        as_mask_row(mrow, p, i);
         for (j = i + 1; j < p->m; j++)
-            if (AS_AT(d->M, i, j) != -INFINITY) {
+            if (mrow[j] != -INFINITY) {
                 as_error_msg(err, p->in->path, m.line, m.col, AS_MSG_DECODE_FUTURE, i, j, i);
                 as_error_hint_msg(err, AS_MSG_HINT_DECODE_FUTURE);
                 return -1;
             }
+    }
     return 0;
 }
 
@@ -77,7 +80,7 @@ static int keep_too_large(const as_problem *p, as_error *err)
 
 static int alloc_decode(as_decode *d, const as_problem *p, int keep)
 {
-    size_t g, h, i;
+    size_t g, h;
     int bad = 0;
 
     d->n = p->n;
@@ -100,15 +103,10 @@ static int alloc_decode(as_decode *d, const as_problem *p, int keep)
                ((d->KT[g] = calloc(AS_PANEL_SIZE(p->n, p->d_k) + 1, sizeof(double))) == NULL);
     if (!keep)
         return bad;
-    if ((d->S = tables(p->heads)) == NULL || (d->A = tables(p->heads)) == NULL ||
-        (d->Oh = tables(p->heads)) == NULL)
+    if ((d->Oh = tables(p->heads)) == NULL)
         return -1;
-    for (h = 0; h < p->heads; h++) {
-        bad |= as_matrix_init(&d->S[h], p->n, p->n) | as_matrix_init(&d->A[h], p->n, p->n) |
-               as_matrix_init(&d->Oh[h], p->n, p->d_v);
-        for (i = 0; bad == 0 && i < p->n * p->n; i++)
-            d->S[h].v[i] = -INFINITY; /* nothing read yet */
-    }
+    for (h = 0; h < p->heads; h++)
+        bad |= as_matrix_init(&d->Oh[h], p->n, p->d_v);
     return bad;
 }
 
@@ -129,6 +127,7 @@ typedef struct step_scratch {
     size_t ahead;   /* rows projected together: 1, or AS_DECODE_AHEAD without keep */
     double *k, *v;  /* [ahead, kv_heads*d_k], [ahead, kv_heads*d_v] */
     double *s, *a;  /* [n] */
+    double *mrow;   /* [n] the mask's row of the step */
     double *xp;     /* positions: sinusoidal: [ahead, d_model] the rows plus their encoding */
     double *turn;   /* positions: rope: [max(d_k, 1)] one turned head row, then [d_k/2]
                        each: the row's angles, their cosines and sines */
@@ -206,10 +205,10 @@ static int project_step(as_decode *d, const as_problem *p, size_t t, step_scratc
 }
 
 /* Step 3 for head hd: scores of q_t against cache rows first..t, softmax, mix into
- * o[d_v]. s and a are indexed by position (0..t). Returns 0, -1 (out of range) or -2
- * (nothing readable). */
+ * o[d_v]. s, a and the mask's row t, M, are indexed by position (0..t). Returns 0, -1
+ * (out of range) or -2 (nothing readable). */
 static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t t,
-                     double *s, double *a, double *o)
+                     const double *M, double *s, double *a, double *o)
 {
     const size_t g = as_kv_head(p, hd), first = d->first[t];
     double max = -INFINITY, total = 0.0;
@@ -223,7 +222,7 @@ static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t 
         s[j] = scaled;                         /* as the run makes them */
         if (p->positions == AS_POSITIONS_ALIBI) /* ALiBi's bias, as as_alibi_bias() */
             s[j] = scaled + -d->slopes[hd] * ((double)t - (double)j);
-        s[j] = s[j] + AS_AT(d->M, t, j);
+        s[j] = s[j] + M[j];
         if (s[j] > max)
             max = s[j];
     }
@@ -240,14 +239,20 @@ static int head_step(const as_decode *d, const as_problem *p, size_t hd, size_t 
     return all_finite(o, p->d_v) ? 0 : -1;
 }
 
-/* The positions step t may read: first..t (a window starts later), and how many. */
-static void reading(as_decode *d, const as_problem *p, size_t t)
+/* The first position step t may read: 0, or later in a window. */
+static size_t first_read(const as_problem *p, size_t t)
+{
+    return p->mask == AS_MASK_WINDOW && t + 1 > p->window ? t + 1 - p->window : 0;
+}
+
+/* The positions step t may read under the mask's row t, M: first..t, and how many. */
+static void reading(as_decode *d, const as_problem *p, size_t t, const double *M)
 {
     size_t j, count = 0;
 
-    d->first[t] = p->mask == AS_MASK_WINDOW && t + 1 > p->window ? t + 1 - p->window : 0;
+    d->first[t] = first_read(p, t);
     for (j = d->first[t]; j <= t; j++)
-        count += AS_AT(d->M, t, j) != -INFINITY;
+        count += M[j] != -INFINITY;
     d->reads[t] = count;
     /* the work, counted in dot products of a Query with a Key: this step reads count
      * Keys per head; recomputing rows 0..t from scratch scores every one of them again */
@@ -300,9 +305,7 @@ static int attend_step(as_decode *d, const as_problem *p, size_t t, step_scratch
     int rc;
 
     for (hd = 0; hd < p->heads; hd++) {
-        double *s = d->keep ? &AS_AT(d->S[hd], t, 0) : w->s;
-        double *a = d->keep ? &AS_AT(d->A[hd], t, 0) : w->a;
-        rc = head_step(d, p, hd, t, s, a, c + hd * p->d_v);
+        rc = head_step(d, p, hd, t, w->mrow, w->s, w->a, c + hd * p->d_v);
         if (rc != 0)
             return head_failed(p, t, rc, err);
         if (d->keep)
@@ -320,7 +323,7 @@ typedef struct head_job {
     as_decode *d;
     const as_problem *p;
     size_t first, t0, rows;
-    double *s, *a;     /* [n] scratch */
+    double *s, *a, *M; /* [n] scratch */
     size_t bad_t;      /* the first step that failed, with its rc */
     int rc;
 } head_job;
@@ -333,7 +336,8 @@ static void head_job_run(void *arg)
 
     for (hd = j->first; hd < j->p->heads; hd += 2)
         for (t = j->t0; t < j->t0 + j->rows; t++) {
-            rc = head_step(j->d, j->p, hd, t, j->s, j->a, &AS_AT(j->d->C, t, hd * j->p->d_v));
+            as_mask_row(j->M, j->p, t);
+            rc = head_step(j->d, j->p, hd, t, j->M, j->s, j->a, &AS_AT(j->d->C, t, hd * j->p->d_v));
             if (rc != 0 && (j->rc == 0 || t < j->bad_t)) {
                 j->rc = rc, j->bad_t = t;
                 break;
@@ -352,14 +356,16 @@ static int two_threads(const as_decode *d, const as_problem *p)
 /* Steps 1-4 of the block of rows from t0: every row projected and cached (as each step
  * would), then the heads, on two threads, then the block's output rows. */
 static int block_two_threads(as_decode *d, const as_problem *p, size_t t0, step_scratch *w,
-                             double *s2, double *a2, as_error *err)
+                             double *s2, double *a2, double *m2, as_error *err)
 {
     const size_t rows = p->n - t0 < w->ahead ? p->n - t0 : w->ahead;
-    head_job j[2] = {{d, p, 0, t0, rows, w->s, w->a, 0, 0}, {d, p, 1, t0, rows, s2, a2, 0, 0}};
+    head_job j[2] = {{d, p, 0, t0, rows, w->s, w->a, w->mrow, 0, 0},
+                     {d, p, 1, t0, rows, s2, a2, m2, 0, 0}};
     size_t t;
 
     for (t = t0; t < t0 + rows; t++) {
-        reading(d, p, t);
+        as_mask_row(w->mrow, p, t);
+        reading(d, p, t, w->mrow);
         if (project_step(d, p, t, w) != 0)
             return out_of_range(p, t, err);
     }
@@ -374,22 +380,24 @@ static int block_two_threads(as_decode *d, const as_problem *p, size_t t0, step_
 /* Every step, one after the other; or, for a large lean decode, a block at a time. */
 static int steps(as_decode *d, const as_problem *p, step_scratch *w, as_error *err)
 {
-    double *s2 = NULL, *a2 = NULL;
+    double *s2 = NULL, *a2 = NULL, *m2 = NULL;
     size_t t;
     int rc = 0;
 
     if (two_threads(d, p)) {
         s2 = malloc(p->n * sizeof *s2);
         a2 = malloc(p->n * sizeof *a2);
-        for (t = 0; rc == 0 && s2 != NULL && a2 != NULL && t < p->n; t += w->ahead)
-            rc = block_two_threads(d, p, t, w, s2, a2, err);
-        free(s2), free(a2);
-        if (s2 != NULL && a2 != NULL)
+        m2 = malloc(p->n * sizeof *m2);
+        for (t = 0; rc == 0 && s2 != NULL && a2 != NULL && m2 != NULL && t < p->n; t += w->ahead)
+            rc = block_two_threads(d, p, t, w, s2, a2, m2, err);
+        free(s2), free(a2), free(m2);
+        if (s2 != NULL && a2 != NULL && m2 != NULL)
             return rc;
         /* no memory for a second scratch: one thread, step by step */
     }
     for (t = 0; t < p->n; t++) {
-        reading(d, p, t);
+        as_mask_row(w->mrow, p, t);
+        reading(d, p, t, w->mrow);
         if (project_step(d, p, t, w) != 0)
             return out_of_range(p, t, err);
         if (attend_step(d, p, t, w, err) != 0)
@@ -403,11 +411,11 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
     step_scratch w = {0};
 
     memset(d, 0, sizeof *d);
-    if (as_mask_build(&d->M, p) != 0) {
+    if ((w.mrow = malloc((p->m > p->n ? p->m : p->n ? p->n : 1) * sizeof *w.mrow)) == NULL) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    if (check_decodable(d, p, err) != 0 || (keep && keep_too_large(p, err) != 0))
+    if (check_decodable(w.mrow, p, err) != 0 || (keep && keep_too_large(p, err) != 0))
         goto fail;
     w.ahead = keep || p->n < 2 ? 1 : AS_DECODE_AHEAD;
     w.k = malloc(w.ahead * p->Wk->cols * sizeof *w.k);
@@ -426,12 +434,44 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
     }
     if (steps(d, p, &w, err) != 0)
         goto fail;
-    free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
+    free(w.k), free(w.v), free(w.s), free(w.a), free(w.mrow), free(w.xp), free(w.turn);
     return 0;
 fail:
-    free(w.k), free(w.v), free(w.s), free(w.a), free(w.xp), free(w.turn);
+    free(w.k), free(w.v), free(w.s), free(w.a), free(w.mrow), free(w.xp), free(w.turn);
     as_decode_free(d);
     return -1;
+}
+
+int as_decode_row_init(as_decode_row *r, const as_problem *p)
+{
+    const size_t n = p->n ? p->n : 1;
+
+    r->S = malloc(n * sizeof *r->S);
+    r->A = malloc(n * sizeof *r->A);
+    r->M = malloc(n * sizeof *r->M);
+    r->o = malloc((p->d_v ? p->d_v : 1) * sizeof *r->o);
+    if (r->S == NULL || r->A == NULL || r->M == NULL || r->o == NULL) {
+        as_decode_row_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+void as_decode_row_free(as_decode_row *r)
+{
+    free(r->S), free(r->A), free(r->M), free(r->o);
+    memset(r, 0, sizeof *r);
+}
+
+int as_decode_scores(as_decode_row *r, const as_decode *d, const as_problem *p, size_t hd,
+                     size_t t)
+{
+    size_t j;
+
+    for (j = 0; j <= t; j++) /* nothing read before the first position the step reads */
+        r->S[j] = -INFINITY, r->A[j] = 0.0;
+    as_mask_row(r->M, p, t);
+    return head_step(d, p, hd, t, r->M, r->S, r->A, r->o) == 0 ? 0 : -1;
 }
 
 long as_decode_compare(as_decode *d, const as_trace *t)
@@ -456,15 +496,12 @@ void as_decode_free(as_decode *d)
 {
     size_t g;
 
-    as_matrix_free(&d->M);
     as_matrix_free(&d->Q);
     free_tables(d->K, d->kv_heads);
     for (g = 0; d->KT != NULL && g < d->kv_heads; g++)
         free(d->KT[g]);
     free(d->KT);
     free_tables(d->V, d->kv_heads);
-    free_tables(d->S, d->heads);
-    free_tables(d->A, d->heads);
     free_tables(d->Oh, d->heads);
     as_matrix_free(&d->C);
     as_matrix_free(&d->O);

@@ -16,6 +16,8 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
     if ((o->lean ? as_problem_build_lean : as_problem_build)(&s->p, &s->in, o->mask, err) != 0)
         return -1;
     s->p.offset = o->offset;
+    if (o->rows && o->cells_limit && as_attention_too_large(&s->p, err) != 0)
+        return -1;
     attention = o->lean ? as_attention_run_lean : o->rows ? as_attention_run_rows : as_attention_run;
     if (s->p.block == AS_BLOCK_NONE)
         return attention(&s->t, &s->p, err);
