@@ -526,6 +526,38 @@ static void test_shared_keys_positions_and_windows(void **state)
     assert_out_has("S[2][0] = −∞ (fixed by the mask, given)");
 }
 
+/* What a Chinese input method types: full-width digits, point and slash (０.６７,
+ * １／√２), read as check reads them in an answers file. S of F11 is [[0, −∞], [1/√2, 0]]
+ * and A[1][0] is 0.6697615493 (the chapter's numbers). */
+static void test_full_width_digits_and_roots_are_read_as_check_reads_them(void **state)
+{
+    FILE *f;
+    static const struct {
+        const char *args, *in, *says;
+        int rc;
+    } typed[] = {
+        {"--only S " EX, "０\n１／√２\n０\n", "S[1][0] = １／√２\n对！", 0},
+        {"--only S " EX, "０\n１／√２\n０\n", "得分：3/3", 0},
+        {"--lang en --only A " EX, "１\n０．６７\n0.33\n", "A[1][0] = ０．６７\nRight.", 0},
+        {"--only A " EX, "１\n０.６\nq\n", "你写的是０.６。", 1}, /* 0.6 is wrong still */
+    };
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof typed / sizeof typed[0]; k++) {
+        assert_int_equal(practice(typed[k].args, typed[k].in), typed[k].rc);
+        assert_out_has(typed[k].says);
+    }
+    f = fopen("build/tests/practice-fw.txt", "w");
+    assert_non_null(f);
+    fputs("S = [[０, -inf], [１／√２, ０]]\nA = [[１, ０], [０.６７, ０.３３]]\n", f);
+    fclose(f);
+    assert_int_equal(run("check " EX " build/tests/practice-fw.txt"), 0);
+    assert_file_contains(CLI_OUT, "S：正确\nA：正确\n");
+    assert_int_equal(run("check --lang en " EX " build/tests/practice-fw.txt"), 0);
+    assert_file_contains(CLI_OUT, "S: right\nA: right\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_rope_asks_the_turned_queries_and_keys),
         cmocka_unit_test(test_alibi_bias_is_in_the_scores),
         cmocka_unit_test(test_shared_keys_positions_and_windows),
+        cmocka_unit_test(test_full_width_digits_and_roots_are_read_as_check_reads_them),
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include "attnstep/practice.h"
 #include "attnstep/check_report.h"
 #include "attnstep/expand.h"
+#include "attnstep/lex.h"
 #include "attnstep/number.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/ownchain.h"
@@ -929,14 +930,18 @@ static long prompt(tutor *tu, const cell *c, char *buf, size_t size)
 }
 
 /* One answer judged: ANS_RIGHT, or -1 (try again), or *tries reached: ANS_MISSED. */
-static int judge(tutor *tu, const cell *c, const char *buf, size_t len, int *tries)
+static int judge(tutor *tu, const cell *c, const char *typed_buf, size_t typed_len, int *tries)
 {
     double w;
     const char *why = NULL;
-    const size_t used = as_parse_number(buf, len, 1, &w, &why);
-    char typed[TYPED_SHOWN + 8];
+    char buf[LINE_MAX_IN], typed[TYPED_SHOWN + 8];
+    size_t len, used;
 
-    shown(typed, sizeof typed, buf, TYPED_SHOWN);
+    /* read as check reads a file: ０.６７ and 1／√2 as 0.67 and 1/√2 */
+    memcpy(buf, typed_buf, typed_len);
+    len = as_lex_fold_fullwidth(buf, typed_len);
+    used = as_parse_number(buf, len, 1, &w, &why);
+    shown(typed, sizeof typed, typed_buf, TYPED_SHOWN);
     if (used == 0 || used != len || isnan(w)) {
         say(tu, 1, AS_MSG_PR_NOT_NUMBER, typed);
         return -1;
