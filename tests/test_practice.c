@@ -531,7 +531,6 @@ static void test_shared_keys_positions_and_windows(void **state)
  * and A[1][0] is 0.6697615493 (the chapter's numbers). */
 static void test_full_width_digits_and_roots_are_read_as_check_reads_them(void **state)
 {
-    FILE *f;
     static const struct {
         const char *args, *in, *says;
         int rc;
@@ -548,10 +547,8 @@ static void test_full_width_digits_and_roots_are_read_as_check_reads_them(void *
         assert_int_equal(practice(typed[k].args, typed[k].in), typed[k].rc);
         assert_out_has(typed[k].says);
     }
-    f = fopen("build/tests/practice-fw.txt", "w");
-    assert_non_null(f);
-    fputs("S = [[０, -inf], [１／√２, ０]]\nA = [[１, ０], [０.６７, ０.３３]]\n", f);
-    fclose(f);
+    write_text("build/tests/practice-fw.txt",
+               "S = [[０, -inf], [１／√２, ０]]\nA = [[１, ０], [０.６７, ０.３３]]\n");
     assert_int_equal(run("check " EX " build/tests/practice-fw.txt"), 0);
     assert_file_contains(CLI_OUT, "S：正确\nA：正确\n");
     assert_int_equal(run("check --lang en " EX " build/tests/practice-fw.txt"), 0);

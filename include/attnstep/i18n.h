@@ -339,7 +339,10 @@ typedef enum as_msg {
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
     AS_MSG_CHK_STUDENT,        /* %s name, %s score (3.5), %zu max */
     AS_MSG_CHK_MISSING,        /* %s the tables asked and not answered, "S、A" */
-    AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E") */
+    AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E"), %s the
+                                * did-you-means (AS_MSG_CHK_IGNORED_MEANT), or "" */
+    AS_MSG_CHK_IGNORED_MEANT,  /* %s a name ignored, %s the table it is near ("AA", "A") */
+    AS_MSG_CHK_MEANT_FIRST,    /* before the first did-you-mean of a note: "；" */
     AS_MSG_CHK_ASK_UNKNOWN,    /* %s a word of the input's ask: setting that names no table */
     AS_MSG_CHK_ASK_UNKNOWN_HINT,
     AS_MSG_CHK_CLASS,          /* %zu students graded */
