@@ -480,6 +480,7 @@ typedef enum as_msg {
     AS_MSG_CHK_OTHER_PROBLEM_HINT,/* hint: which problem the answers are checked against */
     /* output that streams (issue 20) */
     AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
+    AS_MSG_NOTE_ALIBI_UNMASKED, /* ALiBi with mask: none rewards far later tokens */
     /* ---- practice: a tutor in the terminal (issue 18, SPEC §14) ---- */
     AS_MSG_CMD_PRACTICE,      /* --help: what practice does */
     AS_MSG_CMD_ARGS_PRACTICE, /* --help: its arguments */

@@ -873,7 +873,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "and a running output not yet divided by the sum."},
     [AS_MSG_TL_START] = {"开始时：m = %s，ℓ = 0，运行输出 = %s", "start: m = %s, ℓ = 0, running output = %s"},
     [AS_MSG_TL_BLOCK] = {"第%zu块：读位置%s，缩放分数%s", "block %zu: positions %s, scaled scores %s"},
-    [AS_MSG_TL_FIRST] = {"  第一块：m = %s；之前什么也没累计，不用缩放",
+    [AS_MSG_TL_FIRST] = {"  这是第0块，m = %s；之前什么也没累计，不用缩放",
                       "  the first block: m = %s; nothing was summed before, nothing to rescale"},
     [AS_MSG_TL_RISE] = {"  最大值从%s升到%s：旧的总和与运行输出都乘以 e^(m旧−m新) = %s",
                      "  the max rises from %s to %s: the old sum and running output are "
@@ -961,6 +961,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上%s）：%s",
                              "add the ALiBi bias (slope m = %s, column j gets %s): %s"},
     /* output that streams (issue 20) */
+    [AS_MSG_NOTE_ALIBI_UNMASKED] = {"注意：ALiBi加的偏置−slope·(i−j)在j>i时是正的，mask: none时位置越靠后、离得越远的Token反而得分越高；ALiBi是为因果掩码（mask: causal）设计的",
+                                    "note: ALiBi's bias −slope·(i−j) is positive for j > i, so with mask: none the farther a later token, the higher its score; ALiBi was made for the causal mask (mask: causal)"},
     [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
                          "note: this prints about %zu numbers (more than ten million); to see part "
                          "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
@@ -1311,7 +1313,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "ℓ is the running sum: multiply the old ℓ by the rescale factor e^(m_old − m_new), "
         "then add e^(s − m_new) for each position of this block; after the last block ℓ is "
         "the ordinary softmax's sum of exps."},
-    [AS_MSG_CHK_TEACH_F] = {"缩放系数是e^(旧m−新m)：最大值没有升高时是1；第一块之前什么也没累计，记为0。",
+    [AS_MSG_CHK_TEACH_F] = {"缩放系数是e^(旧m−新m)：最大值没有升高时是1；第0块之前什么也没累计，记为0。",
         "The rescale factor is e^(m_old − m_new): 1 when the max did not rise, and 0 for "
         "the first block, before which nothing was summed."},
     [AS_MSG_CHK_TEACH_BLOCKS] = {"这一行分成%zu块读取（块的大小由--tiles给出），每块之后写一个值。",
