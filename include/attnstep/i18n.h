@@ -506,6 +506,7 @@ typedef enum as_msg {
     AS_MSG_PR_ALSO,           /* %s the other mistakes that fit, in words ("没有加掩码或…") */
     AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
     AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
+    AS_MSG_PR_EARLY_ROUNDING, /* %s typed, %d the decimals A was rounded to */
     /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
     AS_MSG_PR_NAME_NO_SCALE,
     AS_MSG_PR_NAME_SCALE_MULT,

@@ -993,6 +993,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_PR_ALSO] = {"也可能是%s。", "It could also come from %s."},
     [AS_MSG_PR_TRANSPOSED] = {"不对。你写的%s是%s[%zu][%zu]的值：行和列对调了，这一格在第%zu行、第%zu列。",
                               "Not right. Your %s is the value of %s[%zu][%zu]: rows and columns are swapped; this cell is in row %zu, column %zu."},
+    [AS_MSG_PR_EARLY_ROUNDING] = {"不对。你写的%s，正是把A先四舍五入到%d位小数再算出来的：你在第三步就把A四舍五入了。中间的数要多留几位，到最后再四舍五入。",
+                                  "Not right. Your %s is what A rounded to %d decimal place(s) gives: you rounded A at step three already. Keep more digits in between, and round only at the end."},
     [AS_MSG_PR_WORKED] = {"这一格这样算：%s；你写的是%s。", "This cell is: %s; you wrote %s."},
     [AS_MSG_PR_NAME_NO_SCALE] = {"没有做缩放", "leaving out the scaling"},
     [AS_MSG_PR_NAME_SCALE_MULT] = {"缩放时乘了而不是除", "multiplying instead of dividing when scaling"},
