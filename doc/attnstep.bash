@@ -19,11 +19,12 @@ _attnstep()
     # The commands come from the program's own table, through its --help: the usage
     # lines "attnstep NAME ..." (the first spelt "attnstep [run] ...").
     local commands
-    commands=$("${words[0]}" --help 2>/dev/null |
+    commands=$("${words[0]}" --help --lang en 2>/dev/null |
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --predict --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
-        --level --answers --tiles --offset --step --exp-table --count --class --expect --help --version"
+        --level --answers --step --exp-table --count --class --expect --head --tiles --offset --help
+        --version"
 
     local values=
     case $prev in
@@ -43,7 +44,10 @@ _attnstep()
             done
             COMPREPLY=($(compgen -P "$done" -W "$names" -- "${cur##*,}"))
             return ;;
-        --digits | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --tiles)
+        --step) values="project scores softmax mix 1 2 3 4" ;; # exercise, sheet; trace 1-4
+        --class) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --digits | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --tiles | \
+            --count | --head | --offset)
             return ;; # a number: nothing to offer
         -o | --output | --class)
             COMPREPLY=($(compgen -f -- "$cur"))
@@ -69,7 +73,7 @@ _attnstep()
             --*=*) ;;
             --lang | --format | --digits | --mask | --only | --color | --colour | --row | \
                 -o | --output | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --level | \
-                --class | --expect | --count | --step | --tiles | --offset)
+                --class | --expect | --count | --step | --head | --tiles | --offset)
                 ((i++)) ;;
             -*) ;;
             *) first= ; break ;;

@@ -68,6 +68,16 @@ static inline int dir_entries(const char *dir, const char *prefix)
     return n;
 }
 
+/* Writes text to the file at path, failing the test when it cannot. */
+static inline void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* The whole file at path in a new NUL-terminated buffer the caller frees; NULL when it
  * cannot be read. */
 static inline char *slurp(const char *path)

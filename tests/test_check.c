@@ -530,6 +530,23 @@ static void test_rows_of_a_table_earn_their_share_of_its_mark_once(void **state)
     }
 }
 
+/* Issue 29: a misspelt table name is still ignored with the note of issue 28, and the
+ * note says which table it is near (edit distance: AA and SS one letter more than A
+ * and S, QKY one letter changed from QKT); E, a table of its own, gets no guess. */
+static void test_a_misspelt_table_is_ignored_with_a_did_you_mean(void **state)
+{
+    (void)state;
+    write_text("build/tests/check-misspelt.txt", "S = [[0, -inf], [0.71, 0]]\n"
+               "AA = [[1, 0], [0.67, 0.33]]\nE = [[1]]\nQKY = [[0, 1], [1, 0]]\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-misspelt.txt"), 0);
+    assert_file_contains(CLI_OUT, "S：正确\n");
+    assert_file_contains(CLI_OUT, "没有批改：AA、E、QKY（不是本章要答的表；AA是不是想写A？"
+                                  "QKY是不是想写QKT？）\n");
+    assert_int_equal(run("check --lang en --format md examples/f11.txt build/tests/check-misspelt.txt"), 0);
+    assert_file_contains(CLI_OUT, "not graded: AA, E, QKY (no table the chapter asks; AA: did you "
+                                  "mean A? QKY: did you mean QKT?)\n");
+}
+
 /* Issue 28: a file with only a name scores 0 of 7 and is in every report and the mean
  * (by hand: (7 + 0) / 2 = 3.5 of 7); an eˣ table E, which a worksheet invites, is
  * ignored with a note, and the file is graded (A right: 1 of 7). */
@@ -869,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_the_chapters_row_1_is_checked_against_row_1),
         cmocka_unit_test(test_rows_of_a_table_earn_their_share_of_its_mark_once),
         cmocka_unit_test(test_a_blank_file_scores_0_and_an_unknown_table_is_ignored),
+        cmocka_unit_test(test_a_misspelt_table_is_ignored_with_a_did_you_mean),
         cmocka_unit_test(test_rounding_carried_in_from_a_wrong_table_costs_nothing_more),
         cmocka_unit_test(test_the_ask_setting_is_what_every_student_is_marked_out_of),
         cmocka_unit_test(test_a_name_setting_names_the_student),

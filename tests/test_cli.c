@@ -547,6 +547,20 @@ static void test_option_values_and_arguments_out_of_range_are_named(void **state
                  "build/tests/cli-no-answers holds no *.txt answers file\n");
 }
 
+/* Issue 29: --help says which numbers count from 1 (an error's FILE:LINE:COL, as an
+ * editor counts) and which from 0 (a table's rows and columns, as the book counts). */
+static void test_help_says_what_counts_from_1_and_what_from_0(void **state)
+{
+    (void)state;
+    assert_int_equal(run("--help"), 0);
+    assert_file_contains(OUT, "错误开头的“文件:行:列”从1开始数，\n和编辑器一样；表的行和列（如A[1][0]、"
+                              "--row 1）从0开始数，和书中一样。");
+    assert_file_contains(OUT, "  --head H              practice：只练第H个头（从0数起）\n");
+    assert_int_equal(run("--help --lang en"), 0);
+    assert_file_contains(OUT, "An error's FILE:LINE:COL counts from 1, as editors\ndo; a table's "
+                              "rows and columns (A[1][0], --row 1) count from 0, as the book does.");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
         cmocka_unit_test(test_usage_errors_say_which_word_was_meant),
         cmocka_unit_test(test_help_speaks_the_language_chosen),
+        cmocka_unit_test(test_help_says_what_counts_from_1_and_what_from_0),
         cmocka_unit_test(test_full_width_punctuation_reads_as_ascii),
         cmocka_unit_test(test_a_missing_file_is_a_clear_error),
     };

@@ -141,6 +141,30 @@ static void test_json_gives_the_offset_and_the_keys_own_codes(void **state)
     assert_file_lacks(CLI_OUT, "\"offset\"");
 }
 
+/* Issue 29: ALiBi's bias −slope·(i−j) is positive past the diagonal (j > i), so without
+ * a mask it raises the scores of far later tokens: run and trace say so, in the user's
+ * language, and with the causal mask of alibi.txt say nothing. */
+static void test_alibi_without_a_mask_is_warned_about(void **state)
+{
+    static const struct {
+        const char *args, *says;
+    } note[] = {
+        {"run --mask none examples/alibi.txt", "attnstep: 注意：ALiBi加的偏置−slope·(i−j)在j>i时是"
+         "正的，mask: none时位置越靠后、离得越远的Token反而得分越高"},
+        {"trace --lang en --mask none examples/alibi.txt", "attnstep: note: ALiBi's bias −slope·(i−j) "
+         "is positive for j > i, so with mask: none the farther a later token, the higher its score"},
+    };
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof note / sizeof note[0]; k++) {
+        assert_int_equal(run(note[k].args), 0);
+        assert_file_contains(CLI_ERR, note[k].says);
+    }
+    assert_int_equal(run("run examples/alibi.txt"), 0); /* causal: nothing to say */
+    assert_file_lacks(CLI_ERR, "ALiBi");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +178,7 @@ int main(void)
         cmocka_unit_test(test_json_gives_the_offset_and_the_keys_own_codes),
         cmocka_unit_test(test_check_counts_the_turn_and_the_bias),
         cmocka_unit_test(test_check_grades_the_tables_positions_add),
+        cmocka_unit_test(test_alibi_without_a_mask_is_warned_about),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -526,6 +526,52 @@ static void test_shared_keys_positions_and_windows(void **state)
     assert_out_has("S[2][0] = −∞ (fixed by the mask, given)");
 }
 
+/* What a Chinese input method types: full-width digits, point and slash (０.６７,
+ * １／√２), read as check reads them in an answers file. S of F11 is [[0, −∞], [1/√2, 0]]
+ * and A[1][0] is 0.6697615493 (the chapter's numbers). */
+static void test_full_width_digits_and_roots_are_read_as_check_reads_them(void **state)
+{
+    static const struct {
+        const char *args, *in, *says;
+        int rc;
+    } typed[] = {
+        {"--only S " EX, "０\n１／√２\n０\n", "S[1][0] = １／√２\n对！", 0},
+        {"--only S " EX, "０\n１／√２\n０\n", "得分：3/3", 0},
+        {"--lang en --only A " EX, "１\n０．６７\n0.33\n", "A[1][0] = ０．６７\nRight.", 0},
+        {"--only A " EX, "１\n０.６\nq\n", "你写的是０.６。", 1}, /* 0.6 is wrong still */
+    };
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof typed / sizeof typed[0]; k++) {
+        assert_int_equal(practice(typed[k].args, typed[k].in), typed[k].rc);
+        assert_out_has(typed[k].says);
+    }
+    write_text("build/tests/practice-fw.txt",
+               "S = [[０, -inf], [１／√２, ０]]\nA = [[１, ０], [０.６７, ０.３３]]\n");
+    assert_int_equal(run("check " EX " build/tests/practice-fw.txt"), 0);
+    assert_file_contains(CLI_OUT, "S：正确\nA：正确\n");
+    assert_int_equal(run("check --lang en " EX " build/tests/practice-fw.txt"), 0);
+    assert_file_contains(CLI_OUT, "S: right\nA: right\n");
+}
+
+/* Rounding too early, which the chapter warns against: F11's a₁ = [0.6697615493,
+ * 0.3302384507] rounded to one place is [0.7, 0.3], and by hand 0.7×10 + 0.3×0 = 7, so
+ * "7.0" for O[1][0] (true 6.6976154933) is named as rounding A at step three. */
+static void test_rounding_too_early_is_named(void **state)
+{
+    (void)state;
+    assert_int_equal(practice("--only O " EX, "10\n0\n7.0\nq\n"), 1);
+    assert_out_has("O[1][0] = 7.0\n不对。你写的7.0，正是把A先四舍五入到1位小数再算出来的：你在第三步就把A"
+                   "四舍五入了。中间的数要多留几位，到最后再四舍五入。\n这一格这样算：a₁·V第0列 = "
+                   "0.6697615493×10+0.3302384507×0 ≈ 6.6976154933；你写的是7.0。");
+    assert_int_equal(practice("--lang en --only O " EX, "10\n0\n7.0\nq\n"), 1);
+    assert_out_has("Not right. Your 7.0 is what A rounded to 1 decimal place(s) gives: you rounded A at "
+                   "step three already.");
+    assert_int_equal(practice("--only O " EX, "10\n0\n6.8\nq\n"), 1); /* no rounding gives 6.8 */
+    assert_file_lacks(CLI_OUT, "四舍五入");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +597,8 @@ int main(void)
         cmocka_unit_test(test_rope_asks_the_turned_queries_and_keys),
         cmocka_unit_test(test_alibi_bias_is_in_the_scores),
         cmocka_unit_test(test_shared_keys_positions_and_windows),
+        cmocka_unit_test(test_full_width_digits_and_roots_are_read_as_check_reads_them),
+        cmocka_unit_test(test_rounding_too_early_is_named),
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -299,7 +299,38 @@ static void test_bash_completion_offers_commands_and_option_values(void **state)
     assert_file_contains(CLI_OUT, "zh en\n");
     assert_file_contains(CLI_OUT, "causal none\n");
     assert_file_contains(CLI_OUT, "auto always never\n");
-    assert_file_contains(CLI_OUT, "--heatmap\n");
+    assert_file_contains(CLI_OUT, "--heatmap --head\n");
+}
+
+/* Issue 29: the front door cannot drift from the program. Every long option of the
+ * parser's table (src/cli/args.c) is offered by the completion, every command of the
+ * command table (src/cli/commands.c) is offered as the first word (asked of the
+ * program under a Chinese ATTNSTEP_LANG too) and named in both man pages' synopses. */
+static void test_completion_and_man_synopses_list_every_option_and_command(void **state)
+{
+    char bin[PATH_MAX];
+
+    (void)state;
+    if (!have("bash"))
+        skip();
+    bin_path(bin);
+    assert_int_equal(sh("sed -n 's/^ *{\"\\([a-z-]*\\)\", *\\(required\\|no\\)_argument.*/--\\1/p' "
+                        "src/cli/args.c > build/tests/options && test -s build/tests/options"), 0);
+    assert_int_equal(sh("bash -c '. doc/attnstep.bash; COMP_WORDS=(attnstep --); COMP_CWORD=1; "
+                        "_attnstep; printf \"%%s\\n\" \"${COMPREPLY[@]}\"' | sort > build/tests/offered && "
+                        "sort -u build/tests/options | comm -23 - build/tests/offered > " CLI_OUT), 0);
+    assert_stdout_empty(); /* no option of the table left out */
+    assert_int_equal(sh("sed -n 's/^ *{\"\\([a-z]*\\)\", [0-9], AS_MSG_CMD_ARGS.*/\\1/p' "
+                        "src/cli/commands.c > build/tests/commands && test $(wc -l < build/tests/commands) -ge 9"), 0);
+    assert_int_equal(sh("ATTNSTEP_LANG=zh bash -c '. doc/attnstep.bash; COMP_WORDS=(\"$1\" \"\"); COMP_CWORD=1; "
+                        "_attnstep; printf \"%%s\\n\" \"${COMPREPLY[@]}\"' _ '%s' | sort > build/tests/offered && "
+                        "sort build/tests/commands | comm -23 - build/tests/offered > " CLI_OUT, bin), 0);
+    assert_stdout_empty();
+    assert_int_equal(sh("for c in $(cat build/tests/commands); do for m in doc/attnstep.1 doc/attnstep.zh_CN.1; do "
+                        "sed -n '/^\\.SH \\(SYNOPSIS\\|概要\\)/,/^\\.SH/p' $m | "
+                        "grep -q -e \"^\\.B attnstep $c\\$\" -e \"^\\.RB \\[ $c \\]\" || echo \"$m: $c\"; "
+                        "done; done > " CLI_OUT), 0);
+    assert_stdout_empty();
 }
 
 /* ---- colour ---- */
@@ -696,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_man_page_examples_run),
         cmocka_unit_test(test_install_and_uninstall_honour_destdir_and_prefix),
         cmocka_unit_test(test_bash_completion_offers_commands_and_option_values),
+        cmocka_unit_test(test_completion_and_man_synopses_list_every_option_and_command),
         cmocka_unit_test(test_piped_output_has_no_escape_codes),
         cmocka_unit_test(test_a_long_input_through_a_pipe_is_read_whole),
         cmocka_unit_test(test_color_always_colours_even_in_a_pipe),

@@ -145,6 +145,10 @@ void as_cli_write_failed(FILE *out, const as_cli *cli, as_error *err);
  * --row, in the user's language. */
 void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows);
 
+/* ALiBi without a mask (mask: none, or --mask none): says on standard error that its
+ * bias −slope·(i−j) is positive for j > i, so it rewards far later tokens. */
+void as_note_alibi_unmasked(const as_session *s, const as_cli *cli);
+
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);
 

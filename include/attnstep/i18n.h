@@ -376,7 +376,10 @@ typedef enum as_msg {
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
     AS_MSG_CHK_STUDENT,        /* %s name, %s score (3.5), %zu max */
     AS_MSG_CHK_MISSING,        /* %s the tables asked and not answered, "S、A" */
-    AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E") */
+    AS_MSG_CHK_IGNORED,        /* %s the names of no table, ignored ("E"), %s the
+                                * did-you-means (AS_MSG_CHK_IGNORED_MEANT), or "" */
+    AS_MSG_CHK_IGNORED_MEANT,  /* %s a name ignored, %s the table it is near ("AA", "A") */
+    AS_MSG_CHK_MEANT_FIRST,    /* before the first did-you-mean of a note: "；" */
     AS_MSG_CHK_ASK_UNKNOWN,    /* %s a word of the input's ask: setting that names no table */
     AS_MSG_CHK_ASK_UNKNOWN_HINT,
     AS_MSG_CHK_CLASS,          /* %zu students graded */
@@ -516,6 +519,7 @@ typedef enum as_msg {
     AS_MSG_CHK_OTHER_PROBLEM_HINT,/* hint: which problem the answers are checked against */
     /* output that streams (issue 20) */
     AS_MSG_HUGE_OUTPUT,    /* %zu numbers: the note before printing more than 10^7 of them */
+    AS_MSG_NOTE_ALIBI_UNMASKED, /* ALiBi with mask: none rewards far later tokens */
     /* ---- practice: a tutor in the terminal (issue 18, SPEC §14) ---- */
     AS_MSG_CMD_PRACTICE,      /* --help: what practice does */
     AS_MSG_CMD_ARGS_PRACTICE, /* --help: its arguments */
@@ -541,6 +545,7 @@ typedef enum as_msg {
     AS_MSG_PR_ALSO,           /* %s the other mistakes that fit, in words ("没有加掩码或…") */
     AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
     AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
+    AS_MSG_PR_EARLY_ROUNDING, /* %s typed, %d the decimals A was rounded to */
     /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
     AS_MSG_PR_NAME_NO_SCALE,
     AS_MSG_PR_NAME_SCALE_MULT,

@@ -95,7 +95,8 @@ int as_lex_open(const char *path, int *fd, struct stat *st);
  * when memory runs out). */
 int as_lex_read_file(const char *path, int allow_stdin, char **buf, size_t *len);
 
-/* Reads the full-width ＝ ［ ］ ， － （ ） that a Chinese input method types as = [ ] , - ( ):
+/* Reads the full-width ＝ ［ ］ ， － （ ） ＋ ． ／ and ０..９ that a Chinese input method
+ * types as = [ ] , - ( ) + . / and 0..9:
  * rewrites text[0..len) in place, one character for one (lines and columns stay), except
  * in comments and in the free text of title, tokens, kv_tokens and name. Returns the new
  * length. as_lex_read_file() does it to every file it reads. */

@@ -555,6 +555,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --row I|last|all      trace：逐步计算哪一个接收行（默认last，即最后一行）；\n"
         "                        grad：对这一行的softmax逐步反向计算；\n"
         "                        practice：只问这一行的QKᵀ、S、A、O\n"
+        "  --head H              practice：只练第H个头（从0数起）\n"
         "  -o, --output 文件     写进这个文件（整份写完才替换），不写到标准输出\n"
         "  --force               允许-o覆盖已有的文件\n"
         "  --tol T               check、practice：与正确值相差不超过T就算对\n"
@@ -608,6 +609,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --row I|last|all      trace: the receiving row to walk (default last);\n"
         "                        grad: walk that row's softmax backward;\n"
         "                        practice: ask only that row of QKᵀ, S, A and O\n"
+        "  --head H              practice: only head H (counted from 0)\n"
         "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
         "  --force               let -o replace an existing FILE\n"
         "  --tol T               check, practice: accept answers within T\n"
@@ -650,7 +652,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "所有头的分数合起来也算）；括号最多嵌套两层；一个文件最大2 GiB。\n"
         "超出限制时报错，退出码为2。\n"
         "退出码：0 成功；1 check发现有答案不对，或practice有格子没答对；2 用法或输入有误。\n"
-        "出错时，错误和提示都用--lang选定的语言；行和列从0开始数，和书中一样。\n"
+        "出错时，错误和提示都用--lang选定的语言；错误开头的“文件:行:列”从1开始数，\n"
+        "和编辑器一样；表的行和列（如A[1][0]、--row 1）从0开始数，和书中一样。\n"
         "\n"
         "示例：\n"
         "  attnstep run examples/f11.txt --lang en\n"
@@ -678,7 +681,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "brackets two deep; files of at most 2 GiB. Above a limit: an error, exit 2.\n"
         "Exit status: 0 success; 1 check found a wrong answer, or practice a cell not\n"
         "answered right; 2 bad usage or input.\n"
-        "Errors and hints follow --lang; rows and columns count from 0, as the book does.\n"
+        "Errors and hints follow --lang. An error's FILE:LINE:COL counts from 1, as editors\n"
+        "do; a table's rows and columns (A[1][0], --row 1) count from 0, as the book does.\n"
         "\n"
         "Examples:\n"
         "  attnstep run examples/f11.txt --lang en\n"
@@ -782,8 +786,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
                              "ask: %s is no table an answer may give"},
     [AS_MSG_CHK_ASK_UNKNOWN_HINT] = {"ask要列出各张表的名字，用空格隔开，如：ask: Q K V QKT S A O",
                                   "ask lists the tables by name, separated by blanks: ask: Q K V QKT S A O"},
-    [AS_MSG_CHK_IGNORED] = {"没有批改：%s（不是本章要答的表）",
-                         "not graded: %s (no table the chapter asks)"},
+    [AS_MSG_CHK_IGNORED] = {"没有批改：%s（不是本章要答的表%s）",
+                         "not graded: %s (no table the chapter asks%s)"},
+    [AS_MSG_CHK_IGNORED_MEANT] = {"%s是不是想写%s？", " %s: did you mean %s?"},
+    [AS_MSG_CHK_MEANT_FIRST] = {"；", ";"},
     [AS_MSG_CHK_CLASS] = {"全班汇总（%zu名学生）", "class summary (%zu students)"},
     [AS_MSG_CHK_MEAN] = {"平均分：%s/%s", "mean score: %s/%s"},
     [AS_MSG_CHK_MADE] = {"各种错误的人数：", "students per named mistake:"},
@@ -950,7 +956,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                       "and a running output not yet divided by the sum."},
     [AS_MSG_TL_START] = {"开始时：m = %s，ℓ = 0，运行输出 = %s", "start: m = %s, ℓ = 0, running output = %s"},
     [AS_MSG_TL_BLOCK] = {"第%zu块：读位置%s，缩放分数%s", "block %zu: positions %s, scaled scores %s"},
-    [AS_MSG_TL_FIRST] = {"  第一块：m = %s；之前什么也没累计，不用缩放",
+    [AS_MSG_TL_FIRST] = {"  这是第0块，m = %s；之前什么也没累计，不用缩放",
                       "  the first block: m = %s; nothing was summed before, nothing to rescale"},
     [AS_MSG_TL_RISE] = {"  最大值从%s升到%s：旧的总和与运行输出都乘以 e^(m旧−m新) = %s",
                      "  the max rises from %s to %s: the old sum and running output are "
@@ -1038,6 +1044,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_POS_TR_ALIBI] = {"加ALiBi偏置（斜率m = %s，第j列加上%s）：%s",
                              "add the ALiBi bias (slope m = %s, column j gets %s): %s"},
     /* output that streams (issue 20) */
+    [AS_MSG_NOTE_ALIBI_UNMASKED] = {"注意：ALiBi加的偏置−slope·(i−j)在j>i时是正的，mask: none时位置越靠后、离得越远的Token反而得分越高；ALiBi是为因果掩码（mask: causal）设计的",
+                                    "note: ALiBi's bias −slope·(i−j) is positive for j > i, so with mask: none the farther a later token, the higher its score; ALiBi was made for the causal mask (mask: causal)"},
     [AS_MSG_HUGE_OUTPUT] = {"注意：这要打印约%zu个数（超过一千万个），会很长；只看一部分可用 --only（如 --only A,O）或 --row（如 --row 0）",
                          "note: this prints about %zu numbers (more than ten million); to see part "
                          "of it, use --only (e.g. --only A,O) or --row (e.g. --row 0)"},
@@ -1068,6 +1076,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_PR_ALSO] = {"也可能是%s。", "It could also come from %s."},
     [AS_MSG_PR_TRANSPOSED] = {"不对。你写的%s是%s[%zu][%zu]的值：行和列对调了，这一格在第%zu行、第%zu列。",
                               "Not right. Your %s is the value of %s[%zu][%zu]: rows and columns are swapped; this cell is in row %zu, column %zu."},
+    [AS_MSG_PR_EARLY_ROUNDING] = {"不对。你写的%s，正是把A先四舍五入到%d位小数再算出来的：你在第三步就把A四舍五入了。中间的数要多留几位，到最后再四舍五入。",
+                                  "Not right. Your %s is what A rounded to %d decimal place(s) gives: you rounded A at step three already. Keep more digits in between, and round only at the end."},
     [AS_MSG_PR_WORKED] = {"这一格这样算：%s；你写的是%s。", "This cell is: %s; you wrote %s."},
     [AS_MSG_PR_NAME_NO_SCALE] = {"没有做缩放", "leaving out the scaling"},
     [AS_MSG_PR_NAME_SCALE_MULT] = {"缩放时乘了而不是除", "multiplying instead of dividing when scaling"},
@@ -1413,7 +1423,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "ℓ is the running sum: multiply the old ℓ by the rescale factor e^(m_old − m_new), "
         "then add e^(s − m_new) for each position of this block; after the last block ℓ is "
         "the ordinary softmax's sum of exps."},
-    [AS_MSG_CHK_TEACH_F] = {"缩放系数是e^(旧m−新m)：最大值没有升高时是1；第一块之前什么也没累计，记为0。",
+    [AS_MSG_CHK_TEACH_F] = {"缩放系数是e^(旧m−新m)：最大值没有升高时是1；第0块之前什么也没累计，记为0。",
         "The rescale factor is e^(m_old − m_new): 1 when the max did not rise, and 0 for "
         "the first block, before which nothing was summed."},
     [AS_MSG_CHK_TEACH_BLOCKS] = {"这一行分成%zu块读取（块的大小由--tiles给出），每块之后写一个值。",

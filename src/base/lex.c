@@ -343,18 +343,22 @@ fail_nomem:
 }
 
 /* The ASCII form of the full-width character at p (3 bytes of UTF-8, U+FF08..U+FF3D) that
- * a Chinese input method types for = [ ] , - ( ), or 0. */
+ * a Chinese input method types for = [ ] , - ( ) + . / and the digits ０..９ (U+FF10..
+ * U+FF19), or 0. */
 static char fullwidth_ascii(const unsigned char *p, const unsigned char *end)
 {
     static const struct {
         unsigned char b2, b3;
         char ascii;
     } fw[] = {{0xBC, 0x9D, '='}, {0xBC, 0xBB, '['}, {0xBC, 0xBD, ']'}, {0xBC, 0x8C, ','},
-              {0xBC, 0x8D, '-'}, {0xBC, 0x88, '('}, {0xBC, 0x89, ')'}};
+              {0xBC, 0x8D, '-'}, {0xBC, 0x88, '('}, {0xBC, 0x89, ')'}, {0xBC, 0x8B, '+'},
+              {0xBC, 0x8E, '.'}, {0xBC, 0x8F, '/'}};
     size_t i;
 
     if (end - p < 3 || p[0] != 0xEF)
         return 0;
+    if (p[1] == 0xBC && p[2] >= 0x90 && p[2] <= 0x99)
+        return (char)('0' + (p[2] - 0x90));
     for (i = 0; i < sizeof fw / sizeof fw[0]; i++)
         if (p[1] == fw[i].b2 && p[2] == fw[i].b3)
             return fw[i].ascii;

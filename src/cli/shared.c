@@ -29,6 +29,15 @@ int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)
     return -1;
 }
 
+void as_note_alibi_unmasked(const as_session *s, const as_cli *cli)
+{
+    if (s->p.positions != AS_POSITIONS_ALIBI || s->p.mask != AS_MASK_NONE)
+        return;
+    fputs("attnstep: ", stderr);
+    fputs(as_msg_text(cli->render.lang, AS_MSG_NOTE_ALIBI_UNMASKED), stderr);
+    fputc('\n', stderr);
+}
+
 void as_note_long_output(const as_session *s, const as_cli *cli, size_t walked_rows)
 {
     const size_t n = as_numbers_estimate(&s->p, &s->t, &cli->render, walked_rows);

@@ -1,6 +1,7 @@
 /* check_report.c - the reports of `check` (SPEC §6): text, Markdown, a CSV gradebook and
  * JSON, read from the grades (check.h). Every word comes from the message table. */
 #include "attnstep/check_report.h"
+#include "attnstep/suggest.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -35,6 +36,44 @@ static void names_list(char *buf, size_t size, const as_grade *g, int missing, c
         len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? sep : "",
                                 missing ? g->mark[i].name : g->ignored[i]);
     }
+}
+
+/* The did-you-means of the names of no table the student wrote, into buf: for each
+ * name of two letters or more near a table's name, "；AA是不是想写A？" ("" when none;
+ * a one-letter name, such as the eˣ table E, is a table of its own). */
+static void ignored_meant(char *buf, size_t size, const as_grade *g, const as_render_opts *o)
+{
+    const char *names[AS_ANS_MAX];
+    size_t i, k, len = 0;
+
+    for (k = 0; k < AS_ANS_MAX; k++) /* the tables; m, l and f are single letters too near all */
+        names[k] = as_answer_kind_name((as_answer_kind)k);
+    buf[0] = '\0';
+    for (i = 0; i < g->nignored && len < size; i++) {
+        const size_t n = strlen(g->ignored[i]);
+        const char *meant = n > 1 ? as_suggest(g->ignored[i], n, names, AS_ANS_MAX) : NULL;
+        if (meant != NULL && len == 0)
+            len += (size_t)snprintf(buf, size, "%s", msg(o, AS_MSG_CHK_MEANT_FIRST));
+        if (meant != NULL && len < size)
+            len += (size_t)snprintf(buf + len, size - len, msg(o, AS_MSG_CHK_IGNORED_MEANT),
+                                    g->ignored[i], meant);
+    }
+}
+
+/* The note of the names ignored, with their did-you-means, and a newline; nothing when
+ * there are none. */
+static void ignored_note(FILE *out, const as_grade *g, const as_render_opts *o, int blank_before)
+{
+    char list[1024], meant[1024];
+
+    names_list(list, sizeof list, g, 0, msg(o, AS_MSG_CHK_LIST_SEP));
+    if (list[0] == '\0')
+        return;
+    ignored_meant(meant, sizeof meant, g, o);
+    if (blank_before)
+        fputc('\n', out);
+    fprintf(out, msg(o, AS_MSG_CHK_IGNORED), list, meant);
+    fputc('\n', out);
 }
 
 /* The mistakes of an item's wrong answers, "no_scale 3, ? 1" (? for none named), joined
@@ -263,11 +302,7 @@ static void text_notes(FILE *out, const as_grade *g, const as_render_opts *o)
         fprintf(out, msg(o, AS_MSG_CHK_MISSING), list);
         fputc('\n', out);
     }
-    names_list(list, sizeof list, g, 0, msg(o, AS_MSG_CHK_LIST_SEP));
-    if (list[0] != '\0') {
-        fprintf(out, msg(o, AS_MSG_CHK_IGNORED), list);
-        fputc('\n', out);
-    }
+    ignored_note(out, g, o, 0);
 }
 
 static void text_student(FILE *out, const as_student *s, const as_render_opts *o, int require_digits)
@@ -430,12 +465,7 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
         fprintf(out, msg(o, AS_MSG_CHK_MISSING), text);
         fputc('\n', out);
     }
-    names_list(text, sizeof text, &s->grade, 0, msg(o, AS_MSG_CHK_LIST_SEP));
-    if (text[0] != '\0') {
-        fputc('\n', out);
-        fprintf(out, msg(o, AS_MSG_CHK_IGNORED), text);
-        fputc('\n', out);
-    }
+    ignored_note(out, &s->grade, o, 1);
 }
 
 static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)

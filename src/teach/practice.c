@@ -9,6 +9,7 @@
 #include "attnstep/numfmt.h"
 #include "attnstep/ownchain.h"
 #include "attnstep/positions.h"
+#include "attnstep/steps.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -771,6 +772,35 @@ static void also(tutor *tu, const as_fit *fits, size_t n)
     say(tu, 1, AS_MSG_PR_ALSO, list);
 }
 
+/* ---- rounding too early (the chapter warns against it) ---- */
+
+#define EARLY_PLACES 3 /* the decimals a student may have rounded the shares to */
+#define AS_MAX_EARLY 64 /* the widest row looked at for it (a hand-sized problem) */
+
+/* The places (1 to EARLY_PLACES) to which the shares of row i, rounded before the mixing,
+ * give the written w (unit u) for O cell c, by the right step (as_matmul); 0 when none
+ * does (or c is no head's O). */
+static int early_rounding(const tutor *tu, const cell *c, double w, double u)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const size_t m = h->A.cols;
+    double a[AS_MAX_EARLY], o[AS_MAX_EARLY];
+    int d;
+    size_t k;
+
+    if (c->tb != AS_T_O || c->head < 0 || m > AS_MAX_EARLY || h->V.cols > AS_MAX_EARLY)
+        return 0;
+    for (d = 1; d <= EARLY_PLACES; d++) {
+        const double scale = pow(10, d);
+        for (k = 0; k < m; k++)
+            a[k] = nearbyint(AS_AT(h->A, c->i, k) * scale) / scale;
+        as_matmul(o, a, h->V.v, 1, m, h->V.cols);
+        if (as_cell_judge(w, u, o[c->j], &tu->o->judge) == AS_CELL_RIGHT)
+            return d;
+    }
+    return 0;
+}
+
 /* The hint for a wrong answer typed as typed: the most likely mistake it equals, in a
  * sentence, the others that fit in words, and the cell's arithmetic beside the
  * student's number; with no mistake, the arithmetic alone. */
@@ -780,10 +810,14 @@ static void hint(tutor *tu, const cell *c, const char *typed, double w, double u
     const size_t n = mistakes(tu, c, w, u, fits);
     as_text t = {0};
     char word[WORD];
+    const int early = early_rounding(tu, c, w, u);
 
     arithmetic(&t, tu, c);
-    if (n == 0) {
-        say(tu, 1, AS_MSG_PR_ARITH, t.failed ? "" : as_text_str(&t), typed);
+    if (early > 0 || n == 0) {
+        if (early > 0)
+            say(tu, 1, AS_MSG_PR_EARLY_ROUNDING, typed, early);
+        say(tu, 1, early > 0 ? AS_MSG_PR_WORKED : AS_MSG_PR_ARITH,
+            t.failed ? "" : as_text_str(&t), typed);
         tu->failed |= t.failed;
         as_text_free(&t);
         return;
@@ -916,14 +950,18 @@ static long prompt(tutor *tu, const cell *c, char *buf, size_t size)
 }
 
 /* One answer judged: ANS_RIGHT, or -1 (try again), or *tries reached: ANS_MISSED. */
-static int judge(tutor *tu, const cell *c, const char *buf, size_t len, int *tries)
+static int judge(tutor *tu, const cell *c, const char *typed_buf, size_t typed_len, int *tries)
 {
     double w;
     const char *why = NULL;
-    const size_t used = as_parse_number(buf, len, 1, &w, &why);
-    char typed[TYPED_SHOWN + 8];
+    char buf[LINE_MAX_IN], typed[TYPED_SHOWN + 8];
+    size_t len, used;
 
-    shown(typed, sizeof typed, buf, TYPED_SHOWN);
+    /* read as check reads a file: ０.６７ and 1／√2 as 0.67 and 1/√2 */
+    memcpy(buf, typed_buf, typed_len);
+    len = as_lex_fold_fullwidth(buf, typed_len);
+    used = as_parse_number(buf, len, 1, &w, &why);
+    shown(typed, sizeof typed, typed_buf, TYPED_SHOWN);
     if (used == 0 || used != len || isnan(w)) {
         say(tu, 1, AS_MSG_PR_NOT_NUMBER, typed);
         return -1;
