@@ -39,7 +39,7 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
         return AS_EXIT_USAGE; /* an argument error: said before any work */
     so.lean = wants_lean(cli);
     so.rows = !so.lean && wants_rows(cli);
-    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     as_note_long_output(&s, cli, 0);
     rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);

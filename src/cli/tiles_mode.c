@@ -49,7 +49,7 @@ int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
     size_t first = 1, last = 0;
     int rc;
 
-    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (walk)
         walked_rows(cli, &s.p, &first, &last);

@@ -104,7 +104,9 @@ static void walk_head(walk *w, const as_problem *p, const as_trace *t, size_t hd
         show(w, (as_table_view){AS_T_M, "M", 0, 0, &t->M, tk, kv});
     show(w, (as_table_view){AS_T_S, "S", many, hd, &h->S, tk, kv});
     show(w, (as_table_view){AS_T_A, "A", many, hd, &h->A, tk, kv});
-    show(w, (as_table_view){final ? AS_T_O : AS_T_C, "O", many, hd, &h->O, tk, NULL});
+    /* one head and Wo: the head's AV is C, the table Wo is applied to (O = C @ Wo) */
+    show(w, (as_table_view){final ? AS_T_O : AS_T_C, many || final ? "O" : "C", many, hd, &h->O, tk,
+                            NULL});
 }
 
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
