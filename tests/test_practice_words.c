@@ -52,7 +52,7 @@ static char *script(const as_session *s, as_chain_cache *cache, size_t v)
     char *buf = NULL;
     size_t len = 0, k, i, j;
     FILE *f = open_memstream(&buf, &len);
-    const as_check_opts judge = {-1, 0};
+    const as_check_opts judge = {-1, 0, NULL};
 
     assert_non_null(f);
     for (k = 0; k < sizeof tables / sizeof tables[0]; k++) {
