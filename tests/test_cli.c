@@ -561,6 +561,29 @@ static void test_help_says_what_counts_from_1_and_what_from_0(void **state)
                               "rows and columns (A[1][0], --row 1) count from 0, as the book does.");
 }
 
+/* The round trip's findings (tests/fuzz/corpus/roundtrip-*): with one head and Wo the
+ * head's AV is C and the output O = C @ Wo, so run names no table twice and its text
+ * reads back as answers that check marks all right; an ask: naming no table is the same
+ * error for run as for check. */
+static void test_run_and_check_agree_on_one_head_with_wo_and_on_ask(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("run tests/fuzz/corpus/roundtrip-one-head-wo.txt --lang en"), 0);
+    out = slurp(OUT);
+    assert_non_null(strstr(out, "\nC = AV ≈ [["));
+    assert_non_null(strstr(out, "\nO = C @ Wo ≈ [["));
+    assert_null(strstr(out, "O = AV"));
+    free(out);
+    assert_int_equal(system("cp " OUT " build/tests/one-head-wo-answers.txt"), 0);
+    assert_int_equal(run("check tests/fuzz/corpus/roundtrip-one-head-wo.txt "
+                         "build/tests/one-head-wo-answers.txt --lang en"), 0);
+    assert_int_equal(run("run tests/fuzz/corpus/roundtrip-ask-causal.txt --lang en"), 2);
+    assert_file_contains(ERR, "roundtrip-ask-causal.txt:8:6: error: ask: causal is no table");
+    assert_int_equal(run("trace tests/fuzz/corpus/roundtrip-ask-causal.txt"), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -591,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_help_says_what_counts_from_1_and_what_from_0),
         cmocka_unit_test(test_full_width_punctuation_reads_as_ascii),
         cmocka_unit_test(test_a_missing_file_is_a_clear_error),
+        cmocka_unit_test(test_run_and_check_agree_on_one_head_with_wo_and_on_ask),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

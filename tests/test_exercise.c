@@ -444,7 +444,7 @@ static void key_checks_as_right(unsigned long seed, int level)
     fclose(mem);
     as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_answers_parse(&a, key, klen, "key", &err), 0);
-    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &(as_check_opts){-1, 0}, &err), 0);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &(as_check_opts){-1, 0, NULL}, &err), 0);
     assert_true(g.correct);
     assert_int_equal(g.count, 7);
     as_grade_free(&g);
@@ -477,6 +477,42 @@ static void test_exercise_command_writes_what_run_and_check_accept(void **state)
     assert_file_contains(CLI_ERR, "第2级要求--dk为2");
 }
 
+/* Nonzero when every 2x2 minor of m is zero: rank at most 1 (the test's own check). */
+static int all_minors_zero(const as_matrix *m)
+{
+    size_t i, k, a, b;
+
+    for (i = 0; i < m->rows; i++)
+        for (k = i + 1; k < m->rows; k++)
+            for (a = 0; a < m->cols; a++)
+                for (b = a + 1; b < m->cols; b++)
+                    if (fabs(AS_AT(*m, i, a) * AS_AT(*m, k, b) - AS_AT(*m, i, b) * AS_AT(*m, k, a)) > 1e-12)
+                        return 0;
+    return 1;
+}
+
+/* Level 3 never draws a rank-1 W table (issue 28): one would put every Query (Key,
+ * Value) on one line, and the scores say nothing a level-3 student should work for.
+ * Before the rule about half of the level-3 seeds drew one. */
+static void test_level_3_draws_no_rank_one_w_table(void **state)
+{
+    unsigned long seed;
+
+    (void)state;
+    for (seed = 1; seed <= 60; seed++) {
+        as_exercise_opts o;
+        as_session s;
+        size_t len;
+        char *text = make(seed, 3, &o, &len);
+        open_exercise(&s, text, len);
+        assert_false(all_minors_zero(s.p.Wq));
+        assert_false(all_minors_zero(s.p.Wk));
+        assert_false(all_minors_zero(s.p.Wv));
+        as_session_free(&s);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_sizes_hard_to_fit_give_up_with_their_message),
         cmocka_unit_test(test_answer_key_checks_as_right),
         cmocka_unit_test(test_exercise_command_writes_what_run_and_check_accept),
+        cmocka_unit_test(test_level_3_draws_no_rank_one_w_table),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,8 +163,8 @@ static void test_gift_keeps_the_grammar_and_asks_every_cell(void **state)
     assert_int_equal(run("sheet examples/f11.txt --format gift"), 0);
     out = slurp(CLI_OUT);
     assert_non_null(out);
-    assert_non_null(strstr(out, "=0.6697615493266569:0.01#正确。"));
-    assert_non_null(strstr(out, " =%0%0.7310585786300049:0.01#不对（no_scale）"));
+    assert_non_null(strstr(out, "=0.6697615493266569:0.005#正确。"));
+    assert_non_null(strstr(out, " =%0%0.7310585786300049:0.005#不对（no_scale）"));
     assert_int_equal(gift_questions(out, &described), F11_CELLS);
     assert_int_equal(described, 1);
     free(out);
@@ -182,13 +182,13 @@ static void test_moodle_xml_is_one_cloze_question_with_a_blank_per_cell(void **s
     assert_int_equal(count(out, "<question type=\"cloze\">"), 1);
     assert_int_equal(count(out, "{1:NUMERICAL:="), F11_CELLS);
     /* S[1][0]: 1/√2, with no_scale's 1 and scale_multiplied's √2 as 0% answers */
-    assert_non_null(strstr(out, "{1:NUMERICAL:=0.7071067811865476:0.01#Right.~%0%1:0.01#Not right "
+    assert_non_null(strstr(out, "{1:NUMERICAL:=0.7071067811865476:0.005#Right.~%0%1:0.005#Not right "
                                 "(no_scale)"));
-    assert_non_null(strstr(out, "~%0%1.4142135623730951:0.01#Not right (scale_multiplied)"));
+    assert_non_null(strstr(out, "~%0%1.4142135623730951:0.005#Not right (scale_multiplied)"));
     /* A[1][0] and O[1][0] as the chapter prints them */
-    assert_non_null(strstr(out, "{1:NUMERICAL:=0.6697615493266569:0.01#Right.~%0%0.7310585786300049:"
-                                "0.01#Not right (no_scale)"));
-    assert_non_null(strstr(out, "=6.697615493266569:0.01#Right."));
+    assert_non_null(strstr(out, "{1:NUMERICAL:=0.6697615493266569:0.005#Right.~%0%0.7310585786300049:"
+                                "0.005#Not right (no_scale)"));
+    assert_non_null(strstr(out, "=6.697615493266569:0.005#Right."));
     /* the masked cells are shown, not asked */
     assert_non_null(strstr(out, "<td>\xe2\x88\x92\xe2\x88\x9e</td>"));
     free(out);
@@ -200,7 +200,7 @@ static void test_tolerance_follows_digits(void **state)
 {
     (void)state;
     assert_int_equal(run("sheet examples/f11.txt --format moodle --digits 3"), 0);
-    assert_file_contains(CLI_OUT, "=0.6697615493266569:0.001#");
+    assert_file_contains(CLI_OUT, "=0.6697615493266569:0.0005#");
 }
 
 static void test_a_class_exports_a_question_per_student(void **state)

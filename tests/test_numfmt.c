@@ -471,6 +471,34 @@ static void test_display_random_doubles_as_printf_does(void **state)
     printf("[ fuzz     ] %llu random doubles display as the definition displays them\n", 2 * n);
 }
 
+/* A value that rounds to a whole number but is not one keeps one decimal (SPEC §4 with
+ * §6: a number shown without a decimal point reads back as exact): -0.0039 at 2 places
+ * is "0.0", not "0"; 0.99999 is "1.0". A rounding residue within AS_EXACT_MARGIN of a
+ * whole number, and anything at 0 places, still shows as the whole number. The fast
+ * text and the definition agree. */
+static void test_an_inexact_value_never_shows_as_a_whole_number(void **state)
+{
+    static const struct {
+        double v;
+        int digits;
+        const char *text;
+    } want[] = {{-0.0039, 2, "0.0"}, {0.0039, 2, "0.0"},   {0.99999, 2, "1.0"},
+                {-1.00001, 3, "-1.0"}, {2.5e-16, 10, "0"}, {1 + 1e-12, 10, "1"},
+                {-0.0039, 0, "0"},   {0.5, 0, "0"},        {0.25, 2, "0.25"},
+                {0.2, 2, "0.2"},     {-0.04, 1, "0.0"}};
+    char fast[AS_NUM_BUF], slow[AS_NUM_BUF];
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof want / sizeof want[0]; k++) {
+        const int r = as_fmt_display(fast, sizeof fast, want[k].v, want[k].digits, 0);
+        const int rs = as_fmt_display_printf(slow, sizeof slow, want[k].v, want[k].digits, 0);
+        assert_string_equal(fast, want[k].text);
+        assert_string_equal(slow, want[k].text);
+        assert_int_equal(r, rs);
+    }
+}
+
 int main(void)
 {
     const char *n = getenv("ATTNSTEP_FUZZ_N");
@@ -485,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_display_edge_cases_as_printf_does),
         cmocka_unit_test(test_display_of_infinities_is_the_definitions),
         cmocka_unit_test(test_display_random_doubles_as_printf_does),
+        cmocka_unit_test(test_an_inexact_value_never_shows_as_a_whole_number),
     };
 
     if (n != NULL && *n != '\0')

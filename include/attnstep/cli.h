@@ -152,6 +152,12 @@ void as_note_alibi_unmasked(const as_session *s, const as_cli *cli);
 /* How the commands open their inputs: with --mask, every table kept. */
 as_session_opts as_cli_session(const as_cli *cli);
 
+/* Opens the input at path as every command reads it: as_session_open(), then its ask:
+ * setting checked as check reads it (a word that names no table is an error at its
+ * FILE:LINE:COL for run as for check). Returns 0 (free s with as_session_free()), or -1
+ * with err set and s empty. */
+int as_cli_open(as_session *s, const char *path, const as_session_opts *so, as_error *err);
+
 /* --row must name a row of X, known only once the file is read (trace and grad):
  * returns 0, or -1 with a usage message in err. */
 int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);

@@ -6,9 +6,20 @@
 
 #define AS_NUM_BUF 64 /* enough for any text these functions write */
 
+/* What a number shown or written without a decimal point (2, 1/3) may differ by from
+ * the value it stands for, relative (at least 1 absolute unit of it): check's margin
+ * for an exact answer, and the display's for dropping the last decimal point. */
+#define AS_EXACT_MARGIN 1e-9
+
+/* Nonzero when v is within AS_EXACT_MARGIN of the nearest whole number. */
+int as_fmt_near_whole(double v);
+
 /* Writes v for people: an exact integer without a decimal point, any other value rounded
  * to digits places (0-17) with trailing zeros dropped, -0 as 0, -inf as "−∞" ("-inf"
- * with ascii), +inf as "∞". Returns 1 when the text shows a rounded value, else 0. */
+ * with ascii), +inf as "∞". A value that rounds to a whole number but is not within
+ * AS_EXACT_MARGIN of it keeps one decimal ("0.0" for -0.0039 at 2 places, "1.0"), so
+ * that what is shown never reads back as exact when it is not (SPEC §4, §6); at 0
+ * places none is kept. Returns 1 when the text shows a rounded value, else 0. */
 int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii);
 
 /* as_fmt_display's text, returning its length; *rounded is set as as_fmt_display

@@ -66,6 +66,13 @@ static int shown_rounded(const char *shown, double v)
     return strtod(shorter, NULL) == v;
 }
 
+int as_fmt_near_whole(double v)
+{
+    const double w = round(v);
+
+    return fabs(v - w) <= AS_EXACT_MARGIN * fmax(1.0, fabs(w));
+}
+
 /* The text of an infinity: −∞ and ∞, or -inf and inf. */
 static const char *infinity_text(double v, int ascii)
 {
@@ -94,6 +101,8 @@ int as_fmt_display_printf(char *buf, size_t size, double v, int digits, int asci
     trim_zeros(buf);
     if (strcmp(buf, "-0") == 0)
         snprintf(buf, size, "0");
+    if (digits > 0 && strchr(buf, '.') == NULL && !as_fmt_near_whole(v))
+        snprintf(buf, size, "%.1f", fabs(v) < 0.5 ? 0.0 : round(v)); /* "0.0", "1.0" */
     return shown_rounded(buf, v);
 }
 
@@ -510,7 +519,8 @@ static uint64_t scaled_fraction(double f, int d, int odd_base)
     return n;
 }
 
-/* "%.{d}f" of v (finite, |v| < 1e15), trailing zeros and the point dropped, -0 as "0",
+/* "%.{d}f" of v (finite, |v| < 1e15), trailing zeros and the point dropped (but one "0"
+ * when v is not within AS_EXACT_MARGIN of the whole number shown), -0 as "0",
  * into out (at least 40 bytes); returns its length and *places, the decimals kept. */
 static size_t fixed_text(char *out, double v, int d, int *places)
 {
@@ -531,7 +541,9 @@ static size_t fixed_text(char *out, double v, int d, int *places)
     }
     for (; n > 0 && frac % 10 == 0; n--)
         frac /= 10; /* the trailing zeros that trim_zeros drops */
-    if (v < 0 && (ip > 0 || n > 0))
+    if (d > 0 && frac == 0 && !as_fmt_near_whole(v))
+        n = 1; /* "0.0", "1.0": not to be read back as exact */
+    if (v < 0 && (ip > 0 || frac > 0))
         *p++ = '-';
     for (t = ip; t >= 10; t /= 10)
         whole_digits++; /* from below: most table cells are under 10 */

@@ -420,7 +420,7 @@ static int open_problems(roll *r, const char *dir, const as_session_opts *so, as
 
     for (i = 0; i < r->n; i++) {
         snprintf(path, sizeof path, "%s/teacher/%s", dir, r->m[i].file);
-        if (as_session_open(&r->m[i].s, path, so, err) != 0)
+        if (as_cli_open(&r->m[i].s, path, so, err) != 0)
             return -1;
         r->m[i].open = 1;
     }
@@ -580,7 +580,7 @@ int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
     if (cli->roster != NULL)
         return check_roll(out, cli, err);
     memset(&c, 0, sizeof c);
-    if (as_session_open(&s, cli->files[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->files[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (list_answers(&ps, cli, 1, err) != 0)
         goto done;

@@ -239,9 +239,9 @@ int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err)
         as_error_msg(err, "", 0, 0, AS_MSG_USE_BOTH_STDIN, "BASE", "VARIANT");
         return AS_EXIT_USAGE;
     }
-    if (as_session_open(&base, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&base, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_session_open(&variant, cli->arg[1], &so, err) == 0) {
+    if (as_cli_open(&variant, cli->arg[1], &so, err) == 0) {
         if (as_compare(&c, &base.p, &base.t, &variant.p, &variant.t) == 0 &&
             report(out, &c, cli) == 0)
             rc = AS_EXIT_OK;

@@ -34,7 +34,7 @@ int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||
         as_grad_run(&g, &s.p, &s.t, err) != 0)

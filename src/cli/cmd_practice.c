@@ -38,7 +38,7 @@ static int open_session(as_session *s, const as_cli *cli, as_error *err)
     int rc;
 
     if (cli->nargs == 1)
-        return as_session_open(s, cli->arg[0], &so, err);
+        return as_cli_open(s, cli->arg[0], &so, err);
     memset(&eo, 0, sizeof eo);
     eo.seed = cli->seed;
     eo.level = (int)cli->level;

@@ -38,7 +38,7 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
      * with its arithmetic for its script: it reads the full trace. */
     so.rows = !so.lean && cli->format != AS_FMT_HTML;
     so.cells_limit = cli->format != AS_FMT_TEXT;
-    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     as_note_alibi_unmasked(&s, cli);
     as_note_long_output(&s, cli, 0);

@@ -15,7 +15,7 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
     const char *base;
     int rc;
 
-    if (as_session_open(&s, cli->arg[0], &sopt, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &sopt, err) != 0)
         return AS_EXIT_USAGE;
     base = strrchr(cli->arg[0], '/');
     memset(&so, 0, sizeof so);

@@ -24,7 +24,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
     /* the walk reads one row at a time: no n x m table is kept whole (the page shows
      * every table, and shades A, whole) */
     so.rows = cli->format != AS_FMT_HTML;
-    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0) {
         as_session_free(&s);

@@ -1,6 +1,7 @@
 /* shared.c - what the commands share: how a session is opened from the command line,
  * the --row check once the file is read, and the note before a very long output. Below
  * every command; calls none. */
+#include "attnstep/check.h"
 #include "attnstep/cli.h"
 #include "attnstep/output.h"
 
@@ -17,6 +18,16 @@ as_session_opts as_cli_session(const as_cli *cli)
     o.mask = cli->mask;
     o.offset = cli->offset;
     return o;
+}
+
+int as_cli_open(as_session *s, const char *path, const as_session_opts *so, as_error *err)
+{
+    if (as_session_open(s, path, so, err) != 0)
+        return -1;
+    if (as_check_ask(&s->p, err) == 0)
+        return 0;
+    as_session_free(s);
+    return -1;
 }
 
 int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err)

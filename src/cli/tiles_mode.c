@@ -29,7 +29,7 @@ int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
      * scores together stays what it was when the full run kept them */
     so.rows = 1;
     so.cells_limit = 1;
-    if (as_session_open(&s, cli->arg[0], &so, err) != 0)
+    if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_tiles_run(&tl, &s.p, &s.t, (size_t)cli->tiles, 1, 0, err) != 0) {
         as_session_free(&s);

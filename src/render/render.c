@@ -96,7 +96,9 @@ static void walk_head(walk *w, const as_problem *p, const as_trace *t, size_t hd
         show_scores(w, (as_table_view){AS_T_M, as_table_name(AS_T_M), 0, 0, &t->M, {0}, tk, kv}, p, t, 0);
     show_scores(w, (as_table_view){AS_T_S, as_table_name(AS_T_S), many, hd, &h->S, {0}, tk, kv}, p, t, hd);
     show_scores(w, (as_table_view){AS_T_A, as_table_name(AS_T_A), many, hd, &h->A, {0}, tk, kv}, p, t, hd);
-    show(w, (as_table_view){final ? AS_T_O : AS_T_C, as_table_name(AS_T_O), many, hd, &h->O, {0}, tk, NULL});
+    /* one head and Wo: the head's AV is C, the table Wo is applied to (O = C @ Wo) */
+    show(w, (as_table_view){final ? AS_T_O : AS_T_C, as_table_name(many || final ? AS_T_O : AS_T_C),
+                            many, hd, &h->O, {0}, tk, NULL});
 }
 
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,

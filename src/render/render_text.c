@@ -445,7 +445,7 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
     head_name(v, sizeof v, "V", p, hd, o);
     head_name(a, sizeof a, "A", p, hd, o);
     head_name(s, sizeof s, "S", p, hd, o);
-    head_name(oo, sizeof oo, "O", p, hd, o);
+    head_name(oo, sizeof oo, p->heads == 1 && p->Wo != NULL ? "C" : "O", p, hd, o);
     if (p->heads > 1 && shows_any_head_table(o)) {
         gap(out);
         if (p->kv_heads != p->heads)

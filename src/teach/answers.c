@@ -2,6 +2,7 @@
  * the input syntax, the precision each number was written to, the names a table may
  * have, and whether a written cell stands for a true value. */
 #include "attnstep/answers.h"
+#include "attnstep/numfmt.h"
 #include "attnstep/i18n.h"
 #include "attnstep/lex.h"
 #include "attnstep/parse.h"
@@ -421,7 +422,6 @@ void as_answers_free(as_answers *a)
 /* Cells: right to the precision written                                            */
 /* ------------------------------------------------------------------------------ */
 
-#define EXACT_MARGIN 1e-9 /* what an exact number (2, 1/3) may differ by, relative */
 
 int as_answer_cell_ok(double w, double u, double x, double tol, double slack)
 {
@@ -429,7 +429,7 @@ int as_answer_cell_ok(double w, double u, double x, double tol, double slack)
 
     if (isinf(w) || isinf(x))
         return w == x; /* a masked cell is -inf and nothing else */
-    allow = tol >= 0 ? tol : u > 0 ? u / 2 : EXACT_MARGIN * fmax(1.0, fabs(x));
+    allow = tol >= 0 ? tol : u > 0 ? u / 2 : AS_EXACT_MARGIN * fmax(1.0, fabs(x));
     /* the margins absorb that 0.01 and the true value are binary approximations */
     return fabs(w - x) <= (allow + slack) * (1 + 1e-9) + 4 * DBL_EPSILON * fabs(x);
 }

@@ -484,7 +484,8 @@ static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
 }
 
 /* Adds the marks of one name of the input's ask: setting ("S": each head's S; "S_h1";
- * "O": the layer's output). Returns 0, or -1 when the name is no table of p. */
+ * "O": the layer's output); t NULL: only checks the name. Returns 0, or -1 when the name
+ * is no table of p. */
 static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const char *name)
 {
     as_answer_kind kind;
@@ -494,6 +495,8 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_MAX || head >= (long)p->heads ||
         (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
         return -1;
+    if (t == NULL)
+        return 0; /* the name alone: as_check_ask() */
     if (head < 0 && kind == AS_ANS_O && p->heads == 1 && p->Wo == NULL)
         head = 0; /* one head, no Wo: the head's O is the layer's */
     if (head >= 0 || !per_head(kind)) {
@@ -627,6 +630,21 @@ static int score(as_grade *g, const as_problem *p, const as_trace *t, const char
     const int rc = asked(g, p, t, expect, err);
 
     return rc != 0 ? rc : add_up(g);
+}
+
+int as_check_ask(const as_problem *p, as_error *err)
+{
+    as_grade g;
+    int rc;
+
+    if (p->in->ask == NULL)
+        return 0;
+    memset(&g, 0, sizeof g);
+    rc = asked_words(&g, p, NULL, p->in->ask, &p->in->ask_pos, err);
+    free(g.mark);
+    if (rc < 0)
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+    return rc == 0 ? 0 : -1;
 }
 
 int as_grade_uncarry(as_grade *g)

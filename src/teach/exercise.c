@@ -379,6 +379,23 @@ static int proportional_rows(const as_matrix *m)
     return 0;
 }
 
+/* Nonzero when m has rank at most 1 (every 2x2 minor zero: all rows proportional): a W
+ * table that maps every token onto one line, so that all its Queries (Keys, Values)
+ * are multiples of one row and the scores of a row are just a scaled X (level 3 avoids
+ * them). The values are multiples of 1/8 far below 2^25: each product is exact. */
+static int rank_one(const as_matrix *m)
+{
+    size_t i, k, a, b;
+
+    for (i = 0; i < m->rows; i++)
+        for (k = i + 1; k < m->rows; k++)
+            for (a = 0; a < m->cols; a++)
+                for (b = a + 1; b < m->cols; b++)
+                    if (AS_AT(*m, i, a) * AS_AT(*m, k, b) != AS_AT(*m, i, b) * AS_AT(*m, k, a))
+                        return 0;
+    return 1;
+}
+
 /* Nonzero when row i reads at least two positions with different scores, and gives each
  * readable position a share of at least MIN_SHARE (no near one-hot row). */
 static int row_teaches(const as_head_trace *h, size_t i)
@@ -413,6 +430,8 @@ static int promises_kept(const as_problem *p, const as_trace *t, const as_exerci
     if (!grain_within(&t->Q, r->qk, -1) || !grain_within(&t->K, r->qk, -1) ||
         !grain_within(&t->V, r->v, -1) ||
         !grain_within(&h->QKT, r->qk * r->qk, AS_EXERCISE_MAX_SCORE))
+        return 0;
+    if (o->level == 3 && (rank_one(p->Wq) || rank_one(p->Wk) || rank_one(p->Wv)))
         return 0;
     /* level 2 is like the chapter: halves in Wq and Wk */
     return o->level != 2 || (has_fraction(p->Wq) && has_fraction(p->Wk));

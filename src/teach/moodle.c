@@ -60,7 +60,7 @@ typedef struct quiz {
     const as_sheet *s;
     const as_sheet_opts *o;
     int how;        /* ESC_HTML, with ESC_GIFT for GIFT */
-    double tol;     /* one unit of the last place asked */
+    double tol;     /* half a unit of the last place asked: check's tolerance (SPEC §7) */
 } quiz;
 
 static const char *axis(char *buf, size_t size, const char *const *labels, size_t i)
@@ -239,7 +239,7 @@ static void answers(const quiz *z, wrongs *w, const as_table_view *v, size_t i, 
 
     memset(&ro, 0, sizeof ro);
     ro.lang = z->o->lang;
-    snprintf(tol, sizeof tol, "%.*f", z->o->places, z->tol);
+    snprintf(tol, sizeof tol, "%.*f", z->o->places + 1, z->tol); /* 0.005 */
     as_fmt_roundtrip(num, sizeof num, AS_AT(*v->m, i, j));
     fprintf(z->out, "=%s:%s#", num, tol);
     say(z->out, z->o->lang, how, AS_MSG_QUIZ_RIGHT, "", "", "", "", "");
@@ -354,7 +354,7 @@ int as_quiz_gift(FILE *out, const as_sheet *q, size_t count, const as_sheet_opts
     fputs("// attnstep: Moodle GIFT (UTF-8). Import: Question bank > Import > GIFT format.\n\n",
           out);
     for (k = 0; k < count && rc == 0; k++) {
-        const quiz z = {out, &q[k], o, ESC_HTML | ESC_GIFT, unit(o->places)};
+        const quiz z = {out, &q[k], o, ESC_HTML | ESC_GIFT, unit(o->places) / 2};
         rc = gift_one(&z);
     }
     return rc != 0 || ferror(out) ? -1 : 0;
@@ -448,7 +448,7 @@ int as_quiz_moodle(FILE *out, const as_sheet *q, size_t count, const as_sheet_op
           "    <info format=\"html\"><text></text></info>\n  </question>\n",
           out);
     for (k = 0; k < count && rc == 0; k++) {
-        const quiz z = {out, &q[k], o, ESC_HTML, unit(o->places)};
+        const quiz z = {out, &q[k], o, ESC_HTML, unit(o->places) / 2};
         rc = cloze_one(&z);
     }
     fputs("</quiz>\n", out);
