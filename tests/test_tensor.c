@@ -429,6 +429,65 @@ static void test_truncated_compressed_and_broken_zips_are_refused(void **state)
     free(z);
 }
 
+/* Little-endian n-byte v at p; returns p + n. */
+static unsigned char *le_put(unsigned char *p, uint64_t v, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+    return p + n;
+}
+
+/* A ZIP64 archive as a writer of files over 4 GiB makes it (the sizes and the offset
+ * 0xffffffff in the entries, the real ones in their ZIP64 extra fields, and the ZIP64
+ * end records), built here by the layout of the ZIP specification (APPNOTE 4.3.6-4.3.16,
+ * 4.5.3): its member x.npy is tests/data/npy/x.npy, and must load as that file does. */
+static void test_a_zip64_npz_loads_as_its_member_does(void **state)
+{
+    static unsigned char z[1024];
+    char *npy = slurp(DATA "x.npy");
+    const size_t n = 384; /* x.npy: a 128-byte header and 4 x 8 doubles */
+    unsigned char *p = z;
+    as_input a, b;
+    as_error err;
+    char text[256];
+    size_t cd_at, z64;
+
+    (void)state;
+    assert_non_null(npy);
+    p = le_put(p, 0x04034b50, 4), p = le_put(p, 45, 2), p = le_put(p, 0, 2), p = le_put(p, 0, 2);
+    p = le_put(p, 0, 4), p = le_put(p, 0, 4), p = le_put(p, 0xffffffff, 4), p = le_put(p, 0xffffffff, 4);
+    p = le_put(p, 5, 2), p = le_put(p, 20, 2), memcpy(p, "x.npy", 5), p += 5;
+    p = le_put(p, 1, 2), p = le_put(p, 16, 2), p = le_put(p, n, 8), p = le_put(p, n, 8);
+    memcpy(p, npy, n), p += n;
+    cd_at = (size_t)(p - z);
+    p = le_put(p, 0x02014b50, 4), p = le_put(p, 45, 2), p = le_put(p, 45, 2), p = le_put(p, 0, 2);
+    p = le_put(p, 0, 2), p = le_put(p, 0, 4), p = le_put(p, 0, 4);
+    p = le_put(p, 0xffffffff, 4), p = le_put(p, 0xffffffff, 4), p = le_put(p, 5, 2);
+    p = le_put(p, 28, 2), p = le_put(p, 0, 2), p = le_put(p, 0, 2), p = le_put(p, 0, 2);
+    p = le_put(p, 0, 4), p = le_put(p, 0xffffffff, 4), memcpy(p, "x.npy", 5), p += 5;
+    p = le_put(p, 1, 2), p = le_put(p, 24, 2), p = le_put(p, n, 8), p = le_put(p, n, 8);
+    p = le_put(p, 0, 8);
+    z64 = (size_t)(p - z);
+    p = le_put(p, 0x06064b50, 4), p = le_put(p, 44, 8), p = le_put(p, 45, 2), p = le_put(p, 45, 2);
+    p = le_put(p, 0, 4), p = le_put(p, 0, 4), p = le_put(p, 1, 8), p = le_put(p, 1, 8);
+    p = le_put(p, (uint64_t)(z64 - cd_at), 8), p = le_put(p, cd_at, 8);
+    p = le_put(p, 0x07064b50, 4), p = le_put(p, 0, 4), p = le_put(p, z64, 8), p = le_put(p, 1, 4);
+    p = le_put(p, 0x06054b50, 4), p = le_put(p, 0, 2), p = le_put(p, 0, 2), p = le_put(p, 0xffff, 2);
+    p = le_put(p, 0xffff, 2), p = le_put(p, 0xffffffff, 4), p = le_put(p, 0xffffffff, 4);
+    p = le_put(p, 0, 2);
+    snprintf(text, sizeof text, "X = load(\"%s\", \"x\")\n", put_file("zip64.npz", z, (size_t)(p - z)));
+    assert_int_equal(parse_in_data(&a, &err, text), 0);
+    assert_int_equal(parse_in_data(&b, &err, "X = load(\"x.npy\")\n"), 0);
+    assert_int_equal(a.mat[AS_X].m.rows, 4);
+    assert_int_equal(a.mat[AS_X].m.cols, 8);
+    assert_memory_equal(a.mat[AS_X].m.v, b.mat[AS_X].m.v, 32 * sizeof(double));
+    as_input_free(&a);
+    as_input_free(&b);
+    free(npy);
+}
+
 static void test_dtypes_and_shapes_not_read_are_named_with_what_is(void **state)
 {
     (void)state;
@@ -527,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_overlapping_and_mis_sized_safetensors_data_are_refused),
         cmocka_unit_test(test_non_string_metadata_and_broken_json_are_refused_where_they_stand),
         cmocka_unit_test(test_truncated_compressed_and_broken_zips_are_refused),
+        cmocka_unit_test(test_a_zip64_npz_loads_as_its_member_does),
         cmocka_unit_test(test_dtypes_and_shapes_not_read_are_named_with_what_is),
         cmocka_unit_test(test_nan_and_inf_are_refused_at_their_cell_and_byte),
         cmocka_unit_test(test_a_wrong_name_or_slice_is_refused_with_what_there_is),

@@ -66,6 +66,11 @@ typedef struct as_tensor_file {
 /* Writes t's shape as numpy does, "(768, 2304)", "(768,)", "()", into buf. */
 void as_tensor_shape_text(char *buf, size_t size, const as_tensor *t);
 
+/* An array of n doubles that will be filled at once (a loaded matrix): for 2 MiB and
+ * more, aligned to 2 MiB and marked for huge pages where the system offers them (a page
+ * fault per 2 MiB instead of per 4 KiB); NULL when memory says no. free() frees it. */
+double *as_tensor_big_array(size_t n);
+
 /* p moved past the blanks (space, tab, line ends) of a header's text before end. */
 const char *as_tensor_blanks(const char *p, const char *end);
 

@@ -1,7 +1,6 @@
 /* load.c - NAME = load("file.txt"): finding and reading the file, the quick way in
  * chunks (a large one in two parts at once) or else in one piece by the full grammar.
  * The rows themselves are read by reader.c. */
-#define _DEFAULT_SOURCE /* MADV_HUGEPAGE (Linux); without it the hint is left out */
 #include "attnstep/load.h"
 #include "attnstep/lex.h"
 #include "attnstep/tensor.h"
@@ -13,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,24 +57,6 @@ static char *resolve(const char *input_path, const char *name, size_t n)
 #define CHUNK AS_LOAD_CHUNK
 #define PARTS 4 /* of a file of SPLIT_MIN bytes or more */
 #define FIRST_READ (CHUNK / 4) /* the head's first read, alone: a few rows tell the rest */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/* An array of n doubles that will be filled at once: for 2 MiB and more, aligned to 2 MiB
- * and marked for huge pages where the system offers them (a page fault per 2 MiB instead
- * of per 4 KiB); NULL when memory says no. free() frees it. */
-static double *big_array(size_t n)
-{
-    void *p = NULL;
-
-    if (n * sizeof(double) < HUGE_PAGE)
-        return malloc(n * sizeof(double));
-    if (posix_memalign(&p, HUGE_PAGE, n * sizeof(double)) != 0)
-        return NULL;
-#if defined(MADV_HUGEPAGE)
-    madvise(p, n * sizeof(double) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE); /* a hint only */
-#endif
-    return p;
-}
 
 /* One part of the file: its bytes [from, to), the chunk being read and the rows read. */
 typedef struct part {
@@ -111,7 +91,7 @@ static void presize(part *h)
         rows = most;
     if (rows * b->cols <= b->cap)
         return;
-    v = big_array(rows * b->cols);
+    v = as_tensor_big_array(rows * b->cols);
     if (v == NULL)
         return; /* only a guess: growth goes on geometrically */
     memcpy(v, b->v, b->rows * b->cols * sizeof *v);
@@ -260,7 +240,7 @@ static size_t share_array(part *h, size_t count)
     if (window[count] > AS_MAX_DIM || !as_shape_ok(window[count], cols))
         return 0;
     if (b->cap < window[count] * cols) {
-        if ((v = big_array(window[count] * cols)) == NULL)
+        if ((v = as_tensor_big_array(window[count] * cols)) == NULL)
             return 0;
         memcpy(v, b->v, b->rows * cols * sizeof *v);
         free(b->v);

@@ -195,35 +195,68 @@ static double half(unsigned h)
     return h & 0x8000 ? -v : v;
 }
 
-/* The element at p of dtype dt, its bytes big- or little-endian. */
-static double element(const unsigned char *p, as_dtype dt, int big)
+/* The size bytes at p as an unsigned integer, big- or little-endian (whatever this
+ * machine's order: the compiler makes it one load, or a load and a byte swap). */
+static inline uint64_t bits_at(const unsigned char *p, unsigned size, int big)
 {
-    unsigned char b[8];
-    unsigned size = dt == AS_DT_F64 ? 8 : dt == AS_DT_F32 ? 4 : 2, i;
-    uint64_t bits = 0;
-    uint32_t bits32;
-    float f32;
-    double f64;
+    uint64_t lo, hi;
 
-    for (i = 0; i < size; i++)
-        b[i] = p[big ? i : size - 1 - i]; /* b: most significant byte first */
-    for (i = 0; i < size; i++)
-        bits = bits << 8 | b[i];
-    switch (dt) {
-    case AS_DT_F64:
-        memcpy(&f64, &bits, 8);
-        return f64;
-    case AS_DT_F32:
-        bits32 = (uint32_t)bits;
-        memcpy(&f32, &bits32, 4);
-        return f32;
-    case AS_DT_BF16:
-        bits32 = (uint32_t)bits << 16; /* bfloat16 is the top half of a float32 */
-        memcpy(&f32, &bits32, 4);
-        return f32;
-    default:
-        return half((unsigned)bits);
-    }
+    if (size == 2)
+        return big ? (uint64_t)p[0] << 8 | p[1] : (uint64_t)p[1] << 8 | p[0];
+    lo = big ? (uint64_t)p[size - 1] | (uint64_t)p[size - 2] << 8 | (uint64_t)p[size - 3] << 16 |
+                   (uint64_t)p[size - 4] << 24
+             : (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (size == 4)
+        return lo;
+    hi = big ? (uint64_t)p[3] | (uint64_t)p[2] << 8 | (uint64_t)p[1] << 16 | (uint64_t)p[0] << 24
+             : (uint64_t)p[4] | (uint64_t)p[5] << 8 | (uint64_t)p[6] << 16 | (uint64_t)p[7] << 24;
+    return hi << 32 | lo;
+}
+
+static inline double f64_at(const unsigned char *p, int big)
+{
+    uint64_t bits = bits_at(p, 8, big);
+    double v;
+
+    memcpy(&v, &bits, 8);
+    return v;
+}
+
+/* A float32, or (shift 16) a bfloat16: the top half of a float32. */
+static inline double f32_at(const unsigned char *p, unsigned size, int big)
+{
+    uint32_t bits = (uint32_t)bits_at(p, size, big) << (size == 2 ? 16 : 0);
+    float v;
+
+    memcpy(&v, &bits, 4);
+    return v;
+}
+
+/* n elements of dtype dt at src widened into dst[k * stride], in one loop per dtype and
+ * byte order (decided once, not per element: this is the load's hot loop). */
+static void widen(double *dst, size_t stride, const unsigned char *src, size_t n, as_dtype dt,
+                  int big)
+{
+    size_t k;
+
+    if (dt == AS_DT_F64 && !big)
+        for (k = 0; k < n; k++)
+            dst[k * stride] = f64_at(src + 8 * k, 0);
+    else if (dt == AS_DT_F64)
+        for (k = 0; k < n; k++)
+            dst[k * stride] = f64_at(src + 8 * k, 1);
+    else if (dt == AS_DT_F32 && !big)
+        for (k = 0; k < n; k++)
+            dst[k * stride] = f32_at(src + 4 * k, 4, 0);
+    else if (dt == AS_DT_F32)
+        for (k = 0; k < n; k++)
+            dst[k * stride] = f32_at(src + 4 * k, 4, 1);
+    else if (dt == AS_DT_BF16) /* safetensors: little-endian */
+        for (k = 0; k < n; k++)
+            dst[k * stride] = f32_at(src + 2 * k, 2, big);
+    else
+        for (k = 0; k < n; k++)
+            dst[k * stride] = half((unsigned)bits_at(src + 2 * k, 2, big));
 }
 
 #define READ_BUF ((size_t)1 << 20)
@@ -234,7 +267,7 @@ static int read_run(as_tensor_file *f, const as_tensor *t, uint64_t first, uint6
                     double *dst, size_t stride, unsigned char *buf)
 {
     const size_t per = READ_BUF / t->itemsize;
-    size_t k, n;
+    size_t n;
 
     while (count > 0) {
         n = count < per ? (size_t)count : per;
@@ -242,8 +275,8 @@ static int read_run(as_tensor_file *f, const as_tensor *t, uint64_t first, uint6
             return as_tensor_fail(f, t->name, t->offset + first * t->itemsize,
                                   AS_MSG_BIN_TRUNCATED_HINT, AS_MSG_BIN_UNREADABLE,
                                   (unsigned long long)(n * t->itemsize));
-        for (k = 0; k < n; k++, dst += stride)
-            *dst = element(buf + k * t->itemsize, t->dtype, t->big_endian);
+        widen(dst, stride, buf, n, t->dtype, t->big_endian);
+        dst += n * stride;
         first += n;
         count -= n;
     }
@@ -283,7 +316,7 @@ int as_tensor_read(as_tensor_file *f, const as_tensor *t, as_tensor_slice s, int
     int rc = 0;
 
     *out = NULL;
-    if (h > SIZE_MAX / sizeof *v / (w ? w : 1) || (v = malloc((size_t)(h * w) * sizeof *v)) == NULL ||
+    if (h > SIZE_MAX / sizeof *v / (w ? w : 1) || (v = as_tensor_big_array((size_t)(h * w))) == NULL ||
         (buf = malloc(READ_BUF)) == NULL) {
         free(v);
         return as_tensor_fail(f, t->name, t->offset, AS_MSG_COUNT, AS_MSG_RD_OUT_OF_MEMORY);

@@ -1,6 +1,7 @@
 /* tensorfile.c - what the readers of the binary formats share: reading bytes at an
  * offset, the file's list of tensors, the checks of a tensor's room against the file,
  * and the one way an error about a binary file is written. */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE (Linux); without it the hint is left out */
 #include "attnstep/tensorfile.h"
 #include "attnstep/lex.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 void as_tensor_shape_text(char *buf, size_t size, const as_tensor *t)
@@ -21,6 +23,22 @@ void as_tensor_shape_text(char *buf, size_t size, const as_tensor *t)
                                  (unsigned long long)t->shape[i]);
     if (used < size)
         snprintf(buf + used, size - used, t->ndim == 1 ? ",)" : ")");
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+double *as_tensor_big_array(size_t n)
+{
+    void *p = NULL;
+
+    if (n * sizeof(double) < HUGE_PAGE)
+        return malloc(n * sizeof(double));
+    if (posix_memalign(&p, HUGE_PAGE, n * sizeof(double)) != 0)
+        return NULL;
+#if defined(MADV_HUGEPAGE)
+    madvise(p, n * sizeof(double) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE); /* a hint only */
+#endif
+    return p;
 }
 
 const char *as_tensor_blanks(const char *p, const char *end)
