@@ -515,6 +515,123 @@ static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
     free(text);
 }
 
+/* ---- the positional-encoding chapter (F12 style, tests/data/verify/pe-chapter.py) ---- */
+
+#define PE_CHAPTER "tests/data/verify/F12-positions.zh.txt"
+
+/* The chapter at path, read and verified. */
+static void verify_file(verified *w, const char *path)
+{
+    char *text = slurp(path);
+
+    assert_non_null(text);
+    memset(w, 0, sizeof *w);
+    verify_generated(w, text);
+}
+
+/* The PE chapter with its first from replaced by to, read and verified. */
+static void verify_pe_planted(verified *w, const char *from, const char *to)
+{
+    char *text = slurp(PE_CHAPTER);
+
+    assert_non_null(text);
+    memset(w, 0, sizeof *w);
+    verify_generated(w, replaced(text, from, to));
+    free(text);
+}
+
+static void test_the_positions_chapter_verifies_clean_cell_by_cell(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state;
+    verify_file(&w, PE_CHAPTER);
+    assert_int_equal(w.v.count, 16); /* PE [4, 4], its only printed numbers */
+    assert_int_equal(w.v.agree, 16);
+    for (i = 0; i < w.v.count; i++) {
+        assert_int_equal(w.v.num[i].row, (long)(i / 4));
+        assert_int_equal(w.v.num[i].col, (long)(i % 4));
+        assert_int_equal(w.v.num[i].at.line, 8 + (int)(i / 4));
+    }
+    /* numpy: cos(1/10000^(2/4)) = cos(0.01), sin(3) */
+    assert_close(w.v.num[7].right, 0.9999500004166653, 1e-15);
+    assert_close(w.v.num[12].right, 0.1411200080598672, 1e-15);
+    verified_free(&w);
+}
+
+static void test_a_pe_table_made_with_base_100_is_named_base_100(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-base100.zh.txt");
+    assert_int_equal(w.v.count, 16);
+    assert_int_equal(w.v.agree, 10); /* columns 0 and 1 have frequency 1 in either base */
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        const int changed = n->row > 0 && n->col >= 2;
+        assert_int_equal(n->verdict, changed ? AS_VF_WRONG : AS_VF_AGREES);
+        assert_int_equal(n->pe_variant, changed ? AS_PE_BASE_100 : AS_PE_NONE);
+    }
+    /* printed sin(1/10) = 0.0998; numpy sin(1/100) */
+    assert_close(w.v.num[6].printed, 0.0998, 0);
+    assert_close(w.v.num[6].right, 0.009999833334166664, 1e-15);
+    verified_free(&w);
+}
+
+static void test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-swapped.zh.txt");
+    assert_int_equal(w.v.count, 16);
+    assert_int_equal(w.v.agree, 0);
+    for (i = 0; i < w.v.count; i++) {
+        assert_int_equal(w.v.num[i].verdict, AS_VF_WRONG);
+        assert_int_equal(w.v.num[i].pe_variant, AS_PE_SIN_COS_SWAPPED);
+    }
+    verified_free(&w);
+}
+
+static void test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_pe_planted(&w, "0.9093", "0.9039"); /* sin 2, two digits swapped */
+    assert_int_equal(w.v.agree, 15);
+    assert_int_equal(w.v.num[8].verdict, AS_VF_WRONG);
+    assert_int_equal(w.v.num[8].at.line, 10);
+    assert_int_equal(w.v.num[8].at.col, 9);
+    assert_close(w.v.num[8].right, 0.9092974268256817, 1e-15);
+    assert_int_equal(w.v.num[8].pe_variant, AS_PE_NONE);
+    assert_int_equal(w.v.num[8].variant.diag, AS_DIAG_NONE);
+    verified_free(&w);
+    verify_pe_planted(&w, "0.8415", "0.8414"); /* sin 1 = 0.841470…, cut, not rounded */
+    assert_int_equal(w.v.agree, 15);
+    assert_int_equal(w.v.num[4].verdict, AS_VF_TRUNCATED);
+    assert_int_equal(w.v.num[4].at.line, 9);
+    verified_free(&w);
+}
+
+static void test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x(void **state)
+{
+    (void)state;
+    /* Q = (X + PE) @ Wq …: the run adds the printed PE's encoding before the projections */
+    assert_int_equal(run("run examples/sinusoidal.txt --force -o build/tests/verify-sinusoidal.txt"), 0);
+    assert_int_equal(run("verify build/tests/verify-sinusoidal.txt"), 0);
+    assert_file_contains(OUT, "共核对32个数：全部一致。");
+    assert_int_equal(run("verify --lang en --format json tests/data/verify/F12-base100.zh.txt"), 1);
+    assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"pe_base_100\"}");
+    assert_int_equal(run("verify --lang en tests/data/verify/F12-swapped.zh.txt"), 1);
+    assert_file_contains(OUT, "F12-swapped.zh.txt:8:14: PE row 0, column 0 = 1  wrong: it is 0 "
+                              "(exactly what pe_sin_cos_swapped gives: sin and cos swapped");
+}
+
 /* ---- the command ---- */
 
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
@@ -560,6 +677,11 @@ int main(void)
         cmocka_unit_test(test_outputs_mixed_from_the_keys_in_generated_chapters_are_named),
         cmocka_unit_test(test_a_chapter_without_x_is_refused_with_its_place),
         cmocka_unit_test(test_a_row_past_the_table_is_refused_at_its_place),
+        cmocka_unit_test(test_the_positions_chapter_verifies_clean_cell_by_cell),
+        cmocka_unit_test(test_a_pe_table_made_with_base_100_is_named_base_100),
+        cmocka_unit_test(test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped),
+        cmocka_unit_test(test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places),
+        cmocka_unit_test(test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

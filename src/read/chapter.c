@@ -32,7 +32,7 @@ typedef struct ctx {
 
 /* The reader's names of what a matrix is (kept alive for its messages). */
 static const char *const kind_name[AS_PR_KINDS] = {
-    "X", "Q", "K", "V", "QK\xE1\xB5\x80", "s", "S", "s - max", "exp", "sum", "A", "O", ROOT,
+    "X", "Q", "K", "V", "QK\xE1\xB5\x80", "s", "S", "s - max", "exp", "sum", "A", "O", "PE", ROOT,
 };
 
 /* ------------------------------------------------------------------ small readers ---- */
@@ -101,9 +101,9 @@ static size_t row_name(const char *p, const char *end, as_printed_what *what, lo
  * *it gets what the block is; 0 when the name is no table of the chapter. */
 static size_t block_name(const char *p, const char *end, as_printed *it)
 {
-    static const char *const out[] = {"Q", "K", "V", "QKT", "QK^T", "S", "A", "O"};
-    static const as_printed_what kinds[] = {AS_PR_Q, AS_PR_K, AS_PR_V, AS_PR_QKT,
-                                            AS_PR_QKT, AS_PR_S, AS_PR_A, AS_PR_O};
+    static const char *const out[] = {"Q", "K", "V", "QKT", "QK^T", "S", "A", "O", "PE"};
+    static const as_printed_what kinds[] = {AS_PR_Q, AS_PR_K, AS_PR_V, AS_PR_QKT, AS_PR_QKT,
+                                            AS_PR_S, AS_PR_A, AS_PR_O, AS_PR_PE};
     char plain[16];
     size_t n = 0, used = 0, i;
     int id;

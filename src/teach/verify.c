@@ -7,6 +7,7 @@
 #include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
 #include "attnstep/parse.h"
+#include "attnstep/positions.h"
 #include "attnstep/steps.h"
 
 #include <math.h>
@@ -48,6 +49,9 @@ static int given_input(as_input *in, const as_chapter *ch, as_error *err)
         if (it->input == AS_M)
             in->mask = AS_MASK_CUSTOM;
     }
+    for (i = 0; i < ch->count; i++)
+        if (ch->item[i].what == AS_PR_PE)
+            in->positions = AS_POSITIONS_SINUSOIDAL; /* Q = (X + PE) @ Wq */
     for (i = 0; i < sizeof needed / sizeof needed[0]; i++)
         if (!in->mat[needed[i]].given) {
             as_error_msg(err, ch->path, 1, 1, AS_MSG_VF_NOT_GIVEN, as_mat_name(needed[i]));
@@ -179,6 +183,60 @@ static as_fit find_variant(work *w, const as_vnumber *n)
     return none;
 }
 
+/* ------------------------------------------------------------------ PE tables ---- */
+
+/* Cell (r, c) of the sinusoidal table [n, d] of variant k (AS_PE_NONE: the right one);
+ * NAN where the variant has no such cell (swapped, the last column of an odd d). */
+static double pe_value(const double *right, const double *base100, size_t d, as_pe_variant k,
+                       size_t r, size_t c)
+{
+    switch (k) {
+    case AS_PE_BASE_100: return base100[r * d + c];
+    case AS_PE_SIN_COS_SWAPPED: return (c ^ 1) < d ? right[r * d + (c ^ 1)] : NAN;
+    default: return right[r * d + c];
+    }
+}
+
+/* Checks the printed PE table it (its positions 0 .. rows-1, d_model its columns) into v,
+ * each wrong number tried against base 100 and sin/cos swapped. 0, or -1 with err set. */
+static int check_pe(as_verify *v, const as_printed *it, const char *path, as_error *err)
+{
+    const size_t n = it->value.rows, d = it->value.cols;
+    double *right = malloc(2 * n * d * sizeof *right), *base100 = right + n * d;
+    size_t r, c, k;
+
+    if (right == NULL) {
+        as_error_msg(err, path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+        return -1;
+    }
+    as_sinusoidal(right, n, d, 0);
+    as_sinusoidal_base(base100, n, d, 0, 100.0);
+    for (r = 0; r < n; r++)
+        for (c = 0; c < d; c++) {
+            as_vnumber *num = &v->num[v->count++];
+            memset(num, 0, sizeof *num);
+            num->item = it;
+            num->row = (long)r;
+            num->col = (long)c;
+            num->printed = it->value.v[r * d + c];
+            num->unit = it->unit.v[r * d + c];
+            num->at = it->at[r * d + c];
+            num->right = right[r * d + c];
+            num->verdict = judge(num->printed, num->unit, num->right);
+            for (k = 1; num->verdict == AS_VF_WRONG && k < AS_PE_VARIANTS; k++) {
+                const double x = pe_value(right, base100, d, (as_pe_variant)k, r, c);
+                if (!isnan(x) && as_cell_judge(x, 0, num->right, &cell_rule) != AS_CELL_RIGHT &&
+                    as_cell_judge(num->printed, num->unit, x, &cell_rule) == AS_CELL_RIGHT) {
+                    num->pe_variant = (as_pe_variant)k;
+                    break;
+                }
+            }
+            v->agree += num->verdict == AS_VF_AGREES;
+        }
+    free(right);
+    return 0;
+}
+
 /* -1 with err set: item it (cells [r, c]) does not fit the run's table t. */
 static int misfit(const as_printed *it, const as_matrix *t, const char *path, as_error *err)
 {
@@ -223,6 +281,18 @@ static int check_item(as_verify *v, work *w, const as_printed *it, const char *p
     return 0;
 }
 
+/* Nonzero when a printed item of ch needs the run (a PE table or √N does not). */
+static int needs_run(const as_chapter *ch)
+{
+    size_t i;
+
+    for (i = 0; i < ch->count; i++)
+        if (ch->item[i].what != AS_PR_INPUT && ch->item[i].what != AS_PR_PE &&
+            ch->item[i].what != AS_PR_SQRT)
+            return 1;
+    return 0;
+}
+
 int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
 {
     work w;
@@ -231,9 +301,9 @@ int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
 
     memset(v, 0, sizeof *v);
     memset(&w, 0, sizeof w);
-    if (given_input(&w.in, ch, err) != 0 ||
-        as_problem_build(&w.p, &w.in, AS_MASK_DEFAULT, err) != 0 ||
-        as_attention_run(&w.t, &w.p, err) != 0)
+    if (needs_run(ch) && (given_input(&w.in, ch, err) != 0 ||
+                          as_problem_build(&w.p, &w.in, AS_MASK_DEFAULT, err) != 0 ||
+                          as_attention_run(&w.t, &w.p, err) != 0))
         goto done;
     for (i = 0; i < ch->count; i++)
         if (ch->item[i].what != AS_PR_INPUT)
@@ -242,9 +312,13 @@ int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
         as_error_msg(err, ch->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
         goto done;
     }
-    for (i = 0; i < ch->count; i++)
-        if (ch->item[i].what != AS_PR_INPUT && check_item(v, &w, &ch->item[i], ch->path, err) != 0)
+    for (i = 0; i < ch->count; i++) {
+        const as_printed *it = &ch->item[i];
+        if (it->what != AS_PR_INPUT &&
+            (it->what == AS_PR_PE ? check_pe(v, it, ch->path, err)
+                                  : check_item(v, &w, it, ch->path, err)) != 0)
             goto done;
+    }
     rc = 0;
 done:
     if (w.cached)
