@@ -515,6 +515,90 @@ static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
     free(text);
 }
 
+/* ---- a misprint carried downstream ---- */
+
+/* F11 with Wv printed [[5, 10], [5, -9]]: the chapter's V (computed from the true
+ * [5, -10]) is then wrong in column 1 at each of its printings, and the output's column
+ * 1, made from those printed values, is carried from the first of them (v₀, 64:1). */
+#define WV_FROM "[5,-10]]"
+#define WV_TO "[5, -9]]"
+
+static void test_a_misprint_carried_downstream_is_reported_once_where_it_starts(void **state)
+{
+    verified w;
+    size_t i, wrong = 0, carried = 0;
+
+    (void)state;
+    verify_planted(&w, WV_FROM, WV_TO);
+    assert_int_equal(w.v.count, F11_NUMBERS);
+    assert_int_equal(w.v.agree, F11_NUMBERS - 10);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        assert_int_equal(n->col, 1);
+        if (n->item->what == AS_PR_V) { /* v₀, v₁ twice each, the V block: made here */
+            assert_int_equal(n->verdict, AS_VF_WRONG);
+            assert_null(n->from);
+            wrong++;
+        } else { /* 输出第1格, o₁'s, the O block's column 1: from the printed V */
+            assert_int_equal(n->item->what, AS_PR_O);
+            assert_int_equal(n->verdict, AS_VF_CARRIED);
+            assert_non_null(n->from);
+            assert_int_equal(n->from->pos.line, 64);
+            assert_int_equal(n->variant.diag, AS_DIAG_NONE);
+            /* the true value: A₁₀·1 + A₁₁·19 with the chapter's A (row 0: 1·1) */
+            assert_close(n->right, n->row == 0 ? 1.0 : 0.6697615493 + 0.3302384507 * 19, 1e-9);
+            carried++;
+        }
+    }
+    assert_int_equal(wrong, 6);
+    assert_int_equal(carried, 4);
+    verified_free(&w);
+}
+
+static void test_a_new_mistake_after_a_carried_one_is_still_wrong(void **state)
+{
+    char *text = planted(WV_FROM, WV_TO);
+    verified w;
+    size_t i, carried = 0;
+
+    (void)state;
+    memset(&w, 0, sizeof w);
+    /* the O block's last number off in its ninth decimal: not what the printed V gives */
+    verify_generated(&w, replaced(text, "  [6.6976154933,6.6047690135]]",
+                                  "  [6.6976154933,6.6047690153]]"));
+    free(text);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        carried += n->verdict == AS_VF_CARRIED;
+        if (n->item->what == AS_PR_O && n->row == 1 && n->col == 1 && n->item->row < 0) {
+            assert_int_equal(n->verdict, AS_VF_WRONG);
+            assert_null(n->from);
+        }
+    }
+    assert_int_equal(carried, 3);
+    verified_free(&w);
+}
+
+static void test_a_carried_number_is_told_with_where_the_mistake_was_made(void **state)
+{
+    char *text = planted(WV_FROM, WV_TO);
+    FILE *f = fopen("build/tests/verify-carried.txt", "wb");
+
+    (void)state;
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    assert_int_equal(run("verify --lang en build/tests/verify-carried.txt"), 1);
+    assert_file_contains(OUT, "verify-carried.txt:137:25: O row 1, column 1 = 6.6047690135  "
+                              "carried from the misprint in v₀ (64:1): right from the printed "
+                              "numbers; the true value is 6.9442921121");
+    assert_int_equal(run("verify --format json build/tests/verify-carried.txt"), 1);
+    assert_file_contains(OUT, "\"verdict\": \"carried\", \"variant\": null, \"from\": \"64:1\"}");
+}
+
 /* ---- the positional-encoding chapter (F12 style, tests/data/verify/pe-chapter.py) ---- */
 
 #define PE_CHAPTER "tests/data/verify/F12-positions.zh.txt"
@@ -677,6 +761,9 @@ int main(void)
         cmocka_unit_test(test_outputs_mixed_from_the_keys_in_generated_chapters_are_named),
         cmocka_unit_test(test_a_chapter_without_x_is_refused_with_its_place),
         cmocka_unit_test(test_a_row_past_the_table_is_refused_at_its_place),
+        cmocka_unit_test(test_a_misprint_carried_downstream_is_reported_once_where_it_starts),
+        cmocka_unit_test(test_a_new_mistake_after_a_carried_one_is_still_wrong),
+        cmocka_unit_test(test_a_carried_number_is_told_with_where_the_mistake_was_made),
         cmocka_unit_test(test_the_positions_chapter_verifies_clean_cell_by_cell),
         cmocka_unit_test(test_a_pe_table_made_with_base_100_is_named_base_100),
         cmocka_unit_test(test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped),

@@ -19,6 +19,8 @@ typedef enum as_vverdict {
     AS_VF_TRUNCATED,   /* the right value cut at its last printed digit, not rounded */
     AS_VF_ROUNDED,     /* within one unit, not half: rounded the other way */
     AS_VF_WRONG,
+    AS_VF_CARRIED,     /* wrong, but right from the printed tables it is made from, one of
+                        * which is wrong: the mistake was made earlier (from) */
     AS_VF_VERDICTS
 } as_vverdict;
 
@@ -41,6 +43,8 @@ typedef struct as_vnumber {
     as_fit variant;         /* wrong: the named mistake that gives the printed number
                              * (diag AS_DIAG_NONE when none does) */
     as_pe_variant pe_variant; /* a wrong number of a PE table: the variant that gives it */
+    const as_printed *from;   /* carried: the first printing of the wrong table it comes
+                               * from (borrowed from the chapter); else NULL */
 } as_vnumber;
 
 typedef struct as_verify {

@@ -1,8 +1,12 @@
 /* verify.c - checking a book (SPEC §18): the chapter's given tables make the problem, the
  * run recomputes it, and every printed number is judged by check's cell rule, with the
  * author as the student; a wrong one is tried against check's named mistakes (the own
- * chain of ownchain.h, each mistake's variant, laid over no answers). */
+ * chain of ownchain.h, each mistake's variant, laid over no answers). A wrong number
+ * that its step gives from the chapter's own printed blocks, one of them wrong, is
+ * carried: the same chain with the printed blocks laid over it as a student's answers,
+ * so that a mistake is reported once, where it is made. */
 #include "attnstep/verify.h"
+#include "attnstep/answers.h"
 #include "attnstep/check.h"
 #include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
@@ -21,6 +25,13 @@ typedef struct work {
     as_trace t;
     as_chain_cache cache;
     int cached;
+    as_answer *given;     /* nans: the chapter's printed blocks as a student's answers */
+    as_table_grade *ans;
+    size_t *ans_item;     /* the item each answer is */
+    size_t nans;
+    as_chain_cache own;   /* the chain on them */
+    int own_made;
+    long *origin;         /* per item: the item where its mistake was made, -1: none */
 } work;
 
 /* ------------------------------------------------------------------ the problem ---- */
@@ -281,6 +292,138 @@ static int check_item(as_verify *v, work *w, const as_printed *it, const char *p
     return 0;
 }
 
+/* ------------------------------------------------------------------ carried errors ---- */
+
+/* Nonzero for a block the chain can take as an answer (whole Q … O). */
+static int chain_block(const as_printed *it)
+{
+    return it->row < 0 && it->col < 0 && it->what >= AS_PR_Q && it->what <= AS_PR_O &&
+           it->what != AS_PR_SCALED && it->what != AS_PR_SHIFTED && it->what != AS_PR_EXPS &&
+           it->what != AS_PR_SUM;
+}
+
+/* The chapter's printed blocks as graded answers, the chain on them started, and every
+ * item's origin -1. 0, or -1 with err set. */
+static int printed_answers(work *w, const as_chapter *ch, as_error *err)
+{
+    const size_t n = ch->count ? ch->count : 1;
+    size_t i;
+
+    w->given = calloc(n, sizeof *w->given);
+    w->ans = calloc(n, sizeof *w->ans);
+    w->ans_item = calloc(n, sizeof *w->ans_item);
+    w->origin = malloc(n * sizeof *w->origin);
+    if (w->given == NULL || w->ans == NULL || w->ans_item == NULL || w->origin == NULL) {
+        as_error_msg(err, ch->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+        return -1;
+    }
+    for (i = 0; i < ch->count; i++) {
+        const as_printed *it = &ch->item[i];
+        as_table_grade *g = &w->ans[w->nans];
+        w->origin[i] = -1;
+        if (!chain_block(it))
+            continue;
+        w->given[w->nans].value = it->value; /* borrowed: never freed through the answer */
+        w->given[w->nans].unit = it->unit;
+        w->given[w->nans].pos = it->pos;
+        g->kind = chain_kind(it->what, &g->head);
+        g->row = -1;
+        g->index = w->nans;
+        g->given = &w->given[w->nans];
+        g->shape_ok = 1;
+        w->ans_item[w->nans++] = i;
+    }
+    as_chain_cache_init(&w->own, &w->p, &w->t.M, w->ans, w->nans);
+    w->own_made = 1;
+    return 0;
+}
+
+/* Cell (i, j) of what in the chain on the printed blocks, with how far their rounding
+ * moves it (*slack) and the answers it comes from (*bits); NAN where that chain has
+ * none, and for the softmax's sub-steps (their rounding is not followed). */
+static double own_value(work *w, as_printed_what what, size_t i, size_t j, double *slack,
+                        uint64_t *bits)
+{
+    const as_chain *c = as_chain_get(&w->own, 0);
+    const as_chain_slot *s;
+    as_table_grade g;
+
+    if (c == NULL || what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
+        return NAN;
+    memset(&g, 0, sizeof g);
+    g.kind = chain_kind(what, &g.head);
+    s = as_chain_slot_of(c, &w->p, &g);
+    if (!s->ok || i >= s->calc.rows || j >= s->calc.cols ||
+        (what == AS_PR_SCALED && w->t.M.v[i * w->t.M.cols + j] != 0))
+        return NAN;
+    *slack = s->cerr.v[i * s->calc.cols + j];
+    *bits = s->ctaint[i];
+    return s->calc.v[i * s->calc.cols + j];
+}
+
+/* The first printing of what item it holds where a mistake was made (it itself when
+ * none is earlier). */
+static long first_printing(const work *w, const as_chapter *ch, size_t it)
+{
+    size_t j;
+
+    for (j = 0; j < it; j++)
+        if (ch->item[j].what == ch->item[it].what && w->origin[j] == (long)j)
+            return (long)j;
+    return (long)it;
+}
+
+/* The item where the mistake behind wrong number n was made, when n is what its step
+ * gives from the printed blocks and one of those is wrong; -1 otherwise. */
+static long carried_from(work *w, const as_chapter *ch, const as_vnumber *n)
+{
+    double slack = 0;
+    uint64_t bits = 0;
+    size_t k;
+    const double x = n->row < 0 ? NAN : own_value(w, n->item->what, (size_t)n->row,
+                                                  (size_t)n->col, &slack, &bits);
+
+    if (isnan(x) || !as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack))
+        return -1;
+    for (k = 0; k < w->nans; k++)
+        if ((bits & AS_CHAIN_BIT(k)) && w->origin[w->ans_item[k]] >= 0)
+            return first_printing(w, ch, (size_t)w->origin[w->ans_item[k]]);
+    return -1;
+}
+
+/* Every item with a wrong number is where a mistake was made; then, in the order
+ * printed, each wrong number its step gives from the printed blocks is carried, and an
+ * item whose wrong numbers are all carried takes the origin of what it was made from. */
+static void carry(as_verify *v, work *w, const as_chapter *ch)
+{
+    size_t i, start;
+
+    for (i = 0; i < v->count; i++)
+        if (v->num[i].verdict == AS_VF_WRONG)
+            w->origin[v->num[i].item - ch->item] = v->num[i].item - ch->item;
+    for (start = 0; start < v->count; start = i) {
+        const size_t it = (size_t)(v->num[start].item - ch->item);
+        long from = -1;
+        int left = 0;
+        for (i = start; i < v->count && v->num[i].item == v->num[start].item; i++) {
+            as_vnumber *n = &v->num[i];
+            const long f = n->verdict == AS_VF_WRONG && n->item->what != AS_PR_PE
+                               ? carried_from(w, ch, n) : -1;
+            if (f < 0) {
+                left |= n->verdict == AS_VF_WRONG;
+                continue;
+            }
+            from = f;
+            n->verdict = AS_VF_CARRIED;
+            n->from = &ch->item[f];
+            n->variant.diag = AS_DIAG_NONE;
+            n->variant.detail = 0;
+        }
+        if (!left && from >= 0)
+            w->origin[it] = w->origin[from];
+    }
+}
+
 /* Nonzero when a printed item of ch needs the run (a PE table or √N does not). */
 static int needs_run(const as_chapter *ch)
 {
@@ -319,8 +462,19 @@ int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
                                   : check_item(v, &w, it, ch->path, err)) != 0)
             goto done;
     }
+    if (v->agree < v->count && needs_run(ch)) {
+        if (printed_answers(&w, ch, err) != 0)
+            goto done;
+        carry(v, &w, ch);
+    }
     rc = 0;
 done:
+    if (w.own_made)
+        as_chain_cache_free(&w.own);
+    free(w.given);
+    free(w.ans);
+    free(w.ans_item);
+    free(w.origin);
     if (w.cached)
         as_chain_cache_free(&w.cache);
     as_trace_free(&w.t);

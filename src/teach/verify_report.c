@@ -52,7 +52,8 @@ static const char *variant_code(const as_vnumber *n)
 static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_render_opts *o)
 {
     static const as_msg words[AS_VF_VERDICTS] = {AS_MSG_VF_AGREES, AS_MSG_VF_TRUNCATED,
-                                                 AS_MSG_VF_ROUNDED, AS_MSG_VF_WRONG};
+                                                 AS_MSG_VF_ROUNDED, AS_MSG_VF_WRONG,
+                                                 AS_MSG_VF_CARRIED};
     static const as_msg pe_why[AS_PE_VARIANTS] = {AS_MSG_VF_AGREES, AS_MSG_VF_PE_BASE_100,
                                                   AS_MSG_VF_PE_SWAPPED};
     char right[64], why[512];
@@ -62,7 +63,12 @@ static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_ren
     /* a number cut or rounded the other way is shown to its own digits, a wrong one to
      * the report's (--digits) */
     as_fmt_display(right, sizeof right, n->right,
-                   n->verdict == AS_VF_WRONG ? o->digits : digits_of(n->unit, o), o->ascii);
+                   n->verdict >= AS_VF_WRONG ? o->digits : digits_of(n->unit, o), o->ascii);
+    if (n->verdict == AS_VF_CARRIED) {
+        snprintf(buf, size, msg(o, AS_MSG_VF_CARRIED), n->from->name, n->from->pos.line,
+                 n->from->pos.col, right);
+        return;
+    }
     used = (size_t)snprintf(buf, size, msg(o, words[n->verdict]), right);
     if (n->verdict != AS_VF_WRONG || variant_code(n) == NULL || used >= size)
         return;
@@ -133,7 +139,7 @@ int as_verify_md(FILE *out, const as_verify *v, const char *path, const as_rende
 int as_verify_json(FILE *out, const as_verify *v, const char *path)
 {
     static const char *const verdicts[AS_VF_VERDICTS] = {"agrees", "truncated", "rounded",
-                                                         "wrong"};
+                                                         "wrong", "carried"};
     char place[64];
     size_t i;
 
@@ -152,9 +158,12 @@ int as_verify_json(FILE *out, const as_verify *v, const char *path)
         as_json_number(out, n->right);
         fprintf(out, ", \"verdict\": \"%s\", \"variant\": ", verdicts[n->verdict]);
         if (variant_code(n) != NULL)
-            fprintf(out, "\"%s\"}", variant_code(n));
+            fprintf(out, "\"%s\"", variant_code(n));
         else
-            fputs("null}", out);
+            fputs("null", out);
+        if (n->from != NULL)
+            fprintf(out, ", \"from\": \"%d:%d\"", n->from->pos.line, n->from->pos.col);
+        fputc('}', out);
     }
     fprintf(out, "\n], \"checked\": %zu, \"agree\": %zu}\n", v->count, v->agree);
     return ferror(out) ? -1 : 0;
