@@ -716,6 +716,62 @@ static void test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x(
                               "(exactly what pe_sin_cos_swapped gives: sin and cos swapped");
 }
 
+/* ---- several heads ---- */
+
+/* `run examples/two-heads.txt` as a chapter: per-head blocks named Q₀ … O₁, Q₀K₀ᵀ, S₁.
+ * Counted by hand: Q, K, V [3, 4] (36), each head's Q, K, V [3, 2], QKᵀ, S, A [3, 3],
+ * O [3, 2] (2 × 51), C [3, 4] (12), O [3, 3] (9): 159. */
+#define TWO_HEADS "build/tests/verify-two-heads.txt"
+#define TWO_HEADS_NUMBERS 159
+
+static void test_a_chapter_of_two_heads_verifies_clean_head_by_head(void **state)
+{
+    verified w;
+    size_t i, per_head[2] = {0, 0};
+
+    (void)state;
+    assert_int_equal(run("run examples/two-heads.txt --force -o " TWO_HEADS), 0);
+    assert_int_equal(run("verify " TWO_HEADS), 0);
+    assert_file_contains(OUT, "共核对159个数：全部一致。");
+    verify_file(&w, TWO_HEADS);
+    assert_int_equal(w.v.count, TWO_HEADS_NUMBERS);
+    assert_int_equal(w.v.agree, TWO_HEADS_NUMBERS);
+    for (i = 0; i < w.v.count; i++)
+        if (w.v.num[i].item->head >= 0)
+            per_head[w.v.num[i].item->head]++;
+    assert_int_equal(per_head[0], 51);
+    assert_int_equal(per_head[1], 51);
+    verified_free(&w);
+}
+
+static void test_a_misprint_in_head_1_is_found_in_head_1(void **state)
+{
+    char *text;
+    verified w;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(run("run examples/two-heads.txt --force -o " TWO_HEADS), 0);
+    text = slurp(TWO_HEADS);
+    assert_non_null(text);
+    memset(&w, 0, sizeof w);
+    /* S₁[0][0] = 1/√2, two digits swapped */
+    verify_generated(&w, replaced(text, "[[0.7071067812,", "[[0.7071067821,"));
+    free(text);
+    assert_int_equal(w.v.agree, TWO_HEADS_NUMBERS - 1);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        assert_int_equal(n->verdict, AS_VF_WRONG);
+        assert_int_equal(n->item->what, AS_PR_S);
+        assert_int_equal(n->item->head, 1);
+        assert_int_equal(n->at.line, 69);
+        assert_close(n->right, sqrt(0.5), 1e-15);
+    }
+    verified_free(&w);
+}
+
 /* ---- the command ---- */
 
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
@@ -769,6 +825,8 @@ int main(void)
         cmocka_unit_test(test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped),
         cmocka_unit_test(test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places),
         cmocka_unit_test(test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x),
+        cmocka_unit_test(test_a_chapter_of_two_heads_verifies_clean_head_by_head),
+        cmocka_unit_test(test_a_misprint_in_head_1_is_found_in_head_1),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,9 +60,12 @@ static int given_input(as_input *in, const as_chapter *ch, as_error *err)
         if (it->input == AS_M)
             in->mask = AS_MASK_CUSTOM;
     }
-    for (i = 0; i < ch->count; i++)
+    for (i = 0; i < ch->count; i++) {
         if (ch->item[i].what == AS_PR_PE)
             in->positions = AS_POSITIONS_SINUSOIDAL; /* Q = (X + PE) @ Wq */
+        if (ch->item[i].head >= 0 && (size_t)ch->item[i].head >= in->heads)
+            in->heads = (size_t)ch->item[i].head + 1; /* S₁ printed: at least two heads */
+    }
     for (i = 0; i < sizeof needed / sizeof needed[0]; i++)
         if (!in->mat[needed[i]].given) {
             as_error_msg(err, ch->path, 1, 1, AS_MSG_VF_NOT_GIVEN, as_mat_name(needed[i]));
@@ -77,30 +80,38 @@ memory:
 
 /* ------------------------------------------------------------------ the values ---- */
 
-/* The answer kind a printed quantity is checked as in a chain, and its head. */
-static as_answer_kind chain_kind(as_printed_what what, long *head)
+/* The answer kind a printed item is checked as in a chain, and its head: the layer's
+ * Q, K, V, O unless named with a head's subscript (Q₀, O₁); the scores' tables of the
+ * head named, or of head 0. */
+static as_answer_kind chain_kind(const as_printed *it, long *head)
 {
-    *head = 0;
-    switch (what) {
-    case AS_PR_Q: *head = -1; return AS_ANS_Q;
-    case AS_PR_K: *head = -1; return AS_ANS_K;
-    case AS_PR_V: *head = -1; return AS_ANS_V;
+    const long named = it->head;
+
+    *head = named < 0 ? 0 : named;
+    switch (it->what) {
+    case AS_PR_Q: *head = named; return AS_ANS_Q;
+    case AS_PR_K: *head = named; return AS_ANS_K;
+    case AS_PR_V: *head = named; return AS_ANS_V;
     case AS_PR_QKT: return AS_ANS_QKT;
     case AS_PR_A: return AS_ANS_A;
-    case AS_PR_O: *head = -1; return AS_ANS_O;
+    case AS_PR_O: *head = named; return AS_ANS_O;
+    case AS_PR_C: *head = -1; return AS_ANS_C;
     default: return AS_ANS_S; /* the scaled scores, their shift, exps and sum come from S */
     }
 }
 
-/* The table of the run that holds what (one head: the chapter's). */
-static const as_matrix *run_table(const as_trace *t, as_printed_what what)
+/* The table of the run that holds item it (a head's when it names one, else the layer's
+ * Q, K, V, O and head 0's scores); the problem has every head the chapter names
+ * (given_input()). */
+static const as_matrix *run_table(const as_trace *t, const as_printed *it)
 {
-    const as_head_trace *h = &t->head[0];
+    const as_head_trace *h = &t->head[it->head < 0 ? 0 : it->head];
+    const int layer = it->head < 0;
 
-    switch (what) {
-    case AS_PR_Q: return &t->Q;
-    case AS_PR_K: return &t->K;
-    case AS_PR_V: return &t->V;
+    switch (it->what) {
+    case AS_PR_Q: return layer ? &t->Q : &h->Q;
+    case AS_PR_K: return layer ? &t->K : &h->K;
+    case AS_PR_V: return layer ? &t->V : &h->V;
     case AS_PR_QKT: return &h->QKT;
     case AS_PR_SCALED: return &h->scaled;
     case AS_PR_S: return &h->S;
@@ -108,7 +119,8 @@ static const as_matrix *run_table(const as_trace *t, as_printed_what what)
     case AS_PR_EXPS: return &h->exps;
     case AS_PR_SUM: return &h->sums;
     case AS_PR_A: return &h->A;
-    default: return &t->O;
+    case AS_PR_C: return &t->C;
+    default: return layer ? &t->O : &h->O;
     }
 }
 
@@ -129,10 +141,11 @@ static double softmax_step(const as_matrix *s, as_printed_what what, size_t i, s
     return x;
 }
 
-/* Cell (i, j) of what in the chain of mistake variant k; NAN where that chain has none
- * (or says nothing different of a masked cell). */
-static double variant_value(work *w, size_t k, as_printed_what what, size_t i, size_t j)
+/* Cell (i, j) of item it in the chain of mistake variant k; NAN where that chain has
+ * none (or says nothing different of a masked cell). */
+static double variant_value(work *w, size_t k, const as_printed *it, size_t i, size_t j)
 {
+    const as_printed_what what = it->what;
     const as_chain *c;
     const as_chain_slot *s;
     as_table_grade g;
@@ -144,7 +157,7 @@ static double variant_value(work *w, size_t k, as_printed_what what, size_t i, s
     if ((c = as_chain_get(&w->cache, k)) == NULL)
         return NAN;
     memset(&g, 0, sizeof g);
-    g.kind = chain_kind(what, &g.head);
+    g.kind = chain_kind(it, &g.head);
     s = as_chain_slot_of(c, &w->p, &g);
     if (!s->ok || i >= s->calc.rows || (what != AS_PR_SUM && j >= s->calc.cols))
         return NAN;
@@ -186,7 +199,7 @@ static as_fit find_variant(work *w, const as_vnumber *n)
     if (n->item->what == AS_PR_SQRT)
         return none;
     for (k = 1; k < AS_CHAIN_VARIANTS; k++) {
-        x = variant_value(w, k, n->item->what, (size_t)n->row, (size_t)n->col);
+        x = variant_value(w, k, n->item, (size_t)n->row, (size_t)n->col);
         if (!isnan(x) && as_cell_judge(x, 0, n->right, &cell_rule) != AS_CELL_RIGHT &&
             as_cell_judge(n->printed, n->unit, x, &cell_rule) == AS_CELL_RIGHT)
             return as_chain_variant(k);
@@ -261,8 +274,10 @@ static int misfit(const as_printed *it, const as_matrix *t, const char *path, as
 static int check_item(as_verify *v, work *w, const as_printed *it, const char *path,
                       as_error *err)
 {
-    const as_matrix *t = it->what == AS_PR_SQRT ? NULL : run_table(&w->t, it->what);
+    const as_matrix *t;
     size_t r, c;
+
+    t = it->what == AS_PR_SQRT ? NULL : run_table(&w->t, it);
 
     if (t != NULL && (it->row >= 0 ? (size_t)it->row >= t->rows || it->value.rows != 1
                                    : it->value.rows != t->rows))
@@ -294,10 +309,10 @@ static int check_item(as_verify *v, work *w, const as_printed *it, const char *p
 
 /* ------------------------------------------------------------------ carried errors ---- */
 
-/* Nonzero for a block the chain can take as an answer (whole Q … O). */
+/* Nonzero for a block the chain can take as an answer (whole Q … O, C). */
 static int chain_block(const as_printed *it)
 {
-    return it->row < 0 && it->col < 0 && it->what >= AS_PR_Q && it->what <= AS_PR_O &&
+    return it->row < 0 && it->col < 0 && it->what >= AS_PR_Q && it->what <= AS_PR_C &&
            it->what != AS_PR_SCALED && it->what != AS_PR_SHIFTED && it->what != AS_PR_EXPS &&
            it->what != AS_PR_SUM;
 }
@@ -326,7 +341,7 @@ static int printed_answers(work *w, const as_chapter *ch, as_error *err)
         w->given[w->nans].value = it->value; /* borrowed: never freed through the answer */
         w->given[w->nans].unit = it->unit;
         w->given[w->nans].pos = it->pos;
-        g->kind = chain_kind(it->what, &g->head);
+        g->kind = chain_kind(it, &g->head);
         g->row = -1;
         g->index = w->nans;
         g->given = &w->given[w->nans];
@@ -338,12 +353,13 @@ static int printed_answers(work *w, const as_chapter *ch, as_error *err)
     return 0;
 }
 
-/* Cell (i, j) of what in the chain on the printed blocks, with how far their rounding
+/* Cell (i, j) of item it in the chain on the printed blocks, with how far their rounding
  * moves it (*slack) and the answers it comes from (*bits); NAN where that chain has
  * none, and for the softmax's sub-steps (their rounding is not followed). */
-static double own_value(work *w, as_printed_what what, size_t i, size_t j, double *slack,
+static double own_value(work *w, const as_printed *it, size_t i, size_t j, double *slack,
                         uint64_t *bits)
 {
+    const as_printed_what what = it->what;
     const as_chain *c = as_chain_get(&w->own, 0);
     const as_chain_slot *s;
     as_table_grade g;
@@ -351,7 +367,7 @@ static double own_value(work *w, as_printed_what what, size_t i, size_t j, doubl
     if (c == NULL || what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
         return NAN;
     memset(&g, 0, sizeof g);
-    g.kind = chain_kind(what, &g.head);
+    g.kind = chain_kind(it, &g.head);
     s = as_chain_slot_of(c, &w->p, &g);
     if (!s->ok || i >= s->calc.rows || j >= s->calc.cols ||
         (what == AS_PR_SCALED && w->t.M.v[i * w->t.M.cols + j] != 0))
@@ -380,7 +396,7 @@ static long carried_from(work *w, const as_chapter *ch, const as_vnumber *n)
     double slack = 0;
     uint64_t bits = 0;
     size_t k;
-    const double x = n->row < 0 ? NAN : own_value(w, n->item->what, (size_t)n->row,
+    const double x = n->row < 0 ? NAN : own_value(w, n->item, (size_t)n->row,
                                                   (size_t)n->col, &slack, &bits);
 
     if (isnan(x) || !as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack))
