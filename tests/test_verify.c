@@ -515,6 +515,263 @@ static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
     free(text);
 }
 
+/* ---- a misprint carried downstream ---- */
+
+/* F11 with Wv printed [[5, 10], [5, -9]]: the chapter's V (computed from the true
+ * [5, -10]) is then wrong in column 1 at each of its printings, and the output's column
+ * 1, made from those printed values, is carried from the first of them (v₀, 64:1). */
+#define WV_FROM "[5,-10]]"
+#define WV_TO "[5, -9]]"
+
+static void test_a_misprint_carried_downstream_is_reported_once_where_it_starts(void **state)
+{
+    verified w;
+    size_t i, wrong = 0, carried = 0;
+
+    (void)state;
+    verify_planted(&w, WV_FROM, WV_TO);
+    assert_int_equal(w.v.count, F11_NUMBERS);
+    assert_int_equal(w.v.agree, F11_NUMBERS - 10);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        assert_int_equal(n->col, 1);
+        if (n->item->what == AS_PR_V) { /* v₀, v₁ twice each, the V block: made here */
+            assert_int_equal(n->verdict, AS_VF_WRONG);
+            assert_null(n->from);
+            wrong++;
+        } else { /* 输出第1格, o₁'s, the O block's column 1: from the printed V */
+            assert_int_equal(n->item->what, AS_PR_O);
+            assert_int_equal(n->verdict, AS_VF_CARRIED);
+            assert_non_null(n->from);
+            assert_int_equal(n->from->pos.line, 64);
+            assert_int_equal(n->variant.diag, AS_DIAG_NONE);
+            /* the true value: A₁₀·1 + A₁₁·19 with the chapter's A (row 0: 1·1) */
+            assert_close(n->right, n->row == 0 ? 1.0 : 0.6697615493 + 0.3302384507 * 19, 1e-9);
+            carried++;
+        }
+    }
+    assert_int_equal(wrong, 6);
+    assert_int_equal(carried, 4);
+    verified_free(&w);
+}
+
+static void test_a_new_mistake_after_a_carried_one_is_still_wrong(void **state)
+{
+    char *text = planted(WV_FROM, WV_TO);
+    verified w;
+    size_t i, carried = 0;
+
+    (void)state;
+    memset(&w, 0, sizeof w);
+    /* the O block's last number off in its ninth decimal: not what the printed V gives */
+    verify_generated(&w, replaced(text, "  [6.6976154933,6.6047690135]]",
+                                  "  [6.6976154933,6.6047690153]]"));
+    free(text);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        carried += n->verdict == AS_VF_CARRIED;
+        if (n->item->what == AS_PR_O && n->row == 1 && n->col == 1 && n->item->row < 0) {
+            assert_int_equal(n->verdict, AS_VF_WRONG);
+            assert_null(n->from);
+        }
+    }
+    assert_int_equal(carried, 3);
+    verified_free(&w);
+}
+
+static void test_a_carried_number_is_told_with_where_the_mistake_was_made(void **state)
+{
+    char *text = planted(WV_FROM, WV_TO);
+    FILE *f = fopen("build/tests/verify-carried.txt", "wb");
+
+    (void)state;
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    assert_int_equal(run("verify --lang en build/tests/verify-carried.txt"), 1);
+    assert_file_contains(OUT, "verify-carried.txt:137:25: O row 1, column 1 = 6.6047690135  "
+                              "carried from the misprint in v₀ (64:1): right from the printed "
+                              "numbers; the true value is 6.9442921121");
+    assert_int_equal(run("verify --format json build/tests/verify-carried.txt"), 1);
+    assert_file_contains(OUT, "\"verdict\": \"carried\", \"variant\": null, \"from\": \"64:1\"}");
+}
+
+/* ---- the positional-encoding chapter (F12 style, tests/data/verify/pe-chapter.py) ---- */
+
+#define PE_CHAPTER "tests/data/verify/F12-positions.zh.txt"
+
+/* The chapter at path, read and verified. */
+static void verify_file(verified *w, const char *path)
+{
+    char *text = slurp(path);
+
+    assert_non_null(text);
+    memset(w, 0, sizeof *w);
+    verify_generated(w, text);
+}
+
+/* The PE chapter with its first from replaced by to, read and verified. */
+static void verify_pe_planted(verified *w, const char *from, const char *to)
+{
+    char *text = slurp(PE_CHAPTER);
+
+    assert_non_null(text);
+    memset(w, 0, sizeof *w);
+    verify_generated(w, replaced(text, from, to));
+    free(text);
+}
+
+static void test_the_positions_chapter_verifies_clean_cell_by_cell(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state;
+    verify_file(&w, PE_CHAPTER);
+    assert_int_equal(w.v.count, 16); /* PE [4, 4], its only printed numbers */
+    assert_int_equal(w.v.agree, 16);
+    for (i = 0; i < w.v.count; i++) {
+        assert_int_equal(w.v.num[i].row, (long)(i / 4));
+        assert_int_equal(w.v.num[i].col, (long)(i % 4));
+        assert_int_equal(w.v.num[i].at.line, 8 + (int)(i / 4));
+    }
+    /* numpy: cos(1/10000^(2/4)) = cos(0.01), sin(3) */
+    assert_close(w.v.num[7].right, 0.9999500004166653, 1e-15);
+    assert_close(w.v.num[12].right, 0.1411200080598672, 1e-15);
+    verified_free(&w);
+}
+
+static void test_a_pe_table_made_with_base_100_is_named_base_100(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-base100.zh.txt");
+    assert_int_equal(w.v.count, 16);
+    assert_int_equal(w.v.agree, 10); /* columns 0 and 1 have frequency 1 in either base */
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        const int changed = n->row > 0 && n->col >= 2;
+        assert_int_equal(n->verdict, changed ? AS_VF_WRONG : AS_VF_AGREES);
+        assert_int_equal(n->pe_variant, changed ? AS_PE_BASE_100 : AS_PE_NONE);
+    }
+    /* printed sin(1/10) = 0.0998; numpy sin(1/100) */
+    assert_close(w.v.num[6].printed, 0.0998, 0);
+    assert_close(w.v.num[6].right, 0.009999833334166664, 1e-15);
+    verified_free(&w);
+}
+
+static void test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped(void **state)
+{
+    verified w;
+    size_t i;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-swapped.zh.txt");
+    assert_int_equal(w.v.count, 16);
+    assert_int_equal(w.v.agree, 0);
+    for (i = 0; i < w.v.count; i++) {
+        assert_int_equal(w.v.num[i].verdict, AS_VF_WRONG);
+        assert_int_equal(w.v.num[i].pe_variant, AS_PE_SIN_COS_SWAPPED);
+    }
+    verified_free(&w);
+}
+
+static void test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_pe_planted(&w, "0.9093", "0.9039"); /* sin 2, two digits swapped */
+    assert_int_equal(w.v.agree, 15);
+    assert_int_equal(w.v.num[8].verdict, AS_VF_WRONG);
+    assert_int_equal(w.v.num[8].at.line, 10);
+    assert_int_equal(w.v.num[8].at.col, 9);
+    assert_close(w.v.num[8].right, 0.9092974268256817, 1e-15);
+    assert_int_equal(w.v.num[8].pe_variant, AS_PE_NONE);
+    assert_int_equal(w.v.num[8].variant.diag, AS_DIAG_NONE);
+    verified_free(&w);
+    verify_pe_planted(&w, "0.8415", "0.8414"); /* sin 1 = 0.841470…, cut, not rounded */
+    assert_int_equal(w.v.agree, 15);
+    assert_int_equal(w.v.num[4].verdict, AS_VF_TRUNCATED);
+    assert_int_equal(w.v.num[4].at.line, 9);
+    verified_free(&w);
+}
+
+static void test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x(void **state)
+{
+    (void)state;
+    /* Q = (X + PE) @ Wq …: the run adds the printed PE's encoding before the projections */
+    assert_int_equal(run("run examples/sinusoidal.txt --force -o build/tests/verify-sinusoidal.txt"), 0);
+    assert_int_equal(run("verify build/tests/verify-sinusoidal.txt"), 0);
+    assert_file_contains(OUT, "共核对32个数：全部一致。");
+    assert_int_equal(run("verify --lang en --format json tests/data/verify/F12-base100.zh.txt"), 1);
+    assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"pe_base_100\"}");
+    assert_int_equal(run("verify --lang en tests/data/verify/F12-swapped.zh.txt"), 1);
+    assert_file_contains(OUT, "F12-swapped.zh.txt:8:14: PE row 0, column 0 = 1  wrong: it is 0 "
+                              "(exactly what pe_sin_cos_swapped gives: sin and cos swapped");
+}
+
+/* ---- several heads ---- */
+
+/* `run examples/two-heads.txt` as a chapter: per-head blocks named Q₀ … O₁, Q₀K₀ᵀ, S₁.
+ * Counted by hand: Q, K, V [3, 4] (36), each head's Q, K, V [3, 2], QKᵀ, S, A [3, 3],
+ * O [3, 2] (2 × 51), C [3, 4] (12), O [3, 3] (9): 159. */
+#define TWO_HEADS "build/tests/verify-two-heads.txt"
+#define TWO_HEADS_NUMBERS 159
+
+static void test_a_chapter_of_two_heads_verifies_clean_head_by_head(void **state)
+{
+    verified w;
+    size_t i, per_head[2] = {0, 0};
+
+    (void)state;
+    assert_int_equal(run("run examples/two-heads.txt --force -o " TWO_HEADS), 0);
+    assert_int_equal(run("verify " TWO_HEADS), 0);
+    assert_file_contains(OUT, "共核对159个数：全部一致。");
+    verify_file(&w, TWO_HEADS);
+    assert_int_equal(w.v.count, TWO_HEADS_NUMBERS);
+    assert_int_equal(w.v.agree, TWO_HEADS_NUMBERS);
+    for (i = 0; i < w.v.count; i++)
+        if (w.v.num[i].item->head >= 0)
+            per_head[w.v.num[i].item->head]++;
+    assert_int_equal(per_head[0], 51);
+    assert_int_equal(per_head[1], 51);
+    verified_free(&w);
+}
+
+static void test_a_misprint_in_head_1_is_found_in_head_1(void **state)
+{
+    char *text;
+    verified w;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(run("run examples/two-heads.txt --force -o " TWO_HEADS), 0);
+    text = slurp(TWO_HEADS);
+    assert_non_null(text);
+    memset(&w, 0, sizeof w);
+    /* S₁[0][0] = 1/√2, two digits swapped */
+    verify_generated(&w, replaced(text, "[[0.7071067812,", "[[0.7071067821,"));
+    free(text);
+    assert_int_equal(w.v.agree, TWO_HEADS_NUMBERS - 1);
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        assert_int_equal(n->verdict, AS_VF_WRONG);
+        assert_int_equal(n->item->what, AS_PR_S);
+        assert_int_equal(n->item->head, 1);
+        assert_int_equal(n->at.line, 69);
+        assert_close(n->right, sqrt(0.5), 1e-15);
+    }
+    verified_free(&w);
+}
+
 /* ---- the command ---- */
 
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
@@ -560,6 +817,16 @@ int main(void)
         cmocka_unit_test(test_outputs_mixed_from_the_keys_in_generated_chapters_are_named),
         cmocka_unit_test(test_a_chapter_without_x_is_refused_with_its_place),
         cmocka_unit_test(test_a_row_past_the_table_is_refused_at_its_place),
+        cmocka_unit_test(test_a_misprint_carried_downstream_is_reported_once_where_it_starts),
+        cmocka_unit_test(test_a_new_mistake_after_a_carried_one_is_still_wrong),
+        cmocka_unit_test(test_a_carried_number_is_told_with_where_the_mistake_was_made),
+        cmocka_unit_test(test_the_positions_chapter_verifies_clean_cell_by_cell),
+        cmocka_unit_test(test_a_pe_table_made_with_base_100_is_named_base_100),
+        cmocka_unit_test(test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped),
+        cmocka_unit_test(test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places),
+        cmocka_unit_test(test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x),
+        cmocka_unit_test(test_a_chapter_of_two_heads_verifies_clean_head_by_head),
+        cmocka_unit_test(test_a_misprint_in_head_1_is_found_in_head_1),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* chapter.h - a chapter's text as the book prints it (SPEC §18), read on the one matrix
  * grammar (reader.h): its blocks (X, Wq, Wk, Wv, M as given; Q, K, V, QKᵀ, S, A, O as
- * computed, with their captions and formula heads) and the walk-through's lines
+ * computed, with their captions and formula heads; PE, the sinusoidal encoding) and
+ * the walk-through's lines
  * (`q₀ = x₀Wq = […] = [0,1]`, `q₁·k₀ = 1×1+0×0 = 1`, `缩放分数：…`, `减最大值：…`,
  * `取指数：…`, `指数之和：…`, `除以总和：…`, `输出第0格 = … ≈ …`, `o₁ ≈ […]`, `√2≈1.414214`);
  * every other line is prose and skipped. Each printed number keeps its value, the unit
@@ -24,6 +25,8 @@ typedef enum as_printed_what {
     AS_PR_EXPS,      /* its exps (取指数：) */
     AS_PR_SUM,       /* their sum, one number (指数之和：) */
     AS_PR_A, AS_PR_O,
+    AS_PR_C,         /* the heads' outputs side by side, C = [O₀|O₁] */
+    AS_PR_PE,        /* a sinusoidal table PE [positions, d_model], positions from 0 */
     AS_PR_SQRT,      /* √N ≈ v: one number; arg is N */
     AS_PR_KINDS
 } as_printed_what;
@@ -34,6 +37,8 @@ typedef struct as_printed {
     int input;        /* AS_PR_INPUT: the as_mat_id */
     long row, col;    /* the table's row and column its first cell is: -1 for all rows
                        * (a block), all columns (a row) */
+    long head;        /* a block named with a head's subscript (Q₀, Q₀K₀ᵀ, S₁): that head;
+                       * -1 otherwise (the layer's Q, K, V, O; the one head's QKᵀ, S, A) */
     double arg;       /* AS_PR_SQRT: the N of √N */
     as_matrix value;  /* [r, c] as printed (-inf where the book prints −∞) */
     as_matrix unit;   /* [r, c] the unit of each number's last written digit, 0 if exact */

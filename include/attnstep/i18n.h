@@ -743,6 +743,9 @@ typedef enum as_msg {
     AS_MSG_VF_ROUNDED,     /* %s the right value */
     AS_MSG_VF_WRONG,       /* %s the right value */
     AS_MSG_VF_VARIANT,     /* %s code, %s the mistake explained */
+    AS_MSG_VF_CARRIED,     /* %s the misprinted table, %d:%d its place, %s the true value */
+    AS_MSG_VF_PE_BASE_100, /* a PE table made with base 100 (explained as a mistake) */
+    AS_MSG_VF_PE_SWAPPED,  /* a PE table with sin and cos swapped */
     AS_MSG_VF_COUNT_CLEAN, /* %zu numbers checked */
     AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
     AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */

@@ -15,6 +15,9 @@ typedef enum as_rope_pairing { AS_ROPE_HALF = 0, AS_ROPE_INTERLEAVED } as_rope_p
  * pe[p][2i] = sin(p / 10000^(2i/d)), pe[p][2i+1] = cos(p / 10000^(2i/d)). */
 void as_sinusoidal(double *pe, size_t n, size_t d, size_t offset);
 
+/* The same with another base than 10000 (a book's base 100 is checked with it). */
+void as_sinusoidal_base(double *pe, size_t n, size_t d, size_t offset, double base);
+
 /* θ_i = base^(−2i/d): the angle per position of RoPE's pair i in a row of d numbers. */
 double as_rope_theta(size_t i, size_t d, double base);
 

@@ -19,8 +19,18 @@ typedef enum as_vverdict {
     AS_VF_TRUNCATED,   /* the right value cut at its last printed digit, not rounded */
     AS_VF_ROUNDED,     /* within one unit, not half: rounded the other way */
     AS_VF_WRONG,
+    AS_VF_CARRIED,     /* wrong, but right from the printed tables it is made from, one of
+                        * which is wrong: the mistake was made earlier (from) */
     AS_VF_VERDICTS
 } as_vverdict;
+
+/* The named variants of a sinusoidal table (PE), beside check's mistakes. */
+typedef enum as_pe_variant {
+    AS_PE_NONE = 0,
+    AS_PE_BASE_100,     /* PE[p][2i] = sin(p / 100^(2i/d)): base 100 for 10000 */
+    AS_PE_SIN_COS_SWAPPED, /* cos in the even columns, sin in the odd ones */
+    AS_PE_VARIANTS
+} as_pe_variant;
 
 /* One printed number, checked. */
 typedef struct as_vnumber {
@@ -32,6 +42,9 @@ typedef struct as_vnumber {
     as_vverdict verdict;
     as_fit variant;         /* wrong: the named mistake that gives the printed number
                              * (diag AS_DIAG_NONE when none does) */
+    as_pe_variant pe_variant; /* a wrong number of a PE table: the variant that gives it */
+    const as_printed *from;   /* carried: the first printing of the wrong table it comes
+                               * from (borrowed from the chapter); else NULL */
 } as_vnumber;
 
 typedef struct as_verify {
@@ -41,9 +54,11 @@ typedef struct as_verify {
 } as_verify;
 
 /* Recomputes every printed number of ch from the tables it gives (X, Wq, Wk, Wv, and M
- * when printed). Returns 0 and fills v (free with as_verify_free(); it borrows ch); or
- * -1 with err set: the chapter gives no X or W table, or prints a table or row the
- * problem does not have (another shape, a row past its last). */
+ * when printed; a PE table is added to X before the projections, and is itself
+ * recomputed from its shape alone, so a chapter of PE tables needs no X). Returns 0
+ * and fills v (free with as_verify_free(); it borrows ch); or -1 with err set: the
+ * chapter gives no X or W table, or prints a table or row the problem does not have
+ * (another shape, a row past its last). */
 int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err);
 
 /* Frees what v owns and leaves it empty. */

@@ -1450,6 +1450,14 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_VF_ROUNDED] = {"舍入不同：应为%s", "rounded differently: %s"},
     [AS_MSG_VF_WRONG] = {"错误：应为%s", "wrong: it is %s"},
     [AS_MSG_VF_VARIANT] = {"（正好是%s的结果：%s）", " (exactly what %s gives: %s)"},
+    [AS_MSG_VF_CARRIED] = {"沿用了%s（%d:%d）印错的数：照印出的数算，这一步没有算错；真值是%s",
+                           "carried from the misprint in %s (%d:%d): right from the printed "
+                           "numbers; the true value is %s"},
+    [AS_MSG_VF_PE_BASE_100] = {"位置编码的底数用了100，不是10000：PE[p][2i] = sin(p/100^(2i/d))",
+                               "the encoding made with base 100, not 10000: "
+                               "PE[p][2i] = sin(p/100^(2i/d))"},
+    [AS_MSG_VF_PE_SWAPPED] = {"sin和cos放反了：偶数列应是sin，奇数列应是cos",
+                              "sin and cos swapped: the even columns are sin, the odd ones cos"},
     [AS_MSG_VF_COUNT_CLEAN] = {"共核对%zu个数：全部一致。", "%zu numbers checked: all agree."},
     [AS_MSG_VF_COUNT] = {"共核对%zu个数：%zu个一致，%zu个不一致。",
         "%zu numbers checked: %zu agree, %zu do not."},

@@ -32,7 +32,8 @@ typedef struct ctx {
 
 /* The reader's names of what a matrix is (kept alive for its messages). */
 static const char *const kind_name[AS_PR_KINDS] = {
-    "X", "Q", "K", "V", "QK\xE1\xB5\x80", "s", "S", "s - max", "exp", "sum", "A", "O", ROOT,
+    "X", "Q", "K", "V", "QK\xE1\xB5\x80", "s", "S", "s - max", "exp", "sum", "A", "O", "C",
+    "PE", ROOT,
 };
 
 /* ------------------------------------------------------------------ small readers ---- */
@@ -97,21 +98,41 @@ static size_t row_name(const char *p, const char *end, as_printed_what *what, lo
     return 1 + n;
 }
 
-/* Bytes of a block's name at p: ASCII letters, digits, "_", "^" and ᵀ ("QKᵀ", "W_Q").
- * *it gets what the block is; 0 when the name is no table of the chapter. */
+/* Bytes of a head's number at p in subscript digits ("₁" of S₁); *h gets it. 0 when p
+ * holds none. */
+static size_t head_digits(const char *p, const char *end, long *h)
+{
+    const char *q = p;
+
+    for (*h = 0; end - q >= 3 && memcmp(q, "\xE2\x82", 2) == 0 && (unsigned char)q[2] >= 0x80 &&
+                 (unsigned char)q[2] <= 0x89 && *h < 100000;
+         q += 3)
+        *h = *h * 10 + ((unsigned char)q[2] - 0x80);
+    return (size_t)(q - p);
+}
+
+/* Bytes of a block's name at p: ASCII letters, digits, "_", "^" and ᵀ ("QKᵀ", "W_Q"),
+ * with a head's subscript after a letter as the multi-head chapter names its tables
+ * (Q₀, Q₀K₀ᵀ, S₁: one head throughout). *it gets what the block is (and its head); 0
+ * when the name is no table of the chapter. */
 static size_t block_name(const char *p, const char *end, as_printed *it)
 {
-    static const char *const out[] = {"Q", "K", "V", "QKT", "QK^T", "S", "A", "O"};
-    static const as_printed_what kinds[] = {AS_PR_Q, AS_PR_K, AS_PR_V, AS_PR_QKT,
-                                            AS_PR_QKT, AS_PR_S, AS_PR_A, AS_PR_O};
+    static const char *const out[] = {"Q", "K", "V", "QKT", "QK^T", "S", "A", "O", "C", "PE"};
+    static const as_printed_what kinds[] = {AS_PR_Q, AS_PR_K, AS_PR_V, AS_PR_QKT, AS_PR_QKT,
+                                            AS_PR_S, AS_PR_A, AS_PR_O, AS_PR_C, AS_PR_PE};
     char plain[16];
-    size_t n = 0, used = 0, i;
-    int id;
+    size_t n = 0, used = 0, i, k;
+    long head = -1, h;
+    int id, mixed = 0;
 
     while (p + n < end && used + 1 < sizeof plain) {
         if (end - p - n >= 3 && memcmp(p + n, SUB_T, 3) == 0)
             plain[used++] = 'T', n += 3;
-        else if (as_lex_ident_len(p + n, end) > 0 || p[n] == '^' ||
+        else if (used > 0 && (k = head_digits(p + n, end, &h)) > 0) {
+            mixed |= head >= 0 && h != head; /* Q₀K₁ᵀ: two heads */
+            head = h;
+            n += k;
+        } else if (as_lex_ident_len(p + n, end) > 0 || p[n] == '^' ||
                  (n > 0 && p[n] >= '0' && p[n] <= '9'))
             plain[used++] = p[n++];
         else
@@ -120,14 +141,19 @@ static size_t block_name(const char *p, const char *end, as_printed *it)
     plain[used] = '\0';
     if (used == 0 || (p + n < end && (unsigned char)p[n] >= 0x80 && equals(p + n, end) == NULL))
         return 0;
+    if (mixed)
+        return 0;
     if ((id = as_mat_lookup(plain, used)) >= 0) {
+        if (head >= 0)
+            return 0; /* a given table has no head's subscript */
         it->what = AS_PR_INPUT;
         it->input = id;
         return n;
     }
     for (i = 0; i < sizeof out / sizeof out[0]; i++)
-        if (strcmp(plain, out[i]) == 0 || (i == 3 && strcmp(plain, "QKT") == 0)) {
+        if (strcmp(plain, out[i]) == 0 && (head < 0 || kinds[i] < AS_PR_C)) {
             it->what = kinds[i];
+            it->head = head;
             return n;
         }
     return 0;
@@ -238,7 +264,7 @@ static const char *block_at(const as_cursor *c, as_printed *it, size_t *n)
     const char *q, *table;
 
     memset(it, 0, sizeof *it);
-    it->row = it->col = -1;
+    it->row = it->col = it->head = -1;
     if ((*n = block_name(c->p, c->end, it)) == 0 ||
         (q = equals(c->p + *n, c->end)) == NULL)
         return NULL;
@@ -327,6 +353,7 @@ static int key_line(as_reader *r, size_t k, as_printed_what what, long cell)
     as_printed it;
 
     memset(&it, 0, sizeof it);
+    it.head = -1;
     it.what = what;
     it.row = x->row >= 0 ? x->row : 0;
     it.col = -1;
@@ -359,6 +386,7 @@ static long named_at(as_reader *r, const char *p, size_t k, as_printed_what what
     size_t kk;
 
     memset(&it, 0, sizeof it);
+    it.head = -1;
     it.what = what;
     it.row = row;
     it.col = -1;
@@ -401,6 +429,7 @@ static long root_at(as_reader *r, const char *p)
     if (k == 0 || (q = equals(p + 3 + k, e)) == NULL || *blanks(p + 3 + k, e) == '=')
         return 3;
     memset(&it, 0, sizeof it);
+    it.head = -1;
     it.what = AS_PR_SQRT;
     it.row = it.col = -1;
     it.arg = n;
@@ -449,6 +478,7 @@ static int cell_end(as_reader *r)
     if (x->cell < 0 || e - p < 3 || memcmp(p, APPROX, 3) != 0)
         return 0;
     memset(&it, 0, sizeof it);
+    it.head = -1;
     it.what = AS_PR_O;
     it.row = x->row >= 0 ? x->row : 0;
     it.col = x->cell;

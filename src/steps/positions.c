@@ -6,13 +6,18 @@
 
 void as_sinusoidal(double *pe, size_t n, size_t d, size_t offset)
 {
+    as_sinusoidal_base(pe, n, d, offset, 10000.0);
+}
+
+void as_sinusoidal_base(double *pe, size_t n, size_t d, size_t offset, double base)
+{
     size_t r, c;
 
     for (r = 0; r < n; r++) {
         const double p = (double)(offset + r);
         for (c = 0; c < d; c++) {
-            /* columns 2i and 2i+1 share the frequency 1 / 10000^(2i/d) */
-            const double angle = p / pow(10000.0, (double)(c - c % 2) / (double)d);
+            /* columns 2i and 2i+1 share the frequency 1 / base^(2i/d) */
+            const double angle = p / pow(base, (double)(c - c % 2) / (double)d);
             pe[r * d + c] = c % 2 == 0 ? sin(angle) : cos(angle);
         }
     }

@@ -37,11 +37,25 @@ static void what_of(char *buf, size_t size, const as_vnumber *n, const as_render
         snprintf(buf, size, "%s", it->name);
 }
 
+/* The codes of the PE variants (JSON and the reports). */
+static const char *const pe_code[AS_PE_VARIANTS] = {NULL, "pe_base_100", "pe_sin_cos_swapped"};
+
+/* The code of the named variant of wrong number n, or NULL when none is named. */
+static const char *variant_code(const as_vnumber *n)
+{
+    if (n->pe_variant != AS_PE_NONE)
+        return pe_code[n->pe_variant];
+    return n->variant.diag != AS_DIAG_NONE ? as_diag_code(n->variant.diag) : NULL;
+}
+
 /* The verdict on n in words, with the right value and the named mistake. */
 static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_render_opts *o)
 {
     static const as_msg words[AS_VF_VERDICTS] = {AS_MSG_VF_AGREES, AS_MSG_VF_TRUNCATED,
-                                                 AS_MSG_VF_ROUNDED, AS_MSG_VF_WRONG};
+                                                 AS_MSG_VF_ROUNDED, AS_MSG_VF_WRONG,
+                                                 AS_MSG_VF_CARRIED};
+    static const as_msg pe_why[AS_PE_VARIANTS] = {AS_MSG_VF_AGREES, AS_MSG_VF_PE_BASE_100,
+                                                  AS_MSG_VF_PE_SWAPPED};
     char right[64], why[512];
     size_t used;
     as_table_grade g;
@@ -49,10 +63,20 @@ static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_ren
     /* a number cut or rounded the other way is shown to its own digits, a wrong one to
      * the report's (--digits) */
     as_fmt_display(right, sizeof right, n->right,
-                   n->verdict == AS_VF_WRONG ? o->digits : digits_of(n->unit, o), o->ascii);
-    used = (size_t)snprintf(buf, size, msg(o, words[n->verdict]), right);
-    if (n->verdict != AS_VF_WRONG || n->variant.diag == AS_DIAG_NONE || used >= size)
+                   n->verdict >= AS_VF_WRONG ? o->digits : digits_of(n->unit, o), o->ascii);
+    if (n->verdict == AS_VF_CARRIED) {
+        snprintf(buf, size, msg(o, AS_MSG_VF_CARRIED), n->from->name, n->from->pos.line,
+                 n->from->pos.col, right);
         return;
+    }
+    used = (size_t)snprintf(buf, size, msg(o, words[n->verdict]), right);
+    if (n->verdict != AS_VF_WRONG || variant_code(n) == NULL || used >= size)
+        return;
+    if (n->pe_variant != AS_PE_NONE) {
+        snprintf(buf + used, size - used, msg(o, AS_MSG_VF_VARIANT), variant_code(n),
+                 msg(o, pe_why[n->pe_variant]));
+        return;
+    }
     memset(&g, 0, sizeof g);
     g.diagnosis = n->variant.diag;
     g.detail = n->variant.detail;
@@ -115,7 +139,7 @@ int as_verify_md(FILE *out, const as_verify *v, const char *path, const as_rende
 int as_verify_json(FILE *out, const as_verify *v, const char *path)
 {
     static const char *const verdicts[AS_VF_VERDICTS] = {"agrees", "truncated", "rounded",
-                                                         "wrong"};
+                                                         "wrong", "carried"};
     char place[64];
     size_t i;
 
@@ -133,10 +157,13 @@ int as_verify_json(FILE *out, const as_verify *v, const char *path)
         fputs(", \"recomputed\": ", out);
         as_json_number(out, n->right);
         fprintf(out, ", \"verdict\": \"%s\", \"variant\": ", verdicts[n->verdict]);
-        if (n->variant.diag != AS_DIAG_NONE)
-            fprintf(out, "\"%s\"}", as_diag_code(n->variant.diag));
+        if (variant_code(n) != NULL)
+            fprintf(out, "\"%s\"", variant_code(n));
         else
-            fputs("null}", out);
+            fputs("null", out);
+        if (n->from != NULL)
+            fprintf(out, ", \"from\": \"%d:%d\"", n->from->pos.line, n->from->pos.col);
+        fputc('}', out);
     }
     fprintf(out, "\n], \"checked\": %zu, \"agree\": %zu}\n", v->count, v->agree);
     return ferror(out) ? -1 : 0;
