@@ -18,7 +18,7 @@ typedef struct as_render_opts {
     int ascii;      /* plain ASCII symbols */
     int color;      /* nonzero: ANSI colours */
     unsigned only;  /* bit (1u << as_table) per table to show; 0 shows all */
-    long row;       /* trace: the receiving row, -1 for the last, -2 for all */
+    long row;       /* trace: the receiving row, AS_ROW_LAST or AS_ROW_ALL */
     int step;       /* trace: 0 walks every step; 1 to 4 only that step of the chapter's
                        walk (scores, scaling, softmax, mixing), after the tables it
                        starts from and makes (--step N) */
@@ -33,6 +33,17 @@ typedef struct as_render_opts {
  * case for the letters). Returns 0 and sets *only; or -1 and points *bad at the
  * offending name (within list). */
 int as_only_parse(const char *list, unsigned *only, const char **bad);
+
+/* --row's two words: the last row, every row. */
+enum { AS_ROW_LAST = -1, AS_ROW_ALL = -2 };
+
+/* The rows [*first, *last] that row (a row, AS_ROW_LAST or AS_ROW_ALL) names among n.
+ * Returns 0, or -1 when it names none of them. */
+int as_row_span(long row, size_t n, size_t *first, size_t *last);
+
+/* The words m in o's language: the one helper every renderer and report says its words
+ * with. */
+const char *as_say(const as_render_opts *o, as_msg m);
 
 /* Nonzero when table t is to be shown under o. */
 int as_shows(const as_render_opts *o, as_table t);
@@ -52,7 +63,7 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
                            const as_render_opts *o);
 
 /* `trace`: the hand calculation as the chapter walks it (SPEC §5), for the receiving row
- * o->row (-1 the last, -2 every row); ignores o->only. Every number comes from t.
+ * o->row (AS_ROW_LAST, AS_ROW_ALL or a row); ignores o->only. Every number comes from t.
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 

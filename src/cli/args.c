@@ -150,9 +150,9 @@ static int option_row(as_cli *cli, const char *arg, as_error *err)
 
     cli->row_given = 1;
     if (strcmp(arg, "all") == 0)
-        cli->render.row = -2;
+        cli->render.row = AS_ROW_ALL;
     else if (strcmp(arg, "last") == 0)
-        cli->render.row = -1;
+        cli->render.row = AS_ROW_LAST;
     else if (whole(arg, 0, LONG_MAX, &v) == 0)
         cli->render.row = v;
     else
@@ -513,7 +513,7 @@ int as_cli_parse(as_cli *cli, int argc, char **argv, as_error *err)
 
     memset(cli, 0, sizeof *cli);
     cli->render.digits = 10;
-    cli->render.row = -1;
+    cli->render.row = AS_ROW_LAST;
     cli->tol = -1;
     cli->level = 0;
     cli->head = -1;

@@ -65,8 +65,8 @@ static as_practice_opts practice_opts(const as_cli *cli, const as_session *s)
     o.ro = cli->render;
     o.tables = cli->render.only;
     o.row = -1;
-    if (cli->row_given && cli->render.row != -2)
-        o.row = cli->render.row == -1 ? (long)s->p.n - 1 : cli->render.row;
+    if (cli->row_given && cli->render.row != AS_ROW_ALL)
+        o.row = cli->render.row == AS_ROW_LAST ? (long)s->p.n - 1 : cli->render.row;
     o.judge.tol = cli->tol;
     o.judge.require_digits = 0;
     o.echo = !isatty(STDIN_FILENO);

@@ -35,7 +35,7 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
         return as_cli_with_tiles(out, cli, 1, err);
     }
     as_note_alibi_unmasked(&s, cli);
-    as_note_long_output(&s, cli, cli->render.row == -2 ? s.p.n : 1);
+    as_note_long_output(&s, cli, cli->render.row == AS_ROW_ALL ? s.p.n : 1);
     rc = cli->format == AS_FMT_HTML ? as_render_html_trace(out, &s.p, &s.t, &cli->render)
                                     : as_render_trace(out, &s.p, &s.t, &cli->render);
     as_session_free(&s);

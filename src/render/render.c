@@ -29,6 +29,20 @@ int as_only_parse(const char *list, unsigned *only, const char **bad)
     return as_names_parse(list, table_lookup, only, bad);
 }
 
+int as_row_span(long row, size_t n, size_t *first, size_t *last)
+{
+    if (row < AS_ROW_ALL || n == 0 || (row >= 0 && (size_t)row >= n))
+        return -1;
+    *first = row == AS_ROW_ALL ? 0 : row == AS_ROW_LAST ? n - 1 : (size_t)row;
+    *last = row == AS_ROW_ALL ? n - 1 : *first;
+    return 0;
+}
+
+const char *as_say(const as_render_opts *o, as_msg m)
+{
+    return as_msg_text(o->lang, m);
+}
+
 int as_shows(const as_render_opts *o, as_table t)
 {
     return o->only == 0 || (o->only & (1u << t)) != 0;

@@ -22,11 +22,6 @@ typedef struct dwalk {
     as_decode_row r; /* the step's scores and shares, made again (as_decode_scores) */
 } dwalk;
 
-static const char *msg(const dwalk *w, as_msg m)
-{
-    return as_msg_text(w->o->lang, m);
-}
-
 
 /* count values from v, contiguous. */
 static as_view span(const double *v, size_t count)
@@ -65,7 +60,7 @@ static void row_line(dwalk *w, const char *name, size_t step, long head, as_view
 
     row_text(&t, w, name, step, head, v);
     if (note != AS_MSG_COUNT)
-        as_text_addf(&t, msg(w, note), count);
+        as_text_addf(&t, as_say(w->o, note), count);
     as_block_add(w->b, "%s", as_text_str(&t));
     w->b->failed |= t.failed;
     as_text_free(&t);
@@ -113,7 +108,7 @@ static void projections(dwalk *w, size_t t)
     double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
     size_t h, g;
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_DC_NEW));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_DC_NEW));
     if (row == NULL) {
         w->b->failed = 1;
         return;
@@ -189,9 +184,9 @@ static void cache(dwalk *w, size_t t)
     const as_problem *p = w->p;
     size_t g;
 
-    as_block_add(w->b, msg(w, AS_MSG_DC_CACHE), t + 1);
+    as_block_add(w->b, as_say(w->o, AS_MSG_DC_CACHE), t + 1);
     if (p->mask == AS_MASK_WINDOW && p->window < p->n)
-        as_block_add(w->b, msg(w, AS_MSG_DC_WINDOW), p->window);
+        as_block_add(w->b, as_say(w->o, AS_MSG_DC_WINDOW), p->window);
     if (t + 1 > CACHE_SHOWN)
         return;
     if (!per_head(p)) {
@@ -209,7 +204,7 @@ static void reads_line(dwalk *w, size_t t)
     size_t idx_first = w->d->first[t];
 
     as_expand_words(&words, w->p->kv_tokens + idx_first, NULL, t + 1 - idx_first, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_DC_READS), as_text_str(&words));
+    as_block_add(w->b, as_say(w->o, AS_MSG_DC_READS), as_text_str(&words));
     w->b->failed |= words.failed;
     as_text_free(&words);
 }
@@ -222,7 +217,7 @@ static void vector_line(dwalk *w, as_msg m, const char *name, size_t t, long hea
     as_text line = {0};
 
     row_text(&line, w, name, t, head, span(v, count));
-    as_block_add(w->b, msg(w, m), as_text_str(&line));
+    as_block_add(w->b, as_say(w->o, m), as_text_str(&line));
     w->b->failed |= line.failed;
     as_text_free(&line);
 }
@@ -239,7 +234,7 @@ static void heads(dwalk *w, size_t t)
     for (h = 0; h < p->heads; h++) {
         const long hd = p->heads > 1 ? (long)h : -1;
         if (p->heads > 1)
-            as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
+            as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), h);
         if (as_decode_scores(&w->r, d, p, h, t) != 0) {
             w->b->failed = 1;
             return;
@@ -258,19 +253,19 @@ static void output(dwalk *w, size_t t)
     as_text line = {0};
 
     row_text(&line, w, "o", t, -1, span(&AS_AT(d->O, t, 0), d->O.cols));
-    as_block_add(w->b, msg(w, AS_MSG_TR_OUT_ROW), w->p->tokens[t], as_text_str(&line));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_OUT_ROW), w->p->tokens[t], as_text_str(&line));
     w->b->failed |= line.failed;
     as_text_free(&line);
     if (d->same != NULL)
-        as_block_add(w->b, msg(w, d->same[t] ? AS_MSG_DC_SAME : AS_MSG_DC_DIFFERS), t);
-    as_block_add(w->b, msg(w, AS_MSG_DC_WORK), d->reads[t] * w->p->heads, t + 1, t + 1,
+        as_block_add(w->b, as_say(w->o, d->same[t] ? AS_MSG_DC_SAME : AS_MSG_DC_DIFFERS), t);
+    as_block_add(w->b, as_say(w->o, AS_MSG_DC_WORK), d->reads[t] * w->p->heads, t + 1, t + 1,
                  d->full[t]);
 }
 
 static void step(dwalk *w, size_t t)
 {
     as_block_gap(w->b);
-    as_block_add(w->b, msg(w, AS_MSG_DC_STEP), t, w->p->tokens[t]);
+    as_block_add(w->b, as_say(w->o, AS_MSG_DC_STEP), t, w->p->tokens[t]);
     projections(w, t);
     cache(w, t);
     reads_line(w, t);
@@ -288,11 +283,11 @@ int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
 
     if (!d->keep || as_decode_row_init(&w.r, p) != 0)
         return -1;
-    as_block_add(&b, "%s", msg(&w, AS_MSG_DC_INTRO));
+    as_block_add(&b, "%s", as_say(w.o, AS_MSG_DC_INTRO));
     for (t = 0; t < d->n; t++)
         step(&w, t);
     as_block_gap(w.b);
-    as_block_add(&b, msg(&w, AS_MSG_DC_TOTAL), d->n, d->dots, d->rows_full, d->dots_full);
+    as_block_add(&b, as_say(w.o, AS_MSG_DC_TOTAL), d->n, d->dots, d->rows_full, d->dots_full);
     as_block_print(out, &b);
     rc = b.failed || ferror(out) ? -1 : 0;
     as_block_free(&b);

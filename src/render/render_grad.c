@@ -55,11 +55,6 @@ static int shows(const out_text *w, as_grad_table t)
     return w->o->only == 0 || (w->o->only & (1u << t)) != 0;
 }
 
-static const char *msg(const out_text *w, as_msg m)
-{
-    return as_msg_text(w->o->lang, m);
-}
-
 static const char *sym(const out_text *w, as_sym s)
 {
     return as_sym_text(w->o->ascii, s);
@@ -98,16 +93,16 @@ static void start(out_text *w, const as_trace *t)
     (void)t;
     if (w->o->only == 0) {
         if (w->p->in->title != NULL)
-            as_block_add(w->b, msg(w, AS_MSG_TITLE), w->p->in->title);
-        as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_INTRO));
+            as_block_add(w->b, as_say(w->o, AS_MSG_TITLE), w->p->in->title);
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_INTRO));
         rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
         snprintf(rel, sizeof rel, "%s %s", rounded ? sym(w, AS_SYM_APPROX) : "=", num);
         if (g->loss_kind == AS_LOSS_SUM)
-            as_block_add(w->b, msg(w, AS_MSG_GRAD_LOSS_SUM), rel);
+            as_block_add(w->b, as_say(w->o, AS_MSG_GRAD_LOSS_SUM), rel);
         else if (g->loss_kind == AS_LOSS_MSE)
-            as_block_add(w->b, msg(w, AS_MSG_GRAD_LOSS_MSE), rel);
+            as_block_add(w->b, as_say(w->o, AS_MSG_GRAD_LOSS_MSE), rel);
         else
-            as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_LOSS_GIVEN));
+            as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_LOSS_GIVEN));
     }
     snprintf(expr, sizeof expr, "dO%s", g->loss_kind == AS_LOSS_MSE
                                             ? (w->o->ascii ? " = O - target" : " = O − target")
@@ -127,7 +122,7 @@ static void output_projection(out_text *w)
     snprintf(expr, sizeof expr, "dWo = C%s%sdO", sym(w, AS_SYM_T), sym(w, AS_SYM_DOT));
     put(w, AS_G_DWO, expr, &g->dWo, NULL);
     snprintf(expr, sizeof expr, "dbo = ");
-    snprintf(expr + 6, sizeof expr - 6, msg(w, AS_MSG_GRAD_COLSUM), "dO");
+    snprintf(expr + 6, sizeof expr - 6, as_say(w->o, AS_MSG_GRAD_COLSUM), "dO");
     put(w, AS_G_DBO, expr, &g->dbo, NULL);
     snprintf(expr, sizeof expr, "dC = dO%sWo%s", sym(w, AS_SYM_DOT), sym(w, AS_SYM_T));
     put(w, AS_G_DC, expr, &g->dC, NULL);
@@ -167,7 +162,7 @@ static void head_slice(out_text *w, const as_grad_head *gh, size_t hd)
 
     if (w->p->heads == 1)
         return;
-    snprintf(expr + n, sizeof expr - (size_t)n, msg(w, AS_MSG_GRAD_HEAD_SLICE), src,
+    snprintf(expr + n, sizeof expr - (size_t)n, as_say(w->o, AS_MSG_GRAD_HEAD_SLICE), src,
              hd * w->p->d_v, (hd + 1) * w->p->d_v - 1);
     put(w, w->p->Wo != NULL ? AS_G_DC : AS_G_DO, expr, &gh->dO, NULL);
 }
@@ -185,17 +180,17 @@ static void head(out_text *w, size_t hd)
     hn(ds, sizeof ds, w, "dS", hd), hn(dq, sizeof dq, w, "d(QK", hd);
     as_block_gap(w->b);
     if (w->p->heads > 1)
-        as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), hd);
+        as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), hd);
     head_slice(w, gh, hd);
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dV", hd), a, T, dot, o);
     put(w, AS_G_DV, expr, &gh->dV, NULL);
-    as_block_add(&cap, "%s", msg(w, AS_MSG_QKT_ROWS));
-    as_block_add(&cap, "%s", msg(w, AS_MSG_QKT_COLS));
+    as_block_add(&cap, "%s", as_say(w->o, AS_MSG_QKT_ROWS));
+    as_block_add(&cap, "%s", as_say(w->o, AS_MSG_QKT_COLS));
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", da, o, dot, v, T);
     put(w, AS_G_DA, expr, &gh->dA, &cap);
     as_block_free(&cap);
     if (any_masked(&w->t->M))
-        as_block_add(&cap, "%s", msg(w, AS_MSG_GRAD_MASKED_ZERO));
+        as_block_add(&cap, "%s", as_say(w->o, AS_MSG_GRAD_MASKED_ZERO));
     snprintf(expr, sizeof expr, "%s = %s%s(%s %s rowsum(%s%s%s))", ds, a, had, da,
              sym(w, AS_SYM_MINUS), da, had, a);
     put(w, AS_G_DS, expr, &gh->dS, &cap);
@@ -265,14 +260,14 @@ static void projections(out_text *w)
     as_block_gap(w->b);
     if (w->p->in->layout == AS_LAYOUT_TORCH && (shows(w, AS_G_DWQ) || shows(w, AS_G_DWK) ||
                                                 shows(w, AS_G_DWV) || shows(w, AS_G_DWO)))
-        as_block_add(w->b, "%s", msg(w, AS_MSG_GRAD_LAYOUT_TORCH));
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_LAYOUT_TORCH));
     for (i = 0; i < 3; i++) {
         snprintf(expr, sizeof expr, "d%s = %s%s%s%s", wn[i], i ? kv : "X", T, dot, dn[i]);
         put(w, wt[i], expr, dw[i], NULL);
     }
     for (i = 0; i < 3; i++) {
         n = snprintf(expr, sizeof expr, "db%c = ", wn[i][1]);
-        snprintf(expr + n, sizeof expr - (size_t)n, msg(w, AS_MSG_GRAD_COLSUM), dn[i]);
+        snprintf(expr + n, sizeof expr - (size_t)n, as_say(w->o, AS_MSG_GRAD_COLSUM), dn[i]);
         put(w, bt[i], expr, db[i], NULL);
     }
     as_block_gap(w->b);

@@ -22,11 +22,6 @@ typedef struct walk {
     size_t nread;
 } walk;
 
-static const char *msg(const walk *w, as_msg m)
-{
-    return as_msg_text(w->o->lang, m);
-}
-
 static const char *sym(const walk *w, as_sym s)
 {
     return as_sym_text(w->o->ascii, s);
@@ -86,7 +81,7 @@ static void named_readable(walk *w, as_text *t, const char *name, size_t i, cons
 /* Adds t as one line made from message m with t as its one %s, then frees t. */
 static void line1(walk *w, as_msg m, as_text *t)
 {
-    as_block_add(w->b, msg(w, m), as_text_str(t));
+    as_block_add(w->b, as_say(w->o, m), as_text_str(t));
     done(w, t);
 }
 
@@ -99,7 +94,7 @@ static void step_dA(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
     as_text t = {0}, res = {0};
     size_t k;
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP1));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GW_STEP1));
     for (k = 0; k < w->nread; k++) {
         const size_t j = w->idx[k];
         const as_view v = row_of(&h->V, j);
@@ -111,7 +106,7 @@ static void step_dA(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
         rounded = as_expand_products(&t, &o, &v, "+", &w->st);
         rounded |= as_expand_number(&res, AS_AT(gh->dA, i, j), &w->st);
         equals(w, &t, rounded, &res);
-        as_block_add(w->b, msg(w, AS_MSG_GW_DA_ONE), w->p->kv_tokens[j], as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_DA_ONE), w->p->kv_tokens[j], as_text_str(&t));
         done(w, &t);
     }
     named_readable(w, &t, "dA", i, &gh->dA);
@@ -125,10 +120,10 @@ static void step_rowdot(walk *w, const as_grad_head *gh, const as_head_trace *h,
     as_text t = {0}, res = {0};
     int rounded = as_expand_products(&t, &da, &a, " + ", &w->st);
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP2));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GW_STEP2));
     rounded |= as_expand_number(&res, AS_AT(gh->rowdot, i, 0), &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, AS_MSG_GW_ROWDOT),
+    as_block_add(w->b, as_say(w->o, AS_MSG_GW_ROWDOT),
                  w->o->ascii ? "sum(dA(.)A)" : "\xce\xa3 dA\xe2\x8a\x99" "A", as_text_str(&t));
     done(w, &t);
 }
@@ -141,13 +136,13 @@ static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
     size_t j;
 
     as_expand_number(&sum, AS_AT(gh->rowdot, i, 0), &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_GW_STEP3), as_text_str(&sum));
+    as_block_add(w->b, as_say(w->o, AS_MSG_GW_STEP3), as_text_str(&sum));
     for (j = 0; j < w->p->m; j++) {
         int rounded;
         as_expand_sub(&t, "dS", i, &w->st);
         as_expand_sub(&t, "", j, &w->st);
         if (AS_AT(w->t->M, i, j) == -INFINITY) {
-            as_block_add(w->b, msg(w, AS_MSG_GW_DS_MASKED), w->p->kv_tokens[j], as_text_str(&t));
+            as_block_add(w->b, as_say(w->o, AS_MSG_GW_DS_MASKED), w->p->kv_tokens[j], as_text_str(&t));
             done(w, &t);
             continue;
         }
@@ -160,7 +155,7 @@ static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
         as_text_addf(&t, ")");
         rounded |= as_expand_number(&res, AS_AT(gh->dS, i, j), &w->st);
         equals(w, &t, rounded, &res);
-        as_block_add(w->b, msg(w, AS_MSG_GW_DS_ONE), w->p->kv_tokens[j], as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_DS_ONE), w->p->kv_tokens[j], as_text_str(&t));
         done(w, &t);
     }
     done(w, &sum);
@@ -198,7 +193,7 @@ static void step_scale(walk *w, const as_grad_head *gh, size_t i)
         as_text_addf(&head, w->o->ascii ? "/%s(%zu)" : "/%s%zu", sym(w, AS_SYM_SQRT), w->p->d_k);
     else
         as_expand_number(&head, w->p->scale, &w->st), as_text_addf(&head, "%s", "");
-    as_block_add(w->b, msg(w, AS_MSG_GW_STEP4), as_text_str(&head));
+    as_block_add(w->b, as_say(w->o, AS_MSG_GW_STEP4), as_text_str(&head));
     done(w, &head);
     as_text_addf(&t, "d(QK%s)", sym(w, AS_SYM_T));
     as_expand_sub(&t, "", i, &w->st);
@@ -218,13 +213,13 @@ static void step_dQ(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
     as_text t = {0}, res = {0};
     size_t c;
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP5));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GW_STEP5));
     for (c = 0; c < gh->dQ.cols; c++) {
         const as_view k = column_of(&h->K, c, w->idx, w->nread);
         int rounded = as_expand_products(&t, &d, &k, " + ", &w->st);
         rounded |= as_expand_number(&res, AS_AT(gh->dQ, i, c), &w->st);
         equals(w, &t, rounded, &res);
-        as_block_add(w->b, msg(w, AS_MSG_GW_DQ_CELL), c, as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_DQ_CELL), c, as_text_str(&t));
         done(w, &t);
     }
     {
@@ -233,7 +228,7 @@ static void step_dQ(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
         as_expand_sub(&t, "dq", i, &w->st);
         equals(w, &t, rounded, &res);
     }
-    as_block_add(w->b, msg(w, AS_MSG_GW_DQ_ROW), w->p->tokens[i], as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_GW_DQ_ROW), w->p->tokens[i], as_text_str(&t));
     done(w, &t);
 }
 
@@ -260,7 +255,7 @@ static void step_dK(walk *w, const as_grad_head *gh, const as_head_trace *h)
     as_text t = {0}, res = {0};
     size_t k;
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_GW_STEP6));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GW_STEP6));
     for (k = 0; k < w->nread; k++) {
         struct dk_ctx x = {w, gh, h, w->idx[k]};
         const as_view row = row_of(&gh->dK, x.j);
@@ -271,7 +266,7 @@ static void step_dK(walk *w, const as_grad_head *gh, const as_head_trace *h)
         as_text_addf(&t, "]");
         rounded |= as_expand_vector(&res, &row, &w->st);
         equals(w, &t, rounded, &res);
-        as_block_add(w->b, msg(w, AS_MSG_GW_DK_ROW), w->p->kv_tokens[x.j], as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_DK_ROW), w->p->kv_tokens[x.j], as_text_str(&t));
         done(w, &t);
     }
 }
@@ -286,11 +281,11 @@ static void walk_head(walk *w, size_t hd, size_t i)
 
     if (w->p->heads > 1) {
         as_block_gap(w->b);
-        as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), hd);
+        as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), hd);
     }
     named_row(w, &a, "a", i, &h->A);
     named_row(w, &o, "dO", i, &gh->dO);
-    as_block_add(w->b, msg(w, AS_MSG_GW_GIVEN), as_text_str(&a), as_text_str(&o));
+    as_block_add(w->b, as_say(w->o, AS_MSG_GW_GIVEN), as_text_str(&a), as_text_str(&o));
     done(w, &a);
     done(w, &o);
     as_block_gap(w->b);
@@ -316,7 +311,7 @@ static void walk_row(walk *w, size_t i)
         if (AS_AT(w->t->M, i, j) != -INFINITY)
             w->idx[w->nread++] = j;
     as_block_gap(w->b);
-    as_block_add(w->b, msg(w, AS_MSG_GW_TITLE), w->p->tokens[i], i);
+    as_block_add(w->b, as_say(w->o, AS_MSG_GW_TITLE), w->p->tokens[i], i);
     for (hd = 0; hd < w->g->heads; hd++)
         walk_head(w, hd, i);
 }
@@ -326,18 +321,17 @@ int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const
 {
     as_block b = {0};
     walk w = {p, t, g, o, {o->digits, o->ascii}, &b, NULL, 0};
-    const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
-    const size_t last = o->row == -2 ? p->n - 1 : first;
+    size_t first, last;
     size_t i;
     int rc;
 
-    if (o->row < -2 || first >= p->n || (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
+    if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
         return -1;
-    as_block_add(&b, "%s", msg(&w, AS_MSG_GRAD_INTRO));
+    as_block_add(&b, "%s", as_say(w.o, AS_MSG_GRAD_INTRO));
     for (i = first; i <= last; i++)
         walk_row(&w, i);
     as_block_gap(w.b);
-    as_block_add(&b, "%s", msg(&w, AS_MSG_GW_NEXT));
+    as_block_add(&b, "%s", as_say(w.o, AS_MSG_GW_NEXT));
     as_block_print(out, &b);
     rc = b.failed || ferror(out) ? -1 : 0;
     as_block_free(&b);

@@ -113,11 +113,6 @@ typedef struct page {
     size_t step;    /* steps written so far */
 } page;
 
-static const char *msg(const page *pg, as_msg m)
-{
-    return as_msg_text(pg->o->lang, m);
-}
-
 static void text(const page *pg, const char *s)
 {
     as_xml_text(pg->out, s);
@@ -199,7 +194,7 @@ static void cell(page *pg, const as_table_view *v, const char *name, size_t i, s
     }
     if (t == NULL) {
         char line[512];
-        snprintf(line, sizeof line, msg(pg, AS_MSG_HTML_CELL), name, i, j, num);
+        snprintf(line, sizeof line, as_say(pg->o, AS_MSG_HTML_CELL), name, i, j, num);
         text(pg, line);
     }
     fputs("\"><span class=\"v\">", pg->out);
@@ -235,7 +230,7 @@ static void table_lines(page *pg, const as_table_view *v)
             continue;
         if (shown++ == 0)
             fprintf(pg->out, "<details open><summary>%s</summary><ol class=\"lines\">\n",
-                    msg(pg, AS_MSG_HTML_LINES));
+                    as_say(pg->o, AS_MSG_HTML_LINES));
         fputs("<li>", pg->out);
         text(pg, t->line);
         fputs("</li>\n", pg->out);
@@ -252,14 +247,14 @@ static void legend(page *pg, const as_table_view *v)
 
     fputs("<p class=\"legend\">", pg->out);
     if (v->kind == AS_T_S) {
-        text(pg, msg(pg, AS_MSG_HTML_SHADED_BY));
+        text(pg, as_say(pg->o, AS_MSG_HTML_SHADED_BY));
         fputc(' ', pg->out);
     }
-    text(pg, msg(pg, AS_MSG_HTML_LEGEND));
+    text(pg, as_say(pg->o, AS_MSG_HTML_LEGEND));
     for (lv = 0; lv <= 4; lv++)
         fprintf(pg->out, " <span class=\"key h%d\">%s</span>", lv, as_share_range(lv));
     fputs(" <span class=\"key x\">", pg->out);
-    text(pg, msg(pg, AS_MSG_FMT_MASKED));
+    text(pg, as_say(pg->o, AS_MSG_FMT_MASKED));
     fputs("</span></p>\n", pg->out);
 }
 
@@ -276,7 +271,7 @@ static int step(void *ctx, const as_table_view *v)
             pg->step, pg->step + 1);
     text(pg, name);
     fputs(" <small>", pg->out);
-    text(pg, msg(pg, table_words(v->kind)));
+    text(pg, as_say(pg->o, table_words(v->kind)));
     fprintf(pg->out, "</small></h2>\n<div class=\"scroll\"><table class=\"m\" data-j=\"%s\" "
             "data-name=\"", path);
     text(pg, name);
@@ -413,7 +408,7 @@ static int embed_json(page *pg, int run)
         rc = as_render_json(mem, pg->p, pg->t, pg->o);
     for (k = 0; !run && k < sizeof word / sizeof word[0]; k++) {
         fprintf(mem, "%s\"%s\":", k ? "," : "{", word[k].key);
-        as_json_string(mem, msg(pg, word[k].m));
+        as_json_string(mem, as_say(pg->o, word[k].m));
     }
     if (!run)
         fputc('}', mem);
@@ -437,15 +432,15 @@ static void head(page *pg)
     fprintf(pg->out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
     text(pg, title);
     fputs("</h1>\n<p class=\"keys\">", pg->out);
-    text(pg, msg(pg, AS_MSG_HTML_KEYS));
+    text(pg, as_say(pg->o, AS_MSG_HTML_KEYS));
     if (pg->o->predict) {
         fputc(' ', pg->out);
-        text(pg, msg(pg, AS_MSG_HTML_PREDICT));
+        text(pg, as_say(pg->o, AS_MSG_HTML_PREDICT));
     }
     fprintf(pg->out, "</p>\n<div class=\"controls\" id=\"as-controls\" hidden>"
             "<button type=\"button\" id=\"as-next\">%s</button>"
             "<button type=\"button\" id=\"as-all\">%s</button><span id=\"as-count\"></span></div>\n<main>\n",
-            msg(pg, AS_MSG_HTML_NEXT), msg(pg, AS_MSG_HTML_ALL));
+            as_say(pg->o, AS_MSG_HTML_NEXT), as_say(pg->o, AS_MSG_HTML_ALL));
 }
 
 static int render(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o,

@@ -11,11 +11,6 @@
 #define CAPTION_GAP 6 /* spaces between a table and its captions, as the book prints */
 #define SIDE_BY_SIDE_MAX 100 /* widest line for printing Wq, Wk, Wv side by side */
 
-static const char *msg(const as_render_opts *o, as_msg m)
-{
-    return as_msg_text(o->lang, m);
-}
-
 static const char *sym(const as_render_opts *o, as_sym s)
 {
     return as_sym_text(o->ascii, s);
@@ -153,7 +148,7 @@ static as_block row_captions(const char *const *labels, size_t rows, const as_re
     size_t i;
 
     for (i = 0; i < rows; i++)
-        as_block_add(&c, msg(o, AS_MSG_ROW_IS), i, labels[i]);
+        as_block_add(&c, as_say(o, AS_MSG_ROW_IS), i, labels[i]);
     return c;
 }
 
@@ -168,7 +163,7 @@ static void mask_caption(as_block *c, const as_problem *p, const double *M, size
         if (M[j] != -INFINITY)
             count++, last = j;
     if (count > 6) {
-        as_block_add(c, msg(o, AS_MSG_MASK_READS_N), i, count);
+        as_block_add(c, as_say(o, AS_MSG_MASK_READS_N), i, count);
         return;
     }
     for (j = 0; j < p->m; j++) {
@@ -176,12 +171,12 @@ static void mask_caption(as_block *c, const as_problem *p, const double *M, size
             continue;
         as_text_addf(&list, "%s“%s”",
                      list.len == 0 ? ""
-                     : j == last   ? msg(o, AS_MSG_LIST_AND)
-                                   : msg(o, AS_MSG_LIST_SEP),
+                     : j == last   ? as_say(o, AS_MSG_LIST_AND)
+                                   : as_say(o, AS_MSG_LIST_SEP),
                      p->kv_tokens[j]);
     }
     c->failed |= list.failed;
-    as_block_add(c, msg(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i,
+    as_block_add(c, as_say(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i,
                  as_text_str(&list));
     as_text_free(&list);
 }
@@ -193,17 +188,17 @@ static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
     as_block cap = row_captions(p->tokens, p->n, o);
 
     if (p->in->title != NULL)
-        as_block_add(out, msg(o, AS_MSG_TITLE), p->in->title);
+        as_block_add(out, as_say(o, AS_MSG_TITLE), p->in->title);
     table(out, "X", p->X, &cap, o);
     as_block_free(&cap);
-    as_block_add(out, msg(o, AS_MSG_SHAPE_X), p->n, p->d_model);
+    as_block_add(out, as_say(o, AS_MSG_SHAPE_X), p->n, p->d_model);
     if (p->cross) {
         gap(out);
         cap = row_captions(p->kv_tokens, p->m, o);
         table(out, "Xkv", p->Xkv, &cap, o);
         as_block_free(&cap);
-        as_block_add(out, msg(o, AS_MSG_SHAPE_XKV), p->m, p->d_kv_model);
-        as_block_add(out, "%s", msg(o, AS_MSG_CROSS_NOTE));
+        as_block_add(out, as_say(o, AS_MSG_SHAPE_XKV), p->m, p->d_kv_model);
+        as_block_add(out, "%s", as_say(o, AS_MSG_CROSS_NOTE));
     }
 }
 
@@ -220,11 +215,11 @@ static void encodings(as_block *out, const as_problem *p, const as_trace *t,
     for (k = 0; k < 2 && pe[k]->v != NULL && as_shows(o, AS_T_PE); k++) {
         gap(out);
         for (i = 0; i < pe[k]->rows; i++)
-            as_block_add(&cap, msg(o, AS_MSG_POS_PE_ROW), i, p->offset + i);
+            as_block_add(&cap, as_say(o, AS_MSG_POS_PE_ROW), i, p->offset + i);
         table(out, name[k], pe[k], &cap, o);
         as_block_free(&cap);
         if (k == 0)
-            as_block_add(out, msg(o, AS_MSG_POS_PE_NOTE), p->d_model, p->d_model);
+            as_block_add(out, as_say(o, AS_MSG_POS_PE_NOTE), p->d_model, p->d_model);
     }
 }
 
@@ -248,10 +243,10 @@ static void turned(as_block *out, const as_problem *p, const as_head_trace *h, s
     if (as_shows(o, AS_T_KR))
         table(out, expr, &h->Kr, NULL, o);
     as_rope_formula(angle, theta, sizeof angle, p->rope_base, p->d_k, o->ascii);
-    as_block_add(out, msg(o, AS_MSG_POS_ROPE_NOTE), angle, theta,
-                 msg(o, p->rope == AS_ROPE_HALF ? AS_MSG_POS_ROPE_HALF : AS_MSG_POS_ROPE_INTER));
+    as_block_add(out, as_say(o, AS_MSG_POS_ROPE_NOTE), angle, theta,
+                 as_say(o, p->rope == AS_ROPE_HALF ? AS_MSG_POS_ROPE_HALF : AS_MSG_POS_ROPE_INTER));
     if (p->offset != 0)
-        as_block_add(out, msg(o, AS_MSG_POS_OFFSET), p->offset);
+        as_block_add(out, as_say(o, AS_MSG_POS_OFFSET), p->offset);
 }
 
 /* positions: alibi: the head's bias B with its slope. */
@@ -268,7 +263,7 @@ static void alibi(as_block *out, const as_problem *p, const as_trace *t, size_t 
     gap(out);
     as_fmt_display(slope, sizeof slope, h->slope, 17, o->ascii);
     as_alibi_formula(rule, sizeof rule, -1, o->ascii);
-    as_block_add(&cap, msg(o, AS_MSG_POS_ALIBI_NOTE), rule, slope);
+    as_block_add(&cap, as_say(o, AS_MSG_POS_ALIBI_NOTE), rule, slope);
     head_table_of(out, b, p, t, hd, AS_T_B, NULL, o);
     as_block_append(out, &cap);
     as_block_free(&cap);
@@ -337,7 +332,7 @@ static void weights(as_block *out, const as_problem *p, const as_render_opts *o)
     size_t i;
 
     if (p->in->layout == AS_LAYOUT_TORCH)
-        as_block_add(out, "%s", msg(o, AS_MSG_LAYOUT_TORCH));
+        as_block_add(out, "%s", as_say(o, AS_MSG_LAYOUT_TORCH));
     three_beside(out, name, w, 4, o);
     for (i = 3; i < 8; i++)
         if (w[i] != NULL)
@@ -449,9 +444,9 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
     if (p->heads > 1 && shows_any_head_table(o)) {
         gap(out);
         if (p->kv_heads != p->heads)
-            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE_GQA), hd, as_kv_head(p, hd), p->group);
+            as_block_add(out, as_say(o, AS_MSG_HEAD_TITLE_GQA), hd, as_kv_head(p, hd), p->group);
         else
-            as_block_add(out, msg(o, AS_MSG_HEAD_TITLE), hd);
+            as_block_add(out, as_say(o, AS_MSG_HEAD_TITLE), hd);
         if (o->qkv_beside) {
             const char *const names[] = {q, k, v};
             const as_matrix *const mats[] = {&h->Q, &h->K, &h->V};
@@ -467,8 +462,8 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
     turned(out, p, h, hd, o);
     if (as_shows(o, AS_T_QKT)) {
         gap(out);
-        as_block_add(&cap, "%s", msg(o, AS_MSG_QKT_ROWS));
-        as_block_add(&cap, "%s", msg(o, AS_MSG_QKT_COLS));
+        as_block_add(&cap, "%s", as_say(o, AS_MSG_QKT_ROWS));
+        as_block_add(&cap, "%s", as_say(o, AS_MSG_QKT_COLS));
         snprintf(expr, sizeof expr, "%s%s%s", q, k, sym(o, AS_SYM_T));
         if (h->Qr.v != NULL)
             rope_scores_expr(expr, sizeof expr, p, hd, o);
@@ -487,7 +482,7 @@ static void head(as_block *out, const as_problem *p, const as_trace *t, size_t h
              p->positions == AS_POSITIONS_ALIBI ? b : "");
     if (as_shows(o, AS_T_S))
         head_table_of(out, expr, p, t, hd, AS_T_S, NULL, o);
-    snprintf(expr, sizeof expr, "%s = %s", a, msg(o, AS_MSG_SOFTMAX_ROWS));
+    snprintf(expr, sizeof expr, "%s = %s", a, as_say(o, AS_MSG_SOFTMAX_ROWS));
     if (p->heads > 1)
         snprintf(expr, sizeof expr, "%s = softmax(%s)", a, s);
     if (as_shows(o, AS_T_A)) {

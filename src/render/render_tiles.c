@@ -15,11 +15,6 @@ typedef struct twalk {
     as_block *b;
 } twalk;
 
-static const char *msg(const twalk *w, as_msg m)
-{
-    return as_msg_text(w->o->lang, m);
-}
-
 
 /* Formats of the pieces of a line: a number, a vector, the tokens at positions. */
 typedef struct piece {
@@ -65,16 +60,16 @@ static void block(twalk *w, const as_tile_walk *tw, const double *srow, size_t B
           acc = vector(w, tw->acc + b * w->p->d_v, 1, NULL, w->p->d_v);
 
     as_expand_words(&words, w->p->kv_tokens, tw->pos + b0, cnt, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_TL_BLOCK), b, as_text_str(&words), as_text_str(&s.t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_BLOCK), b, as_text_str(&words), as_text_str(&s.t));
     if (b == 0)
-        as_block_add(w->b, msg(w, AS_MSG_TL_FIRST), as_text_str(&mn.t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_TL_FIRST), as_text_str(&mn.t));
     else if (tw->m[b] > tw->m_old[b])
-        as_block_add(w->b, msg(w, AS_MSG_TL_RISE), as_text_str(&mo.t), as_text_str(&mn.t),
+        as_block_add(w->b, as_say(w->o, AS_MSG_TL_RISE), as_text_str(&mo.t), as_text_str(&mn.t),
                      as_text_str(&f.t));
     else
-        as_block_add(w->b, msg(w, AS_MSG_TL_SAME), as_text_str(&mn.t));
-    as_block_add(w->b, msg(w, AS_MSG_TL_EXPS), as_text_str(&e.t));
-    as_block_add(w->b, msg(w, AS_MSG_TL_STATE), as_text_str(&mn.t), as_text_str(&l.t),
+        as_block_add(w->b, as_say(w->o, AS_MSG_TL_SAME), as_text_str(&mn.t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_EXPS), as_text_str(&e.t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_STATE), as_text_str(&mn.t), as_text_str(&l.t),
                  as_text_str(&acc.t));
     w->b->failed |= words.failed;
     as_text_free(&words);
@@ -97,10 +92,10 @@ static void walk_row(twalk *w, const as_tiles *tl, size_t h, size_t i)
         return;
     }
     as_block_gap(w->b);
-    as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), w->p->tokens[i], i);
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_ROW_TITLE), w->p->tokens[i], i);
     if (w->p->heads > 1)
-        as_block_add(w->b, msg(w, AS_MSG_HEAD_TITLE), h);
-    as_block_add(w->b, msg(w, AS_MSG_TL_START), as_sym_text(w->o->ascii, AS_SYM_NEG_INF),
+        as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), h);
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_START), as_sym_text(w->o->ascii, AS_SYM_NEG_INF),
                  as_text_str(&z.t));
     for (b = 0; b < tw->blocks; b++)
         block(w, tw, tw->S, tl->B, b);
@@ -108,11 +103,11 @@ static void walk_row(twalk *w, const as_tiles *tl, size_t h, size_t i)
     sum = number(w, tw->run_sum);
     a = vector(w, tw->A, 1, tw->pos, tw->count);
     o = vector(w, &AS_AT(tl->O[h], i, 0), 1, NULL, dv);
-    as_block_add(w->b, msg(w, AS_MSG_TL_FINAL), as_text_str(&l.t), as_text_str(&sum.t));
-    as_block_add(w->b, msg(w, AS_MSG_TL_SHARES), as_text_str(&a.t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_FINAL), as_text_str(&l.t), as_text_str(&sum.t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_SHARES), as_text_str(&a.t));
     as_text_addf(&eq, "%s %s", o.rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=",
                  as_text_str(&o.t));
-    as_block_add(w->b, msg(w, AS_MSG_TL_OUTPUT), as_text_str(&eq));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_OUTPUT), as_text_str(&eq));
     w->b->failed |= eq.failed;
     as_text_free(&eq);
     drop(w, &z), drop(w, &l), drop(w, &sum), drop(w, &a), drop(w, &o);
@@ -126,7 +121,7 @@ static int finish(twalk *w, FILE *out, const as_tiles *tl)
 
     as_block_gap(w->b);
     snprintf(ulp, sizeof ulp, "%.0f", tl->max_ulp);
-    as_block_add(w->b, msg(w, AS_MSG_TL_ULP), ulp);
+    as_block_add(w->b, as_say(w->o, AS_MSG_TL_ULP), ulp);
     as_block_print(out, w->b);
     rc = w->b->failed || ferror(out) ? -1 : 0;
     as_block_free(w->b);
@@ -138,12 +133,13 @@ int as_render_tiles_walk(FILE *out, const as_problem *p, const as_tiles *tl,
 {
     as_block b = as_block_stream(out); /* each row is written as it is made */
     twalk w = {p, o, {o->digits, o->ascii}, &b};
-    const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
-    const size_t last = o->row == -2 ? p->n - 1 : first;
+    size_t first, last;
     size_t i, h;
 
+    if (as_row_span(o->row, p->n, &first, &last) != 0)
+        first = 1, last = 0; /* no row: the title alone */
     as_block_add(&b, "%s", "");
-    as_block_add(&b, msg(&w, AS_MSG_TL_TITLE), tl->B);
+    as_block_add(&b, as_say(w.o, AS_MSG_TL_TITLE), tl->B);
     for (i = first; i <= last && i < p->n; i++)
         for (h = 0; h < p->heads; h++)
             walk_row(&w, tl, h, i);
@@ -183,11 +179,11 @@ int as_render_tiles_text(FILE *out, const as_problem *p, const as_tiles *tl,
     size_t h;
 
     as_block_add(&b, "%s", "");
-    as_block_add(&b, msg(&w, AS_MSG_TL_RUN), tl->B);
+    as_block_add(&b, as_say(w.o, AS_MSG_TL_RUN), tl->B);
     for (h = 0; h < p->heads; h++) {
         as_block_gap(w.b);
         if (p->heads > 1)
-            as_block_add(&b, msg(&w, AS_MSG_HEAD_TITLE), h);
+            as_block_add(&b, as_say(w.o, AS_MSG_HEAD_TITLE), h);
         table(&w, "m", h, &tl->m[h]);
         table(&w, o->ascii ? "l" : "\xe2\x84\x93", h, &tl->l[h]);
         table(&w, "O", h, &tl->O[h]);

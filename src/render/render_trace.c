@@ -38,11 +38,6 @@ typedef struct walk {
     size_t hd, row; /* the head and the receiving row being walked */
 } walk;
 
-static const char *msg(const walk *w, as_msg m)
-{
-    return as_msg_text(w->o->lang, m);
-}
-
 static const char *sym(const walk *w, as_sym s)
 {
     return as_sym_text(w->o->ascii, s);
@@ -230,7 +225,7 @@ static void input_line(walk *w, as_msg m, const char *token, const char *name,
     as_text t = {0};
 
     named_row(&t, name, i, x, &w->st);
-    as_block_add(w->b, msg(w, m), token, as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, m), token, as_text_str(&t));
     note(w, AS_T_X, i, -1);
     done(w, &t);
 }
@@ -263,7 +258,7 @@ static void encoding_lines(walk *w, const char *x, const as_matrix *xm, const as
     as_expand_join(&t, pe->cols, ", ", pe_item, &e, &w->st);
     as_text_addf(&t, "]");
     equals(w, &t, as_expand_vector(&res, &pv, &w->st), &res);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_PE_ROW), as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_PE_ROW), as_text_str(&t));
     done(w, &t);
     snprintf(xp, sizeof xp, "%sp", x);
     as_expand_sub(&t, xp, i, &w->st);
@@ -276,7 +271,7 @@ static void encoding_lines(walk *w, const char *x, const as_matrix *xm, const as
     as_text_addf(&t, " + ");
     rounded |= as_expand_vector(&t, &pv, &w->st);
     equals(w, &t, rounded | as_expand_vector(&res, &sv, &w->st), &res);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_PE), as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_PE), as_text_str(&t));
     done(w, &t);
 }
 
@@ -293,7 +288,7 @@ static void projections(walk *w)
     size_t i;
 
     gap(w);
-    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_PROJ_INTRO));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_PROJ_INTRO));
     for (i = 0; i < p->n; i++) {
         gap(w);
         input_line(w, AS_MSG_TR_INPUT, p->tokens[i], "x", p->X, i);
@@ -335,20 +330,20 @@ static void positions(walk *w, const as_head_trace *h, size_t i)
     size_t j;
 
     named_row(&q, "q", i, &h->Q, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_RECEIVER), p->tokens[i], as_text_str(&q));
     for (j = 0; j < p->m; j++) {
         if (w->r.M[j] == -INFINITY && p->mask == AS_MASK_WINDOW && j < i) {
-            as_block_add(w->b, msg(w, AS_MSG_TR_OUTSIDE), j, p->kv_tokens[j], p->window);
+            as_block_add(w->b, as_say(w->o, AS_MSG_TR_OUTSIDE), j, p->kv_tokens[j], p->window);
         } else if (w->r.M[j] == -INFINITY &&
                    (p->mask == AS_MASK_CAUSAL || p->mask == AS_MASK_WINDOW)) {
-            as_block_add(w->b, msg(w, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
+            as_block_add(w->b, as_say(w->o, AS_MSG_TR_FUTURE), j, p->kv_tokens[j]);
         } else if (w->r.M[j] == -INFINITY) {
-            as_block_add(w->b, msg(w, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
+            as_block_add(w->b, as_say(w->o, AS_MSG_TR_MASKED), j, p->kv_tokens[j], i, j,
                          sym(w, AS_SYM_NEG_INF));
         } else {
             named_row(&k, "k", j, &h->K, &w->st);
             named_row(&v, "v", j, &h->V, &w->st);
-            as_block_add(w->b, msg(w, AS_MSG_TR_READABLE), j, p->kv_tokens[j], as_text_str(&k),
+            as_block_add(w->b, as_say(w->o, AS_MSG_TR_READABLE), j, p->kv_tokens[j], as_text_str(&k),
                          as_text_str(&v));
             done(w, &k);
             done(w, &v);
@@ -405,7 +400,7 @@ static void turn_pairs(walk *w, const as_head_trace *h, size_t i)
         as_text_addf(&s, "%s ", rel(w, as_expand_number(&res, sn, &w->st)));
         as_text_addf(&s, "%s", as_text_str(&res));
         done(w, &res);
-        as_block_add(w->b, msg(w, AS_MSG_POS_TR_PAIR), as_text_str(&name), k, a, b,
+        as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_PAIR), as_text_str(&name), k, a, b,
                      as_text_str(&ang), as_text_str(&c), as_text_str(&s));
         as_text_addf(&t, "[");
         rounded = as_expand_factor(&t, AS_AT(h->Q, i, a), &w->st);
@@ -420,14 +415,14 @@ static void turn_pairs(walk *w, const as_head_trace *h, size_t i)
         rounded |= as_expand_number(&res, AS_AT(h->Qr, i, b), &w->st);
         as_text_addf(&res, "]");
         equals(w, &t, rounded, &res);
-        as_block_add(w->b, msg(w, AS_MSG_POS_TR_TURNED), as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_TURNED), as_text_str(&t));
         done(w, &t);
         done(w, &ang);
         done(w, &c);
         done(w, &s);
     }
     if (shown < pairs)
-        as_block_add(w->b, msg(w, AS_MSG_POS_TR_TURNED), sym(w, AS_SYM_ELLIPSIS));
+        as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_TURNED), sym(w, AS_SYM_ELLIPSIS));
     done(w, &name);
 }
 
@@ -442,10 +437,10 @@ static void turning(walk *w, const as_head_trace *h, size_t i)
         return;
     as_expand_sub(&name, "q", i, &w->st);
     as_rope_formula(angle, theta, sizeof angle, w->p->rope_base, w->p->d_k, w->o->ascii);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ROPE), angle, theta);
+    as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_ROPE), angle, theta);
     turn_pairs(w, h, i);
     named_row(&q, "qr", i, &h->Qr, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_KEY), as_text_str(&name), w->p->offset + i,
+    as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_KEY), as_text_str(&name), w->p->offset + i,
                  as_text_str(&q));
     done(w, &q);
     done(w, &name);
@@ -453,7 +448,7 @@ static void turning(walk *w, const as_head_trace *h, size_t i)
         const size_t j = w->idx[n];
         as_expand_sub(&k, "k", j, &w->st);
         named_row(&kr, "kr", j, &h->Kr, &w->st);
-        as_block_add(w->b, msg(w, AS_MSG_POS_TR_KEY), as_text_str(&k), w->p->offset + j,
+        as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_KEY), as_text_str(&k), w->p->offset + j,
                      as_text_str(&kr));
         done(w, &k);
         done(w, &kr);
@@ -477,7 +472,7 @@ static void dot_line(walk *w, const as_head_trace *h, size_t i, size_t j)
     rounded = as_expand_products(&t, &qv, &kv, "+", &w->st);
     rounded |= as_expand_number(&res, w->r.QKT[j], &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, AS_MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_RAW_ONE), w->p->kv_tokens[j], as_text_str(&t));
     note(w, AS_T_QKT, i, (long)j);
     done(w, &t);
 }
@@ -488,12 +483,12 @@ static void step1(walk *w, const as_head_trace *h, size_t i)
     as_text scores = {0}, order = {0};
     size_t k;
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP1));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_STEP1));
     for (k = 0; k < w->nread; k++)
         dot_line(w, h, i, w->idx[k]);
     as_expand_vector(&scores, &raw, &w->st);
     as_expand_words(&order, w->p->kv_tokens, w->idx, w->nread, &w->st);
-    as_block_add(w->b, msg(w, AS_MSG_TR_RAW_ALL), as_text_str(&scores), as_text_str(&order));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_RAW_ALL), as_text_str(&scores), as_text_str(&order));
     done(w, &scores);
     done(w, &order);
 }
@@ -562,12 +557,12 @@ static void step2_heading(walk *w)
     if (w->p->scale_auto) {
         as_text_addf(&t, w->o->ascii ? "%s(d_k)" : "%sd_k", sym(w, AS_SYM_SQRT));
         sqrt_dk(w, &root);
-        as_block_add(w->b, msg(w, AS_MSG_TR_STEP2), as_text_str(&t), w->p->d_k,
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_STEP2), as_text_str(&t), w->p->d_k,
                      as_text_str(&root));
         done(w, &root);
     } else {
         as_expand_number(&t, w->p->scale, &w->st);
-        as_block_add(w->b, msg(w, AS_MSG_TR_STEP2_SCALE), as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_STEP2_SCALE), as_text_str(&t));
     }
     done(w, &t);
 }
@@ -605,7 +600,7 @@ static void add_mask(walk *w)
     as_text_addf(&t, "]");
     rounded |= as_expand_vector(&res, &s, &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, AS_MSG_TR_ADD_M), as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_ADD_M), as_text_str(&t));
     note(w, AS_T_S, w->row, -1);
     done(w, &t);
 }
@@ -644,7 +639,7 @@ static void add_alibi(walk *w, const as_head_trace *h, size_t i)
     equals(w, &t, rounded, &res);
     as_expand_number(&slope, h->slope, &w->st);
     as_alibi_formula(rule, sizeof rule, (long)i, w->o->ascii);
-    as_block_add(w->b, msg(w, AS_MSG_POS_TR_ALIBI), as_text_str(&slope), rule, as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_ALIBI), as_text_str(&slope), rule, as_text_str(&t));
     note(w, AS_T_S, i, -1);
     done(w, &slope);
     done(w, &t);
@@ -661,11 +656,11 @@ static void step2(walk *w, const as_head_trace *h, size_t i)
     dec_rounded = as_expand_vector(&dec, &scaled, &w->st);
     /* the written-out division (or product) where it says more than the decimals do */
     if (same_but_spaces(as_text_str(&exact), as_text_str(&dec))) {
-        as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&dec));
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_SCALED), as_text_str(&dec));
         done(w, &dec);
     } else {
         equals(w, &exact, exact_rounded | dec_rounded, &dec);
-        as_block_add(w->b, msg(w, AS_MSG_TR_SCALED), as_text_str(&exact));
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_SCALED), as_text_str(&exact));
     }
     note(w, AS_T_S, i, -1);
     done(w, &exact);
@@ -686,15 +681,15 @@ static size_t softmax_indent(const walk *w)
     size_t k, width = 0;
 
     for (k = 0; k < sizeof softmax_label / sizeof softmax_label[0]; k++)
-        if (as_display_width(msg(w, softmax_label[k])) > width)
-            width = as_display_width(msg(w, softmax_label[k]));
+        if (as_display_width(as_say(w->o, softmax_label[k])) > width)
+            width = as_display_width(as_say(w->o, softmax_label[k]));
     return width + 1;
 }
 
 /* Starts t with the label of sub-step k, padded to indent columns. */
 static void softmax_line(const walk *w, as_text *t, size_t k, size_t indent)
 {
-    const char *label = msg(w, softmax_label[k]);
+    const char *label = as_say(w->o, softmax_label[k]);
 
     as_text_addf(t, "%s%*s", label, (int)(indent - as_display_width(label)), "");
 }
@@ -711,7 +706,7 @@ static void share_captions(walk *w, size_t indent)
     for (k = 0; k < w->nread; k++) {
         if (k > 0)
             as_text_addf(&t, "   ");
-        as_text_addf(&t, msg(w, AS_MSG_TR_SHARE_FROM), w->p->kv_tokens[w->idx[k]]);
+        as_text_addf(&t, as_say(w->o, AS_MSG_TR_SHARE_FROM), w->p->kv_tokens[w->idx[k]]);
     }
     emit(w, &t);
 }
@@ -723,11 +718,11 @@ static void step3(walk *w)
     const size_t indent = softmax_indent(w);
     as_text t = {0}, max = {0};
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP3));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_STEP3));
     softmax_line(w, &t, 0, indent);
     as_expand_vector(&t, &shifted, &w->st);
     as_expand_number(&max, w->r.row_max, &w->st);
-    as_text_addf(&t, msg(w, AS_MSG_TR_MAX_IS), as_text_str(&max));
+    as_text_addf(&t, as_say(w->o, AS_MSG_TR_MAX_IS), as_text_str(&max));
     done(w, &max);
     emit(w, &t);
     note(w, AS_T_A, w->row, -1);
@@ -763,7 +758,7 @@ static void out_cell(walk *w, const as_head_trace *h, size_t i, size_t j)
 
     rounded |= as_expand_number(&res, AS_AT(h->O, i, j), &w->st);
     equals(w, &t, rounded, &res);
-    as_block_add(w->b, msg(w, AS_MSG_TR_OUT_CELL), j, as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_OUT_CELL), j, as_text_str(&t));
     note(w, is_final_output(w->p) ? AS_T_O : AS_T_C, i, (long)j);
     done(w, &t);
 }
@@ -785,7 +780,7 @@ static void out_row(walk *w, size_t i, const as_matrix *o)
     as_text t = {0};
 
     named_result(w, &t, "o", i, o);
-    as_block_add(w->b, msg(w, AS_MSG_TR_OUT_ROW), w->p->tokens[i], as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_OUT_ROW), w->p->tokens[i], as_text_str(&t));
     done(w, &t);
 }
 
@@ -795,7 +790,7 @@ static void step4(walk *w, const as_head_trace *h, size_t i, size_t hd)
     as_text t = {0}, res = {0};
     size_t j;
 
-    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_STEP4));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_STEP4));
     for (j = 0; j < h->O.cols; j++)
         out_cell(w, h, i, j);
     if (is_final_output(w->p)) {
@@ -805,7 +800,7 @@ static void step4(walk *w, const as_head_trace *h, size_t i, size_t hd)
     /* one head of several, or one before Wo: its row is not yet the layer's output */
     as_text_addf(&t, "%s ", rel(w, as_expand_vector(&res, &row, &w->st)));
     as_text_addf(&t, "%s", as_text_str(&res));
-    as_block_add(w->b, msg(w, AS_MSG_TR_HEAD_OUT), hd, w->p->tokens[i], as_text_str(&t));
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_HEAD_OUT), hd, w->p->tokens[i], as_text_str(&t));
     done(w, &res);
     done(w, &t);
 }
@@ -821,11 +816,11 @@ static void closing(walk *w, size_t i)
     gap(w);
     if (p->heads > 1) {
         named_result(w, &t, "c", i, &w->t->C);
-        as_block_add(w->b, msg(w, AS_MSG_TR_CONCAT_ROW), as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_CONCAT_ROW), as_text_str(&t));
         done(w, &t);
     }
     if (p->Wo != NULL) {
-        as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WO));
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_WO));
         w->hd = 0; /* the layer's O is no head's */
         proj_line(w, &o, i);
     }
@@ -843,10 +838,10 @@ static void head_line(walk *w, size_t hd)
 
     gap(w);
     if (p->kv_heads == p->heads)
-        as_block_add(w->b, msg(w, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_HEAD), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
                      hd * p->d_v, (hd + 1) * p->d_v - 1);
     else
-        as_block_add(w->b, msg(w, AS_MSG_TR_HEAD_GQA), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_HEAD_GQA), hd, hd * p->d_k, (hd + 1) * p->d_k - 1,
                      g, g * p->d_k, (g + 1) * p->d_k - 1, g * p->d_v, (g + 1) * p->d_v - 1);
 }
 
@@ -881,7 +876,7 @@ static void walk_row(walk *w, size_t i, int s)
 
     gap(w);
     w->row = i;
-    as_block_add(w->b, msg(w, AS_MSG_TR_ROW_TITLE), p->tokens[i], i);
+    as_block_add(w->b, as_say(w->o, AS_MSG_TR_ROW_TITLE), p->tokens[i], i);
     for (hd = 0; hd < w->t->heads; hd++) {
         const as_head_trace *h = &w->t->head[hd];
         if (as_trace_row(&w->r, w->t, p, hd, i) != 0) {
@@ -920,17 +915,17 @@ static void rule(walk *w)
 {
     gap(w);
     if (w->p->mask == AS_MASK_CAUSAL)
-        as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_CAUSAL));
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_RULE_CAUSAL));
     else if (w->p->mask == AS_MASK_WINDOW)
-        as_block_add(w->b, msg(w, AS_MSG_TR_RULE_WINDOW), w->p->window, w->p->window - 1);
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_RULE_WINDOW), w->p->window, w->p->window - 1);
     else if (w->p->mask == AS_MASK_NONE)
-        as_block_add(w->b, "%s", msg(w, AS_MSG_TR_RULE_NONE));
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_RULE_NONE));
     else
-        as_block_add(w->b, msg(w, AS_MSG_TR_RULE_CUSTOM), sym(w, AS_SYM_NEG_INF));
+        as_block_add(w->b, as_say(w->o, AS_MSG_TR_RULE_CUSTOM), sym(w, AS_SYM_NEG_INF));
     if (w->p->positions == AS_POSITIONS_ROPE) {
         char qkt[16];
         snprintf(qkt, sizeof qkt, "QK%s", sym(w, AS_SYM_T));
-        as_block_add(w->b, msg(w, AS_MSG_POS_TR_RELATIVE), qkt);
+        as_block_add(w->b, as_say(w->o, AS_MSG_POS_TR_RELATIVE), qkt);
     }
 }
 
@@ -945,7 +940,7 @@ static void elision_note(walk *w)
     for (k = 0; k < sizeof longest / sizeof longest[0]; k++)
         if (as_expand_elides(longest[k])) {
             gap(w);
-            as_block_add(w->b, msg(w, AS_MSG_TR_ELIDED), AS_EXPAND_MAX, AS_EXPAND_HEAD,
+            as_block_add(w->b, as_say(w->o, AS_MSG_TR_ELIDED), AS_EXPAND_MAX, AS_EXPAND_HEAD,
                          AS_EXPAND_TAIL, sym(w, AS_SYM_ELLIPSIS));
             return;
         }
@@ -960,7 +955,7 @@ static int whole(walk *w)
                           (1u << AS_T_C) | (1u << AS_T_QR) | (1u << AS_T_KR) | (1u << AS_T_B);
 
     gap(w);
-    as_block_add(w->b, "%s", msg(w, AS_MSG_TR_WHOLE));
+    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_WHOLE));
     return run_tables(w, w->t, only, 1, 1);
 }
 
@@ -986,11 +981,10 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
 {
     as_block b = {0};
     walk w = {p, t, o, {o->digits, o->ascii}, &b, out, 0, 0, 0, NULL, 0, {0}, NULL, NULL, 0, 0};
-    const size_t first = o->row == -2 ? 0 : o->row == -1 ? p->n - 1 : (size_t)o->row;
-    const size_t last = o->row == -2 ? p->n - 1 : first;
+    size_t first, last;
     size_t i;
 
-    if (o->row < -2 || first >= p->n || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
+    if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
         return -1;
     if (o->step != 0) { /* one step: the tables it needs, then that step of each row */
         w.failed = run_tables(&w, t, step_tables(o->step), 0, 1) != 0;

@@ -17,11 +17,6 @@
 /* The loss and dO                                                                  */
 /* ------------------------------------------------------------------------------ */
 
-static const char *msg(as_lang lang, as_msg m)
-{
-    return as_msg_text(lang, m);
-}
-
 /* An error at a statement of the input (at.line 0: the file as a whole). */
 static int fail(as_error *err, const as_problem *p, as_pos at, as_lang lang, as_msg hint,
                 as_msg what, ...)
@@ -30,10 +25,10 @@ static int fail(as_error *err, const as_problem *p, as_pos at, as_lang lang, as_
     va_list ap;
 
     va_start(ap, what);
-    vsnprintf(text, sizeof text, msg(lang, what), ap);
+    vsnprintf(text, sizeof text, as_msg_text(lang, what), ap);
     va_end(ap);
     as_error_set(err, p->in->path, at.line, at.col, "%s", text);
-    as_error_hint(err, "%s", msg(lang, hint));
+    as_error_hint(err, "%s", as_msg_text(lang, hint));
     return -1;
 }
 
@@ -88,7 +83,7 @@ static int loss_word(const as_problem *p, as_lang lang, as_error *err)
         return AS_LOSS_MSE;
     fail(err, p, p->in->loss_pos, lang, AS_MSG_GRAD_HINT_LOSS, AS_MSG_GRAD_LOSS_UNKNOWN, w);
     if (one_edit_from(w, "sum") || one_edit_from(w, "mse")) {
-        snprintf(hint, sizeof hint, msg(lang, AS_MSG_GRAD_HINT_LOSS_MEAN),
+        snprintf(hint, sizeof hint, as_msg_text(lang, AS_MSG_GRAD_HINT_LOSS_MEAN),
                  one_edit_from(w, "sum") ? "sum" : "mse");
         as_error_hint(err, "%s", hint);
     }
@@ -143,7 +138,7 @@ int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lan
     g->loss_kind = (as_loss_kind)kind;
     if (kind == AS_LOSS_GIVEN ? as_matrix_copy(&g->dO, &p->in->mat[AS_DO].m)
                               : as_matrix_init(&g->dO, t->O.rows, t->O.cols)) {
-        as_error_set(err, p->in->path, 0, 0, "%s", msg(lang, AS_MSG_GRAD_NO_MEMORY));
+        as_error_set(err, p->in->path, 0, 0, "%s", as_msg_text(lang, AS_MSG_GRAD_NO_MEMORY));
         return -1;
     }
     if (kind == AS_LOSS_SUM)

@@ -11,11 +11,6 @@
 
 #define LISTED_CELLS 12 /* wrong cells listed in the text report before "... and N more" */
 
-static const char *msg(const as_render_opts *o, as_msg m)
-{
-    return as_msg_text(o->lang, m);
-}
-
 /* A number for a score or the summary: at most 2 decimals, trailing zeros dropped
  * ("3.5", "0.33", "7"). */
 static void short_number(char *buf, size_t size, double v)
@@ -53,9 +48,9 @@ static void ignored_meant(char *buf, size_t size, const as_grade *g, const as_re
         const size_t n = strlen(g->ignored[i]);
         const char *meant = n > 1 ? as_suggest(g->ignored[i], n, names, AS_ANS_MAX) : NULL;
         if (meant != NULL && len == 0)
-            len += (size_t)snprintf(buf, size, "%s", msg(o, AS_MSG_CHK_MEANT_FIRST));
+            len += (size_t)snprintf(buf, size, "%s", as_say(o, AS_MSG_CHK_MEANT_FIRST));
         if (meant != NULL && len < size)
-            len += (size_t)snprintf(buf + len, size - len, msg(o, AS_MSG_CHK_IGNORED_MEANT),
+            len += (size_t)snprintf(buf + len, size - len, as_say(o, AS_MSG_CHK_IGNORED_MEANT),
                                     g->ignored[i], meant);
     }
 }
@@ -66,13 +61,13 @@ static void ignored_note(FILE *out, const as_grade *g, const as_render_opts *o, 
 {
     char list[1024], meant[1024];
 
-    names_list(list, sizeof list, g, 0, msg(o, AS_MSG_CHK_LIST_SEP));
+    names_list(list, sizeof list, g, 0, as_say(o, AS_MSG_CHK_LIST_SEP));
     if (list[0] == '\0')
         return;
     ignored_meant(meant, sizeof meant, g, o);
     if (blank_before)
         fputc('\n', out);
-    fprintf(out, msg(o, AS_MSG_CHK_IGNORED), list, meant);
+    fprintf(out, as_say(o, AS_MSG_CHK_IGNORED), list, meant);
     fputc('\n', out);
 }
 
@@ -118,12 +113,12 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
         return;
     snprintf(sqrt_dk, sizeof sqrt_dk, o->ascii ? "%s(d_k)" : "%sd_k", as_sym_text(o->ascii, AS_SYM_SQRT));
     if (g->diagnosis == AS_DIAG_WRONG_WEIGHTS)
-        snprintf(buf, size, msg(o, why[g->diagnosis]), table[made], w[used], w[made]);
+        snprintf(buf, size, as_say(o, why[g->diagnosis]), table[made], w[used], w[made]);
     else if (g->diagnosis == AS_DIAG_TORCH_LAYOUT)
-        snprintf(buf, size, msg(o, why[g->diagnosis]), table[g->detail % 3], w[g->detail % 3],
+        snprintf(buf, size, as_say(o, why[g->diagnosis]), table[g->detail % 3], w[g->detail % 3],
                  w[g->detail % 3], w[g->detail % 3]);
     else
-        snprintf(buf, size, msg(o, why[g->diagnosis]),
+        snprintf(buf, size, as_say(o, why[g->diagnosis]),
                  g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
 }
 
@@ -154,16 +149,16 @@ static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
         as_fmt_display(x, sizeof x, g->expected.v[c], o->digits, o->ascii);
         fputs("  ", out);
         if (g->row >= 0)
-            fprintf(out, msg(o, AS_MSG_CHK_ROW_CELL), name, c, w, x);
+            fprintf(out, as_say(o, AS_MSG_CHK_ROW_CELL), name, c, w, x);
         else
-            fprintf(out, msg(o, AS_MSG_CHK_CELL), name, c / cols, c % cols, w, x);
+            fprintf(out, as_say(o, AS_MSG_CHK_CELL), name, c / cols, c % cols, w, x);
         if (g->wrong[k].too_few)
-            fprintf(out, msg(o, AS_MSG_CHK_TOO_FEW), require_digits);
+            fprintf(out, as_say(o, AS_MSG_CHK_TOO_FEW), require_digits);
         fputc('\n', out);
     }
     if (g->nwrong > LISTED_CELLS) {
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_MORE), g->nwrong - LISTED_CELLS);
+        fprintf(out, as_say(o, AS_MSG_CHK_MORE), g->nwrong - LISTED_CELLS);
         fputc('\n', out);
     }
 }
@@ -173,14 +168,14 @@ static void text_diagnosis(FILE *out, const as_table_grade *g, const as_render_o
     char text[512], list[256];
 
     if (g->nfits > 1) {
-        fits_list(list, sizeof list, g, msg(o, AS_MSG_CHK_LIST_SEP));
+        fits_list(list, sizeof list, g, as_say(o, AS_MSG_CHK_LIST_SEP));
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_AMBIGUOUS), list);
+        fprintf(out, as_say(o, AS_MSG_CHK_AMBIGUOUS), list);
         fputc('\n', out);
     } else if (g->diagnosis != AS_DIAG_NONE) {
         as_diag_explain(text, sizeof text, g, o);
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
+        fprintf(out, as_say(o, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
         fputc('\n', out);
     }
 }
@@ -213,11 +208,11 @@ static void text_teaching(FILE *out, const as_table_grade *g, const as_render_op
         return;
     if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX) {
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
+        fprintf(out, as_say(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
         fputc('\n', out);
     }
     fputs("  ", out);
-    fputs(msg(o, m), out);
+    fputs(as_say(o, m), out);
     fputc('\n', out);
 }
 
@@ -229,13 +224,13 @@ static void text_table(FILE *out, const as_table_grade *g, const as_render_opts 
 
     as_table_shown_name(name, sizeof name, g->name, o->ascii);
     if (g->correct)
-        fprintf(out, msg(o, AS_MSG_CHK_RIGHT), name);
+        fprintf(out, as_say(o, AS_MSG_CHK_RIGHT), name);
     else if (g->diagnosis == AS_DIAG_CARRIED_ERROR)
-        fprintf(out, msg(o, AS_MSG_CHK_CARRIED), name, g->carried_from);
+        fprintf(out, as_say(o, AS_MSG_CHK_CARRIED), name, g->carried_from);
     else if (!g->shape_ok)
-        fprintf(out, msg(o, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
+        fprintf(out, as_say(o, AS_MSG_CHK_SHAPE), name, w->rows, w->cols, e->rows, e->cols);
     else
-        fprintf(out, msg(o, AS_MSG_CHK_WRONG), name, g->nwrong, g->written);
+        fprintf(out, as_say(o, AS_MSG_CHK_WRONG), name, g->nwrong, g->written);
     fputc('\n', out);
     if (g->diagnosis == AS_DIAG_CARRIED_ERROR)
         return; /* its cells follow from the earlier mistake: JSON still lists them */
@@ -276,9 +271,9 @@ static void copied_line(FILE *out, const as_student *st, const as_render_opts *o
 
     if (st->copied_variant[0] == '\0')
         return;
-    snprintf(text, sizeof text, msg(o, AS_MSG_CLS_COPIED), st->copied_variant, st->copied_name);
+    snprintf(text, sizeof text, as_say(o, AS_MSG_CLS_COPIED), st->copied_variant, st->copied_name);
     fputs(pre, out);
-    fprintf(out, msg(o, AS_MSG_CHK_DIAG), COPIED_CODE, text);
+    fprintf(out, as_say(o, AS_MSG_CHK_DIAG), COPIED_CODE, text);
     fputc('\n', out);
 }
 
@@ -297,9 +292,9 @@ static void text_notes(FILE *out, const as_grade *g, const as_render_opts *o)
 {
     char list[1024];
 
-    names_list(list, sizeof list, g, 1, msg(o, AS_MSG_CHK_LIST_SEP));
+    names_list(list, sizeof list, g, 1, as_say(o, AS_MSG_CHK_LIST_SEP));
     if (list[0] != '\0') {
-        fprintf(out, msg(o, AS_MSG_CHK_MISSING), list);
+        fprintf(out, as_say(o, AS_MSG_CHK_MISSING), list);
         fputc('\n', out);
     }
     ignored_note(out, g, o, 0);
@@ -311,7 +306,7 @@ static void text_student(FILE *out, const as_student *s, const as_render_opts *o
     char score[32];
 
     short_number(score, sizeof score, s->grade.score);
-    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, score, s->grade.nmarks);
+    fprintf(out, as_say(o, AS_MSG_CHK_STUDENT), s->name, score, s->grade.nmarks);
     fputc('\n', out);
     copied_line(out, s, o, "  ");
     for (i = 0; i < s->grade.count; i++) {
@@ -322,9 +317,9 @@ static void text_student(FILE *out, const as_student *s, const as_render_opts *o
     if (s->grade.count == 0)
         return; /* nothing written: the missing line says it all */
     if (wrong == 0)
-        fprintf(out, msg(o, AS_MSG_CHK_ALL_RIGHT), s->grade.count);
+        fprintf(out, as_say(o, AS_MSG_CHK_ALL_RIGHT), s->grade.count);
     else
-        fprintf(out, msg(o, AS_MSG_CHK_SOME_WRONG), wrong, s->grade.count);
+        fprintf(out, as_say(o, AS_MSG_CHK_SOME_WRONG), wrong, s->grade.count);
     fputc('\n', out);
 }
 
@@ -337,27 +332,27 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
 
     for (i = 0; i < c->count; i++)
         wide = as_display_width(c->student[i].name) > wide ? as_display_width(c->student[i].name) : wide;
-    fprintf(out, msg(o, AS_MSG_CHK_CLASS), s->students);
+    fprintf(out, as_say(o, AS_MSG_CHK_CLASS), s->students);
     fputc('\n', out);
     for (i = 0; i < c->count; i++) {
         const as_student *st = &c->student[i];
         fprintf(out, "  %s%*s  ", st->name, (int)(wide - as_display_width(st->name)), "");
         if (!st->graded) {
-            fprintf(out, "%s\n", msg(o, AS_MSG_CHK_NOT_GRADED));
+            fprintf(out, "%s\n", as_say(o, AS_MSG_CHK_NOT_GRADED));
             continue;
         }
         mistakes(line, sizeof line, st, "; ");
         short_number(a, sizeof a, st->grade.score);
         fprintf(out, "%s/%zu  %s\n", a, st->grade.nmarks,
-                line[0] ? line : msg(o, AS_MSG_CHK_NO_MISTAKE));
+                line[0] ? line : as_say(o, AS_MSG_CHK_NO_MISTAKE));
     }
     short_number(a, sizeof a, s->mean_score);
     short_number(b, sizeof b, s->mean_max);
-    fprintf(out, msg(o, AS_MSG_CHK_MEAN), a, b);
-    fprintf(out, "\n%s\n", msg(o, AS_MSG_CHK_MADE));
+    fprintf(out, as_say(o, AS_MSG_CHK_MEAN), a, b);
+    fprintf(out, "\n%s\n", as_say(o, AS_MSG_CHK_MADE));
     if (copied_count(c) > 0) {
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_MADE_LINE), COPIED_CODE, copied_count(c));
+        fprintf(out, as_say(o, AS_MSG_CHK_MADE_LINE), COPIED_CODE, copied_count(c));
         fputc('\n', out);
         any = 1;
     }
@@ -365,24 +360,24 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
         if (s->made[i] == 0)
             continue;
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_MADE_LINE), as_diag_code((as_diag)i), s->made[i]);
+        fprintf(out, as_say(o, AS_MSG_CHK_MADE_LINE), as_diag_code((as_diag)i), s->made[i]);
         fputc('\n', out);
         any = 1;
     }
     if (!any)
-        fprintf(out, "  %s\n", msg(o, AS_MSG_CHK_NO_MISTAKE));
-    fprintf(out, "\n%s\n", msg(o, AS_MSG_CHK_ITEMS));
+        fprintf(out, "  %s\n", as_say(o, AS_MSG_CHK_NO_MISTAKE));
+    fprintf(out, "\n%s\n", as_say(o, AS_MSG_CHK_ITEMS));
     for (i = 0; i < s->nitems; i++) {
         const as_item *it = &s->item[i];
         char made[512], name[64];
-        item_made(made, sizeof made, it, msg(o, AS_MSG_CHK_LIST_SEP));
+        item_made(made, sizeof made, it, as_say(o, AS_MSG_CHK_LIST_SEP));
         if (made[0] != '\0')
-            snprintf(line, sizeof line, msg(o, AS_MSG_CHK_ITEM_MADE), made);
+            snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_ITEM_MADE), made);
         else
             line[0] = '\0';
         as_table_shown_name(name, sizeof name, it->name, o->ascii);
         fputs("  ", out);
-        fprintf(out, msg(o, AS_MSG_CHK_ITEM_LINE), name, it->right, it->carried, it->wrong, line,
+        fprintf(out, as_say(o, AS_MSG_CHK_ITEM_LINE), name, it->right, it->carried, it->wrong, line,
                 it->missing);
         fputc('\n', out);
     }
@@ -436,20 +431,20 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
     (void)digits; /* the Markdown report names the table's mistake, not each cell */
     fputs("## ", out);
     short_number(text, sizeof text, s->grade.score);
-    fprintf(out, msg(o, AS_MSG_CHK_STUDENT), s->name, text, s->grade.nmarks);
+    fprintf(out, as_say(o, AS_MSG_CHK_STUDENT), s->name, text, s->grade.nmarks);
     fputs("\n\n", out);
     copied_line(out, s, o, "");
     fprintf(out, "%s| %s | %s | %s |\n|---|---|---|\n", s->copied_variant[0] ? "\n" : "",
-            msg(o, AS_MSG_CHK_COL_TABLE), msg(o, AS_MSG_CHK_COL_RESULT),
-            msg(o, AS_MSG_CHK_COL_DIAG));
+            as_say(o, AS_MSG_CHK_COL_TABLE), as_say(o, AS_MSG_CHK_COL_RESULT),
+            as_say(o, AS_MSG_CHK_COL_DIAG));
     for (i = 0; i < s->grade.count; i++) {
         const as_table_grade *g = &s->grade.table[i];
         as_table_shown_name(name, sizeof name, g->name, o->ascii);
         fprintf(out, "| %s | %s | ", name,
-                msg(o, g->correct ? AS_MSG_CHK_WORD_RIGHT
+                as_say(o, g->correct ? AS_MSG_CHK_WORD_RIGHT
                        : g->credit ? AS_MSG_CHK_WORD_CARRIED : AS_MSG_CHK_WORD_WRONG));
         if (g->nfits > 1) {
-            fits_list(text, sizeof text, g, msg(o, AS_MSG_CHK_LIST_SEP));
+            fits_list(text, sizeof text, g, as_say(o, AS_MSG_CHK_LIST_SEP));
             md_cell(out, text);
             fputs(" ?", out);
         } else if (g->diagnosis != AS_DIAG_NONE) {
@@ -459,10 +454,10 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
         }
         fputs(" |\n", out);
     }
-    names_list(text, sizeof text, &s->grade, 1, msg(o, AS_MSG_CHK_LIST_SEP));
+    names_list(text, sizeof text, &s->grade, 1, as_say(o, AS_MSG_CHK_LIST_SEP));
     if (text[0] != '\0') {
         fputc('\n', out);
-        fprintf(out, msg(o, AS_MSG_CHK_MISSING), text);
+        fprintf(out, as_say(o, AS_MSG_CHK_MISSING), text);
         fputc('\n', out);
     }
     ignored_note(out, &s->grade, o, 1);
@@ -475,15 +470,15 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
     size_t i;
 
     fputs("## ", out);
-    fprintf(out, msg(o, AS_MSG_CHK_CLASS), s->students);
-    fprintf(out, "\n\n| %s | %s | %s |\n|---|---|---|\n", msg(o, AS_MSG_CHK_COL_STUDENT),
-            msg(o, AS_MSG_CHK_COL_SCORE), msg(o, AS_MSG_CHK_COL_MISTAKES));
+    fprintf(out, as_say(o, AS_MSG_CHK_CLASS), s->students);
+    fprintf(out, "\n\n| %s | %s | %s |\n|---|---|---|\n", as_say(o, AS_MSG_CHK_COL_STUDENT),
+            as_say(o, AS_MSG_CHK_COL_SCORE), as_say(o, AS_MSG_CHK_COL_MISTAKES));
     for (i = 0; i < c->count; i++) {
         const as_student *st = &c->student[i];
         fputs("| ", out);
         md_cell(out, st->name);
         if (!st->graded) {
-            fprintf(out, " | | %s |\n", msg(o, AS_MSG_CHK_NOT_GRADED));
+            fprintf(out, " | | %s |\n", as_say(o, AS_MSG_CHK_NOT_GRADED));
             continue;
         }
         mistakes(line, sizeof line, st, "; ");
@@ -495,18 +490,18 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
     short_number(a, sizeof a, s->mean_score);
     short_number(b, sizeof b, s->mean_max);
     fputc('\n', out);
-    fprintf(out, msg(o, AS_MSG_CHK_MEAN), a, b);
-    fprintf(out, "\n\n| %s | %s |\n|---|---|\n", msg(o, AS_MSG_CHK_COL_MISTAKES),
-            msg(o, AS_MSG_CHK_COL_COUNT));
+    fprintf(out, as_say(o, AS_MSG_CHK_MEAN), a, b);
+    fprintf(out, "\n\n| %s | %s |\n|---|---|\n", as_say(o, AS_MSG_CHK_COL_MISTAKES),
+            as_say(o, AS_MSG_CHK_COL_COUNT));
     if (copied_count(c) > 0)
         fprintf(out, "| `%s` | %zu |\n", COPIED_CODE, copied_count(c));
     for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
         if (s->made[i] > 0)
             fprintf(out, "| `%s` | %zu |\n", as_diag_code((as_diag)i), s->made[i]);
     fprintf(out, "\n%s\n\n| %s | %s | %s | %s | %s | %s |\n|---|---|---|---|---|---|\n",
-            msg(o, AS_MSG_CHK_ITEMS), msg(o, AS_MSG_CHK_COL_TABLE), msg(o, AS_MSG_CHK_WORD_RIGHT),
-            msg(o, AS_MSG_CHK_WORD_CARRIED), msg(o, AS_MSG_CHK_WORD_WRONG),
-            msg(o, AS_MSG_CHK_COL_MISTAKES), msg(o, AS_MSG_CHK_COL_MISSING));
+            as_say(o, AS_MSG_CHK_ITEMS), as_say(o, AS_MSG_CHK_COL_TABLE), as_say(o, AS_MSG_CHK_WORD_RIGHT),
+            as_say(o, AS_MSG_CHK_WORD_CARRIED), as_say(o, AS_MSG_CHK_WORD_WRONG),
+            as_say(o, AS_MSG_CHK_COL_MISTAKES), as_say(o, AS_MSG_CHK_COL_MISSING));
     for (i = 0; i < s->nitems; i++) {
         const as_item *it = &s->item[i];
         char name[64];

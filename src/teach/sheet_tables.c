@@ -66,7 +66,7 @@ size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, siz
     ro.digits = 10;
     ro.ascii = 1;
     ro.only = want;
-    ro.row = -1;
+    ro.row = AS_ROW_LAST;
     as_each_table(s->p, s->t, &ro, collect, &g);
     return g.count;
 }

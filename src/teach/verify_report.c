@@ -11,11 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *msg(const as_render_opts *o, as_msg m)
-{
-    return as_msg_text(o->lang, m);
-}
-
 /* The decimals a number printed with unit u shows (0 exact: the run's digits). */
 static int digits_of(double u, const as_render_opts *o)
 {
@@ -30,9 +25,9 @@ static void what_of(char *buf, size_t size, const as_vnumber *n, const as_render
     const as_printed *it = n->item;
 
     if (it->row < 0 && it->col < 0 && it->value.rows * it->value.cols > 1)
-        snprintf(buf, size, msg(o, AS_MSG_VF_CELL), it->name, n->row, n->col);
+        snprintf(buf, size, as_say(o, AS_MSG_VF_CELL), it->name, n->row, n->col);
     else if (it->col < 0 && it->value.cols > 1)
-        snprintf(buf, size, msg(o, AS_MSG_VF_ROW_CELL), it->name, n->col);
+        snprintf(buf, size, as_say(o, AS_MSG_VF_ROW_CELL), it->name, n->col);
     else
         snprintf(buf, size, "%s", it->name);
 }
@@ -65,32 +60,32 @@ static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_ren
     as_fmt_display(right, sizeof right, n->right,
                    n->verdict >= AS_VF_WRONG ? o->digits : digits_of(n->unit, o), o->ascii);
     if (n->verdict == AS_VF_CARRIED) {
-        snprintf(buf, size, msg(o, AS_MSG_VF_CARRIED), n->from->name, n->from->pos.line,
+        snprintf(buf, size, as_say(o, AS_MSG_VF_CARRIED), n->from->name, n->from->pos.line,
                  n->from->pos.col, right);
         return;
     }
-    used = (size_t)snprintf(buf, size, msg(o, words[n->verdict]), right);
+    used = (size_t)snprintf(buf, size, as_say(o, words[n->verdict]), right);
     if (n->verdict != AS_VF_WRONG || variant_code(n) == NULL || used >= size)
         return;
     if (n->pe_variant != AS_PE_NONE) {
-        snprintf(buf + used, size - used, msg(o, AS_MSG_VF_VARIANT), variant_code(n),
-                 msg(o, pe_why[n->pe_variant]));
+        snprintf(buf + used, size - used, as_say(o, AS_MSG_VF_VARIANT), variant_code(n),
+                 as_say(o, pe_why[n->pe_variant]));
         return;
     }
     memset(&g, 0, sizeof g);
     g.diagnosis = n->variant.diag;
     g.detail = n->variant.detail;
     as_diag_explain(why, sizeof why, &g, o);
-    snprintf(buf + used, size - used, msg(o, AS_MSG_VF_VARIANT), as_diag_code(g.diagnosis), why);
+    snprintf(buf + used, size - used, as_say(o, AS_MSG_VF_VARIANT), as_diag_code(g.diagnosis), why);
 }
 
 /* The count that ends a report. */
 static void count_line(FILE *out, const as_verify *v, const as_render_opts *o)
 {
     if (v->agree == v->count)
-        fprintf(out, msg(o, AS_MSG_VF_COUNT_CLEAN), v->count);
+        fprintf(out, as_say(o, AS_MSG_VF_COUNT_CLEAN), v->count);
     else
-        fprintf(out, msg(o, AS_MSG_VF_COUNT), v->count, v->agree, v->count - v->agree);
+        fprintf(out, as_say(o, AS_MSG_VF_COUNT), v->count, v->agree, v->count - v->agree);
     fputc('\n', out);
 }
 
@@ -117,10 +112,10 @@ int as_verify_md(FILE *out, const as_verify *v, const char *path, const as_rende
     size_t i;
 
     fprintf(out, "## ");
-    fprintf(out, msg(o, AS_MSG_VF_MD_TITLE), path);
+    fprintf(out, as_say(o, AS_MSG_VF_MD_TITLE), path);
     fputs("\n\n", out);
     if (v->agree < v->count)
-        fprintf(out, "%s\n|---|---|---|---|\n", msg(o, AS_MSG_VF_MD_HEAD));
+        fprintf(out, "%s\n|---|---|---|---|\n", as_say(o, AS_MSG_VF_MD_HEAD));
     for (i = 0; i < v->count; i++) {
         const as_vnumber *n = &v->num[i];
         if (n->verdict == AS_VF_AGREES)
