@@ -1,6 +1,7 @@
 /* check_report.c - the reports of `check` (SPEC §6): text, Markdown, a CSV gradebook and
  * JSON, read from the grades (check.h). Every word comes from the message table. */
 #include "attnstep/check_report.h"
+#include "attnstep/lex.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -30,10 +31,13 @@ static void names_list(char *buf, size_t size, const as_grade *g, int missing, c
 
     buf[0] = '\0';
     for (i = 0; i < n && len < size; i++) {
+        char shown[256]; /* an ignored name is the student's text: control bytes as \x15 */
         if (missing && g->mark[i].answered)
             continue;
+        if (!missing)
+            as_lex_quote(shown, sizeof shown, g->ignored[i], strlen(g->ignored[i]));
         len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? sep : "",
-                                missing ? g->mark[i].name : g->ignored[i]);
+                                missing ? g->mark[i].name : shown);
     }
 }
 
