@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #define CLI_OUT "build/tests/test_check_class.out"
@@ -180,6 +181,21 @@ static void test_expect_sets_the_maximum(void **state)
                                   "  提示：--expect列出要答的表");
 }
 
+/* An ANSWERS directory without a *.txt file is refused with its name, and the program
+ * ends there (the list of answers files was freed twice: fuzz_class's first finding). */
+static void test_an_answers_folder_without_answers_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -rf " DIR "/answers/* " DIR "/empty && mkdir " DIR "/empty"), 0);
+    assert_int_equal(run("check --class " DIR " " DIR "/empty"), 2);
+    assert_file_contains(CLI_ERR, "错误：目录" DIR "/empty里没有*.txt答案文件");
+    assert_int_equal(run("check --lang en --class " DIR " " DIR "/teacher/01-张三.txt " DIR
+                         "/empty"), 2);
+    assert_file_contains(CLI_ERR, "error: the directory " DIR
+                                  "/empty holds no *.txt answers file");
+    assert_int_equal(rmdir(DIR "/empty"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_a_key_of_another_variant_is_named_copied_variant),
         cmocka_unit_test(test_unmatched_and_doubled_files_are_reported_and_the_rest_graded),
         cmocka_unit_test(test_expect_sets_the_maximum),
+        cmocka_unit_test(test_an_answers_folder_without_answers_is_refused),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -331,6 +331,37 @@ static void test_an_npy_header_claiming_more_than_the_file_is_refused_at_byte_8(
             "the header runs to byte 65545, but the file has only 30 bytes");
 }
 
+/* An .npy header that is no numpy dict is refused where it stops being one, quoting what
+ * stands there; a missing key is named; Python 2's 2L of old numpy files is read. */
+static void test_a_malformed_npy_header_is_refused_where_it_stops(void **state)
+{
+    static const double v[2] = {1.5, -2};
+    unsigned char b[256];
+    char text[256];
+    as_input in;
+    as_error err;
+
+    (void)state;
+    refused(put_file("list.npy", b, npy_v1(b, "[1, 2]", v, 16)), NULL, "list.npy”, byte 10:",
+            "the npy header cannot be read from here: “[1, 2]");
+    refused(put_file("key.npy", b, npy_v1(b, "{'descr': '<f8', 'colour': 1, }", v, 16)), NULL,
+            "key.npy”, byte 28:", "the npy header cannot be read from here: “colour': 1");
+    refused(put_file("shape.npy", b, npy_v1(b, "{'descr': '<f8', 'fortran_order': False, }", v,
+                                            16)), NULL, "shape.npy”, byte", "“shape” is missing");
+    refused(put_file("descr.npy", b, npy_v1(b, "{'shape': (2, 1), }", v, 16)), NULL,
+            "descr.npy”, byte", "“descr” is missing");
+    refused(put_file("short.npy", "\x93NUMPY\1", 7), NULL, "short.npy”, byte 0:",
+            "the npy header cannot be read from here: “\\x93NUMPY\\x01");
+    snprintf(text, sizeof text, "X = load(\"%s\")\n",
+             put_file("py2.npy", b, npy_v1(b, "{'descr': '<f8', 'fortran_order': False, "
+                                              "'shape': (2L, 1L), }", v, 16)));
+    assert_int_equal(parse_in_data(&in, &err, text), 0);
+    assert_int_equal(in.mat[AS_X].m.rows, 2);
+    assert_int_equal(in.mat[AS_X].m.cols, 1);
+    assert_true(in.mat[AS_X].m.v[0] == 1.5 && in.mat[AS_X].m.v[1] == -2);
+    as_input_free(&in);
+}
+
 static void test_huge_declared_shapes_are_refused_before_allocating(void **state)
 {
     unsigned char b[256];
@@ -591,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_nan_and_inf_are_refused_at_their_cell_and_byte),
         cmocka_unit_test(test_a_wrong_name_or_slice_is_refused_with_what_there_is),
         cmocka_unit_test(test_weights_lists_each_tensor_with_dtype_shape_and_bytes),
+        cmocka_unit_test(test_a_malformed_npy_header_is_refused_where_it_stops),
         cmocka_unit_test(test_weights_refuses_text_devices_and_hostile_files_clearly),
     };
 

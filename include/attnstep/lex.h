@@ -48,7 +48,8 @@ size_t as_lex_char_len(const char *p, const char *end);
 
 /* Copies at most about 40 bytes of s[0..n) into out (NUL-terminated, cut at a character
  * boundary, "..." added when cut), for quoting the input in messages. Terminal control
- * characters (C0 but tab, DEL, C1) are written as \x1b, never as themselves. */
+ * characters (C0 but tab, DEL, C1) and bytes of no UTF-8 character are written as \x1b,
+ * never as themselves. */
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
 
 /* The code point of the direction control at p (U+200E, U+200F, U+202A..U+202E,

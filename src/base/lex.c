@@ -225,6 +225,8 @@ void as_lex_quote(char *out, size_t cap, const char *s, size_t n)
     while (used < n && used < most) {
         k = as_lex_char_len(s + used, s + n);
         c = control_len(s + used, s + n); /* shown as \x1b: never sent to a terminal */
+        if (c == 0 && as_lex_bad_byte(s + used, k) != NULL)
+            c = k; /* a byte of no UTF-8 character, as \x93: a message is valid UTF-8 */
         if (used + k > most || put + (c ? 4 * c : k) + 4 > cap)
             break;
         for (i = 0; c > 0 && i < c; i++)

@@ -87,6 +87,7 @@ static int add_dir(paths *ps, const char *dir, as_error *err)
     return 0;
 }
 
+/* Frees the list and leaves it empty: freeing it again frees nothing. */
 static void free_paths(paths *ps)
 {
     size_t i;
@@ -94,6 +95,7 @@ static void free_paths(paths *ps)
     for (i = 0; i < ps->n; i++)
         free(ps->p[i]);
     free(ps->p);
+    memset(ps, 0, sizeof *ps);
 }
 
 /* The answers files named from cli->files[first] on. */

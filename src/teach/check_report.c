@@ -2,6 +2,7 @@
  * JSON, read from the grades (check.h). Every word comes from the message table. */
 #include "attnstep/check_report.h"
 #include "attnstep/suggest.h"
+#include "attnstep/lex.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -26,10 +27,13 @@ static void names_list(char *buf, size_t size, const as_grade *g, int missing, c
 
     buf[0] = '\0';
     for (i = 0; i < n && len < size; i++) {
+        char shown[256]; /* an ignored name is the student's text: control bytes as \x15 */
         if (missing && g->mark[i].answered)
             continue;
+        if (!missing)
+            as_lex_quote(shown, sizeof shown, g->ignored[i], strlen(g->ignored[i]));
         len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? sep : "",
-                                missing ? g->mark[i].name : g->ignored[i]);
+                                missing ? g->mark[i].name : shown);
     }
 }
 
@@ -49,9 +53,12 @@ static void ignored_meant(char *buf, size_t size, const as_grade *g, const as_re
         const char *meant = n > 1 ? as_suggest(g->ignored[i], n, names, AS_ANS_MAX) : NULL;
         if (meant != NULL && len == 0)
             len += (size_t)snprintf(buf, size, "%s", as_say(o, AS_MSG_CHK_MEANT_FIRST));
-        if (meant != NULL && len < size)
+        if (meant != NULL && len < size) { /* the student's text: control bytes as \x15 */
+            char shown[256];
+            as_lex_quote(shown, sizeof shown, g->ignored[i], n);
             len += (size_t)snprintf(buf + len, size - len, as_say(o, AS_MSG_CHK_IGNORED_MEANT),
-                                    g->ignored[i], meant);
+                                    shown, meant);
+        }
     }
 }
 

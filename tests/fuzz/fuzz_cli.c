@@ -24,25 +24,6 @@
 #include <string.h>
 
 #define MOST_ARGS 24
-#define FILE_SEP "\n%file%\n"
-
-/* Splits text[0..len) at the first FILE_SEP: *rest and *rest_len get what follows it
- * (NULL when there is none); returns the bytes before it. */
-static size_t cut(const char *text, size_t len, const char **rest, size_t *rest_len)
-{
-    const size_t k = sizeof FILE_SEP - 1;
-    size_t i;
-
-    *rest = NULL;
-    *rest_len = 0;
-    for (i = 0; i + k <= len; i++)
-        if (text[i] == '\n' && memcmp(text + i, FILE_SEP, k) == 0) {
-            *rest = text + i + k;
-            *rest_len = len - i - k;
-            return i;
-        }
-    return len;
-}
 
 /* The arguments: one a line, each a new NUL-terminated copy in words (argv[0] first). */
 static int split_args(char *args, size_t len, char **argv)
@@ -109,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int argc;
 
     vfs_split(data, size, &main_len);
-    args_len = cut((const char *)data, main_len, &file, &file_len);
+    args_len = fuzz_cut((const char *)data, main_len, &file, &file_len);
     if ((args = malloc(args_len + 1)) == NULL)
         return 0;
     memcpy(args, data, args_len);
@@ -119,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const char *const names[] = {"a.txt", "b.txt", "c.txt"};
         size_t i;
         for (i = 0; i < 3 && file != NULL; i++, file = next, file_len = next_len) {
-            const size_t n = cut(file, file_len, &next, &next_len);
+            const size_t n = fuzz_cut(file, file_len, &next, &next_len);
             vfs_name(names[i], (const uint8_t *)file, n);
             if (i == 0)
                 vfs_name("-", (const uint8_t *)file, n);

@@ -53,6 +53,7 @@ static void write_real(const uint8_t *data, size_t size)
         abort(); /* the harness itself cannot run */
 }
 
+
 static int same_matrix(const as_matrix *a, const as_matrix *b)
 {
     return a->rows == b->rows && a->cols == b->cols &&

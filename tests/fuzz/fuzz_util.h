@@ -1,10 +1,33 @@
 /* fuzz_util.h - what the fuzz entry points share: a hash of the input that draws their
- * options, and the check that what a command wrote is valid UTF-8. */
+ * options, the split of a whole command's input at "%file%", and the check that what a
+ * command wrote is valid UTF-8. */
 #ifndef ATTNSTEP_FUZZ_UTIL_H
 #define ATTNSTEP_FUZZ_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* What separates the files of a whole command's fuzz input (fuzz_cli, fuzz_class). */
+#define FUZZ_FILE_SEP "\n%file%\n"
+
+/* Splits text[0..len) at the first FUZZ_FILE_SEP: *rest and *rest_len get what follows
+ * it (NULL when there is none); returns the bytes before it. */
+static inline size_t fuzz_cut(const char *text, size_t len, const char **rest, size_t *rest_len)
+{
+    const size_t k = sizeof FUZZ_FILE_SEP - 1;
+    size_t i;
+
+    *rest = NULL;
+    *rest_len = 0;
+    for (i = 0; i + k <= len; i++)
+        if (text[i] == '\n' && memcmp(text + i, FUZZ_FILE_SEP, k) == 0) {
+            *rest = text + i + k;
+            *rest_len = len - i - k;
+            return i;
+        }
+    return len;
+}
 
 /* The FNV-1a hash of data[0..size). */
 static inline uint32_t fnv1a(const uint8_t *data, size_t size)

@@ -19,7 +19,7 @@ void vfs_split(const uint8_t *data, size_t size, size_t *main_len);
 /* Names files for the fuzzers of whole commands: a read of path name (exactly) gets
  * data[0..len) instead of the loaded file; at most VFS_NAMED names, all forgotten by
  * vfs_split() and vfs_forget(). data must live until then. */
-#define VFS_NAMED 4
+#define VFS_NAMED 8
 void vfs_name(const char *name, const uint8_t *data, size_t len);
 void vfs_forget(void);
 
