@@ -205,9 +205,11 @@ FUZZ_CC      = clang
 FUZZ_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
                -DAS_LOAD_CHUNK=64 -DAS_LOAD_SPLIT_MIN=512
 FUZZ_SECONDS = 0
-# A target left out of the timed runs while it has open findings (none now: the
-# round trip's two, one head with Wo and an ask: run accepted, are in tests/fuzz/corpus).
-FUZZ_SMOKE_SKIP =
+# A target left out of the timed runs while it has open findings: the round trip's
+# tests/fuzz/findings-roundtrip/ (scale 1e300 and a mask of -1e308: run prints S as
+# -1e+308, which check reads back as wrong; its own two earlier findings are fixed and
+# in tests/fuzz/corpus). Run it by hand with FUZZ_SMOKE_SKIP= .
+FUZZ_SMOKE_SKIP = roundtrip
 FUZZ_LINK    = -Wl,--wrap=as_lex_read_file tests/fuzz/vfs.c
 # -timeout: an input that runs 25 s is a hang (the slowest honest one, exercise giving up
 # on sizes no exercise of its level fits, takes about 1.5 s here under ASan, and more
