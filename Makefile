@@ -44,11 +44,13 @@ $(BUILD)/obj/%.o: src/%.c
 run: all
 	./$(BUILD)/attnstep trace examples/f11.txt
 
-# `make test` first makes sure cmocka is there (installing it when it can), then runs
-# every test program; a failing one stops the run with its name.
-test: all
+# `make test` first makes sure cmocka is there (installing it when it can), then builds
+# and runs every test program, as many at once as the machine has cores (their logs
+# printed in order when all have ended); a failing one is named at the end.
+TEST_JOBS := $(shell nproc 2>/dev/null || echo 1)
+test:
 	@sh tests/ensure-cmocka.sh
-	@$(MAKE) --no-print-directory check-run
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) CHECK_JOBS=$(TEST_JOBS) check-run
 
 # `make check-latex` makes every kind of worksheet and compiles each LaTeX one (pdflatex
 # for English, xelatex with ctex for Chinese), installing TeX with apt-get when missing.
