@@ -99,6 +99,12 @@ static void test_a_long_class_folder_gives_each_student_a_file(void **state)
     snprintf(f, sizeof f, "%s/sheets/03-Ada.md", out);
     assert_file_contains(f, "Ada");
     assert_file_contains(CLI_OUT, "03-Ada.txt");
+    /* and check --class reads that folder back, its paths not cut either: Ada's key,
+     * handed in as her answers, is marked against her own problem */
+    snprintf(args, sizeof args, "check --class '%s' '%s/teacher/03-Ada.txt' --lang en", out, out);
+    run(args);
+    assert_file_lacks(CLI_ERR, "cannot read the class list");
+    assert_file_lacks(CLI_ERR, "too long");
     rm_dir(dir);
 }
 

@@ -5,6 +5,7 @@
 #include "attnstep/check_report.h"
 #include "attnstep/cli.h"
 #include "attnstep/lex.h"
+#include "attnstep/output.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -379,24 +380,24 @@ static int read_member(member *m, char *line)
 /* Reads DIR/teacher/class.tsv into r (the header line skipped). */
 static int read_roll(roll *r, const char *dir, as_error *err)
 {
-    char path[AS_ERR_FILE], *buf, *line, *next;
+    char *path = as_path_join(dir, "teacher/class.tsv"), *buf, *line, *next;
     size_t len, cap, lineno = 0;
-    int e;
+    int e, rc = -1;
 
-    snprintf(path, sizeof path, "%s/teacher/class.tsv", dir);
+    if (path == NULL)
+        return -1;
     if ((e = as_lex_read_file(path, 0, &buf, &len)) != 0) {
         char why[128];
         as_error_msg(err, path, 0, 0, AS_MSG_CLS_UNREADABLE,
                      as_msg_errno(why, sizeof why, err->lang, e));
         as_error_hint_msg(err, AS_MSG_CLS_HINT);
+        free(path);
         return -1;
     }
     for (cap = 1, next = buf; *next; next++)
         cap += *next == '\n';
-    if ((r->m = calloc(cap, sizeof *r->m)) == NULL) {
-        free(buf);
-        return -1;
-    }
+    if ((r->m = calloc(cap, sizeof *r->m)) == NULL)
+        goto done;
     for (line = buf; line != NULL && *line != '\0'; line = next) {
         if ((next = strchr(line, '\n')) != NULL)
             *next++ = '\0';
@@ -405,28 +406,32 @@ static int read_roll(roll *r, const char *dir, as_error *err)
         if ((e = read_member(&r->m[r->n], line)) != 0) {
             if (e == -1)
                 as_error_msg(err, path, (int)lineno, 1, AS_MSG_CLS_BAD_LINE);
-            free(buf);
-            return -1;
+            goto done;
         }
         r->n++;
     }
+    rc = 0;
+done:
     free(buf);
-    return 0;
+    free(path);
+    return rc;
 }
 
 /* Opens every member's problem, DIR/teacher/FILE. */
 static int open_problems(roll *r, const char *dir, const as_session_opts *so, as_error *err)
 {
-    char path[AS_ERR_FILE];
+    char *teacher = as_path_join(dir, "teacher");
     size_t i;
+    int rc = teacher != NULL ? 0 : -1;
 
-    for (i = 0; i < r->n; i++) {
-        snprintf(path, sizeof path, "%s/teacher/%s", dir, r->m[i].file);
-        if (as_cli_open(&r->m[i].s, path, so, err) != 0)
-            return -1;
-        r->m[i].open = 1;
+    for (i = 0; rc == 0 && i < r->n; i++) { /* paths on the heap: a long DIR is never cut */
+        char *path = as_path_join(teacher, r->m[i].file);
+        rc = path == NULL || as_cli_open(&r->m[i].s, path, so, err) != 0 ? -1 : 0;
+        r->m[i].open = rc == 0;
+        free(path);
     }
-    return 0;
+    free(teacher);
+    return rc;
 }
 
 /* Nonzero when the file's stem (its name without directory and extension, n bytes)
