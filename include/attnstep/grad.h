@@ -23,7 +23,7 @@ typedef enum as_loss_kind {
 typedef struct as_grad_head {
     as_matrix dO;      /* [n,d_v] this head's columns of dC (of dO without Wo) */
     as_matrix dV;      /* [m,d_v] Aᵀ·dO */
-    as_matrix dA;      /* [n,m]  dO·Vᵀ */
+    as_matrix dA;      /* [n,m]  dO·Vᵀ (empty after a rows run, as dS and dQKT) */
     as_matrix rowdot;  /* [n,1]  Σ_j dA⊙A of each row */
     as_matrix dS;      /* [n,m]  A ⊙ (dA - rowdot): 0 in masked cells */
     as_matrix dQKT;    /* [n,m]  dS·scale */
@@ -57,8 +57,11 @@ int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lan
                  as_error *err);
 
 /* The backward pass for the dO that as_grad_loss() put in g, reading the full run t
- * (not a lean one) of p. Returns 0; or -1 with err set (out of memory, or a gradient
- * that left the double range, named with its cell). Free g with as_grad_free() either way. */
+ * of p, or its rows run (as_attention_run_rows(), not a lean one): then each head's
+ * n x m tables dA, dS and dQKT are not kept (left empty, so memory follows n, not n²:
+ * SPEC §10), and every other table holds the same numbers bit for bit. Returns 0; or
+ * -1 with err set (out of memory, or a gradient that left the double range, named with
+ * its cell). Free g with as_grad_free() either way. */
 int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *err);
 
 /* Frees every table of g and leaves it zeroed. */

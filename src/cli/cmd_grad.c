@@ -25,15 +25,27 @@ static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli
     return as_render_grad_text(out, &s->p, &s->t, g, &cli->render);
 }
 
+/* Nonzero when what is printed has no n x m table (--only without dA, dS, d(QKᵀ), and
+ * no walk-through of a row): then the forward run keeps no n x m table either and the
+ * backward pass makes its rows again a block at a time (grad.h), so memory follows the
+ * work (SPEC §10: 8192 tokens in megabytes, not gigabytes), with the same numbers. */
+static int by_rows(const as_cli *cli)
+{
+    const unsigned square = 1u << AS_G_DA | 1u << AS_G_DS | 1u << AS_G_DQKT;
+
+    return !cli->row_given && cli->render.only != 0 && (cli->render.only & square) == 0;
+}
+
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
 {
-    const as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
+    as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
     as_session s;
     as_grad g = {0};
     int rc = AS_EXIT_USAGE;
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
+    so.rows = by_rows(cli);
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||
