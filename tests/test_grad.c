@@ -392,9 +392,32 @@ static void assert_same_bits(const as_matrix *a, const as_matrix *b, const char 
         assert_memory_equal(a->v, b->v, a->rows * a->cols * sizeof *a->v);
 }
 
+/* Every row of head hd's dA, dS and d(QKᵀ) made again after the rows run (as the
+ * renderers read them) is that row of the full run's table (full), bit for bit. */
+static void assert_rows_are_the_tables(const as_grad *g, const as_session *s, size_t hd,
+                                       const as_grad_head *full)
+{
+    const as_matrix *want[] = {&full->dA, &full->dS, &full->dQKT};
+    size_t k, i;
+
+    for (k = 0; k < 3; k++) {
+        as_grad_rows h;
+        const as_rows r = as_grad_rows_open(&h, g, &s->p, &s->t, hd, (as_grad_square)k);
+        assert_int_equal(r.rows, want[k]->rows);
+        assert_int_equal(r.cols, want[k]->cols);
+        for (i = 0; i < r.rows; i++) {
+            const double *row = r.row(r.ctx, i);
+            assert_non_null(row);
+            assert_memory_equal(row, want[k]->v + i * r.cols, r.cols * sizeof *row);
+        }
+        as_grad_rows_close(&h);
+    }
+}
+
 /* The backward pass of text on a rows trace keeps no n x m table and every other table
- * bit for bit as on the full trace (which the cases above hold against torch), and an
- * input refused is refused with the same message. */
+ * bit for bit as on the full trace (which the cases above hold against torch), its rows
+ * of dA, dS and d(QKᵀ) made again are the full run's, and an input refused is refused
+ * with the same message. */
 static void assert_rows_backward_is_the_full_one(const char *text, size_t len)
 {
     as_session sf, sr;
@@ -427,6 +450,7 @@ static void assert_rows_backward_is_the_full_one(const char *text, size_t len)
             assert_same_bits(&a->dK, &b->dK, "dK of a head");
             assert_int_equal(b->dA.rows + b->dS.rows + b->dQKT.rows, 0);
             assert_true(a->dS.rows == sf.p.n); /* the full run keeps them */
+            assert_rows_are_the_tables(&gr, &sr, hd, a);
         }
     }
     as_grad_free(&gf);

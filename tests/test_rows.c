@@ -548,11 +548,12 @@ static void test_a_decode_of_4096_tokens_fits_in_300_mb(void **state)
     assert_4096_tokens_fit_in_300_mb("decode", "--format json", "wc -l > " TDIR ".n", 1);
 }
 
-/* grad without dA, dS or d(QKᵀ) to print runs forwards on a rows trace and backwards a
- * block of rows at a time, making the rows of A again (grad.h): it keeps no n x m table.
- * Before, it kept the full forward trace and dA, dS, d(QKᵀ): 1.4 GB at 4096 tokens (5.8
- * GB at 8192). `grad --only dX` prints dX, one line a token; its JSON has one '[' a row
- * of dX (and c more). */
+/* grad runs forwards on a rows trace and backwards a block of rows at a time, making
+ * the rows of A again, and writes dA, dS and d(QKᵀ) a row at a time, each made again
+ * (grad.h): it keeps no n x m table. Before, it kept the full forward trace and dA, dS,
+ * d(QKᵀ), and the whole text: 1.4 GB at 4096 tokens (5.8 GB at 8192 for --only dX).
+ * `grad --only dX` prints dX, `--only dS` dS, one line a token; the JSON of dX and dWq
+ * has one '[' a row of dX (and c more). */
 static void test_a_grad_of_4096_tokens_fits_in_300_mb(void **state)
 {
     (void)state;
@@ -561,6 +562,7 @@ static void test_a_grad_of_4096_tokens_fits_in_300_mb(void **state)
     assert_4096_tokens_fit_in_300_mb("grad", "--only dX --digits 0", "wc -l > " TDIR ".n", 1);
     assert_4096_tokens_fit_in_300_mb("grad", "--format json --only dX,dWq",
                                      "tr -cd '[' | wc -c > " TDIR ".n", 1);
+    assert_4096_tokens_fit_in_300_mb("grad", "--only dS --digits 0", "wc -l > " TDIR ".n", 1);
 }
 
 /* The limit on all heads' scores is checked before anything is made, where the scores

@@ -19,21 +19,20 @@ static int check_options(const as_cli *cli, as_error *err)
 static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli *cli)
 {
     if (cli->format == AS_FMT_JSON)
-        return as_render_grad_json(out, &s->p, g, &cli->render);
+        return as_render_grad_json(out, &s->p, &s->t, g, &cli->render);
     if (cli->row_given)
         return as_render_grad_walk(out, &s->p, &s->t, g, &cli->render);
     return as_render_grad_text(out, &s->p, &s->t, g, &cli->render);
 }
 
-/* Nonzero when what is printed has no n x m table (--only without dA, dS, d(QKᵀ), and
- * no walk-through of a row): then the forward run keeps no n x m table either and the
- * backward pass makes its rows again a block at a time (grad.h), so memory follows the
- * work (SPEC §10: 8192 tokens in megabytes, not gigabytes), with the same numbers. */
+/* Nonzero but for the walk-through of a row (--row, which reads the full tables): the
+ * forward run keeps no n x m table, the backward pass makes A's rows again a block at a
+ * time, and the renderers make each row of dA, dS and d(QKᵀ) again as they write it
+ * (grad.h), so memory follows the work (SPEC §10: 8192 tokens in megabytes, not
+ * gigabytes), with the same numbers. */
 static int by_rows(const as_cli *cli)
 {
-    const unsigned square = 1u << AS_G_DA | 1u << AS_G_DS | 1u << AS_G_DQKT;
-
-    return !cli->row_given && cli->render.only != 0 && (cli->render.only & square) == 0;
+    return !cli->row_given;
 }
 
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)

@@ -359,6 +359,50 @@ nomem:
     return -1;
 }
 
+/* Row i of the table h reads, made again (see as_grad_rows_open()). */
+static const double *grad_row(void *ctx, size_t i)
+{
+    as_grad_rows *h = ctx;
+    const as_problem *p = h->p;
+    const as_grad_head *gh = &h->g->head[h->hd];
+    const size_t m = p->m, dv = p->d_v;
+    double *da, *ds;
+
+    if (h->room == NULL && (h->room = malloc(3 * (m ? m : 1) * sizeof *h->room)) == NULL)
+        return NULL;
+    if (as_trace_row(&h->r, h->t, p, h->hd, i) != 0)
+        return NULL;
+    da = h->room, ds = h->room + m;
+    /* the steps of head_backward_rows() on one row: each cell the same sum */
+    as_scores(da, gh->dO.v + i * dv, h->t->head[h->hd].V.v, 1, m, dv);
+    if (h->which == AS_GRAD_DA)
+        return da;
+    as_softmax_backward_rows(ds, NULL, da, h->r.A, 1, m);
+    if (h->which == AS_GRAD_DS)
+        return ds;
+    as_scale(ds + m, ds, m, p->scale);
+    return ds + m;
+}
+
+as_rows as_grad_rows_open(as_grad_rows *h, const as_grad *g, const as_problem *p,
+                          const as_trace *t, size_t hd, as_grad_square which)
+{
+    const as_grad_head *gh = &g->head[hd];
+    const as_matrix *m = which == AS_GRAD_DA ? &gh->dA : which == AS_GRAD_DS ? &gh->dS : &gh->dQKT;
+
+    *h = (as_grad_rows){g, p, t, hd, which, {0}, NULL};
+    if (!t->rows)
+        return as_rows_of(m);
+    return (as_rows){p->n, p->m, grad_row, h, 0};
+}
+
+void as_grad_rows_close(as_grad_rows *h)
+{
+    as_row_trace_free(&h->r);
+    free(h->room);
+    h->room = NULL;
+}
+
 void as_grad_free(as_grad *g)
 {
     as_matrix *top[] = {&g->dO, &g->dWo, &g->dbo, &g->dC, &g->dQ, &g->dK, &g->dV, &g->dWq,

@@ -1,11 +1,12 @@
 #!/bin/sh
 # memory.sh - `make bench-memory`: peak resident memory (/usr/bin/time -f %M, in MB)
 # against the number of tokens, for each command SPEC §10 names: `run` as text and as
-# JSON, `grad` (every table, so dA, dS and d(QKᵀ) of n x n, and `grad --only dX,dWq`,
-# which keeps no n x n table: grad.h), `decode` and `trace --tiles 1 --row all`, on a
-# column of tokens (X of width 1, Wq, Wk, Wv of one number: the 32 KB file of 8192
-# tokens of issue 30), all output to /dev/null. Memory must grow linearly with the
-# tokens (the inputs and each row's numbers), never as their square.
+# JSON, `grad` (every table: dA, dS and d(QKᵀ) of n x n written a row at a time, each
+# row made again) and `grad --only dX,dWq` (the backward pass alone, a block of rows at
+# a time: grad.h), `decode` and `trace --tiles 1 --row all`, on a column of tokens (X
+# of width 1, Wq, Wk, Wv of one number: the 32 KB file of 8192 tokens of issue 30), all
+# output to /dev/null. Memory must grow linearly with the tokens (the inputs and each
+# row's numbers), never as their square.
 #
 # Each run is under an address-space limit of MEMBENCH_LIMIT_MB (default 2048): a run
 # that needs more stops there ("> LIMIT" in the table) instead of taking the memory of a
