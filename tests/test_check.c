@@ -804,6 +804,32 @@ static void test_a_name_is_quoted_for_each_format(void **state)
     assert_file_contains(CLI_ERR, "no-such-answers.txt: error: cannot read the answers: no such file");
 }
 
+/* An answers file's name is anyone's bytes: in the FILE:LINE:COL of its error, a byte
+ * of no UTF-8 character, a terminal control and a direction control are written as
+ * \x93, \x1b, \xe2\x80\xae (as messages quote student text), never as themselves --
+ * raw, ESC [31m turned the terminal red and U+202E turned the rest of the line round.
+ * Both kinds: a file that is not there, and one that is read and stops at its 1:5 (its
+ * matrix never closes). */
+static void test_an_answers_file_name_is_escaped_in_its_error(void **state)
+{
+    char *err;
+
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt \"$(printf 'build/tests/no\\223such\\033[31m"
+                         "\\342\\200\\256.txt')\" --lang en"), 2);
+    assert_file_contains(CLI_ERR, "attnstep: build/tests/no\\x93such\\x1b[31m\\xe2\\x80\\xae.txt: "
+                                  "error: cannot read the answers: no such file\n");
+    assert_int_equal(sh("printf 'Q = [[1, 0' > \"$(printf 'build/tests/st\\223ud\\033.txt')\""), 0);
+    assert_int_equal(run("check examples/f11.txt \"$(printf 'build/tests/st\\223ud\\033.txt')\" "
+                         "--lang zh"), 2);
+    assert_file_contains(CLI_ERR, "attnstep: build/tests/st\\x93ud\\x1b.txt:1:5: 错误：");
+    err = slurp(CLI_ERR);
+    assert_null(strchr(err, '\033'));
+    assert_null(strstr(err, "st\223ud")); /* 0x93 alone: Chinese text holds it too */
+    free(err);
+    assert_int_equal(sh("rm -f \"$(printf 'build/tests/st\\223ud\\033.txt')\""), 0);
+}
+
 /* Issue 28 (SPEC §6, OWASP): a name a spreadsheet would run as a formula is quoted and
  * prefixed with ' in the gradebook -- "=HYPERLINK(…)", "+1", "-1", "@SUM(A1)" -- and a
  * plain name is left as it is. */
@@ -898,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
         cmocka_unit_test(test_a_name_is_quoted_for_each_format),
+        cmocka_unit_test(test_an_answers_file_name_is_escaped_in_its_error),
         cmocka_unit_test(test_a_name_a_spreadsheet_would_run_is_neutralised_in_the_gradebook),
         cmocka_unit_test(test_with_several_heads_an_answer_names_its_head),
         cmocka_unit_test(test_control_bytes_in_a_name_are_shown_not_sent),
