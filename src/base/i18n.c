@@ -1584,6 +1584,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "save it again with numpy.savez (uncompressed): the C library has no deflate"},
     [AS_MSG_BIN_NO_TENSOR] = {"没有名为“%s”的张量，有的是%s",
         "there is no tensor “%s”; there are %s"},
+    [AS_MSG_BIN_NO_TENSORS] = {"文件里一个张量也没有",
+        "the file holds no tensor"},
     [AS_MSG_BIN_LIST_HINT] = {"用“attnstep weights %s”列出文件里的张量",
         "“attnstep weights %s” lists the tensors of the file"},
     [AS_MSG_BIN_WHICH] = {"文件里有%zu个张量，要写明载入哪一个",
