@@ -822,6 +822,8 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_INTEGER,
     AS_MSG_BIN_JSON_OBJECT,
     AS_MSG_BIN_JSON_NEXT,
+    AS_MSG_BIN_JSON_COLON,
+    AS_MSG_BIN_JSON_TWO,   /* the two data_offsets */
     AS_MSG_BIN_JSON_VALUE,
     AS_MSG_BIN_JSON_MISSING,   /* %s the key */
     AS_MSG_BIN_META,
