@@ -5,7 +5,10 @@
 #define ATTNSTEP_TENSOR_UTIL_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "attnstep/tensor.h"
 
@@ -51,6 +54,38 @@ static inline void refused_mem(const char *path, const void *bytes, size_t n, co
     assert_string_equal(err.file, "input.txt");
     assert_int_equal(err.line, 1);
     assert_int_equal(err.col, 5);
+}
+
+/* A file of bytes[0..n), then size bytes long in all (a sparse tail of zeros), its name
+ * gone already (nothing to clean up); open for reading, its fd returned. */
+static inline int file_of(const void *bytes, size_t n, off_t size)
+{
+    char path[] = "/tmp/attnstep-st-XXXXXX";
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(write(fd, bytes, n), (ssize_t)n);
+    assert_int_equal(ftruncate(fd, size), 0);
+    return fd;
+}
+
+/* The file open as fd, said to be size bytes long, is refused with msg and hint. */
+static inline void fd_refused(int fd, const char *path, uint64_t size, const char *msg, const char *hint)
+{
+    as_tensor_where where = {NULL, "input.txt", 1, 5};
+    as_tensor_file f;
+    as_error err;
+
+    as_error_init(&err, AS_LANG_EN);
+    where.err = &err;
+    if (as_tensor_open(&f, path, fd, NULL, size, where) == 0) {
+        as_tensor_close(&f);
+        fail_msg("%s was indexed", path);
+    }
+    assert_string_equal(err.msg, msg);
+    assert_string_equal(err.hint, hint);
+    close(fd);
 }
 
 /* bytes[0..n), as the file path, are indexed, and asking it for the tensor name (NULL:

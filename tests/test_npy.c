@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,106 @@ static void test_a_dtype_not_read_is_listed_with_numpys_bytes(void **state)
     refused_mem("m.npy", b, npy(b, 1, cases[0].dict, data, 16),
                 "“m.npy”, byte 67: shape (2,) of <U3 needs 24 bytes; 16 are given here",
                 HINT_TRUNCATED);
+}
+
+/* ------------------------------------------------------------------ the npy data ---- */
+
+/* The file's only tensor read whole with neg_inf: what as_tensor_read() returns, the
+ * error in *err. */
+static int read_whole(const unsigned char *b, size_t n, int neg_inf, double *out, as_error *err)
+{
+    as_tensor_file f;
+    const as_tensor *t;
+    uint64_t rows, cols;
+    as_tensor_slice s;
+    double *v;
+    int rc = -1;
+
+    if (open_mem(&f, err, "m.npy", b, n) != 0)
+        return -1;
+    t = as_tensor_find(&f, NULL, 0);
+    assert_non_null(t);
+    if (as_tensor_matrix_shape(&f, t, &rows, &cols) == 0) {
+        s.r0 = 0, s.r1 = rows, s.c0 = 0, s.c1 = cols;
+        if ((rc = as_tensor_read(&f, t, s, neg_inf, &v)) == 0) {
+            memcpy(out, v, (size_t)(rows * cols) * sizeof *v);
+            free(v);
+        }
+    }
+    as_tensor_close(&f);
+    return rc;
+}
+
+/* Half precision's specials (IEEE 754 binary16): 0x7c00 +inf, 0xfc00 -inf, 0x7e00 NaN. */
+static void test_half_infinities_and_nan_are_refused_at_their_byte_or_kept_in_a_mask(void **state)
+{
+    static const char row3[] = "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }";
+    unsigned char b[256], data[6] = {0, 0x3c, 0, 0x7c, 0, 0xfc}; /* 1, +inf, -inf */
+    double v[4];
+    as_error err;
+
+    (void)state;
+    /* row3 is 57 characters: the data at 67, the +inf at 69 */
+    assert_int_equal(read_whole(b, npy(b, 1, row3, data, 6), 0, v, &err), -1);
+    assert_string_equal(err.msg, "“m.npy”, byte 69: row 0, column 1 is +inf, not a finite number");
+    assert_string_equal(err.hint, "−∞ marks a position the mask forbids; every other matrix needs "
+                                  "finite numbers");
+    data[3] = 0x3c; /* 1, 1, -inf: the -inf is refused, but kept where -inf may stand */
+    assert_int_equal(read_whole(b, npy(b, 1, row3, data, 6), 0, v, &err), -1);
+    assert_string_equal(err.msg, "“m.npy”, byte 71: row 0, column 2 is -inf, not a finite number");
+    assert_int_equal(read_whole(b, npy(b, 1, row3, data, 6), 1, v, &err), 0);
+    assert_true(v[0] == 1 && v[1] == 1 && v[2] < 0 && isinf(v[2]));
+    data[5] = 0x7e; /* NaN */
+    assert_int_equal(read_whole(b, npy(b, 1, row3, data, 6), 1, v, &err), -1);
+    assert_string_equal(err.msg, "“m.npy”, byte 71: row 0, column 2 is NaN, not a finite number");
+    assert_string_equal(err.hint, "a NaN (not a number) often comes from a diverged training or "
+                                  "memory never set: check the program that wrote the file");
+}
+
+/* In Fortran order the file holds column after column: element 1 of the file is row 1,
+ * column 0, 8 bytes after the data's start. */
+static void test_a_nan_in_fortran_order_is_named_by_its_row_column_and_byte(void **state)
+{
+    static const char dict[] = "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 2), }";
+    unsigned char b[256], data[32] = {0};
+    double v[4];
+    as_error err;
+
+    (void)state;
+    le_put(data + 8, 0x7ff8000000000000u, 8); /* a quiet NaN */
+    /* dict is 58 characters: the data at 68, element 1 at 76 */
+    assert_int_equal(read_whole(b, npy(b, 1, dict, data, 32), 0, v, &err), -1);
+    assert_string_equal(err.msg, "“m.npy”, byte 76: row 1, column 0 is NaN, not a finite number");
+}
+
+static void test_an_empty_shape_and_a_byte_count_past_64_bits_are_refused(void **state)
+{
+    unsigned char b[256];
+    double v[1];
+    as_error err;
+
+    (void)state;
+    assert_int_equal(read_whole(b, npy(b, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                             "(0, 3), }", "", 0), 0, v, &err), -1);
+    assert_string_equal(err.msg, "“m.npy”, byte 0: shape (0, 3) holds no number");
+    assert_string_equal(err.hint, HINT_DIMS);
+    /* 2^62 elements: a count that fits 64 bits, but not its 8 bytes each */
+    refused_mem("m.npy", b, npy(b, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                      "(4611686018427387904,), }", "", 0),
+                "“m.npy”, byte 0: shape (4611686018427387904,) of <f8 needs 18446744073709551615 "
+                "bytes; 0 are given here", HINT_TRUNCATED);
+}
+
+/* A file measured at 83 bytes that holds 60 when its header (57 bytes at 10) is read. */
+static void test_an_npy_cut_short_after_it_was_measured_is_refused_at_its_header(void **state)
+{
+    unsigned char b[256];
+    size_t n = npy(b, 1, ROW2, two_doubles, 16);
+
+    (void)state;
+    assert_int_equal(n, 83);
+    fd_refused(file_of(b, 60, 60), "m.npy", n, "“m.npy”, byte 10: the 57 bytes here cannot be read",
+               HINT_TRUNCATED);
 }
 
 /* ------------------------------------------------------------------ the npz (ZIP) ---- */
@@ -555,6 +656,10 @@ int main(void)
         cmocka_unit_test(test_a_version_or_header_length_the_file_cannot_hold_is_refused),
         cmocka_unit_test(test_versions_two_and_three_blanks_and_keys_in_any_order_read_alike),
         cmocka_unit_test(test_a_dtype_not_read_is_listed_with_numpys_bytes),
+        cmocka_unit_test(test_half_infinities_and_nan_are_refused_at_their_byte_or_kept_in_a_mask),
+        cmocka_unit_test(test_a_nan_in_fortran_order_is_named_by_its_row_column_and_byte),
+        cmocka_unit_test(test_an_empty_shape_and_a_byte_count_past_64_bits_are_refused),
+        cmocka_unit_test(test_an_npy_cut_short_after_it_was_measured_is_refused_at_its_header),
         cmocka_unit_test(test_members_are_found_by_name_with_or_without_npy),
         cmocka_unit_test(test_more_than_six_members_are_listed_as_six_and_an_ellipsis),
         cmocka_unit_test(test_an_npz_of_no_member_says_it_holds_no_tensor),

@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,38 +244,6 @@ static void test_a_header_of_no_tensor_says_the_file_holds_none(void **state)
     not_found("m.safetensors", b, st(b, "{}", 0), NULL, "“m.safetensors”: the file holds no tensor");
     not_found("m.safetensors", b, st(b, "{\"__metadata__\":{}}", 0), "a",
               "“m.safetensors”: the file holds no tensor");
-}
-
-/* A file of bytes[0..n), then size bytes long in all (a sparse tail of zeros), its name
- * gone already (nothing to clean up); open for reading, its fd returned. */
-static int file_of(const void *bytes, size_t n, off_t size)
-{
-    char path[] = "/tmp/attnstep-st-XXXXXX";
-    int fd = mkstemp(path);
-
-    assert_true(fd >= 0);
-    assert_int_equal(unlink(path), 0);
-    assert_int_equal(write(fd, bytes, n), (ssize_t)n);
-    assert_int_equal(ftruncate(fd, size), 0);
-    return fd;
-}
-
-/* The file open as fd, said to be size bytes long, is refused with msg and hint. */
-static void fd_refused(int fd, const char *path, uint64_t size, const char *msg, const char *hint)
-{
-    as_tensor_where where = {NULL, "input.txt", 1, 5};
-    as_tensor_file f;
-    as_error err;
-
-    as_error_init(&err, AS_LANG_EN);
-    where.err = &err;
-    if (as_tensor_open(&f, path, fd, NULL, size, where) == 0) {
-        as_tensor_close(&f);
-        fail_msg("%s was indexed", path);
-    }
-    assert_string_equal(err.msg, msg);
-    assert_string_equal(err.hint, hint);
-    close(fd);
 }
 
 /* A header of 100 MiB + 1 bytes, in a sparse file that long: refused before it is read. */
