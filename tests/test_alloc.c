@@ -327,6 +327,7 @@ static void test_every_allocation_of_heads_cross_attention_and_load_may_fail_cle
     static const char *const inputs[] = {
         "examples/two-heads.txt", "examples/cross-translation.txt",
         "tests/data/alloc/every-feature.txt", /* load(), torch layout, biases, Wo, M */
+        "tests/data/alloc/binary.txt",        /* load() of .npy, .npz and .safetensors */
     };
     size_t i;
 
