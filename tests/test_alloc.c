@@ -327,6 +327,7 @@ static void test_every_allocation_of_heads_cross_attention_and_load_may_fail_cle
     static const char *const inputs[] = {
         "examples/two-heads.txt", "examples/cross-translation.txt",
         "tests/data/alloc/every-feature.txt", /* load(), torch layout, biases, Wo, M */
+        "tests/data/alloc/binary.txt",        /* load() of .npy, .npz and .safetensors */
     };
     size_t i;
 
@@ -607,6 +608,35 @@ static void test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly
     every_allocation_of_the_command_may_fail(decode);
 }
 
+/* A block (SPEC §15) pre and post, GELU and SwiGLU (tests/data/block/cases: llama_00 is
+ * pre RMS SwiGLU), the tiles of the online softmax (SPEC §11) in JSON and walked, the
+ * listing of a weights file and the check of a chapter's numbers: their out-of-memory
+ * paths (the block's tables, the tiles, the listing, the chapter) were never taken. */
+static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly(void **state)
+{
+    static const char *const pre[] = {"run", "examples/block-pre-gelu.txt", "--lang", "en", NULL};
+    static const char *const post[] = {"run", "examples/block-f11-post-rms.txt", "--format", "json",
+                                       "--lang", "en", NULL};
+    static const char *const llama[] = {"run", "tests/data/block/cases/llama_00.txt", "--lang", "en",
+                                        NULL};
+    static const char *const tiles[] = {"run", "--tiles", "2", "examples/tiles.txt", "--format",
+                                        "json", "--lang", "en", NULL};
+    static const char *const walk[] = {"trace", "--tiles", "2", "examples/tiles.txt", "--lang", "en",
+                                       NULL};
+    static const char *const weights[] = {"weights", "tests/data/npy/w.npz", "--lang", "en", NULL};
+    static const char *const verify[] = {"verify", "tests/data/verify/F11-attention.zh.txt", "--lang",
+                                         "en", NULL};
+
+    (void)state;
+    every_allocation_of_the_command_may_fail(pre);
+    every_allocation_of_the_command_may_fail(post);
+    every_allocation_of_the_command_may_fail(llama);
+    every_allocation_of_the_command_may_fail(tiles);
+    every_allocation_of_the_command_may_fail(walk);
+    every_allocation_of_the_command_may_fail(weights);
+    every_allocation_of_the_command_may_fail(verify);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -617,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_an_input_error_after_a_failed_allocation_leaks_nothing),
         cmocka_unit_test(test_every_allocation_of_grad_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly),
+        cmocka_unit_test(test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

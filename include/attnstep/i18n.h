@@ -810,6 +810,7 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_KEYS,   /* the keys of a safetensors tensor */
     AS_MSG_BIN_ZIP_COMPRESSED_HINT,
     AS_MSG_BIN_NO_TENSOR,   /* %s the name asked for, %s the names there are */
+    AS_MSG_BIN_NO_TENSORS,   /* a file of no tensor at all */
     AS_MSG_BIN_LIST_HINT,   /* %s the file */
     AS_MSG_BIN_WHICH,   /* %zu tensors */
     AS_MSG_BIN_WHICH_HINT,   /* %s file, %s the first tensor */
@@ -821,6 +822,8 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_INTEGER,
     AS_MSG_BIN_JSON_OBJECT,
     AS_MSG_BIN_JSON_NEXT,
+    AS_MSG_BIN_JSON_COLON,
+    AS_MSG_BIN_JSON_TWO,   /* the two data_offsets */
     AS_MSG_BIN_JSON_VALUE,
     AS_MSG_BIN_JSON_MISSING,   /* %s the key */
     AS_MSG_BIN_META,
