@@ -371,6 +371,8 @@ typedef enum as_msg {
     AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
+    AS_MSG_CHK_FIT_WEIGHTS,    /* after wrong_weights in that list: %s the table, %s the W used */
+    AS_MSG_CHK_FIT_TORCH,      /* after torch_layout in that list: %s the table, %s its W */
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */

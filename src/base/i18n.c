@@ -775,6 +775,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CHK_AMBIGUOUS] = {"诊断：有几种错误同样对得上（%s），无法确定是哪一种",
                            "diagnosis: several mistakes fit equally (%s); none is named"},
     [AS_MSG_CHK_LIST_SEP] = {"、", ", "},
+    [AS_MSG_CHK_FIT_WEIGHTS] = {"（%s用了%s）", " (%s made with %s)"},
+    [AS_MSG_CHK_FIT_TORCH] = {"（%s用了转置的%s）", " (%s made with %s transposed)"},
     [AS_MSG_CHK_CARRIED] = {"%s：这一步本身做对了，错误来自你前面的%s（carried_error，照样得分）",
                          "%s: this step itself was done right; the error comes from your own %s "
                          "(carried_error: the mark is earned)"},
