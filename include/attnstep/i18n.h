@@ -371,6 +371,8 @@ typedef enum as_msg {
     AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
+    AS_MSG_CHK_FIT_WEIGHTS,    /* after wrong_weights in that list: %s the table, %s the W used */
+    AS_MSG_CHK_FIT_TORCH,      /* after torch_layout in that list: %s the table, %s its W */
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
@@ -546,6 +548,15 @@ typedef enum as_msg {
     AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
     AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
     AS_MSG_PR_EARLY_ROUNDING, /* %s typed, %d the decimals A was rounded to */
+    AS_MSG_PR_EARLY_SCORES,   /* %s typed, %d the decimals S was rounded to */
+    AS_MSG_PR_EARLY_EXPS,     /* %s typed, %d the decimals the exponentials were rounded to */
+    AS_MSG_PR_EARLY_SCALE,    /* %s typed, %s the number rounded (√d_k), %s what to */
+    AS_MSG_PR_ROPE_UNTURNED,  /* %s typed: the number before RoPE's turn */
+    AS_MSG_PR_ROPE_PAIRING,   /* %s typed, %s the pairing used, %s the problem's, %zu %zu its pair */
+    AS_MSG_PR_ROPE_BACKWARDS, /* %s typed: the pair turned the other way */
+    AS_MSG_PR_ALIBI_NO_SLOPE, /* %s typed, %s the head's slope */
+    AS_MSG_PR_ALIBI_NO_BIAS,  /* %s typed: the bias left out */
+    AS_MSG_PR_ALIBI_SIGN,     /* %s typed: the bias with its sign turned round */
     /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
     AS_MSG_PR_NAME_NO_SCALE,
     AS_MSG_PR_NAME_SCALE_MULT,
