@@ -657,7 +657,7 @@ static void test_a_pe_table_made_with_base_100_is_named_base_100(void **state)
         const as_vnumber *n = &w.v.num[i];
         const int changed = n->row > 0 && n->col >= 2;
         assert_int_equal(n->verdict, changed ? AS_VF_WRONG : AS_VF_AGREES);
-        assert_int_equal(n->pe_variant, changed ? AS_PE_BASE_100 : AS_PE_NONE);
+        assert_int_equal(n->vvariant, changed ? AS_VV_PE_BASE_100 : AS_VV_NONE);
     }
     /* printed sin(1/10) = 0.0998; numpy sin(1/100) */
     assert_close(w.v.num[6].printed, 0.0998, 0);
@@ -676,7 +676,7 @@ static void test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped(void **sta
     assert_int_equal(w.v.agree, 0);
     for (i = 0; i < w.v.count; i++) {
         assert_int_equal(w.v.num[i].verdict, AS_VF_WRONG);
-        assert_int_equal(w.v.num[i].pe_variant, AS_PE_SIN_COS_SWAPPED);
+        assert_int_equal(w.v.num[i].vvariant, AS_VV_PE_SWAPPED);
     }
     verified_free(&w);
 }
@@ -692,7 +692,7 @@ static void test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places(voi
     assert_int_equal(w.v.num[8].at.line, 10);
     assert_int_equal(w.v.num[8].at.col, 9);
     assert_close(w.v.num[8].right, 0.9092974268256817, 1e-15);
-    assert_int_equal(w.v.num[8].pe_variant, AS_PE_NONE);
+    assert_int_equal(w.v.num[8].vvariant, AS_VV_NONE);
     assert_int_equal(w.v.num[8].variant.diag, AS_DIAG_NONE);
     verified_free(&w);
     verify_pe_planted(&w, "0.8415", "0.8414"); /* sin 1 = 0.841470…, cut, not rounded */
@@ -713,7 +713,7 @@ static void test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x(
     assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"pe_base_100\"}");
     assert_int_equal(run("verify --lang en tests/data/verify/F12-swapped.zh.txt"), 1);
     assert_file_contains(OUT, "F12-swapped.zh.txt:8:14: PE row 0, column 0 = 1  wrong: it is 0 "
-                              "(exactly what pe_sin_cos_swapped gives: sin and cos swapped");
+                              "(exactly what this gives: sin and cos swapped");
 }
 
 /* ---- several heads ---- */
