@@ -750,6 +750,7 @@ typedef enum as_msg {
     AS_MSG_VF_LN_EPS_OUTSIDE, /* a LayerNorm with ε added to σ */
     AS_MSG_VF_LN_ANNOTATED,   /* both: the Annotated Transformer's form */
     AS_MSG_VF_ROPE_PAIRING,   /* RoPE's pairs taken the other way */
+    AS_MSG_VF_ALIBI_SIGN,     /* ALiBi's bias with its sign turned */
     AS_MSG_VF_COUNT_CLEAN, /* %zu numbers checked */
     AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
     AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */

@@ -25,7 +25,7 @@ typedef enum as_vverdict {
 } as_vverdict;
 
 /* The named variants of the tables check's mistakes do not cover: a sinusoidal table
- * (PE), a LayerNorm's sub-steps and output, a RoPE turn. */
+ * (PE), a LayerNorm's sub-steps and output, a RoPE turn, an ALiBi bias. */
 typedef enum as_vvariant {
     AS_VV_NONE = 0,
     AS_VV_PE_BASE_100,     /* PE[p][2i] = sin(p / 100^(2i/d)): base 100 for 10000 */
@@ -35,6 +35,7 @@ typedef enum as_vvariant {
     AS_VV_LN_ANNOTATED,    /* both: the Annotated Transformer's (σ unbiased) + ε */
     AS_VV_ROPE_PAIRING,    /* RoPE's pairs taken the other way (half for interleaved, or
                             * interleaved for half) */
+    AS_VV_ALIBI_SIGN,      /* ALiBi's bias with its sign turned: +slope·(i−j) */
     AS_VV_VARIANTS
 } as_vvariant;
 

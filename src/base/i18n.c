@@ -1469,6 +1469,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                 "√(σ²+ε)"},
     [AS_MSG_VF_ROPE_PAIRING] = {"旋转时配对的方式反了：前后两半配对与相邻两个配对弄混了",
                                 "the pairs turned the other way: halves and neighbours mixed up"},
+    [AS_MSG_VF_ALIBI_SIGN] = {"偏置的符号反了：应当是越远减得越多，−m·(i−j)，不是加上",
+                              "the bias with its sign turned: the farther back, the more is "
+                              "taken off, −m·(i−j), not added"},
     [AS_MSG_VF_COUNT_CLEAN] = {"共核对%zu个数：全部一致。", "%zu numbers checked: all agree."},
     [AS_MSG_VF_COUNT] = {"共核对%zu个数：%zu个一致，%zu个不一致。",
         "%zu numbers checked: %zu agree, %zu do not."},

@@ -235,6 +235,18 @@ static int one_per_token(as_printed_what what)
     return what == AS_PR_MEAN || what == AS_PR_VAR || what == AS_PR_DIV;
 }
 
+/* Nonzero for a printed item the book may print as one row in single brackets: a norm's
+ * numbers per token, a bias or a norm's γ or β (bup = [0, 0.5]), as the input allows. */
+static int one_row(const as_printed *it)
+{
+    const int id = it->input;
+
+    if (it->what != AS_PR_INPUT)
+        return one_per_token(it->what);
+    return id == AS_BQ || id == AS_BK || id == AS_BV || id == AS_BO ||
+           (id >= AS_LN1_G && id <= AS_LNF_B) || id == AS_BUP || id == AS_BDOWN;
+}
+
 
 /* A new item of kind proto (its name as the book writes it: n bytes at name) at place at.
  * Returns its index, or -1 with the error set when memory ran out. */
@@ -271,7 +283,7 @@ static int open_item(as_reader *r, const as_printed *proto, const char *name, si
 
     if (i < 0)
         return -1;
-    if (proto->row >= 0 || proto->col >= 0 || one_per_token(proto->what))
+    if (proto->row >= 0 || proto->col >= 0 || one_row(proto))
         flags |= AS_RD_ONE_ROW;
     r->c.p = p;
     return as_reader_open(r, (int)i, proto->what == AS_PR_INPUT
@@ -325,8 +337,8 @@ static const char *block_at(const as_cursor *c, as_printed *it, size_t *n)
         return NULL;
     after.p = q;
     table = as_reader_formula_table(&after);
-    if (table != NULL && *blanks(table + 1, c->end) != '[' && one_per_token(it->what))
-        return table; /* μ = [0.25, 0.5, 1]: one number per token, in one row */
+    if (table != NULL && *blanks(table + 1, c->end) != '[' && one_row(it))
+        return table; /* μ = [0.25, 0.5, 1], bup = [0, 0.5]: one row */
     if (table == NULL || *blanks(table + 1, c->end) != '[')
         return NULL; /* Q = X @ Wq     输入表示 × 查询参数表: a formula, no table */
     return table;

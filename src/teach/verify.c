@@ -432,6 +432,9 @@ static as_vvariant table_variant(work *w, const as_chapter *ch, size_t idx, cons
     size_t i;
     double x;
 
+    if (it->what == AS_PR_B) /* +slope·(i−j): the far past rewarded, not penalised */
+        return n->right != 0 && as_cell_judge(n->printed, n->unit, -n->right, &cell_rule) ==
+                                    AS_CELL_RIGHT ? AS_VV_ALIBI_SIGN : AS_VV_NONE;
     if (it->what == AS_PR_QR || it->what == AS_PR_KR) {
         x = other_pairing(w, it, (size_t)n->row, (size_t)n->col);
         return !isnan(x) && as_cell_judge(x, 0, n->right, &cell_rule) != AS_CELL_RIGHT &&
@@ -619,7 +622,14 @@ typedef enum lstep {
     L_GLU,      /* swiglu: F = G ⊙ U */
     L_NORM,     /* a norm (its sub-step part, or its output) of one row */
     L_NORM_SUM, /* post: a norm of the sum of two rows (H1 = norm1(X + O)) */
-    L_COPY      /* Y = the last table, without lnf */
+    L_VAR,      /* σ² of a row from its printed μ */
+    L_DIV,      /* the divisor from the printed σ² (or mean square) */
+    L_XHAT,     /* x̂ of a row from its printed μ and divisor */
+    L_AFFINE,   /* the norm's output γ⊙x̂ + β from the printed x̂ */
+    L_COPY,     /* Y = the last table, without lnf */
+    L_PROJ,     /* pre: a row of Q, K or V from the printed N1 (the attention's X) */
+    L_QK,       /* RoPE: a row of QKᵀ from the printed Qr row and Kr rows */
+    L_SBIAS     /* ALiBi: a row of S from the printed QKᵀ row and B row, + M */
 } lstep;
 
 #define L_IN 16 /* L_MIX: the shares and up to 15 rows of V */
@@ -640,7 +650,8 @@ typedef struct lcall {
 /* Nonzero for the tables of one head's scores, which the layer's name also means. */
 static int score_kind(as_printed_what what)
 {
-    return what >= AS_PR_QKT && what <= AS_PR_A;
+    return (what >= AS_PR_QKT && what <= AS_PR_A) || what == AS_PR_QR || what == AS_PR_KR ||
+           what == AS_PR_B;
 }
 
 /* The last item before `before` of kind what (tab, for the block's), of head head,
@@ -778,7 +789,44 @@ static double leval(const work *w, const lcall *c, size_t j)
               : c->part == AS_PR_DIV ? div : c->part == AS_PR_XHAT ? sh[j] : a[j];
         break;
     }
+    case L_VAR:
+        as_row_var(&x, c->in[0], c->in[1], 1, n0, p->norm_style == AS_NORM_ANNOTATED ? 1 : 0);
+        break;
+    case L_DIV:
+        (p->norm == AS_NORM_LAYER && p->norm_style == AS_NORM_ANNOTATED
+             ? as_norm_div_outside : as_norm_div_inside)(&x, c->in[0], 1, p->norm_eps);
+        break;
+    case L_XHAT: /* x, then μ (LayerNorm), then the divisor; the output: γ and β too */
+        as_norm_xhat(a, c->in[0], c->nin > 2 ? c->in[1] : NULL, c->in[c->nin - 1], 1, n0);
+        if (c->part != AS_PR_XHAT)
+            as_norm_affine(a, a, g ? g->v : NULL, b ? b->v : NULL, 1, n0);
+        x = a[j];
+        break;
+    case L_AFFINE: as_norm_affine(a, c->in[0], g ? g->v : NULL, b ? b->v : NULL, 1, n0); x = a[j]; break;
     case L_COPY: x = c->in[0][j]; break;
+    case L_QK: /* Σ_k qr_k · kr_j,k: in[0] the Query's row, in[1 + j] Key j's */
+        for (x = 0, k = 0; k < n0; k++)
+            x += c->in[0][k] * c->in[1 + j][k];
+        break;
+    case L_SBIAS:
+        x = c->in[0][j] * p->scale + c->in[1][j] + w->t.M.v[c->row * n0 + j];
+        break;
+    case L_PROJ: {
+        const as_matrix *W = c->part == AS_PR_Q ? w->q.Wq : c->part == AS_PR_K ? w->q.Wk : w->q.Wv;
+        const as_matrix *bias = c->part == AS_PR_Q ? w->q.bq : c->part == AS_PR_K ? w->q.bk
+                                                                                : w->q.bv;
+        double *out = malloc(W->cols * sizeof *out);
+        if (out == NULL || W->v == NULL) {
+            free(out);
+            break;
+        }
+        as_matmul(out, c->in[0], W->v, 1, n0, W->cols);
+        if (bias != NULL)
+            as_add_bias(out, bias->v, 1, W->cols);
+        x = out[j];
+        free(out);
+        break;
+    }
     }
     free(room);
     return x;
@@ -808,6 +856,103 @@ static double leval_slack(const work *w, lcall *c, size_t j, double *slack)
     return x;
 }
 
+/* Nonzero for a sub-step with one number per token (μ, σ², the divisor). */
+static int one_per_token(const as_printed *it)
+{
+    return it->what == AS_PR_MEAN || it->what == AS_PR_VAR || it->what == AS_PR_DIV;
+}
+
+/* Adds len numbers v (units u, NULL: exact) that item from printed (-1: the run's) to
+ * c. 0; 1 when c is full; -1 memory. */
+static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from)
+{
+    const size_t k = c->nin;
+
+    if (k == L_IN)
+        return 1;
+    if ((c->in[k] = malloc(len * sizeof *c->in[k])) == NULL ||
+        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL)
+        return -1;
+    memcpy(c->in[k], v, len * sizeof *v);
+    if (u != NULL)
+        memcpy(c->unit[k], u, len * sizeof *u);
+    c->len[k] = len;
+    c->from[k] = from;
+    c->nin++;
+    return 0;
+}
+
+/* The last sub-step what of norm k printed before item idx that gives token row's
+ * number(s); -1 when none. */
+static long find_sub(const work *w, const as_chapter *ch, size_t idx, as_printed_what what,
+                     int k, size_t row)
+{
+    size_t j;
+
+    for (j = idx; j-- > 0;) {
+        const as_printed *it = &ch->item[j];
+        const size_t tokens = one_per_token(it) ? it->value.rows * it->value.cols : it->value.rows;
+        if (it->what == what && w->norm_of[j] == k && row < tokens)
+            return (long)j;
+    }
+    return -1;
+}
+
+/* Adds to c the number(s) of sub-step item src for c's row: μ, σ² or the divisor (one
+ * number, printed as a row or a column), or x̂'s row. 0, 1 or -1 as add_row(). */
+static int add_sub(lcall *c, const as_chapter *ch, long src, size_t d)
+{
+    const as_printed *it = &ch->item[src];
+
+    if (!one_per_token(it))
+        return add_row(c, ch, src, NULL, d, c->row);
+    return add_numbers(c, it->value.v + c->row, it->unit.v + c->row, 1, src);
+}
+
+/* A sub-step or the output of norm k (pre, or normf: one row in) done from the
+ * sub-steps printed before item idx: σ² from μ, the divisor from σ², x̂ from μ and the
+ * divisor, the output from x̂. 0 with c made; 1 when they are not printed; -1 memory. */
+static int within_norm(lcall *c, const work *w, const as_chapter *ch, size_t idx, int k)
+{
+    const size_t d = w->p.d_model;
+    const int layer = w->p.norm == AS_NORM_LAYER;
+    const as_matrix *x = norm_input(w, k);
+    const int tab = k == 2 ? (w->p.ffn == AS_FFN_NONE ? AS_TAB_H1 : AS_TAB_H2)
+                           : k == 1 ? AS_TAB_H1 : -1;
+    const long xs = tab < 0 ? -1 : find_src(ch, idx, AS_PR_BLOCK, tab, -1, c->row, 0);
+    const long mu = find_sub(w, ch, idx, AS_PR_MEAN, k, c->row);
+    long src;
+    int rc;
+
+    switch (c->part) {
+    case AS_PR_MEAN: return 1;
+    case AS_PR_VAR:
+        if (!layer || mu < 0)
+            return 1;
+        c->step = L_VAR;
+        return (rc = add_row(c, ch, xs, x, d, c->row)) != 0 ? rc : add_sub(c, ch, mu, d);
+    case AS_PR_DIV:
+        if ((src = find_sub(w, ch, idx, AS_PR_VAR, k, c->row)) < 0)
+            return 1;
+        c->step = L_DIV;
+        return add_sub(c, ch, src, d);
+    default: /* the norm's output: from x̂, else from μ and the divisor */
+        if ((src = find_sub(w, ch, idx, AS_PR_XHAT, k, c->row)) >= 0) {
+            c->step = L_AFFINE;
+            return add_sub(c, ch, src, d);
+        }
+        /* fall through */
+    case AS_PR_XHAT:
+        if ((src = find_sub(w, ch, idx, AS_PR_DIV, k, c->row)) < 0 || (layer && mu < 0))
+            return 1;
+        c->step = L_XHAT;
+        if ((rc = add_row(c, ch, xs, x, d, c->row)) != 0 ||
+            (layer && (rc = add_sub(c, ch, mu, d)) != 0))
+            return rc;
+        return add_sub(c, ch, src, d);
+    }
+}
+
 /* What norm k of the block reads, as printed before item idx where printed: its
  * inputs into c (pre: H1 for norm2; post: X + O, H1 + D; the last table for normf).
  * 0, 1 when it is the chapter's own X (nothing printed to carry), -1 memory. */
@@ -821,6 +966,8 @@ static int norm_inputs(lcall *c, const work *w, const as_chapter *ch, size_t idx
 
     c->norm = k;
     c->step = L_NORM;
+    if ((pre || k == 2) && (rc = within_norm(c, w, ch, idx, k)) <= 0)
+        return rc; /* a sub-step from the printed sub-steps before it */
     if (k == 2)
         return add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, last, -1, c->row, 0),
                       as_block_table(b, (as_tab)last), d);
@@ -891,6 +1038,31 @@ static int softmax_inputs(lcall *c, const work *w, const as_chapter *ch, size_t 
     long src, sum;
 
     switch (it->what) {
+    case AS_PR_QKT: { /* RoPE: from the turned rows as printed */
+        const as_matrix *Kr = &w->t.head[c->head].Kr;
+        size_t k;
+        int rc;
+        if (Kr->v == NULL || (src = find_src(ch, idx, AS_PR_QR, 0, h, c->row, 0)) < 0)
+            return 1;
+        c->step = L_QK;
+        if ((rc = add_row(c, ch, src, NULL, Kr->cols, c->row)) != 0)
+            return rc;
+        for (k = 0; k < m; k++)
+            if ((rc = add_row(c, ch, find_src(ch, idx, AS_PR_KR, 0, h, k, 0), Kr, Kr->cols, k)) != 0)
+                return rc;
+        return 0;
+    }
+    case AS_PR_S: { /* ALiBi: from the printed scores and bias */
+        const as_matrix *B = &w->t.head[c->head].B;
+        const long qkt = find_src(ch, idx, AS_PR_QKT, 0, h, c->row, 0);
+        int rc;
+        if (B->v == NULL || (src = find_src(ch, idx, AS_PR_B, 0, h, c->row, 0)) < 0)
+            return 1;
+        c->step = L_SBIAS;
+        if ((rc = add_row(c, ch, qkt, &w->t.head[c->head].QKT, m, c->row)) != 0)
+            return rc;
+        return add_row(c, ch, src, NULL, m, c->row);
+    }
     case AS_PR_SCALED:
         if ((src = find_src(ch, idx, AS_PR_QKT, 0, h, c->row, 1)) < 0)
             return 1;
@@ -963,7 +1135,12 @@ static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
         rc = block_inputs(&c, w, ch, idx, it->tab);
     else if (it->what >= AS_PR_MEAN && it->what <= AS_PR_XHAT)
         rc = norm_inputs(&c, w, ch, idx, w->norm_of[idx]);
-    else if (score_kind(it->what) || it->what == AS_PR_O)
+    else if (it->what >= AS_PR_Q && it->what <= AS_PR_V && it->head < 0 &&
+             w->p.block == AS_BLOCK_PRE && w->p.positions == AS_POSITIONS_NONE && !w->p.cross) {
+        c.step = L_PROJ; /* Q = N1 @ Wq, as the chapter printed N1 */
+        rc = add_in(&c, ch, find_src(ch, idx, AS_PR_BLOCK, AS_TAB_N1, -1, c.row, 0), &w->b.N1,
+                    w->p.d_model);
+    } else if (score_kind(it->what) || it->what == AS_PR_O)
         rc = it->head >= 0 && it->what == AS_PR_O ? 1 : softmax_inputs(&c, w, ch, idx, w->q.m);
     else
         rc = 1;

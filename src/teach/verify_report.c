@@ -36,7 +36,7 @@ static void what_of(char *buf, size_t size, const as_vnumber *n, const as_render
  * norms' are check's codes for the same mistakes (SPEC §15). */
 static const char *const vv_code[AS_VV_VARIANTS] = {
     NULL, "pe_base_100", "pe_sin_cos_swapped", "ln_unbiased", "ln_eps_outside",
-    "ln_annotated", "rope_other_pairing",
+    "ln_annotated", "rope_other_pairing", "alibi_sign",
 };
 
 /* The code of the named variant of wrong number n, or NULL when none is named. */
@@ -56,6 +56,7 @@ static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_ren
     static const as_msg vv_why[AS_VV_VARIANTS] = {
         AS_MSG_VF_AGREES, AS_MSG_VF_PE_BASE_100, AS_MSG_VF_PE_SWAPPED, AS_MSG_VF_LN_UNBIASED,
         AS_MSG_VF_LN_EPS_OUTSIDE, AS_MSG_VF_LN_ANNOTATED, AS_MSG_VF_ROPE_PAIRING,
+        AS_MSG_VF_ALIBI_SIGN,
     };
     char right[64], why[512];
     size_t used;

@@ -1,0 +1,172 @@
+# block-chapter.py - made F15-block.zh.txt and its errata once (numpy, float64, a
+# re-implementation of torch's LayerNorm: biased σ², ε = 1e-5 under the root); tests
+# read the text only. Run from the top directory:
+#   /usr/bin/python3 tests/data/verify/block-chapter.py > tests/data/verify/F15-block.zh.txt
+#   /usr/bin/python3 tests/data/verify/block-chapter.py errata > tests/data/verify/F15-block-errata.zh.txt
+# A pre-LN block (GPT-2's order) on two tokens of width 3, one head (d_k 2, d_v 3, no Wo,
+# so that O adds to X), ReLU FFN of width 2; every table printed to 10 decimals as F11
+# prints them (integers without a point, trailing zeros dropped).
+# The errata, each as an author would make it (F15-block-count.md counts their verdicts):
+#  1. norm1's divisor printed with ε added to σ (σ + ε) - a misprint: x̂ and N1 below it
+#     are the right ones;
+#  2. the first number of O whose cut differs from its rounding, cut after its 10th
+#     decimal instead of rounded (H1 below is made from the right O);
+#  3. S[1][1] with its 5th decimal changed (A is made from the right S);
+#  4. norm2's σ² made unbiased (÷ (d−1)), and everything after it - norm2's divisor, N2,
+#     U, F, D, H2 - made by the author from that σ², as a student carries a mistake.
+import sys
+
+import numpy as np
+
+errata = len(sys.argv) > 1 and sys.argv[1] == "errata"
+eps = 1e-5
+X = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0]])
+Wq = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+Wk = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 0.0]])
+Wv = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]])
+Wup = np.array([[1.0, -1.0], [0.0, 1.0], [1.0, 0.0]])
+bup = np.array([0.0, 0.5])
+Wdown = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, -1.0]])
+
+
+def layer_norm(x, ddof=0):
+    mu = x.mean(axis=1)
+    var = ((x - mu[:, None]) ** 2).sum(axis=1) / (x.shape[1] - ddof)
+    div = np.sqrt(var + eps)
+    return mu, var, div, (x - mu[:, None]) / div[:, None]
+
+
+def num(x, cut=False):
+    if x == -np.inf:
+        return "−∞"
+    if x == round(x) and abs(x) < 1e15:
+        return "%d" % x
+    if cut:
+        s = "%.12f" % x
+        s = s[: s.index(".") + 11]
+    else:
+        s = "%.10f" % x
+    s = s.rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def block(name, m, caption=None, cut=None):
+    cells = [[num(v, cut == (r, c)) for c, v in enumerate(row)] for r, row in enumerate(m)]
+    width = max(len(c) for row in cells for c in row)
+    lead = name + " = [["
+    out = []
+    for r, row in enumerate(cells):
+        body = ", ".join(c.rjust(width) for c in row)
+        out.append((lead if r == 0 else " " * (len(lead) - 1) + "[") + body +
+                   ("]]" if r == len(cells) - 1 else "],"))
+    return "\n".join(out)
+
+
+def per_token(name, v):
+    return name + " = [" + ", ".join(num(x) for x in v) + "]"
+
+
+mu1, var1, div1, xhat1 = layer_norm(X)
+N1 = xhat1
+Q, K, V = N1 @ Wq, N1 @ Wk, N1 @ Wv
+QKT = Q @ K.T
+M = np.array([[0.0, -np.inf], [0.0, 0.0]])
+S = QKT / np.sqrt(2.0) + M
+E = np.exp(S - S.max(axis=1, keepdims=True))
+A = E / E.sum(axis=1, keepdims=True)
+O = A @ V
+H1 = X + O
+mu2, var2, div2, xhat2 = layer_norm(H1, ddof=1 if errata else 0)
+N2 = xhat2
+U = N2 @ Wup + bup
+F = np.maximum(U, 0.0)
+D = F @ Wdown
+H2 = H1 + D
+
+div1_shown = np.sqrt(var1) + eps if errata else div1
+# the first cell of O whose 10-decimal cut differs from its rounding
+cut_at = next((r, c) for r in range(2) for c in range(3) if num(O[r][c], True) != num(O[r][c]))
+S_shown = S.copy()
+if errata:
+    s = list("%.10f" % S[1][1])
+    k = s.index(".") + 5
+    s[k] = "1" if s[k] != "1" else "2"
+    S_shown[1][1] = float("".join(s))
+
+print("F15｜一个完整的块：归一化、残差和前馈网络")
+print()
+print("F11只算了注意力这一层。真正的Transformer块在它前后还有三样东西：先把每一行归一化，")
+print("注意力的输出加回原来的输入（残差），再经过一个前馈网络。这里按GPT-2的顺序（Pre-LN）算一遍。")
+print("设置写在这里，和输入文件一样：")
+print()
+print("block: pre")
+print("norm: layer")
+print("ffn: relu")
+print()
+print("两个Token，每行3个特征：")
+print()
+print(block("X", X) + "      第0行对应“我”")
+print()
+print("参数表和F11一样按[输入, 输出]摆放：")
+print()
+print("Wq = [[1, 0],    Wk = [[0, 1],    Wv = [[1, 0,  0],")
+print("      [0, 1],          [1, 0],          [0, 1,  0],")
+print("      [1, 1]]          [1, 0]]          [0, 0, -1]]")
+print()
+print("第一步：LayerNorm。每一行先减去均值μ，再除以√(σ²+ε)，σ²除以的是d=3，ε=0.00001：")
+print()
+print(per_token("μ", mu1))
+print(per_token("σ²", var1))
+print(per_token("√(σ²+ε)", div1_shown))
+print()
+print(block("x̂", xhat1))
+print()
+print("γ全是1、β全是0，所以N1就是x̂：")
+print()
+print(block("N1", N1))
+print()
+print("第二步：注意力读的是N1，不是X：")
+print()
+print(block("Q = N1 @ Wq", Q))
+print(block("K = N1 @ Wk", K))
+print(block("V = N1 @ Wv", V))
+print()
+print(block("QKᵀ", QKT))
+print()
+print("M = [[0,−∞],      第0行只能读“我”")
+print("     [0, 0]]      第1行能读“我”和“爱”")
+print()
+print(block("S = QKᵀ/√2 + M", S_shown))
+print(block("A = 每行softmax(S)", A))
+print(block("O = AV", O, cut=cut_at if errata else None))
+print()
+print("第三步：残差。把注意力的输出加回原来的X（不是N1）：")
+print()
+print(block("H1 = X + O", H1))
+print()
+print("第四步：再做一次LayerNorm，得到前馈网络的输入：")
+print()
+print(per_token("μ", mu2))
+print(per_token("σ²", var2))
+print(per_token("√(σ²+ε)", div2))
+print()
+print(block("N2", N2))
+print()
+print("第五步：前馈网络。先放宽到2列，过ReLU，再收回3列：")
+print()
+print("Wup = [[1, -1],    bup = [0, 0.5]")
+print("       [0,  1],")
+print("       [1,  0]]")
+print()
+print("Wdown = [[1, 0,  1],")
+print("         [0, 1, -1]]")
+print()
+print(block("U = N2 @ Wup + bup", U))
+print(block("F = ReLU(U)", F))
+print(block("D = F @ Wdown", D))
+print()
+print("最后再加一次残差：")
+print()
+print(block("H2 = H1 + D", H2))
+print()
+print("H2就是这个块的输出，下一块从它开始。")
