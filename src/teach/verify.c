@@ -673,18 +673,35 @@ static long find_src(const as_chapter *ch, size_t before, as_printed_what what, 
     return -1;
 }
 
+/* Adds len numbers v (units u, NULL: exact) that item from printed (-1: the run's) to
+ * c. 0; 1 when c is full; -1 memory. */
+static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from)
+{
+    const size_t k = c->nin;
+
+    if (k == L_IN)
+        return 1;
+    if ((c->in[k] = malloc(len * sizeof *c->in[k])) == NULL ||
+        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL)
+        return -1;
+    memcpy(c->in[k], v, len * sizeof *v);
+    if (u != NULL)
+        memcpy(c->unit[k], u, len * sizeof *u);
+    c->len[k] = len;
+    c->from[k] = from;
+    c->nin++;
+    return 0;
+}
+
 /* Adds to c row `row` of printed item src of ch (len numbers), or when src < 0 of the
  * run's table m (exact). 0; 1 when the widths differ, m is missing or c is full; -1
  * memory. */
 static int add_row(lcall *c, const as_chapter *ch, long src, const as_matrix *m, size_t len,
                    size_t row)
 {
-    const size_t k = c->nin;
     const double *v, *u = NULL;
     size_t r;
 
-    if (k == L_IN)
-        return 1;
     if (src >= 0) {
         const as_printed *it = &ch->item[src];
         r = it->row >= 0 ? 0 : row;
@@ -697,16 +714,7 @@ static int add_row(lcall *c, const as_chapter *ch, long src, const as_matrix *m,
             return 1;
         v = m->v + row * len;
     }
-    if ((c->in[k] = malloc(len * sizeof *c->in[k])) == NULL ||
-        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL)
-        return -1;
-    memcpy(c->in[k], v, len * sizeof *v);
-    if (u != NULL)
-        memcpy(c->unit[k], u, len * sizeof *u);
-    c->len[k] = len;
-    c->from[k] = src;
-    c->nin++;
-    return 0;
+    return add_numbers(c, v, u, len, src);
 }
 
 /* add_row() of c's own row. */
@@ -860,26 +868,6 @@ static double leval_slack(const work *w, lcall *c, size_t j, double *slack)
 static int one_per_token(const as_printed *it)
 {
     return it->what == AS_PR_MEAN || it->what == AS_PR_VAR || it->what == AS_PR_DIV;
-}
-
-/* Adds len numbers v (units u, NULL: exact) that item from printed (-1: the run's) to
- * c. 0; 1 when c is full; -1 memory. */
-static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from)
-{
-    const size_t k = c->nin;
-
-    if (k == L_IN)
-        return 1;
-    if ((c->in[k] = malloc(len * sizeof *c->in[k])) == NULL ||
-        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL)
-        return -1;
-    memcpy(c->in[k], v, len * sizeof *v);
-    if (u != NULL)
-        memcpy(c->unit[k], u, len * sizeof *u);
-    c->len[k] = len;
-    c->from[k] = from;
-    c->nin++;
-    return 0;
 }
 
 /* The last sub-step what of norm k printed before item idx that gives token row's
@@ -1198,6 +1186,7 @@ static void carry(as_verify *v, work *w, const as_chapter *ch)
             n->from = &ch->item[f];
             n->variant.diag = AS_DIAG_NONE;
             n->variant.detail = 0;
+            n->vvariant = AS_VV_NONE; /* named once, where the mistake was made */
         }
         if (!left && from >= 0)
             w->origin[it] = w->origin[from];

@@ -18,6 +18,8 @@ import sys
 
 import numpy as np
 
+from chapter_print import block, num
+
 errata = len(sys.argv) > 1 and sys.argv[1] == "errata"
 eps = 1e-5
 X = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0]])
@@ -34,32 +36,6 @@ def layer_norm(x, ddof=0):
     var = ((x - mu[:, None]) ** 2).sum(axis=1) / (x.shape[1] - ddof)
     div = np.sqrt(var + eps)
     return mu, var, div, (x - mu[:, None]) / div[:, None]
-
-
-def num(x, cut=False):
-    if x == -np.inf:
-        return "−∞"
-    if x == round(x) and abs(x) < 1e15:
-        return "%d" % x
-    if cut:
-        s = "%.12f" % x
-        s = s[: s.index(".") + 11]
-    else:
-        s = "%.10f" % x
-    s = s.rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
-def block(name, m, caption=None, cut=None):
-    cells = [[num(v, cut == (r, c)) for c, v in enumerate(row)] for r, row in enumerate(m)]
-    width = max(len(c) for row in cells for c in row)
-    lead = name + " = [["
-    out = []
-    for r, row in enumerate(cells):
-        body = ", ".join(c.rjust(width) for c in row)
-        out.append((lead if r == 0 else " " * (len(lead) - 1) + "[") + body +
-                   ("]]" if r == len(cells) - 1 else "],"))
-    return "\n".join(out)
 
 
 def per_token(name, v):
