@@ -911,6 +911,28 @@ static void test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_word
     assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"ln_eps_outside\"");
 }
 
+static void test_scores_divided_by_dk_in_the_block_are_named(void **state)
+{
+    char *text = slurp("tests/data/verify/F15-block.zh.txt");
+    verified w;
+
+    (void)state;
+    assert_non_null(text);
+    memset(&w, 0, sizeof w);
+    /* S[1][1] = QKᵀ[1][1] / d_k = -2.9998650061 / 2: -1.499932503037 by numpy (the
+     * chapter's script, its QKᵀ halved); the right value is the chapter's own */
+    verify_generated(&w, replaced(text, "[            0, -2.1212248884]]",
+                                  "[            0, -1.4999325030]]"));
+    free(text);
+    assert_int_equal(w.v.agree, 87);
+    assert_int_equal(on_line(&w, 52, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    /* μ σ² div x̂ N1 (18), Q K V (14), QKᵀ (4), then S[1][1] its 4th: number 39 */
+    assert_int_equal(w.v.num[39].at.line, 52);
+    assert_int_equal(w.v.num[39].variant.diag, AS_DIAG_SCALE_BY_DK);
+    assert_close(w.v.num[39].right, -2.1212248884, 5e-11);
+    verified_free(&w);
+}
+
 static void test_a_setting_the_chapter_states_wrongly_is_refused_at_its_place(void **state)
 {
     char *text = slurp("tests/data/verify/F15-block.zh.txt");
@@ -1048,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_the_block_chapter_verifies_clean_norm_by_norm),
         cmocka_unit_test(test_the_block_errata_are_found_each_once_where_made),
         cmocka_unit_test(test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_words),
+        cmocka_unit_test(test_scores_divided_by_dk_in_the_block_are_named),
         cmocka_unit_test(test_a_setting_the_chapter_states_wrongly_is_refused_at_its_place),
         cmocka_unit_test(test_the_rope_chapter_verifies_clean_with_its_turned_tables),
         cmocka_unit_test(test_a_kr_with_its_pairs_taken_the_other_way_is_named_and_carried),
