@@ -911,6 +911,35 @@ static void test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_word
     assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"ln_eps_outside\"");
 }
 
+static void test_a_post_block_and_an_rms_block_verify_clean(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-post.zh.txt");
+    assert_int_equal(w.v.count, 70);
+    assert_int_equal(w.v.agree, 70);
+    verified_free(&w);
+    verify_file(&w, "tests/data/verify/F15-rms.zh.txt");
+    assert_int_equal(w.v.count, 80);
+    assert_int_equal(w.v.agree, 80);
+    verified_free(&w);
+}
+
+static void test_a_misprinted_o_is_carried_through_a_post_blocks_norms(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-post-errata.zh.txt");
+    assert_int_equal(w.v.count, 70);
+    assert_int_equal(w.v.agree, 52);
+    assert_int_equal(on_line(&w, 38, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 46, AS_VF_CARRIED, AS_VV_NONE, 37), 3); /* H1's row 1 */
+    assert_int_equal(carried_from_line(&w, 37), 17);
+    verified_free(&w);
+}
+
 static void test_scores_divided_by_dk_in_the_block_are_named(void **state)
 {
     char *text = slurp("tests/data/verify/F15-block.zh.txt");
@@ -1070,6 +1099,8 @@ int main(void)
         cmocka_unit_test(test_the_block_chapter_verifies_clean_norm_by_norm),
         cmocka_unit_test(test_the_block_errata_are_found_each_once_where_made),
         cmocka_unit_test(test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_words),
+        cmocka_unit_test(test_a_post_block_and_an_rms_block_verify_clean),
+        cmocka_unit_test(test_a_misprinted_o_is_carried_through_a_post_blocks_norms),
         cmocka_unit_test(test_scores_divided_by_dk_in_the_block_are_named),
         cmocka_unit_test(test_a_setting_the_chapter_states_wrongly_is_refused_at_its_place),
         cmocka_unit_test(test_the_rope_chapter_verifies_clean_with_its_turned_tables),

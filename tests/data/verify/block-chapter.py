@@ -3,6 +3,13 @@
 # read the text only. Run from the top directory:
 #   /usr/bin/python3 tests/data/verify/block-chapter.py > tests/data/verify/F15-block.zh.txt
 #   /usr/bin/python3 tests/data/verify/block-chapter.py errata > tests/data/verify/F15-block-errata.zh.txt
+#   /usr/bin/python3 tests/data/verify/block-chapter.py post > tests/data/verify/F15-post.zh.txt
+#   /usr/bin/python3 tests/data/verify/block-chapter.py post-errata > tests/data/verify/F15-post-errata.zh.txt
+#   /usr/bin/python3 tests/data/verify/block-chapter.py rms > tests/data/verify/F15-rms.zh.txt
+# (post: the original Transformer's order, H1 = LayerNorm(X + O) with γ and β given,
+# H2 = LayerNorm(H1 + D) - its errata: O[1][2] printed with its 4th decimal changed and
+# everything after it made from that O; rms: pre with RMSNorm, rms = √(Σx²/d + ε), ε = 1e-6, γ given,
+# and the exact GELU, 0.5x(1 + erf(x/√2)).)
 # A pre-LN block (GPT-2's order) on two tokens of width 3, one head (d_k 2, d_v 3, no Wo,
 # so that O adds to X), ReLU FFN of width 2; every table printed to 10 decimals as F11
 # prints them (integers without a point, trailing zeros dropped).
@@ -20,7 +27,8 @@ import numpy as np
 
 from chapter_print import block, num
 
-errata = len(sys.argv) > 1 and sys.argv[1] == "errata"
+mode = sys.argv[1] if len(sys.argv) > 1 else ""
+errata = mode == "errata"
 eps = 1e-5
 X = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0]])
 Wq = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -40,6 +48,124 @@ def layer_norm(x, ddof=0):
 
 def per_token(name, v):
     return name + " = [" + ", ".join(num(x) for x in v) + "]"
+
+
+def attention(x):
+    Q, K, V = x @ Wq, x @ Wk, x @ Wv
+    S = Q @ K.T / np.sqrt(2.0) + np.array([[0.0, -np.inf], [0.0, 0.0]])
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    A = E / E.sum(axis=1, keepdims=True)
+    return Q, K, V, Q @ K.T, S, A, A @ V
+
+
+def print_attention(x_name, tables):
+    Q, K, V, QKT, S, A, O = tables
+    print(block("Q = %s @ Wq" % x_name, Q))
+    print(block("K = %s @ Wk" % x_name, K))
+    print(block("V = %s @ Wv" % x_name, V))
+    print(block("QKᵀ", QKT))
+    print(block("S = QKᵀ/√2 + M", S))
+    print(block("A = 每行softmax(S)", A))
+    print(block("O = AV", O))
+
+
+def print_head(title, settings):
+    print(title)
+    print()
+    for line in settings:
+        print(line)
+    print()
+    print(block("X", X))
+    print()
+    print("Wq = [[1, 0],    Wk = [[0, 1],    Wv = [[1, 0,  0],")
+    print("      [0, 1],          [1, 0],          [0, 1,  0],")
+    print("      [1, 1]]          [1, 0]]          [0, 0, -1]]")
+    print()
+    print("Wup = [[1, -1],    bup = [0, 0.5]")
+    print("       [0,  1],")
+    print("       [1,  0]]")
+    print("Wdown = [[1, 0,  1],")
+    print("         [0, 1, -1]]")
+    print()
+
+
+if mode in ("post", "post-errata"):
+    g, b = np.array([1.0, 2.0, 0.5]), np.array([0.5, 0.0, -1.0])
+    print_head("F15｜Post-LN：先加残差，再归一化", ["block: post", "norm: layer", "ffn: relu"])
+    print("γ和β不再是1和0：")
+    print()
+    print("ln1_g = [1, 2, 0.5]    ln1_b = [0.5, 0, -1]")
+    print("ln2_g = [1, 2, 0.5]    ln2_b = [0.5, 0, -1]")
+    print()
+    att = attention(X)
+    if mode == "post-errata":
+        O = att[6].copy()
+        d = list("%.10f" % O[1][2])
+        k = d.index(".") + 4
+        d[k] = "1" if d[k] != "1" else "2"
+        O[1][2] = float("".join(d))
+        att = att[:6] + (O,)
+    print_attention("X", att)
+    R1 = X + att[6]
+    mu, var, div, xh = layer_norm(R1)
+    H1 = g * xh + b
+    print()
+    print("原论文的顺序：先把O加回X，再对X + O做LayerNorm：")
+    print()
+    print(per_token("μ", mu))
+    print(per_token("σ²", var))
+    print(per_token("√(σ²+ε)", div))
+    print(block("H1 = LayerNorm(X + O)", H1))
+    U = H1 @ Wup + bup
+    F = np.maximum(U, 0.0)
+    D = F @ Wdown
+    mu, var, div, xh = layer_norm(H1 + D)
+    print()
+    print(block("U = H1 @ Wup + bup", U))
+    print(block("F = ReLU(U)", F))
+    print(block("D = F @ Wdown", D))
+    print()
+    print(per_token("μ", mu))
+    print(per_token("σ²", var))
+    print(per_token("√(σ²+ε)", div))
+    print(block("H2 = LayerNorm(H1 + D)", g * xh + b))
+    sys.exit(0)
+
+if mode == "rms":
+    from math import erf, sqrt
+    g = np.array([1.0, 2.0, 0.5])
+
+    def rms_norm(x):
+        rms = np.sqrt((x ** 2).mean(axis=1) + 1e-6)
+        return rms, x / rms[:, None]
+
+    print_head("F15｜RMSNorm：不减均值，只除以均方根", ["block: pre", "norm: rms", "ffn: gelu"])
+    print("ln1_g = [1, 2, 0.5]")
+    print("ln2_g = [1, 2, 0.5]")
+    print()
+    rms, xh = rms_norm(X)
+    N1 = g * xh
+    print(per_token("rms", rms))
+    print(block("x̂", xh))
+    print(block("N1", N1))
+    print()
+    att = attention(N1)
+    print_attention("N1", att)
+    H1 = X + att[6]
+    rms, xh = rms_norm(H1)
+    N2 = g * xh
+    U = N2 @ Wup + bup
+    F = np.vectorize(lambda u: 0.5 * u * (1.0 + erf(u / sqrt(2.0))))(U)
+    D = F @ Wdown
+    print()
+    print(block("H1 = X + O", H1))
+    print(per_token("rms", rms))
+    print(block("N2", N2))
+    print(block("U = N2 @ Wup + bup", U))
+    print(block("F = GELU(U)", F))
+    print(block("D = F @ Wdown", D))
+    print(block("H2 = H1 + D", H1 + D))
+    sys.exit(0)
 
 
 mu1, var1, div1, xhat1 = layer_norm(X)
