@@ -192,7 +192,8 @@ numfmt-table: $(BUILD)/bench/gen_pow5
 # with clang into build/fuzz and, with FUZZ_SECONDS=N, runs each for N seconds from a
 # seed corpus of examples/, tests/bad/, tests/fuzz/corpus/ and the target's own
 # tests/fuzz/corpus-NAME/ (fuzz_cli: command lines, fuzz_answers: ANSWERS files, fuzz_class:
-# a roster or a class's answers after a mode line; one
+# a roster or a class's answers after a mode line; fuzz_chapter: a chapter's text for
+# verify); one
 # dictionary, tests/fuzz/attnstep.dict, holds the input format, every option, command
 # and setting, and the names an answer may take). A crash is saved as
 # build/fuzz/crash-*: it goes into tests/fuzz/corpus/ with its fix. `make test` replays

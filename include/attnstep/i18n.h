@@ -753,10 +753,15 @@ typedef enum as_msg {
     AS_MSG_VF_TRUNCATED,   /* %s the right value */
     AS_MSG_VF_ROUNDED,     /* %s the right value */
     AS_MSG_VF_WRONG,       /* %s the right value */
-    AS_MSG_VF_VARIANT,     /* %s code, %s the mistake explained */
+    AS_MSG_VF_VARIANT,     /* %s the mistake explained (never its code: JSON has it) */
     AS_MSG_VF_CARRIED,     /* %s the misprinted table, %d:%d its place, %s the true value */
     AS_MSG_VF_PE_BASE_100, /* a PE table made with base 100 (explained as a mistake) */
     AS_MSG_VF_PE_SWAPPED,  /* a PE table with sin and cos swapped */
+    AS_MSG_VF_LN_UNBIASED, /* a LayerNorm with σ² ÷ (d−1) */
+    AS_MSG_VF_LN_EPS_OUTSIDE, /* a LayerNorm with ε added to σ */
+    AS_MSG_VF_LN_ANNOTATED,   /* both: the Annotated Transformer's form */
+    AS_MSG_VF_ROPE_PAIRING,   /* RoPE's pairs taken the other way */
+    AS_MSG_VF_ALIBI_SIGN,     /* ALiBi's bias with its sign turned */
     AS_MSG_VF_COUNT_CLEAN, /* %zu numbers checked */
     AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
     AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */

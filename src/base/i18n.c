@@ -1469,7 +1469,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_VF_TRUNCATED] = {"截断了，没有四舍五入：应为%s", "truncated, not rounded: %s"},
     [AS_MSG_VF_ROUNDED] = {"舍入不同：应为%s", "rounded differently: %s"},
     [AS_MSG_VF_WRONG] = {"错误：应为%s", "wrong: it is %s"},
-    [AS_MSG_VF_VARIANT] = {"（正好是%s的结果：%s）", " (exactly what %s gives: %s)"},
+    [AS_MSG_VF_VARIANT] = {"（正好是这样算出的：%s）", " (exactly what this gives: %s)"},
     [AS_MSG_VF_CARRIED] = {"沿用了%s（%d:%d）印错的数：照印出的数算，这一步没有算错；真值是%s",
                            "carried from the misprint in %s (%d:%d): right from the printed "
                            "numbers; the true value is %s"},
@@ -1478,6 +1478,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "PE[p][2i] = sin(p/100^(2i/d))"},
     [AS_MSG_VF_PE_SWAPPED] = {"sin和cos放反了：偶数列应是sin，奇数列应是cos",
                               "sin and cos swapped: the even columns are sin, the odd ones cos"},
+    [AS_MSG_VF_LN_UNBIASED] = {"方差除以了d−1（无偏估计），LayerNorm除以的是d",
+                               "the variance divided by d−1 (unbiased), where LayerNorm divides by d"},
+    [AS_MSG_VF_LN_EPS_OUTSIDE] = {"ε加在了标准差σ上，没有放进根号里：应为√(σ²+ε)",
+                                  "ε added to σ instead of under the root: it is √(σ²+ε)"},
+    [AS_MSG_VF_LN_ANNOTATED] = {"用了无偏的σ再加ε（σ+ε，Annotated Transformer的写法）；"
+                                "LayerNorm是方差除以d、ε在根号里：√(σ²+ε)",
+                                "the unbiased σ plus ε (σ+ε, the Annotated Transformer's form); "
+                                "LayerNorm divides the variance by d and puts ε under the root: "
+                                "√(σ²+ε)"},
+    [AS_MSG_VF_ROPE_PAIRING] = {"旋转时配对的方式反了：前后两半配对与相邻两个配对弄混了",
+                                "the pairs turned the other way: halves and neighbours mixed up"},
+    [AS_MSG_VF_ALIBI_SIGN] = {"偏置的符号反了：应当是越远减得越多，−m·(i−j)，不是加上",
+                              "the bias with its sign turned: the farther back, the more is "
+                              "taken off, −m·(i−j), not added"},
     [AS_MSG_VF_COUNT_CLEAN] = {"共核对%zu个数：全部一致。", "%zu numbers checked: all agree."},
     [AS_MSG_VF_COUNT] = {"共核对%zu个数：%zu个一致，%zu个不一致。",
         "%zu numbers checked: %zu agree, %zu do not."},
