@@ -265,6 +265,17 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_WDOWN_ROWS,
     AS_MSG_MD_WDOWN_COLS,
     AS_MSG_HINT_MD_WDOWN_COLS,
+    /* model.c: the output head (SPEC §19) */
+    AS_MSG_MD_HEAD_ONLY,        /* %s: the setting or table */
+    AS_MSG_HINT_MD_HEAD_ONLY,
+    AS_MSG_MD_HEAD_NEEDS,       /* %s the head's word, %s the table it needs */
+    AS_MSG_HINT_MD_HEAD_NEEDS,
+    AS_MSG_MD_HEAD_WIDTH,       /* %s table, %zu its width, %s O or Y, %zu h's width */
+    AS_MSG_HINT_MD_HEAD_WIDTH,
+    AS_MSG_MD_TOP_K_VOCAB,      /* %zu K, %zu vocab */
+    AS_MSG_HINT_MD_TOP_K_VOCAB,
+    AS_MSG_MD_WOUT_UNUSED,
+    AS_MSG_HINT_MD_WOUT_UNUSED,
     /* parse.c: unknown settings, names and values (with "did you mean") */
     AS_MSG_RD_UNKNOWN_MASK,
     AS_MSG_HINT_RD_MASKS,
@@ -674,6 +685,17 @@ typedef enum as_msg {
     AS_MSG_PS_FFN_HINT,
     AS_MSG_PS_NORM_EPS_BAD,
     AS_MSG_PS_NORM_EPS_HINT,
+    /* parse.c: the output head's settings (SPEC §19) */
+    AS_MSG_PS_HEAD_UNKNOWN,     /* %s: the word */
+    AS_MSG_PS_HEAD_HINT,
+    AS_MSG_PS_TEMPERATURE_BAD,  /* %s: the value */
+    AS_MSG_PS_TEMPERATURE_HINT,
+    AS_MSG_PS_TOP_P_BAD,        /* %s: the value */
+    AS_MSG_PS_TOP_P_HINT,
+    AS_MSG_PS_WHAT_TOP_K,
+    AS_MSG_PS_TOP_K_HINT,
+    AS_MSG_PS_SAMPLE_BAD,       /* %s: the value */
+    AS_MSG_PS_SAMPLE_HINT,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
     AS_MSG_PS_BIDI,          /* %04X the code point */

@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "attnstep/matrix.h"
+#include "attnstep/prng.h"
+#include "attnstep/tables.h"
 
 /* What the input asks of the head (SPEC §19's settings). */
 typedef struct as_head_opts {
@@ -16,6 +18,9 @@ typedef struct as_head_opts {
     double top_p;       /* 0: no top-p; else 0 < P <= 1 */
     int seeded;         /* nonzero: sample: SEED (a draw); else the greedy choice */
     uint64_t seed;
+    as_prng *rng;       /* seeded: when not NULL, u is the next number of this stream (a
+                           generation's steps draw one after the other); else a stream
+                           seeded with seed, whose first number u is */
 } as_head_opts;
 
 /* Every table of the head's steps, each [1, vocab] unless said. */
@@ -40,6 +45,10 @@ typedef struct as_out_head {
  * (o is then empty). Free with as_out_head_free(). */
 int as_out_head_run(as_out_head *o, const double *h, size_t d, const as_matrix *w, int tied,
                     const as_head_opts *opts);
+
+/* The table of o that registry row id names (AS_TAB_LOGITS …), or NULL when id is none
+ * of the head's or o has not made it (empty). */
+const as_matrix *as_out_head_table(const as_out_head *o, as_tab id);
 
 void as_out_head_free(as_out_head *o);
 

@@ -82,7 +82,9 @@ int as_out_head_run(as_out_head *o, const double *h, size_t d, const as_matrix *
     }
     if (make(vocab, (as_matrix *[]){&o->draw_cum}, 1) != 0)
         goto nomem;
-    {
+    if (opts->rng != NULL) {
+        o->u = as_uniform(opts->rng);
+    } else {
         as_prng g;
         as_prng_seed(&g, opts->seed);
         o->u = as_uniform(&g);
@@ -104,4 +106,24 @@ void as_out_head_free(as_out_head *o)
     for (i = 0; i < sizeof all / sizeof all[0]; i++)
         as_matrix_free(all[i]);
     memset(o, 0, sizeof *o);
+}
+
+const as_matrix *as_out_head_table(const as_out_head *o, as_tab id)
+{
+    const as_matrix *m;
+
+    switch (id) {
+    case AS_TAB_LOGITS: m = &o->logits; break;
+    case AS_TAB_SCALED: m = &o->scaled; break;
+    case AS_TAB_TOPK: m = &o->topk; break;
+    case AS_TAB_SOFTMAX: m = &o->probs; break;
+    case AS_TAB_CUM: m = &o->cum; break;
+    case AS_TAB_KEPT: /* the logits the cuts leave: top-p's, else top-k's, else all */
+        m = o->kept_logits.v ? &o->kept_logits : o->topk.v ? &o->topk : &o->scaled;
+        break;
+    case AS_TAB_PROBS: m = &o->final; break;
+    case AS_TAB_CDF: m = &o->draw_cum; break;
+    default: return NULL;
+    }
+    return m->v != NULL ? m : NULL;
 }
