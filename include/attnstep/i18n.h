@@ -265,6 +265,35 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_WDOWN_ROWS,
     AS_MSG_MD_WDOWN_COLS,
     AS_MSG_HINT_MD_WDOWN_COLS,
+    /* the output head and the draw (SPEC §19): run, trace, generate */
+    AS_MSG_HD_TITLE, /* the section's title */
+    AS_MSG_HD_H_CAP, /* %s O or Y, %zu its row */
+    AS_MSG_HD_LOGITS_CAP,
+    AS_MSG_HD_TEMP_CAP, /* %s T */
+    AS_MSG_HD_TOPK_CAP, /* %zu K */
+    AS_MSG_HD_SOFTMAX_CAP,
+    AS_MSG_HD_TOPP_CAP, /* %s P, %zu kept */
+    AS_MSG_HD_PROBS_CAP,
+    AS_MSG_HD_GREEDY, /* %zu token, %s p */
+    AS_MSG_HD_DRAWN, /* %s u, %zu token, %s %s interval, %zu token */
+    AS_MSG_HD_W_LOGITS,
+    AS_MSG_HD_W_LOGIT, /* %zu token */
+    AS_MSG_HD_W_TEMP, /* %s T */
+    AS_MSG_HD_W_TOPK, /* %zu K, %s the tokens */
+    AS_MSG_HD_W_SOFTMAX,
+    AS_MSG_HD_W_TOPP, /* %s P */
+    AS_MSG_HD_W_SORTED,
+    AS_MSG_HD_W_PSORT,
+    AS_MSG_HD_W_CUM,
+    AS_MSG_HD_W_CROSS, /* %zu token, %s sum, %s P, %zu kept */
+    AS_MSG_HD_W_RENORM,
+    AS_MSG_HD_W_DRAW,
+    AS_MSG_HD_W_U, /* %llu seed, %zu which, %s u */
+    AS_MSG_HD_W_INTERVALS,
+    AS_MSG_HD_W_INTERVAL, /* %zu token, %s %s its ends */
+    AS_MSG_HD_W_LANDS, /* %s u, %zu token, %zu token */
+    AS_MSG_HD_W_GREEDY, /* %zu token */
+    AS_MSG_HD_TOKEN, /* %zu token */
     /* model.c: the output head (SPEC §19) */
     AS_MSG_MD_HEAD_ONLY,        /* %s: the setting or table */
     AS_MSG_HINT_MD_HEAD_ONLY,
