@@ -8,6 +8,7 @@
 #include "attnstep/lex.h"
 #include "attnstep/number.h"
 #include "attnstep/parse.h"
+#include "attnstep/tables.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -117,9 +118,14 @@ static size_t head_digits(const char *p, const char *end, long *h)
  * when the name is no table of the chapter. */
 static size_t block_name(const char *p, const char *end, as_printed *it)
 {
-    static const char *const out[] = {"Q", "K", "V", "QKT", "QK^T", "S", "A", "O", "C", "PE"};
-    static const as_printed_what kinds[] = {AS_PR_Q, AS_PR_K, AS_PR_V, AS_PR_QKT, AS_PR_QKT,
-                                            AS_PR_S, AS_PR_A, AS_PR_O, AS_PR_C, AS_PR_PE};
+    /* the registry's tables a chapter prints as blocks (their names and spellings are
+     * the registry's: QKT, QKᵀ, QK^T) */
+    static const struct {
+        as_tab tab;
+        as_printed_what what;
+    } out[] = {{AS_TAB_Q, AS_PR_Q}, {AS_TAB_K, AS_PR_K},     {AS_TAB_V, AS_PR_V},
+               {AS_TAB_QKT, AS_PR_QKT}, {AS_TAB_S, AS_PR_S}, {AS_TAB_A, AS_PR_A},
+               {AS_TAB_O, AS_PR_O}, {AS_TAB_C, AS_PR_C},     {AS_TAB_PE, AS_PR_PE}};
     char plain[16];
     size_t n = 0, used = 0, i, k;
     long head = -1, h;
@@ -150,9 +156,11 @@ static size_t block_name(const char *p, const char *end, as_printed *it)
         it->input = id;
         return n;
     }
+    if ((id = as_tab_lookup(plain, used, 0)) < 0)
+        return 0;
     for (i = 0; i < sizeof out / sizeof out[0]; i++)
-        if (strcmp(plain, out[i]) == 0 && (head < 0 || kinds[i] < AS_PR_C)) {
-            it->what = kinds[i];
+        if (out[i].tab == (as_tab)id && (head < 0 || out[i].what < AS_PR_C)) {
+            it->what = out[i].what;
             it->head = head;
             return n;
         }

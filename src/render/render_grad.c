@@ -7,35 +7,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
-
-static const char *const gnames[AS_G_COUNT] = {
-    [AS_G_DO] = "dO",   [AS_G_DWO] = "dWo", [AS_G_DBO] = "dbo", [AS_G_DC] = "dC",
-    [AS_G_DV] = "dV",   [AS_G_DA] = "dA",   [AS_G_DS] = "dS",   [AS_G_DQKT] = "dQKT",
-    [AS_G_DQ] = "dQ",   [AS_G_DK] = "dK",   [AS_G_DWQ] = "dWq", [AS_G_DWK] = "dWk",
-    [AS_G_DWV] = "dWv", [AS_G_DBQ] = "dbq", [AS_G_DBK] = "dbk", [AS_G_DBV] = "dbv",
-    [AS_G_DX] = "dX",   [AS_G_DXKV] = "dXkv",
-};
-
-/* The table named by s[0..len), in any case; also d(QKT) and d with any of the
- * registry's spellings of QKT (dQKᵀ, d(QKᵀ), dQK^T); -1 when none. */
-static int grad_lookup(const char *s, size_t len)
-{
-    const int paren = len > 3 && s[1] == '(' && s[len - 1] == ')';
-    size_t t;
-
-    if (len > 1 && (s[0] == 'd' || s[0] == 'D') &&
-        as_tab_lookup(s + 1 + paren, len - 1 - 2 * (size_t)paren, 1) == (int)AS_TAB_QKT)
-        return AS_G_DQKT;
-    for (t = 0; t < AS_G_COUNT; t++)
-        if (strlen(gnames[t]) == len && strncasecmp(s, gnames[t], len) == 0)
-            return (int)t;
-    return -1;
-}
 
 int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
 {
-    return as_names_parse(list, grad_lookup, only, bad);
+    return as_names_parse(list, as_grad_lookup, only, bad);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -311,12 +286,12 @@ int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const
 
 /* "name": table, when it exists and --only shows it; *sep goes before it, and the
  * separator of the object's level next after it (", " in a head, a new line at the top). */
-static void jtable(FILE *out, const char **sep, const char *next, const char *name,
-                   as_grad_table t, const as_matrix *m, const as_render_opts *o)
+static void jtable(FILE *out, const char **sep, const char *next, as_grad_table t,
+                   const as_matrix *m, const as_render_opts *o)
 {
     if (m->rows == 0 || (o->only != 0 && (o->only & (1u << t)) == 0))
         return;
-    fprintf(out, "%s\"%s\": ", *sep, name);
+    fprintf(out, "%s\"%s\": ", *sep, as_grad_name(t));
     as_json_matrix(out, m);
     *sep = next;
 }
@@ -326,12 +301,12 @@ static void jhead(FILE *out, const as_grad_head *gh, const as_render_opts *o)
     const char *sep = "";
 
     fputc('{', out);
-    jtable(out, &sep, IN_HEAD, "dV", AS_G_DV, &gh->dV, o);
-    jtable(out, &sep, IN_HEAD, "dA", AS_G_DA, &gh->dA, o);
-    jtable(out, &sep, IN_HEAD, "dS", AS_G_DS, &gh->dS, o);
-    jtable(out, &sep, IN_HEAD, "dQKT", AS_G_DQKT, &gh->dQKT, o);
-    jtable(out, &sep, IN_HEAD, "dQ", AS_G_DQ, &gh->dQ, o);
-    jtable(out, &sep, IN_HEAD, "dK", AS_G_DK, &gh->dK, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DV, &gh->dV, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DA, &gh->dA, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DS, &gh->dS, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DQKT, &gh->dQKT, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DQ, &gh->dQ, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DK, &gh->dK, o);
     fputc('}', out);
 }
 
@@ -351,10 +326,10 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
         fputs("null", out);
     else
         as_json_number(out, g->loss);
-    jtable(out, &sep, TOP, "dO", AS_G_DO, &g->dO, o);
-    jtable(out, &sep, TOP, "dWo", AS_G_DWO, &g->dWo, o);
-    jtable(out, &sep, TOP, "dbo", AS_G_DBO, &g->dbo, o);
-    jtable(out, &sep, TOP, "dC", AS_G_DC, &g->dC, o);
+    jtable(out, &sep, TOP, AS_G_DO, &g->dO, o);
+    jtable(out, &sep, TOP, AS_G_DWO, &g->dWo, o);
+    jtable(out, &sep, TOP, AS_G_DBO, &g->dbo, o);
+    jtable(out, &sep, TOP, AS_G_DC, &g->dC, o);
     fputs(",\n  \"heads\": [", out);
     for (i = 0; i < g->heads; i++) {
         fputs(i ? ",\n    " : "\n    ", out);
@@ -362,7 +337,7 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
     }
     fputs("\n  ]", out);
     for (i = 0; i < sizeof top / sizeof top[0]; i++)
-        jtable(out, &sep, TOP, gnames[tt[i]], tt[i], top[i], o);
+        jtable(out, &sep, TOP, tt[i], top[i], o);
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
 }
