@@ -294,6 +294,31 @@ typedef enum as_msg {
     AS_MSG_HD_W_LANDS, /* %s u, %zu token, %zu token */
     AS_MSG_HD_W_GREEDY, /* %zu token */
     AS_MSG_HD_TOKEN, /* %zu token */
+    /* generate (SPEC §19) */
+    AS_MSG_GEN_NO_HEAD,
+    AS_MSG_HINT_GEN_NO_HEAD,
+    AS_MSG_GEN_MASK_MATRIX,
+    AS_MSG_HINT_GEN_MASK_MATRIX,
+    AS_MSG_GEN_NO_E,
+    AS_MSG_HINT_GEN_NO_E,
+    AS_MSG_GEN_E_WIDTH, /* %zu E's width, %zu X's */
+    AS_MSG_HINT_GEN_E_WIDTH,
+    AS_MSG_GEN_VOCAB, /* %zu vocab, %zu E's rows */
+    AS_MSG_HINT_GEN_VOCAB,
+    AS_MSG_GEN_P_SHORT, /* %zu position, %zu P's rows */
+    AS_MSG_HINT_GEN_P_SHORT,
+    AS_MSG_GEN_TOO_LONG, /* %zu n0, %zu count, %zu limit */
+    AS_MSG_HINT_GEN_TOO_LONG,
+    AS_MSG_USE_GENERATE_COUNT, /* %s the argument */
+    AS_MSG_HINT_USE_GENERATE_COUNT,
+    AS_MSG_CMD_ARGS_GENERATE,
+    AS_MSG_CMD_GENERATE,
+    AS_MSG_GEN_TITLE,
+    AS_MSG_GEN_PROMPT, /* %zu rows, %zu last */
+    AS_MSG_GEN_STEP, /* %zu step, %zu position, %zu read */
+    AS_MSG_GEN_APPEND, /* %zu token, %zu row, %zu token */
+    AS_MSG_GEN_APPEND_P, /* %zu token, %zu row, %zu token, %zu position */
+    AS_MSG_GEN_TOKENS,
     /* model.c: the output head (SPEC §19) */
     AS_MSG_MD_HEAD_ONLY,        /* %s: the setting or table */
     AS_MSG_HINT_MD_HEAD_ONLY,
