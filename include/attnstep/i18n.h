@@ -434,6 +434,9 @@ typedef enum as_msg {
     AS_MSG_DIAG_KEYS_FOR_VALUES,
     AS_MSG_DIAG_WRONG_WEIGHTS, /* %s the table made ("K"), %s the W used ("Wq"), %s the W it needs ("Wk") */
     AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
+    AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX,
+    AS_MSG_DIAG_TOPP_DROPS_CROSSING,
+    AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */

@@ -11,6 +11,17 @@
 #include "attnstep/prng.h"
 #include "attnstep/tables.h"
 
+/* The order of the head's steps: the chapter's, or one of the named mistakes of SPEC
+ * §19 (check and practice compare a student's probabilities with each). */
+typedef enum as_head_way {
+    AS_HEAD_RIGHT = 0,
+    AS_HEAD_T_AFTER_SOFTMAX, /* temperature_after_softmax: T divides the probabilities,
+                                which the renormalisation undoes: the steps with T = 1 */
+    AS_HEAD_DROP_CROSSING,   /* topp_drops_crossing: top-p keeps only the tokens below P */
+    AS_HEAD_CUT_BEFORE_T     /* topk_before_temperature: top-k and top-p cut the logits
+                                before ÷T (top-p on softmax(logits)), then ÷T */
+} as_head_way;
+
 /* What the input asks of the head (SPEC §19's settings). */
 typedef struct as_head_opts {
     double temperature; /* T > 0; 1 when not set */
@@ -18,6 +29,7 @@ typedef struct as_head_opts {
     double top_p;       /* 0: no top-p; else 0 < P <= 1 */
     int seeded;         /* nonzero: sample: SEED (a draw); else the greedy choice */
     uint64_t seed;
+    as_head_way way;    /* AS_HEAD_RIGHT but for a named mistake's variant */
     as_prng *rng;       /* seeded: when not NULL, u is the next number of this stream (a
                            generation's steps draw one after the other); else a stream
                            seeded with seed, whose first number u is */

@@ -916,6 +916,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                   "the Keys were mixed; the shares mix the Values: Keys only score, "
                                   "Values are what is read"},
     [AS_MSG_DIAG_WRONG_WEIGHTS] = {"%s用%s算了，应当用%s", "%s was made with %s; it is made with %s"},
+    [AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX] = {"温度用在了softmax之后：概率除以T再归一化，分布一点也没变；T要在softmax之前去除logits，才会让分布变尖或变平",
+        "the temperature was applied after the softmax: probabilities divided by T and renormalised do not change at all; T must divide the logits before the softmax to sharpen or flatten them"},
+    [AS_MSG_DIAG_TOPP_DROPS_CROSSING] = {"top-p漏掉了越过P的那个词：累计和第一次达到P时，让它达到P的那个词也要留下，否则留下的概率之和不到P",
+        "top-p left out the token that crosses P: the token whose probability makes the running sum reach P is kept too, else what is kept sums to less than P"},
+    [AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE] = {"截断做在了除以温度之前：top-k/top-p要看的是除以T之后的概率，T改变了哪些词能进入累计的前P",
+        "the cut was made before the division by the temperature: top-k and top-p look at the probabilities after ÷T, and T changes which tokens make up the first P of the running sum"},
     [AS_MSG_DIAG_TORCH_LAYOUT] = {"%s用了转置的%s（X@%sᵀ，PyTorch的[输出宽度,输入宽度]存法）；本书右乘[输入宽度,输出宽度]的%s",
                                "%s was made with %s transposed (X@%sᵀ, PyTorch's [out, in] layout); the "
                                "book right-multiplies %s as [in, out]"},

@@ -70,6 +70,25 @@ size_t as_top_p(double *out, size_t *order, double *cum, const double *x, const 
     return kept;
 }
 
+size_t as_top_p_drop_crossing(double *out, size_t *order, double *cum, const double *x,
+                              const double *probs, size_t n, double p)
+{
+    size_t i, kept = 0;
+    double sum = 0;
+
+    sort_down(order, order + n, probs, n);
+    for (i = 0; i < n; i++) {
+        sum += probs[order[i]];
+        cum[i] = sum;
+        out[i] = -INFINITY;
+    }
+    for (i = 0; i < n && probs[order[i]] > 0 && cum[i] < p; i++) {
+        out[order[i]] = x[order[i]];
+        kept++;
+    }
+    return kept;
+}
+
 size_t as_greedy(const double *x, size_t n)
 {
     size_t i, best = 0;

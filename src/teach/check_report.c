@@ -110,7 +110,10 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
         [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED,
         [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_DIAG_KEYS_FOR_VALUES,
         [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_DIAG_WRONG_WEIGHTS,
-        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT};
+        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT,
+        [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX,
+        [AS_DIAG_TOPP_DROPS_CROSSING] = AS_MSG_DIAG_TOPP_DROPS_CROSSING,
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE};
     static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
     const int made = g->detail / 3 % 3, used = g->detail % 3;
     char sqrt_dk[32];

@@ -1,0 +1,21 @@
+/* headcheck.h - naming the mistake a student's probabilities of the output head match
+ * (SPEC §19): temperature_after_softmax, topp_drops_crossing, topk_before_temperature,
+ * each the head's steps done in another order (outhead.h: as_head_way), named only
+ * where that order gives other probabilities than the right one. */
+#ifndef ATTNSTEP_HEADCHECK_H
+#define ATTNSTEP_HEADCHECK_H
+
+#include <stddef.h>
+#include "attnstep/graded.h"
+#include "attnstep/model.h"
+
+/* The mistake the student's probabilities written[vocab] match: each variant of p's head
+ * on h[d] (p's temperature, top_k and top_p) is compared cell by cell with written,
+ * within tol[j] of cell j (half a unit of its last written place, SPEC §6). A variant
+ * that equals the right probabilities is no mistake (the order did not matter there);
+ * exactly one that fits is named, several or none give AS_DIAG_NONE. *diag is set;
+ * returns 0, or -1 when memory ran out. */
+int as_head_diagnose(as_diag *diag, const as_problem *p, const double *h, size_t d,
+                     const double *written, const double *tol);
+
+#endif

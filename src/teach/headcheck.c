@@ -1,0 +1,55 @@
+/* headcheck.c - the named mistakes of the output head (SPEC §19): the student's
+ * probabilities against the head's steps done in each wrong order. */
+#include "attnstep/headcheck.h"
+#include "attnstep/outhead.h"
+
+#include <math.h>
+
+/* Nonzero when a[j] is within tol[j] of b[j] for every cell. */
+static int fits(const double *a, const double *b, const double *tol, size_t n)
+{
+    size_t j;
+
+    for (j = 0; j < n; j++)
+        if (!(fabs(a[j] - b[j]) <= tol[j]))
+            return 0;
+    return 1;
+}
+
+int as_head_diagnose(as_diag *diag, const as_problem *p, const double *h, size_t d,
+                     const double *written, const double *tol)
+{
+    static const struct {
+        as_head_way way;
+        as_diag diag;
+    } ways[] = {{AS_HEAD_T_AFTER_SOFTMAX, AS_DIAG_TEMPERATURE_AFTER_SOFTMAX},
+                {AS_HEAD_DROP_CROSSING, AS_DIAG_TOPP_DROPS_CROSSING},
+                {AS_HEAD_CUT_BEFORE_T, AS_DIAG_TOPK_BEFORE_TEMPERATURE}};
+    as_head_opts opts = {p->temperature, p->top_k, p->top_p, 0, 0, AS_HEAD_RIGHT, NULL};
+    as_out_head right, v;
+    size_t k, named = 0;
+
+    *diag = AS_DIAG_NONE;
+    if (as_out_head_run(&right, h, d, p->head_w, p->head == AS_HEAD_TIED, &opts) != 0)
+        return -1;
+    for (k = 0; k < sizeof ways / sizeof ways[0]; k++) {
+        opts.way = ways[k].way;
+        if (as_out_head_run(&v, h, d, p->head_w, p->head == AS_HEAD_TIED, &opts) != 0) {
+            as_out_head_free(&right);
+            return -1;
+        }
+        /* a cut that keeps nothing is no way anyone computes; the same numbers as the
+           right ones are no mistake */
+        if (!(v.kept_logits.v != NULL && v.kept == 0) &&
+            !fits(v.final.v, right.final.v, tol, right.vocab) &&
+            fits(v.final.v, written, tol, right.vocab)) {
+            *diag = ways[k].diag;
+            named++;
+        }
+        as_out_head_free(&v);
+    }
+    as_out_head_free(&right);
+    if (named != 1)
+        *diag = AS_DIAG_NONE;
+    return 0;
+}
