@@ -917,6 +917,30 @@ typedef enum as_msg {
     AS_MSG_BIN_HEADER_TOO_LONG,   /* %llu the header's length, %llu the most read */
     AS_MSG_BIN_FILE,   /* %s file, %s what: an error about a binary weight file as a whole */
     AS_MSG_BIN_REWRITE_HINT,
+    /* ids: through the embedding table E and the positions P (SPEC §16, F05) */
+    AS_MSG_LD_CHANGED,         /* why a file indexed before cannot be read now */
+    AS_MSG_EMB_NOT_ID,         /* %s the text that is no id */
+    AS_MSG_EMB_ID_HINT,
+    AS_MSG_EMB_TOO_MANY,       /* %zu the most */
+    AS_MSG_EMB_NO_E,
+    AS_MSG_EMB_NO_E_HINT,
+    AS_MSG_EMB_NO_IDS,         /* %s E or P */
+    AS_MSG_EMB_NO_IDS_HINT,    /* %s E or P */
+    AS_MSG_EMB_WITH_X,
+    AS_MSG_EMB_WITH_X_HINT,
+    AS_MSG_EMB_ID_OUTSIDE,     /* %zu the id, %zu E's rows, %zu its last row */
+    AS_MSG_EMB_ID_OUTSIDE_HINT,
+    AS_MSG_EMB_TOO_LONG,       /* %zu ids, %zu P's rows, %zu its last row */
+    AS_MSG_EMB_TOO_LONG_HINT,
+    AS_MSG_EMB_WIDTHS,         /* %zu E's width, %zu P's */
+    AS_MSG_EMB_WIDTHS_HINT,
+    AS_MSG_EMB_ROW,            /* %zu row of E[ids], %zu the row of E it is */
+    AS_MSG_EMB_POS_ROW,        /* %zu row of P[0:n], %zu its position */
+    AS_MSG_EMB_NOTE,           /* %zu E's rows, %zu its width, %zu the rows kept */
+    AS_MSG_EMB_P_NOTE,         /* %zu P's rows */
+    AS_MSG_EMB_TR_INTRO,       /* the walk's first step, without P */
+    AS_MSG_EMB_TR_INTRO_P,     /* with P */
+    AS_MSG_EMB_TR_ROW,         /* %s token, %zu its id, %s "x₀ = E[40] + P[0] = [..] + [..] = [..]" */
     AS_MSG_COUNT
 } as_msg;
 
