@@ -98,6 +98,9 @@ typedef struct as_embedding {
     as_pos pos;          /* where the key ids stands */
     size_t vocab;        /* rows of the whole E (the vocabulary) */
     size_t context;      /* rows of the whole P (the context length), 0 without P */
+    as_matrix table;     /* with head: (SPEC §19) the whole E, every row (a tied head's
+                            logits h·Eᵀ read them all, generate appends any); else empty */
+    as_matrix positions; /* with head: and P, the whole P (generate's later positions) */
 } as_embedding;
 
 typedef struct as_input {

@@ -532,7 +532,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "N new tokens, one by one, with the KV cache and the output head"},
     [AS_MSG_GEN_TITLE] = {"逐词生成：每一步只算新的一行，K和V放进缓存（第11节），这一行经过输出头抽出下一个词，接到序列后面",
         "Generation token by token: each step computes only the new row, K and V go to the cache (section 11), and the head draws the next token from that row, appended to the sequence"},
-    [AS_MSG_GEN_PROMPT] = {"提示：%zu行，位置0到%zu，先逐行放进缓存",
+    [AS_MSG_GEN_PROMPT] = {"起始序列：%zu行，位置0到%zu，先逐行放进缓存",
         "the prompt: %zu rows, positions 0 to %zu, put into the cache row by row"},
     [AS_MSG_GEN_STEP] = {"第%zu步（位置%zu，读缓存里的%zu个位置）：",
         "step %zu (position %zu, reading %zu positions of the cache):"},

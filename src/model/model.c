@@ -568,17 +568,19 @@ static const char *head_only_given(const as_problem *p, as_pos *at)
     return NULL;
 }
 
-/* The table the head reads: E (tied; not a table of this input yet) or Wout in book
- * layout, or NULL (err set) when the file does not give it. */
+/* The table the head reads: the whole E (tied) or Wout in book layout, or NULL (err
+ * set) when the file does not give it. */
 static const as_matrix *head_table(as_problem *p, as_error *err)
 {
     const as_head_settings *o = &p->in->out;
 
-    if (o->head == AS_HEAD_TIED) {
+    if (o->head == AS_HEAD_TIED && p->in->emb.table.v == NULL) {
         fail_at(err, p, o->head_pos, T(AS_MSG_HINT_MD_HEAD_NEEDS), T(AS_MSG_MD_HEAD_NEEDS), "tied",
                 "E");
         return NULL;
     }
+    if (o->head == AS_HEAD_TIED) /* the whole E, not only the rows ids took (parse.h) */
+        return &p->in->emb.table;
     if (!NAMED(AS_WOUT)->given) {
         fail_at(err, p, o->head_pos, T(AS_MSG_HINT_MD_HEAD_NEEDS), T(AS_MSG_MD_HEAD_NEEDS), "Wout",
                 "Wout");

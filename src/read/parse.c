@@ -891,6 +891,32 @@ static int keep_rows(parser *ps, as_named *nm, const as_load_ref *ref, const siz
     return 0;
 }
 
+/* With head: (SPEC §19), every row of nm (read now when ref names a binary file) into
+ * whole: a tied head's logits read all of E, generate appends any row of E and P. 0 (also
+ * when nm is not given), or -1 with the error set. */
+static int keep_whole(parser *ps, const as_named *nm, const as_load_ref *ref, as_matrix *whole)
+{
+    size_t *rows, k;
+    int rc;
+
+    if (!nm->given)
+        return 0;
+    if (ref->path == NULL)
+        return as_matrix_copy(whole, &nm->m) == 0
+                   ? 0
+                   : as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    if (as_matrix_init(whole, nm->m.rows, nm->m.cols) != 0 ||
+        (rows = malloc((nm->m.rows ? nm->m.rows : 1) * sizeof *rows)) == NULL) {
+        as_matrix_free(whole);
+        return as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    }
+    for (k = 0; k < nm->m.rows; k++)
+        rows[k] = k;
+    rc = as_load_ref_rows(ref, ps->r.path, ps->r.err, rows, nm->m.rows, whole->v);
+    free(rows);
+    return rc;
+}
+
 /* The checks of ids against E and P (SPEC §16): 0, or -1 with the error at the place
  * that is wrong. */
 static int embed_check(parser *ps)
@@ -900,6 +926,8 @@ static int embed_check(parser *ps)
     const as_embedding *emb = &in->emb;
     size_t k;
 
+    if (emb->ids == NULL && in->out.head != AS_HEAD_NONE && E->given && !P->given)
+        return 0; /* E for the output head alone (SPEC §19): its rows are the vocabulary */
     if (emb->ids == NULL && (E->given || P->given)) {
         const char *name = E->given ? "E" : "P";
         as_reader_err_pos(&ps->r, NULL, E->given ? E->pos : P->pos, AS_RD_NO_HINT,
@@ -960,6 +988,10 @@ static int embed(parser *ps)
     int rc = -1;
 
     if (embed_check(ps) != 0)
+        return -1;
+    if (in->out.head != AS_HEAD_NONE &&
+        (keep_whole(ps, E, &ps->ref[0], &emb->table) != 0 ||
+         keep_whole(ps, P, &ps->ref[1], &emb->positions) != 0))
         return -1;
     if (emb->ids == NULL)
         return 0;
@@ -1067,6 +1099,8 @@ void as_input_free(as_input *in)
     free(in->tokens.label);
     free(in->emb.ids);
     free(in->emb.at);
+    as_matrix_free(&in->emb.table);
+    as_matrix_free(&in->emb.positions);
     for (i = 0; in->kv_tokens.label != NULL && i < in->kv_tokens.count; i++)
         free(in->kv_tokens.label[i]);
     free(in->kv_tokens.label);

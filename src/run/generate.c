@@ -27,8 +27,10 @@ static int oom(const as_input *in, as_error *err)
  * NULL). */
 static const as_matrix *embedding(const as_problem *p, const as_matrix **P)
 {
-    *P = NULL;
-    return p->head == AS_HEAD_TIED ? p->head_w : NULL;
+    const as_embedding *emb = &p->in->emb;
+
+    *P = emb->positions.v != NULL ? &emb->positions : NULL;
+    return emb->table.v != NULL ? &emb->table : NULL;
 }
 
 /* What generate needs beyond the run: a head, an E as wide as X to append a token by, a
