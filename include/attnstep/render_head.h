@@ -37,4 +37,7 @@ void as_render_head_walk(as_block *out, const as_problem *p, const as_out_head *
  * the greedy choice). */
 void as_render_head_json(FILE *out, const as_out_head *hd);
 
+/* v[n] as a flat JSON array of round-trip numbers (-inf as null). */
+void as_render_head_row_json(FILE *out, const double *v, size_t n);
+
 #endif

@@ -1931,6 +1931,8 @@ static const struct {
     {"\xe1\xb5\x80", "^T"}, /* ᵀ where prose names QKᵀ, spelt as AS_SYM_T spells it */
     {"\xe2\x88\x92", "-"},  {"\xe2\x84\x93", "l"}, /* − ℓ in check's teaching sentences */
     {"\xe2\xb1\xbc", "_j"}, /* ⱼ: o = Σ aⱼvⱼ */
+    {"\xe2\x89\xa5", ">="}, {"\xe2\x89\xa4", "<="}, /* ≥ ≤: the head's cut and its u */
+    {"\xe2\x88\x9e", "inf"}, /* ∞ in the head's words: −∞ is then -inf, as AS_SYM_NEG_INF */
 };
 
 size_t as_ascii_punct(char *s, size_t len)

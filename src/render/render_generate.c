@@ -81,7 +81,7 @@ int as_render_generate_text(FILE *out, const as_generate *g, const as_render_opt
 
 int as_render_generate_json(FILE *out, const as_generate *g, const as_render_opts *o)
 {
-    size_t k, j;
+    size_t k;
 
     (void)o;
     fputs("{\n  \"tokens\": [", out);
@@ -90,13 +90,9 @@ int as_render_generate_json(FILE *out, const as_generate *g, const as_render_opt
     fputs("],\n  \"steps\": [", out);
     for (k = 0; k < g->count; k++) {
         const size_t t = g->n0 - 1 + k;
-        fprintf(out, "%s\n    {\"t\": %zu, \"h\": [", k ? "," : "", g->p.offset + t);
-        for (j = 0; j < g->H.cols; j++) {
-            if (j > 0)
-                fputs(", ", out);
-            as_json_number(out, AS_AT(g->H, t, j));
-        }
-        fputs("], \"head\": ", out);
+        fprintf(out, "%s\n    {\"t\": %zu, \"h\": ", k ? "," : "", g->p.offset + t);
+        as_render_head_row_json(out, &AS_AT(g->H, t, 0), g->H.cols);
+        fputs(", \"head\": ", out);
         as_render_head_json(out, &g->head[k]);
         fputc('}', out);
     }

@@ -27,17 +27,32 @@ as_head_source as_head_source_of(const as_problem *p, const as_trace *t)
     return s;
 }
 
-/* A table with one caption beside it. */
+/* A table with one caption beside it, as run prints a table: "EXPR = " (or "≈" when a
+ * shown value is rounded) and the bracketed matrix (made here from the base layer's
+ * blocks: run's text renderer calls this one). */
 static void captioned(as_block *out, const char *expr, const as_matrix *m, const char *caption,
                       const as_render_opts *o)
 {
-    as_block cap = {0};
+    const as_cell_style st = {o->digits, o->ascii, NULL, NULL};
+    as_block table, cap = {0}, both;
+    char label[96];
+    int rounded = 0;
 
     if (m == NULL || m->v == NULL)
         return;
-    if (caption != NULL)
+    table = as_block_matrix(m, &st, &rounded);
+    snprintf(label, sizeof label, "%s %s ", expr, rounded ? as_sym_text(o->ascii, AS_SYM_APPROX) : "=");
+    as_block_label(&table, label);
+    if (caption != NULL) {
         as_block_add(&cap, "%s", caption);
-    as_text_table(out, expr, m, caption ? &cap : NULL, o);
+        both = as_block_beside(&table, &cap, 6); /* the gap run leaves before captions */
+        as_block_append(out, &both);
+        as_block_free(&both);
+    } else {
+        as_block_append(out, &table);
+    }
+    out->failed |= table.failed | cap.failed;
+    as_block_free(&table);
     as_block_free(&cap);
 }
 
@@ -306,7 +321,20 @@ void as_render_head_walk(as_block *out, const as_problem *p, const as_out_head *
 
 /* ---- JSON ---- */
 
-/* A row of the head as a flat JSON array, -inf as null. */
+/* A number as JSON: the shortest text that reads back to it; -inf as null. */
+static void json_number(FILE *out, double v)
+{
+    char buf[AS_NUM_BUF];
+
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    as_fmt_roundtrip(buf, sizeof buf, v);
+    fputs(buf, out);
+}
+
+/* A row of the head as a flat JSON array. */
 static void json_row(FILE *out, const as_matrix *m)
 {
     size_t i;
@@ -315,10 +343,7 @@ static void json_row(FILE *out, const as_matrix *m)
     for (i = 0; m != NULL && i < m->cols; i++) {
         if (i > 0)
             fputs(", ", out);
-        if (isinf(m->v[i]))
-            fputs("null", out);
-        else
-            as_json_number(out, m->v[i]);
+        json_number(out, m->v[i]);
     }
     fputc(']', out);
 }
@@ -335,8 +360,15 @@ void as_render_head_json(FILE *out, const as_out_head *hd)
     json_row(out, &hd->final);
     fputs(", \"u\": ", out);
     if (hd->draw_cum.v != NULL)
-        as_json_number(out, hd->u);
+        json_number(out, hd->u);
     else
         fputs("null", out);
     fprintf(out, ", \"token\": %zu}", hd->token);
+}
+
+void as_render_head_row_json(FILE *out, const double *v, size_t n)
+{
+    const as_matrix m = {1, n, (double *)v};
+
+    json_row(out, &m);
 }
