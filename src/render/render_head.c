@@ -321,17 +321,10 @@ void as_render_head_walk(as_block *out, const as_problem *p, const as_out_head *
 
 /* ---- JSON ---- */
 
-/* A number as JSON: the shortest text that reads back to it; -inf as null. */
+/* A number as JSON (-inf as null). */
 static void json_number(FILE *out, double v)
 {
-    char buf[AS_NUM_BUF];
-
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    as_fmt_roundtrip(buf, sizeof buf, v);
-    fputs(buf, out);
+    as_fmt_json(out, v);
 }
 
 /* A row of the head as a flat JSON array. */

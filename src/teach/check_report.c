@@ -651,17 +651,10 @@ int as_check_csv(FILE *out, const as_class *c)
 /* JSON                                                                             */
 /* ------------------------------------------------------------------------------ */
 
-/* A number that reads back to the same double; -inf (a masked cell) as null. */
+/* A number as JSON (-inf as null). */
 static void json_number(FILE *out, double v)
 {
-    char buf[AS_NUM_BUF];
-
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    as_fmt_roundtrip(buf, sizeof buf, v);
-    fputs(buf, out);
+    as_fmt_json(out, v);
 }
 
 static void json_cells(FILE *out, const as_table_grade *t)
