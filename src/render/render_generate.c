@@ -49,7 +49,7 @@ static void step(as_block *out, const as_generate *g, size_t k, const as_render_
         as_block_add(out, as_say(o, AS_MSG_HD_GREEDY), tok, a);
     }
     if (g->P != NULL)
-        as_block_add(out, as_say(o, AS_MSG_GEN_APPEND_P), tok, t + 1, tok, g->p.offset + t + 1);
+        as_block_add(out, as_say(o, AS_MSG_GEN_APPEND_P), tok, t + 1, tok, t + 1);
     else
         as_block_add(out, as_say(o, AS_MSG_GEN_APPEND), tok, t + 1, tok);
 }

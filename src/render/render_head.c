@@ -240,6 +240,7 @@ static void topp_lines(as_block *out, const as_problem *p, const as_out_head *hd
     if (shown < hd->vocab)
         as_text_addf(&t, " %s", as_sym_text(o->ascii, AS_SYM_ELLIPSIS));
     as_block_add(out, "%s", as_text_str(&t));
+    out->failed |= t.failed;
     as_text_free(&t);
     v = (as_view){hd->probs.v, 1, idx, shown};
     vector_line(out, as_say(o, AS_MSG_HD_W_PSORT), NULL, &v, o);

@@ -55,7 +55,7 @@ static int check_problem(const as_generate *g, const as_problem *p, as_error *er
 {
     const as_matrix *P, *E = embedding(p, &P);
     const as_pos at = p->in->out.head_pos;
-    const size_t last = p->offset + g->n0 + g->count - 1; /* the last row's position */
+    const size_t last = g->n0 + g->count - 1; /* the last row's P row (ids: took P[0:n]) */
 
     if (E == NULL) {
         as_error_msg(err, p->in->path, at.line, at.col, AS_MSG_GEN_NO_E);
@@ -175,7 +175,7 @@ static int draw(as_generate *g, size_t k, size_t t, as_error *err)
     tok = g->tokens[k] = g->head[k].token;
     memcpy(x, &AS_AT(*E, tok, 0), E->cols * sizeof *x);
     if (P != NULL)
-        as_residual_add(x, x, &AS_AT(*P, g->p.offset + t + 1, 0), E->cols);
+        as_residual_add(x, x, &AS_AT(*P, t + 1, 0), E->cols); /* P[0:n] as ids: took it */
     if (t + 1 < g->p.n)
         snprintf(g->labels[t + 1], 24, "%zu", tok);
     return 0;

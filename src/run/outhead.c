@@ -95,6 +95,7 @@ int as_out_head_run(as_out_head *o, const double *h, size_t d, const as_matrix *
     if (opts->way == AS_HEAD_CUT_BEFORE_T) /* the kept logits ÷T only now */
         temper_kept(o, opts->temperature);
     free(order);
+    order = NULL; /* the draw's table may still fail: nomem frees order again */
     if (!opts->seeded) {
         o->token = as_greedy(o->final.v, vocab);
         return 0;
