@@ -99,6 +99,26 @@ static void test_json_has_the_head(void **state)
     assert_file_lacks(CLI_OUT, "O = AV");
 }
 
+/* check grades a student's probabilities and names the order they were made in:
+ * T = 0.5, P = 0.9 keeps {0, 1}, softmax([4, 2]) = 1/(1+e^-2) = 0.880797078; the
+ * same cut without the temperature gives softmax([2, 1]) = 0.7311, 0.2689 */
+static void test_check_names_the_temperature_after_the_softmax(void **state)
+{
+    (void)state;
+    write_head("temperature: 0.5\ntop_p: 0.9");
+    write_text("build/tests/head_cli_answers.txt", "name: A\nprobs = [[0.7311, 0.2689, 0]]\n");
+    assert_int_equal(run("check --lang en --format json " HEAD_FILE " build/tests/head_cli_answers.txt"), 1);
+    assert_file_contains(CLI_OUT, "{\"cell\": [0, 0], \"written\": 0.7311, \"expected\": 0.8807970779778823}");
+    assert_file_contains(CLI_OUT, "\"diagnosis\": \"temperature_after_softmax\"");
+    assert_file_contains(CLI_OUT, "\"max\": 8"); /* Q K V QKT S A O and the probabilities */
+    write_text("build/tests/head_cli_answers.txt", "name: B\nprobs = [[1, 0, 0]]\n");
+    assert_int_equal(run("check " HEAD_FILE " build/tests/head_cli_answers.txt"), 1);
+    assert_file_contains(CLI_OUT, "诊断：topp_drops_crossing——top-p漏掉了越过P的那个词");
+    write_text("build/tests/head_cli_answers.txt", "name: C\nprobs = [[0.8808, 0.1192, 0]]\n");
+    assert_int_equal(run("check --lang en " HEAD_FILE " build/tests/head_cli_answers.txt"), 0);
+    assert_file_contains(CLI_OUT, "p: right"); /* the tables not answered are missing, not wrong */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +127,7 @@ int main(void)
         cmocka_unit_test(test_top_k_two_gives_the_issue_numbers),
         cmocka_unit_test(test_trace_writes_out_the_cut_and_the_inverse_cdf_walk),
         cmocka_unit_test(test_json_has_the_head),
+        cmocka_unit_test(test_check_names_the_temperature_after_the_softmax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

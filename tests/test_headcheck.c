@@ -24,7 +24,7 @@
 #include "attnstep/headcheck.h"
 #include "attnstep/session.h"
 
-static const double H[3] = {2, 1, 0}, TOL[3] = {0.00005, 0.00005, 0.00005};
+static const double H[3] = {2, 1, 0}, UNIT[3] = {0.0001, 0.0001, 0.0001}; /* 4 places */
 
 /* The diagnosis of written[3] for head.txt's layer with settings. */
 static as_diag diagnose(const char *settings, const double *written)
@@ -41,7 +41,7 @@ static as_diag diagnose(const char *settings, const double *written)
     as_error_init(&err, AS_LANG_EN);
     if (as_session_open_text(&s, text, strlen(text), "head.txt", NULL, &err) != 0)
         fail_msg("%s", err.msg);
-    assert_int_equal(as_head_diagnose(&d, &s.p, H, 3, written, TOL), 0);
+    assert_int_equal(as_head_diagnose(&d, &s.p, H, 3, written, UNIT, -1), 0);
     as_session_free(&s);
     return d;
 }

@@ -59,7 +59,8 @@ typedef struct as_trace {
                                  as_trace_row() makes one row at a time */
 } as_trace;
 
-/* The whole table id of t (its TRACE slot in tables.def), or NULL when t keeps none. */
+/* The whole table id of t (its TRACE slot in tables.def; the output head's tables from
+ * t->out), or NULL when t keeps none. */
 const as_matrix *as_trace_table(const as_trace *t, as_tab id);
 
 /* One head's table id (its HEADSLOT in tables.def), or NULL when a head keeps none. */

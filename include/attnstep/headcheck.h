@@ -10,12 +10,13 @@
 #include "attnstep/model.h"
 
 /* The mistake the student's probabilities written[vocab] match: each variant of p's head
- * on h[d] (p's temperature, top_k and top_p) is compared cell by cell with written,
- * within tol[j] of cell j (half a unit of its last written place, SPEC §6). A variant
- * that equals the right probabilities is no mistake (the order did not matter there);
- * exactly one that fits is named, several or none give AS_DIAG_NONE. *diag is set;
- * returns 0, or -1 when memory ran out. */
+ * on h[d] (p's temperature, top_k and top_p) is compared cell by cell with written, each
+ * cell judged as check judges it (unit[j] the unit of its last written place: half of it
+ * either way; or tol when tol >= 0). A variant that equals the right probabilities so
+ * judged is no mistake (the order did not matter there); exactly one that fits is
+ * named, several or none give AS_DIAG_NONE. *diag is set; returns 0, or -1 when memory
+ * ran out. */
 int as_head_diagnose(as_diag *diag, const as_problem *p, const double *h, size_t d,
-                     const double *written, const double *tol);
+                     const double *written, const double *unit, double tol);
 
 #endif

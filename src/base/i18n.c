@@ -916,7 +916,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                   "the Keys were mixed; the shares mix the Values: Keys only score, "
                                   "Values are what is read"},
     [AS_MSG_DIAG_WRONG_WEIGHTS] = {"%s用%s算了，应当用%s", "%s was made with %s; it is made with %s"},
-    [AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX] = {"温度用在了softmax之后：概率除以T再归一化，分布一点也没变；T要在softmax之前去除logits，才会让分布变尖或变平",
+    [AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX] = {"温度用在了softmax之后：概率除以T再归一化，分布一点也没变；T要在softmax之前拿来除logits，才会让分布变尖或变平",
         "the temperature was applied after the softmax: probabilities divided by T and renormalised do not change at all; T must divide the logits before the softmax to sharpen or flatten them"},
     [AS_MSG_DIAG_TOPP_DROPS_CROSSING] = {"top-p漏掉了越过P的那个词：累计和第一次达到P时，让它达到P的那个词也要留下，否则留下的概率之和不到P",
         "top-p left out the token that crosses P: the token whose probability makes the running sum reach P is kept too, else what is kept sums to less than P"},

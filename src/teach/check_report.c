@@ -216,7 +216,7 @@ static void text_teaching(FILE *out, const as_table_grade *g, const as_render_op
 
     if (m == AS_MSG_COUNT)
         return;
-    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX) {
+    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX && g->kind <= AS_ANS_RESCALE) {
         fputs("  ", out);
         fprintf(out, as_say(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
         fputc('\n', out);

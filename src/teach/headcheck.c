@@ -1,23 +1,23 @@
 /* headcheck.c - the named mistakes of the output head (SPEC §19): the student's
  * probabilities against the head's steps done in each wrong order. */
 #include "attnstep/headcheck.h"
+#include "attnstep/answers.h"
 #include "attnstep/outhead.h"
 
-#include <math.h>
-
-/* Nonzero when a[j] is within tol[j] of b[j] for every cell. */
-static int fits(const double *a, const double *b, const double *tol, size_t n)
+/* Nonzero when the numbers w[n], each written to its unit[j], are right for x[n] (as
+ * check judges a cell: half a unit of its last place, or tol when tol >= 0). */
+static int fits(const double *w, const double *x, const double *unit, double tol, size_t n)
 {
     size_t j;
 
     for (j = 0; j < n; j++)
-        if (!(fabs(a[j] - b[j]) <= tol[j]))
+        if (!as_answer_cell_ok(w[j], unit[j], x[j], tol, 0))
             return 0;
     return 1;
 }
 
 int as_head_diagnose(as_diag *diag, const as_problem *p, const double *h, size_t d,
-                     const double *written, const double *tol)
+                     const double *written, const double *unit, double tol)
 {
     static const struct {
         as_head_way way;
@@ -41,8 +41,8 @@ int as_head_diagnose(as_diag *diag, const as_problem *p, const double *h, size_t
         /* a cut that keeps nothing is no way anyone computes; the same numbers as the
            right ones are no mistake */
         if (!(v.kept_logits.v != NULL && v.kept == 0) &&
-            !fits(v.final.v, right.final.v, tol, right.vocab) &&
-            fits(v.final.v, written, tol, right.vocab)) {
+            !fits(right.final.v, v.final.v, unit, tol, right.vocab) &&
+            fits(written, v.final.v, unit, tol, right.vocab)) {
             *diag = ways[k].diag;
             named++;
         }
