@@ -39,11 +39,16 @@ static void test_run_prints_the_cut_and_the_draw(void **state)
     assert_file_contains(CLI_OUT, "logits = h @ Wout = [[2,1,0]]");
     assert_file_contains(CLI_OUT, "softmax ≈ [[0.6652409558, 0.2447284711, 0.0900305732]]");
     assert_file_contains(CLI_OUT, "kept = [[2,1,−∞]]      top-p：累计概率达到P = 0.9的最少几个词，留下2个");
-    assert_file_contains(CLI_OUT, "p ≈ [[0.7310585786, 0.2689414214, 0]]");
+    assert_file_contains(CLI_OUT, "probs ≈ [[0.7310585786, 0.2689414214, 0]]");
     /* u = 0.7416 lies in token 1's interval [0.7311, 1) */
     assert_file_contains(CLI_OUT, "抽样：u = 0.7415648788落在词1的区间[0.7310585786, 1)里，下一个词是1");
     assert_int_equal(run("run --lang en examples/head.txt"), 0);
     assert_file_contains(CLI_OUT, "draw: u = 0.7415648788 lies in token 1's interval [0.7310585786, 1): the next token is 1");
+    /* run's own text reads back as answers that check marks all right (SPEC §2) */
+    assert_int_equal(sh("build/attnstep run examples/head.txt > build/tests/head_cli_back.txt"), 0);
+    assert_int_equal(run("check --lang en examples/head.txt build/tests/head_cli_back.txt"), 0);
+    assert_file_contains(CLI_OUT, "probs: right");
+    assert_file_contains(CLI_OUT, "all right: 8 tables");
 }
 
 static void test_temperature_one_half_gives_the_spec_numbers(void **state)
@@ -53,7 +58,7 @@ static void test_temperature_one_half_gives_the_spec_numbers(void **state)
     assert_int_equal(run(HEAD_FILE), 0);
     assert_file_contains(CLI_OUT, "logits/T = [[4,2,0]]      温度T = 0.5");
     /* the SPEC's 0.8668133322, 0.1173104278, 0.0158762400, trailing zeros dropped */
-    assert_file_contains(CLI_OUT, "p ≈ [[0.8668133322, 0.1173104278, 0.01587624]]");
+    assert_file_contains(CLI_OUT, "probs ≈ [[0.8668133322, 0.1173104278, 0.01587624]]");
     assert_file_contains(CLI_OUT, "贪心：取概率最大的词0（p = 0.8668133322）");
 }
 
@@ -63,7 +68,7 @@ static void test_top_k_two_gives_the_issue_numbers(void **state)
     write_head("top_k: 2\nsample: greedy");
     assert_int_equal(run(HEAD_FILE), 0);
     assert_file_contains(CLI_OUT, "top-k = [[2,1,−∞]]");
-    assert_file_contains(CLI_OUT, "p ≈ [[0.7310585786, 0.2689414214, 0]]");
+    assert_file_contains(CLI_OUT, "probs ≈ [[0.7310585786, 0.2689414214, 0]]");
     assert_int_equal(run("trace " HEAD_FILE), 0);
     assert_file_contains(CLI_OUT, "top-k：分数最大的2个是[0, 1]，其余设为−∞。");
 }
@@ -116,7 +121,7 @@ static void test_check_names_the_temperature_after_the_softmax(void **state)
     assert_file_contains(CLI_OUT, "诊断：topp_drops_crossing——top-p漏掉了越过P的那个词");
     write_text("build/tests/head_cli_answers.txt", "name: C\nprobs = [[0.8808, 0.1192, 0]]\n");
     assert_int_equal(run("check --lang en " HEAD_FILE " build/tests/head_cli_answers.txt"), 0);
-    assert_file_contains(CLI_OUT, "p: right"); /* the tables not answered are missing, not wrong */
+    assert_file_contains(CLI_OUT, "probs: right"); /* the tables not answered are missing, not wrong */
 }
 
 int main(void)

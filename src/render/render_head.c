@@ -123,7 +123,7 @@ void as_render_head_tables(as_block *out, const as_problem *p, const as_out_head
         captioned(out, "kept", &hd->kept_logits, cap, o);
     }
     if (as_shows(o, AS_T_PROBS))
-        captioned(out, "p", &hd->final,
+        captioned(out, "probs", &hd->final, /* the name an ANSWERS file gives it: run reads back */
                   hd->kept_logits.v || hd->topk.v ? as_say(o, AS_MSG_HD_PROBS_CAP) : NULL, o);
     if (all)
         chosen(out, hd, o);
