@@ -124,6 +124,21 @@ static void test_check_names_the_temperature_after_the_softmax(void **state)
     assert_file_contains(CLI_OUT, "probs: right"); /* the tables not answered are missing, not wrong */
 }
 
+/* practice asks the head's probabilities after the layer's tables, shows a token the cut
+ * took away as given, and names a mistake of order from the one number typed: 0.7311 is
+ * token 0's probability with the temperature left out (softmax([2, 1]), by hand) */
+static void test_practice_asks_the_probabilities_and_names_the_order(void **state)
+{
+    (void)state;
+    write_head("temperature: 0.5\ntop_p: 0.9");
+    assert_int_equal(sh("printf '0.7311\\n0.8808\\n0.1192\\n' | build/attnstep practice --lang en "
+                        "--only probs " HEAD_FILE " > " CLI_OUT), 0);
+    assert_file_contains(CLI_OUT, "the logits kept, divided by T = 0.5: [4,2,−∞]");
+    assert_file_contains(CLI_OUT, "most likely comes from this: the temperature was applied after the softmax");
+    assert_file_contains(CLI_OUT, "probs[0][2] = 0 (a token the cut took away: probability 0, given)");
+    assert_file_contains(CLI_OUT, "score: 2/2");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_trace_writes_out_the_cut_and_the_inverse_cdf_walk),
         cmocka_unit_test(test_json_has_the_head),
         cmocka_unit_test(test_check_names_the_temperature_after_the_softmax),
+        cmocka_unit_test(test_practice_asks_the_probabilities_and_names_the_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -604,9 +604,15 @@ typedef enum as_msg {
                                * RoPE cell's parts */
     AS_MSG_PR_SCALE,          /* "缩放系数" (a custom scale) */
     AS_MSG_PR_ROW_SCORES,     /* %zu row, %s the vector: the row's scaled scores */
+    AS_MSG_PR_KEPT_LOGITS,
+    AS_MSG_PR_PROB_OF,
+    AS_MSG_PR_NAME_TEMPERATURE_AFTER_SOFTMAX,
+    AS_MSG_PR_NAME_TOPP_DROPS_CROSSING,
+    AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_PR_SHARE,          /* %s "exp(0)", %s value, %s the row's sum, %s the share */
     AS_MSG_PR_PROMPT,         /* %s table, %zu %zu the cell */
     AS_MSG_PR_GIVEN,          /* %s table, %zu %zu the cell, %s its value: fixed by the mask */
+    AS_MSG_PR_GIVEN_CUT,       /* as PR_GIVEN: a token the head's cuts took away */
     AS_MSG_PR_RIGHT,          /* an answer judged right */
     AS_MSG_PR_ARITH,          /* %s the arithmetic, %s the student's number */
     AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the mistake's teaching sentence */

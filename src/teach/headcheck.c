@@ -16,34 +16,53 @@ static int fits(const double *w, const double *x, const double *unit, double tol
     return 1;
 }
 
+const as_diag as_head_mistakes[AS_HEAD_MISTAKES] = {
+    AS_DIAG_TEMPERATURE_AFTER_SOFTMAX, AS_DIAG_TOPP_DROPS_CROSSING, AS_DIAG_TOPK_BEFORE_TEMPERATURE};
+
+/* The head's way of each of as_head_mistakes. */
+static as_head_way way_of(as_diag diag)
+{
+    return diag == AS_DIAG_TEMPERATURE_AFTER_SOFTMAX ? AS_HEAD_T_AFTER_SOFTMAX
+           : diag == AS_DIAG_TOPP_DROPS_CROSSING    ? AS_HEAD_DROP_CROSSING
+                                                    : AS_HEAD_CUT_BEFORE_T;
+}
+
+int as_head_variant(as_out_head *v, const as_problem *p, const double *h, size_t d, as_diag diag)
+{
+    as_head_opts opts = {p->temperature, p->top_k, p->top_p, 0, 0, AS_HEAD_RIGHT, NULL};
+
+    opts.way = way_of(diag);
+    if (as_out_head_run(v, h, d, p->head_w, p->head == AS_HEAD_TIED, &opts) != 0)
+        return -1;
+    if (v->kept_logits.v != NULL && v->kept == 0) {
+        as_out_head_free(v);
+        return 0;
+    }
+    return 1;
+}
+
 int as_head_diagnose(as_diag *diag, const as_problem *p, const double *h, size_t d,
                      const double *written, const double *unit, double tol)
 {
-    static const struct {
-        as_head_way way;
-        as_diag diag;
-    } ways[] = {{AS_HEAD_T_AFTER_SOFTMAX, AS_DIAG_TEMPERATURE_AFTER_SOFTMAX},
-                {AS_HEAD_DROP_CROSSING, AS_DIAG_TOPP_DROPS_CROSSING},
-                {AS_HEAD_CUT_BEFORE_T, AS_DIAG_TOPK_BEFORE_TEMPERATURE}};
     as_head_opts opts = {p->temperature, p->top_k, p->top_p, 0, 0, AS_HEAD_RIGHT, NULL};
     as_out_head right, v;
     size_t k, named = 0;
+    int rc;
 
     *diag = AS_DIAG_NONE;
     if (as_out_head_run(&right, h, d, p->head_w, p->head == AS_HEAD_TIED, &opts) != 0)
         return -1;
-    for (k = 0; k < sizeof ways / sizeof ways[0]; k++) {
-        opts.way = ways[k].way;
-        if (as_out_head_run(&v, h, d, p->head_w, p->head == AS_HEAD_TIED, &opts) != 0) {
+    for (k = 0; k < AS_HEAD_MISTAKES; k++) {
+        if ((rc = as_head_variant(&v, p, h, d, as_head_mistakes[k])) < 0) {
             as_out_head_free(&right);
             return -1;
         }
-        /* a cut that keeps nothing is no way anyone computes; the same numbers as the
-           right ones are no mistake */
-        if (!(v.kept_logits.v != NULL && v.kept == 0) &&
-            !fits(right.final.v, v.final.v, unit, tol, right.vocab) &&
+        if (rc == 0)
+            continue;
+        /* the same numbers as the right ones are no mistake */
+        if (!fits(right.final.v, v.final.v, unit, tol, right.vocab) &&
             fits(written, v.final.v, unit, tol, right.vocab)) {
-            *diag = ways[k].diag;
+            *diag = as_head_mistakes[k];
             named++;
         }
         as_out_head_free(&v);
