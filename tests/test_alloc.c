@@ -328,6 +328,7 @@ static void test_every_allocation_of_heads_cross_attention_and_load_may_fail_cle
         "examples/two-heads.txt", "examples/cross-translation.txt",
         "tests/data/alloc/every-feature.txt", /* load(), torch layout, biases, Wo, M */
         "tests/data/alloc/binary.txt",        /* load() of .npy, .npz and .safetensors */
+        "examples/generate.txt", /* ids, E, a tied head, top-p and a seeded draw */
     };
     size_t i;
 
@@ -600,8 +601,13 @@ static void test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly
     static const char *const sheet[] = {"sheet", "examples/f11.txt", "--answers", "--format",
                                         "latex", "--lang", "en", NULL};
     static const char *const decode[] = {"decode", "examples/gqa.txt", "--lang", "en", NULL};
+    static const char *const generate[] = {"generate", "examples/generate.txt", "3", "--lang",
+                                           "en", NULL}; /* the head, E and the cache (SPEC §19) */
+    static const char *const trace[] = {"trace", "examples/head.txt", "--lang", "en", NULL};
 
     (void)state;
+    every_allocation_of_the_command_may_fail(generate);
+    every_allocation_of_the_command_may_fail(trace);
     every_allocation_of_the_command_may_fail(check);
     every_allocation_of_the_command_may_fail(compare);
     every_allocation_of_the_command_may_fail(sheet);

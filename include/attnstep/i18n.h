@@ -265,6 +265,71 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_WDOWN_ROWS,
     AS_MSG_MD_WDOWN_COLS,
     AS_MSG_HINT_MD_WDOWN_COLS,
+    /* the output head and the draw (SPEC §19): run, trace, generate */
+    AS_MSG_HD_TITLE, /* the section's title */
+    AS_MSG_HD_H_CAP, /* %s O or Y, %zu its row */
+    AS_MSG_HD_LOGITS_CAP,
+    AS_MSG_HD_TEMP_CAP, /* %s T */
+    AS_MSG_HD_TOPK_CAP, /* %zu K */
+    AS_MSG_HD_SOFTMAX_CAP,
+    AS_MSG_HD_TOPP_CAP, /* %s P, %zu kept */
+    AS_MSG_HD_PROBS_CAP,
+    AS_MSG_HD_GREEDY, /* %zu token, %s p */
+    AS_MSG_HD_DRAWN, /* %s u, %zu token, %s %s interval, %zu token */
+    AS_MSG_HD_W_LOGITS,
+    AS_MSG_HD_W_LOGIT, /* %zu token */
+    AS_MSG_HD_W_TEMP, /* %s T */
+    AS_MSG_HD_W_TOPK, /* %zu K, %s the tokens */
+    AS_MSG_HD_W_SOFTMAX,
+    AS_MSG_HD_W_TOPP, /* %s P */
+    AS_MSG_HD_W_SORTED,
+    AS_MSG_HD_W_PSORT,
+    AS_MSG_HD_W_CUM,
+    AS_MSG_HD_W_CROSS, /* %zu token, %s sum, %s P, %zu kept */
+    AS_MSG_HD_W_RENORM,
+    AS_MSG_HD_W_DRAW,
+    AS_MSG_HD_W_U, /* %llu seed, %zu which, %s u */
+    AS_MSG_HD_W_INTERVALS,
+    AS_MSG_HD_W_INTERVAL, /* %zu token, %s %s its ends */
+    AS_MSG_HD_W_LANDS, /* %s u, %zu token, %zu token */
+    AS_MSG_HD_W_GREEDY, /* %zu token */
+    AS_MSG_HD_TOKEN, /* %zu token */
+    /* generate (SPEC §19) */
+    AS_MSG_GEN_NO_HEAD,
+    AS_MSG_HINT_GEN_NO_HEAD,
+    AS_MSG_GEN_MASK_MATRIX,
+    AS_MSG_HINT_GEN_MASK_MATRIX,
+    AS_MSG_GEN_NO_E,
+    AS_MSG_HINT_GEN_NO_E,
+    AS_MSG_GEN_E_WIDTH, /* %zu E's width, %zu X's */
+    AS_MSG_HINT_GEN_E_WIDTH,
+    AS_MSG_GEN_VOCAB, /* %zu vocab, %zu E's rows */
+    AS_MSG_HINT_GEN_VOCAB,
+    AS_MSG_GEN_P_SHORT, /* %zu position, %zu P's rows */
+    AS_MSG_HINT_GEN_P_SHORT,
+    AS_MSG_GEN_TOO_LONG, /* %zu n0, %zu count, %zu limit */
+    AS_MSG_HINT_GEN_TOO_LONG,
+    AS_MSG_USE_GENERATE_COUNT, /* %s the argument */
+    AS_MSG_HINT_USE_GENERATE_COUNT,
+    AS_MSG_CMD_ARGS_GENERATE,
+    AS_MSG_CMD_GENERATE,
+    AS_MSG_GEN_TITLE,
+    AS_MSG_GEN_PROMPT, /* %zu rows, %zu last */
+    AS_MSG_GEN_STEP, /* %zu step, %zu position, %zu read */
+    AS_MSG_GEN_APPEND, /* %zu token, %zu row, %zu token */
+    AS_MSG_GEN_APPEND_P, /* %zu token, %zu row, %zu token, %zu position */
+    AS_MSG_GEN_TOKENS,
+    /* model.c: the output head (SPEC §19) */
+    AS_MSG_MD_HEAD_ONLY,        /* %s: the setting or table */
+    AS_MSG_HINT_MD_HEAD_ONLY,
+    AS_MSG_MD_HEAD_NEEDS,       /* %s the head's word, %s the table it needs */
+    AS_MSG_HINT_MD_HEAD_NEEDS,
+    AS_MSG_MD_HEAD_WIDTH,       /* %s table, %zu its width, %s O or Y, %zu h's width */
+    AS_MSG_HINT_MD_HEAD_WIDTH,
+    AS_MSG_MD_TOP_K_VOCAB,      /* %zu K, %zu vocab */
+    AS_MSG_HINT_MD_TOP_K_VOCAB,
+    AS_MSG_MD_WOUT_UNUSED,
+    AS_MSG_HINT_MD_WOUT_UNUSED,
     /* parse.c: unknown settings, names and values (with "did you mean") */
     AS_MSG_RD_UNKNOWN_MASK,
     AS_MSG_HINT_RD_MASKS,
@@ -369,6 +434,9 @@ typedef enum as_msg {
     AS_MSG_DIAG_KEYS_FOR_VALUES,
     AS_MSG_DIAG_WRONG_WEIGHTS, /* %s the table made ("K"), %s the W used ("Wq"), %s the W it needs ("Wk") */
     AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
+    AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX,
+    AS_MSG_DIAG_TOPP_DROPS_CROSSING,
+    AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
     AS_MSG_CHK_FIT_WEIGHTS,    /* after wrong_weights in that list: %s the table, %s the W used */
@@ -538,9 +606,15 @@ typedef enum as_msg {
                                * RoPE cell's parts */
     AS_MSG_PR_SCALE,          /* "缩放系数" (a custom scale) */
     AS_MSG_PR_ROW_SCORES,     /* %zu row, %s the vector: the row's scaled scores */
+    AS_MSG_PR_KEPT_LOGITS,
+    AS_MSG_PR_PROB_OF,
+    AS_MSG_PR_NAME_TEMPERATURE_AFTER_SOFTMAX,
+    AS_MSG_PR_NAME_TOPP_DROPS_CROSSING,
+    AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_PR_SHARE,          /* %s "exp(0)", %s value, %s the row's sum, %s the share */
     AS_MSG_PR_PROMPT,         /* %s table, %zu %zu the cell */
     AS_MSG_PR_GIVEN,          /* %s table, %zu %zu the cell, %s its value: fixed by the mask */
+    AS_MSG_PR_GIVEN_CUT,       /* as PR_GIVEN: a token the head's cuts took away */
     AS_MSG_PR_RIGHT,          /* an answer judged right */
     AS_MSG_PR_ARITH,          /* %s the arithmetic, %s the student's number */
     AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the mistake's teaching sentence */
@@ -685,6 +759,17 @@ typedef enum as_msg {
     AS_MSG_PS_FFN_HINT,
     AS_MSG_PS_NORM_EPS_BAD,
     AS_MSG_PS_NORM_EPS_HINT,
+    /* parse.c: the output head's settings (SPEC §19) */
+    AS_MSG_PS_HEAD_UNKNOWN,     /* %s: the word */
+    AS_MSG_PS_HEAD_HINT,
+    AS_MSG_PS_TEMPERATURE_BAD,  /* %s: the value */
+    AS_MSG_PS_TEMPERATURE_HINT,
+    AS_MSG_PS_TOP_P_BAD,        /* %s: the value */
+    AS_MSG_PS_TOP_P_HINT,
+    AS_MSG_PS_WHAT_TOP_K,
+    AS_MSG_PS_TOP_K_HINT,
+    AS_MSG_PS_SAMPLE_BAD,       /* %s: the value */
+    AS_MSG_PS_SAMPLE_HINT,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
     AS_MSG_PS_BIDI,          /* %04X the code point */

@@ -25,6 +25,9 @@ typedef enum as_table {
     AS_T_COUNT
 } as_table;
 
+/* --only keeps its tables as the bits of an unsigned: a new --only table needs a bit */
+_Static_assert(AS_T_COUNT <= 32, "more --only tables than the bits of an unsigned");
+
 /* The tables an ANSWERS file may hold (rows with ANSWER Y), in the same order. */
 typedef enum as_answer_kind {
 #define AS_TABLE(ID, NAME, BOOK, ASCII, ALSO, ONLY, ANS, ROW, HEAD, TRACE, HEADSLOT, STEP) \

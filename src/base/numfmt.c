@@ -641,3 +641,15 @@ int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
     as_fmt_display_text(buf, size, v, digits, ascii, &rounded);
     return rounded;
 }
+
+void as_fmt_json(FILE *out, double v)
+{
+    char buf[AS_NUM_BUF];
+
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    as_fmt_roundtrip(buf, sizeof buf, v);
+    fputs(buf, out);
+}

@@ -24,6 +24,8 @@ const as_command as_commands[] = {
      "md latex gift moodle", AS_MSG_HINT_SHEET_LATEX},
     {"decode", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_DECODE, as_cmd_decode,
      "text json", AS_MSG_HINT_TRACE_FORMAT},
+    {"generate", 2, AS_MSG_CMD_ARGS_GENERATE, AS_MSG_CMD_GENERATE, as_cmd_generate,
+     "text json", AS_MSG_HINT_TRACE_FORMAT},
     {"grad", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_GRAD, as_cmd_grad,
      "text json", AS_MSG_HINT_GRAD_FORMAT},
     {"practice", 0, AS_MSG_CMD_ARGS_PRACTICE, AS_MSG_CMD_PRACTICE, as_cmd_practice,

@@ -2,6 +2,7 @@
 #include "attnstep/render.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/render_head.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -622,6 +623,10 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     output(&b, p, t, o);
     if (o->only == 0 || o->formula)
         formula(&b, p, o);
+    if (t->out != NULL) { /* SPEC §19: after the layer, the head on its last row */
+        const as_head_source src = as_head_source_of(p, t);
+        as_render_head_tables(&b, p, t->out, &src, o);
+    }
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;

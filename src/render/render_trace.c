@@ -10,6 +10,7 @@
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/positions.h"
+#include "attnstep/render_head.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -1041,6 +1042,12 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
         walk_row(&w, i, 0);
     if (flush(&w) == 0) {
         w.failed |= whole(&w) != 0;
+        flush(&w);
+    }
+    if (!w.failed && t->out != NULL) { /* SPEC §19: the head on the last row, walked */
+        const as_head_source src = as_head_source_of(p, t);
+        gap(&w);
+        as_render_head_walk(w.b, p, t->out, &src, o);
         flush(&w);
     }
     free(w.idx);

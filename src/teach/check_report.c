@@ -110,7 +110,10 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
         [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED,
         [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_DIAG_KEYS_FOR_VALUES,
         [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_DIAG_WRONG_WEIGHTS,
-        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT};
+        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT,
+        [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX,
+        [AS_DIAG_TOPP_DROPS_CROSSING] = AS_MSG_DIAG_TOPP_DROPS_CROSSING,
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE};
     static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
     const int made = g->detail / 3 % 3, used = g->detail % 3;
     char sqrt_dk[32];
@@ -230,7 +233,7 @@ static void text_teaching(FILE *out, const as_table_grade *g, const as_render_op
 
     if (m == AS_MSG_COUNT)
         return;
-    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX) {
+    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX && g->kind <= AS_ANS_RESCALE) {
         fputs("  ", out);
         fprintf(out, as_say(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
         fputc('\n', out);
@@ -665,17 +668,10 @@ int as_check_csv(FILE *out, const as_class *c)
 /* JSON                                                                             */
 /* ------------------------------------------------------------------------------ */
 
-/* A number that reads back to the same double; -inf (a masked cell) as null. */
+/* A number as JSON (-inf as null). */
 static void json_number(FILE *out, double v)
 {
-    char buf[AS_NUM_BUF];
-
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    as_fmt_roundtrip(buf, sizeof buf, v);
-    fputs(buf, out);
+    as_fmt_json(out, v);
 }
 
 static void json_cells(FILE *out, const as_table_grade *t)

@@ -3,7 +3,10 @@
  * message table's. */
 #include "attnstep/practice.h"
 #include "attnstep/check_report.h"
+#include "attnstep/block.h"
 #include "attnstep/expand.h"
+#include "attnstep/headcheck.h"
+#include "attnstep/outhead.h"
 #include "attnstep/lex.h"
 #include "attnstep/number.h"
 #include "attnstep/numfmt.h"
@@ -23,7 +26,8 @@
 
 #define ASKABLE ((1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) | \
                  (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) | \
-                 (1u << AS_T_QR) | (1u << AS_T_KR)) /* Qr and Kr: with RoPE only */
+                 (1u << AS_T_QR) | (1u << AS_T_KR) | /* Qr and Kr: with RoPE only */ \
+                 (1u << AS_T_PROBS)) /* the output head's probabilities: with head: only */
 #define ROW_TABLES ((1u << AS_T_QKT) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O))
 
 /* A stage: the cells of one table (a head's, or the layer's when head is -1), its
@@ -164,6 +168,8 @@ static double value(const tutor *tu, const cell *c)
 /* Nonzero when the mask fixes the cell (S −∞, A 0): it is shown, not asked. */
 static int fixed(const tutor *tu, const cell *c)
 {
+    if (c->tb == AS_T_PROBS) /* a token the cuts took away: its probability is 0 */
+        return as_out_head_table(tu->t->out, AS_TAB_KEPT)->v[c->j] == -INFINITY;
     return (c->tb == AS_T_S || c->tb == AS_T_A) && isinf(AS_AT(tu->t->M, c->i, c->j)) &&
            AS_AT(tu->t->M, c->i, c->j) < 0;
 }
@@ -199,7 +205,7 @@ static int plan(tutor *tu)
     const size_t g = as_kv_head(p, h0);
     size_t h;
 
-    tu->stage = malloc((4 + 6 * p->heads) * sizeof *tu->stage);
+    tu->stage = malloc((5 + 6 * p->heads) * sizeof *tu->stage);
     if (tu->stage == NULL)
         return -1;
     add_stage(tu, AS_T_Q, -1, one < 0 ? 0 : h0 * p->d_k, one < 0 ? tu->t->Q.cols : (h0 + 1) * p->d_k);
@@ -218,6 +224,8 @@ static int plan(tutor *tu)
     }
     if (p->Wo != NULL)
         add_stage(tu, AS_T_O, -1, 0, tu->t->O.cols);
+    if (tu->t->out != NULL) /* SPEC §19: then the head's probabilities */
+        add_stage(tu, AS_T_PROBS, -1, 0, tu->t->out->vocab);
     return 0;
 }
 
@@ -442,12 +450,32 @@ static void from_rope(as_text *t, const tutor *tu, const cell *c)
     as_text_free(&sn);
 }
 
+/* A probability's source: the logits the cuts kept, divided by T ("−∞" for a token cut). */
+static void from_kept(as_text *t, const tutor *tu)
+{
+    const as_matrix *kept = as_out_head_table(tu->t->out, AS_TAB_KEPT);
+    const as_view v = as_view_row(kept->v, kept->cols, 0);
+    char num[AS_NUM_BUF];
+    as_text x = {0};
+
+    as_expand_vector(&x, &v, &tu->st);
+    as_fmt_display(num, sizeof num, tu->p->temperature, tu->st.digits, tu->st.ascii);
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_KEPT_LOGITS), num, as_text_str(&x));
+    t->failed |= x.failed;
+    as_text_free(&x);
+}
+
 /* The line that shows what cell c is made of. */
 static void made_from(as_text *t, const tutor *tu, const cell *c)
 {
     as_view a, b;
     const double *bias;
     as_text nm = {0}, bn = {0}, x = {0}, y = {0};
+
+    if (c->tb == AS_T_PROBS) {
+        from_kept(t, tu);
+        return;
+    }
 
     if (c->tb == AS_T_S) {
         from_scores(t, tu, c);
@@ -586,6 +614,12 @@ static void arithmetic(as_text *t, const tutor *tu, const cell *c)
         rope_arithmetic(t, tu, c);
         return;
     }
+    if (c->tb == AS_T_PROBS) { /* the softmax of the kept logits/T, at token j */
+        from_kept(t, tu);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PROB_OF), c->j);
+        result(t, tu, value(tu, c));
+        return;
+    }
     factors(tu, c, &a, &b, &an, &bn);
     as_text_addf(t, "%s%s%s = ", as_text_str(&an), as_sym_text(tu->st.ascii, AS_SYM_DOT),
                  as_text_str(&bn));
@@ -606,7 +640,8 @@ as_answer_kind as_practice_kind(as_table tb)
 {
     switch (tb) {
     case AS_T_QR:
-    case AS_T_KR: return AS_ANS_KINDS;
+    case AS_T_KR:
+    case AS_T_PROBS: return AS_ANS_KINDS; /* no chain: the head's own ways (headcheck.h) */
     case AS_T_Q: return AS_ANS_Q;
     case AS_T_K: return AS_ANS_K;
     case AS_T_V: return AS_ANS_V;
@@ -662,12 +697,43 @@ static int projection_mistake(const cell *c, as_fit f)
     return c->tb > AS_T_V && (f.diag == AS_DIAG_WRONG_WEIGHTS || f.diag == AS_DIAG_TORCH_LAYOUT);
 }
 
+/* The head's mistakes of order (SPEC §19) whose probability of token c->j the written w
+ * (unit u) stands for, where that order changes it. */
+static size_t head_mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
+{
+    const as_matrix *last = tu->t->block != NULL ? as_block_table(tu->t->block, AS_TAB_Y) : &tu->t->O;
+    const double right = value(tu, c);
+    size_t k, n = 0;
+
+    for (k = 0; k < AS_HEAD_MISTAKES; k++) {
+        as_out_head v;
+        const int rc = as_head_variant(&v, tu->p, &AS_AT(*last, last->rows - 1, 0), last->cols,
+                                       as_head_mistakes[k]);
+        if (rc < 0) {
+            tu->failed = 1;
+            return n;
+        }
+        if (rc == 0)
+            continue;
+        if (as_cell_judge(w, u, v.final.v[c->j], &tu->o->judge) == AS_CELL_RIGHT &&
+            as_cell_judge(right, u, v.final.v[c->j], &tu->o->judge) != AS_CELL_RIGHT) {
+            const as_fit f = {as_head_mistakes[k], 0};
+            add_fit(fits, &n, f);
+        }
+        as_out_head_free(&v);
+    }
+    return n;
+}
+
 /* The mistakes whose value of cell c the written w (unit u) stands for. */
 static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
 {
     const as_matrix *m = truth(tu, c);
     size_t v, n = 0;
     double x;
+
+    if (c->tb == AS_T_PROBS)
+        return head_mistakes(tu, c, w, u, fits);
 
     for (v = 1; v < AS_CHAIN_VARIANTS; v++)
         if (!projection_mistake(c, as_chain_variant(v)) && variant_cell(tu, v, c, &x) && !isnan(x) &&
@@ -692,6 +758,9 @@ static as_table step_of(as_diag d)
     case AS_DIAG_SOFTMAX_COLUMNS: return AS_T_A;
     case AS_DIAG_KEYS_FOR_VALUES: return AS_T_O;
     case AS_DIAG_TRANSPOSED: return AS_T_COUNT;
+    case AS_DIAG_TEMPERATURE_AFTER_SOFTMAX:
+    case AS_DIAG_TOPP_DROPS_CROSSING:
+    case AS_DIAG_TOPK_BEFORE_TEMPERATURE: return AS_T_PROBS;
     default: return AS_T_S;
     }
 }
@@ -744,7 +813,10 @@ static const char *mistake_words(const tutor *tu, as_diag d)
         [AS_DIAG_TRANSPOSED] = AS_MSG_PR_NAME_TRANSPOSED,
         [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_PR_NAME_KEYS_FOR_VALUES,
         [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_PR_NAME_WRONG_WEIGHTS,
-        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_PR_NAME_TORCH_LAYOUT};
+        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_PR_NAME_TORCH_LAYOUT,
+        [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = AS_MSG_PR_NAME_TEMPERATURE_AFTER_SOFTMAX,
+        [AS_DIAG_TOPP_DROPS_CROSSING] = AS_MSG_PR_NAME_TOPP_DROPS_CROSSING,
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE};
 
     return as_msg_text(tu->o->ro.lang, name[d > AS_DIAG_CARRIED_ERROR && d < AS_DIAG_COUNT
                                                 ? d : AS_DIAG_NO_SCALE]);
@@ -1186,7 +1258,8 @@ static void given(tutor *tu, const cell *c)
     char buf[AS_NUM_BUF], word[WORD];
 
     as_fmt_display(buf, sizeof buf, value(tu, c), tu->st.digits, tu->st.ascii);
-    say(tu, 1, AS_MSG_PR_GIVEN, cell_word(tu, c, word), c->i, c->j, buf);
+    say(tu, 1, c->tb == AS_T_PROBS ? AS_MSG_PR_GIVEN_CUT : AS_MSG_PR_GIVEN, cell_word(tu, c, word),
+        c->i, c->j, buf);
 }
 
 /* each_cell's asker: a cell the mask fixes is shown, any other asked. Returns 0, or -1
