@@ -175,6 +175,61 @@ static void test_a_token_that_is_html_is_escaped(void **state)
     free(s);
 }
 
+static void test_trace_lists_the_lines_of_the_row_and_step_asked(void **state)
+{
+    /* the chapter walks row 1 (爱) by default: its score for 我 is q₁·k₀ = 1 */
+    char *s = page("trace examples/f11.txt --format html");
+
+    (void)state;
+    assert_non_null(strstr(s, "<li>对“我”的原始分数：q₁·k₀ = 1×1+0×0 = 1</li>"));
+    assert_null(strstr(s, "<li>对“我”的原始分数：q₀·k₀"));
+    free(s);
+    /* --row 0: row 0 reads only 我 (q₀ = [0,1], k₀ = [1,0]: 0×1+1×0 = 0, by hand) */
+    s = page("trace examples/f11.txt --format html --row 0");
+    assert_non_null(strstr(s, "<li>对“我”的原始分数：q₀·k₀ = 0×1+1×0 = 0</li>"));
+    assert_null(strstr(s, "<li>对“我”的原始分数：q₁·k₀"));
+    /* the projections are walked for every row, as trace's text walks them */
+    assert_non_null(strstr(s, "<li>q₁ = x₁Wq = [1×0.5+(-1)×(-0.5), 1×0.5+(-1)×0.5] = [1,0]</li>"));
+    free(s);
+    s = page("trace examples/f11.txt --format html --row all");
+    assert_non_null(strstr(s, "q₀·k₀ = 0×1+1×0 = 0"));
+    assert_non_null(strstr(s, "q₁·k₀ = 1×1+0×0 = 1"));
+    free(s);
+    /* --step 3 (the softmax): the tables it starts from and makes, S and A, and only
+     * the softmax's lines (the chapter's 1.4930686914 for row 1) */
+    s = page("trace examples/f11.txt --format html --step 3");
+    assert_int_equal(count(s, "<section class=\"step\""), 2);
+    assert_non_null(strstr(s, "> S <"));
+    assert_non_null(strstr(s, "> A <"));
+    assert_non_null(strstr(s, "<li>指数之和： 1.4930686914</li>"));
+    assert_null(strstr(s, "<li>缩放分数"));
+    free(s);
+}
+
+static void test_the_block_page_adds_its_tables_and_norm_steps(void **state)
+{
+    static const char *const names[] = {"> N1 <", "> H1 <", "> N2 <", "> U <", "> F <", "> D <",
+                                        "> H2 <", "> Y <"};
+    char *s = page("run examples/block-pre-gelu.txt --format html --lang en");
+    const char *at = s;
+    size_t k;
+
+    (void)state;
+    /* the attention's 12 tables, then pre's N1 H1 N2 U F D H2 Y (GELU: no G) */
+    assert_int_equal(count(s, "<section class=\"step\""), 12 + 8);
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        at = strstr(at, names[k]);
+        if (at == NULL)
+            fail_msg("block step %s missing or out of order", names[k]);
+    }
+    assert_non_null(strstr(s, "data-j=\"block.N1\""));
+    /* each of norm1 and norm2 with its four sub-steps (μ, σ², divisor, x̂) */
+    assert_int_equal(count(s, "data-j=\"block.norm1."), 4);
+    assert_int_equal(count(s, "data-j=\"block.norm2."), 4);
+    assert_non_null(strstr(s, "This norm: each row's mean μ"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +240,8 @@ int main(void)
         cmocka_unit_test(test_trace_lists_the_lines_that_made_each_table),
         cmocka_unit_test(test_predict_marks_only_the_worked_out_cells),
         cmocka_unit_test(test_a_token_that_is_html_is_escaped),
+        cmocka_unit_test(test_trace_lists_the_lines_of_the_row_and_step_asked),
+        cmocka_unit_test(test_the_block_page_adds_its_tables_and_norm_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
