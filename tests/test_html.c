@@ -230,6 +230,62 @@ static void test_the_block_page_adds_its_tables_and_norm_steps(void **state)
     free(s);
 }
 
+static void test_the_decode_page_grows_the_cache_step_by_step(void **state)
+{
+    char *s = page("decode examples/f11.txt --format html");
+
+    (void)state;
+    /* F11's two tokens: a step each, then O */
+    assert_int_equal(count(s, "<section class=\"step\""), 3);
+    assert_non_null(strstr(s, "── 第1步：“爱” ──"));
+    /* the cache: one row of K at step 0, two at step 1 */
+    assert_non_null(strstr(s, "缓存：到这一步为止的1行K和V"));
+    assert_non_null(strstr(s, "缓存：到这一步为止的2行K和V"));
+    /* step 1's shares are the chapter's A row 1, shaded, each cell's tooltip the
+     * walk's line for the row */
+    assert_cell(s, " h3", "读取份额：a₁ ≈ [0.6697615493, 0.3302384507]", "0.6697615493");
+    assert_cell(s, " h2", "读取份额：a₁ ≈ [0.6697615493, 0.3302384507]", "0.3302384507");
+    assert_non_null(strstr(s, "data-j=\"steps.1.A\""));
+    assert_non_null(strstr(s, "<script type=\"application/json\" id=\"as-json\">{\n  \"steps\": ["));
+    free(s);
+}
+
+static void test_the_grad_page_names_each_table_by_its_formula(void **state)
+{
+    static const char *const names[] = {"> dO<", "> dV = Aᵀ·dO<", "> dA = dO·Vᵀ<",
+                                        "> dS = A⊙(dA − rowsum(dA⊙A))<", "> d(QKᵀ) = dS/√2<",
+                                        "> dQ = d(QKᵀ)·K<", "> dK = d(QKᵀ)ᵀ·Q<", "> dWq = Xᵀ·dQ<"};
+    char *s = page("grad examples/grad-f11.txt --format html");
+    const char *at = s;
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        at = strstr(at, names[k]);
+        if (at == NULL)
+            fail_msg("grad step %s missing or out of order", names[k]);
+    }
+    assert_non_null(strstr(s, "data-j=\"heads.0.dS\""));
+    assert_non_null(strstr(s, "data-j=\"dWq\""));
+    free(s);
+}
+
+static void test_the_tiles_page_shows_each_block(void **state)
+{
+    char *s = page("trace examples/f11.txt --tiles 1 --format html");
+
+    (void)state;
+    /* row 1, B = 1: two blocks; after the second ℓ = 1.4930686914 (SPEC §11, the
+     * chapter's sum of exps), each block's cells saying the walk's lines for it */
+    assert_int_equal(count(s, "<section class=\"step\""), 2);
+    assert_non_null(strstr(s, "<span class=\"v\">1.4930686914</span>"));
+    assert_non_null(strstr(s, "title=\"第1块：读位置[爱]，缩放分数[0]&#10;"
+                              "  最大值没有升高（仍是0.7071067812）：缩放系数为1&#10;"));
+    assert_cell(s, " h3", "份额 e^(s−m)/ℓ：[0.6697615493, 0.3302384507]", "0.6697615493");
+    assert_non_null(strstr(s, "\"walk\": [{\"row\": 1, \"head\": 0, \"blocks\": ["));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +298,9 @@ int main(void)
         cmocka_unit_test(test_a_token_that_is_html_is_escaped),
         cmocka_unit_test(test_trace_lists_the_lines_of_the_row_and_step_asked),
         cmocka_unit_test(test_the_block_page_adds_its_tables_and_norm_steps),
+        cmocka_unit_test(test_the_decode_page_grows_the_cache_step_by_step),
+        cmocka_unit_test(test_the_grad_page_names_each_table_by_its_formula),
+        cmocka_unit_test(test_the_tiles_page_shows_each_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@ typedef struct as_html_grid {
     const char *const *rows;  /* the rows' labels, or NULL: numbered from 0 */
     const char *const *cols;  /* the columns' labels, or NULL: numbered from 0 */
     const char *caption;      /* a line above the grid, or NULL */
+    const char *corner;       /* its name in the grid's top-left corner, or NULL */
     int worked;               /* nonzero: --predict hides its values until guessed */
     /* The lines that made cell (i, j), into lines (at most AS_HTML_TIP_MAX), and how
      * many; 0: the page says what the cell is. NULL: none for any cell. */
@@ -63,8 +64,9 @@ void as_html_lines_begin(as_html *h, const char *heading);
 void as_html_line(as_html *h, const char *line);
 void as_html_lines_end(as_html *h);
 
-/* Each line of text (lines end with '\n') as as_html_line writes it, in one list. */
-void as_html_text_lines(as_html *h, const char *heading, const char *text, size_t len);
+/* The lines of a walk (as the text renderer made them), as they are, their columns
+ * aligned, under heading (NULL: "cell by cell"). */
+void as_html_walk(as_html *h, const char *heading, const as_block *walk);
 
 /* Writes s escaped for the page. */
 void as_html_text(as_html *h, const char *s);

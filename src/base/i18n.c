@@ -501,9 +501,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CMD_DECODE] = {"用KV缓存逐个Token生成", "generation token by token, with a KV cache"},
     [AS_MSG_USE_TILES] = {"--tiles要给块的大小，即1到16384之间的整数，不能是“%s”",
                        "--tiles takes a block size, a whole number from 1 to 16384, not \"%s\""},
-    [AS_MSG_HINT_TILES_FORMAT] = {"在线softmax和run的表并排显示，只有text和JSON两种格式",
+    [AS_MSG_HINT_TILES_FORMAT] = {"在线softmax和run的表并排显示，只有text和JSON两种格式，或者一个网页（html）",
                                "the online softmax is shown beside the run's tables in text and "
-                               "JSON"},
+                               "JSON, or on a page (html)"},
     [AS_MSG_USE_DECODE_ONLY] = {"decode只接受--only O", "decode takes only --only O"},
     [AS_MSG_HINT_DECODE_ONLY] = {"decode逐步显示每一步的各行；--only O只保留输出",
                               "decode shows each step's rows; --only O keeps just the output"},

@@ -20,6 +20,8 @@ static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli
 {
     if (cli->format == AS_FMT_JSON)
         return as_render_grad_json(out, &s->p, g, &cli->render);
+    if (cli->format == AS_FMT_HTML)
+        return as_render_grad_html(out, &s->p, &s->t, g, &cli->render);
     if (cli->row_given)
         return as_render_grad_walk(out, &s->p, &s->t, g, &cli->render);
     return as_render_grad_text(out, &s->p, &s->t, g, &cli->render);

@@ -29,7 +29,7 @@ static const char style[] =
     "h2 .n{display:inline-block;min-width:1.6em;color:var(--muted)}\n"
     "main{display:flex;flex-wrap:wrap;gap:0 2.5rem;align-items:flex-start}"
     ".step{max-width:100%;min-width:0}\n"
-    ".cap{margin:.6rem 0 0;font-weight:600}.keys,.legend,details{color:var(--muted)}.scroll{overflow:auto;max-width:100%;max-height:80vh}\n"
+    ".cap{margin:.6rem 0 0;font-weight:600}.keys,.legend,details{color:var(--muted)}.scroll{overflow:auto;max-width:100%;max-height:80vh;display:inline-block;vertical-align:top;margin-right:1.2rem}\n"
     "table.m{border-collapse:collapse;margin:.25rem 0;font-variant-numeric:tabular-nums}\n"
     "table.m th,table.m td{border:1px solid var(--line);padding:.2rem .5rem;text-align:right;"
     "white-space:nowrap}table.m th{background:var(--head);color:var(--fg);font-weight:600}\n"
@@ -48,7 +48,8 @@ static const char style[] =
     "padding:.4rem .6rem;border-radius:4px;white-space:pre-wrap;z-index:3;pointer-events:none}\n"
     "td.p input{width:6rem;font:inherit;text-align:right}td.p.wrong input{outline:2px solid #b3261e}\n"
     ".lines{font-family:ui-monospace,\"Noto Sans Mono CJK SC\",monospace;font-size:.9rem;"
-    "white-space:pre-wrap;color:var(--fg);margin:.25rem 0;padding-left:1.5rem}\n"
+    "color:var(--fg);margin:.25rem 0;padding-left:1.5rem}.lines li{white-space:pre-wrap}"
+    "pre.lines{padding:0;white-space:pre-wrap}table.m thead td{font-weight:600;text-align:left}\n"
     "@media print{@page{size:A4;margin:14mm}body{max-width:none;padding:0}"
     ".controls,.keys,#as-live,#as-tip,td.p input{display:none!important}td.c:focus{outline:none}.step[hidden]{display:block!important}"
     ".scroll{overflow:visible;max-height:none}td.p .v{visibility:visible!important}"
@@ -230,7 +231,10 @@ int as_html_grid_write(as_html *h, const as_html_grid *g)
     }
     fprintf(h->out, "<div class=\"scroll\"><table class=\"m\" data-j=\"%s\" data-name=\"", g->json);
     as_html_text(h, g->name);
-    fputs("\">\n<thead><tr><td></td>", h->out);
+    fputs("\">\n<thead><tr><td>", h->out);
+    if (g->corner != NULL)
+        as_html_text(h, g->corner);
+    fputs("</td>", h->out);
     for (j = 0; j < g->r.cols; j++) {
         fputs("<th scope=\"col\">", h->out);
         as_html_text(h, as_axis_label(buf, sizeof buf, g->cols, j));
@@ -288,29 +292,19 @@ void as_html_lines_end(as_html *h)
     fputs("</ol></details>\n", h->out);
 }
 
-void as_html_text_lines(as_html *h, const char *heading, const char *text, size_t len)
+void as_html_walk(as_html *h, const char *heading, const as_block *walk)
 {
-    const char *end = text + len;
-    int open = 0;
+    size_t i;
 
-    while (text < end) {
-        const char *nl = memchr(text, '\n', (size_t)(end - text));
-        const size_t n = nl != NULL ? (size_t)(nl - text) : (size_t)(end - text);
-        char *line = malloc(n + 1);
-        if (line == NULL)
-            break;
-        memcpy(line, text, n);
-        line[n] = '\0';
-        if (n > 0) { /* a blank line parts groups in text; the list needs none */
-            if (!open++)
-                as_html_lines_begin(h, heading);
-            as_html_line(h, line);
-        }
-        free(line);
-        text += n + (nl != NULL);
+    fputs("<details open><summary>", h->out);
+    as_html_text(h, heading != NULL ? heading : as_say(h->o, AS_MSG_HTML_LINES));
+    fputs("</summary><pre class=\"lines\">", h->out);
+    for (i = 0; i < walk->count; i++) { /* as the walk writes them: their columns align */
+        if (i > 0)
+            fputc('\n', h->out);
+        as_html_text(h, walk->line[i]);
     }
-    if (open)
-        as_html_lines_end(h);
+    fputs("</pre></details>\n", h->out);
 }
 
 int as_html_end(as_html *h, int (*json)(FILE *out, void *ctx), void *ctx)

@@ -3,10 +3,12 @@
  * is one the decode recorded, the work counts too. */
 #include "attnstep/render_decode.h"
 #include "attnstep/expand.h"
+#include "attnstep/html.h"
 #include "attnstep/render.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,4 +417,303 @@ int as_render_decode_json(FILE *out, const as_problem *p, const as_decode *d,
     as_json_matrix(out, &d->O); /* as run writes it: the same text, on two threads */
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+/* ---- the page (--format html, SPEC §17) ---- */
+
+/* One grid of the page: its rows' tooltips (one line a row, made with the walk's own
+ * row_text, so that each is the line the walk writes), and its rows at stride. */
+typedef struct dgrid {
+    const double *v;        /* rows x cols, row r at v + r * stride (or at rows[r]) */
+    size_t stride;
+    const double *const *rowp; /* or each row apart (a K/V group's row): NULL */
+    char **tip;             /* [rows] its line, or NULL */
+    const double *A, *S;    /* heat: the shares and scores of the row (one row), or NULL */
+} dgrid;
+
+static const double *dgrid_row(void *ctx, size_t i)
+{
+    const dgrid *g = ctx;
+
+    return g->rowp != NULL ? g->rowp[i] : g->v + i * g->stride;
+}
+
+static size_t dgrid_tip(void *ctx, size_t i, size_t j, const char **lines)
+{
+    const dgrid *g = ctx;
+
+    (void)j;
+    if (g->tip == NULL || g->tip[i] == NULL)
+        return 0;
+    lines[0] = g->tip[i];
+    return 1;
+}
+
+static const char *dgrid_heat(void *ctx, size_t i, size_t j)
+{
+    static const char *const level[] = {" h0", " h1", " h2", " h3", " h4"};
+    const dgrid *g = ctx;
+
+    (void)i;
+    return g->A == NULL ? "" : g->S[j] == -INFINITY ? " x" : level[as_share_level(g->A[j])];
+}
+
+/* The text of as_block_add(fmt, arg) into a new string (NULL when memory ran out). */
+static char *line_of(const as_text *t, const char *fmt)
+{
+    as_block b = {0};
+    char *s = NULL;
+
+    if (fmt != NULL)
+        as_block_add(&b, fmt, as_text_str(t));
+    else
+        as_block_add(&b, "%s", as_text_str(t));
+    if (!b.failed && b.count == 1)
+        s = strdup(b.line[0]);
+    as_block_free(&b);
+    return s;
+}
+
+typedef struct dpage {
+    dwalk w;
+    as_html h;
+    const char *const *labels; /* the tokens */
+} dpage;
+
+/* Writes one grid of rows x cols from g, named name, its numbers at JSON path (or ""),
+ * the columns labelled cols (NULL: numbered), each row rows[i]. */
+static int dgrid_write(dpage *pg, const char *name, const char *path, dgrid *g, size_t rows,
+                       size_t cols, const char *const *rlabels, const char *const *clabels,
+                       const char *caption)
+{
+    return as_html_grid_write(&pg->h, &(as_html_grid){
+        .name = name, .json = path, .r = (as_rows){rows, cols, dgrid_row, g, 0}, .rows = rlabels,
+        .cols = clabels, .caption = caption, .corner = name, .worked = 1, .tip = dgrid_tip,
+        .heat = g->A != NULL ? dgrid_heat : NULL, .ctx = g});
+}
+
+static void tips_free(char **tip, size_t n)
+{
+    size_t i;
+
+    for (i = 0; tip != NULL && i < n; i++)
+        free(tip[i]);
+    free(tip);
+}
+
+/* The new row's q (one row per head), its k and v (one per K/V group), each row's
+ * tooltip the walk's line for it. */
+static int new_rows(dpage *pg, size_t t)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    const double *kr[64], *vr[64];
+    char path[64], *qtip[1] = {NULL}, **ktip, **vtip;
+    const size_t G = p->kv_heads < 64 ? p->kv_heads : 64;
+    double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
+    as_text q = {0}, k = {0}, v = {0};
+    size_t g;
+    int rc = -1;
+
+    ktip = calloc(G, sizeof *ktip);
+    vtip = calloc(G, sizeof *vtip);
+    if (row == NULL || ktip == NULL || vtip == NULL)
+        goto done;
+    row_text(&q, &pg->w, turned(p) ? "qr" : "q", t, -1, span(&AS_AT(d->Q, t, 0), d->Q.cols));
+    groups_row(row, d->K, p->kv_heads, t);
+    row_text(&k, &pg->w, turned(p) ? "kr" : "k", t, -1, span(row, p->kv_heads * p->d_k));
+    groups_row(row, d->V, p->kv_heads, t);
+    row_text(&v, &pg->w, "v", t, -1, span(row, p->kv_heads * p->d_v));
+    qtip[0] = line_of(&q, NULL);
+    for (g = 0; g < G; g++) {
+        kr[g] = &AS_AT(d->K[g], t, 0), vr[g] = &AS_AT(d->V[g], t, 0);
+        ktip[g] = line_of(&k, NULL), vtip[g] = line_of(&v, NULL);
+    }
+    snprintf(path, sizeof path, "steps.%zu.q", t);
+    {
+        char **qt = calloc(p->heads, sizeof *qt);
+        dgrid gq = {&AS_AT(d->Q, t, 0), p->d_k, NULL, qt, NULL, NULL};
+        size_t h;
+        for (h = 0; qt != NULL && h < p->heads; h++)
+            qt[h] = qtip[0];
+        rc = qt == NULL ? -1 : dgrid_write(pg, turned(p) ? "qr" : "q", path, &gq, p->heads,
+                                           p->d_k, p->heads > 1 ? NULL : pg->labels + t, NULL,
+                                           as_say(pg->w.o, AS_MSG_HTML_DC_NEW));
+        free(qt);
+    }
+    if (rc == 0) {
+        dgrid gk = {NULL, 0, kr, ktip, NULL, NULL}, gv = {NULL, 0, vr, vtip, NULL, NULL};
+        snprintf(path, sizeof path, "steps.%zu.k", t);
+        rc = dgrid_write(pg, turned(p) ? "kr" : "k", path, &gk, G, p->d_k,
+                         G > 1 ? NULL : pg->labels + t, NULL, NULL);
+        snprintf(path, sizeof path, "steps.%zu.v", t);
+        rc |= rc == 0 ? dgrid_write(pg, "v", path, &gv, G, p->d_v, G > 1 ? NULL : pg->labels + t,
+                                    NULL, NULL) : 0;
+    }
+done:
+    free(qtip[0]);
+    tips_free(ktip, G);
+    tips_free(vtip, G);
+    as_text_free(&q), as_text_free(&k), as_text_free(&v);
+    free(row);
+    return rc;
+}
+
+/* The cache after step t: each K/V group's K and V, rows 0..t, row r's tooltip the
+ * walk's line for k_r (v_r) at step r. */
+static int cache_grids(dpage *pg, size_t t)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    char **tip = calloc(t + 1, sizeof *tip), cap[256];
+    double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
+    size_t g, r, kind;
+    int rc = tip == NULL || row == NULL ? -1 : 0;
+
+    snprintf(cap, sizeof cap, as_say(pg->w.o, AS_MSG_HTML_DC_CACHE), t + 1);
+    for (kind = 0; kind < 2 && rc == 0; kind++) {
+        const as_matrix *c = kind == 0 ? d->K : d->V;
+        const size_t w = kind == 0 ? p->d_k : p->d_v;
+        for (r = 0; r <= t; r++) { /* k_r (v_r) as step r wrote it */
+            as_text line = {0};
+            groups_row(row, c, p->kv_heads, r);
+            row_text(&line, &pg->w, kind == 0 ? (turned(p) ? "kr" : "k") : "v", r, -1,
+                     span(row, p->kv_heads * w));
+            free(tip[r]);
+            tip[r] = line_of(&line, NULL);
+            as_text_free(&line);
+        }
+        for (g = 0; g < p->kv_heads && rc == 0; g++) {
+            dgrid gc = {c[g].v, w, NULL, tip, NULL, NULL};
+            char name[32];
+            snprintf(name, sizeof name, "%s%s", kind == 0 ? (turned(p) ? "Kr" : "K") : "V",
+                     p->kv_heads > 1 ? "_g" : "");
+            if (p->kv_heads > 1)
+                snprintf(name + strlen(name), sizeof name - strlen(name), "%zu", g);
+            rc = dgrid_write(pg, name, "", &gc, t + 1, w, pg->labels, NULL,
+                             kind == 0 && g == 0 ? cap : NULL);
+        }
+    }
+    tips_free(tip, t + 1);
+    free(row);
+    return rc;
+}
+
+/* Each head's scores and shares over the cache, and the output row. */
+static int row_grids(dpage *pg, size_t t)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    const size_t f = d->first[t], count = t + 1 - f;
+    char path[64], *tip[1];
+    as_text line = {0};
+    size_t h;
+    int rc = 0;
+
+    for (h = 0; h < p->heads && rc == 0; h++) {
+        const long hd = p->heads > 1 ? (long)h : -1;
+        char sfx[24] = "";
+        if (p->heads > 1)
+            snprintf(sfx, sizeof sfx, ".%zu", h);
+        if (as_decode_scores(&pg->w.r, d, p, h, t) != 0)
+            return -1;
+        {   /* the walk's lines: "缩放分数：s₂ = [..]", "读取份额：a₂ = [..]" */
+            const double *S = pg->w.r.S, *A = pg->w.r.A;
+            dgrid gs = {S, 0, NULL, tip, A, S}, ga = {A, 0, NULL, tip, A, S};
+            row_text(&line, &pg->w, "s", t, hd, span(pg->w.r.S + f, count));
+            tip[0] = line_of(&line, as_say(pg->w.o, AS_MSG_TR_SCALED));
+            as_text_free(&line);
+            snprintf(path, sizeof path, "steps.%zu.scores%s", t, sfx);
+            rc = dgrid_write(pg, "s", path, &gs, 1, t + 1, pg->labels + t, pg->labels,
+                             h == 0 ? as_say(pg->w.o, AS_MSG_HTML_DC_ROW) : NULL);
+            free(tip[0]);
+            row_text(&line, &pg->w, "a", t, hd, span(pg->w.r.A + f, count));
+            tip[0] = line_of(&line, as_say(pg->w.o, AS_MSG_DC_SHARES));
+            as_text_free(&line);
+            snprintf(path, sizeof path, "steps.%zu.A%s", t, sfx);
+            if (rc == 0)
+                rc = dgrid_write(pg, "a", path, &ga, 1, t + 1, pg->labels + t, pg->labels, NULL);
+            free(tip[0]);
+            if (h + 1 == p->heads)
+                as_html_legend(&pg->h, 0);
+        }
+    }
+    if (rc == 0) {
+        dgrid go = {&AS_AT(d->O, t, 0), 0, NULL, tip, NULL, NULL};
+        row_text(&line, &pg->w, "o", t, -1, span(&AS_AT(d->O, t, 0), d->O.cols));
+        {
+            as_block b = {0};
+            as_block_add(&b, as_say(pg->w.o, AS_MSG_TR_OUT_ROW), p->tokens[t], as_text_str(&line));
+            tip[0] = !b.failed && b.count == 1 ? strdup(b.line[0]) : NULL;
+            as_block_free(&b);
+        }
+        as_text_free(&line);
+        snprintf(path, sizeof path, "steps.%zu.o", t);
+        rc = dgrid_write(pg, "o", path, &go, 1, d->O.cols, pg->labels + t, NULL, NULL);
+        free(tip[0]);
+    }
+    return rc;
+}
+
+/* The lines the walk writes for step t, under it. */
+static int step_lines(dpage *pg, size_t t)
+{
+    as_block b = {0};
+    dwalk w = pg->w;
+    int rc;
+
+    w.b = &b;
+    step(&w, t);
+    rc = b.failed ? -1 : 0;
+    if (rc == 0)
+        as_html_walk(&pg->h, NULL, &b);
+    as_block_free(&b);
+    return rc;
+}
+
+static int page_json(FILE *out, void *ctx)
+{
+    const dpage *pg = ctx;
+
+    return as_render_decode_json(out, pg->w.p, pg->w.d, pg->w.o);
+}
+
+int as_render_decode_html(FILE *out, const as_problem *p, const as_decode *d,
+                          const as_render_opts *o)
+{
+    dpage pg = {{p, d, o, {o->digits, o->ascii}, NULL, {0}}, {0}, p->tokens};
+    char name[256];
+    size_t t;
+    int rc = 0;
+
+    if (!d->keep || as_decode_row_init(&pg.w.r, p) != 0)
+        return -1;
+    as_html_begin(&pg.h, out, p->in->title != NULL ? p->in->title : as_say(o, AS_MSG_HTML_DC_TITLE), o);
+    for (t = 0; t < d->n && rc == 0; t++) {
+        snprintf(name, sizeof name, as_say(o, AS_MSG_DC_STEP), t, p->tokens[t]);
+        as_html_step(&pg.h, name, NULL);
+        rc = new_rows(&pg, t);
+        rc |= rc == 0 ? cache_grids(&pg, t) : 0;
+        rc |= rc == 0 ? row_grids(&pg, t) : 0;
+        rc |= rc == 0 ? step_lines(&pg, t) : 0;
+        as_html_step_end(&pg.h);
+    }
+    if (rc == 0) { /* the output, and the work against recomputing every row */
+        as_block b = {0};
+        dgrid go = {d->O.v, d->O.cols, NULL, NULL, NULL, NULL};
+        as_html_step(&pg.h, "O", as_say(o, AS_MSG_HTML_T_O));
+        rc = dgrid_write(&pg, "O", "O", &go, d->n, d->O.cols, p->tokens, NULL, NULL);
+        as_block_add(&b, "%s", as_say(o, AS_MSG_DC_INTRO));
+        as_block_add(&b, as_say(o, AS_MSG_DC_TOTAL), d->n, d->dots, d->rows_full, d->dots_full);
+        as_html_lines_begin(&pg.h, NULL);
+        for (t = 0; t < b.count; t++)
+            as_html_line(&pg.h, b.line[t]);
+        as_html_lines_end(&pg.h);
+        rc |= b.failed ? -1 : 0;
+        as_block_free(&b);
+        as_html_step_end(&pg.h);
+    }
+    rc |= as_html_end(&pg.h, page_json, &pg);
+    as_decode_row_free(&pg.w.r);
+    return rc != 0 || ferror(out) ? -1 : 0;
 }

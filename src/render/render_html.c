@@ -255,9 +255,10 @@ static int norm_steps(page *pg, const as_norm_trace *nt, const char *norm)
             continue;
         snprintf(path, sizeof path, "block.%s.%s", norm, key[k]);
         snprintf(name, sizeof name, "%s.%s", norm, key[k]);
-        rc = as_html_grid_write(&pg->h, &(as_html_grid){name, path, as_rows_of(m[k]),
-                                                        pg->p->tokens, NULL, as_say(pg->o, words[k]),
-                                                        1, NULL, NULL, NULL});
+        rc = as_html_grid_write(&pg->h, &(as_html_grid){.name = name, .json = path,
+                                                        .r = as_rows_of(m[k]), .rows = pg->p->tokens,
+                                                        .caption = as_say(pg->o, words[k]),
+                                                        .worked = 1});
     }
     return rc;
 }
@@ -288,8 +289,10 @@ static int step(void *ctx, const as_table_view *v)
     json_path(path, sizeof path, pg, v);
     pg->v = v;
     as_html_step(&pg->h, name, as_say(pg->o, table_words(v->kind)));
-    rc = as_html_grid_write(&pg->h, &(as_html_grid){name, path, v->r, v->rows, v->cols, NULL,
-                                                    worked, cell_tips, heat, pg});
+    rc = as_html_grid_write(&pg->h, &(as_html_grid){.name = name, .json = path, .r = v->r,
+                                                    .rows = v->rows, .cols = v->cols,
+                                                    .worked = worked, .tip = cell_tips,
+                                                    .heat = heat, .ctx = pg});
     if (v->kind == AS_T_A || v->kind == AS_T_S)
         as_html_legend(&pg->h, v->kind == AS_T_S);
     if (pg->lines)
