@@ -286,6 +286,30 @@ static void test_the_tiles_page_shows_each_block(void **state)
     free(s);
 }
 
+static void test_the_class_page_has_the_gradebook_bars_and_wrong_cells(void **state)
+{
+    char *s;
+
+    (void)state;
+    /* examples/class: six students of F11 (exit 1: some tables are wrong) */
+    assert_int_equal(run("check examples/f11.txt examples/class --format html --lang en"), 1);
+    s = slurp(CLI_OUT);
+    assert_non_null(s);
+    /* the gradebook, the item analysis, then each of the six students */
+    assert_int_equal(count(s, "<section class=\"step\""), 2 + 6);
+    assert_non_null(strstr(s, "<tr><th>李四</th><td>6/7</td><td>S:no_scale</td></tr>"));
+    assert_non_null(strstr(s, "mean score: 5.83/7"));
+    /* S: 4 of 6 right, 2 wrong: a bar 6 students wide, its parts 4 and 2 long */
+    assert_non_null(strstr(s, "<figcaption>S: right 4, carried 0, wrong 2 (no_scale 1, masked_zero 1), "
+                              "missing 0</figcaption><svg viewBox=\"0 0 6 1\""));
+    assert_non_null(strstr(s, "<rect x=\"0\" y=\"0\" width=\"4\" height=\"1\" fill=\"#3b528b\"/>"
+                              "<rect x=\"4\" y=\"0\" width=\"2\" height=\"1\" fill=\"#fde725\"/>"));
+    /* 李四 left S unscaled: S[1][0] is 1, the chapter's 1/√2 ≈ 0.7071067812 */
+    assert_non_null(strstr(s, "<li>S[1][0]: written 1, expected 0.7071067812</li>"));
+    assert_non_null(strstr(s, "<script type=\"application/json\" id=\"as-json\">{\"students\""));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_the_decode_page_grows_the_cache_step_by_step),
         cmocka_unit_test(test_the_grad_page_names_each_table_by_its_formula),
         cmocka_unit_test(test_the_tiles_page_shows_each_block),
+        cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,8 +43,14 @@ typedef struct as_html_grid {
     void *ctx;
 } as_html_grid;
 
-/* Writes the page's head, its title and how to move through it, and opens its main. */
-void as_html_begin(as_html *h, FILE *out, const char *title, const as_render_opts *o);
+/* Writes the page's head, its title and how to move through it (keys: the words that
+ * say so), and opens its main. */
+void as_html_begin(as_html *h, FILE *out, const char *title, as_msg keys,
+                   const as_render_opts *o);
+
+/* The heading of a page of kind (its words) for an input titled title (NULL: none):
+ * "TITLE · KIND", or KIND; into buf, which it returns. */
+const char *as_html_title(char *buf, size_t size, const char *title, const char *kind);
 
 /* Opens the next step: its number, name and (words, or NULL) what it is. */
 void as_html_step(as_html *h, const char *name, const char *words);

@@ -768,6 +768,7 @@ typedef enum as_msg {
     AS_MSG_HTML_NEXT,      /* the button that shows the next step */
     AS_MSG_HTML_ALL,       /* the button that shows every step */
     AS_MSG_HTML_KEYS,      /* how to move through the page by keyboard */
+    AS_MSG_HTML_KEYS_STEPS,/* the same for a page without grids (check's class report) */
     AS_MSG_HTML_CELL,      /* %s table, %zu row, %zu column, %s value: a cell no trace line makes */
     AS_MSG_HTML_LEGEND,    /* the heatmap's legend */
     AS_MSG_HTML_SHADED_BY, /* S: shaded by the share its cell becomes */
@@ -796,7 +797,6 @@ typedef enum as_msg {
     AS_MSG_HTML_CK_TITLE,  /* check's class page: its heading */
     AS_MSG_HTML_CK_BOOK,   /* the gradebook's step */
     AS_MSG_HTML_CK_ITEMS,  /* the item analysis' step */
-    AS_MSG_HTML_CK_BARS,   /* %s table, %zu right, %zu carried, %zu wrong, %zu missing: a bar */
     AS_MSG_HTML_CK_WRONG,  /* %s student: the step of their wrong cells */
     AS_MSG_HTML_CK_NONE,   /* a student with no wrong cell */
     /* ---- binary weight files: .npy, .npz, .safetensors, slices, weights (issue 32) ---- */

@@ -1501,6 +1501,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HTML_KEYS] = {"按Tab进入一张表，用方向键在格子之间移动，每一格都说出它是怎样算出来的；按→或空格显示下一步。",
         "Tab into a table and move between its cells with the arrow keys: each cell says how "
         "it was worked out. → or Space shows the next step."},
+    [AS_MSG_HTML_KEYS_STEPS] = {"按→或空格显示下一步，或按“全部显示”。", "→ or Space shows the next step; or show them all."},
     [AS_MSG_HTML_CELL] = {"%s第%zu行第%zu列：%s", "%s, row %zu, column %zu: %s"},
     [AS_MSG_HTML_LEGEND] = {"颜色表示份额：", "The colour is the share:"},
     [AS_MSG_HTML_SHADED_BY] = {"每一格的颜色是它经过softmax后得到的份额。",
@@ -1551,7 +1552,6 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HTML_CK_TITLE] = {"全班的检查结果", "The class's results"},
     [AS_MSG_HTML_CK_BOOK] = {"成绩表", "Gradebook"},
     [AS_MSG_HTML_CK_ITEMS] = {"逐表分析：每张表对、带错、错、缺的人数", "Item analysis: per table, how many were right, carried, wrong, missing"},
-    [AS_MSG_HTML_CK_BARS] = {"%s：对%zu人，带错%zu人，错%zu人，缺%zu人", "%s: %zu right, %zu carried, %zu wrong, %zu missing"},
     [AS_MSG_HTML_CK_WRONG] = {"%s的错格", "%s: the wrong cells"},
     [AS_MSG_HTML_CK_NONE] = {"没有错格。", "No wrong cell."},
     /* ---- binary weight files (issue 32) ---- */

@@ -15,7 +15,7 @@ const as_command as_commands[] = {
     {"trace", 1, AS_MSG_CMD_ARGS_FILE, AS_MSG_CMD_TRACE, as_cmd_trace,
      "text html", AS_MSG_HINT_TRACE_FORMAT},
     {"check", 2, AS_MSG_CMD_ARGS_CHECK, AS_MSG_CMD_CHECK, as_cmd_check,
-     "text md csv json", AS_MSG_COUNT},
+     "text md csv json html", AS_MSG_COUNT},
     {"exercise", 0, AS_MSG_CMD_ARGS_NONE, AS_MSG_CMD_EXERCISE, as_cmd_exercise,
      "text md latex gift moodle", AS_MSG_HINT_SHEET_FORMATS},
     {"compare", 2, AS_MSG_CMD_ARGS_COMPARE, AS_MSG_CMD_COMPARE, as_cmd_compare,

@@ -37,6 +37,11 @@ static const char style[] =
     ".h0{background:var(--bg);color:var(--fg)}.h1{background:#fde725;color:#000}"
     ".h2{background:#5ec962;color:#000}.h3{background:#21918c;color:#000}"
     ".h4{background:#3b528b;color:#fff}.x{background:var(--head);color:var(--fg)}\n"
+    "table.g{border-collapse:collapse;margin:.25rem 0}table.g th,table.g td{border:1px solid var(--line);"
+    "padding:.2rem .6rem;text-align:left}table.g thead th{background:var(--head)}\n"
+    "figure.bar{margin:.5rem 0;max-width:40rem}figure.bar svg{display:block;border:1px solid var(--line)}"
+    ".swatch{display:inline-block;width:1em;height:1em;vertical-align:-.15em;margin:0 .3rem 0 .6rem;"
+    "border:1px solid var(--line)}ul.wrong{margin:.25rem 0}li.diag{list-style:none;margin-top:.2rem}\n"
     ".key{display:inline-block;padding:0 .4rem;border:1px solid var(--line);margin-left:.25rem}\n"
     ".controls{position:sticky;top:0;background:var(--bg);padding:.5rem 0;z-index:2}"
     ".controls button{font:inherit;background:var(--btn);color:var(--btnfg);border:0;"
@@ -149,7 +154,8 @@ void as_html_text(as_html *h, const char *s)
     as_xml_text(h->out, s);
 }
 
-void as_html_begin(as_html *h, FILE *out, const char *title, const as_render_opts *o)
+void as_html_begin(as_html *h, FILE *out, const char *title, as_msg keys,
+                   const as_render_opts *o)
 {
     *h = (as_html){out, o, 0};
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -161,7 +167,7 @@ void as_html_begin(as_html *h, FILE *out, const char *title, const as_render_opt
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
     as_html_text(h, title);
     fputs("</h1>\n<p class=\"keys\">", out);
-    as_html_text(h, as_say(o, AS_MSG_HTML_KEYS));
+    as_html_text(h, as_say(o, keys));
     if (o->predict) {
         fputc(' ', out);
         as_html_text(h, as_say(o, AS_MSG_HTML_PREDICT));
@@ -170,6 +176,15 @@ void as_html_begin(as_html *h, FILE *out, const char *title, const as_render_opt
             "<button type=\"button\" id=\"as-next\">%s</button>"
             "<button type=\"button\" id=\"as-all\">%s</button><span id=\"as-count\"></span></div>\n<main>\n",
             as_say(o, AS_MSG_HTML_NEXT), as_say(o, AS_MSG_HTML_ALL));
+}
+
+const char *as_html_title(char *buf, size_t size, const char *title, const char *kind)
+{
+    if (title != NULL)
+        snprintf(buf, size, "%s · %s", title, kind);
+    else
+        snprintf(buf, size, "%s", kind);
+    return buf;
 }
 
 void as_html_step(as_html *h, const char *name, const char *words)

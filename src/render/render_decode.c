@@ -688,7 +688,9 @@ int as_render_decode_html(FILE *out, const as_problem *p, const as_decode *d,
 
     if (!d->keep || as_decode_row_init(&pg.w.r, p) != 0)
         return -1;
-    as_html_begin(&pg.h, out, p->in->title != NULL ? p->in->title : as_say(o, AS_MSG_HTML_DC_TITLE), o);
+    as_html_begin(&pg.h, out, as_html_title(name, sizeof name, p->in->title,
+                                            as_say(o, AS_MSG_HTML_DC_TITLE)),
+                  AS_MSG_HTML_KEYS, o);
     for (t = 0; t < d->n && rc == 0; t++) {
         snprintf(name, sizeof name, as_say(o, AS_MSG_DC_STEP), t, p->tokens[t]);
         as_html_step(&pg.h, name, NULL);

@@ -108,7 +108,7 @@ static void start(out_text *w, const as_trace *t)
 
     (void)t;
     if (w->o->only == 0) {
-        if (w->p->in->title != NULL)
+        if (w->p->in->title != NULL && w->visit == NULL) /* a page has it as its heading */
             as_block_add(w->b, as_say(w->o, AS_MSG_TITLE), w->p->in->title);
         as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_INTRO));
         rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
@@ -460,9 +460,12 @@ int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const
     as_block b = {0};
     gpage pg = {{0}, p, g, o, {0}};
     out_text w = {&b, p, t, g, o, grad_step, &pg, -1};
+    char title[256];
     int rc;
 
-    as_html_begin(&pg.h, out, p->in->title != NULL ? p->in->title : as_say(o, AS_MSG_HTML_GRAD_TITLE), o);
+    as_html_begin(&pg.h, out, as_html_title(title, sizeof title, p->in->title,
+                                            as_say(o, AS_MSG_HTML_GRAD_TITLE)),
+                  AS_MSG_HTML_KEYS, o);
     walk(&w);
     rc = b.failed ? -1 : 0;
     as_block_free(&b);

@@ -347,7 +347,7 @@ static int render(FILE *out, const as_problem *p, const as_trace *t, const as_re
     if (rc == 0 && !pg.ts.failed) {
         const char *title = p->in->title != NULL ? p->in->title : "attnstep";
         qsort(pg.ts.v, pg.ts.count, sizeof *pg.ts.v, tip_cmp);
-        as_html_begin(&pg.h, out, title, &shown);
+        as_html_begin(&pg.h, out, title, AS_MSG_HTML_KEYS, &shown);
         rc = as_each_table(p, t, &shown, step, &pg);
         if (rc == 0 && t->block != NULL && !(lines && o->step != 0))
             rc = block_steps(&pg);

@@ -454,7 +454,11 @@ int as_render_tiles_html(FILE *out, const as_problem *p, const as_trace *t, cons
         pg.cols[3 + j] = pg.num[j];
     }
     snprintf(title, sizeof title, as_say(o, AS_MSG_HTML_TL_TITLE), tl->B);
-    as_html_begin(&pg.h, out, p->in->title != NULL ? p->in->title : title, o);
+    {
+        char heading[512];
+        as_html_begin(&pg.h, out, as_html_title(heading, sizeof heading, p->in->title, title),
+                      AS_MSG_HTML_KEYS, o);
+    }
     for (i = pg.first; i <= pg.last && rc == 0; i++)
         for (h = 0; h < p->heads && rc == 0; h++)
             rc = tile_step(&pg, h, i, k++);
