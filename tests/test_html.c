@@ -302,8 +302,8 @@ static void test_the_class_page_has_the_gradebook_bars_and_wrong_cells(void **st
     /* S: 4 of 6 right, 2 wrong: a bar 6 students wide, its parts 4 and 2 long */
     assert_non_null(strstr(s, "<figcaption>S: right 4, carried 0, wrong 2 (no_scale 1, masked_zero 1), "
                               "missing 0</figcaption><svg viewBox=\"0 0 6 1\""));
-    assert_non_null(strstr(s, "<rect x=\"0\" y=\"0\" width=\"4\" height=\"1\" fill=\"#3b528b\"/>"
-                              "<rect x=\"4\" y=\"0\" width=\"2\" height=\"1\" fill=\"#fde725\"/>"));
+    assert_non_null(strstr(s, "<rect class=\"b0\" x=\"0\" y=\"0\" width=\"4\" height=\"1\"/>"
+                              "<rect class=\"b2\" x=\"4\" y=\"0\" width=\"2\" height=\"1\"/>"));
     /* 李四 left S unscaled: S[1][0] is 1, the chapter's 1/√2 ≈ 0.7071067812 */
     assert_non_null(strstr(s, "<li>S[1][0]: written 1, expected 0.7071067812</li>"));
     assert_non_null(strstr(s, "<script type=\"application/json\" id=\"as-json\">{\"students\""));

@@ -501,61 +501,90 @@ static void tips_free(char **tip, size_t n)
     free(tip);
 }
 
+/* The line row_line adds for (name, step, head, v, note, count), as the walk writes it,
+ * in a new string (NULL when memory ran out). */
+static char *walk_line(const dpage *pg, const char *name, size_t step, long head, as_view v,
+                       as_msg note, size_t count)
+{
+    as_block b = {0};
+    dwalk w = pg->w;
+    char *s = NULL;
+
+    w.b = &b;
+    row_line(&w, name, step, head, v, note, count);
+    if (!b.failed && b.count == 1)
+        s = strdup(b.line[0]);
+    as_block_free(&b);
+    return s;
+}
+
+/* Row r's line for K (kind 0) or V of K/V group g, as the walk wrote it at step r: the
+ * groups side by side ("k₂ = [..] for the 2 groups"), or with RoPE and several heads
+ * each group's turned Keys apart ("kr₂_h1"). row is scratch for a row of every group. */
+static char *cache_line(const dpage *pg, int kind, size_t g, size_t r, double *row)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    const as_msg gn = p->kv_heads > 1 ? AS_MSG_DC_GROUP : AS_MSG_COUNT;
+
+    if (kind == 0 && per_head(p))
+        return walk_line(pg, "kr", r, (long)group_head(p, g), span(&AS_AT(d->K[g], r, 0), p->d_k),
+                         AS_MSG_COUNT, 0);
+    groups_row(row, kind == 0 ? d->K : d->V, p->kv_heads, r);
+    return walk_line(pg, kind == 0 ? (turned(p) ? "kr" : "k") : "v", r, -1,
+                     span(row, p->kv_heads * (kind == 0 ? p->d_k : p->d_v)), gn, p->kv_heads);
+}
+
 /* The new row's q (one row per head), its k and v (one per K/V group), each row's
  * tooltip the walk's line for it. */
 static int new_rows(dpage *pg, size_t t)
 {
     const as_problem *p = pg->w.p;
     const as_decode *d = pg->w.d;
-    const double *kr[64], *vr[64];
-    char path[64], *qtip[1] = {NULL}, **ktip, **vtip;
-    const size_t G = p->kv_heads < 64 ? p->kv_heads : 64;
-    double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
-    as_text q = {0}, k = {0}, v = {0};
-    size_t g;
+    const size_t H = p->heads, G = p->kv_heads, width = p->d_k > p->d_v ? p->d_k : p->d_v;
+    const double **kr = calloc(G, sizeof *kr), **vr = calloc(G, sizeof *vr);
+    char **qtip = calloc(H, sizeof *qtip), **ktip = calloc(G, sizeof *ktip),
+         **vtip = calloc(G, sizeof *vtip), path[64];
+    double *row = malloc((G * width + 1) * sizeof *row);
+    size_t h, g;
     int rc = -1;
 
-    ktip = calloc(G, sizeof *ktip);
-    vtip = calloc(G, sizeof *vtip);
-    if (row == NULL || ktip == NULL || vtip == NULL)
+    if (kr == NULL || vr == NULL || qtip == NULL || ktip == NULL || vtip == NULL || row == NULL)
         goto done;
-    row_text(&q, &pg->w, turned(p) ? "qr" : "q", t, -1, span(&AS_AT(d->Q, t, 0), d->Q.cols));
-    groups_row(row, d->K, p->kv_heads, t);
-    row_text(&k, &pg->w, turned(p) ? "kr" : "k", t, -1, span(row, p->kv_heads * p->d_k));
-    groups_row(row, d->V, p->kv_heads, t);
-    row_text(&v, &pg->w, "v", t, -1, span(row, p->kv_heads * p->d_v));
-    qtip[0] = line_of(&q, NULL);
+    for (h = 0; h < H; h++) { /* q: every head side by side, or with RoPE each head apart */
+        if (per_head(p))
+            qtip[h] = walk_line(pg, "qr", t, (long)h, span(&AS_AT(d->Q, t, h * p->d_k), p->d_k),
+                                AS_MSG_COUNT, 0);
+        else if (h == 0)
+            qtip[h] = walk_line(pg, turned(p) ? "qr" : "q", t, -1,
+                                span(&AS_AT(d->Q, t, 0), d->Q.cols),
+                                H > 1 ? AS_MSG_DC_HEAD : AS_MSG_COUNT, H);
+        else
+            qtip[h] = strdup(qtip[0] != NULL ? qtip[0] : "");
+    }
     for (g = 0; g < G; g++) {
         kr[g] = &AS_AT(d->K[g], t, 0), vr[g] = &AS_AT(d->V[g], t, 0);
-        ktip[g] = line_of(&k, NULL), vtip[g] = line_of(&v, NULL);
+        ktip[g] = cache_line(pg, 0, g, t, row), vtip[g] = cache_line(pg, 1, g, t, row);
     }
-    snprintf(path, sizeof path, "steps.%zu.q", t);
     {
-        char **qt = calloc(p->heads, sizeof *qt);
-        dgrid gq = {&AS_AT(d->Q, t, 0), p->d_k, NULL, qt, NULL, NULL};
-        size_t h;
-        for (h = 0; qt != NULL && h < p->heads; h++)
-            qt[h] = qtip[0];
-        rc = qt == NULL ? -1 : dgrid_write(pg, turned(p) ? "qr" : "q", path, &gq, p->heads,
-                                           p->d_k, p->heads > 1 ? NULL : pg->labels + t, NULL,
-                                           as_say(pg->w.o, AS_MSG_HTML_DC_NEW));
-        free(qt);
-    }
-    if (rc == 0) {
+        dgrid gq = {&AS_AT(d->Q, t, 0), p->d_k, NULL, qtip, NULL, NULL};
         dgrid gk = {NULL, 0, kr, ktip, NULL, NULL}, gv = {NULL, 0, vr, vtip, NULL, NULL};
+        snprintf(path, sizeof path, "steps.%zu.q", t);
+        rc = dgrid_write(pg, turned(p) ? "qr" : "q", path, &gq, H, p->d_k,
+                         H > 1 ? NULL : pg->labels + t, NULL, as_say(pg->w.o, AS_MSG_HTML_DC_NEW));
         snprintf(path, sizeof path, "steps.%zu.k", t);
-        rc = dgrid_write(pg, turned(p) ? "kr" : "k", path, &gk, G, p->d_k,
-                         G > 1 ? NULL : pg->labels + t, NULL, NULL);
+        if (rc == 0)
+            rc = dgrid_write(pg, turned(p) ? "kr" : "k", path, &gk, G, p->d_k,
+                             G > 1 ? NULL : pg->labels + t, NULL, NULL);
         snprintf(path, sizeof path, "steps.%zu.v", t);
-        rc |= rc == 0 ? dgrid_write(pg, "v", path, &gv, G, p->d_v, G > 1 ? NULL : pg->labels + t,
-                                    NULL, NULL) : 0;
+        if (rc == 0)
+            rc = dgrid_write(pg, "v", path, &gv, G, p->d_v, G > 1 ? NULL : pg->labels + t, NULL, NULL);
     }
 done:
-    free(qtip[0]);
-    tips_free(ktip, G);
-    tips_free(vtip, G);
-    as_text_free(&q), as_text_free(&k), as_text_free(&v);
-    free(row);
+    tips_free(qtip, qtip != NULL ? H : 0);
+    tips_free(ktip, ktip != NULL ? G : 0);
+    tips_free(vtip, vtip != NULL ? G : 0);
+    free(kr), free(vr), free(row);
     return rc;
 }
 
@@ -567,25 +596,20 @@ static int cache_grids(dpage *pg, size_t t)
     const as_decode *d = pg->w.d;
     char **tip = calloc(t + 1, sizeof *tip), cap[256];
     double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
-    size_t g, r, kind;
-    int rc = tip == NULL || row == NULL ? -1 : 0;
+    size_t g, r;
+    int kind, rc = tip == NULL || row == NULL ? -1 : 0;
 
     snprintf(cap, sizeof cap, as_say(pg->w.o, AS_MSG_HTML_DC_CACHE), t + 1);
-    for (kind = 0; kind < 2 && rc == 0; kind++) {
-        const as_matrix *c = kind == 0 ? d->K : d->V;
-        const size_t w = kind == 0 ? p->d_k : p->d_v;
-        for (r = 0; r <= t; r++) { /* k_r (v_r) as step r wrote it */
-            as_text line = {0};
-            groups_row(row, c, p->kv_heads, r);
-            row_text(&line, &pg->w, kind == 0 ? (turned(p) ? "kr" : "k") : "v", r, -1,
-                     span(row, p->kv_heads * w));
-            free(tip[r]);
-            tip[r] = line_of(&line, NULL);
-            as_text_free(&line);
-        }
+    for (kind = 0; kind < 2 && rc == 0; kind++)
         for (g = 0; g < p->kv_heads && rc == 0; g++) {
+            const as_matrix *c = kind == 0 ? d->K : d->V;
+            const size_t w = kind == 0 ? p->d_k : p->d_v;
             dgrid gc = {c[g].v, w, NULL, tip, NULL, NULL};
             char name[32];
+            for (r = 0; r <= t; r++) { /* k_r (v_r) as step r wrote it */
+                free(tip[r]);
+                tip[r] = cache_line(pg, kind, g, r, row);
+            }
             snprintf(name, sizeof name, "%s%s", kind == 0 ? (turned(p) ? "Kr" : "K") : "V",
                      p->kv_heads > 1 ? "_g" : "");
             if (p->kv_heads > 1)
@@ -593,8 +617,7 @@ static int cache_grids(dpage *pg, size_t t)
             rc = dgrid_write(pg, name, "", &gc, t + 1, w, pg->labels, NULL,
                              kind == 0 && g == 0 ? cap : NULL);
         }
-    }
-    tips_free(tip, t + 1);
+    tips_free(tip, tip != NULL ? t + 1 : 0);
     free(row);
     return rc;
 }

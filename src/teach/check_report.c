@@ -545,11 +545,11 @@ int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
 /* The page (--format html, SPEC §17)                                               */
 /* ------------------------------------------------------------------------------ */
 
-/* The colours of the bars: right, carried, wrong, missing (the heatmap's colour-blind
- * safe palette, and grey), each with its legend's words. */
-static const struct { const char *fill; as_msg word; } bar_part[] = {
-    {"#3b528b", AS_MSG_CHK_WORD_RIGHT}, {"#21918c", AS_MSG_CHK_WORD_CARRIED},
-    {"#fde725", AS_MSG_CHK_WORD_WRONG}, {"#bdbdbd", AS_MSG_CHK_COL_MISSING}};
+/* The parts of a bar: right, carried, wrong, missing, each with its legend's words; the
+ * page's style colours them (b0 … b3: the heatmap's colour-blind-safe palette, and
+ * grey, lighter in the dark scheme). */
+static const as_msg bar_part[] = {AS_MSG_CHK_WORD_RIGHT, AS_MSG_CHK_WORD_CARRIED,
+                                  AS_MSG_CHK_WORD_WRONG, AS_MSG_CHK_COL_MISSING};
 
 /* A text cell of a table. */
 static void html_cell(as_html *h, const char *tag, const char *s)
@@ -610,8 +610,8 @@ static void html_bar(as_html *h, const char *label, const size_t *count, size_t 
     fputs("\">", h->out);
     for (k = 0; k < parts; k++) {
         if (count[k] > 0)
-            fprintf(h->out, "<rect x=\"%zu\" y=\"0\" width=\"%zu\" height=\"1\" fill=\"%s\"/>", x,
-                    count[k], bar_part[parts == 1 ? 2 : k].fill);
+            fprintf(h->out, "<rect class=\"b%zu\" x=\"%zu\" y=\"0\" width=\"%zu\" height=\"1\"/>",
+                    parts == 1 ? (size_t)2 : k, x, count[k]);
         x += count[k];
     }
     fputs("</svg></figure>\n", h->out);
@@ -628,8 +628,8 @@ static void html_items(as_html *h, const as_class *c, const as_render_opts *o)
     as_html_step(h, as_say(o, AS_MSG_HTML_CK_ITEMS), NULL);
     fputs("<p class=\"legend\">", h->out);
     for (k = 0; k < sizeof bar_part / sizeof bar_part[0]; k++) {
-        fprintf(h->out, "<span class=\"swatch\" style=\"background:%s\"></span>", bar_part[k].fill);
-        as_html_text(h, as_say(o, bar_part[k].word));
+        fprintf(h->out, "<span class=\"swatch b%zu\"></span>", k);
+        as_html_text(h, as_say(o, bar_part[k]));
         fputc(' ', h->out);
     }
     fputs("</p>\n", h->out);
@@ -642,6 +642,10 @@ static void html_items(as_html *h, const as_class *c, const as_render_opts *o)
     fputs("<p class=\"cap\">", h->out);
     as_html_text(h, as_say(o, AS_MSG_CHK_MADE));
     fputs("</p>\n", h->out);
+    for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT && s->made[i] == 0; i++)
+        ;
+    if (i == AS_DIAG_COUNT && copied_count(c) == 0)
+        html_cell(h, "p", as_say(o, AS_MSG_CHK_NO_MISTAKE));
     if (copied_count(c) > 0) {
         const size_t n = copied_count(c);
         snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_MADE_LINE), COPIED_CODE, n);
