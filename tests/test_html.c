@@ -310,6 +310,18 @@ static void test_the_class_page_has_the_gradebook_bars_and_wrong_cells(void **st
     free(s);
 }
 
+static void test_predict_hides_the_decode_pages_worked_cells(void **state)
+{
+    char *s = page("decode examples/f11.txt --format html --predict");
+
+    (void)state;
+    /* per step q, k, v (2 cells each), s and a (t + 1 each) and o (2): 10 at step 0, 12
+     * at step 1, and O's 4; the cache (no JSON of its own to judge a guess by) is shown */
+    assert_int_equal(count(s, " p\" tabindex"), 10 + 12 + 4);
+    free(s);
+    assert_int_equal(run("grad examples/grad-f11.txt --format html --predict"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_the_grad_page_names_each_table_by_its_formula),
         cmocka_unit_test(test_the_tiles_page_shows_each_block),
         cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),
+        cmocka_unit_test(test_predict_hides_the_decode_pages_worked_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

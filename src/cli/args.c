@@ -78,7 +78,7 @@ static const struct {
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise check"},
     {OPT_EXPECT, "--expect", "check"},
     {OPT_TILES, "--tiles", "run trace check"},
-    {OPT_PREDICT, "--predict", "run trace"},
+    {OPT_PREDICT, "--predict", "run trace decode grad"},
     {OPT_HEAD, "--head", "practice"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };

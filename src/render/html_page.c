@@ -29,7 +29,7 @@ static const char style[] =
     "h2 .n{display:inline-block;min-width:1.6em;color:var(--muted)}\n"
     "main{display:flex;flex-wrap:wrap;gap:0 2.5rem;align-items:flex-start}"
     ".step{max-width:100%;min-width:0}\n"
-    ".cap{margin:.6rem 0 0;font-weight:600}.keys,.legend,details{color:var(--muted)}.scroll{overflow:auto;max-width:100%;max-height:80vh;display:inline-block;vertical-align:top;margin-right:1.2rem}\n"
+    ".cap{margin:.6rem 0 0;font-weight:600}.keys,.legend,details{color:var(--muted)}.scroll{overflow:auto;max-width:100%;max-height:80vh}.grid{display:inline-block;vertical-align:top;margin-right:1.2rem;max-width:100%}\n"
     "table.m{border-collapse:collapse;margin:.25rem 0;font-variant-numeric:tabular-nums}\n"
     "table.m th,table.m td{border:1px solid var(--line);padding:.2rem .5rem;text-align:right;"
     "white-space:nowrap}table.m th{background:var(--head);color:var(--fg);font-weight:600}\n"
@@ -220,7 +220,8 @@ static void cell(as_html *h, const as_html_grid *g, double v, size_t i, size_t j
 
     as_fmt_display(num, sizeof num, v, h->o->digits, h->o->ascii);
     fprintf(h->out, "<td class=\"c%s%s\" tabindex=\"0\" data-src=\"%s\" title=\"",
-            g->heat != NULL ? g->heat(g->ctx, i, j) : "", h->o->predict && g->worked ? " p" : "",
+            g->heat != NULL ? g->heat(g->ctx, i, j) : "",
+            h->o->predict && g->worked && g->json[0] != '\0' ? " p" : "", /* judged by its JSON */
             n > 0 ? "trace" : "cell");
     for (k = 0; k < n; k++) {
         if (k > 0)
@@ -242,6 +243,7 @@ int as_html_grid_write(as_html *h, const as_html_grid *g)
     char buf[32];
     size_t i, j;
 
+    fputs("<div class=\"grid\">", h->out); /* its caption and table, beside the next grid */
     if (g->caption != NULL) {
         fputs("<p class=\"cap\">", h->out);
         as_html_text(h, g->caption);
@@ -270,7 +272,7 @@ int as_html_grid_write(as_html *h, const as_html_grid *g)
             cell(h, g, row[j], i, j);
         fputs("</tr>\n", h->out);
     }
-    fputs("</tbody></table></div>\n", h->out);
+    fputs("</tbody></table></div></div>\n", h->out);
     return ferror(h->out) ? -1 : 0;
 }
 
