@@ -267,6 +267,13 @@ static void test_the_grad_page_names_each_table_by_its_formula(void **state)
     }
     assert_non_null(strstr(s, "data-j=\"heads.0.dS\""));
     assert_non_null(strstr(s, "data-j=\"dWq\""));
+    /* the last step: grad --row's walk, here of row 1 (the default, the last) */
+    assert_non_null(strstr(s, "逐步写出：softmax的反向传播"));
+    assert_non_null(strstr(s, "反向：对“爱”这个位置（第1行）"));
+    free(s);
+    /* --row 0: row 0 reads only 我, v₀ = [10,0] and dO₀ = [1,1] (loss: sum): 1×10+1×0 */
+    s = page("grad examples/grad-f11.txt --format html --row 0");
+    assert_non_null(strstr(s, "对“我”的份额：dO₀·v₀ = 1×10+1×0 = 10"));
     free(s);
 }
 

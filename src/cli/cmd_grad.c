@@ -8,7 +8,7 @@
 /* What grad cannot honour is a usage error before any work. */
 static int check_options(const as_cli *cli, as_error *err)
 {
-    if (cli->row_given && cli->format != AS_FMT_TEXT) {
+    if (cli->row_given && cli->format != AS_FMT_TEXT && cli->format != AS_FMT_HTML) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_GRAD_ROW);
         as_error_hint_msg(err, AS_MSG_HINT_GRAD_ROW);
         return -1;

@@ -635,9 +635,12 @@ static int row_grids(dpage *pg, size_t t)
 
     for (h = 0; h < p->heads && rc == 0; h++) {
         const long hd = p->heads > 1 ? (long)h : -1;
-        char sfx[24] = "";
-        if (p->heads > 1)
+        char sfx[24] = "", sname[32] = "s", aname[32] = "a";
+        if (p->heads > 1) { /* named as the walk names them: s₁_h0 */
             snprintf(sfx, sizeof sfx, ".%zu", h);
+            snprintf(sname, sizeof sname, "s_h%zu", h);
+            snprintf(aname, sizeof aname, "a_h%zu", h);
+        }
         if (as_decode_scores(&pg->w.r, d, p, h, t) != 0)
             return -1;
         {   /* the walk's lines: "缩放分数：s₂ = [..]", "读取份额：a₂ = [..]" */
@@ -647,7 +650,7 @@ static int row_grids(dpage *pg, size_t t)
             tip[0] = line_of(&line, as_say(pg->w.o, AS_MSG_TR_SCALED));
             as_text_free(&line);
             snprintf(path, sizeof path, "steps.%zu.scores%s", t, sfx);
-            rc = dgrid_write(pg, "s", path, &gs, 1, t + 1, pg->labels + t, pg->labels,
+            rc = dgrid_write(pg, sname, path, &gs, 1, t + 1, pg->labels + t, pg->labels,
                              h == 0 ? as_say(pg->w.o, AS_MSG_HTML_DC_ROW) : NULL);
             free(tip[0]);
             row_text(&line, &pg->w, "a", t, hd, span(pg->w.r.A + f, count));
@@ -655,7 +658,7 @@ static int row_grids(dpage *pg, size_t t)
             as_text_free(&line);
             snprintf(path, sizeof path, "steps.%zu.A%s", t, sfx);
             if (rc == 0)
-                rc = dgrid_write(pg, "a", path, &ga, 1, t + 1, pg->labels + t, pg->labels, NULL);
+                rc = dgrid_write(pg, aname, path, &ga, 1, t + 1, pg->labels + t, pg->labels, NULL);
             free(tip[0]);
             if (h + 1 == p->heads)
                 as_html_legend(&pg->h, 0);

@@ -469,6 +469,14 @@ int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const
     walk(&w);
     rc = b.failed ? -1 : 0;
     as_block_free(&b);
+    if (rc == 0 && g->heads > 0) { /* the chain rule with the walked row's numbers */
+        rc = as_grad_walk_lines(&b, p, t, g, o);
+        as_html_step(&pg.h, as_say(o, AS_MSG_HTML_GRAD_WALK), NULL);
+        if (rc == 0)
+            as_html_walk(&pg.h, NULL, &b);
+        as_html_step_end(&pg.h);
+        as_block_free(&b);
+    }
     rc |= as_html_end(&pg.h, grad_page_json, &pg);
     return rc != 0 || ferror(out) ? -1 : 0;
 }
