@@ -329,6 +329,25 @@ static void test_predict_hides_the_decode_pages_worked_cells(void **state)
     assert_int_equal(run("grad examples/grad-f11.txt --format html --predict"), 0);
 }
 
+static void test_the_decode_page_draws_the_cache_while_the_walk_does(void **state)
+{
+    FILE *f = fopen("build/tests/html-ten.txt", "w");
+    char *s;
+
+    (void)state;
+    assert_non_null(f);
+    fputs("tokens: a b c d e f g h i j\nmask: causal\n"
+          "X = [[1,0],[0,1],[1,1],[1,0],[0,1],[1,1],[1,0],[0,1],[1,1],[1,0]]\n"
+          "Wq = [[1,0],[0,1]]\nWk = [[1,0],[0,1]]\nWv = [[1,0],[0,1]]\n", f);
+    fclose(f);
+    s = page("decode build/tests/html-ten.txt --format html --lang en");
+    /* the walk draws the cache up to 8 rows (steps 0 to 7); at steps 8 and 9 only its
+     * size, so that the page grows with n, not n² */
+    assert_int_equal(count(s, "data-name=\"K\""), 8);
+    assert_non_null(strstr(s, "The cache: the 10 rows of K and V so far"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -346,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_the_tiles_page_shows_each_block),
         cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),
         cmocka_unit_test(test_predict_hides_the_decode_pages_worked_cells),
+        cmocka_unit_test(test_the_decode_page_draws_the_cache_while_the_walk_does),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -589,7 +589,8 @@ done:
 }
 
 /* The cache after step t: each K/V group's K and V, rows 0..t, row r's tooltip the
- * walk's line for k_r (v_r) at step r. */
+ * walk's line for k_r (v_r) at step r; longer than the walk draws it (CACHE_SHOWN
+ * rows), only its size, as the walk says it, so the page grows with n, not n². */
 static int cache_grids(dpage *pg, size_t t)
 {
     const as_problem *p = pg->w.p;
@@ -597,10 +598,16 @@ static int cache_grids(dpage *pg, size_t t)
     char **tip = calloc(t + 1, sizeof *tip), cap[256];
     double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
     size_t g, r;
-    int kind, rc = tip == NULL || row == NULL ? -1 : 0;
+    int kind = 0, rc = tip == NULL || row == NULL ? -1 : 0;
 
     snprintf(cap, sizeof cap, as_say(pg->w.o, AS_MSG_HTML_DC_CACHE), t + 1);
-    for (kind = 0; kind < 2 && rc == 0; kind++)
+    if (t + 1 > CACHE_SHOWN) {
+        fputs("<p class=\"cap\">", pg->h.out);
+        as_html_text(&pg->h, cap);
+        fputs("</p>\n", pg->h.out);
+        kind = 2; /* no grid */
+    }
+    for (; kind < 2 && rc == 0; kind++)
         for (g = 0; g < p->kv_heads && rc == 0; g++) {
             const as_matrix *c = kind == 0 ? d->K : d->V;
             const size_t w = kind == 0 ? p->d_k : p->d_v;
