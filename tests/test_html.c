@@ -136,6 +136,7 @@ static void test_trace_lists_the_lines_that_made_each_table(void **state)
     free(s);
     s = page("run examples/f11.txt --format html");
     assert_null(strstr(s, "<ol class=\"lines\">"));
+    assert_null(strstr(s, "<tr class=\"walk\">"));
     free(s);
 }
 
@@ -188,6 +189,10 @@ static void test_trace_lists_the_lines_of_the_row_and_step_asked(void **state)
     s = page("trace examples/f11.txt --format html --row 0");
     assert_non_null(strstr(s, "<li>对“我”的原始分数：q₀·k₀ = 0×1+1×0 = 0</li>"));
     assert_null(strstr(s, "<li>对“我”的原始分数：q₁·k₀"));
+    /* the walked row is marked in the tables walked a row at a time (QKᵀ M S A O), not
+     * in the inputs and projections */
+    assert_int_equal(count(s, "<tr class=\"walk\"><th scope=\"row\">我</th>"), 5);
+    assert_int_equal(count(s, "<tr class=\"walk\">"), 5);
     /* the projections are walked for every row, as trace's text walks them */
     assert_non_null(strstr(s, "<li>q₁ = x₁Wq = [1×0.5+(-1)×(-0.5), 1×0.5+(-1)×0.5] = [1,0]</li>"));
     free(s);

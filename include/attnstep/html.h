@@ -34,6 +34,8 @@ typedef struct as_html_grid {
     const char *caption;      /* a line above the grid, or NULL */
     const char *corner;       /* its name in the grid's top-left corner, or NULL */
     int worked;               /* nonzero: --predict hides its values until guessed */
+    int marks;                /* nonzero: rows mark_first..mark_last are marked as walked */
+    size_t mark_first, mark_last;
     /* The lines that made cell (i, j), into lines (at most AS_HTML_TIP_MAX), and how
      * many; 0: the page says what the cell is. NULL: none for any cell. */
     size_t (*tip)(void *ctx, size_t i, size_t j, const char **lines);

@@ -33,7 +33,7 @@ static const char style[] =
     "table.m{border-collapse:collapse;margin:.25rem 0;font-variant-numeric:tabular-nums}\n"
     "table.m th,table.m td{border:1px solid var(--line);padding:.2rem .5rem;text-align:right;"
     "white-space:nowrap}table.m th{background:var(--head);color:var(--fg);font-weight:600}\n"
-    "table.m thead td{border:0}td.c:focus{outline:3px solid var(--focus);outline-offset:-3px}\n"
+    "table.m tr.walk th{background:var(--focus);color:var(--bg)}table.m thead td{border:0}td.c:focus{outline:3px solid var(--focus);outline-offset:-3px}\n"
     ".h0{background:var(--bg);color:var(--fg)}.h1{background:#fde725;color:#000}"
     ".h2{background:#5ec962;color:#000}.h3{background:#21918c;color:#000}"
     ".h4{background:#3b528b;color:#fff}.x{background:var(--head);color:var(--fg)}\n"
@@ -265,7 +265,9 @@ int as_html_grid_write(as_html *h, const as_html_grid *g)
         const double *row = g->r.row(g->r.ctx, i);
         if (row == NULL)
             return -1;
-        fputs("<tr><th scope=\"row\">", h->out);
+        fputs(g->marks && i >= g->mark_first && i <= g->mark_last ? "<tr class=\"walk\">" : "<tr>",
+              h->out);
+        fputs("<th scope=\"row\">", h->out);
         as_html_text(h, as_axis_label(buf, sizeof buf, g->rows, i));
         fputs("</th>", h->out);
         for (j = 0; j < g->r.cols; j++)

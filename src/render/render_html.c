@@ -204,17 +204,24 @@ static int lists_lines(const page *pg, as_table kind)
     return s < 1 || s > 4 || (made[s] & (1u << kind)) != 0;
 }
 
+/* Nonzero for a table trace walks a row at a time (--row): not the inputs and
+ * projections, which it writes out for every row. */
+static int row_walked(as_table kind)
+{
+    switch (kind) {
+    case AS_T_X: case AS_T_W: case AS_T_Q: case AS_T_K: case AS_T_V: case AS_T_PE:
+    case AS_T_QR: case AS_T_KR:
+        return 0;
+    default:
+        return !block_table(kind);
+    }
+}
+
 /* Nonzero when the line of tip t is one trace walks: the projections and inputs of
  * every row, the other tables' of the rows --row names. */
 static int walked(const page *pg, const tip *t)
 {
-    switch (t->kind) {
-    case AS_T_X: case AS_T_W: case AS_T_Q: case AS_T_K: case AS_T_V: case AS_T_PE:
-    case AS_T_QR: case AS_T_KR:
-        return 1;
-    default:
-        return t->row >= pg->first && t->row <= pg->last;
-    }
+    return !row_walked(t->kind) || (t->row >= pg->first && t->row <= pg->last);
 }
 
 /* The lines of trace that made v, in trace's order, once each (trace's page). */
@@ -291,8 +298,11 @@ static int step(void *ctx, const as_table_view *v)
     as_html_step(&pg->h, name, as_say(pg->o, table_words(v->kind)));
     rc = as_html_grid_write(&pg->h, &(as_html_grid){.name = name, .json = path, .r = v->r,
                                                     .rows = v->rows, .cols = v->cols,
-                                                    .worked = worked, .tip = cell_tips,
-                                                    .heat = heat, .ctx = pg});
+                                                    .worked = worked,
+                                                    .marks = pg->lines && row_walked(v->kind),
+                                                    .mark_first = pg->first,
+                                                    .mark_last = pg->last,
+                                                    .tip = cell_tips, .heat = heat, .ctx = pg});
     if (v->kind == AS_T_A || v->kind == AS_T_S)
         as_html_legend(&pg->h, v->kind == AS_T_S);
     if (pg->lines)
