@@ -83,7 +83,8 @@ walk() {
     # shellcheck disable=SC2086
     "$bin" $args --format html -o "$out/$name.html"
     "$bin" "$@" > "$out/$name.trace.txt"
-    echo "$name.html 10 $name.trace.txt $kind" >> "$out/pages.txt"
+    digits=$(echo "$args" | grep -o -- '--digits [0-9]*' | cut -d' ' -f2)
+    echo "$name.html ${digits:-10} $name.trace.txt $kind" >> "$out/pages.txt"
 }
 walk decode shot decode examples/decode.txt -- decode examples/decode.txt
 walk decode-gqa walk decode examples/gqa.txt --lang en -- decode examples/gqa.txt --lang en
@@ -97,6 +98,7 @@ walk block shot run examples/block-pre-gelu.txt -- trace examples/block-pre-gelu
 walk block-post walk trace examples/block-f11-post-rms.txt --lang en -- trace examples/block-f11-post-rms.txt --row all --lang en
 walk trace-row0 walk trace examples/f11.txt --row 0 -- trace examples/f11.txt --row all
 walk trace-step3 walk trace examples/f11.txt --step 3 --lang en -- trace examples/f11.txt --row all --lang en
+walk big-decode big decode "$out/big.txt" --digits 4 -- decode "$out/big.txt" --digits 4
 
 # a class (exercise --class) and its answers: each student's key, one with a wrong Q
 # cell, one without V; and six students of F11 (examples/class)
