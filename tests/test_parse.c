@@ -412,10 +412,12 @@ static void test_spellings_of_names_are_accepted(void **state)
         {"W_up", AS_WUP}, {"bup", AS_BUP}, {"b_up", AS_BUP}, {"Wdown", AS_WDOWN},
         {"W_down", AS_WDOWN}, {"bdown", AS_BDOWN}, {"Wgate", AS_WGATE}, {"W_gate", AS_WGATE},
         {"ln3_g", -1}, {"ln1g", -1}, {"W_gat", -1}, {"Wup_", -1}, {"l_n1_g", -1},
+        /* ids: (SPEC §16): the embedding table and the positions, as written */
+        {"E", AS_E}, {"P", AS_P}, {"e", -1}, {"p", -1}, {"E_", -1}, {"PE", -1},
     };
     static const char *const canonical[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
                                                    "bq", "bk",  "bv", "bo", "M",  "dO",
-                                                   "target", "ln1_g", "ln1_b", "ln2_g",
+                                                   "target", "E", "P", "ln1_g", "ln1_b", "ln2_g",
                                                    "ln2_b", "lnf_g", "lnf_b", "Wup", "bup",
                                                    "Wdown", "bdown", "Wgate"};
     size_t i;

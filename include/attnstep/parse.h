@@ -16,6 +16,8 @@ typedef enum as_mat_id {
     AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
     AS_BQ, AS_BK, AS_BV, AS_BO, AS_M,
     AS_DO, AS_TARGET, /* for grad (SPEC §13): the output's gradient, or the mse target */
+    AS_E, AS_P,       /* with ids: (SPEC §16, F05): the rows of the embedding table E and of
+                         the learned positions P that X = E[ids] + P[0:n] takes */
     /* the block (SPEC §15): each norm's γ and β, then the feed-forward network's tables */
     AS_LN1_G, AS_LN1_B, AS_LN2_G, AS_LN2_B, AS_LNF_G, AS_LNF_B,
     AS_WUP, AS_BUP, AS_WDOWN, AS_BDOWN, AS_WGATE,
@@ -63,6 +65,18 @@ typedef struct as_tokens {
     as_pos pos;
 } as_tokens;
 
+/* ids: (SPEC §16, F05): X = E[ids] + P[0:n], made by the parser. Only the rows taken are
+ * kept: mat[AS_E] is [n, d_model] with row i = E[ids[i]], mat[AS_P] is P[0:n]; the full
+ * tables' row counts are kept here for the messages and the renderers. */
+typedef struct as_embedding {
+    size_t *ids;         /* count ids, in the order written; NULL when ids: is not set */
+    as_pos *at;          /* where each id stands */
+    size_t count;
+    as_pos pos;          /* where the key ids stands */
+    size_t vocab;        /* rows of the whole E (the vocabulary) */
+    size_t context;      /* rows of the whole P (the context length), 0 without P */
+} as_embedding;
+
 typedef struct as_input {
     char *path;          /* the file name as given ("-" for stdin): used in errors */
     char *title;         /* NULL when not set */
@@ -104,6 +118,7 @@ typedef struct as_input {
                           * O", SPEC §6; checked by check), NULL when not set */
     as_pos ask_pos;      /* where its value starts */
     as_named mat[AS_NMAT];
+    as_embedding emb;    /* ids: and what E and P were before their rows were taken */
 } as_input;
 
 /* Parses len bytes of text (need not be NUL-terminated). path names the file in errors,

@@ -34,6 +34,15 @@ typedef enum as_answer_kind {
     AS_ANS_KINDS
 } as_answer_kind;
 
+/* The backward pass's tables (`grad`: the AS_GRAD_TABLE rows), in the order it computes
+ * them. */
+typedef enum as_grad_table {
+#define AS_GRAD_TABLE(ID, NAME) AS_G_##ID,
+#include "attnstep/tables.def"
+#undef AS_GRAD_TABLE
+    AS_G_COUNT
+} as_grad_table;
+
 /* One row of the registry. */
 typedef struct as_tab_info {
     const char *name;  /* as --only, JSON and ANSWERS spell it: "QKT" */
@@ -63,6 +72,12 @@ int as_tab_lookup(const char *s, size_t len, int fold);
 
 /* The book's name of table t, or the ASCII one. */
 const char *as_tab_shown(as_tab t, int ascii);
+
+/* The name of gradient table g ("dQKT"); and the gradient table s[0..len) names, in
+ * any case, "d" followed by any spelling of a table's name also ("dQKᵀ", "d(QK^T)");
+ * -1 when none. */
+const char *as_grad_name(as_grad_table g);
+int as_grad_lookup(const char *s, size_t len);
 
 /* Reads a comma-separated list of names with lookup (which gives each name's bit number
  * or -1) into *bits. Returns 0; or -1 and points *bad at the offending name. The one

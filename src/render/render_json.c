@@ -222,7 +222,7 @@ static void inputs(FILE *out, const as_problem *p)
     fputc('{', out);
     for (id = 0; id < AS_NMAT; id++) {
         const as_matrix *m = as_problem_table(p, (as_mat_id)id); /* W in book layout */
-        if (m == NULL)
+        if (m == NULL || id == AS_E || id == AS_P) /* the rows ids take: "embedding" */
             continue;
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_mat_name((as_mat_id)id));
         json_matrix(out, m);
@@ -292,6 +292,34 @@ static const char *positions_name(as_positions k)
     static const char *const names[] = {"none", "sinusoidal", "rope", "alibi"};
 
     return names[k];
+}
+
+/* ids: the first step (SPEC §16, F05): {"ids", "vocab", "E": the rows the ids take,
+ * "context", "P": P[0:n]} ("context" and "P" only with P); X is the inputs' X. */
+static void embedding(FILE *out, int *first, const as_problem *p, const as_render_opts *o)
+{
+    const as_embedding *emb = &p->in->emb;
+    size_t k;
+
+    if (emb->ids == NULL || !(as_shows(o, AS_T_E) || as_shows(o, AS_T_P)))
+        return;
+    key(out, first, "embedding");
+    fputs("{\"ids\": [", out);
+    for (k = 0; k < emb->count; k++)
+        fprintf(out, "%s%zu", k ? ", " : "", emb->ids[k]);
+    fprintf(out, "], \"vocab\": %zu", emb->vocab);
+    if (as_shows(o, AS_T_E)) {
+        fputs(", \"E\": ", out);
+        json_matrix(out, &p->in->mat[AS_E].m);
+    }
+    if (emb->context > 0) {
+        fprintf(out, ", \"context\": %zu", emb->context);
+        if (as_shows(o, AS_T_P)) {
+            fputs(", \"P\": ", out);
+            json_matrix(out, &p->in->mat[AS_P].m);
+        }
+    }
+    fputc('}', out);
 }
 
 /* What positions add (SPEC §12): the kind and its settings, PE (and PEkv). */
@@ -426,6 +454,7 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
         fprintf(out, ", \"num_kv_heads\": %zu", p->kv_heads);
     key(out, &first, "scale");
     json_number(out, p->scale);
+    embedding(out, &first, p, o);
     positions(out, &first, p, t, o);
     if (as_shows(o, AS_T_X) || as_shows(o, AS_T_W)) {
         key(out, &first, "inputs");

@@ -161,6 +161,43 @@ static int run_tables(walk *w, const as_trace *t, unsigned only, int formula, in
     return as_render_text(w->out, w->p, t, &o);
 }
 
+/* ids: the first step (SPEC §16, F05), row by row:
+ * "“40”：取第40行，x₀ = E[40] + P[0] = [..] + [..] ≈ [..]" (without P: "x₀ = E[40] = [..]"). */
+static void embedding(walk *w)
+{
+    const as_input *in = w->p->in;
+    const as_embedding *emb = &in->emb;
+    const int pos = emb->context > 0;
+    const as_matrix *x = &in->mat[AS_X].m;
+    size_t i;
+
+    if (emb->ids == NULL)
+        return;
+    as_block_add(w->b, "%s", as_say(w->o, pos ? AS_MSG_EMB_TR_INTRO_P : AS_MSG_EMB_TR_INTRO));
+    for (i = 0; i < emb->count; i++) {
+        const as_view e = row_of(&in->mat[AS_E].m, i), xv = row_of(x, i);
+        as_text t = {0}, res = {0};
+        int rounded;
+
+        as_expand_sub(&t, "x", i, &w->st);
+        as_text_addf(&t, " = E[%zu]", emb->ids[i]);
+        if (pos)
+            as_text_addf(&t, " + P[%zu]", i);
+        as_text_addf(&t, " = ");
+        rounded = as_expand_vector(&t, &e, &w->st);
+        if (pos) {
+            const as_view pv = row_of(&in->mat[AS_P].m, i);
+            as_text_addf(&t, " + ");
+            rounded |= as_expand_vector(&t, &pv, &w->st);
+            equals(w, &t, rounded | as_expand_vector(&res, &xv, &w->st), &res);
+        }
+        as_block_add(w->b, as_say(w->o, AS_MSG_EMB_TR_ROW), w->p->tokens[i], emb->ids[i],
+                     as_text_str(&t));
+        done(w, &t);
+    }
+    gap(w);
+}
+
 /* The title, X (and Xkv) with their shapes, and the W tables. */
 static int inputs(walk *w)
 {
@@ -995,6 +1032,7 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
         as_row_trace_free(&w.r);
         return w.failed ? -1 : 0;
     }
+    embedding(&w);
     w.failed = inputs(&w) != 0;
     elision_note(&w);
     projections(&w);

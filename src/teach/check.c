@@ -257,6 +257,8 @@ static int given_table(const as_problem *p, const as_trace *t, const as_answers 
 
     if (id < 0 || (as_answer_name(ans->name, &kind, &head) == 0 && kind == AS_ANS_MAX))
         return 0; /* m, m_h0: the online softmax's running max, not the mask M */
+    if ((id == AS_E || id == AS_P) && !p->in->mat[id].given)
+        return 0; /* without ids: E is the eˣ table a worksheet invites, no input's */
     if (id == AS_M ? same_table(&ans->value, &ans->unit, &t->M)
                    : p->in->mat[id].given &&
                          (same_table(&ans->value, &ans->unit, as_problem_table(p, (as_mat_id)id)) ||
