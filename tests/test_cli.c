@@ -283,12 +283,12 @@ static void test_a_format_a_command_does_not_write_is_refused_before_any_work(vo
         {"run examples/f11.txt --format moodle", "run writes only --format", "run只能输出"},
         {"trace examples/f11.txt --format json", "trace writes only --format text or html",
          "trace只能输出--format text或html"},
-        {"grad examples/f11.txt --format md", "grad writes only --format text or json",
-         "grad只能输出--format text或json"},
+        {"grad examples/f11.txt --format md", "grad writes only --format text, json or html",
+         "grad只能输出--format text、json或html"},
         {"sheet examples/f11.txt --format text", "sheet writes only --format md, latex, gift or moodle",
          "sheet只能输出--format md、latex、gift或moodle"},
-        {"run examples/f11.txt --tiles 1 --format md", "--tiles writes only --format text or json",
-         "--tiles只能输出--format text或json"},
+        {"run examples/f11.txt --tiles 1 --format md", "--tiles writes only --format text, json or html",
+         "--tiles只能输出--format text、json或html"},
     };
     char args[256];
     size_t i;

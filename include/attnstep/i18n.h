@@ -869,6 +869,7 @@ typedef enum as_msg {
     AS_MSG_HTML_NEXT,      /* the button that shows the next step */
     AS_MSG_HTML_ALL,       /* the button that shows every step */
     AS_MSG_HTML_KEYS,      /* how to move through the page by keyboard */
+    AS_MSG_HTML_KEYS_STEPS,/* the same for a page without grids (check's class report) */
     AS_MSG_HTML_CELL,      /* %s table, %zu row, %zu column, %s value: a cell no trace line makes */
     AS_MSG_HTML_LEGEND,    /* the heatmap's legend */
     AS_MSG_HTML_SHADED_BY, /* S: shaded by the share its cell becomes */
@@ -880,6 +881,26 @@ typedef enum as_msg {
     AS_MSG_HTML_T_X, AS_MSG_HTML_T_W, AS_MSG_HTML_T_Q, AS_MSG_HTML_T_K, AS_MSG_HTML_T_V,
     AS_MSG_HTML_T_QKT, AS_MSG_HTML_T_M, AS_MSG_HTML_T_S, AS_MSG_HTML_T_A, AS_MSG_HTML_T_O,
     AS_MSG_HTML_T_C,       /* what each table is, under its name */
+    AS_MSG_HTML_T_N1, AS_MSG_HTML_T_H1, AS_MSG_HTML_T_N2, AS_MSG_HTML_T_U, AS_MSG_HTML_T_G,
+    AS_MSG_HTML_T_F, AS_MSG_HTML_T_D, AS_MSG_HTML_T_H2,
+    AS_MSG_HTML_T_Y,       /* what each of the block's tables is (SPEC §15) */
+    AS_MSG_HTML_NORM_MEAN, AS_MSG_HTML_NORM_VAR, AS_MSG_HTML_NORM_DIV,
+    AS_MSG_HTML_NORM_XHAT, /* a norm's sub-steps, above their grids */
+    AS_MSG_HTML_DC_TITLE,  /* decode's page: its heading */
+    AS_MSG_HTML_DC_NEW,    /* decode: the new row's q, k, v */
+    AS_MSG_HTML_DC_CACHE,  /* %zu rows: the cache so far */
+    AS_MSG_HTML_DC_ROW,    /* decode: the row's scores, shares and output */
+    AS_MSG_HTML_GRAD_TITLE,/* grad's page: its heading */
+    AS_MSG_HTML_GRAD_WALK, /* grad's page: the step of the softmax backward written out */
+    AS_MSG_HTML_TL_TITLE,  /* %zu B: the tiles page's heading */
+    AS_MSG_HTML_TL_ROW,    /* %zu row, %s its token, %zu head: one walked row's blocks */
+    AS_MSG_HTML_TL_COLS,   /* what each row of the blocks' grid holds */
+    AS_MSG_HTML_TL_END,    /* the row's final shares, as the ordinary softmax's */
+    AS_MSG_HTML_CK_TITLE,  /* check's class page: its heading */
+    AS_MSG_HTML_CK_BOOK,   /* the gradebook's step */
+    AS_MSG_HTML_CK_ITEMS,  /* the item analysis' step */
+    AS_MSG_HTML_CK_WRONG,  /* %s student: the step of their wrong cells */
+    AS_MSG_HTML_CK_NONE,   /* a student with no wrong cell */
     /* ---- binary weight files: .npy, .npz, .safetensors, slices, weights (issue 32) ---- */
     AS_MSG_BIN_AT,   /* %s file, %llu byte, %s what: an error inside a binary weight file */
     AS_MSG_BIN_TENSOR_AT,   /* %s file, %s tensor, %llu byte, %s what */

@@ -67,6 +67,10 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 
+/* The tables trace --step s (1 to 4) starts from and makes, as bits (1u << as_table):
+ * Q, K → QKᵀ; QKᵀ, M → S; S → A; A, V → O (0 for another s). */
+unsigned as_trace_step_tables(int s);
+
 /* Told, for a line of trace's walk, which cell it makes: (row, col) of table t of head
  * (col -1: every cell of the row; head 0 for a table no head owns). line is the line as
  * trace writes it (it may be told for several lines of one cell, in trace's order) and

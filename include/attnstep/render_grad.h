@@ -34,4 +34,18 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const
 int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o);
 
+/* The lines of as_render_grad_walk, into b (start it empty; free it with
+ * as_block_free). Returns 0; or -1 when o->row is no row of p or memory ran out. */
+struct as_block;
+int as_grad_walk_lines(struct as_block *b, const as_problem *p, const as_trace *t,
+                       const as_grad *g, const as_render_opts *o);
+
+/* `grad --format html` (SPEC §17): one page, each gradient table a step in the order
+ * the backward pass computes it, named by the expression that made it, the notes the
+ * text says before it above it; then the softmax backward of the rows o->row names
+ * written out (as_render_grad_walk's lines); grad's JSON embedded. Returns 0, or -1 when writing
+ * failed or memory ran out. */
+int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o);
+
 #endif

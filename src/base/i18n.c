@@ -638,8 +638,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                            "\"%s\" is not one"},
     [AS_MSG_HINT_GRAD_FORMAT] = {"要其他格式的前向计算表，请用 run --format …",
                               "for the forward tables in another format, use run --format ..."},
-    [AS_MSG_USE_GRAD_ROW] = {"grad --row写的是逐步推导：只能用--format text",
-                          "grad --row writes a walk-through: --format text only"},
+    [AS_MSG_USE_GRAD_ROW] = {"grad --row写的是逐步推导：只能用--format text或html",
+                          "grad --row writes a walk-through: --format text or html only"},
     [AS_MSG_HINT_GRAD_ROW] = {"要JSON格式的全部梯度表，请去掉--row",
                            "leave out --row for every gradient table in JSON"},
     [AS_MSG_USE_OFFSET] = {"--offset要给第0行的位置，即0到1000000000之间的整数，不能是“%s”",
@@ -648,9 +648,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CMD_DECODE] = {"用KV缓存逐个Token生成", "generation token by token, with a KV cache"},
     [AS_MSG_USE_TILES] = {"--tiles要给块的大小，即1到16384之间的整数，不能是“%s”",
                        "--tiles takes a block size, a whole number from 1 to 16384, not \"%s\""},
-    [AS_MSG_HINT_TILES_FORMAT] = {"在线softmax和run的表并排显示，只有text和JSON两种格式",
+    [AS_MSG_HINT_TILES_FORMAT] = {"在线softmax和run的表并排显示，只有text和JSON两种格式，或者一个网页（html）",
                                "the online softmax is shown beside the run's tables in text and "
-                               "JSON"},
+                               "JSON, or on a page (html)"},
     [AS_MSG_USE_DECODE_ONLY] = {"decode只接受--only O", "decode takes only --only O"},
     [AS_MSG_HINT_DECODE_ONLY] = {"decode逐步显示每一步的各行；--only O只保留输出",
                               "decode shows each step's rows; --only O keeps just the output"},
@@ -694,7 +694,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color 何时          auto（默认：只在终端上着色，设置了NO_COLOR就不着色）、\n"
         "                        always或never；也可以写作--colour\n"
         "  --heatmap             run：每张A后面画一张读取份额的深浅格子图\n"
-        "  --predict             run、trace的html：每个算出的格子先藏起来，写对了才显示\n"
+        "  --predict             run、trace、decode、grad的html：每个算出的格子先藏起来，\n"
+        "                        写对了才显示\n"
         "  --tiles B             run、trace：另外按每块B个Key分块读取，\n"
         "                        做在线softmax（FlashAttention）\n"
         "  --offset P            位置从P开始而不是从0开始（配合positions）；\n"
@@ -747,7 +748,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --color WHEN          auto (default: only on a terminal, never with NO_COLOR\n"
         "                        set), always or never; also spelt --colour\n"
         "  --heatmap             run: after each A, a shaded grid of the shares\n"
-        "  --predict             run, trace with html: each worked-out cell hidden until\n"
+        "  --predict             run, trace, decode, grad with html: each worked-out cell\n"
+        "                        hidden until\n"
         "                        a right guess is typed into it\n"
         "  --tiles B             run, trace: also the online softmax (FlashAttention),\n"
         "                        reading the Keys in blocks of B\n"
@@ -1694,6 +1696,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HTML_KEYS] = {"按Tab进入一张表，用方向键在格子之间移动，每一格都说出它是怎样算出来的；按→或空格显示下一步。",
         "Tab into a table and move between its cells with the arrow keys: each cell says how "
         "it was worked out. → or Space shows the next step."},
+    [AS_MSG_HTML_KEYS_STEPS] = {"按→或空格显示下一步，或按“全部显示”。", "→ or Space shows the next step; or show them all."},
     [AS_MSG_HTML_CELL] = {"%s第%zu行第%zu列：%s", "%s, row %zu, column %zu: %s"},
     [AS_MSG_HTML_LEGEND] = {"颜色表示份额：", "The colour is the share:"},
     [AS_MSG_HTML_SHADED_BY] = {"每一格的颜色是它经过softmax后得到的份额。",
@@ -1716,6 +1719,37 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HTML_T_A] = {"注意力份额：每行softmax，每行加起来是1", "The shares: softmax of each row, each row adds up to 1"},
     [AS_MSG_HTML_T_O] = {"输出：按份额混合Value", "The output: the Values mixed by the shares"},
     [AS_MSG_HTML_T_C] = {"各头的输出", "The heads' outputs"},
+    [AS_MSG_HTML_T_N1] = {"N1 = norm1(X)：注意力读的是归一化之后的X", "N1 = norm1(X): the attention reads X normalised"},
+    [AS_MSG_HTML_T_H1] = {"第一次残差相加之后（Pre：X + O；Post：norm1(X + O)）",
+        "After the first residual add (pre: X + O; post: norm1(X + O))"},
+    [AS_MSG_HTML_T_N2] = {"N2 = norm2(H1)：前馈网络读的表", "N2 = norm2(H1): what the feed-forward network reads"},
+    [AS_MSG_HTML_T_U] = {"U = N2·Wup + bup：放大到d_ff列", "U = N2·Wup + bup: up to d_ff columns"},
+    [AS_MSG_HTML_T_G] = {"G = silu(N2·Wgate)：SwiGLU的门", "G = silu(N2·Wgate): SwiGLU's gate"},
+    [AS_MSG_HTML_T_F] = {"F：激活函数之后（SwiGLU：G ⊙ U）", "F: after the activation (SwiGLU: G ⊙ U)"},
+    [AS_MSG_HTML_T_D] = {"D = F·Wdown + bdown：回到d_model列", "D = F·Wdown + bdown: back to d_model columns"},
+    [AS_MSG_HTML_T_H2] = {"第二次残差相加之后（Pre：H1 + D；Post：norm2(H1 + D)）",
+        "After the second residual add (pre: H1 + D; post: norm2(H1 + D))"},
+    [AS_MSG_HTML_T_Y] = {"整个块的输出", "The block's output"},
+    [AS_MSG_HTML_NORM_MEAN] = {"这次归一化：每行的均值μ", "This norm: each row's mean μ"},
+    [AS_MSG_HTML_NORM_VAR] = {"每行的方差σ²（RMSNorm：平方的均值）", "Each row's variance σ² (RMSNorm: the mean square)"},
+    [AS_MSG_HTML_NORM_DIV] = {"每行的除数（torch：√(σ²+ε)）", "Each row's divisor (torch: √(σ²+ε))"},
+    [AS_MSG_HTML_NORM_XHAT] = {"归一化之后的行x̂（乘γ、加β之前）", "The rows normalised, x̂ (before γ and β)"},
+    [AS_MSG_HTML_DC_TITLE] = {"逐个Token生成：KV缓存", "Generation token by token: the KV cache"},
+    [AS_MSG_HTML_DC_NEW] = {"这一步新算的一行：q、k、v", "This step's new row: q, k, v"},
+    [AS_MSG_HTML_DC_CACHE] = {"缓存：到这一步为止的%zu行K和V", "The cache: the %zu rows of K and V so far"},
+    [AS_MSG_HTML_DC_ROW] = {"这一行的分数、份额和输出", "This row's scores, shares and output"},
+    [AS_MSG_HTML_GRAD_TITLE] = {"反向传播：每张梯度表", "The backward pass: every gradient table"},
+    [AS_MSG_HTML_GRAD_WALK] = {"逐步写出：softmax的反向传播", "Worked out: the softmax backward"},
+    [AS_MSG_HTML_TL_TITLE] = {"在线softmax：每块%zu个Key", "The online softmax: blocks of %zu Keys"},
+    [AS_MSG_HTML_TL_ROW] = {"第%zu行“%s”，头%zu：一块一块地读", "Row %zu “%s”, head %zu: block by block"},
+    [AS_MSG_HTML_TL_COLS] = {"每一行是读完一块之后：m是目前的最大值，ℓ是指数之和，f是这一块的缩放系数，其余各列是还没除以ℓ的输出。",
+        "Each row is after one block: m the running max, ℓ the sum of exps, f the block's rescale factor, the other columns the output not yet divided by ℓ."},
+    [AS_MSG_HTML_TL_END] = {"最后的份额：和普通softmax的一样", "The final shares: the ordinary softmax's"},
+    [AS_MSG_HTML_CK_TITLE] = {"全班的检查结果", "The class's results"},
+    [AS_MSG_HTML_CK_BOOK] = {"成绩表", "Gradebook"},
+    [AS_MSG_HTML_CK_ITEMS] = {"逐表分析：每张表对、带错、错、缺的人数", "Item analysis: per table, how many were right, carried, wrong, missing"},
+    [AS_MSG_HTML_CK_WRONG] = {"%s的错格", "%s: the wrong cells"},
+    [AS_MSG_HTML_CK_NONE] = {"没有错格。", "No wrong cell."},
     /* ---- binary weight files (issue 32) ---- */
     [AS_MSG_BIN_AT] = {"“%s”第%llu字节处：%s",
         "“%s”, byte %llu: %s"},

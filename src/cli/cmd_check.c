@@ -295,6 +295,7 @@ static int report(FILE *out, const as_class *c, const as_cli *cli)
     case AS_FMT_JSON: return as_check_json(out, c);
     case AS_FMT_MD: return as_check_md(out, c, &cli->render);
     case AS_FMT_CSV: return as_check_csv(out, c);
+    case AS_FMT_HTML: return as_check_html(out, c, &cli->render);
     default: return as_check_text(out, c, &cli->render);
     }
 }

@@ -1,6 +1,7 @@
 /* render_grad.c - `grad` as text and JSON (SPEC §13): every gradient table in the order
  * the backward pass computes it, read from the gradient trace (grad.h). No maths here. */
 #include "attnstep/render_grad.h"
+#include "attnstep/html.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
@@ -17,12 +18,22 @@ int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
 /* Text                                                                             */
 /* ------------------------------------------------------------------------------ */
 
+/* Told of each table as the text puts it: its kind, the expression that names it, its
+ * rows (a head's n x m tables made again row by row after a rows run), the head it is
+ * one head's of (-1: none), and the lines said before it since the last table (notes,
+ * the head's title). A nonzero return fails the walk. */
+typedef int (*grad_visit)(void *ctx, as_grad_table t, const char *expr, const as_rows *r,
+                          long hd, const as_block *before);
+
 typedef struct out_text {
     as_block *b;
     const as_problem *p;
     const as_trace *t;
     const as_grad *g;
     const as_render_opts *o;
+    grad_visit visit; /* the page: told of each table instead of printing it (NULL: text) */
+    void *ctx;
+    long hd;          /* the head whose tables are being put, -1 outside one */
 } out_text;
 
 static int shows(const out_text *w, as_grad_table t)
@@ -49,10 +60,27 @@ static const char *hn(char *buf, size_t size, const out_text *w, const char *bas
 
 /* One table, when it exists and --only shows it (captions that ran out of memory make
  * the whole text fail, never a table without them). */
+/* The page's put: tells the visitor of the table, with the lines said before it (and
+ * its captions), which then start afresh. */
+static void visit(out_text *w, as_grad_table t, const char *expr, const as_rows *r,
+                  const as_block *captions)
+{
+    int failed;
+
+    if (captions != NULL)
+        as_block_append(w->b, captions);
+    failed = w->b->failed | (w->visit(w->ctx, t, expr, r, w->hd, w->b) != 0);
+    as_block_free(w->b);
+    w->b->failed = failed;
+}
+
 static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix *m,
                 const as_block *captions)
 {
-    if (m->rows > 0 && shows(w, t))
+    if (m->rows > 0 && shows(w, t) && w->visit != NULL) {
+        const as_rows r = as_rows_of(m);
+        visit(w, t, expr, &r, captions);
+    } else if (m->rows > 0 && shows(w, t))
         as_text_table(w->b, expr, m, captions, w->o);
     if (captions != NULL)
         w->b->failed |= captions->failed;
@@ -74,7 +102,10 @@ static void put_square(out_text *w, as_grad_table t, size_t hd, const char *expr
 
     if (shows(w, t)) {
         r = as_grad_rows_open(&h, w->g, w->p, w->t, hd, square_of(t));
-        as_text_table_rows(w->b, expr, &r, captions, w->o);
+        if (w->visit != NULL)
+            visit(w, t, expr, &r, captions);
+        else
+            as_text_table_rows(w->b, expr, &r, captions, w->o);
         as_grad_rows_close(&h);
     }
     if (captions != NULL)
@@ -90,7 +121,7 @@ static void start(out_text *w, const as_trace *t)
 
     (void)t;
     if (w->o->only == 0) {
-        if (w->p->in->title != NULL)
+        if (w->p->in->title != NULL && w->visit == NULL) /* a page has it as its heading */
             as_block_add(w->b, as_say(w->o, AS_MSG_TITLE), w->p->in->title);
         as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_INTRO));
         rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
@@ -166,6 +197,7 @@ static void head(out_text *w, size_t hd)
     hn(a, sizeof a, w, "A", hd), hn(v, sizeof v, w, "V", hd), hn(q, sizeof q, w, "Q", hd);
     hn(k, sizeof k, w, "K", hd), hn(o, sizeof o, w, "dO", hd), hn(da, sizeof da, w, "dA", hd);
     hn(ds, sizeof ds, w, "dS", hd), hn(dq, sizeof dq, w, "d(QK", hd);
+    w->hd = (long)hd;
     as_block_gap(w->b);
     if (w->p->heads > 1)
         as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), hd);
@@ -201,6 +233,7 @@ static void head(out_text *w, size_t hd)
     put(w, AS_G_DQ, expr, &gh->dQ, NULL);
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dK", hd), dq, T, dot, q);
     put(w, AS_G_DK, expr, &gh->dK, NULL);
+    w->hd = -1;
 }
 
 /* "[dQ₀|dQ₁|…]", or for K and V shared by groups of heads "[dK₀+dK₁|dK₂+dK₃]". */
@@ -274,20 +307,27 @@ static void projections(out_text *w)
     put(w, AS_G_DX, expr, &g->dX, NULL);
 }
 
+/* Every table in the order the backward pass computes it, into w. */
+static void walk(out_text *w)
+{
+    size_t hd;
+
+    start(w, w->t);
+    output_projection(w);
+    for (hd = 0; hd < w->g->heads; hd++)
+        head(w, hd);
+    all_heads(w);
+    projections(w);
+}
+
 int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
     as_block b = as_block_stream(out); /* each table is written as soon as it is made */
-    out_text w = {&b, p, t, g, o};
-    size_t hd;
+    out_text w = {&b, p, t, g, o, NULL, NULL, -1};
     int failed;
 
-    start(&w, t);
-    output_projection(&w);
-    for (hd = 0; hd < g->heads; hd++)
-        head(&w, hd);
-    all_heads(&w);
-    projections(&w);
+    walk(&w);
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
@@ -379,5 +419,94 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const
     for (i = 0; i < sizeof top / sizeof top[0]; i++)
         jtable(out, &sep, TOP, tt[i], top[i], o);
     fputs("\n}\n", out);
+    return rc != 0 || ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The page (--format html, SPEC §17)                                               */
+/* ------------------------------------------------------------------------------ */
+
+typedef struct gpage {
+    as_html h;
+    const as_problem *p;
+    const as_trace *t;
+    const as_grad *g;
+    const as_render_opts *o;
+} gpage;
+
+/* Where table t of head hd is in grad's JSON: "heads.0.dS", "dWq"; "" for a head's
+ * slice of dO, which the JSON does not hold. */
+static void grad_path(char *buf, size_t size, as_grad_table t, long hd)
+{
+    if (hd < 0)
+        snprintf(buf, size, "%s", as_grad_name(t));
+    else if (t == AS_G_DO || t == AS_G_DC)
+        buf[0] = '\0';
+    else
+        snprintf(buf, size, "heads.%ld.%s", hd, as_grad_name(t));
+}
+
+/* One gradient table as one step: named by the expression that made it, the lines said
+ * before it (the head's title, notes) as captions, its grid. */
+static int grad_step(void *ctx, as_grad_table t, const char *expr, const as_rows *r, long hd,
+                     const as_block *before)
+{
+    gpage *pg = ctx;
+    const as_problem *p = pg->p;
+    const int scores = t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT;
+    const int by_token = t == AS_G_DO || t == AS_G_DC || t == AS_G_DQ || t == AS_G_DX ||
+                         t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT;
+    const int by_kv = t == AS_G_DK || t == AS_G_DV || t == AS_G_DXKV;
+    char path[64];
+    size_t i;
+    int rc;
+
+    grad_path(path, sizeof path, t, hd);
+    as_html_step(&pg->h, expr, NULL);
+    for (i = 0; i < before->count; i++)
+        if (before->line[i][0] != '\0') {
+            fputs("<p class=\"cap\">", pg->h.out);
+            as_html_text(&pg->h, before->line[i]);
+            fputs("</p>\n", pg->h.out);
+        }
+    rc = as_html_grid_write(&pg->h, &(as_html_grid){
+        .name = as_grad_name(t), .json = path, .r = *r,
+        .rows = by_token ? p->tokens : by_kv ? p->kv_tokens : NULL,
+        .cols = scores ? p->kv_tokens : NULL, .worked = 1});
+    as_html_step_end(&pg->h);
+    return rc;
+}
+
+static int grad_page_json(FILE *out, void *ctx)
+{
+    const gpage *pg = ctx;
+
+    return as_render_grad_json(out, pg->p, pg->t, pg->g, pg->o);
+}
+
+int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o)
+{
+    as_block b = {0};
+    gpage pg = {{0}, p, t, g, o};
+    out_text w = {&b, p, t, g, o, grad_step, &pg, -1};
+    char title[256];
+    int rc;
+
+    as_html_begin(&pg.h, out, as_html_title(title, sizeof title, p->in->title,
+                                            as_say(o, AS_MSG_HTML_GRAD_TITLE)),
+                  AS_MSG_HTML_KEYS, o);
+    walk(&w);
+    rc = b.failed ? -1 : 0;
+    as_block_free(&b);
+    if (rc == 0 && g->heads > 0) { /* the chain rule with the walked row's numbers */
+        rc = as_grad_walk_lines(&b, p, t, g, o);
+        as_html_step(&pg.h, as_say(o, AS_MSG_HTML_GRAD_WALK), NULL);
+        if (rc == 0)
+            as_html_walk(&pg.h, NULL, &b);
+        as_html_step_end(&pg.h);
+        as_block_free(&b);
+    }
+    rc |= as_html_end(&pg.h, grad_page_json, &pg);
     return rc != 0 || ferror(out) ? -1 : 0;
 }

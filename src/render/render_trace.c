@@ -936,7 +936,7 @@ static void walk_row(walk *w, size_t i, int s)
 
 /* The tables step s (1 to 4) starts from and makes: Q, K → QKᵀ; QKᵀ, M → S; S → A;
  * A, V → O (with what positions add, and C with several heads). */
-static unsigned step_tables(int s)
+unsigned as_trace_step_tables(int s)
 {
     static const unsigned t[5] = {
         0,
@@ -1025,7 +1025,7 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
     if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
         return -1;
     if (o->step != 0) { /* one step: the tables it needs, then that step of each row */
-        w.failed = run_tables(&w, t, step_tables(o->step), 0, 1) != 0;
+        w.failed = run_tables(&w, t, as_trace_step_tables(o->step), 0, 1) != 0;
         for (i = first; i <= last && flush(&w) == 0; i++)
             walk_row(&w, i, o->step);
         flush(&w);
