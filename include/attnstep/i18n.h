@@ -424,6 +424,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_NO_MEMORY,
     AS_MSG_GRAD_POSITIONS,      /* %s rope or sinusoidal */
     AS_MSG_GRAD_HINT_POSITIONS,
+    AS_MSG_GRAD_BLOCK,          /* grad refuses block: (its backward steps are not taken yet) */
+    AS_MSG_GRAD_HINT_BLOCK,
     AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
     AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
     AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
@@ -484,6 +486,8 @@ typedef enum as_msg {
     AS_MSG_DC_GROUP,       /* %zu groups: after a row of every K/V head side by side */
     AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
     AS_MSG_HINT_DECODE_CROSS,
+    AS_MSG_DECODE_BLOCK,   /* decode refuses block: (not decoded through the block yet) */
+    AS_MSG_HINT_DECODE_BLOCK,
     AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
     AS_MSG_HINT_DECODE_FUTURE,
     /* positions (SPEC §12) */

@@ -880,6 +880,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
     [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
                                "grad does not yet take the gradient through positions: %s"},
+    [AS_MSG_GRAD_BLOCK] = {"grad还不能对整个块（block:）求梯度：归一化、前馈网络和残差的反向步骤还没有",
+                           "grad does not yet take the gradient through a whole block (block:): "
+                           "the backward steps of the norms, the FFN and the residual are not there yet"},
+    [AS_MSG_GRAD_HINT_BLOCK] = {"去掉block:这一行，grad就对注意力层本身求梯度；整个块的前向计算用run和trace查看",
+                                "leave the block: line out for the attention layer's own gradient; "
+                                "run and trace show the whole block's forward pass"},
     [AS_MSG_GRAD_HINT_POSITIONS] = {"位置编码改变了投影前后的数，反向还要多一步；先去掉positions这一行，"
                                     "或用positions: alibi（只给分数加常数，梯度不变）",
                                     "these positions change the numbers around the projections, "
@@ -1001,6 +1007,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
     [AS_MSG_DC_HEAD] = {"  各头并排（共%zu个头）", " for the %zu heads side by side"},
     [AS_MSG_DC_GROUP] = {"  各组K、V并排（共%zu组）", " for the %zu K/V groups side by side"},
+    [AS_MSG_DECODE_BLOCK] = {"decode还不能逐个生成整个块（block:）：归一化、残差和前馈网络还没有接上KV缓存",
+                             "decode does not yet generate through a whole block (block:): the "
+                             "norms, the residual and the FFN are not joined to the KV cache yet"},
+    [AS_MSG_HINT_DECODE_BLOCK] = {"去掉block:这一行，decode就逐个生成注意力层本身；整个块的每张表用run和trace查看",
+                                  "leave the block: line out to decode the attention layer alone; "
+                                  "run and trace show every table of the whole block"},
     [AS_MSG_DECODE_CROSS] = {"decode需要自注意力，但输入给了Xkv",
                           "decode needs self-attention, but Xkv is given"},
     [AS_MSG_HINT_DECODE_CROSS] = {"decode逐个生成同一条序列，它的Key和Value来自自己的Token；交叉注意力请用run和trace查看",
