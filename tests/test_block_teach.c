@@ -48,11 +48,119 @@ static void test_grad_refuses_a_block_rather_than_the_lone_layers_gradient(void 
     assert_file_contains(ERR, "  hint: leave the block: line out");
 }
 
+/* ---- run's text: each norm's sub-steps beside x̂, the tables in the order computed ---- */
+
+static void test_run_prints_the_block_as_golden(void **state)
+{
+    (void)state;
+    assert_int_equal(run(PRE), 0);
+    assert_golden("tests/golden/block-pre-gelu.run.zh.txt");
+    assert_int_equal(run("run --lang en " POST), 0);
+    assert_golden("tests/golden/block-f11-post-rms.run.en.txt");
+}
+
+static void test_run_gives_each_rows_mean_variance_and_divisor(void **state)
+{
+    (void)state;
+    /* row 0 of X is [1,0,0,0]: μ = 1/4, σ² = (0.75² + 3·0.25²)/4 = 3/16, √(3/16 + 1e-5)
+     * = 0.43302424874 (float64 by hand), x̂₀ = 0.75/0.4330242487 = 1.7320046214 (SPEC) */
+    assert_int_equal(run(PRE), 0);
+    assert_file_contains(OUT, "第0行：μ = 0.25，σ² = 0.1875，√(σ²+ε) ≈ 0.4330242487");
+    assert_file_contains(OUT, "x̂ = (X−μ)/√(σ²+ε) ≈ [[ 1.7320046214, -0.5773348738,");
+    assert_file_contains(OUT, "Q = N1 @ Wq ≈");     /* the attention reads N1, and says so */
+    assert_file_contains(OUT, "X = [[1,0,0,0],");    /* the file's X, not N1 */
+    /* post RMSNorm of X₀ + O₀ = [11, 1]: Σx²/2 = 61, √61.000001 = 7.8102497399 */
+    assert_int_equal(run("run --lang en " POST), 0);
+    assert_file_contains(OUT, "row 0: Σx²/d = 61, √(Σx²/d+ε) ≈ 7.8102497399");
+    assert_file_contains(OUT, "H1 = γ⊙x̂ ≈ [[1.4084056677, 0.1280368789],");
+}
+
+static void test_run_only_picks_a_block_table_with_its_norm(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --only N2 " PRE), 0);
+    assert_file_contains(OUT, "N2 = LayerNorm(H1)");
+    assert_file_contains(OUT, "第0行：μ ≈ 0.5386674369");
+    assert_file_lacks(OUT, "N1 = ");
+    assert_file_lacks(OUT, "U = ");
+    assert_file_lacks(OUT, "QKᵀ");
+}
+
+static void test_run_says_width_two_layer_norm_is_always_plus_minus_one(void **state)
+{
+    (void)state;
+    write_text("build/tests/block_teach_w2.txt", "block: post\nffn: none\n"
+               "X = [[1, 1], [1, -1]]\nWq = [[0.5, 0.5], [-0.5, 0.5]]\n"
+               "Wk = [[0.5, 0.5], [0.5, -0.5]]\nWv = [[5, 10], [5, -10]]\n");
+    assert_int_equal(run("run build/tests/block_teach_w2.txt"), 0);
+    assert_file_contains(OUT, "每行只有2个数时，LayerNorm总把它变成[1,−1]或[−1,1]");
+    assert_int_equal(run("trace --lang en build/tests/block_teach_w2.txt"), 0);
+    assert_file_contains(OUT, "with 2 numbers a row, LayerNorm always gives [1,−1] or [−1,1]");
+}
+
+static void test_ascii_spells_the_norms_letters_and_keeps_the_table_aligned(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --ascii --lang en " PRE), 0);
+    assert_file_contains(OUT, "row 0: mu = 0.25, sigma^2 = 0.1875, sqrt(sigma^2+eps) ~= 0.4330242487");
+    /* the rows under the label start where the first one does, as the ASCII label is long */
+    assert_file_contains(OUT, "xhat = (X-mu)/sqrt(sigma^2+eps) ~= [[ 1.7320046214,");
+    assert_file_contains(OUT, "\n                                    [-0.9999800006,");
+    assert_file_contains(OUT, "N1 = gamma(.)xhat + beta ~= [[");
+}
+
+/* ---- trace: the block walked for the row, every sub-step with its numbers ---- */
+
+static void test_trace_walks_the_block_as_golden(void **state)
+{
+    (void)state;
+    assert_int_equal(run("trace --row 0 " PRE), 0);
+    assert_golden("tests/golden/block-pre-gelu.trace.row0.zh.txt");
+    assert_int_equal(run("trace --lang en " POST), 0);
+    assert_golden("tests/golden/block-f11-post-rms.trace.en.txt");
+}
+
+static void test_trace_writes_out_the_layer_norm_of_a_row(void **state)
+{
+    (void)state;
+    /* row 2 of X is [2,0,1,1]: μ = 4/4 = 1, x−μ = [1,-1,0,0], σ² = 2/4 = 0.5,
+     * √(0.5 + 0.00001) = 0.70711385222 (by hand, float64) */
+    assert_int_equal(run("trace --row 2 " PRE), 0);
+    assert_file_contains(OUT, "N1 = LayerNorm(X)，这一行：x₂ = [2,0,1,1]");
+    assert_file_contains(OUT, "求均值：μ = (2+0+1+1)/4 = 1");
+    assert_file_contains(OUT, "减去均值：x−μ = [2−1, 0−1, 1−1, 1−1] = [1,-1,0,0]");
+    assert_file_contains(OUT, "方差（平方的平均，除以d=4）：σ² = (1²+(-1)²+0²+0²)/4 = 0.5");
+    assert_file_contains(OUT, "ε加在根号里面，再开方：√(σ²+ε) = √(0.5+0.00001) ≈ 0.7071138522");
+    assert_file_contains(OUT, "每格除以它：x̂ = [1/0.7071138522, (-1)/0.7071138522, 0/0.7071138522,");
+    assert_file_contains(OUT, "（Pre-LN：注意力读的是N1，下面的x就是N1的行）");
+    assert_file_contains(OUT, "残差，逐格相加：H1[2] = x₂ + o₂ = [2+0.7655230117,");
+    assert_file_contains(OUT, "激活，逐格：F[2] = GELU(U[2]) = [GELU(");
+    assert_file_contains(OUT, "其中GELU(u) = u·Φ(u) = u/2·(1 + erf(u/√2))");
+    assert_file_contains(OUT, "残差，逐格相加：H2[2] = H1[2] + D[2] = [");
+}
+
+static void test_trace_writes_the_annotated_convention_as_it_is(void **state)
+{
+    (void)state;
+    /* post_01 is a PyTorch case with norm_style: annotated: σ ÷ (d−1), then σ + ε */
+    assert_int_equal(run("trace --row 0 --digits 3 tests/data/block/cases/post_01.txt"), 0);
+    assert_file_contains(OUT, "无偏方差（平方和除以d−1=4）：σ² = (");
+    assert_file_contains(OUT, "先开方得标准差σ，再加ε：σ+ε = √(16.985)+0.000001 ≈ 4.121");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_refuses_a_block_at_its_setting),
         cmocka_unit_test(test_grad_refuses_a_block_rather_than_the_lone_layers_gradient),
+        cmocka_unit_test(test_run_prints_the_block_as_golden),
+        cmocka_unit_test(test_run_gives_each_rows_mean_variance_and_divisor),
+        cmocka_unit_test(test_run_only_picks_a_block_table_with_its_norm),
+        cmocka_unit_test(test_run_says_width_two_layer_norm_is_always_plus_minus_one),
+        cmocka_unit_test(test_ascii_spells_the_norms_letters_and_keeps_the_table_aligned),
+        cmocka_unit_test(test_trace_walks_the_block_as_golden),
+        cmocka_unit_test(test_trace_writes_out_the_layer_norm_of_a_row),
+        cmocka_unit_test(test_trace_writes_the_annotated_convention_as_it_is),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1652,6 +1652,69 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "“%s”: %s"},
     [AS_MSG_BIN_REWRITE_HINT] = {"这个文件不像numpy或safetensors写出的：用它们重新保存",
         "the file is not as numpy or safetensors write one: save it again with them"},
+    /* the whole block (SPEC §15) */
+    [AS_MSG_BLK_TITLE_PRE] = {"── 整个块（Pre-LN）：先归一化，再进子层，子层的输出加回残差 ──",
+        "── the whole block (pre-LN): normalise, then the sublayer, then add its output back ──"},
+    [AS_MSG_BLK_TITLE_POST] = {"── 整个块（Post-LN）：子层的输出先加回残差，再归一化 ──",
+        "── the whole block (post-LN): add the sublayer's output back, then normalise ──"},
+    [AS_MSG_BLK_NORM_LAYER] = {"%s = LayerNorm(%s)：每一行减去自己的均值μ，除以√(σ²+ε)"
+        "（σ²是(x−μ)²的平均：除以d，不是d−1；ε = %s），再乘γ、加β",
+        "%s = LayerNorm(%s): each row minus its own mean μ, divided by √(σ²+ε) (σ² the mean "
+        "of (x−μ)²: divided by d, not d−1; ε = %s), then times γ plus β"},
+    [AS_MSG_BLK_NORM_ANNOT] = {"%s = LayerNorm(%s)（Annotated Transformer的写法）：每一行减去均值μ，"
+        "除以σ+ε（σ是无偏标准差，平方和除以d−1；ε = %s），再乘γ、加β",
+        "%s = LayerNorm(%s) (the Annotated Transformer's form): each row minus its mean μ, "
+        "divided by σ+ε (σ the unbiased standard deviation, the squares summed and divided by "
+        "d−1; ε = %s), then times γ plus β"},
+    [AS_MSG_BLK_NORM_RMS] = {"%s = RMSNorm(%s)：每一行不减均值，直接除以√(Σx²/d+ε)（ε = %s），再乘γ",
+        "%s = RMSNorm(%s): each row, its mean not subtracted, divided by √(Σx²/d+ε) "
+        "(ε = %s), then times γ"},
+    [AS_MSG_BLK_NORM_NONE] = {"%s = %s（norm: none：不做归一化）",
+        "%s = %s (norm: none: nothing is normalised)"},
+    [AS_MSG_BLK_ROW_LAYER] = {"第%zu行：μ %s，σ² %s，√(σ²+ε) %s",
+        "row %zu: μ %s, σ² %s, √(σ²+ε) %s"},
+    [AS_MSG_BLK_ROW_ANNOT] = {"第%zu行：μ %s，σ²（除以d−1）%s，σ+ε %s",
+        "row %zu: μ %s, σ² (divided by d−1) %s, σ+ε %s"},
+    [AS_MSG_BLK_ROW_RMS] = {"第%zu行：Σx²/d %s，√(Σx²/d+ε) %s",
+        "row %zu: Σx²/d %s, √(Σx²/d+ε) %s"},
+    [AS_MSG_BLK_WIDTH2] = {"（每行只有2个数时，LayerNorm总把它变成[1,−1]或[−1,1]：两个数减去均值后"
+        "一正一负、大小相等，再除以这个大小；ε让它略小于1。所以讲归一化的练习至少用3个数。）",
+        "(with 2 numbers a row, LayerNorm always gives [1,−1] or [−1,1]: minus their mean the "
+        "two are equal and opposite, and are divided by that size; ε makes it a little under "
+        "1. Exercises on normalisation therefore use at least 3 numbers.)"},
+    [AS_MSG_BLK_RESIDUAL] = {"残差：%s = %s + %s，把子层的输出逐格加回它的输入",
+        "the residual: %s = %s + %s, the sublayer's output added back onto its input cell by cell"},
+    [AS_MSG_BLK_FFN] = {"前馈网络：%s的每一行先升到%zu维（U），经过%s，再降回原来的宽度（D）",
+        "the feed-forward network: each row of %s goes up to %zu numbers (U), through %s, and "
+        "back down to its width (D)"},
+    [AS_MSG_BLK_OUTPUT] = {"块的输出：Y = %s", "the block's output: Y = %s"},
+    [AS_MSG_BT_TITLE] = {"── 整个块，第%zu行“%s” ──", "── the whole block, row %zu “%s” ──"},
+    [AS_MSG_BT_READS_N1] = {"（Pre-LN：注意力读的是N1，下面的x就是N1的行）",
+        "(pre-LN: the attention reads N1, so the x below are the rows of N1)"},
+    [AS_MSG_BT_NORM_ROW] = {"%s = %s(%s)，这一行：%s", "%s = %s(%s), this row: %s"},
+    [AS_MSG_BT_MEAN] = {"求均值：%s", "the mean: %s"},
+    [AS_MSG_BT_CENTRE] = {"减去均值：%s", "minus the mean: %s"},
+    [AS_MSG_BT_VAR] = {"方差（平方的平均，除以d=%zu）：%s",
+        "the variance (the mean of the squares, divided by d=%zu): %s"},
+    [AS_MSG_BT_VAR_ANNOT] = {"无偏方差（平方和除以d−1=%zu）：%s",
+        "the unbiased variance (the sum of squares divided by d−1=%zu): %s"},
+    [AS_MSG_BT_DIV_INSIDE] = {"ε加在根号里面，再开方：%s", "ε added under the root, then the root: %s"},
+    [AS_MSG_BT_DIV_OUTSIDE] = {"先开方得标准差σ，再加ε：%s",
+        "the root first (the standard deviation σ), then ε added: %s"},
+    [AS_MSG_BT_MS] = {"平方的平均（不减均值）：%s", "the mean of the squares (no mean subtracted): %s"},
+    [AS_MSG_BT_RMS_DIV] = {"加ε再开方：%s", "ε added, then the root: %s"},
+    [AS_MSG_BT_XHAT] = {"每格除以它：%s", "each cell divided by it: %s"},
+    [AS_MSG_BT_AFFINE] = {"乘γ、加β：%s", "times γ, plus β: %s"},
+    [AS_MSG_BT_AFFINE_RMS] = {"乘γ：%s", "times γ: %s"},
+    [AS_MSG_BT_NO_AFFINE] = {"没有给出γ和β（γ = 1，β = 0）：%s这一行就是x̂",
+        "no γ and β given (γ = 1, β = 0): this row of %s is x̂"},
+    [AS_MSG_BT_RESIDUAL] = {"残差，逐格相加：%s", "the residual, cell by cell: %s"},
+    [AS_MSG_BT_UP] = {"升维：%s", "up: %s"},
+    [AS_MSG_BT_GATE] = {"门：%s", "the gate: %s"},
+    [AS_MSG_BT_ACT] = {"激活，逐格：%s", "the activation, cell by cell: %s"},
+    [AS_MSG_BT_ACT_RULE] = {"其中%s", "where %s"},
+    [AS_MSG_BT_SWIGLU] = {"门和U逐格相乘：%s", "the gate times U, cell by cell: %s"},
+    [AS_MSG_BT_DOWN] = {"降维：%s", "down: %s"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
@@ -1739,10 +1802,13 @@ const char *as_sym_text(int ascii, as_sym sym)
     return symbols[sym][ascii != 0];
 }
 
-/* The typographic punctuation and its ASCII spelling, never longer than the original. */
-static const struct {
+/* A character and its ASCII spelling. */
+typedef struct spelling {
     const char *from, *to;
-} punct[] = {
+} spelling;
+
+/* The typographic punctuation and its ASCII spelling, never longer than the original. */
+static const spelling punct[] = {
     {"\xe2\x80\x9c", "\""}, {"\xe2\x80\x9d", "\""}, /* “ ” */
     {"\xe2\x80\x98", "'"},  {"\xe2\x80\x99", "'"},  /* ‘ ’ */
     {"\xe2\x80\x94", "--"}, {"\xe2\x80\x93", "-"},  /* — – */
@@ -1752,25 +1818,52 @@ static const struct {
     {"\xe2\xb1\xbc", "_j"}, /* ⱼ: o = Σ aⱼvⱼ */
 };
 
-size_t as_ascii_punct(char *s, size_t len)
+/* The mathematical letters of the block's prose (SPEC §15: μ, σ², ε, γ, β, x̂, Σ, √)
+ * and their ASCII spellings, which may be longer than the original (at most 3 times). */
+static const spelling letters[] = {
+    {"\xce\xbc", "mu"},    {"\xcf\x83", "sigma"}, {"\xce\xb5", "eps"},  /* μ σ ε */
+    {"\xce\xb3", "gamma"}, {"\xce\xb2", "beta"},  {"\xce\xa3", "sum"},  /* γ β Σ */
+    {"\xce\xa6", "Phi"},   {"\xcf\x80", "pi"},                          /* Φ π */
+    {"\xc2\xb2", "^2"},    {"\xc2\xb3", "^3"},    {"\xcc\x82", "hat"},  /* ² ³ x̂ */
+    {"\xe2\x88\x9a", "sqrt"}, {"\xe2\x8a\x99", "(.)"}, {"\xe2\x89\x88", "~="}, /* √ ⊙ ≈ */
+    {"\xc3\x97", "x"},     {"\xc2\xb7", "*"},                           /* × · */
+};
+
+/* src[0..len) into dst with each character of tab[0..n) spelt its way; dst may be src
+ * when no spelling is longer than its character. Returns the bytes written. */
+static size_t respell(char *dst, const char *src, size_t len, const spelling *tab, size_t n)
 {
-    size_t r = 0, w = 0, k;
+    size_t r = 0, w = 0, k, m = 0;
 
     while (r < len) {
-        for (k = 0; k < sizeof punct / sizeof punct[0]; k++)
-            if (len - r >= 3 && memcmp(s + r, punct[k].from, 3) == 0)
+        for (k = 0; k < n; k++) {
+            m = strlen(tab[k].from);
+            if (len - r >= m && memcmp(src + r, tab[k].from, m) == 0)
                 break;
-        if (k == sizeof punct / sizeof punct[0]) {
-            s[w++] = s[r++];
+        }
+        if (k == n) {
+            dst[w++] = src[r++];
             continue;
         }
-        memcpy(s + w, punct[k].to, strlen(punct[k].to));
-        w += strlen(punct[k].to);
-        r += 3;
+        memcpy(dst + w, tab[k].to, strlen(tab[k].to));
+        w += strlen(tab[k].to);
+        r += m;
     }
+    return w;
+}
+
+size_t as_ascii_punct(char *s, size_t len)
+{
+    const size_t w = respell(s, s, len, punct, sizeof punct / sizeof punct[0]);
+
     if (w < len)
         s[w] = '\0';
     return w;
+}
+
+size_t as_ascii_letters(char *dst, const char *src, size_t len)
+{
+    return respell(dst, src, len, letters, sizeof letters / sizeof letters[0]);
 }
 
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii)
