@@ -148,6 +148,123 @@ static void test_trace_writes_the_annotated_convention_as_it_is(void **state)
     assert_file_contains(OUT, "先开方得标准差σ，再加ε：σ+ε = √(16.985)+0.000001 ≈ 4.121");
 }
 
+/* ---- check: the block's tables by the same cell rule, and its named mistakes ---- */
+
+#define MISTAKES "tests/data/block/mistakes/"
+
+/* The "diagnosis" JSON gives table `table` in the last check's output: its code, "null",
+ * or "" when the table is not there; into buf. */
+static const char *diagnosis_of(char *buf, size_t size, const char *table)
+{
+    char *json = slurp(OUT), key[64];
+    const char *at, *d;
+
+    buf[0] = '\0';
+    assert_non_null(json);
+    snprintf(key, sizeof key, "{\"name\": \"%s\",", table);
+    if ((at = strstr(json, key)) != NULL && (d = strstr(at, "\"diagnosis\": ")) != NULL) {
+        d += strlen("\"diagnosis\": ");
+        snprintf(buf, size, "%.*s", (int)strcspn(d, ",}"), d);
+    }
+    free(json);
+    return buf;
+}
+
+static void test_check_marks_the_blocks_own_run_output_right(void **state)
+{
+    (void)state;
+    /* every table run prints reads back as an answer and is right: 7 of the attention,
+     * N1 H1 N2 U F D H2 of the block (Y = H2 is no table of its own without lnf) */
+    assert_int_equal(run(PRE), 0);
+    assert_int_equal(sh("cp " OUT " build/tests/block_teach_run.txt"), 0);
+    assert_int_equal(run("check " PRE " build/tests/block_teach_run.txt"), 0);
+    assert_file_contains(OUT, "得分：14/14");
+    assert_file_contains(OUT, "N1：正确");
+    assert_file_contains(OUT, "H2：正确");
+    assert_int_equal(run("run --digits 3 --lang en " POST), 0);
+    assert_int_equal(sh("cp " OUT " build/tests/block_teach_run.txt"), 0);
+    assert_int_equal(run("check --lang en " POST " build/tests/block_teach_run.txt"), 0);
+    assert_file_contains(OUT, "score: 8/8");
+}
+
+static void test_check_grades_torch_references_of_a_block_right(void **state)
+{
+    (void)state;
+    /* the tables PyTorch computed (make_mistakes.py: torch.nn.LayerNorm, GELU, RMSNorm),
+     * written to 6 decimals, are right; the final norm's Y too */
+    assert_int_equal(run("check --format json " MISTAKES "block_a.txt " MISTAKES "a_right.txt"), 0);
+    assert_file_contains(OUT, "\"score\": 9, \"max\": 15");
+    assert_int_equal(run("check " MISTAKES "block_b.txt " MISTAKES "b_right.txt"), 0);
+    assert_int_equal(run("check " MISTAKES "block_c.txt " MISTAKES "c_right.txt"), 0);
+}
+
+/* Each answers file of make_mistakes.py holds one convention mistake at one table and
+ * the next table done right from it: the mistake is named there, once, and the next
+ * table is carried_error. */
+static void test_check_names_each_convention_mistake_once_where_it_is_made(void **state)
+{
+    static const struct {
+        const char *problem, *answers, *table, *code, *next;
+    } c[] = {
+        {"block_a", "a_ln_unbiased", "N2", "\"ln_unbiased\"", "U"},
+        {"block_a", "a_ln_eps_outside", "N2", "\"ln_eps_outside\"", "U"},
+        {"block_a", "a_ln_no_affine", "N2", "\"ln_no_affine\"", "U"},
+        {"block_a", "a_n1_unbiased", "N1", "\"ln_unbiased\"", NULL},
+        {"block_a", "a_gelu_tanh_for_erf", "F", "\"gelu_tanh_for_erf\"", "D"},
+        {"block_a", "a_relu_for_gelu", "F", "\"relu_for_gelu\"", "D"},
+        {"block_a", "a_no_residual", "H1", "\"no_residual\"", "N2"},
+        {"block_a", "a_residual_from_normed", "H1", "\"residual_from_normed\"", NULL},
+        {"block_a", "a_post_for_pre", "H1", "\"post_for_pre\"", "N2"},
+        {"block_a", "a_h2_no_residual", "H2", "\"no_residual\"", NULL},
+        {"block_b", "b_rms_with_mean", "N2", "\"rms_with_mean\"", NULL},
+        {"block_b", "b_gelu_erf_for_tanh", "F", "\"gelu_erf_for_tanh\"", NULL},
+        {"block_c", "c_no_residual", "H1", "\"no_residual\"", NULL},
+    };
+    char cmd[512], buf[64];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+        snprintf(cmd, sizeof cmd, "check --format json " MISTAKES "%s.txt " MISTAKES "%s.txt",
+                 c[i].problem, c[i].answers);
+        assert_int_equal(run(cmd), 1);
+        if (strcmp(diagnosis_of(buf, sizeof buf, c[i].table), c[i].code) != 0) {
+            print_error("%s: %s diagnosed %s, expected %s\n", c[i].answers, c[i].table, buf, c[i].code);
+            fail();
+        }
+        if (c[i].next != NULL)
+            assert_string_equal(diagnosis_of(buf, sizeof buf, c[i].next), "\"carried_error\"");
+    }
+}
+
+static void test_check_teaches_the_mistake_in_words(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check " MISTAKES "block_a.txt " MISTAKES "a_ln_unbiased.txt"), 1);
+    assert_file_contains(OUT, "诊断：ln_unbiased");
+    assert_file_contains(OUT, "torch的LayerNorm求σ²时除以d：σ² = Σ(x−μ)²/d");
+    assert_file_contains(OUT, "U：");
+    assert_int_equal(run("check --lang en " MISTAKES "block_a.txt " MISTAKES "a_ln_eps_outside.txt"), 1);
+    assert_file_contains(OUT, "torch's LayerNorm adds it under the root: divide by √(σ²+ε)");
+    /* a class: the mistakes counted once per student */
+    assert_int_equal(run("check --lang en " MISTAKES "block_a.txt " MISTAKES "a_ln_unbiased.txt "
+                         MISTAKES "a_post_for_pre.txt " MISTAKES "a_right.txt"), 1);
+    assert_file_contains(OUT, "ln_unbiased");
+    assert_file_contains(OUT, "post_for_pre");
+}
+
+static void test_check_refuses_a_head_on_a_block_table(void **state)
+{
+    (void)state;
+    write_text("build/tests/block_teach_ans.txt", "N1_h0 = [[1, 0, 0, 0]]\n");
+    assert_int_equal(run("check --lang en " PRE " build/tests/block_teach_ans.txt"), 2);
+    assert_file_contains(ERR, "block_teach_ans.txt:1:1: error:");
+    write_text("build/tests/block_teach_ans.txt", "N2 = [[1, 0]]\n");
+    assert_int_equal(run("check --lang en " POST " build/tests/block_teach_ans.txt"), 2);
+    assert_file_contains(ERR, "block_teach_ans.txt:1:1: error:"); /* post has no N2 */
+    assert_file_contains(ERR, "hint: N1 and N2 are the tables of block: pre");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +278,11 @@ int main(void)
         cmocka_unit_test(test_trace_walks_the_block_as_golden),
         cmocka_unit_test(test_trace_writes_out_the_layer_norm_of_a_row),
         cmocka_unit_test(test_trace_writes_the_annotated_convention_as_it_is),
+        cmocka_unit_test(test_check_marks_the_blocks_own_run_output_right),
+        cmocka_unit_test(test_check_grades_torch_references_of_a_block_right),
+        cmocka_unit_test(test_check_names_each_convention_mistake_once_where_it_is_made),
+        cmocka_unit_test(test_check_teaches_the_mistake_in_words),
+        cmocka_unit_test(test_check_refuses_a_head_on_a_block_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

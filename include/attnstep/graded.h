@@ -25,6 +25,17 @@ typedef enum as_diag {
     AS_DIAG_KEYS_FOR_VALUES,    /* O mixed from the Keys (A·K) */
     AS_DIAG_WRONG_WEIGHTS,      /* Q, K or V made with another W table */
     AS_DIAG_TORCH_LAYOUT,       /* a projection made with the transposed W (X@Wᵀ) */
+    /* the whole block's conventions (SPEC §15) */
+    AS_DIAG_LN_UNBIASED,        /* σ² divided by d−1 where torch divides by d */
+    AS_DIAG_LN_EPS_OUTSIDE,     /* ε added to σ instead of under the root */
+    AS_DIAG_LN_NO_AFFINE,       /* γ and β forgotten */
+    AS_DIAG_RMS_WITH_MEAN,      /* the mean subtracted in RMSNorm */
+    AS_DIAG_GELU_TANH_FOR_ERF,  /* GELU's tanh approximation where the exact erf form is asked */
+    AS_DIAG_GELU_ERF_FOR_TANH,  /* the exact GELU where the tanh approximation is asked */
+    AS_DIAG_RELU_FOR_GELU,      /* ReLU where GELU is asked */
+    AS_DIAG_NO_RESIDUAL,        /* the residual left out: the sublayer's output alone */
+    AS_DIAG_RESIDUAL_FROM_NORMED, /* the normalised input added back (H1 = N1 + O) */
+    AS_DIAG_POST_FOR_PRE,       /* the norm after the add where the block is pre */
     AS_DIAG_COUNT
 } as_diag;
 

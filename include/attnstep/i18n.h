@@ -879,6 +879,28 @@ typedef enum as_msg {
     AS_MSG_BT_ACT_RULE,       /* %s the activation's formula */
     AS_MSG_BT_SWIGLU,         /* %s "F[0] = G[0] ⊙ U[0] = […] ≈ […]" */
     AS_MSG_BT_DOWN,           /* %s "D[0] = F[0]Wdown = […] ≈ […]" */
+    /* the whole block's named mistakes (SPEC §15): check's teaching sentence, the tutor's words */
+    AS_MSG_DIAG_LN_UNBIASED,
+    AS_MSG_DIAG_LN_EPS_OUTSIDE,
+    AS_MSG_DIAG_LN_NO_AFFINE,
+    AS_MSG_DIAG_RMS_WITH_MEAN,
+    AS_MSG_DIAG_GELU_TANH_FOR_ERF,
+    AS_MSG_DIAG_GELU_ERF_FOR_TANH,
+    AS_MSG_DIAG_RELU_FOR_GELU,
+    AS_MSG_DIAG_NO_RESIDUAL,
+    AS_MSG_DIAG_RESIDUAL_FROM_NORMED,
+    AS_MSG_DIAG_POST_FOR_PRE,
+    AS_MSG_PR_NAME_LN_UNBIASED,
+    AS_MSG_PR_NAME_LN_EPS_OUTSIDE,
+    AS_MSG_PR_NAME_LN_NO_AFFINE,
+    AS_MSG_PR_NAME_RMS_WITH_MEAN,
+    AS_MSG_PR_NAME_GELU_TANH_FOR_ERF,
+    AS_MSG_PR_NAME_GELU_ERF_FOR_TANH,
+    AS_MSG_PR_NAME_RELU_FOR_GELU,
+    AS_MSG_PR_NAME_NO_RESIDUAL,
+    AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED,
+    AS_MSG_PR_NAME_POST_FOR_PRE,
+    AS_MSG_CHK_NO_SUCH_BLOCK_HINT, /* which block tables come with which settings */
     AS_MSG_COUNT
 } as_msg;
 

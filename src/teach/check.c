@@ -3,6 +3,8 @@
  * the step-by-step judgement from the student's own earlier tables (ownchain.c). A wrong
  * table's mistake is named by diagnose.c. */
 #include "attnstep/check.h"
+#include "attnstep/block.h"
+#include "attnstep/blockcheck.h"
 #include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
 
@@ -57,7 +59,13 @@ static int per_head(as_answer_kind kind)
 
 static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
 {
-    return as_trace_table(t, as_tab_of_answer(kind));
+    static const as_matrix none; /* a table the run did not make */
+    const as_matrix *m;
+
+    if (!as_block_answer(kind))
+        return as_trace_table(t, as_tab_of_answer(kind));
+    m = t->block != NULL ? as_block_table(t->block, as_tab_of_answer(kind)) : NULL;
+    return m != NULL ? m : &none;
 }
 
 /* Where a row of S or A written with fewer cells than the row begins, or -1 when it is
@@ -164,17 +172,21 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
 
     if (named >= (long)p->heads || (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE)))
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
+    if (named >= 0 && as_block_answer(g->kind)) /* the block's tables are the layer's, no head's */
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
     g->head = named;
     if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
-        g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
+        g->kind > AS_ANS_V && !as_block_answer(g->kind) && (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
     if (g->head < 0 && per_head(g->kind))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
     whole = g->head < 0 ? layer_table(t, g->kind)
             : g->kind == AS_ANS_RESCALE ? &t->head[g->head].sums /* f1: as many rows */
                                   : as_head_table(&t->head[g->head], g->kind);
-    if (whole->v == NULL) /* PE, Qr, Kr, B without their positions */
-        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE, AS_MSG_CHK_NO_SUCH_TABLE_HINT);
+    if (whole->v == NULL) /* PE, Qr, Kr, B without their positions; the block's without it */
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE,
+                          as_block_answer(g->kind) ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
+                                                   : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
     g->expected = *whole;
@@ -217,7 +229,13 @@ static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const 
  * comes after its table. */
 long as_grade_order(const as_table_grade *g)
 {
-    const long group = g->head >= 0 ? 1 : g->kind <= AS_ANS_V ? 0 : g->kind == AS_ANS_C ? 2 : 3;
+    /* N1 (pre) comes first: the attention reads it; the block's other tables after O */
+    const long group = g->kind == AS_ANS_N1 ? 0
+                       : as_block_answer(g->kind) ? 5
+                       : g->head >= 0           ? 2
+                       : g->kind <= AS_ANS_V    ? 1
+                       : g->kind == AS_ANS_C    ? 3
+                                                : 4;
 
     return ((group * (long)(AS_MAX_DIM + 1) + g->head + 1) * AS_ANS_KINDS + g->kind) *
                (long)(AS_MAX_DIM + 1) + g->row + 1;
@@ -425,20 +443,38 @@ static uint64_t origins(uint64_t bits, const uint64_t *origin, size_t count)
 /* Judges table i: right against the truth; else right or carried_error when its step,
  * done on the student's own earlier tables, gives it (carried from where the mistake
  * was made, origin[]); else wrong, with its mistake. */
-static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_set,
-                 uint64_t *origin, const as_check_opts *o)
+/* A wrong block table (N1 … Y): its step on the student's own tables (blockcheck.c).
+ * *agrees and *from as that step says; the convention mistake named when one fits. */
+static int judge_block(as_grade *g, size_t i, const as_chain_cache *cache, const as_trace *t,
+                       const as_check_opts *o, int *agrees, uint64_t *from)
+{
+    return as_block_judge(&g->table[i], g->table, i, cache->p, t, o->tol, agrees, from);
+}
+
+static int judge(as_grade *g, size_t i, as_chain_cache *cache, const as_trace *t,
+                 uint64_t *wrong_set, uint64_t *origin, const as_check_opts *o)
 {
     as_table_grade *e = &g->table[i];
     const as_chain *right;
-    int too_few;
+    uint64_t from = 0;
+    int too_few, agrees = 0;
 
     if (grade_cells(e, o, &too_few) != 0)
         return -1;
-    if (!e->correct && !too_few && e->kind < AS_ANS_PE) { /* positions' tables: no chain */
-        if ((right = as_chain_get(cache, 0)) == NULL)
-            return -1;
-        if (agrees_with(e, as_chain_slot_of(right, cache->p, e), o->tol)) {
-            const uint64_t bad = sources(e, as_chain_slot_of(right, cache->p, e)) & *wrong_set;
+    if (!e->correct && !too_few && (e->kind < AS_ANS_PE || as_block_answer(e->kind))) {
+        /* positions' tables have no chain; the block's have their own steps */
+        if (as_block_answer(e->kind)) {
+            if (judge_block(g, i, cache, t, o, &agrees, &from) != 0)
+                return -1;
+        } else {
+            if ((right = as_chain_get(cache, 0)) == NULL)
+                return -1;
+            agrees = agrees_with(e, as_chain_slot_of(right, cache->p, e), o->tol);
+            if (agrees)
+                from = sources(e, as_chain_slot_of(right, cache->p, e));
+        }
+        if (agrees) {
+            const uint64_t bad = from & *wrong_set;
             if (bad == 0) {
                 e->correct = 1; /* right from the student's own rounded tables */
                 e->nwrong = 0;
@@ -447,7 +483,7 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
                 origin[i] = origins(bad, origin, i);
                 name_sources(e, g, origin[i]);
             }
-        } else if (as_diagnose(e, cache, o->tol) != 0) {
+        } else if (!as_block_answer(e->kind) && as_diagnose(e, cache, o->tol) != 0) {
             return -1;
         }
     }
@@ -492,8 +528,9 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     long head;
     size_t h;
 
-    if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_MAX || head >= (long)p->heads ||
-        (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
+    if (as_answer_name(name, &kind, &head) != 0 || (kind >= AS_ANS_MAX && !as_block_answer(kind)) ||
+        head >= (long)p->heads ||
+        (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE || as_block_answer(kind))))
         return -1;
     if (t == NULL)
         return 0; /* the name alone: as_check_ask() */
@@ -564,7 +601,7 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
         return asked_words(g, p, t, expect, NULL, err);
     if (p->in->ask != NULL)
         return asked_words(g, p, t, p->in->ask, &p->in->ask_pos, err);
-    if ((g->mark = calloc(3 * p->heads + 5, sizeof *g->mark)) == NULL)
+    if ((g->mark = calloc(3 * p->heads + 5 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
         return -1;
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
         ask(g, t, k, -1);
@@ -574,6 +611,9 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     if (p->heads > 1 && p->Wo != NULL)
         ask(g, t, AS_ANS_C, -1);
     ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+    for (k = AS_ANS_N1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
+        if (layer_table(t, k)->v != NULL && (k != AS_ANS_Y || p->final_norm))
+            ask(g, t, k, -1);
     return 0;
 }
 
@@ -690,7 +730,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
         g->table[i].index = i;
-        if (judge(g, i, &cache, &wrong_set, origin, o) != 0)
+        if (judge(g, i, &cache, t, &wrong_set, origin, o) != 0)
             goto nomem;
         g->correct &= g->table[i].correct;
     }

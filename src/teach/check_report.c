@@ -110,7 +110,18 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
         [AS_DIAG_TRANSPOSED] = AS_MSG_DIAG_TRANSPOSED,
         [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_DIAG_KEYS_FOR_VALUES,
         [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_DIAG_WRONG_WEIGHTS,
-        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT};
+        [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT,
+        [AS_DIAG_LN_UNBIASED] = AS_MSG_DIAG_LN_UNBIASED,
+        [AS_DIAG_LN_EPS_OUTSIDE] = AS_MSG_DIAG_LN_EPS_OUTSIDE,
+        [AS_DIAG_LN_NO_AFFINE] = AS_MSG_DIAG_LN_NO_AFFINE,
+        [AS_DIAG_RMS_WITH_MEAN] = AS_MSG_DIAG_RMS_WITH_MEAN,
+        [AS_DIAG_GELU_TANH_FOR_ERF] = AS_MSG_DIAG_GELU_TANH_FOR_ERF,
+        [AS_DIAG_GELU_ERF_FOR_TANH] = AS_MSG_DIAG_GELU_ERF_FOR_TANH,
+        [AS_DIAG_RELU_FOR_GELU] = AS_MSG_DIAG_RELU_FOR_GELU,
+        [AS_DIAG_NO_RESIDUAL] = AS_MSG_DIAG_NO_RESIDUAL,
+        [AS_DIAG_RESIDUAL_FROM_NORMED] = AS_MSG_DIAG_RESIDUAL_FROM_NORMED,
+        [AS_DIAG_POST_FOR_PRE] = AS_MSG_DIAG_POST_FOR_PRE,
+    };
     static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
     const int made = g->detail / 3 % 3, used = g->detail % 3;
     char sqrt_dk[32];
