@@ -237,6 +237,24 @@ static void test_check_names_each_convention_mistake_once_where_it_is_made(void 
     }
 }
 
+static void test_check_carries_a_wrong_n1_through_the_attention_it_feeds(void **state)
+{
+    static const char *const later[] = {"Q", "K", "V", "QKT", "S", "A", "O", "H1"};
+    char buf[64];
+    size_t i;
+
+    (void)state;
+    /* pre: the attention reads N1, so a student's unbiased N1 with every attention table
+     * done right on it (torch, make_mistakes.py) is named once, on N1 */
+    assert_int_equal(run("check --format json " MISTAKES "block_a.txt " MISTAKES "a_n1_unbiased_on.txt"), 1);
+    assert_string_equal(diagnosis_of(buf, sizeof buf, "N1"), "\"ln_unbiased\"");
+    for (i = 0; i < sizeof later / sizeof later[0]; i++)
+        if (strcmp(diagnosis_of(buf, sizeof buf, later[i]), "\"carried_error\"") != 0) {
+            print_error("%s: %s, expected carried_error\n", later[i], buf);
+            fail();
+        }
+}
+
 static void test_check_teaches_the_mistake_in_words(void **state)
 {
     (void)state;
@@ -281,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_check_marks_the_blocks_own_run_output_right),
         cmocka_unit_test(test_check_grades_torch_references_of_a_block_right),
         cmocka_unit_test(test_check_names_each_convention_mistake_once_where_it_is_made),
+        cmocka_unit_test(test_check_carries_a_wrong_n1_through_the_attention_it_feeds),
         cmocka_unit_test(test_check_teaches_the_mistake_in_words),
         cmocka_unit_test(test_check_refuses_a_head_on_a_block_table),
     };

@@ -451,6 +451,28 @@ static int judge_block(as_grade *g, size_t i, const as_chain_cache *cache, const
     return as_block_judge(&g->table[i], g->table, i, cache->p, t, o->tol, agrees, from);
 }
 
+/* With block: pre the attention reads N1: when the student gave N1 whole, their own
+ * chain starts from it (*q is p reading their N1; ownchain.c then counts its rounding and
+ * taints the projections with it); else *q is p. */
+static void own_n1(as_problem *q, const as_problem *p, const as_trace *t, const as_grade *g)
+{
+    size_t i;
+
+    *q = *p;
+    if (t->block == NULL || p->block != AS_BLOCK_PRE)
+        return;
+    for (i = 0; i < g->count; i++) {
+        const as_table_grade *e = &g->table[i];
+        if (e->kind == AS_ANS_N1 && e->row < 0 && e->own == NULL &&
+            e->given->value.rows == p->X->rows && e->given->value.cols == p->X->cols) {
+            q->X = &e->given->value;
+            if (!p->cross)
+                q->Xkv = q->X;
+            return;
+        }
+    }
+}
+
 static int judge(as_grade *g, size_t i, as_chain_cache *cache, const as_trace *t,
                  uint64_t *wrong_set, uint64_t *origin, const as_check_opts *o)
 {
@@ -710,6 +732,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
 {
     as_chain_cache cache;
+    as_problem q;
     uint64_t wrong_set = 0, *origin = NULL;
     size_t i;
     int rc;
@@ -724,7 +747,8 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         goto fail;
     if (g->count > 0) /* none (a blank file, only X, W ...): every table asked is missing */
         qsort(g->table, g->count, sizeof *g->table, by_book_order);
-    as_chain_cache_init(&cache, p, &t->M, g->table, g->count);
+    own_n1(&q, p, t, g);
+    as_chain_cache_init(&cache, &q, &t->M, g->table, g->count);
     if ((origin = calloc(g->count ? g->count : 1, sizeof *origin)) == NULL)
         goto nomem;
     g->correct = 1;

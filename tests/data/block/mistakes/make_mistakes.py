@@ -38,12 +38,18 @@ Wdown = t([[0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, 0.5, 0.5]])
 EPS = 0.25  # large, so that where ε goes shows at 6 decimals
 
 
-def attention(x):
+def attention_tables(x):
     q, k, v = x @ Wq, x @ Wk, x @ Wv
-    s = q @ k.T / math.sqrt(q.shape[1])
+    qkt = q @ k.T
+    s = qkt / math.sqrt(q.shape[1])
     n = s.shape[0]
     s = s.masked_fill(torch.triu(torch.ones(n, n, dtype=torch.bool), 1), float("-inf"))
-    return torch.softmax(s, dim=-1) @ v
+    a = torch.softmax(s, dim=-1)
+    return [("Q", q), ("K", k), ("V", v), ("QKT", qkt), ("S", s), ("A", a), ("O", a @ v)]
+
+
+def attention(x):
+    return attention_tables(x)[-1][1]
 
 
 def layer_norm(x, g, b, ddof=0, outside=False, eps=EPS):
@@ -74,7 +80,8 @@ def gelu_tanh(u):
 
 
 def mat(name, m):
-    rows = ",\n     ".join("[" + ", ".join(f"{v:.6f}" for v in r) + "]" for r in m.tolist())
+    rows = ",\n     ".join("[" + ", ".join("-inf" if v == float("-inf") else f"{v:.6f}" for v in r) + "]"
+                             for r in m.tolist())
     return f"{name} = [{rows}]\n"
 
 
@@ -126,6 +133,8 @@ wrong = layer_norm(H1, None, None)
 answers("a_ln_no_affine", "N2 without γ and β, U from it", [("H1", H1), ("N2", wrong), ("U", up(wrong))])
 wrong = layer_norm(X, G1, B1, ddof=1)
 answers("a_n1_unbiased", "N1 with σ² divided by d−1", [("N1", wrong)])
+answers("a_n1_unbiased_on", "N1 with σ² divided by d−1, the attention done right on it",
+        [("N1", wrong)] + attention_tables(wrong) + [("H1", X + attention(wrong))])
 wrong = gelu_tanh(U)
 answers("a_gelu_tanh_for_erf", "F by GELU's tanh form, D from it", [("U", U), ("F", wrong), ("D", wrong @ Wdown)])
 wrong = torch.relu(U)
