@@ -283,6 +283,51 @@ static void test_check_refuses_a_head_on_a_block_table(void **state)
     assert_file_contains(ERR, "hint: N1 and N2 are the tables of block: pre");
 }
 
+/* ---- practice: the block's tables asked too, their mistakes named ---- */
+
+/* Runs `attnstep practice ARGS` with the lines of input on its standard input (run()
+ * gives it /dev/null); returns its exit status. */
+static int practice(const char *args, const char *input)
+{
+    const char *bin = getenv("ATTNSTEP_BIN"), *wrap = getenv("ATTNSTEP_WRAP");
+
+    write_text("build/tests/block_teach_in.txt", input);
+    return sh("%s %s practice %s <build/tests/block_teach_in.txt >" CLI_OUT " 2>" CLI_ERR,
+              wrap ? wrap : "", bin ? bin : "build/attnstep", args);
+}
+
+static void test_practice_asks_the_blocks_tables_in_its_order(void **state)
+{
+    (void)state;
+    /* every cell: the attention's (QKT, S, A, O: 3 + 3 + 3 + 12 asked) after N1, then
+     * H1 N2 U F D H2 (Y = H2 without lnf is not asked again) */
+    assert_int_equal(practice(PRE, "q\n"), 1);
+    assert_file_contains(OUT, "── N1 ──");
+    assert_file_contains(OUT, "用到：X[0][0] = 1、μ = 0.25、√(σ²+ε) ≈ 0.4330242487、γ[0] = 1、β[0] = 0");
+    assert_int_equal(practice("--only N1,H1,U,F,D,H2,Y --lang en " PRE, "q\n"), 1);
+    assert_file_contains(OUT, "── N1 ──");
+    /* N1 12, H1 12, U 9, F 9, D 12, H2 12 cells: Y is the last table again */
+    assert_file_contains(OUT, "Stopped: 66 cells not done.");
+}
+
+static void test_practice_names_a_block_mistake_and_works_the_cell(void **state)
+{
+    (void)state;
+    /* make_mistakes.py: the unbiased N1[0][0] is 1.840990, the right one 1.9508401285:
+     * (1 − 0.25)/√(0.1875 + 0.25)×1.5 + 0.25 (ε 0.25, γ 1.5, β 0.25) */
+    assert_int_equal(practice("--only N1 " MISTAKES "block_a.txt", "1.84099\n1.9508\nq\n"), 1);
+    assert_file_contains(OUT, "很可能是因为方差除以了d−1");
+    assert_file_contains(OUT, "这一格这样算：(1−0.25)/0.6614378278×1.5+0.25 ≈ 1.9508401285；你写的是1.84099。");
+    assert_file_contains(OUT, "对！");
+    /* H1 written as O alone (no_residual), F by GELU's tanh form */
+    assert_int_equal(practice("--only H1 --lang en " MISTAKES "block_a.txt", "0.97542\nq\n"), 1);
+    assert_file_contains(OUT, "the residual was left out");
+    assert_file_contains(OUT, "This cell is: 1+0.9754200643 ≈ 1.9754200643; you wrote 0.97542.");
+    assert_int_equal(practice("--only F " MISTAKES "block_a.txt", "-0.158066\nq\n"), 1);
+    assert_file_contains(OUT, "很可能是因为用了GELU的tanh近似");
+    assert_file_contains(OUT, "这一格这样算：GELU(-0.5306583398) ≈ -0.1580447953");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +347,8 @@ int main(void)
         cmocka_unit_test(test_check_carries_a_wrong_n1_through_the_attention_it_feeds),
         cmocka_unit_test(test_check_teaches_the_mistake_in_words),
         cmocka_unit_test(test_check_refuses_a_head_on_a_block_table),
+        cmocka_unit_test(test_practice_asks_the_blocks_tables_in_its_order),
+        cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,4 +26,10 @@ int as_block_answer(as_answer_kind k);
 int as_block_judge(as_table_grade *g, const as_table_grade *ans, size_t n, const as_problem *p,
                    const as_trace *t, double tol, int *agrees, uint64_t *sources);
 
+/* The values the block's convention mistakes give cell (i, c) of table k, each step done
+ * the mistake's way on the run's own earlier tables (the tutor shows those, right):
+ * fits[0..n) and vals[0..n), at most max. Returns n, or (size_t)-1 when memory ran out. */
+size_t as_block_mistake_cells(as_fit *fits, double *vals, size_t max, const as_problem *p,
+                              const as_trace *t, as_answer_kind k, size_t i, size_t c);
+
 #endif

@@ -16,11 +16,15 @@ const char *as_table_name(as_table t)
 }
 
 /* The --only table named by s[0..len), in any case, or one of its spellings; -1 when
- * none. */
+ * none. A name spelt exactly as a table's comes first: "F" is the block's F, though
+ * "f" (the online softmax's rescale factor, no --only table) comes before it in any case. */
 static int table_lookup(const char *s, size_t len)
 {
-    const int t = as_tab_lookup(s, len, 1);
+    int t = as_tab_lookup(s, len, 0);
 
+    if (t >= 0 && as_tab_table((as_tab)t) >= 0)
+        return as_tab_table((as_tab)t);
+    t = as_tab_lookup(s, len, 1);
     return t < 0 ? -1 : as_tab_table((as_tab)t);
 }
 

@@ -50,6 +50,12 @@ typedef struct judging {
     double tol;
     as_matrix err;  /* how far the rounding of the tables read can move each cell */
     int nomem;
+    /* what is done with a mistake's table: compared with g (check), or its cell (i, j)
+     * kept (practice) */
+    void (*found)(struct judging *j, as_diag d, as_matrix *alt, as_matrix *alt_err, int rc);
+    size_t ci, cj, nvals, max;
+    as_fit *fits;
+    double *vals;
 } judging;
 
 /* o = the student's whole answer of kind k (the run's table truth when there is none). */
@@ -199,10 +205,11 @@ static int act_of(as_matrix *out, as_matrix *err, const as_matrix *u, const as_m
 /* Nonzero when every cell g wrote stands for the cell of want, widened by j->err. */
 static int gives(const judging *j, const as_matrix *want)
 {
-    const as_matrix *w = &j->g->given->value, *u = &j->g->given->unit;
+    const as_matrix *w = j->g->given ? &j->g->given->value : NULL;
+    const as_matrix *u = j->g->given ? &j->g->given->unit : NULL;
     size_t i;
 
-    if (want->v == NULL || w->rows != want->rows || w->cols != want->cols)
+    if (j->g->given == NULL || want->v == NULL || w->rows != want->rows || w->cols != want->cols)
         return 0;
     for (i = 0; i < w->rows * w->cols; i++)
         if (!as_answer_cell_ok(w->v[i], u->v[i], want->v[i], j->tol,
@@ -214,7 +221,7 @@ static int gives(const judging *j, const as_matrix *want)
 /* Adds mistake d to g's fits when alt gives the student's table, within what the
  * rounding of the tables read can move alt itself (alt_err; when empty, the right
  * step's); frees both. */
-static void try_mistake(judging *j, as_diag d, as_matrix *alt, as_matrix *alt_err, int rc)
+static void compare_mistake(judging *j, as_diag d, as_matrix *alt, as_matrix *alt_err, int rc)
 {
     as_table_grade *g = j->g;
     as_matrix right = j->err;
@@ -227,6 +234,23 @@ static void try_mistake(judging *j, as_diag d, as_matrix *alt, as_matrix *alt_er
     j->err = right;
     as_matrix_free(alt);
     as_matrix_free(alt_err);
+}
+
+/* Keeps the cell (ci, cj) of mistake d's table alt; frees alt and alt_err. */
+static void keep_cell(judging *j, as_diag d, as_matrix *alt, as_matrix *alt_err, int rc)
+{
+    j->nomem |= rc != 0;
+    if (rc == 0 && j->ci < alt->rows && j->cj < alt->cols && j->nvals < j->max) {
+        j->fits[j->nvals] = (as_fit){d, 0};
+        j->vals[j->nvals++] = AS_AT(*alt, j->ci, j->cj);
+    }
+    as_matrix_free(alt);
+    as_matrix_free(alt_err);
+}
+
+static void try_mistake(judging *j, as_diag d, as_matrix *alt, as_matrix *alt_err, int rc)
+{
+    j->found(j, d, alt, alt_err, rc);
 }
 
 /* The convention mistakes of a norm of x (ln_unbiased, ln_eps_outside, ln_no_affine,
@@ -455,7 +479,7 @@ static int step(judging *j, as_matrix *calc, uint64_t *bits)
 int as_block_judge(as_table_grade *g, const as_table_grade *ans, size_t n, const as_problem *p,
                    const as_trace *t, double tol, int *agrees, uint64_t *sources)
 {
-    judging j = {g, ans, n, p, t->block, &t->O, tol, {0}, 0};
+    judging j = {g, ans, n, p, t->block, &t->O, tol, {0}, 0, compare_mistake, 0, 0, 0, 0, NULL, NULL};
     as_matrix calc = {0};
     int rc;
 
@@ -478,4 +502,24 @@ int as_block_judge(as_table_grade *g, const as_table_grade *ans, size_t n, const
     as_matrix_free(&calc);
     as_matrix_free(&j.err);
     return rc != 0 || j.nomem ? -1 : 0;
+}
+
+size_t as_block_mistake_cells(as_fit *fits, double *vals, size_t max, const as_problem *p,
+                              const as_trace *t, as_answer_kind k, size_t i, size_t c)
+{
+    as_table_grade g;
+    judging j = {&g, NULL, 0, p, t->block, &t->O, -1, {0}, 0, keep_cell, i, c, 0, max, fits, vals};
+    as_matrix calc = {0};
+    uint64_t bits;
+    int rc;
+
+    if (t->block == NULL || !as_block_answer(k))
+        return 0;
+    memset(&g, 0, sizeof g);
+    g.kind = k;
+    g.row = -1;
+    rc = step(&j, &calc, &bits); /* no answer given: every mistake of the step is kept */
+    as_matrix_free(&calc);
+    as_matrix_free(&j.err);
+    return rc != 0 || j.nomem ? (size_t)-1 : j.nvals;
 }
