@@ -328,6 +328,32 @@ static void test_practice_names_a_block_mistake_and_works_the_cell(void **state)
     assert_file_contains(OUT, "这一格这样算：GELU(-0.5306583398) ≈ -0.1580447953");
 }
 
+/* ---- the document formats and worksheets follow the block ---- */
+
+static void test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables(void **state)
+{
+    (void)state;
+    assert_int_equal(run("run --format md " PRE), 0);
+    assert_file_contains(OUT, "**X** =");
+    assert_file_contains(OUT, "**N1** ≈");
+    assert_file_contains(OUT, "**Wup** =");
+    assert_file_contains(OUT, "**H2** ≈");
+    assert_file_lacks(OUT, "**Y**"); /* Y is H2 again without lnf */
+}
+
+static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet " PRE), 0);
+    assert_file_contains(OUT, "计算Q、K、V、QKᵀ、S、A、O、N1、H1、N2、U、F、D和H2");
+    assert_file_contains(OUT, "**N1 = LayerNorm(X), ε = 0.00001**");
+    assert_file_contains(OUT, "**Q = N1·Wq**"); /* what the attention reads */
+    assert_file_contains(OUT, "**F = GELU(U)**");
+    assert_file_contains(OUT, "**ln1_g** ="); /* given, so that N1 can be computed */
+    assert_int_equal(run("sheet --format latex --lang en " POST), 0);
+    assert_file_contains(OUT, "H1 = \\operatorname{RMSNorm}(X + O),\\ \\varepsilon = 0.000001");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +375,8 @@ int main(void)
         cmocka_unit_test(test_check_refuses_a_head_on_a_block_table),
         cmocka_unit_test(test_practice_asks_the_blocks_tables_in_its_order),
         cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
+        cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
+        cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
