@@ -84,6 +84,10 @@ static void test_run_only_picks_a_block_table_with_its_norm(void **state)
     assert_file_lacks(OUT, "N1 = ");
     assert_file_lacks(OUT, "U = ");
     assert_file_lacks(OUT, "QKᵀ");
+    /* a final norm's Y alone: its norm, and no word of the FFN whose tables are not shown */
+    assert_int_equal(run("run --only Y tests/data/block/cases/gpt_03.txt"), 0);
+    assert_file_contains(OUT, "Y = LayerNorm(H2)");
+    assert_file_lacks(OUT, "前馈网络");
 }
 
 static void test_run_says_width_two_layer_norm_is_always_plus_minus_one(void **state)

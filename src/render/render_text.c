@@ -325,6 +325,10 @@ static void block_ffn(as_block *out, const char *in, const as_block_trace *b, co
     const char *act = as_block_act_name(p), *dot = sym(o, AS_SYM_HADAMARD);
     char expr[96];
 
+    static const as_table t[] = {AS_T_U, AS_T_G, AS_T_F, AS_T_D};
+
+    if (!shows_any(o, t, sizeof t / sizeof t[0]))
+        return;
     as_block_gap(out);
     as_block_add(out, as_say(o, AS_MSG_BLK_FFN), in, p->d_ff, act);
     if (as_shows(o, AS_T_W)) {
