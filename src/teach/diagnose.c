@@ -26,6 +26,16 @@ const char *as_diag_code(as_diag d)
         [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = "temperature_after_softmax",
         [AS_DIAG_TOPP_DROPS_CROSSING] = "topp_drops_crossing",
         [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = "topk_before_temperature",
+        [AS_DIAG_LN_UNBIASED] = "ln_unbiased",
+        [AS_DIAG_LN_EPS_OUTSIDE] = "ln_eps_outside",
+        [AS_DIAG_LN_NO_AFFINE] = "ln_no_affine",
+        [AS_DIAG_RMS_WITH_MEAN] = "rms_with_mean",
+        [AS_DIAG_GELU_TANH_FOR_ERF] = "gelu_tanh_for_erf",
+        [AS_DIAG_GELU_ERF_FOR_TANH] = "gelu_erf_for_tanh",
+        [AS_DIAG_RELU_FOR_GELU] = "relu_for_gelu",
+        [AS_DIAG_NO_RESIDUAL] = "no_residual",
+        [AS_DIAG_RESIDUAL_FROM_NORMED] = "residual_from_normed",
+        [AS_DIAG_POST_FOR_PRE] = "post_for_pre",
     };
 
     return d > AS_DIAG_NONE && d < AS_DIAG_COUNT ? code[d] : NULL;
