@@ -203,7 +203,9 @@ static void weighted_error(as_matrix *out, const as_matrix *e, const as_matrix *
  * es_ij)) and at least the same with the signs turned; the sums are taken once per row,
  * shifted by the row's largest score. A share set to 0 after the softmax (the mask after
  * it) is exact. Another way (a mistake's: columns, exps not divided) is bounded as
- * a_ij · 2 · the largest es of the table. A masked score (-inf) is exact. */
+ * a_ij · (e^(2·es) − 1), es the largest of the table: an exp moves by at most the factor
+ * e^±es, and a share's numerator and sum each so (not 2·es, the first order, which falls
+ * short). A masked score (-inf) is exact. */
 static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es,
                          const as_matrix *s, int rows)
 {
@@ -227,7 +229,7 @@ static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es
             const double aij = AS_AT(*a, i, j), sij = AS_AT(*s, i, j), eij = AS_AT(*es, i, j);
             double hi_own, lo_own, hi, lo;
             if (!rows || !isfinite(aij)) {
-                AS_AT(*out, i, j) = isfinite(aij) ? fabs(aij) * 2 * most : 0;
+                AS_AT(*out, i, j) = isfinite(aij) ? fabs(aij) * expm1(2 * most) : 0;
                 continue;
             }
             if (!isfinite(sij) || aij == 0) {
