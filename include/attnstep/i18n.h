@@ -838,6 +838,7 @@ typedef enum as_msg {
     AS_MSG_VF_MISFIT_HINT,
     AS_MSG_VF_CELL,        /* %s name, %ld row, %ld column: a cell of a printed table */
     AS_MSG_VF_ROW_CELL,    /* %s name, %ld column: a number of a printed row */
+    AS_MSG_VF_TOKEN,       /* %s name, %ld row: a norm's one number for a token (μ, σ²) */
     AS_MSG_VF_AGREES,
     AS_MSG_VF_TRUNCATED,   /* %s the right value */
     AS_MSG_VF_ROUNDED,     /* %s the right value */

@@ -1638,6 +1638,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "from 0) past the table's last"},
     [AS_MSG_VF_CELL] = {"%s第%ld行第%ld列", "%s row %ld, column %ld"},
     [AS_MSG_VF_ROW_CELL] = {"%s第%ld格", "%s cell %ld"},
+    [AS_MSG_VF_TOKEN] = {"%s第%ld行", "%s row %ld"},
     [AS_MSG_VF_AGREES] = {"一致", "agrees"},
     [AS_MSG_VF_TRUNCATED] = {"截断了，没有四舍五入：应为%s", "truncated, not rounded: %s"},
     [AS_MSG_VF_ROUNDED] = {"舍入不同：应为%s", "rounded differently: %s"},
