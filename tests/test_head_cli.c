@@ -139,6 +139,20 @@ static void test_practice_asks_the_probabilities_and_names_the_order(void **stat
     assert_file_contains(CLI_OUT, "score: 2/2");
 }
 
+/* compare names a changed temperature, and the only table it changes is probs:
+ * 0.880797078 (T = 0.5) against 0.7310585786 (T = 1), by hand as above */
+static void test_compare_says_the_temperature_changes_only_the_probabilities(void **state)
+{
+    (void)state;
+    write_head("temperature: 0.5\ntop_p: 0.9\nsample: 42"); /* head.txt's but T */
+    assert_int_equal(run("compare --lang en --format json examples/head.txt " HEAD_FILE), 0);
+    assert_file_contains(CLI_OUT, "\"inputs_changed\": [\"temperature\"]");
+    assert_file_contains(CLI_OUT, "\"logits\": {\"changed\": false, \"max_abs_diff\": 0}");
+    assert_file_contains(CLI_OUT, "\"probs\": {\"changed\": true");
+    assert_int_equal(run("compare examples/head.txt " HEAD_FILE), 0);
+    assert_file_contains(CLI_OUT, "输出头的设置只改变层之后的步骤");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_json_has_the_head),
         cmocka_unit_test(test_check_names_the_temperature_after_the_softmax),
         cmocka_unit_test(test_practice_asks_the_probabilities_and_names_the_order),
+        cmocka_unit_test(test_compare_says_the_temperature_changes_only_the_probabilities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

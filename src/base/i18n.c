@@ -147,6 +147,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_WHY_OUT] = {"输出投影Wo只在各头的输出并排之后才用到",
                      "the output projection Wo is used only after the heads' outputs are put "
                      "side by side"},
+    [AS_MSG_WHY_HEAD] = {"输出头的设置只改变层之后的步骤：logits的温度、截断和概率；层里的每张表都不变", "the head's settings change only what comes after the layer: the temperature of the logits, the cut and the probabilities; every table of the layer stays the same"},
     [AS_MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
     /* ---- errors, hints, usage and --help (issue 12) ---- */
     [AS_MSG_ERR_ERROR] = {"错误：", "error: "},
