@@ -440,6 +440,8 @@ typedef enum as_msg {
     AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
+    AS_MSG_CHK_FIT_WEIGHTS,    /* after wrong_weights in that list: %s the table, %s the W used */
+    AS_MSG_CHK_FIT_TORCH,      /* after torch_layout in that list: %s the table, %s its W */
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
@@ -621,6 +623,15 @@ typedef enum as_msg {
     AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
     AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
     AS_MSG_PR_EARLY_ROUNDING, /* %s typed, %d the decimals A was rounded to */
+    AS_MSG_PR_EARLY_SCORES,   /* %s typed, %d the decimals S was rounded to */
+    AS_MSG_PR_EARLY_EXPS,     /* %s typed, %d the decimals the exponentials were rounded to */
+    AS_MSG_PR_EARLY_SCALE,    /* %s typed, %s the number rounded (√d_k), %s what to */
+    AS_MSG_PR_ROPE_UNTURNED,  /* %s typed: the number before RoPE's turn */
+    AS_MSG_PR_ROPE_PAIRING,   /* %s typed, %s the pairing used, %s the problem's, %zu %zu its pair */
+    AS_MSG_PR_ROPE_BACKWARDS, /* %s typed: the pair turned the other way */
+    AS_MSG_PR_ALIBI_NO_SLOPE, /* %s typed, %s the head's slope */
+    AS_MSG_PR_ALIBI_NO_BIAS,  /* %s typed: the bias left out */
+    AS_MSG_PR_ALIBI_SIGN,     /* %s typed: the bias with its sign turned round */
     /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
     AS_MSG_PR_NAME_NO_SCALE,
     AS_MSG_PR_NAME_SCALE_MULT,
@@ -828,10 +839,15 @@ typedef enum as_msg {
     AS_MSG_VF_TRUNCATED,   /* %s the right value */
     AS_MSG_VF_ROUNDED,     /* %s the right value */
     AS_MSG_VF_WRONG,       /* %s the right value */
-    AS_MSG_VF_VARIANT,     /* %s code, %s the mistake explained */
+    AS_MSG_VF_VARIANT,     /* %s the mistake explained (never its code: JSON has it) */
     AS_MSG_VF_CARRIED,     /* %s the misprinted table, %d:%d its place, %s the true value */
     AS_MSG_VF_PE_BASE_100, /* a PE table made with base 100 (explained as a mistake) */
     AS_MSG_VF_PE_SWAPPED,  /* a PE table with sin and cos swapped */
+    AS_MSG_VF_LN_UNBIASED, /* a LayerNorm with σ² ÷ (d−1) */
+    AS_MSG_VF_LN_EPS_OUTSIDE, /* a LayerNorm with ε added to σ */
+    AS_MSG_VF_LN_ANNOTATED,   /* both: the Annotated Transformer's form */
+    AS_MSG_VF_ROPE_PAIRING,   /* RoPE's pairs taken the other way */
+    AS_MSG_VF_ALIBI_SIGN,     /* ALiBi's bias with its sign turned */
     AS_MSG_VF_COUNT_CLEAN, /* %zu numbers checked */
     AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
     AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */
@@ -896,6 +912,7 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_KEYS,   /* the keys of a safetensors tensor */
     AS_MSG_BIN_ZIP_COMPRESSED_HINT,
     AS_MSG_BIN_NO_TENSOR,   /* %s the name asked for, %s the names there are */
+    AS_MSG_BIN_NO_TENSORS,   /* a file of no tensor at all */
     AS_MSG_BIN_LIST_HINT,   /* %s the file */
     AS_MSG_BIN_WHICH,   /* %zu tensors */
     AS_MSG_BIN_WHICH_HINT,   /* %s file, %s the first tensor */
@@ -907,6 +924,8 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_INTEGER,
     AS_MSG_BIN_JSON_OBJECT,
     AS_MSG_BIN_JSON_NEXT,
+    AS_MSG_BIN_JSON_COLON,
+    AS_MSG_BIN_JSON_TWO,   /* the two data_offsets */
     AS_MSG_BIN_JSON_VALUE,
     AS_MSG_BIN_JSON_MISSING,   /* %s the key */
     AS_MSG_BIN_META,

@@ -24,7 +24,7 @@ int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const
 /* `grad --format json` (SPEC §13): {"loss", "dO", "dWo", "dbo", "dC", "heads": [{"dV",
  * "dA", "dS", "dQKT", "dQ", "dK"}], "dQ", "dK", "dV", "dWq", ..., "dX", "dXkv"}, a key
  * absent when its table does not exist or --only leaves it out. */
-int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
+int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o);
 
 /* `grad --row I`: the softmax backward of receiving row o->row (-1: the last; -2: every

@@ -43,7 +43,9 @@ static int add_path(paths *ps, const char *dir, const char *name, as_error *err)
     }
     if ((s = malloc(len)) == NULL)
         return -1;
-    snprintf(s, len, dir ? "%s/%s" : "%s%s", dir ? dir : "", name);
+    /* "answers/" and "answers" both give answers/a.txt, as a student's file is named */
+    snprintf(s, len, dir && dir[0] && dir[strlen(dir) - 1] != '/' ? "%s/%s" : "%s%s",
+             dir ? dir : "", name);
     ps->p[ps->n++] = s;
     return 0;
 }

@@ -58,6 +58,29 @@ static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix 
         w->b->failed |= captions->failed;
 }
 
+/* Which of a head's n x m tables the registry's t is. */
+static as_grad_square square_of(as_grad_table t)
+{
+    return t == AS_G_DA ? AS_GRAD_DA : t == AS_G_DS ? AS_GRAD_DS : AS_GRAD_DQKT;
+}
+
+/* put() for head hd's dA, dS or d(QKᵀ): written row by row as as_grad_rows gives them
+ * (after a rows run, made again: no n x m table is kept). */
+static void put_square(out_text *w, as_grad_table t, size_t hd, const char *expr,
+                       const as_block *captions)
+{
+    as_grad_rows h;
+    as_rows r;
+
+    if (shows(w, t)) {
+        r = as_grad_rows_open(&h, w->g, w->p, w->t, hd, square_of(t));
+        as_text_table_rows(w->b, expr, &r, captions, w->o);
+        as_grad_rows_close(&h);
+    }
+    if (captions != NULL)
+        w->b->failed |= captions->failed;
+}
+
 /* The loss and dO: where the backward pass starts. */
 static void start(out_text *w, const as_trace *t)
 {
@@ -103,16 +126,6 @@ static void output_projection(out_text *w)
     put(w, AS_G_DC, expr, &g->dC, NULL);
 }
 
-/* Nonzero when any cell of the mask forbids reading: dS then says its zeros are exact. */
-static int any_masked(const as_matrix *M)
-{
-    size_t i;
-
-    for (i = 0; i < M->rows * M->cols; i++)
-        if (M->v[i] == -INFINITY)
-            return 1;
-    return 0;
-}
 
 /* "dS/√2" or "dS×0.5": the scaling of d(QKᵀ). */
 static void scaled(char *buf, size_t size, const out_text *w, const char *ds)
@@ -162,13 +175,17 @@ static void head(out_text *w, size_t hd)
     as_block_add(&cap, "%s", as_say(w->o, AS_MSG_QKT_ROWS));
     as_block_add(&cap, "%s", as_say(w->o, AS_MSG_QKT_COLS));
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", da, o, dot, v, T);
-    put(w, AS_G_DA, expr, &gh->dA, &cap);
+    put_square(w, AS_G_DA, hd, expr, &cap);
     as_block_free(&cap);
-    if (any_masked(&w->t->M))
-        as_block_add(&cap, "%s", as_say(w->o, AS_MSG_GRAD_MASKED_ZERO));
+    if (shows(w, AS_G_DS)) {
+        const int masked = as_any_masked(w->p, w->t); /* dS: its zeros are exact */
+        w->b->failed |= masked < 0;
+        if (masked > 0)
+            as_block_add(&cap, "%s", as_say(w->o, AS_MSG_GRAD_MASKED_ZERO));
+    }
     snprintf(expr, sizeof expr, "%s = %s%s(%s %s rowsum(%s%s%s))", ds, a, had, da,
              sym(w, AS_SYM_MINUS), da, had, a);
-    put(w, AS_G_DS, expr, &gh->dS, &cap);
+    put_square(w, AS_G_DS, hd, expr, &cap);
     as_block_free(&cap);
     /* d(QKᵀ)₀: the subscript goes after the closing parenthesis */
     snprintf(dq, sizeof dq, "d(QK%s)", T);
@@ -179,7 +196,7 @@ static void head(out_text *w, size_t hd)
     }
     scaled(sc, sizeof sc, w, ds);
     snprintf(expr, sizeof expr, "%s = %s", dq, sc);
-    put(w, AS_G_DQKT, expr, &gh->dQKT, NULL);
+    put_square(w, AS_G_DQKT, hd, expr, NULL);
     snprintf(expr, sizeof expr, "%s = %s%s%s", hn(sc, sizeof sc, w, "dQ", hd), dq, dot, k);
     put(w, AS_G_DQ, expr, &gh->dQ, NULL);
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dK", hd), dq, T, dot, q);
@@ -260,7 +277,7 @@ static void projections(out_text *w)
 int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
-    as_block b = {0};
+    as_block b = as_block_stream(out); /* each table is written as soon as it is made */
     out_text w = {&b, p, t, g, o};
     size_t hd;
     int failed;
@@ -271,7 +288,6 @@ int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const
         head(&w, hd);
     all_heads(&w);
     projections(&w);
-    as_block_print(out, &b);
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
@@ -296,21 +312,45 @@ static void jtable(FILE *out, const char **sep, const char *next, as_grad_table 
     *sep = next;
 }
 
-static void jhead(FILE *out, const as_grad_head *gh, const as_render_opts *o)
+/* jtable() for head hd's dA, dS or d(QKᵀ), row by row as as_grad_rows gives them; -1
+ * when a row could not be had. */
+static int jsquare(FILE *out, const char **sep, as_grad_table t,
+                   const as_problem *p, const as_trace *tr, const as_grad *g, size_t hd,
+                   const as_render_opts *o)
 {
+    as_grad_rows h;
+    as_rows r;
+    int rc;
+
+    if (o->only != 0 && (o->only & (1u << t)) == 0)
+        return 0;
+    fprintf(out, "%s\"%s\": ", *sep, as_grad_name(t));
+    r = as_grad_rows_open(&h, g, p, tr, hd, square_of(t));
+    rc = as_json_rows(out, &r);
+    as_grad_rows_close(&h);
+    *sep = IN_HEAD;
+    return rc;
+}
+
+static int jhead(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                 size_t hd, const as_render_opts *o)
+{
+    const as_grad_head *gh = &g->head[hd];
     const char *sep = "";
+    int rc = 0;
 
     fputc('{', out);
     jtable(out, &sep, IN_HEAD, AS_G_DV, &gh->dV, o);
-    jtable(out, &sep, IN_HEAD, AS_G_DA, &gh->dA, o);
-    jtable(out, &sep, IN_HEAD, AS_G_DS, &gh->dS, o);
-    jtable(out, &sep, IN_HEAD, AS_G_DQKT, &gh->dQKT, o);
+    rc |= jsquare(out, &sep, AS_G_DA, p, t, g, hd, o);
+    rc |= jsquare(out, &sep, AS_G_DS, p, t, g, hd, o);
+    rc |= jsquare(out, &sep, AS_G_DQKT, p, t, g, hd, o);
     jtable(out, &sep, IN_HEAD, AS_G_DQ, &gh->dQ, o);
     jtable(out, &sep, IN_HEAD, AS_G_DK, &gh->dK, o);
     fputc('}', out);
+    return rc;
 }
 
-int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
+int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
     const as_matrix *top[] = {&g->dQ, &g->dK, &g->dV, &g->dWq, &g->dWk, &g->dWv,
@@ -319,8 +359,8 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
                                        AS_G_DBQ, AS_G_DBK, AS_G_DBV, AS_G_DX, AS_G_DXKV};
     const char *sep = TOP;
     size_t i;
+    int rc = 0;
 
-    (void)p;
     fputs("{\n  \"loss\": ", out);
     if (g->loss_kind == AS_LOSS_GIVEN)
         fputs("null", out);
@@ -333,11 +373,11 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
     fputs(",\n  \"heads\": [", out);
     for (i = 0; i < g->heads; i++) {
         fputs(i ? ",\n    " : "\n    ", out);
-        jhead(out, &g->head[i], o);
+        rc |= jhead(out, p, t, g, i, o);
     }
     fputs("\n  ]", out);
     for (i = 0; i < sizeof top / sizeof top[0]; i++)
         jtable(out, &sep, TOP, tt[i], top[i], o);
     fputs("\n}\n", out);
-    return ferror(out) ? -1 : 0;
+    return rc != 0 || ferror(out) ? -1 : 0;
 }

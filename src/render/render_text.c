@@ -637,3 +637,9 @@ void as_text_table(as_block *out, const char *expr, const as_matrix *m, const as
 {
     table(out, expr, m, captions, o);
 }
+
+void as_text_table_rows(as_block *out, const char *expr, const as_rows *r,
+                        const as_block *captions, const as_render_opts *o)
+{
+    table_rows(out, expr, r, captions, o);
+}

@@ -132,15 +132,32 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
                  g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
 }
 
-/* The codes of the mistakes that fit equally, "no_mask、masked_zero". */
-static void fits_list(char *buf, size_t size, const as_table_grade *g, const char *sep)
+/* The codes of the mistakes that fit equally, "no_mask、masked_zero"; a W table named
+ * once each, with the table it made: "wrong_weights（K用了Wq）" (o NULL: the gradebook's
+ * "wrong_weights(K=X@Wq)", no words). */
+static void fits_list(char *buf, size_t size, const as_table_grade *g, const as_render_opts *o,
+                      const char *sep)
 {
+    static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
     size_t i, len = 0;
 
     buf[0] = '\0';
-    for (i = 0; i < g->nfits && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? sep : "",
-                                as_diag_code(g->fits[i].diag));
+    for (i = 0; i < g->nfits && len < size; i++) {
+        const as_fit f = g->fits[i];
+        const int made = f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail / 3 % 3 : f.detail % 3;
+        const int used = f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail % 3 : made;
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? sep : "", as_diag_code(f.diag));
+        if ((f.diag != AS_DIAG_WRONG_WEIGHTS && f.diag != AS_DIAG_TORCH_LAYOUT) || len >= size)
+            continue;
+        if (o == NULL)
+            len += (size_t)snprintf(buf + len, size - len, "(%s=X@%s%s)", table[made], w[used],
+                                    f.diag == AS_DIAG_TORCH_LAYOUT ? "T" : "");
+        else
+            len += (size_t)snprintf(buf + len, size - len,
+                                    as_say(o, f.diag == AS_DIAG_WRONG_WEIGHTS
+                                                  ? AS_MSG_CHK_FIT_WEIGHTS : AS_MSG_CHK_FIT_TORCH),
+                                    table[made], w[used]);
+    }
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -178,7 +195,7 @@ static void text_diagnosis(FILE *out, const as_table_grade *g, const as_render_o
     char text[512], list[256];
 
     if (g->nfits > 1) {
-        fits_list(list, sizeof list, g, as_say(o, AS_MSG_CHK_LIST_SEP));
+        fits_list(list, sizeof list, g, o, as_say(o, AS_MSG_CHK_LIST_SEP));
         fputs("  ", out);
         fprintf(out, as_say(o, AS_MSG_CHK_AMBIGUOUS), list);
         fputc('\n', out);
@@ -268,7 +285,7 @@ static void mistakes(char *buf, size_t size, const as_student *st, const char *s
         char list[128];
         if (t->credit)
             continue;
-        fits_list(list, sizeof list, t, "|");
+        fits_list(list, sizeof list, t, NULL, "|");
         len += (size_t)snprintf(buf + len, size - len, "%s%s:%s", len ? sep : "", t->name,
                                 code ? code : t->nfits > 1 ? list : "?");
     }
@@ -454,7 +471,7 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
                 as_say(o, g->correct ? AS_MSG_CHK_WORD_RIGHT
                        : g->credit ? AS_MSG_CHK_WORD_CARRIED : AS_MSG_CHK_WORD_WRONG));
         if (g->nfits > 1) {
-            fits_list(text, sizeof text, g, as_say(o, AS_MSG_CHK_LIST_SEP));
+            fits_list(text, sizeof text, g, o, as_say(o, AS_MSG_CHK_LIST_SEP));
             md_cell(out, text);
             fputs(" ?", out);
         } else if (g->diagnosis != AS_DIAG_NONE) {

@@ -844,15 +844,35 @@ static void also(tutor *tu, const as_fit *fits, size_t n)
     say(tu, 1, AS_MSG_PR_ALSO, list);
 }
 
-/* ---- rounding too early (the chapter warns against it) ---- */
+/* ---- rounding too early (the chapter warns against it), and RoPE's and ALiBi's
+ * own slips: what a single cell shows that no chain of the chapter's mistakes gives ---- */
 
-#define EARLY_PLACES 3 /* the decimals a student may have rounded the shares to */
+#define EARLY_PLACES 3 /* the decimals a student may have rounded a step's inputs to */
 #define AS_MAX_EARLY 64 /* the widest row looked at for it (a hand-sized problem) */
 
-/* The places (1 to EARLY_PLACES) to which the shares of row i, rounded before the mixing,
- * give the written w (unit u) for O cell c, by the right step (as_matmul); 0 when none
- * does (or c is no head's O). */
-static int early_rounding(const tutor *tu, const cell *c, double w, double u)
+/* What a wrong cell is, when it is one of these: the message and what it says. */
+typedef struct slip {
+    as_msg msg;    /* 0: none */
+    int places;    /* the decimals rounded to (rounding too early) */
+    char what[64]; /* the number rounded ("√d_k" rounded to "1.4"), or a setting */
+    char shown[64];
+    size_t a, b;   /* RoPE: the pair of the problem's own pairing */
+} slip;
+
+static int stands_for(const tutor *tu, double w, double u, double x)
+{
+    return isfinite(x) && as_cell_judge(w, u, x, &tu->o->judge) == AS_CELL_RIGHT;
+}
+
+static double round_to(double v, int places)
+{
+    const double scale = pow(10, places);
+
+    return isinf(v) ? v : nearbyint(v * scale) / scale;
+}
+
+/* O: the shares of row i rounded before the mixing (as_matmul, the right step). */
+static int early_shares(const tutor *tu, const cell *c, double w, double u, slip *sl)
 {
     const as_head_trace *h = head_of(tu, c);
     const size_t m = h->A.cols;
@@ -860,17 +880,169 @@ static int early_rounding(const tutor *tu, const cell *c, double w, double u)
     int d;
     size_t k;
 
-    if (c->tb != AS_T_O || c->head < 0 || m > AS_MAX_EARLY || h->V.cols > AS_MAX_EARLY)
-        return 0;
     for (d = 1; d <= EARLY_PLACES; d++) {
-        const double scale = pow(10, d);
         for (k = 0; k < m; k++)
-            a[k] = nearbyint(AS_AT(h->A, c->i, k) * scale) / scale;
+            a[k] = round_to(AS_AT(h->A, c->i, k), d);
         as_matmul(o, a, h->V.v, 1, m, h->V.cols);
-        if (as_cell_judge(w, u, o[c->j], &tu->o->judge) == AS_CELL_RIGHT)
-            return d;
+        if (stands_for(tu, w, u, o[c->j])) {
+            sl->msg = AS_MSG_PR_EARLY_ROUNDING, sl->places = d;
+            return 1;
+        }
     }
     return 0;
+}
+
+/* A: the row of S rounded before the softmax (as_softmax_rows), or its exponentials
+ * (max-shifted as the walk-through makes them, or not shifted) rounded before they are
+ * divided by their sum. */
+static int early_scores(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const size_t m = h->S.cols;
+    double srow[AS_MAX_EARLY], a[AS_MAX_EARLY], e[2][AS_MAX_EARLY], sum[2];
+    int d, way;
+    size_t k;
+
+    for (d = 1; d <= EARLY_PLACES; d++) {
+        for (k = 0; k < m; k++)
+            srow[k] = round_to(AS_AT(h->S, c->i, k), d);
+        if (as_softmax_rows(a, NULL, NULL, NULL, NULL, srow, 1, m) < 0 && /* a readable cell */
+            stands_for(tu, w, u, a[c->j])) {
+            sl->msg = AS_MSG_PR_EARLY_SCORES, sl->places = d;
+            return 1;
+        }
+        sum[0] = sum[1] = 0;
+        for (k = 0; k < m; k++) {
+            const double sk = AS_AT(h->S, c->i, k);
+            e[0][k] = round_to(AS_AT(h->exps, c->i, k), d);
+            e[1][k] = isinf(sk) ? 0 : round_to(exp(sk), d);
+            sum[0] += e[0][k], sum[1] += e[1][k];
+        }
+        for (way = 0; way < 2; way++)
+            if (sum[way] > 0 && stands_for(tu, w, u, e[way][c->j] / sum[way])) {
+                sl->msg = AS_MSG_PR_EARLY_EXPS, sl->places = d;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* S: the scale rounded before it is used: √d_k (dividing) or 1/√d_k (multiplying). */
+static int early_scale(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const double qkt = AS_AT(h->QKT, c->i, c->j), scale = tu->p->scale;
+    const double bias = h->B.rows ? AS_AT(h->B, c->i, c->j) : 0;
+    int d, by;
+
+    if (!tu->p->scale_auto || !isfinite(AS_AT(h->S, c->i, c->j)))
+        return 0;
+    for (d = 1; d <= EARLY_PLACES; d++)
+        for (by = 0; by < 2; by++) {
+            const double r = round_to(by ? scale : 1 / scale, d);
+            if (r == 0 || !stands_for(tu, w, u, (by ? qkt * r : qkt / r) + bias))
+                continue;
+            sl->msg = AS_MSG_PR_EARLY_SCALE;
+            snprintf(sl->what, sizeof sl->what, tu->st.ascii ? "%s%s(d_k)" : "%s%sd_k",
+                     by ? "1/" : "", as_sym_text(tu->st.ascii, AS_SYM_SQRT));
+            snprintf(sl->shown, sizeof sl->shown, "%.*f", d, r);
+            return 1;
+        }
+    return 0;
+}
+
+/* RoPE: the cell turned with the other pairing, the other way round, or not at all. */
+static int rope_slip(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const as_matrix *src = c->tb == AS_T_QR ? &h->Q : &h->K;
+    const size_t d = src->cols, pairs = d / 2;
+    const double *cs = &tu->t->rope_cos.v[c->i * pairs], *sn = &tu->t->rope_sin.v[c->i * pairs];
+    const as_rope_pairing other = tu->p->rope == AS_ROPE_HALF ? AS_ROPE_INTERLEAVED : AS_ROPE_HALF;
+    double out[AS_MAX_EARLY], back[AS_MAX_EARLY];
+    size_t k;
+
+    if (d > AS_MAX_EARLY || d % 2 != 0)
+        return 0;
+    if (stands_for(tu, w, u, AS_AT(*src, c->i, c->j))) {
+        sl->msg = AS_MSG_PR_ROPE_UNTURNED;
+        return 1;
+    }
+    as_rope(out, &AS_AT(*src, c->i, 0), 1, d, cs, sn, other);
+    if (stands_for(tu, w, u, out[c->j])) {
+        sl->msg = AS_MSG_PR_ROPE_PAIRING;
+        snprintf(sl->what, sizeof sl->what, "%s", other == AS_ROPE_HALF ? "half" : "interleaved");
+        snprintf(sl->shown, sizeof sl->shown, "%s", other == AS_ROPE_HALF ? "interleaved" : "half");
+        rope_pair_of(tu, c, &k, &sl->a, &sl->b);
+        return 1;
+    }
+    for (k = 0; k < pairs; k++)
+        back[k] = -sn[k];
+    as_rope(out, &AS_AT(*src, c->i, 0), 1, d, cs, back, tu->p->rope);
+    if (stands_for(tu, w, u, out[c->j])) {
+        sl->msg = AS_MSG_PR_ROPE_BACKWARDS;
+        return 1;
+    }
+    return 0;
+}
+
+/* ALiBi: the bias without its slope, left out, or with its sign turned round. */
+static int alibi_slip(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const double scaled = AS_AT(h->scaled, c->i, c->j), b = AS_AT(h->B, c->i, c->j);
+
+    if (b == 0 || !isfinite(AS_AT(h->S, c->i, c->j)))
+        return 0; /* the diagonal: no bias to get wrong */
+    if (h->slope != 0 && stands_for(tu, w, u, scaled + b / h->slope)) {
+        sl->msg = AS_MSG_PR_ALIBI_NO_SLOPE;
+        as_fmt_display(sl->shown, sizeof sl->shown, h->slope, tu->st.digits, tu->st.ascii);
+        return 1;
+    }
+    if (stands_for(tu, w, u, scaled)) {
+        sl->msg = AS_MSG_PR_ALIBI_NO_BIAS;
+        return 1;
+    }
+    if (stands_for(tu, w, u, scaled - b)) {
+        sl->msg = AS_MSG_PR_ALIBI_SIGN;
+        return 1;
+    }
+    return 0;
+}
+
+/* Fills sl when the written w (unit u) for cell c is one of these slips; 0 when none. */
+static int cell_slip(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+
+    memset(sl, 0, sizeof *sl);
+    if (c->head < 0 || h->S.cols > AS_MAX_EARLY || h->V.cols > AS_MAX_EARLY)
+        return 0;
+    switch (c->tb) {
+    case AS_T_O: return early_shares(tu, c, w, u, sl);
+    case AS_T_A: return early_scores(tu, c, w, u, sl);
+    case AS_T_S:
+        return (h->B.rows > 0 && alibi_slip(tu, c, w, u, sl)) || early_scale(tu, c, w, u, sl);
+    case AS_T_QR:
+    case AS_T_KR: return rope_slip(tu, c, w, u, sl);
+    default: return 0;
+    }
+}
+
+/* Says slip sl of the answer typed. */
+static void say_slip(tutor *tu, const slip *sl, const char *typed)
+{
+    switch (sl->msg) {
+    case AS_MSG_PR_EARLY_ROUNDING:
+    case AS_MSG_PR_EARLY_SCORES:
+    case AS_MSG_PR_EARLY_EXPS: say(tu, 1, sl->msg, typed, sl->places); break;
+    case AS_MSG_PR_EARLY_SCALE: say(tu, 1, sl->msg, typed, sl->what, sl->shown); break;
+    case AS_MSG_PR_ROPE_PAIRING:
+        say(tu, 1, sl->msg, typed, sl->what, sl->shown, sl->a, sl->b);
+        break;
+    case AS_MSG_PR_ALIBI_NO_SLOPE: say(tu, 1, sl->msg, typed, sl->shown); break;
+    default: say(tu, 1, sl->msg, typed); break;
+    }
 }
 
 /* The hint for a wrong answer typed as typed: the most likely mistake it equals, in a
@@ -882,12 +1054,13 @@ static void hint(tutor *tu, const cell *c, const char *typed, double w, double u
     const size_t n = mistakes(tu, c, w, u, fits);
     as_text t = {0};
     char word[WORD];
-    const int early = early_rounding(tu, c, w, u);
+    slip sl;
+    const int early = cell_slip(tu, c, w, u, &sl);
 
     arithmetic(&t, tu, c);
     if (early > 0 || n == 0) {
         if (early > 0)
-            say(tu, 1, AS_MSG_PR_EARLY_ROUNDING, typed, early);
+            say_slip(tu, &sl, typed);
         say(tu, 1, early > 0 ? AS_MSG_PR_WORKED : AS_MSG_PR_ARITH,
             t.failed ? "" : as_text_str(&t), typed);
         tu->failed |= t.failed;
