@@ -771,6 +771,8 @@ typedef enum as_msg {
     AS_MSG_PS_TOP_K_HINT,
     AS_MSG_PS_SAMPLE_BAD,       /* %s: the value */
     AS_MSG_PS_SAMPLE_HINT,
+    AS_MSG_PS_HEAD_TABLE_BIG,   /* %s E or P, %zu %zu its shape, %zu rows, %zu cells: the limits */
+    AS_MSG_PS_HEAD_TABLE_BIG_HINT,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
     AS_MSG_PS_BIDI,          /* %04X the code point */
