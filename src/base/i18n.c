@@ -584,7 +584,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "sample is greedy or a whole-number seed of 0 or more, not \"%s\""},
     [AS_MSG_PS_HEAD_TABLE_BIG] = {"有输出头时要保留整张%s，但它是[%zu,%zu]，超过了一张表的上限（%zu行、%zu格）",
         "with an output head the whole %s is kept, but it is [%zu,%zu], beyond the limits of one table (%zu rows, %zu cells)"},
-    [AS_MSG_PS_HEAD_TABLE_BIG_HINT] = {"只用ids时只取用到的几行，不受这个限制；要用输出头，请切出词表的一部分，如load(\"m.safetensors\", \"wte.weight\")[0:1000, :]",
+    [AS_MSG_PS_HEAD_TABLE_BIG_HINT] = {"只用ids时只取用到的几行，不受这个限制；要用输出头，请在load()后面用切片只载入词表的一部分，如[0:1000, :]",
         "ids alone take only the rows they name and have no such limit; for the head, slice part of the vocabulary, e.g. load(\"m.safetensors\", \"wte.weight\")[0:1000, :]"},
     [AS_MSG_PS_SAMPLE_HINT] = {"greedy每次取概率最大的词；写一个整数（如sample: 42）就用它做种子抽一个均匀数u，沿累计概率找到u落在哪个词的区间里；同一个种子在每台机器上抽到同一个词",
         "greedy takes the most likely token every time; a whole number (e.g. sample: 42) seeds the draw of one uniform number u, and the token is the one whose interval of the running sums holds u; the same seed draws the same token on every machine"},
