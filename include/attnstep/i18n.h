@@ -109,6 +109,7 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    AS_MSG_WHY_HEAD,           /* compare: only the output head's settings changed */
     /* ---- errors, hints, usage and --help (issue 12): every word the program says
      * when something is wrong. Rows and columns in them count from 0. English nouns
      * after a count are written plural ("%zu rows"): the error record makes "1 rows"
@@ -774,6 +775,8 @@ typedef enum as_msg {
     AS_MSG_PS_TOP_K_HINT,
     AS_MSG_PS_SAMPLE_BAD,       /* %s: the value */
     AS_MSG_PS_SAMPLE_HINT,
+    AS_MSG_PS_HEAD_TABLE_BIG,   /* %s E or P, %zu %zu its shape, %zu rows, %zu cells: the limits */
+    AS_MSG_PS_HEAD_TABLE_BIG_HINT,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
     AS_MSG_PS_BIDI,          /* %04X the code point */

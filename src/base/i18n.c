@@ -147,6 +147,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_WHY_OUT] = {"输出投影Wo只在各头的输出并排之后才用到",
                      "the output projection Wo is used only after the heads' outputs are put "
                      "side by side"},
+    [AS_MSG_WHY_HEAD] = {"输出头的设置只改变层之后的步骤：logits的温度、截断和概率；层里的每张表都不变", "the head's settings change only what comes after the layer: the temperature of the logits, the cut and the probabilities; every table of the layer stays the same"},
     [AS_MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
     /* ---- errors, hints, usage and --help (issue 12) ---- */
     [AS_MSG_ERR_ERROR] = {"错误：", "error: "},
@@ -581,6 +582,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "top-k keeps the K tokens with the largest scores and sets the others to −∞; K is at least 1 (keeping 1 is the greedy choice), e.g. top_k: 40"},
     [AS_MSG_PS_SAMPLE_BAD] = {"sample只能是greedy或一个不小于0的整数种子，不能是“%s”",
         "sample is greedy or a whole-number seed of 0 or more, not \"%s\""},
+    [AS_MSG_PS_HEAD_TABLE_BIG] = {"有输出头时要保留整张%s，但它是[%zu,%zu]，超过了一张表的上限（%zu行、%zu格）",
+        "with an output head the whole %s is kept, but it is [%zu,%zu], beyond the limits of one table (%zu rows, %zu cells)"},
+    [AS_MSG_PS_HEAD_TABLE_BIG_HINT] = {"只用ids时只取用到的几行，不受这个限制；要用输出头，请在load()后面用切片只载入词表的一部分，如[0:1000, :]",
+        "ids alone take only the rows they name and have no such limit; for the head, slice part of the vocabulary, e.g. load(\"m.safetensors\", \"wte.weight\")[0:1000, :]"},
     [AS_MSG_PS_SAMPLE_HINT] = {"greedy每次取概率最大的词；写一个整数（如sample: 42）就用它做种子抽一个均匀数u，沿累计概率找到u落在哪个词的区间里；同一个种子在每台机器上抽到同一个词",
         "greedy takes the most likely token every time; a whole number (e.g. sample: 42) seeds the draw of one uniform number u, and the token is the one whose interval of the running sums holds u; the same seed draws the same token on every machine"},
     [AS_MSG_RD_UNKNOWN_MASK] = {"没有“%s”这种掩码",
