@@ -616,8 +616,8 @@ static void test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly
 
 /* A block (SPEC §15) pre and post, GELU and SwiGLU (tests/data/block/cases: llama_00 is
  * pre RMS SwiGLU), the tiles of the online softmax (SPEC §11) in JSON and walked, the
- * listing of a weights file and the check of a chapter's numbers: their out-of-memory
- * paths (the block's tables, the tiles, the listing, the chapter) were never taken. */
+ * listing of a weights file, the check of a chapter's numbers, three exercises at once and
+ * a CSV table: their out-of-memory paths were never taken. */
 static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly(void **state)
 {
     static const char *const pre[] = {"run", "examples/block-pre-gelu.txt", "--lang", "en", NULL};
@@ -632,6 +632,10 @@ static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cl
     static const char *const weights[] = {"weights", "tests/data/npy/w.npz", "--lang", "en", NULL};
     static const char *const verify[] = {"verify", "tests/data/verify/F11-attention.zh.txt", "--lang",
                                          "en", NULL};
+    static const char *const exercises[] = {"exercise", "--seed", "4", "--count", "3", "--lang", "en",
+                                            NULL};
+    static const char *const csv[] = {"run", "examples/two-heads.txt", "--format", "csv", "--only",
+                                      "A", "--lang", "en", NULL};
 
     (void)state;
     every_allocation_of_the_command_may_fail(pre);
@@ -641,6 +645,8 @@ static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cl
     every_allocation_of_the_command_may_fail(walk);
     every_allocation_of_the_command_may_fail(weights);
     every_allocation_of_the_command_may_fail(verify);
+    every_allocation_of_the_command_may_fail(exercises);
+    every_allocation_of_the_command_may_fail(csv);
 }
 
 int main(void)

@@ -431,6 +431,63 @@ static void test_decode_refuses_a_step_that_overflows_or_reads_nothing(void **st
             "entry of its S row is -inf\n");
 }
 
+/* The other places a step leaves the range, by hand: step 1's score q1·k1 = 1e200 · 1e200
+ * (q and k finite, their product not); step 0's output C0 @ Wo = 1e308 + 1e308. */
+static void test_decode_refuses_a_score_or_an_output_row_that_overflows(void **state)
+{
+    FILE *f = fopen("build/tests/decode_score.txt", "w");
+
+    (void)state;
+    assert_non_null(f);
+    fputs("tokens: a b\nX = [[1, 1], [1e200, 1]]\nWq = [[1, 0], [0, 1]]\nWk = [[1, 0], [0, 1]]\n"
+          "Wv = [[1, 0], [0, 1]]\n", f);
+    fclose(f);
+    refused("decode build/tests/decode_score.txt --lang en",
+            "decode_score.txt: error: step 1 (\"b\") leaves the range of a double\n");
+    f = fopen("build/tests/decode_output.txt", "w");
+    assert_non_null(f);
+    fputs("tokens: a b\nX = [[1, 1], [1, 1]]\nWq = [[1, 0], [0, 1]]\nWk = [[1, 0], [0, 1]]\n"
+          "Wv = [[1, 0], [0, 1]]\nWo = [[1e308], [1e308]]\n", f);
+    fclose(f);
+    refused("decode build/tests/decode_output.txt --lang en",
+            "decode_output.txt: error: step 0 (\"a\") leaves the range of a double\n");
+}
+
+/* Writes a decode of 1200 tokens and 2 heads (d_model 4, each head's Query and Key of
+ * width 2, identity weights) whose rows are [1, 0, 1, 0] but for row a, [1e200, 1, 1, 0]
+ * (head 0's score q·q overflows there), and row b, [1, 0, 1e200, 1] (head 1's); -1: none. */
+static void write_two_heads(const char *path, long a, long b)
+{
+    FILE *f = fopen(path, "w");
+    long i;
+
+    assert_non_null(f);
+    fputs("heads: 2\nX = [", f);
+    for (i = 0; i < 1200; i++)
+        fprintf(f, "%s[%s]", i ? ",\n     " : "",
+                i == a ? "1e200, 1, 1, 0" : i == b ? "1, 0, 1e200, 1" : "1, 0, 1, 0");
+    fputs("]\nWq = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]\n"
+          "Wk = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]\n"
+          "Wv = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]\n", f);
+    fclose(f);
+}
+
+/* A lean decode (--only O) of 2 heads x 1200² x (2 + 2), past AS_THREAD_MIN_WORK, runs its
+ * heads on two threads: the step refused is the first that overflows on either head,
+ * as on one thread. */
+static void test_a_decode_on_two_threads_refuses_the_first_step_that_overflows(void **state)
+{
+    static const long rows[][2] = {{-1, 700}, {900, 700}, {700, 900}, {700, -1}};
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        write_two_heads("build/tests/decode_threads.txt", rows[i][0], rows[i][1]);
+        refused("decode --only O --format json build/tests/decode_threads.txt --lang en",
+                "decode_threads.txt: error: step 700 (\"700\") leaves the range of a double\n");
+    }
+}
+
 /* decode keeps every step's scores and shares to show them: 8192 heads of 100 × 100
  * scores are 81 920 000 numbers, more than the 67 108 864 (2^26) all heads may keep,
  * so it is refused before any work, with the way out the hint names (--only O). */
@@ -476,6 +533,8 @@ int main(void)
         cmocka_unit_test(test_decode_refuses_cross_attention),
         cmocka_unit_test(test_decode_refuses_a_mask_that_reads_the_future),
         cmocka_unit_test(test_decode_refuses_a_step_that_overflows_or_reads_nothing),
+        cmocka_unit_test(test_decode_refuses_a_score_or_an_output_row_that_overflows),
+        cmocka_unit_test(test_a_decode_on_two_threads_refuses_the_first_step_that_overflows),
         cmocka_unit_test(test_decode_refuses_more_scores_than_it_may_keep_and_says_only_o),
         cmocka_unit_test(test_decode_refuses_formats_and_tables_it_cannot_write),
         cmocka_unit_test(test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs),

@@ -99,13 +99,13 @@ static int names(batch *b, const as_cli *cli, const as_exercise_opts *o, as_erro
     }
     if ((b->numbers = calloc((size_t)cli->count, sizeof *b->numbers)) == NULL)
         return -1;
-    for (k = 0; k < (size_t)cli->count; k++) {
+    b->roster.name = b->numbers;
+    /* counted as each is made: batch_free() frees those made when one cannot be */
+    for (k = 0; k < (size_t)cli->count; k++, b->roster.count = k) {
         if ((b->numbers[k] = malloc(24)) == NULL)
             return -1;
         snprintf(b->numbers[k], 24, "%zu", k + 1);
     }
-    b->roster.name = b->numbers;
-    b->roster.count = (size_t)cli->count;
     return 0;
 }
 
