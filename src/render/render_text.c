@@ -1,5 +1,7 @@
 /* render_text.c - `run` as text: every table in the chapter's order and format. */
 #include "attnstep/render.h"
+#include "attnstep/layers.h"
+#include "attnstep/preset.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
@@ -183,17 +185,50 @@ static void mask_caption(as_block *c, const as_problem *p, const double *M, size
 
 /* ---- sections, in the chapter's order ---- */
 
-/* "X = E[ids] + P[0:3]" (or "X = E[ids]") with ids:, else "X". */
-static const char *x_expr(char *buf, size_t size, const as_problem *p)
+/* "X = E[ids] + P[0:3]" (or "X = E[ids]") with ids:, else "X"; the layers before the
+ * walked one (layers) make X of X₀ (x0 nonzero: X₀'s). */
+static const char *x_expr(char *buf, size_t size, const as_problem *p, const as_trace *t, int x0)
 {
     const as_embedding *emb = &p->in->emb;
+    const char *x = t->layers != NULL && x0 ? "X\xe2\x82\x80" : "X";
 
-    if (emb->ids == NULL)
+    if (t->layers != NULL && !x0)
         return "X";
+    if (emb->ids == NULL)
+        return x;
+    snprintf(buf, size, "%s = E[ids]", x);
     if (emb->context == 0)
-        return "X = E[ids]";
-    snprintf(buf, size, "X = E[ids] + P[0:%zu]", emb->count);
+        return buf;
+    snprintf(buf + strlen(buf), size - strlen(buf), " + P[0:%zu]", emb->count);
     return buf;
+}
+
+/* model: "FILE" layer N with N > 0 (SPEC §16): X₀ (what layer 0 reads), one line for
+ * each layer before N with its output's last row, and the note on what X then is. */
+static void prior_layers(as_block *out, const as_problem *p, const as_trace *t, as_block *cap,
+                         const as_render_opts *o)
+{
+    const as_layers_trace *l = t->layers;
+    const as_expand_style st = {o->digits, o->ascii};
+    char expr[64], names[48];
+    size_t k;
+
+    table(out, x_expr(expr, sizeof expr, p, t, 1), &l->X0, cap, o);
+    as_block_add(out, as_say(o, AS_MSG_PRE_LAYERS_INTRO), l->count);
+    for (k = 0; k < l->count; k++) {
+        const as_matrix *y = &l->Y[k];
+        const as_view last = {&AS_AT(*y, y->rows - 1, 0), 1, NULL, y->cols};
+        as_text vec = {0};
+        const int rounded = as_expand_vector(&vec, &last, &st);
+
+        snprintf(names, sizeof names,
+                 p->in->model.preset == AS_PRESET_LLAMA ? "model.layers.%zu.*" : "h.%zu.*", k);
+        as_block_add(out, as_say(o, AS_MSG_PRE_LAYER_DONE), k, names, y->rows, y->cols,
+                     rounded ? sym(o, AS_SYM_APPROX) : "=", as_text_str(&vec));
+        out->failed |= vec.failed;
+        as_text_free(&vec);
+    }
+    gap(out);
 }
 
 /* ids: the first step (SPEC §16, F05): the rows of E the ids take ("第0行：取E的第40行")
@@ -228,17 +263,31 @@ static void embedding(as_block *out, const as_problem *p, const as_render_opts *
         gap(out);
 }
 
-static void inputs(as_block *out, const as_problem *p, const as_render_opts *o)
+/* The title, the embedding (with ids:) and the layers before (model: layer N), X with
+ * its shape, and Xkv. With block: pre the attention reads N1 = norm1(X) as its X
+ * (session.h): from ids the X made is shown as such, then N1 under its own name. */
+static void inputs(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block cap = row_captions(p->tokens, p->n, o);
-    char expr[48];
+    const as_matrix *made = &p->in->mat[AS_X].m;
+    const int normed = p->X != made && (p->in->emb.ids != NULL || t->layers != NULL);
+    char expr[64];
 
     if (p->in->title != NULL)
         as_block_add(out, as_say(o, AS_MSG_TITLE), p->in->title);
     embedding(out, p, o);
-    table(out, x_expr(expr, sizeof expr, p), p->X, &cap, o);
-    as_block_free(&cap);
+    if (t->layers != NULL)
+        prior_layers(out, p, t, &cap, o);
+    table(out, x_expr(expr, sizeof expr, p, t, 0), normed ? made : p->X, &cap, o);
     as_block_add(out, as_say(o, AS_MSG_SHAPE_X), p->n, p->d_model);
+    if (t->layers != NULL)
+        as_block_add(out, as_say(o, AS_MSG_PRE_X_NOTE), t->layers->count, t->layers->count - 1,
+                     t->layers->count);
+    if (normed) {
+        gap(out);
+        table(out, "N1 = norm1(X)", p->X, &cap, o);
+    }
+    as_block_free(&cap);
     if (p->cross) {
         gap(out);
         cap = row_captions(p->kv_tokens, p->m, o);
@@ -607,7 +656,7 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     int failed;
 
     if (as_shows(o, AS_T_X))
-        inputs(&b, p, o); /* the embedding first, then X */
+        inputs(&b, p, t, o); /* the embedding first, then X */
     else
         embedding(&b, p, o);
     encodings(&b, p, t, o);

@@ -13,18 +13,25 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
 
     if (o == NULL)
         o = &none;
+    if (as_layers_run(&s->layers, &s->in, o->mask, err) != 0)
+        return -1;
     if ((o->lean ? as_problem_build_lean : as_problem_build)(&s->p, &s->in, o->mask, err) != 0)
         return -1;
     s->p.offset = o->offset;
     if (o->rows && o->cells_limit && as_attention_too_large(&s->p, err) != 0)
         return -1;
     attention = o->lean ? as_attention_run_lean : o->rows ? as_attention_run_rows : as_attention_run;
-    if (s->p.block == AS_BLOCK_NONE)
-        return attention(&s->t, &s->p, err);
+    if (s->p.block == AS_BLOCK_NONE) {
+        if (attention(&s->t, &s->p, err) != 0)
+            return -1;
+        s->t.layers = s->layers.count > 0 ? &s->layers : NULL;
+        return 0;
+    }
     if (as_block_begin(&s->b, &q, &s->p, err) || attention(&s->t, &q, err) ||
         as_block_finish(&s->b, &s->t.O, &s->p, err))
         return -1;
     s->t.block = &s->b;
+    s->t.layers = s->layers.count > 0 ? &s->layers : NULL;
     /* what the attention read is, for its tables' renderers and graders, its X: with pre
      * that is N1 (the chapter: the X attention receives may be a normalised one); the
      * file's own X stays the input's table (as_problem_table) */
@@ -57,6 +64,7 @@ int as_session_open_text(as_session *s, const char *text, size_t len, const char
 void as_session_free(as_session *s)
 {
     as_block_trace_free(&s->b);
+    as_layers_trace_free(&s->layers);
     as_trace_free(&s->t);
     as_problem_free(&s->p);
     as_input_free(&s->in);
