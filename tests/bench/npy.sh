@@ -25,27 +25,13 @@ OPENBLAS=/usr/lib/x86_64-linux-gnu/openblas-pthread
 TOL=1e-9
 
 make --no-print-directory all "$DIR/gen_layer" "$DIR/tensor_load" >/dev/null
-. tests/bench/peers.sh
+. tests/bench/common.sh
 if [ -z "$PY" ]; then
     echo "bench-npy: no numpy: the rows of the binary loaders are skipped" >&2
     exit 0
 fi
 NP="env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=$OPENBLAS $PY tests/bench/npy_ref.py"
 
-now() { date +%s.%N; }
-timed() { # OUT CMD...: "SECONDS PEAK_KB"
-    out=$1
-    shift
-    t0=$(now)
-    /usr/bin/time -f "%M" -o "$DIR/rss.txt" "$@" >"$out"
-    t1=$(now)
-    echo "$t0 $t1 $(tail -n 1 "$DIR/rss.txt")" | awk '{ printf "%.4f %d\n", $2 - $1, $3 }'
-}
-median() {
-    awk -v c="$2" '{ print $c }' "$1" | sort -g |
-        awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 layer_dir() { if [ "$1" = 512 ]; then echo "$DIR"; else echo "$DIR/n$1"; fi; }
 
 STATUS=0
