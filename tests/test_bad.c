@@ -394,7 +394,10 @@ static int english_words_outside_quotes(const char *text)
                                         "block", "pre", "post", "norm", "layer", "rms",
                                         "norm_eps", "norm_style", "annotated", "ffn", "relu",
                                         "gelu", "gelu_tanh", "swiglu", "silu", "act",
-                                        "d_model", "d_ff", "bup", "bdown"};
+                                        "d_model", "d_ff", "bup", "bdown",
+                                        /* ids:, model: and preset: (SPEC §16) */
+                                        "ids", "model", "preset", "gpt", "llama", "config",
+                                        "n_layer", "num_hidden_layers"};
     const char *p = text;
     int quoted = 0;
 

@@ -240,7 +240,7 @@ static void test_a_preset_that_does_not_fit_the_file_says_to_look_inside(void **
 {
     (void)state;
     refused(AS_LANG_EN, "model: \"gpt2/model.safetensors\"\npreset: llama\nids: 1\n", 1, 9,
-            "holds no layer by the names of preset llama (such as “model.layers.0.input_layernorm.weight”)",
+            "there is no layer by the names of preset llama (such as “model.layers.0.input_layernorm.weight”)",
             "attnstep weights");
     refused(AS_LANG_ZH, "model: \"llama/model.safetensors\"\npreset: gpt2\nids: 1\n", 1, 9,
             "没有preset gpt2要找的层（例如“h.0.ln_1.weight”）", "attnstep weights");

@@ -1686,7 +1686,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_PRE_PACKED_HINT] = {"GPT-2的c_attn把Wq、Wk、Wv并排存成[d_model, 3·d_model]：列数应当是3的倍数",
         "GPT-2's c_attn keeps Wq, Wk and Wv side by side as [d_model, 3·d_model]: its columns must be a multiple of 3"},
     [AS_MSG_PRE_NO_LAYERS] = {"没有preset %s要找的层（例如“%s”）",
-        "holds no layer by the names of preset %s (such as “%s”)"},
+        "there is no layer by the names of preset %s (such as “%s”)"},
     [AS_MSG_PRE_NO_LAYERS_HINT] = {"用“attnstep weights %s”看看文件里张量的名字，再选对preset（gpt2或llama）",
         "look at the tensors' names with attnstep weights %s and pick the preset that fits (gpt2 or llama)"},
     [AS_MSG_PRE_CONFIG_VALUE] = {"“%s”里“%s”的值不是可用的数",
