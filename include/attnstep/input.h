@@ -21,6 +21,7 @@ typedef enum as_mat_id {
     /* the block (SPEC §15): each norm's γ and β, then the feed-forward network's tables */
     AS_LN1_G, AS_LN1_B, AS_LN2_G, AS_LN2_B, AS_LNF_G, AS_LNF_B,
     AS_WUP, AS_BUP, AS_WDOWN, AS_BDOWN, AS_WGATE,
+    AS_WOUT, /* the output head (SPEC §19): [d_model, vocab], the logits h·Wout */
     AS_NMAT
 } as_mat_id;
 
@@ -39,6 +40,28 @@ typedef enum as_block_kind { AS_BLOCK_NONE = 0, AS_BLOCK_PRE, AS_BLOCK_POST } as
 typedef enum as_positions {
     AS_POSITIONS_NONE = 0, AS_POSITIONS_SINUSOIDAL, AS_POSITIONS_ROPE, AS_POSITIONS_ALIBI
 } as_positions;
+
+/* head: the output head after the layer (SPEC §19): none, the embedding table E
+ * (logits = h·Eᵀ) or a table of its own, Wout. */
+typedef enum as_head_kind { AS_HEAD_NONE = 0, AS_HEAD_TIED, AS_HEAD_WOUT } as_head_kind;
+
+/* The settings of the output head and the draw, as written (model.c checks them
+ * against the vocabulary). */
+typedef struct as_head_settings {
+    as_head_kind head;    /* AS_HEAD_NONE when not set */
+    as_pos head_pos;
+    double temperature;   /* meaningful when temperature_set: > 0 */
+    int temperature_set;
+    as_pos temperature_pos;
+    size_t top_k;         /* 0 when not set, else >= 1 */
+    as_pos top_k_pos;
+    double top_p;         /* 0 when not set, else in (0, 1] */
+    as_pos top_p_pos;
+    int sample_set;       /* nonzero when sample: is written */
+    int seeded;           /* sample: SEED (a draw); 0 for sample: greedy */
+    unsigned long long seed;
+    as_pos sample_pos;
+} as_head_settings;
 
 typedef struct as_named {
     as_matrix m;
@@ -62,6 +85,9 @@ typedef struct as_embedding {
     as_pos pos;          /* where the key ids stands */
     size_t vocab;        /* rows of the whole E (the vocabulary) */
     size_t context;      /* rows of the whole P (the context length), 0 without P */
+    as_matrix table;     /* with head: (SPEC §19) the whole E, every row (a tied head's
+                            logits h·Eᵀ read them all, generate appends any); else empty */
+    as_matrix positions; /* with head: and P, the whole P (generate's later positions) */
 } as_embedding;
 
 /* preset: the conventions and tensor names of a model family (SPEC §16). */
@@ -118,6 +144,7 @@ typedef struct as_input {
     char *ask;           /* check: the tables the problem asks, as written ("Q K V QKT S A
                           * O", SPEC §6; checked by check), NULL when not set */
     as_pos ask_pos;      /* where its value starts */
+    as_head_settings out;   /* the output head and the draw (SPEC §19) */
     as_named mat[AS_NMAT];
     as_embedding emb;    /* ids: and what E and P were before their rows were taken */
     as_model_ref model;  /* model: and preset: */

@@ -27,7 +27,8 @@ static int is_letter(char ch)
 
 static const char *const mat_names[AS_NMAT] = {
     "X", "Xkv", "Wq", "Wk", "Wv", "Wo", "bq", "bk", "bv", "bo", "M", "dO", "target", "E", "P",
-    "ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b", "Wup", "bup", "Wdown", "bdown", "Wgate"};
+    "ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b", "Wup", "bup", "Wdown", "bdown", "Wgate",
+    "Wout"};
 
 /* The text of message id in the language of the parser's error record. */
 #define T(ps, id) as_msg_text((ps)->r.err->lang, id)
@@ -61,7 +62,7 @@ static int block_name(const char *name, size_t len)
 {
     int id;
 
-    for (id = AS_LN1_G; id < AS_NMAT; id++) {
+    for (id = AS_LN1_G; id <= AS_WOUT; id++) {
         const char *s = mat_names[id];
         const size_t n = strlen(s);
         if (len == n && strncmp(name, s, n) == 0)
@@ -120,19 +121,22 @@ static unsigned flags_of(as_mat_id id)
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
        SET_KV_HEADS, SET_LOSS, SET_ASK, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, SET_BLOCK,
-       SET_NORM, SET_NORM_EPS, SET_NORM_STYLE, SET_FFN, SET_IDS, SET_MODEL, SET_PRESET, NSET };
+       SET_NORM, SET_NORM_EPS, SET_NORM_STYLE, SET_FFN, SET_IDS,
+       SET_HEAD, SET_TEMPERATURE, SET_TOP_K, SET_TOP_P, SET_SAMPLE, SET_MODEL, SET_PRESET, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
                                             "heads", "layout", "scale", "kv_heads", "loss",
                                             "ask", "positions", "rope_base", "rope", "block",
                                             "norm", "norm_eps", "norm_style", "ffn", "ids",
-                                            "model", "preset"};
+                                            "head", "temperature", "top_k", "top_p",
+                                            "sample", "model", "preset"};
 
 /* A value of each setting, for the hint when the value is missing. */
 static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
                                                "auto", "1", "sum", "Q K V QKT S A O", "rope",
                                                "10000", "half", "pre", "layer", "1e-5",
-                                               "torch", "gelu_tanh", "40 1842 345",
+                                               "torch", "gelu_tanh", "40 1842 345", "tied",
+                                               "0.7", "40", "0.9", "greedy",
                                                "'gpt2/model.safetensors' layer 0", "gpt2"};
 
 /* The hint for an unknown word: "did you mean X?" when one of names is near it, else
@@ -560,6 +564,80 @@ static int set_norm_eps(parser *ps, const char *v, const char *e, as_pos key)
     return 0;
 }
 
+/* ---- the output head and the draw (SPEC §19) ---- */
+
+/* head: tied (the embedding table E) | Wout (a table of its own). */
+static int set_head(parser *ps, const char *v, const char *e, as_pos key)
+{
+    static const char *const words[] = {"tied", "Wout"};
+    const size_t len = (size_t)(e - v);
+
+    if (as_lex_word_is(v, len, "tied") || as_lex_word_is(v, len, "wout") ||
+        as_lex_word_is(v, len, "w_out")) {
+        ps->in->out.head = as_lex_word_is(v, len, "tied") ? AS_HEAD_TIED : AS_HEAD_WOUT;
+        ps->in->out.head_pos = key;
+        return 0;
+    }
+    return unknown_word(&ps->r, as_reader_pos(&ps->r, v), AS_MSG_PS_HEAD_UNKNOWN, v, len, words, 2,
+                        AS_MSG_PS_HEAD_HINT);
+}
+
+/* temperature: T > 0, top_p: P in (0, 1]. */
+static int set_head_number(parser *ps, int which, const char *v, const char *e, as_pos key)
+{
+    as_head_settings *o = &ps->in->out;
+    double x;
+
+    if (which == SET_TEMPERATURE) {
+        if (bounded_number(ps, v, e, 0, 0, AS_MSG_PS_TEMPERATURE_BAD, AS_MSG_PS_TEMPERATURE_HINT,
+                           &x) != 0)
+            return -1;
+        o->temperature = x, o->temperature_set = 1, o->temperature_pos = key;
+        return 0;
+    }
+    if (bounded_number(ps, v, e, 0, 0, AS_MSG_PS_TOP_P_BAD, AS_MSG_PS_TOP_P_HINT, &x) != 0)
+        return -1;
+    if (x > 1) {
+        char q[64];
+        as_lex_quote(q, sizeof q, v, (size_t)(e - v));
+        return as_reader_err_at(&ps->r, v, AS_MSG_PS_TOP_P_HINT, AS_MSG_PS_TOP_P_BAD, q);
+    }
+    o->top_p = x, o->top_p_pos = key;
+    return 0;
+}
+
+/* top_k: K >= 1 (whether K fits the vocabulary, model.c checks). */
+static int set_top_k(parser *ps, const char *v, const char *e, as_pos key)
+{
+    ps->in->out.top_k_pos = key;
+    return positive_whole(ps, v, e, &ps->in->out.top_k, AS_MSG_PS_WHAT_TOP_K, AS_MSG_PS_TOP_K_HINT,
+                          AS_MSG_PS_TOP_K_HINT);
+}
+
+/* sample: greedy | SEED, a whole number 0 .. 2^64-1 that seeds the project's PRNG. */
+static int set_sample(parser *ps, const char *v, const char *e, as_pos key)
+{
+    as_head_settings *o = &ps->in->out;
+    unsigned long long seed = 0;
+    const char *p;
+    char q[64];
+
+    o->sample_set = 1;
+    o->sample_pos = key;
+    if (as_lex_word_is(v, (size_t)(e - v), "greedy"))
+        return 0;
+    as_lex_quote(q, sizeof q, v, (size_t)(e - v));
+    for (p = v; p < e; p++) {
+        const unsigned digit = (unsigned)(*p - '0');
+        if (*p < '0' || *p > '9' || seed > (18446744073709551615ull - digit) / 10)
+            return as_reader_err_at(&ps->r, v, AS_MSG_PS_SAMPLE_HINT, AS_MSG_PS_SAMPLE_BAD, q);
+        seed = seed * 10 + digit;
+    }
+    o->seeded = 1;
+    o->seed = seed;
+    return 0;
+}
+
 /* mask: causal | none | window W, layout: book | torch. */
 static int set_word(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
@@ -648,6 +726,15 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
         return set_norm_eps(ps, v, e, key);
     case SET_IDS:
         return set_ids(ps, v, e, key);
+    case SET_HEAD:
+        return set_head(ps, v, e, key);
+    case SET_TEMPERATURE:
+    case SET_TOP_P:
+        return set_head_number(ps, which, v, e, key);
+    case SET_TOP_K:
+        return set_top_k(ps, v, e, key);
+    case SET_SAMPLE:
+        return set_sample(ps, v, e, key);
     case SET_MODEL:
         return set_model(ps, v, e);
     case SET_PRESET:
@@ -945,6 +1032,32 @@ static int keep_rows(parser *ps, as_named *nm, const as_load_ref *ref, const siz
     return 0;
 }
 
+/* With head: (SPEC §19), every row of nm (read now when ref names a binary file) into
+ * whole: a tied head's logits read all of E, generate appends any row of E and P. 0 (also
+ * when nm is not given), or -1 with the error set. */
+static int keep_whole(parser *ps, const as_named *nm, const as_load_ref *ref, as_matrix *whole)
+{
+    size_t *rows, k;
+    int rc;
+
+    if (!nm->given)
+        return 0;
+    if (ref->path == NULL)
+        return as_matrix_copy(whole, &nm->m) == 0
+                   ? 0
+                   : as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    if (as_matrix_init(whole, nm->m.rows, nm->m.cols) != 0 ||
+        (rows = malloc((nm->m.rows ? nm->m.rows : 1) * sizeof *rows)) == NULL) {
+        as_matrix_free(whole);
+        return as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    }
+    for (k = 0; k < nm->m.rows; k++)
+        rows[k] = k;
+    rc = as_load_ref_rows(ref, ps->r.path, ps->r.err, rows, nm->m.rows, whole->v);
+    free(rows);
+    return rc;
+}
+
 /* The checks of ids against E and P (SPEC §16): 0, or -1 with the error at the place
  * that is wrong. */
 static int embed_check(parser *ps)
@@ -954,6 +1067,8 @@ static int embed_check(parser *ps)
     const as_embedding *emb = &in->emb;
     size_t k;
 
+    if (emb->ids == NULL && in->out.head != AS_HEAD_NONE && E->given && !P->given)
+        return 0; /* E for the output head alone (SPEC §19): its rows are the vocabulary */
     if (emb->ids == NULL && (E->given || P->given)) {
         const char *name = E->given ? "E" : "P";
         as_reader_err_pos(&ps->r, NULL, E->given ? E->pos : P->pos, AS_RD_NO_HINT,
@@ -1014,6 +1129,10 @@ static int embed(parser *ps)
     int rc = -1;
 
     if (embed_check(ps) != 0)
+        return -1;
+    if (in->out.head != AS_HEAD_NONE &&
+        (keep_whole(ps, E, &ps->ref[0], &emb->table) != 0 ||
+         keep_whole(ps, P, &ps->ref[1], &emb->positions) != 0))
         return -1;
     if (emb->ids == NULL)
         return 0;
@@ -1122,6 +1241,8 @@ void as_input_free(as_input *in)
     free(in->emb.ids);
     free(in->model.path);
     free(in->emb.at);
+    as_matrix_free(&in->emb.table);
+    as_matrix_free(&in->emb.positions);
     for (i = 0; in->kv_tokens.label != NULL && i < in->kv_tokens.count; i++)
         free(in->kv_tokens.label[i]);
     free(in->kv_tokens.label);

@@ -2,6 +2,7 @@
  * -inf as null. */
 #include "attnstep/render.h"
 #include "attnstep/layers.h"
+#include "attnstep/render_head.h"
 #include "attnstep/block.h"
 #include "attnstep/threads.h"
 #include "attnstep/numfmt.h"
@@ -502,6 +503,11 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
     }
     if (t->block != NULL)
         block(out, &first, t, o);
+    if (t->out != NULL && (o->only == 0 || as_shows(o, AS_T_LOGITS) || as_shows(o, AS_T_KEPT) ||
+                           as_shows(o, AS_T_PROBS))) {
+        key(out, &first, "head"); /* SPEC §19 */
+        as_render_head_json(out, t->out);
+    }
     return ferror(out) ? -1 : 0;
 }
 

@@ -4,6 +4,7 @@
 #include "attnstep/preset.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/render_head.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -671,6 +672,10 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     output(&b, p, t, o);
     if (o->only == 0 || o->formula)
         formula(&b, p, o);
+    if (t->out != NULL) { /* SPEC §19: after the layer, the head on its last row */
+        const as_head_source src = as_head_source_of(p, t);
+        as_render_head_tables(&b, p, t->out, &src, o);
+    }
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
@@ -680,4 +685,10 @@ void as_text_table(as_block *out, const char *expr, const as_matrix *m, const as
                    const as_render_opts *o)
 {
     table(out, expr, m, captions, o);
+}
+
+void as_text_table_rows(as_block *out, const char *expr, const as_rows *r,
+                        const as_block *captions, const as_render_opts *o)
+{
+    table_rows(out, expr, r, captions, o);
 }

@@ -11,6 +11,7 @@
 #include "attnstep/layers.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/positions.h"
+#include "attnstep/render_head.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -937,7 +938,7 @@ static void walk_row(walk *w, size_t i, int s)
 
 /* The tables step s (1 to 4) starts from and makes: Q, K → QKᵀ; QKᵀ, M → S; S → A;
  * A, V → O (with what positions add, and C with several heads). */
-static unsigned step_tables(int s)
+unsigned as_trace_step_tables(int s)
 {
     static const unsigned t[5] = {
         0,
@@ -1026,7 +1027,7 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
     if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
         return -1;
     if (o->step != 0) { /* one step: the tables it needs, then that step of each row */
-        w.failed = run_tables(&w, t, step_tables(o->step), 0, 1) != 0;
+        w.failed = run_tables(&w, t, as_trace_step_tables(o->step), 0, 1) != 0;
         for (i = first; i <= last && flush(&w) == 0; i++)
             walk_row(&w, i, o->step);
         flush(&w);
@@ -1043,6 +1044,12 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
         walk_row(&w, i, 0);
     if (flush(&w) == 0) {
         w.failed |= whole(&w) != 0;
+        flush(&w);
+    }
+    if (!w.failed && t->out != NULL) { /* SPEC §19: the head on the last row, walked */
+        const as_head_source src = as_head_source_of(p, t);
+        gap(&w);
+        as_render_head_walk(w.b, p, t->out, &src, o);
         flush(&w);
     }
     free(w.idx);

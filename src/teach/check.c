@@ -3,6 +3,8 @@
  * the step-by-step judgement from the student's own earlier tables (ownchain.c). A wrong
  * table's mistake is named by diagnose.c. */
 #include "attnstep/check.h"
+#include "attnstep/block.h"
+#include "attnstep/headcheck.h"
 #include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
 
@@ -162,18 +164,20 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     const as_matrix *whole;
     char head[24] = "";
 
-    if (named >= (long)p->heads || (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE)))
+    if (named >= (long)p->heads ||
+        (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE || g->kind == AS_ANS_PROBS)))
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
     g->head = named;
     if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
-        g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
+        g->kind != AS_ANS_PROBS && g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
     if (g->head < 0 && per_head(g->kind))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
     whole = g->head < 0 ? layer_table(t, g->kind)
             : g->kind == AS_ANS_RESCALE ? &t->head[g->head].sums /* f1: as many rows */
                                   : as_head_table(&t->head[g->head], g->kind);
-    if (whole->v == NULL) /* PE, Qr, Kr, B without their positions */
+    if (whole == NULL || whole->v == NULL) /* PE, Qr, Kr, B without their positions; probs
+                                               without a head */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE, AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
@@ -185,7 +189,7 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     }
     if ((size_t)g->row >= whole->rows)
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_ROW, AS_MSG_CHK_NO_SUCH_ROW_HINT);
-    if (g->kind >= AS_ANS_MAX)
+    if (g->kind >= AS_ANS_MAX && g->kind <= AS_ANS_RESCALE)
         return blocks_row(g, all, p, t, head, err);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
@@ -494,7 +498,8 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     long head;
     size_t h;
 
-    if (as_answer_name(name, &kind, &head) != 0 || kind >= AS_ANS_MAX || head >= (long)p->heads ||
+    if (as_answer_name(name, &kind, &head) != 0 || (kind >= AS_ANS_MAX && kind <= AS_ANS_RESCALE) ||
+        (kind == AS_ANS_PROBS && p->head == AS_HEAD_NONE) || head >= (long)p->heads ||
         (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
         return -1;
     if (t == NULL)
@@ -566,7 +571,7 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
         return asked_words(g, p, t, expect, NULL, err);
     if (p->in->ask != NULL)
         return asked_words(g, p, t, p->in->ask, &p->in->ask_pos, err);
-    if ((g->mark = calloc(3 * p->heads + 5, sizeof *g->mark)) == NULL)
+    if ((g->mark = calloc(3 * p->heads + 6, sizeof *g->mark)) == NULL)
         return -1;
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
         ask(g, t, k, -1);
@@ -576,6 +581,8 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     if (p->heads > 1 && p->Wo != NULL)
         ask(g, t, AS_ANS_C, -1);
     ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+    if (t->out != NULL) /* SPEC §19: the probabilities the draw follows */
+        ask(g, t, AS_ANS_PROBS, -1);
     return 0;
 }
 
@@ -668,6 +675,26 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
     return as_check_grade_tiles(g, p, t, a, o, 0, err);
 }
 
+/* The output head's probabilities written wrong (SPEC §19): the mistake of order they
+ * match, from the head's own h (the last row of O, or Y with a block). Returns 0, or -1
+ * when memory ran out. */
+static int head_mistakes(as_grade *g, const as_problem *p, const as_trace *t,
+                         const as_check_opts *o)
+{
+    const as_matrix *last = t->block != NULL ? as_block_table(t->block, AS_TAB_Y) : &t->O;
+    size_t i;
+
+    for (i = 0; i < g->count; i++) {
+        as_table_grade *e = &g->table[i];
+        if (e->kind != AS_ANS_PROBS || e->correct || !e->shape_ok || t->out == NULL)
+            continue;
+        if (as_head_diagnose(&e->diagnosis, p, &AS_AT(*last, last->rows - 1, 0), last->cols,
+                             e->given->value.v, e->given->unit.v, o->tol) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
 {
@@ -697,6 +724,8 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         g->correct &= g->table[i].correct;
     }
     g->correct &= g->count > 0; /* a blank file has nothing right */
+    if (head_mistakes(g, p, t, o) != 0)
+        goto nomem;
     if ((rc = score(g, p, t, o->expect, err)) != 0) {
         if (rc < 0)
             goto nomem;

@@ -23,6 +23,9 @@ const char *as_diag_code(as_diag d)
         [AS_DIAG_KEYS_FOR_VALUES] = "keys_for_values",
         [AS_DIAG_WRONG_WEIGHTS] = "wrong_weights",
         [AS_DIAG_TORCH_LAYOUT] = "torch_layout",
+        [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = "temperature_after_softmax",
+        [AS_DIAG_TOPP_DROPS_CROSSING] = "topp_drops_crossing",
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = "topk_before_temperature",
     };
 
     return d > AS_DIAG_NONE && d < AS_DIAG_COUNT ? code[d] : NULL;
