@@ -309,6 +309,24 @@ static void test_json_gives_the_layers_before_and_trace_starts_from_the_ids(void
     assert_file_contains(OUT, "“5”：取第5行，x₀ = E[5] + P[0] = [");
 }
 
+static void test_generate_refuses_a_layer_after_the_first(void **state)
+{
+    char text[256], cmd[160];
+    FILE *f = fopen("build/tests/gpt2-head.txt", "w");
+
+    (void)state;
+    assert_non_null(f);
+    fputs(four_lines(text, sizeof text, "../../" DATA "gpt2", 1, "gpt2"), f);
+    fputs("head: tied\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "generate --lang en build/tests/gpt2-head.txt 2");
+    assert_int_equal(run(cmd), 2); /* its new rows would skip layer 0 */
+    assert_file_contains(ERR, "build/tests/gpt2-head.txt:1:9: error: generate walks one layer: "
+                              "layer 1 of model: has 1 layers before it");
+    assert_int_equal(run("generate build/tests/gpt2-head.txt 2"), 2);
+    assert_file_contains(ERR, "错误：generate只走一层：model:的第1层前面还有1层");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_too_many_ids_for_gpt2s_positions_are_refused),
         cmocka_unit_test(test_run_summarises_each_layer_before_in_one_line),
         cmocka_unit_test(test_json_gives_the_layers_before_and_trace_starts_from_the_ids),
+        cmocka_unit_test(test_generate_refuses_a_layer_after_the_first),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

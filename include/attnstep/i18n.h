@@ -1008,6 +1008,8 @@ typedef enum as_msg {
     AS_MSG_PRE_LAYER_DONE,     /* %zu layer, %s its names, %zu rows, %zu cols, %s = or ≈, %s last row */
     AS_MSG_PRE_X_NOTE,         /* %zu N, %zu N-1, %zu N */
     AS_MSG_PRE_PATH_HINT,
+    AS_MSG_GEN_MODEL_LAYER,    /* %zu the layer, %zu the layers before it */
+    AS_MSG_HINT_GEN_MODEL_LAYER, /* %zu the layer */
     AS_MSG_COUNT
 } as_msg;
 

@@ -1949,6 +1949,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "(layer %zu, %s: computed, output [%zu,%zu], last row %s %s)"},
     [AS_MSG_PRE_PATH_HINT] = {"model:里的路径从输入文件所在的文件夹算起",
         "the path of model: is taken relative to the folder of the input file"},
+    [AS_MSG_GEN_MODEL_LAYER] = {"generate只走一层：model:的第%zu层前面还有%zu层，每个新词的行都要先经过它们",
+        "generate walks one layer: layer %zu of model: has %zu layers before it, which every new token's row would have to pass first"},
+    [AS_MSG_HINT_GEN_MODEL_LAYER] = {"写“layer 0”从第0层生成，或者用run看第%zu层怎样读前面各层的结果",
+        "write layer 0 to generate from layer 0, or use run to see how layer %zu reads what the layers before it made"},
     [AS_MSG_PRE_X_NOTE] = {"（X是第%zu层的输入，也就是第0层到第%zu层依次算出的结果；下面完整地走一遍第%zu层）",
         "(X is the input of layer %zu, what layers 0 to %zu made in turn; layer %zu is walked in full below)"},
 };
