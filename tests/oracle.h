@@ -183,7 +183,7 @@ typedef struct ostudent {
     int places[O_KINDS];         /* decimals written per table */
     const char *mistake[O_KINDS];
     int slip_kind, slip_cell;    /* a slip: -1 none, else the written table and cell ... */
-    double slip;                 /* ... and what was added to it after rounding */
+    double slip;                 /* ... and what was added to it before it was written */
     int row;                     /* >= 0: row answers q_row, every k and v row, s_row,
                                   * a_row, o_row (QKT not written) */
     int full;                    /* full precision kept between steps */
@@ -299,20 +299,18 @@ static inline void o_work(const oprob *p, const ostudent *s, owork *w)
         w->eff[k] = o_diff(&in[k], &right[k]);
         if (s->copied != NULL)
             in[k] = copy[k], w->eff[k] = 0;
+        if (k == s->slip_kind && in[k].r > 0) { /* on a cell the mask leaves, then written */
+            const int cells = in[k].r * in[k].c;
+            int c = s->slip_cell % cells;
+            while (isinf(in[k].v[c]))
+                c = (c + 1) % cells;
+            in[k].v[c] += s->slip;
+        }
         if (s->full)
             w->own[k] = raw[k];
         for (i = 0; i < w->own[k].r * w->own[k].c; i++) /* what is written is rounded */
             if ((s->writes >> k & 1) || o_row_written(s, k, i / w->own[k].c))
                 w->own[k].v[i] = o_written(w->own[k].v[i], s->places[k]);
-        if (k == s->slip_kind && w->own[k].r > 0) { /* on a cell the mask leaves */
-            const int cells = w->own[k].r * w->own[k].c;
-            int c = s->slip_cell % cells;
-            while (isinf(w->own[k].v[c]))
-                c = (c + 1) % cells;
-            w->own[k].v[c] += s->slip;
-            if (s->full)
-                raw[k].v[c] += s->slip;
-        }
     }
 }
 

@@ -145,10 +145,12 @@ static int collect(int out_fd, int err_fd, outcome *o, double start)
     return 0;
 }
 
-/* Runs the binary on args (NULL-ended) with standard input from in_path, into o. */
-static void run_bounded(outcome *o, const char *const *args, const char *in_path)
+/* Runs the binary on args (NULL-ended) with standard input from in_path, into o;
+ * wrapped: under $ATTNSTEP_WRAP (when set), else alone. */
+static void run_bounded_as(outcome *o, const char *const *args, const char *in_path,
+                           int wrapped)
 {
-    const char *wrap = getenv("ATTNSTEP_WRAP");
+    const char *wrap = wrapped ? getenv("ATTNSTEP_WRAP") : NULL;
     char words[1024], *argv[64];
     int out_pipe[2], err_pipe[2], st;
     pid_t pid;
@@ -176,6 +178,12 @@ static void run_bounded(outcome *o, const char *const *args, const char *in_path
     waitpid(pid, &st, 0);
     o->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     o->seconds = now() - start;
+}
+
+/* Runs the binary on args under $ATTNSTEP_WRAP, as run_bounded_as() does. */
+static void run_bounded(outcome *o, const char *const *args, const char *in_path)
+{
+    run_bounded_as(o, args, in_path, 1);
 }
 
 /* ---- the corpus ---- */
@@ -225,7 +233,8 @@ static int by_name(const void *a, const void *b)
 #define EXPECT_ZH ".zh.expect"
 
 /* Finds every NAME.en.expect, reads it and NAME.zh.expect, and runs `attnstep
- * tests/bad/NAME` once in each language. The tests after the corpus run in English. */
+ * tests/bad/NAME` once in each language (the English run under $ATTNSTEP_WRAP, the
+ * Chinese one alone). The tests after the corpus run in English. */
 static int run_corpus(void **state)
 {
     const size_t suffix = sizeof EXPECT_EN - 1;
@@ -259,7 +268,10 @@ static int run_corpus(void **state)
             return -1;
         snprintf(path, sizeof path, CORPUS "/%.255s", cases[i].name);
         run_bounded(&cases[i].got, en, "/dev/null");
-        run_bounded(&cases[i].got_zh, zh, "/dev/null");
+        /* under valgrind each input's path is checked once, in English: the Chinese
+         * run differs only in the message table's words, and runs alone (make
+         * sanitize runs both under ASan and UBSan) -- half of make valgrind's runs */
+        run_bounded_as(&cases[i].got_zh, zh, "/dev/null", 0);
     }
     setenv("ATTNSTEP_LANG", "en", 1);
     return 0;

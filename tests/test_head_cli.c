@@ -139,6 +139,54 @@ static void test_practice_asks_the_probabilities_and_names_the_order(void **stat
     assert_file_contains(CLI_OUT, "score: 2/2");
 }
 
+/* compare names a changed temperature, and the only table it changes is probs:
+ * 0.880797078 (T = 0.5) against 0.7310585786 (T = 1), by hand as above */
+static void test_compare_says_the_temperature_changes_only_the_probabilities(void **state)
+{
+    (void)state;
+    write_head("temperature: 0.5\ntop_p: 0.9\nsample: 42"); /* head.txt's but T */
+    assert_int_equal(run("compare --lang en --format json examples/head.txt " HEAD_FILE), 0);
+    assert_file_contains(CLI_OUT, "\"inputs_changed\": [\"temperature\"]");
+    assert_file_contains(CLI_OUT, "\"logits\": {\"changed\": false, \"max_abs_diff\": 0}");
+    assert_file_contains(CLI_OUT, "\"probs\": {\"changed\": true");
+    assert_int_equal(run("compare examples/head.txt " HEAD_FILE), 0);
+    assert_file_contains(CLI_OUT, "输出头的设置只改变层之后的步骤");
+}
+
+/* A tied head keeps the whole E: a binary E beyond a table's row limit (16384: GPT-2's
+ * has 50257) is refused with its shape and the limits, not "out of memory"; ids alone
+ * take their rows of it as before. The .npy is written here (format 1.0, <f8). */
+static void test_a_tied_head_over_a_vocabulary_too_large_says_so(void **state)
+{
+    static const char dict[] = "{'descr': '<f8', 'fortran_order': False, 'shape': (16385, 1), }";
+    FILE *f = fopen("build/tests/head_cli_big_e.npy", "wb");
+    const size_t len = ((10 + sizeof dict) + 63) / 64 * 64 - 10; /* dict, spaces, '\n' */
+    size_t i;
+
+    (void)state;
+    assert_non_null(f);
+    fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+    fputc((int)(len & 0xff), f);
+    fputc((int)(len >> 8), f);
+    fputs(dict, f);
+    for (i = sizeof dict - 1; i + 1 < len; i++)
+        fputc(' ', f);
+    fputc('\n', f);
+    for (i = 0; i < 16385; i++) {
+        const double v = (double)(i % 7); /* little-endian, as the machines the tests run on */
+        fwrite(&v, sizeof v, 1, f);
+    }
+    fclose(f);
+    write_text(HEAD_FILE, "ids: 1 2\nE = load(\"head_cli_big_e.npy\")\nWq = [[1]]\nWk = [[1]]\n"
+                          "Wv = [[1]]\nhead: tied\n");
+    assert_int_equal(run("--lang en " HEAD_FILE), 2);
+    assert_file_contains(CLI_ERR, "with an output head the whole E is kept, but it is [16385,1], "
+                                  "beyond the limits of one table (16384 rows, 67108864 cells)");
+    write_text(HEAD_FILE, "ids: 1 2\nE = load(\"head_cli_big_e.npy\")\nWq = [[1]]\nWk = [[1]]\n"
+                          "Wv = [[1]]\n");
+    assert_int_equal(run(HEAD_FILE), 0); /* ids alone keep their two rows */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +197,8 @@ int main(void)
         cmocka_unit_test(test_json_has_the_head),
         cmocka_unit_test(test_check_names_the_temperature_after_the_softmax),
         cmocka_unit_test(test_practice_asks_the_probabilities_and_names_the_order),
+        cmocka_unit_test(test_compare_says_the_temperature_changes_only_the_probabilities),
+        cmocka_unit_test(test_a_tied_head_over_a_vocabulary_too_large_says_so),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

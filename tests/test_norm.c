@@ -25,13 +25,15 @@ static void test_layer_norm_of_one_hot_row_is_the_spec_value(void **state)
 {
     /* SPEC §15: μ = 1/4, σ² = (9/16 + 3·1/16)/4 = 3/16, x̂₀ = (3/4)/√(3/16 + 1e-5) */
     const double x[4] = {1, 0, 0, 0};
-    double y[4], mean, var, div;
-    const as_norm_rec rec = {&mean, &var, &div, NULL};
+    double y[4], mean, var, div, centred[4];
+    const as_norm_rec rec = {&mean, &var, &div, NULL, centred};
 
     (void)state;
     assert_int_equal(as_norm_rows(y, &rec, x, NULL, NULL, 1, 4, AS_NORM_LAYER, AS_NORM_TORCH,
                                   1e-5), 0);
     assert_close(mean, 0.25, 0);
+    assert_close(centred[0], 0.75, 0);  /* x − μ, what the walk-through writes out */
+    assert_close(centred[3], -0.25, 0);
     assert_close(var, 0.1875, 0);
     assert_close(div, sqrt(0.1875 + 1e-5), 0);
     assert_close(y[0], 1.7320046214, 1e-10);
@@ -43,7 +45,7 @@ static void test_rms_norm_of_one_two_three_is_the_spec_value(void **state)
     /* SPEC §15: Σx²/3 = 14/3, rms = √(14/3 + 1e-6), y₀ = 1/rms */
     const double x[3] = {1, 2, 3};
     double y[3], ms, div;
-    const as_norm_rec rec = {NULL, &ms, &div, NULL};
+    const as_norm_rec rec = {NULL, &ms, &div, NULL, NULL};
 
     (void)state;
     assert_int_equal(as_norm_rows(y, &rec, x, NULL, NULL, 1, 3, AS_NORM_RMS, AS_NORM_TORCH,
@@ -70,7 +72,7 @@ static void test_annotated_divides_by_d_minus_one_and_adds_eps_outside(void **st
     /* x = [1, 2, 3]: μ = 2, Σ(x−μ)² = 2, unbiased σ² = 1, divisor σ + ε = 1.5 with ε = 0.5 */
     const double x[3] = {1, 2, 3};
     double y[3], mean, var, div;
-    const as_norm_rec rec = {&mean, &var, &div, NULL};
+    const as_norm_rec rec = {&mean, &var, &div, NULL, NULL};
 
     (void)state;
     as_norm_rows(y, &rec, x, NULL, NULL, 1, 3, AS_NORM_LAYER, AS_NORM_ANNOTATED, 0.5);
@@ -117,7 +119,7 @@ static int agree_norms(const char *name, as_norm_kind kind, as_norm_style style)
 {
     static section x, g, b, s;
     static double mean[64], var[64], div[64], xhat[SECTION_CAP], y[SECTION_CAP];
-    const as_norm_rec rec = {mean, var, div, xhat};
+    const as_norm_rec rec = {mean, var, div, xhat, NULL};
     char path[128], word[16];
     const double *got[] = {mean, var, div, xhat, y};
     static const char *const want[] = {"mean", "var", "div", "xhat", "y"};

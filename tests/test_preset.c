@@ -293,7 +293,7 @@ static void test_run_summarises_each_layer_before_in_one_line(void **state)
             "（第0层，h.0.*：已算出，输出[4,8]，最后一行≈ [");
     assert_file_contains(OUT, "\n（第1层，h.1.*：已算出，输出[4,8]，最后一行≈ [");
     assert_file_contains(OUT, "（X是第2层的输入，也就是第0层到第1层依次算出的结果；下面完整地走一遍第2层）\n");
-    assert_file_contains(OUT, "\nN1 = norm1(X) ≈ [[");
+    assert_file_contains(OUT, "\nN1 = γ⊙x̂ + β ≈ [[");
     run_gpt2_layer2("run --lang en --digits 3");
     assert_file_contains(OUT, "(layer 1, h.1.*: computed, output [4,8], last row ≈ [");
     assert_file_contains(OUT, "(X is the input of layer 2, what layers 0 to 1 made in turn; layer 2 is walked in full below)");

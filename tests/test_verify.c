@@ -902,7 +902,7 @@ static void test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_word
 {
     (void)state;
     assert_int_equal(run("verify --format md tests/data/verify/F15-block-errata.zh.txt"), 1);
-    assert_file_contains(OUT, "| 66:7 | σ²第0行第0列 | 1.4999925001 | 错误：应为0.9999950001"
+    assert_file_contains(OUT, "| 66:7 | σ²第0行 | 1.4999925001 | 错误：应为0.9999950001"
                               "（正好是这样算出的：方差除以了d−1（无偏估计），LayerNorm除以的是d） |");
     assert_file_contains(OUT, "ε加在了标准差σ上，没有放进根号里");
     assert_file_lacks(OUT, "ln_unbiased");

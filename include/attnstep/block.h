@@ -17,6 +17,7 @@ typedef struct as_norm_trace {
                         mean square Σx²/d */
     as_matrix div;   /* [n,1] the divisor: √(σ²+ε) (torch), σ+ε (annotated), √(Σx²/d+ε) */
     as_matrix xhat;  /* [n,d_model] the row normalised, before γ and β */
+    as_matrix centred; /* [n,d_model] LayerNorm's x − μ; empty for RMSNorm */
 } as_norm_trace;
 
 /* The block's tables in SPEC §15's order; a table the block does not make is empty. */

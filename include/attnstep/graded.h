@@ -29,6 +29,17 @@ typedef enum as_diag {
     AS_DIAG_TEMPERATURE_AFTER_SOFTMAX, /* T applied to the probabilities, not the logits */
     AS_DIAG_TOPP_DROPS_CROSSING,       /* top-p without the token that crosses P */
     AS_DIAG_TOPK_BEFORE_TEMPERATURE,   /* the cuts made on the logits before ÷T */
+    /* the whole block's conventions (SPEC §15) */
+    AS_DIAG_LN_UNBIASED,        /* σ² divided by d−1 where torch divides by d */
+    AS_DIAG_LN_EPS_OUTSIDE,     /* ε added to σ instead of under the root */
+    AS_DIAG_LN_NO_AFFINE,       /* γ and β forgotten */
+    AS_DIAG_RMS_WITH_MEAN,      /* the mean subtracted in RMSNorm */
+    AS_DIAG_GELU_TANH_FOR_ERF,  /* GELU's tanh approximation where the exact erf form is asked */
+    AS_DIAG_GELU_ERF_FOR_TANH,  /* the exact GELU where the tanh approximation is asked */
+    AS_DIAG_RELU_FOR_GELU,      /* ReLU where GELU is asked */
+    AS_DIAG_NO_RESIDUAL,        /* the residual left out: the sublayer's output alone */
+    AS_DIAG_RESIDUAL_FROM_NORMED, /* the normalised input added back (H1 = N1 + O) */
+    AS_DIAG_POST_FOR_PRE,       /* the norm after the add where the block is pre */
     AS_DIAG_COUNT
 } as_diag;
 

@@ -109,6 +109,7 @@ typedef enum as_msg {
     AS_MSG_WHY_X,          /* reason: X feeds every projection */
     AS_MSG_WHY_OUT,        /* reason: only the output projection changed */
     AS_MSG_WHY_MIXED,      /* reason: several kinds of input changed */
+    AS_MSG_WHY_HEAD,           /* compare: only the output head's settings changed */
     /* ---- errors, hints, usage and --help (issue 12): every word the program says
      * when something is wrong. Rows and columns in them count from 0. English nouns
      * after a count are written plural ("%zu rows"): the error record makes "1 rows"
@@ -494,6 +495,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_NO_MEMORY,
     AS_MSG_GRAD_POSITIONS,      /* %s rope or sinusoidal */
     AS_MSG_GRAD_HINT_POSITIONS,
+    AS_MSG_GRAD_BLOCK,          /* grad refuses block: (its backward steps are not taken yet) */
+    AS_MSG_GRAD_HINT_BLOCK,
     AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
     AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
     AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
@@ -554,6 +557,8 @@ typedef enum as_msg {
     AS_MSG_DC_GROUP,       /* %zu groups: after a row of every K/V head side by side */
     AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
     AS_MSG_HINT_DECODE_CROSS,
+    AS_MSG_DECODE_BLOCK,   /* decode refuses block: (not decoded through the block yet) */
+    AS_MSG_HINT_DECODE_BLOCK,
     AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
     AS_MSG_HINT_DECODE_FUTURE,
     /* positions (SPEC §12) */
@@ -770,6 +775,8 @@ typedef enum as_msg {
     AS_MSG_PS_TOP_K_HINT,
     AS_MSG_PS_SAMPLE_BAD,       /* %s: the value */
     AS_MSG_PS_SAMPLE_HINT,
+    AS_MSG_PS_HEAD_TABLE_BIG,   /* %s E or P, %zu %zu its shape, %zu rows, %zu cells: the limits */
+    AS_MSG_PS_HEAD_TABLE_BIG_HINT,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
     AS_MSG_PS_BIDI,          /* %04X the code point */
@@ -834,6 +841,7 @@ typedef enum as_msg {
     AS_MSG_VF_MISFIT_HINT,
     AS_MSG_VF_CELL,        /* %s name, %ld row, %ld column: a cell of a printed table */
     AS_MSG_VF_ROW_CELL,    /* %s name, %ld column: a number of a printed row */
+    AS_MSG_VF_TOKEN,       /* %s name, %ld row: a norm's one number for a token (μ, σ²) */
     AS_MSG_VF_AGREES,
     AS_MSG_VF_TRUNCATED,   /* %s the right value */
     AS_MSG_VF_ROUNDED,     /* %s the right value */
@@ -1010,6 +1018,65 @@ typedef enum as_msg {
     AS_MSG_PRE_PATH_HINT,
     AS_MSG_GEN_MODEL_LAYER,    /* %zu the layer, %zu the layers before it */
     AS_MSG_HINT_GEN_MODEL_LAYER, /* %zu the layer */
+    /* the whole block (SPEC §15): run's captions */
+    AS_MSG_BLK_TITLE_PRE,     /* the heading before a pre block's tables */
+    AS_MSG_BLK_TITLE_POST,    /* the heading before a post block's tables */
+    AS_MSG_BLK_NORM_LAYER,    /* %s out, %s in, %s ε: torch's LayerNorm in words */
+    AS_MSG_BLK_NORM_ANNOT,    /* %s out, %s in, %s ε: the annotated LayerNorm in words */
+    AS_MSG_BLK_NORM_RMS,      /* %s out, %s in, %s ε: RMSNorm in words */
+    AS_MSG_BLK_NORM_NONE,     /* %s out, %s in: norm: none */
+    AS_MSG_BLK_ROW_LAYER,     /* %zu row, %s "= 0.25" μ, %s σ², %s √(σ²+ε) */
+    AS_MSG_BLK_ROW_ANNOT,     /* %zu row, %s μ, %s σ² (÷(d−1)), %s σ+ε */
+    AS_MSG_BLK_ROW_RMS,       /* %zu row, %s Σx²/d, %s √(Σx²/d+ε) */
+    AS_MSG_BLK_WIDTH2,        /* the note: LayerNorm of width 2 is always ±1 */
+    AS_MSG_BLK_RESIDUAL,      /* %s sum, %s input, %s sublayer output: the residual in words */
+    AS_MSG_BLK_FFN,           /* %s in, %zu d_ff, %s activation: the FFN in words */
+    AS_MSG_BLK_OUTPUT,        /* %s the last table: the block's output Y is that table */
+    /* the whole block (SPEC §15): trace's walk of one row */
+    AS_MSG_BT_TITLE,          /* %zu row, %s token */
+    AS_MSG_BT_READS_N1,       /* the note before the projections of a pre block */
+    AS_MSG_BT_NORM_ROW,       /* %s out, %s Norm, %s in, %s "x₂ = [2,0,1,1]" */
+    AS_MSG_BT_MEAN,           /* %s "μ = (2+0+1+1)/4 = 1" */
+    AS_MSG_BT_CENTRE,         /* %s "x−μ = [2−1, …] = […]" */
+    AS_MSG_BT_VAR,            /* %zu d, %s "σ² = (1²+…)/4 = 0.5" */
+    AS_MSG_BT_VAR_ANNOT,      /* %zu d−1, %s */
+    AS_MSG_BT_DIV_INSIDE,     /* %s "√(σ²+ε) = √(0.5+0.00001) ≈ …" */
+    AS_MSG_BT_DIV_OUTSIDE,    /* %s "σ+ε = √0.67+0.000001 ≈ …" */
+    AS_MSG_BT_MS,             /* %s "Σx²/d = (11²+1²)/2 = 61" */
+    AS_MSG_BT_RMS_DIV,        /* %s "√(Σx²/d+ε) = …" */
+    AS_MSG_BT_XHAT,           /* %s "x̂ = [1/0.7071…, …] ≈ […]" */
+    AS_MSG_BT_AFFINE,         /* %s "N1[2] = [1×1.41+0, …] ≈ […]" */
+    AS_MSG_BT_AFFINE_RMS,     /* %s */
+    AS_MSG_BT_NO_AFFINE,      /* %s out: γ and β not given */
+    AS_MSG_BT_RESIDUAL,       /* %s "H1[0] = x₀ + o₀ = [1+0.87, …] ≈ […]" */
+    AS_MSG_BT_UP,             /* %s "U[0] = N2[0]Wup + bup = […] ≈ […]" */
+    AS_MSG_BT_GATE,           /* %s "G[0] = SiLU(N2[0]Wgate) ≈ […]" */
+    AS_MSG_BT_ACT,            /* %s "F[0] = GELU(U[0]) = [GELU(1.97), …] ≈ […]" */
+    AS_MSG_BT_ACT_RULE,       /* %s the activation's formula */
+    AS_MSG_BT_SWIGLU,         /* %s "F[0] = G[0] ⊙ U[0] = […] ≈ […]" */
+    AS_MSG_BT_DOWN,           /* %s "D[0] = F[0]Wdown = […] ≈ […]" */
+    /* the whole block's named mistakes (SPEC §15): check's teaching sentence, the tutor's words */
+    AS_MSG_DIAG_LN_UNBIASED,
+    AS_MSG_DIAG_LN_EPS_OUTSIDE,
+    AS_MSG_DIAG_LN_NO_AFFINE,
+    AS_MSG_DIAG_RMS_WITH_MEAN,
+    AS_MSG_DIAG_GELU_TANH_FOR_ERF,
+    AS_MSG_DIAG_GELU_ERF_FOR_TANH,
+    AS_MSG_DIAG_RELU_FOR_GELU,
+    AS_MSG_DIAG_NO_RESIDUAL,
+    AS_MSG_DIAG_RESIDUAL_FROM_NORMED,
+    AS_MSG_DIAG_POST_FOR_PRE,
+    AS_MSG_PR_NAME_LN_UNBIASED,
+    AS_MSG_PR_NAME_LN_EPS_OUTSIDE,
+    AS_MSG_PR_NAME_LN_NO_AFFINE,
+    AS_MSG_PR_NAME_RMS_WITH_MEAN,
+    AS_MSG_PR_NAME_GELU_TANH_FOR_ERF,
+    AS_MSG_PR_NAME_GELU_ERF_FOR_TANH,
+    AS_MSG_PR_NAME_RELU_FOR_GELU,
+    AS_MSG_PR_NAME_NO_RESIDUAL,
+    AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED,
+    AS_MSG_PR_NAME_POST_FOR_PRE,
+    AS_MSG_CHK_NO_SUCH_BLOCK_HINT, /* which block tables come with which settings */
     AS_MSG_COUNT
 } as_msg;
 
@@ -1055,6 +1122,11 @@ const char *as_sym_text(int ascii, as_sym sym);
  * punctuation are left as they are. Never lengthens the text. Returns the new length
  * of s[0..len). */
 size_t as_ascii_punct(char *s, size_t len);
+
+/* Writes src[0..len) into dst with the mathematical letters of the block's prose (μ, σ,
+ * ε, γ, β, Σ, ², x̂'s hat, √, ⊙, ≈ …) spelt in ASCII ("mu", "sigma", "eps", …); dst
+ * holds at least 3 × len bytes. Returns the bytes written (no NUL). */
+size_t as_ascii_letters(char *dst, const char *src, size_t len);
 
 /* Writes the subscript of n (₀₁₂…, or "[12]" with ascii) into buf. */
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii);

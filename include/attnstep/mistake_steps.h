@@ -18,4 +18,11 @@ void as_zero_masked(double *a, const double *mask, size_t count);
 /* no_normalize without the max shift: out[i] = exp(in[i]) (exp(-inf) = 0), count values. */
 void as_exp_all(double *out, const double *in, size_t count);
 
+/* ln_unbiased, ln_eps_outside (SPEC §15): y[n,d] = γ⊙(x − μ)/div + β for each row of
+ * x[n,d], σ² = Σ(x − μ)²/(d − ddof) (ddof 0 or 1; d > ddof), div = √(σ² + eps), or with
+ * eps_outside √σ² + eps. ddof 0 inside is torch's LayerNorm, 1 outside the annotated
+ * one. g NULL means γ = 1, b NULL β = 0; y must not overlap x. */
+void as_layer_norm_as(double *y, const double *x, const double *g, const double *b, size_t n,
+                      size_t d, size_t ddof, int eps_outside, double eps);
+
 #endif

@@ -46,9 +46,10 @@ void as_norm_affine(double *y, const double *xhat, const double *g, const double
 
 /* The sub-steps one normalisation records, each may be NULL when not wanted (xhat is
  * then made in y): mean[n] (LayerNorm only), var[n] (σ², the unbiased one for annotated,
- * or the mean square for RMSNorm), div[n] and xhat[n,d]. */
+ * or the mean square for RMSNorm), div[n], xhat[n,d], and centred[n,d] = x − μ
+ * (LayerNorm only: what the walk-through writes before squaring). */
 typedef struct as_norm_rec {
-    double *mean, *var, *div, *xhat;
+    double *mean, *var, *div, *xhat, *centred;
 } as_norm_rec;
 
 /* y[n,d] = the normalisation kind/style of each row of x[n,d] with γ g and β b (either

@@ -97,6 +97,20 @@ void as_text_table(struct as_block *out, const char *expr, const as_matrix *m,
  * columns out, then to write them). */
 void as_text_table_rows(struct as_block *out, const char *expr, const as_rows *r,
                         const struct as_block *captions, const as_render_opts *o);
+/* ---- the whole block (SPEC §15): trace's walk of it (render_block.c) ---- */
+
+/* trace: with pre, the walk of norm1 for rows first..last (after the inputs, before the
+ * projections, which read N1); then, after the attention's rows, the rest of the block
+ * for those rows: each residual cell by cell, each norm's μ, x−μ, σ², divisor, x̂ and
+ * γ/β, the FFN's row before and after its activation. Nothing without a block. */
+void as_trace_block_begin(struct as_block *out, const as_problem *p, const as_trace *t,
+                          const as_render_opts *o, size_t first, size_t last);
+void as_trace_block_rest(struct as_block *out, const as_problem *p, const as_trace *t,
+                         const as_render_opts *o, size_t first, size_t last);
+
+/* "LayerNorm" or "RMSNorm"; "GELU", "GELU_tanh", "ReLU" or "SwiGLU" (the ffn:'s). */
+const char *as_block_norm_name(const as_problem *p);
+const char *as_block_act_name(const as_problem *p);
 
 /* Writes m as JSON rows of round-trip numbers, -inf as null. (render_json.c) */
 void as_json_matrix(FILE *out, const as_matrix *m);

@@ -147,6 +147,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_WHY_OUT] = {"输出投影Wo只在各头的输出并排之后才用到",
                      "the output projection Wo is used only after the heads' outputs are put "
                      "side by side"},
+    [AS_MSG_WHY_HEAD] = {"输出头的设置只改变层之后的步骤：logits的温度、截断和概率；层里的每张表都不变", "the head's settings change only what comes after the layer: the temperature of the logits, the cut and the probabilities; every table of the layer stays the same"},
     [AS_MSG_WHY_MIXED] = {"每张表随它所依赖的输入而变", "each table follows the inputs it depends on"},
     /* ---- errors, hints, usage and --help (issue 12) ---- */
     [AS_MSG_ERR_ERROR] = {"错误：", "error: "},
@@ -581,6 +582,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "top-k keeps the K tokens with the largest scores and sets the others to −∞; K is at least 1 (keeping 1 is the greedy choice), e.g. top_k: 40"},
     [AS_MSG_PS_SAMPLE_BAD] = {"sample只能是greedy或一个不小于0的整数种子，不能是“%s”",
         "sample is greedy or a whole-number seed of 0 or more, not \"%s\""},
+    [AS_MSG_PS_HEAD_TABLE_BIG] = {"有输出头时要保留整张%s，但它是[%zu,%zu]，超过了一张表的上限（%zu行、%zu格）",
+        "with an output head the whole %s is kept, but it is [%zu,%zu], beyond the limits of one table (%zu rows, %zu cells)"},
+    [AS_MSG_PS_HEAD_TABLE_BIG_HINT] = {"只用ids时只取用到的几行，不受这个限制；要用输出头，请在load()后面用切片只载入词表的一部分，如[0:1000, :]",
+        "ids alone take only the rows they name and have no such limit; for the head, slice part of the vocabulary, e.g. load(\"m.safetensors\", \"wte.weight\")[0:1000, :]"},
     [AS_MSG_PS_SAMPLE_HINT] = {"greedy每次取概率最大的词；写一个整数（如sample: 42）就用它做种子抽一个均匀数u，沿累计概率找到u落在哪个词的区间里；同一个种子在每台机器上抽到同一个词",
         "greedy takes the most likely token every time; a whole number (e.g. sample: 42) seeds the draw of one uniform number u, and the token is the one whose interval of the running sums holds u; the same seed draws the same token on every machine"},
     [AS_MSG_RD_UNKNOWN_MASK] = {"没有“%s”这种掩码",
@@ -1037,6 +1042,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
     [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
                                "grad does not yet take the gradient through positions: %s"},
+    [AS_MSG_GRAD_BLOCK] = {"grad还不能对整个块（block:）求梯度：归一化、前馈网络和残差的反向步骤还没有",
+                           "grad does not yet take the gradient through a whole block (block:): "
+                           "the backward steps of the norms, the FFN and the residual are not there yet"},
+    [AS_MSG_GRAD_HINT_BLOCK] = {"去掉block:这一行，grad就对注意力层本身求梯度；整个块的前向计算用run和trace查看",
+                                "leave the block: line out for the attention layer's own gradient; "
+                                "run and trace show the whole block's forward pass"},
     [AS_MSG_GRAD_HINT_POSITIONS] = {"位置编码改变了投影前后的数，反向还要多一步；先去掉positions这一行，"
                                     "或用positions: alibi（只给分数加常数，梯度不变）",
                                     "these positions change the numbers around the projections, "
@@ -1158,6 +1169,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
     [AS_MSG_DC_HEAD] = {"  各头并排（共%zu个头）", " for the %zu heads side by side"},
     [AS_MSG_DC_GROUP] = {"  各组K、V并排（共%zu组）", " for the %zu K/V groups side by side"},
+    [AS_MSG_DECODE_BLOCK] = {"decode还不能逐个生成整个块（block:）：归一化、残差和前馈网络还没有接上KV缓存",
+                             "decode does not yet generate through a whole block (block:): the "
+                             "norms, the residual and the FFN are not joined to the KV cache yet"},
+    [AS_MSG_HINT_DECODE_BLOCK] = {"去掉block:这一行，decode就逐个生成注意力层本身；整个块的每张表用run和trace查看",
+                                  "leave the block: line out to decode the attention layer alone; "
+                                  "run and trace show every table of the whole block"},
     [AS_MSG_DECODE_CROSS] = {"decode需要自注意力，但输入给了Xkv",
                           "decode needs self-attention, but Xkv is given"},
     [AS_MSG_HINT_DECODE_CROSS] = {"decode逐个生成同一条序列，它的Key和Value来自自己的Token；交叉注意力请用run和trace查看",
@@ -1626,6 +1643,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "from 0) past the table's last"},
     [AS_MSG_VF_CELL] = {"%s第%ld行第%ld列", "%s row %ld, column %ld"},
     [AS_MSG_VF_ROW_CELL] = {"%s第%ld格", "%s cell %ld"},
+    [AS_MSG_VF_TOKEN] = {"%s第%ld行", "%s row %ld"},
     [AS_MSG_VF_AGREES] = {"一致", "agrees"},
     [AS_MSG_VF_TRUNCATED] = {"截断了，没有四舍五入：应为%s", "truncated, not rounded: %s"},
     [AS_MSG_VF_ROUNDED] = {"舍入不同：应为%s", "rounded differently: %s"},
@@ -1955,6 +1973,104 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "write layer 0 to generate from layer 0, or use run to see how layer %zu reads what the layers before it made"},
     [AS_MSG_PRE_X_NOTE] = {"（X是第%zu层的输入，也就是第0层到第%zu层依次算出的结果；下面完整地走一遍第%zu层）",
         "(X is the input of layer %zu, what layers 0 to %zu made in turn; layer %zu is walked in full below)"},
+    /* the whole block (SPEC §15) */
+    [AS_MSG_BLK_TITLE_PRE] = {"── 整个块（Pre-LN）：先归一化，再进子层，子层的输出加回残差 ──",
+        "── the whole block (pre-LN): normalise, then the sublayer, then add its output back ──"},
+    [AS_MSG_BLK_TITLE_POST] = {"── 整个块（Post-LN）：子层的输出先加回残差，再归一化 ──",
+        "── the whole block (post-LN): add the sublayer's output back, then normalise ──"},
+    [AS_MSG_BLK_NORM_LAYER] = {"%s = LayerNorm(%s)：每一行减去自己的均值μ，除以√(σ²+ε)"
+        "（σ²是(x−μ)²的平均：除以d，不是d−1；ε = %s），再乘γ、加β",
+        "%s = LayerNorm(%s): each row minus its own mean μ, divided by √(σ²+ε) (σ² the mean "
+        "of (x−μ)²: divided by d, not d−1; ε = %s), then times γ plus β"},
+    [AS_MSG_BLK_NORM_ANNOT] = {"%s = LayerNorm(%s)（Annotated Transformer的写法）：每一行减去均值μ，"
+        "除以σ+ε（σ是无偏标准差，平方和除以d−1；ε = %s），再乘γ、加β",
+        "%s = LayerNorm(%s) (the Annotated Transformer's form): each row minus its mean μ, "
+        "divided by σ+ε (σ the unbiased standard deviation, the squares summed and divided by "
+        "d−1; ε = %s), then times γ plus β"},
+    [AS_MSG_BLK_NORM_RMS] = {"%s = RMSNorm(%s)：每一行不减均值，直接除以√(Σx²/d+ε)（ε = %s），再乘γ",
+        "%s = RMSNorm(%s): each row, its mean not subtracted, divided by √(Σx²/d+ε) "
+        "(ε = %s), then times γ"},
+    [AS_MSG_BLK_NORM_NONE] = {"%s = %s（norm: none：不做归一化）",
+        "%s = %s (norm: none: nothing is normalised)"},
+    [AS_MSG_BLK_ROW_LAYER] = {"第%zu行：μ %s，σ² %s，√(σ²+ε) %s",
+        "row %zu: μ %s, σ² %s, √(σ²+ε) %s"},
+    [AS_MSG_BLK_ROW_ANNOT] = {"第%zu行：μ %s，σ²（除以d−1）%s，σ+ε %s",
+        "row %zu: μ %s, σ² (divided by d−1) %s, σ+ε %s"},
+    [AS_MSG_BLK_ROW_RMS] = {"第%zu行：Σx²/d %s，√(Σx²/d+ε) %s",
+        "row %zu: Σx²/d %s, √(Σx²/d+ε) %s"},
+    [AS_MSG_BLK_WIDTH2] = {"（每行只有2个数时，LayerNorm总把它变成[1,−1]或[−1,1]：两个数减去均值后"
+        "一正一负、大小相等，再除以这个大小；ε让它略小于1。所以讲归一化的练习至少用3个数。）",
+        "(with 2 numbers a row, LayerNorm always gives [1,−1] or [−1,1]: minus their mean the "
+        "two are equal and opposite, and are divided by that size; ε makes it a little under "
+        "1. Exercises on normalisation therefore use at least 3 numbers.)"},
+    [AS_MSG_BLK_RESIDUAL] = {"残差：%s = %s + %s，把子层的输出逐格加回它的输入",
+        "the residual: %s = %s + %s, the sublayer's output added back onto its input cell by cell"},
+    [AS_MSG_BLK_FFN] = {"前馈网络：%s的每一行先升到%zu维（U），经过%s，再降回原来的宽度（D）",
+        "the feed-forward network: each row of %s goes up to %zu numbers (U), through %s, and "
+        "back down to its width (D)"},
+    [AS_MSG_BLK_OUTPUT] = {"块的输出：Y = %s", "the block's output: Y = %s"},
+    [AS_MSG_DIAG_LN_UNBIASED] = {"方差除以了d−1（无偏方差，numpy的ddof=1、Annotated Transformer的std）；torch的LayerNorm求σ²时除以d：σ² = Σ(x−μ)²/d",
+        "the variance was divided by d−1 (the unbiased one, numpy's ddof=1, the Annotated Transformer's std); torch's LayerNorm divides by d: σ² = Σ(x−μ)²/d"},
+    [AS_MSG_DIAG_LN_EPS_OUTSIDE] = {"ε加在了σ上（σ+ε）；torch的LayerNorm把ε加在根号里面：除以√(σ²+ε)",
+        "ε was added to σ (σ+ε); torch's LayerNorm adds it under the root: divide by √(σ²+ε)"},
+    [AS_MSG_DIAG_LN_NO_AFFINE] = {"只算到了x̂，忘了乘γ、加β：归一化之后还要y = γ⊙x̂ + β（RMSNorm只乘γ）",
+        "it stops at x̂: γ and β were forgotten; after normalising comes y = γ⊙x̂ + β (RMSNorm only multiplies by γ)"},
+    [AS_MSG_DIAG_RMS_WITH_MEAN] = {"RMSNorm不减均值：直接除以√(Σx²/d+ε)；先减均值就成了LayerNorm",
+        "RMSNorm subtracts no mean: it divides by √(Σx²/d+ε) as it is; subtracting the mean first makes it LayerNorm"},
+    [AS_MSG_DIAG_GELU_TANH_FOR_ERF] = {"用了GELU的tanh近似；这里的ffn: gelu是精确的erf形式：GELU(u) = u/2·(1 + erf(u/√2))",
+        "GELU's tanh approximation was used; ffn: gelu here is the exact erf form: GELU(u) = u/2·(1 + erf(u/√2))"},
+    [AS_MSG_DIAG_GELU_ERF_FOR_TANH] = {"用了精确的erf形式GELU；这里的ffn: gelu_tanh是GPT-2的tanh近似：u/2·(1 + tanh(√(2/π)(u + 0.044715u³)))",
+        "the exact erf GELU was used; ffn: gelu_tanh here is GPT-2's tanh approximation: u/2·(1 + tanh(√(2/π)(u + 0.044715u³)))"},
+    [AS_MSG_DIAG_RELU_FOR_GELU] = {"用了ReLU（负数变0）；GELU不把负数截成0，而是乘上Φ(u)，负数只变小",
+        "ReLU was used (negatives to 0); GELU does not cut negatives to 0 but multiplies by Φ(u), so they only shrink"},
+    [AS_MSG_DIAG_NO_RESIDUAL] = {"忘了残差：子层的输出还要逐格加回它的输入（H = X + 子层(…)），这张表只是子层的输出",
+        "the residual was left out: the sublayer's output is added back onto its input cell by cell (H = X + sublayer(…)); this table is the sublayer's output alone"},
+    [AS_MSG_DIAG_RESIDUAL_FROM_NORMED] = {"加回的是归一化之后的输入；Pre-LN的残差加的是归一化之前的那张表：H1 = X + O，不是N1 + O",
+        "the normalised input was added back; pre-LN's residual adds the table from before the norm: H1 = X + O, not N1 + O"},
+    [AS_MSG_DIAG_POST_FOR_PRE] = {"在相加之后做了归一化（Post-LN的做法）；这个块是Pre-LN：先归一化再进子层，相加之后不再归一化：H1 = X + O",
+        "the sum was normalised (post-LN's order); this block is pre-LN: the norm comes before the sublayer, and the sum is not normalised: H1 = X + O"},
+    [AS_MSG_PR_NAME_LN_UNBIASED] = {"方差除以d−1", "the variance divided by d−1"},
+    [AS_MSG_PR_NAME_LN_EPS_OUTSIDE] = {"ε加在σ上", "ε added to σ"},
+    [AS_MSG_PR_NAME_LN_NO_AFFINE] = {"忘了γ和β", "γ and β forgotten"},
+    [AS_MSG_PR_NAME_RMS_WITH_MEAN] = {"RMSNorm减了均值", "the mean subtracted in RMSNorm"},
+    [AS_MSG_PR_NAME_GELU_TANH_FOR_ERF] = {"用了GELU的tanh近似", "GELU's tanh approximation"},
+    [AS_MSG_PR_NAME_GELU_ERF_FOR_TANH] = {"用了精确的GELU", "the exact GELU"},
+    [AS_MSG_PR_NAME_RELU_FOR_GELU] = {"用了ReLU", "ReLU instead of GELU"},
+    [AS_MSG_PR_NAME_NO_RESIDUAL] = {"忘了残差", "the residual left out"},
+    [AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED] = {"加回了归一化后的输入", "the normalised input added back"},
+    [AS_MSG_PR_NAME_POST_FOR_PRE] = {"相加后又归一化", "the sum normalised (post for pre)"},
+    [AS_MSG_CHK_NO_SUCH_BLOCK_HINT] = {"N1和N2是block: pre的表（post直接把和归一化成H1、H2）；"
+        "U、F、D、H2要有前馈网络（ffn: none没有），G只在ffn: swiglu里有；没有block:就没有这些表",
+        "N1 and N2 are the tables of block: pre (post normalises the sums into H1 and H2); U, F, "
+        "D and H2 need a feed-forward network (not ffn: none), G only comes with ffn: swiglu; "
+        "without block: there are none of these tables"},
+    [AS_MSG_BT_TITLE] = {"── 整个块，第%zu行“%s” ──", "── the whole block, row %zu “%s” ──"},
+    [AS_MSG_BT_READS_N1] = {"（Pre-LN：注意力读的是N1，下面的x就是N1的行）",
+        "(pre-LN: the attention reads N1, so the x below are the rows of N1)"},
+    [AS_MSG_BT_NORM_ROW] = {"%s = %s(%s)，这一行：%s", "%s = %s(%s), this row: %s"},
+    [AS_MSG_BT_MEAN] = {"求均值：%s", "the mean: %s"},
+    [AS_MSG_BT_CENTRE] = {"减去均值：%s", "minus the mean: %s"},
+    [AS_MSG_BT_VAR] = {"方差（平方的平均，除以d=%zu）：%s",
+        "the variance (the mean of the squares, divided by d=%zu): %s"},
+    [AS_MSG_BT_VAR_ANNOT] = {"无偏方差（平方和除以d−1=%zu）：%s",
+        "the unbiased variance (the sum of squares divided by d−1=%zu): %s"},
+    [AS_MSG_BT_DIV_INSIDE] = {"ε加在根号里面，再开方：%s", "ε added under the root, then the root: %s"},
+    [AS_MSG_BT_DIV_OUTSIDE] = {"先开方得标准差σ，再加ε：%s",
+        "the root first (the standard deviation σ), then ε added: %s"},
+    [AS_MSG_BT_MS] = {"平方的平均（不减均值）：%s", "the mean of the squares (no mean subtracted): %s"},
+    [AS_MSG_BT_RMS_DIV] = {"加ε再开方：%s", "ε added, then the root: %s"},
+    [AS_MSG_BT_XHAT] = {"每格除以它：%s", "each cell divided by it: %s"},
+    [AS_MSG_BT_AFFINE] = {"乘γ、加β：%s", "times γ, plus β: %s"},
+    [AS_MSG_BT_AFFINE_RMS] = {"乘γ：%s", "times γ: %s"},
+    [AS_MSG_BT_NO_AFFINE] = {"没有给出γ和β（γ = 1，β = 0）：%s这一行就是x̂",
+        "no γ and β given (γ = 1, β = 0): this row of %s is x̂"},
+    [AS_MSG_BT_RESIDUAL] = {"残差，逐格相加：%s", "the residual, cell by cell: %s"},
+    [AS_MSG_BT_UP] = {"升维：%s", "up: %s"},
+    [AS_MSG_BT_GATE] = {"门：%s", "the gate: %s"},
+    [AS_MSG_BT_ACT] = {"激活，逐格：%s", "the activation, cell by cell: %s"},
+    [AS_MSG_BT_ACT_RULE] = {"其中%s", "where %s"},
+    [AS_MSG_BT_SWIGLU] = {"门和U逐格相乘：%s", "the gate times U, cell by cell: %s"},
+    [AS_MSG_BT_DOWN] = {"降维：%s", "down: %s"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)
@@ -2042,10 +2158,13 @@ const char *as_sym_text(int ascii, as_sym sym)
     return symbols[sym][ascii != 0];
 }
 
-/* The typographic punctuation and its ASCII spelling, never longer than the original. */
-static const struct {
+/* A character and its ASCII spelling. */
+typedef struct spelling {
     const char *from, *to;
-} punct[] = {
+} spelling;
+
+/* The typographic punctuation and its ASCII spelling, never longer than the original. */
+static const spelling punct[] = {
     {"\xe2\x80\x9c", "\""}, {"\xe2\x80\x9d", "\""}, /* “ ” */
     {"\xe2\x80\x98", "'"},  {"\xe2\x80\x99", "'"},  /* ‘ ’ */
     {"\xe2\x80\x94", "--"}, {"\xe2\x80\x93", "-"},  /* — – */
@@ -2057,25 +2176,52 @@ static const struct {
     {"\xe2\x88\x9e", "inf"}, /* ∞ in the head's words: −∞ is then -inf, as AS_SYM_NEG_INF */
 };
 
-size_t as_ascii_punct(char *s, size_t len)
+/* The mathematical letters of the block's prose (SPEC §15: μ, σ², ε, γ, β, x̂, Σ, √)
+ * and their ASCII spellings, which may be longer than the original (at most 3 times). */
+static const spelling letters[] = {
+    {"\xce\xbc", "mu"},    {"\xcf\x83", "sigma"}, {"\xce\xb5", "eps"},  /* μ σ ε */
+    {"\xce\xb3", "gamma"}, {"\xce\xb2", "beta"},  {"\xce\xa3", "sum"},  /* γ β Σ */
+    {"\xce\xa6", "Phi"},   {"\xcf\x80", "pi"},                          /* Φ π */
+    {"\xc2\xb2", "^2"},    {"\xc2\xb3", "^3"},    {"\xcc\x82", "hat"},  /* ² ³ x̂ */
+    {"\xe2\x88\x9a", "sqrt"}, {"\xe2\x8a\x99", "(.)"}, {"\xe2\x89\x88", "~="}, /* √ ⊙ ≈ */
+    {"\xc3\x97", "x"},     {"\xc2\xb7", "*"},                           /* × · */
+};
+
+/* src[0..len) into dst with each character of tab[0..n) spelt its way; dst may be src
+ * when no spelling is longer than its character. Returns the bytes written. */
+static size_t respell(char *dst, const char *src, size_t len, const spelling *tab, size_t n)
 {
-    size_t r = 0, w = 0, k;
+    size_t r = 0, w = 0, k, m = 0;
 
     while (r < len) {
-        for (k = 0; k < sizeof punct / sizeof punct[0]; k++)
-            if (len - r >= 3 && memcmp(s + r, punct[k].from, 3) == 0)
+        for (k = 0; k < n; k++) {
+            m = strlen(tab[k].from);
+            if (len - r >= m && memcmp(src + r, tab[k].from, m) == 0)
                 break;
-        if (k == sizeof punct / sizeof punct[0]) {
-            s[w++] = s[r++];
+        }
+        if (k == n) {
+            dst[w++] = src[r++];
             continue;
         }
-        memcpy(s + w, punct[k].to, strlen(punct[k].to));
-        w += strlen(punct[k].to);
-        r += 3;
+        memcpy(dst + w, tab[k].to, strlen(tab[k].to));
+        w += strlen(tab[k].to);
+        r += m;
     }
+    return w;
+}
+
+size_t as_ascii_punct(char *s, size_t len)
+{
+    const size_t w = respell(s, s, len, punct, sizeof punct / sizeof punct[0]);
+
     if (w < len)
         s[w] = '\0';
     return w;
+}
+
+size_t as_ascii_letters(char *dst, const char *src, size_t len)
+{
+    return respell(dst, src, len, letters, sizeof letters / sizeof letters[0]);
 }
 
 void as_subscript(char *buf, size_t size, unsigned long n, int ascii)

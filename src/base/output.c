@@ -167,13 +167,13 @@ typedef struct ascii_filter {
     size_t ncarry;
 } ascii_filter;
 
-/* Bytes at the end of s[0..n) that may begin a 3-byte character not yet complete. */
+/* Bytes at the end of s[0..n) that may begin a 2- or 3-byte character not yet complete. */
 static size_t cut_tail(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
 
-    if (n >= 1 && (u[n - 1] & 0xF0) == 0xE0)
-        return 1;
+    if (n >= 1 && ((u[n - 1] & 0xF0) == 0xE0 || (u[n - 1] & 0xE0) == 0xC0))
+        return 1; /* a 3- or 2-byte character's first byte */
     if (n >= 2 && (u[n - 2] & 0xF0) == 0xE0 && (u[n - 1] & 0xC0) == 0x80)
         return 2;
     return 0;
@@ -182,11 +182,14 @@ static size_t cut_tail(const char *s, size_t n)
 static ssize_t filter_write(void *cookie, const char *buf, size_t size)
 {
     ascii_filter *f = cookie;
-    char *all = malloc(size + sizeof f->carry);
+    char *all = malloc(size + sizeof f->carry), *out = malloc(3 * (size + sizeof f->carry));
     size_t n, keep;
 
-    if (all == NULL)
+    if (all == NULL || out == NULL) {
+        free(all);
+        free(out);
         return -1;
+    }
     memcpy(all, f->carry, f->ncarry);
     memcpy(all + f->ncarry, buf, size);
     n = f->ncarry + size;
@@ -194,8 +197,10 @@ static ssize_t filter_write(void *cookie, const char *buf, size_t size)
     memcpy(f->carry, all + n - keep, keep);
     f->ncarry = keep;
     n = as_ascii_punct(all, n - keep);
-    keep = fwrite(all, 1, n, f->to) == n; /* now: whether it was all written */
+    n = as_ascii_letters(out, all, n);
+    keep = fwrite(out, 1, n, f->to) == n; /* now: whether it was all written */
     free(all);
+    free(out);
     return keep ? (ssize_t)size : -1;
 }
 

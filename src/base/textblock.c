@@ -44,7 +44,8 @@ size_t as_display_width(const char *s)
         c = len == 1 ? *p : (uint32_t)(*p & (0x3F >> (len - 1)));
         for (int k = 1; k < len && p[k]; k++)
             c = (c << 6) | (p[k] & 0x3F);
-        w += is_wide(c) ? 2 : 1;
+        w += is_wide(c) ? 2 : (c >= 0x300 && c <= 0x36F) ? 0 : 1; /* a combining mark (the
+                                        hat of x̂) sits on the character before it */
         for (int k = 0; k < len && *p; k++)
             p++;
     }

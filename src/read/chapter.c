@@ -524,18 +524,21 @@ static int prose_line(as_reader *r)
     size_t k;
 
     while (p < e) {
-        const int word = p > start && (as_lex_ident_len(p - 1, e) > 0 ||
+        /* the byte before p alone: a line of one long word stays linear */
+        const int word = p > start && (as_lex_ident_len(p - 1, p) > 0 ||
                                        (p[-1] >= '0' && p[-1] <= '9'));
+        int moved = 1; /* a row read may take the cursor to a later line */
         if (!word && (k = row_name(p, e, &what, &row)) > 0)
             step = named_at(r, p, k, what, row, p == start);
         else if (e - p >= 3 && memcmp(p, ROOT, 3) == 0)
             step = root_at(r, p);
         else
-            step = (long)as_lex_char_len(p, e);
+            step = (long)as_lex_char_len(p, e), moved = 0;
         if (step < 0)
             return -1;
         p += step;
-        e = line_end(&r->c);
+        if (moved)
+            e = line_end(&r->c);
     }
     r->c.p = p > e ? e : p;
     as_cursor_skip_line(&r->c);

@@ -1042,6 +1042,10 @@ static int keep_whole(parser *ps, const as_named *nm, const as_load_ref *ref, as
 
     if (!nm->given)
         return 0;
+    if (!as_shape_ok(nm->m.rows, nm->m.cols)) /* GPT-2's E: 50257 rows */
+        return as_reader_err_pos(&ps->r, NULL, nm->pos, AS_MSG_PS_HEAD_TABLE_BIG_HINT,
+                                 AS_MSG_PS_HEAD_TABLE_BIG, nm == &ps->in->mat[AS_E] ? "E" : "P",
+                                 nm->m.rows, nm->m.cols, (size_t)AS_MAX_DIM, (size_t)AS_MAX_CELLS);
     if (ref->path == NULL)
         return as_matrix_copy(whole, &nm->m) == 0
                    ? 0

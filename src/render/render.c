@@ -2,6 +2,7 @@
  * the document formats (md, latex, csv) share: the walk over a run's tables in the
  * book's order, the ≈/= rule and the comment line that names a table's labels. */
 #include "attnstep/render.h"
+#include "attnstep/block.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 
@@ -17,11 +18,15 @@ const char *as_table_name(as_table t)
 }
 
 /* The --only table named by s[0..len), in any case, or one of its spellings; -1 when
- * none. */
+ * none. A name spelt exactly as a table's comes first: "F" is the block's F, though
+ * "f" (the online softmax's rescale factor, no --only table) comes before it in any case. */
 static int table_lookup(const char *s, size_t len)
 {
-    const int t = as_tab_lookup(s, len, 1);
+    int t = as_tab_lookup(s, len, 0);
 
+    if (t >= 0 && as_tab_table((as_tab)t) >= 0)
+        return as_tab_table((as_tab)t);
+    t = as_tab_lookup(s, len, 1);
     return t < 0 ? -1 : as_tab_table((as_tab)t);
 }
 
@@ -80,18 +85,39 @@ static void show_scores(walk *w, as_table_view v, const as_problem *p, const as_
     as_head_rows_close(&h);
 }
 
-/* X (and Xkv), then the weights and biases given. */
-static void walk_inputs(walk *w, const as_problem *p)
+/* The block's weights and γ/β, as the file gives them (SPEC §15). */
+static void walk_block_weights(walk *w, const as_problem *p)
+{
+    const as_matrix *m[] = {p->ln_g[0], p->ln_b[0], p->ln_g[1], p->ln_b[1], p->ln_g[2], p->ln_b[2],
+                            p->Wup, p->bup, p->Wgate, p->Wdown, p->bdown};
+    static const char *const name[] = {"ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b",
+                                       "Wup", "bup", "Wgate", "Wdown", "bdown"};
+    size_t i;
+
+    for (i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!(p->norm == AS_NORM_RMS && name[i][4] == 'b')) /* RMSNorm has no β */
+            show(w, (as_table_view){AS_T_W, name[i], 0, 0, m[i], {0}, NULL, NULL});
+}
+
+/* X (and Xkv), then the weights and biases given; with block: pre the file's X, then
+ * N1 (what the attention reads, p->X). */
+static void walk_inputs(walk *w, const as_problem *p, const as_trace *t)
 {
     const as_matrix *m[] = {p->Wq, p->Wk, p->Wv, p->bq, p->bk, p->bv, p->Wo, p->bo};
     static const char *const name[] = {"Wq", "Wk", "Wv", "bq", "bk", "bv", "Wo", "bo"};
+    const int pre = t->block != NULL && p->block == AS_BLOCK_PRE;
     size_t i;
 
-    show(w, (as_table_view){AS_T_X, "X", 0, 0, p->X, {0}, p->tokens, NULL});
+    show(w, (as_table_view){AS_T_X, "X", 0, 0, pre ? &p->in->mat[AS_X].m : p->X, {0}, p->tokens,
+                            NULL});
+    if (pre)
+        show(w, (as_table_view){AS_T_N1, "N1", 0, 0, p->X, {0}, p->tokens, NULL});
     if (p->cross)
         show(w, (as_table_view){AS_T_X, "Xkv", 0, 0, p->Xkv, {0}, p->kv_tokens, NULL});
     for (i = 0; i < sizeof m / sizeof m[0]; i++)
         show(w, (as_table_view){AS_T_W, name[i], 0, 0, m[i], {0}, NULL, NULL});
+    if (t->block != NULL)
+        walk_block_weights(w, p);
 }
 
 /* One head: its Q, K, V slices (with several heads), QKT, M (once), S, A, O. */
@@ -116,13 +142,27 @@ static void walk_head(walk *w, const as_problem *p, const as_trace *t, size_t hd
                             many, hd, &h->O, {0}, tk, NULL});
 }
 
+/* The block's tables after the attention (SPEC §15): H1 N2 U G F D H2, and Y when lnf
+ * makes it a table of its own; the ones the run made. */
+static void walk_block(walk *w, const as_problem *p, const as_trace *t)
+{
+    size_t k;
+
+    for (k = AS_T_H1; t->block != NULL && k <= AS_T_Y; k++) {
+        const as_matrix *m = as_block_table(t->block, as_tab_of_table((as_table)k));
+        if (m != NULL && (k != AS_T_Y || p->final_norm))
+            show(w, (as_table_view){(as_table)k, as_table_name((as_table)k), 0, 0, m, {0},
+                                    p->tokens, NULL});
+    }
+}
+
 int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *o,
                   as_table_visit visit, void *ctx)
 {
     walk w = {o, visit, ctx, 0};
     size_t h;
 
-    walk_inputs(&w, p);
+    walk_inputs(&w, p, t);
     show(&w, (as_table_view){AS_T_Q, "Q", 0, 0, &t->Q, {0}, p->tokens, NULL});
     show(&w, (as_table_view){AS_T_K, "K", 0, 0, &t->K, {0}, p->kv_tokens, NULL});
     show(&w, (as_table_view){AS_T_V, "V", 0, 0, &t->V, {0}, p->kv_tokens, NULL});
@@ -133,6 +173,7 @@ int as_each_table(const as_problem *p, const as_trace *t, const as_render_opts *
             show(&w, (as_table_view){AS_T_C, "C", 0, 0, &t->C, {0}, p->tokens, NULL});
         show(&w, (as_table_view){AS_T_O, "O", 0, 0, &t->O, {0}, p->tokens, NULL});
     }
+    walk_block(&w, p, t);
     return w.rc;
 }
 

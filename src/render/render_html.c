@@ -317,24 +317,6 @@ static int step(void *ctx, const as_table_view *v)
     return rc != 0 || ferror(pg->h.out) ? -1 : 0;
 }
 
-/* The block's tables after the layer's, in the registry's order (SPEC §15). */
-static int block_steps(page *pg)
-{
-    static const as_table order[] = {AS_T_N1, AS_T_H1, AS_T_N2, AS_T_U, AS_T_G,
-                                     AS_T_F,  AS_T_D,  AS_T_H2, AS_T_Y};
-    size_t k;
-    int rc = 0;
-
-    for (k = 0; k < sizeof order / sizeof order[0] && rc == 0; k++) {
-        const as_tab id = as_tab_of_table(order[k]);
-        const as_matrix *m = as_block_table(pg->t->block, id);
-        if (m != NULL && as_shows(pg->o, order[k]))
-            rc = step(pg, &(as_table_view){order[k], as_tab_get(id)->name, 0, 0, m,
-                                           as_rows_of(m), pg->p->tokens, NULL});
-    }
-    return rc;
-}
-
 static int run_json(FILE *out, void *ctx)
 {
     const page *pg = ctx;
@@ -358,9 +340,7 @@ static int render(FILE *out, const as_problem *p, const as_trace *t, const as_re
         const char *title = p->in->title != NULL ? p->in->title : "attnstep";
         qsort(pg.ts.v, pg.ts.count, sizeof *pg.ts.v, tip_cmp);
         as_html_begin(&pg.h, out, title, AS_MSG_HTML_KEYS, &shown);
-        rc = as_each_table(p, t, &shown, step, &pg);
-        if (rc == 0 && t->block != NULL && !(lines && o->step != 0))
-            rc = block_steps(&pg);
+        rc = as_each_table(p, t, &shown, step, &pg); /* the block's among them */
         rc |= as_html_end(&pg.h, run_json, &(page){{0}, p, t, o, {0}, 0, 0, 0, NULL});
     }
     rc |= pg.ts.failed ? -1 : 0;

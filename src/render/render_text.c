@@ -1,5 +1,6 @@
 /* render_text.c - `run` as text: every table in the chapter's order and format. */
 #include "attnstep/render.h"
+#include "attnstep/block.h"
 #include "attnstep/layers.h"
 #include "attnstep/preset.h"
 #include "attnstep/expand.h"
@@ -104,6 +105,17 @@ static void table_rows(as_block *out, const char *expr, const as_rows *m,
     put_table(out, &t, captions);
 }
 
+/* Nonzero when any of the tables t[0..count) is to be shown. */
+static int shows_any(const as_render_opts *o, const as_table *t, size_t count)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        if (as_shows(o, t[i]))
+            return 1;
+    return 0;
+}
+
 /* A table: "EXPR = " (or "≈"), the matrix, captions beside. */
 static void table(as_block *out, const char *expr, const as_matrix *m, const as_block *captions,
                   const as_render_opts *o)
@@ -182,6 +194,264 @@ static void mask_caption(as_block *c, const as_problem *p, const double *M, size
     as_block_add(c, as_say(o, count == 1 ? AS_MSG_MASK_ONLY : AS_MSG_MASK_READS), i,
                  as_text_str(&list));
     as_text_free(&list);
+}
+
+
+/* ---- the whole block (SPEC §15), in the order it is computed: with pre, N1 before the
+ * attention (what it reads); after O, the residuals, the other norms and the FFN. Each
+ * norm shows x̂ with every row's μ, σ² (or mean square) and divisor beside it. ---- */
+
+/* Which of the block's three norms: its γ/β in p->ln_g/ln_b. */
+enum { NORM1, NORM2, NORMF };
+
+/* "= 0.25" or "≈ 0.4330242" for a value shown beside a table. */
+static const char *eq(char *buf, size_t size, double v, const as_render_opts *o)
+{
+    char num[AS_NUM_BUF];
+    const int rounded = as_fmt_display(num, sizeof num, v, o->digits, o->ascii);
+
+    snprintf(buf, size, "%s %s", rounded ? sym(o, AS_SYM_APPROX) : "=", num);
+    return buf;
+}
+
+/* expr in ASCII with --ascii (x̂, μ, σ² … as the output filter will spell them), so that
+ * the table is laid out under the label as it will be printed. */
+static void fold(char *expr, size_t size, const as_render_opts *o)
+{
+    char wide[3 * 160];
+    size_t n;
+
+    if (!o->ascii)
+        return;
+    n = as_ascii_letters(wide, expr, strnlen(expr, 160));
+    snprintf(expr, size, "%.*s", (int)n, wide);
+}
+
+/* Each row's μ, σ² and divisor as written beside x̂: 第0行：μ = 0.25，σ² = 0.1875，… */
+static as_block norm_captions(const as_norm_trace *nt, const as_problem *p,
+                              const as_render_opts *o)
+{
+    as_block c = {0};
+    char a[AS_NUM_BUF + 8], b[AS_NUM_BUF + 8], d[AS_NUM_BUF + 8];
+    size_t i;
+
+    for (i = 0; i < nt->div.rows; i++) {
+        eq(b, sizeof b, nt->var.v[i], o);
+        eq(d, sizeof d, nt->div.v[i], o);
+        if (p->norm == AS_NORM_RMS) {
+            as_block_add(&c, as_say(o, AS_MSG_BLK_ROW_RMS), i, b, d);
+            continue;
+        }
+        eq(a, sizeof a, nt->mean.v[i], o);
+        as_block_add(&c, as_say(o, p->norm_style == AS_NORM_ANNOTATED ? AS_MSG_BLK_ROW_ANNOT
+                                                                       : AS_MSG_BLK_ROW_LAYER),
+                     i, a, b, d);
+    }
+    return c;
+}
+
+/* γ and β of norm `which` as the file gives them (none of them for defaults). */
+static void norm_weights(as_block *out, const as_problem *p, int which, const as_render_opts *o)
+{
+    static const char *const g[] = {"ln1_g", "ln2_g", "lnf_g"}, *const b[] = {"ln1_b", "ln2_b", "lnf_b"};
+
+    if (!as_shows(o, AS_T_W))
+        return;
+    if (p->ln_g[which] != NULL)
+        table(out, g[which], p->ln_g[which], NULL, o);
+    if (p->ln_b[which] != NULL && p->norm != AS_NORM_RMS)
+        table(out, b[which], p->ln_b[which], NULL, o);
+}
+
+/* OUT = Norm(IN): the rule in words, x̂ with each row's sub-steps beside it, then OUT. */
+static void norm_table(as_block *out, const char *name, const char *in, const as_matrix *res,
+                       const as_norm_trace *nt, int which, const as_problem *p,
+                       const as_render_opts *o)
+{
+    char eps[AS_NUM_BUF], expr[160];
+    as_block cap;
+    const char *root = sym(o, AS_SYM_SQRT);
+
+    as_block_gap(out);
+    if (p->norm == AS_NORM_NONE || nt->div.v == NULL) {
+        snprintf(expr, sizeof expr, "%s = %s", name, in);
+        as_block_add(out, as_say(o, AS_MSG_BLK_NORM_NONE), name, in);
+        table(out, expr, res, NULL, o);
+        return;
+    }
+    as_fmt_display(eps, sizeof eps, p->norm_eps, 17, o->ascii);
+    as_block_add(out, as_say(o, p->norm == AS_NORM_RMS              ? AS_MSG_BLK_NORM_RMS
+                                : p->norm_style == AS_NORM_ANNOTATED ? AS_MSG_BLK_NORM_ANNOT
+                                                                     : AS_MSG_BLK_NORM_LAYER),
+                 name, in, eps);
+    norm_weights(out, p, which, o);
+    if (p->norm == AS_NORM_RMS)
+        snprintf(expr, sizeof expr, "x\xcc\x82 = %s/%s(%s%s/d+%s)", in, root, "\xce\xa3x",
+                 "\xc2\xb2", "\xce\xb5");
+    else if (p->norm_style == AS_NORM_ANNOTATED)
+        snprintf(expr, sizeof expr, "x\xcc\x82 = (%s%s\xce\xbc)/(\xcf\x83+\xce\xb5)", in,
+                 sym(o, AS_SYM_MINUS));
+    else
+        snprintf(expr, sizeof expr, "x\xcc\x82 = (%s%s\xce\xbc)/%s(\xcf\x83\xc2\xb2+\xce\xb5)",
+                 in, sym(o, AS_SYM_MINUS), root);
+    cap = norm_captions(nt, p, o);
+    fold(expr, sizeof expr, o);
+    table(out, expr, &nt->xhat, &cap, o);
+    as_block_free(&cap);
+    if (p->norm == AS_NORM_LAYER && p->norm_style == AS_NORM_TORCH && res->cols == 2)
+        as_block_add(out, "%s", as_say(o, AS_MSG_BLK_WIDTH2));
+    snprintf(expr, sizeof expr, p->norm == AS_NORM_RMS ? "%s = \xce\xb3%sx\xcc\x82"
+                                                       : "%s = \xce\xb3%sx\xcc\x82 + \xce\xb2",
+             name, sym(o, AS_SYM_HADAMARD));
+    fold(expr, sizeof expr, o);
+    table(out, expr, res, NULL, o);
+}
+
+/* SUM = A + B, the residual, with its words. */
+static void block_residual(as_block *out, const char *sum, const char *a, const char *b,
+                     const as_matrix *m, as_table shown, const as_render_opts *o)
+{
+    char expr[64];
+
+    if (!as_shows(o, shown))
+        return;
+    as_block_gap(out);
+    as_block_add(out, as_say(o, AS_MSG_BLK_RESIDUAL), sum, a, b);
+    snprintf(expr, sizeof expr, "%s = %s + %s", sum, a, b);
+    table(out, expr, m, NULL, o);
+}
+
+/* The FFN on table `in`: its weights, U, (G,) F, D. */
+static void block_ffn(as_block *out, const char *in, const as_block_trace *b, const as_problem *p,
+                const as_render_opts *o)
+{
+    const char *act = as_block_act_name(p), *dot = sym(o, AS_SYM_HADAMARD);
+    char expr[96];
+
+    static const as_table t[] = {AS_T_U, AS_T_G, AS_T_F, AS_T_D};
+
+    if (!shows_any(o, t, sizeof t / sizeof t[0]))
+        return;
+    as_block_gap(out);
+    as_block_add(out, as_say(o, AS_MSG_BLK_FFN), in, p->d_ff, act);
+    if (as_shows(o, AS_T_W)) {
+        table(out, "Wup", p->Wup, NULL, o);
+        if (p->bup != NULL)
+            table(out, "bup", p->bup, NULL, o);
+        if (p->Wgate != NULL)
+            table(out, "Wgate", p->Wgate, NULL, o);
+        table(out, "Wdown", p->Wdown, NULL, o);
+        if (p->bdown != NULL)
+            table(out, "bdown", p->bdown, NULL, o);
+    }
+    snprintf(expr, sizeof expr, "U = %s @ Wup%s", in, p->bup ? " + bup" : "");
+    if (as_shows(o, AS_T_U))
+        table(out, expr, &b->U, NULL, o);
+    snprintf(expr, sizeof expr, "G = SiLU(%s @ Wgate)", in);
+    if (b->G.v != NULL && as_shows(o, AS_T_G))
+        table(out, expr, &b->G, NULL, o);
+    if (p->ffn == AS_FFN_SWIGLU)
+        snprintf(expr, sizeof expr, "F = G %s U", dot);
+    else
+        snprintf(expr, sizeof expr, "F = %s(U)", act);
+    if (as_shows(o, AS_T_F))
+        table(out, expr, &b->F, NULL, o);
+    snprintf(expr, sizeof expr, "D = F @ Wdown%s", p->bdown ? " + bdown" : "");
+    if (as_shows(o, AS_T_D))
+        table(out, expr, &b->D, NULL, o);
+}
+
+static void block_begin(as_block *out, const as_problem *p, const as_trace *t,
+                         const as_render_opts *o)
+{
+    const as_block_trace *b = t->block;
+
+    if (b == NULL || p->block != AS_BLOCK_PRE || !as_shows(o, AS_T_N1))
+        return;
+    norm_table(out, "N1", "X", &b->N1, &b->norm1, NORM1, p, o);
+}
+
+/* Y: normf of the last table when lnf is given, else that table itself. */
+static void block_output(as_block *out, const char *last, const as_block_trace *b,
+                   const as_problem *p, const as_render_opts *o)
+{
+    if (!as_shows(o, AS_T_Y))
+        return;
+    if (p->final_norm) {
+        norm_table(out, "Y", last, &b->Y, &b->normf, NORMF, p, o);
+        return;
+    }
+    as_block_gap(out);
+    as_block_add(out, as_say(o, AS_MSG_BLK_OUTPUT), last);
+}
+
+/* Nonzero when any of the block's tables after the attention is to be shown. */
+static int shows_block(const as_render_opts *o)
+{
+    static const as_table t[] = {AS_T_H1, AS_T_N2, AS_T_U, AS_T_G, AS_T_F, AS_T_D, AS_T_H2, AS_T_Y};
+
+    return shows_any(o, t, sizeof t / sizeof t[0]);
+}
+
+static void block_rest(as_block *out, const as_problem *p, const as_trace *t,
+                        const as_render_opts *o)
+{
+    const as_block_trace *b = t->block;
+    const int none = p->ffn == AS_FFN_NONE;
+
+    if (b == NULL || !shows_block(o))
+        return;
+    as_block_gap(out);
+    as_block_add(out, "%s", as_say(o, p->block == AS_BLOCK_PRE ? AS_MSG_BLK_TITLE_PRE
+                                                                : AS_MSG_BLK_TITLE_POST));
+    if (p->block == AS_BLOCK_PRE) {
+        block_residual(out, "H1", "X", "O", &b->H1, AS_T_H1, o);
+        if (!none) {
+            if (as_shows(o, AS_T_N2))
+                norm_table(out, "N2", "H1", &b->N2, &b->norm2, NORM2, p, o);
+            block_ffn(out, "N2", b, p, o);
+            block_residual(out, "H2", "H1", "D", &b->H2, AS_T_H2, o);
+        }
+    } else {
+        block_residual(out, "R1", "X", "O", &b->R1, AS_T_H1, o);
+        if (as_shows(o, AS_T_H1))
+            norm_table(out, "H1", "R1", &b->H1, &b->norm1, NORM1, p, o);
+        if (!none) {
+            block_ffn(out, "H1", b, p, o);
+            block_residual(out, "R2", "H1", "D", &b->R2, AS_T_H2, o);
+            if (as_shows(o, AS_T_H2))
+                norm_table(out, "H2", "R2", &b->H2, &b->norm2, NORM2, p, o);
+        }
+    }
+    block_output(out, none ? "H1" : "H2", b, p, o);
+}
+
+static void block_formula(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    const char *norm = p->norm == AS_NORM_NONE ? "" : as_block_norm_name(p);
+    const char *l = p->norm == AS_NORM_NONE ? "" : "(", *r = p->norm == AS_NORM_NONE ? "" : ")";
+    char up[96];
+
+    if (p->block == AS_BLOCK_NONE)
+        return;
+    if (p->ffn == AS_FFN_SWIGLU)
+        snprintf(up, sizeof up, "(SiLU(%sWgate) %s %sWup)Wdown", p->block == AS_BLOCK_PRE ? "N2" : "H1",
+                 sym(o, AS_SYM_HADAMARD), p->block == AS_BLOCK_PRE ? "N2" : "H1");
+    else
+        snprintf(up, sizeof up, "%s(%sWup%s)Wdown%s", as_block_act_name(p),
+                 p->block == AS_BLOCK_PRE ? "N2" : "H1", p->bup ? " + bup" : "",
+                 p->bdown ? " + bdown" : "");
+    if (p->block == AS_BLOCK_PRE) {
+        as_block_add(out, "N1 = %s%sX%s, H1 = X + O", norm, l, r);
+        if (p->ffn != AS_FFN_NONE)
+            as_block_add(out, "N2 = %s%sH1%s, D = %s, H2 = H1 + D", norm, l, r, up);
+    } else {
+        as_block_add(out, "H1 = %s%sX + O%s", norm, l, r);
+        if (p->ffn != AS_FFN_NONE)
+            as_block_add(out, "D = %s, H2 = %s%sH1 + D%s", up, norm, l, r);
+    }
+    if (p->final_norm)
+        as_block_add(out, "Y = %s(%s)", norm, p->ffn == AS_FFN_NONE ? "H1" : "H2");
 }
 
 /* ---- sections, in the chapter's order ---- */
@@ -264,14 +534,15 @@ static void embedding(as_block *out, const as_problem *p, const as_render_opts *
         gap(out);
 }
 
-/* The title, the embedding (with ids:) and the layers before (model: layer N), X with
- * its shape, and Xkv. With block: pre the attention reads N1 = norm1(X) as its X
- * (session.h): from ids the X made is shown as such, then N1 under its own name. */
+/* Nonzero when the attention reads N1, not X (block: pre). */
+static int reads_n1(const as_problem *p, const as_trace *t)
+{
+    return t->block != NULL && p->block == AS_BLOCK_PRE;
+}
+
 static void inputs(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block cap = row_captions(p->tokens, p->n, o);
-    const as_matrix *made = &p->in->mat[AS_X].m;
-    const int normed = p->X != made && (p->in->emb.ids != NULL || t->layers != NULL);
     char expr[64];
 
     if (p->in->title != NULL)
@@ -279,16 +550,14 @@ static void inputs(as_block *out, const as_problem *p, const as_trace *t, const 
     embedding(out, p, o);
     if (t->layers != NULL)
         prior_layers(out, p, t, &cap, o);
-    table(out, x_expr(expr, sizeof expr, p, t, 0), normed ? made : p->X, &cap, o);
+    /* with pre, p->X is N1 (what the attention reads); the file's X comes first */
+    table(out, x_expr(expr, sizeof expr, p, t, 0), reads_n1(p, t) ? &p->in->mat[AS_X].m : p->X,
+          &cap, o);
+    as_block_free(&cap);
     as_block_add(out, as_say(o, AS_MSG_SHAPE_X), p->n, p->d_model);
     if (t->layers != NULL)
         as_block_add(out, as_say(o, AS_MSG_PRE_X_NOTE), t->layers->count, t->layers->count - 1,
                      t->layers->count);
-    if (normed) {
-        gap(out);
-        table(out, "N1 = norm1(X)", p->X, &cap, o);
-    }
-    as_block_free(&cap);
     if (p->cross) {
         gap(out);
         cap = row_captions(p->kv_tokens, p->m, o);
@@ -297,6 +566,7 @@ static void inputs(as_block *out, const as_problem *p, const as_trace *t, const 
         as_block_add(out, as_say(o, AS_MSG_SHAPE_XKV), p->m, p->d_kv_model);
         as_block_add(out, "%s", as_say(o, AS_MSG_CROSS_NOTE));
     }
+    block_begin(out, p, t, o);
 }
 
 /* positions: sinusoidal: PE (and PEkv), added to X (Xkv) before the projections; the
@@ -456,7 +726,7 @@ static void projections(as_block *out, const as_problem *p, const as_trace *t,
             continue;
         snprintf(expr, sizeof expr, "%s = %s @ %s%s%s", what[i],
                  p->positions == AS_POSITIONS_SINUSOIDAL ? (i && p->cross ? "(Xkv + PEkv)" : "(X + PE)")
-                 : i && p->cross ? "Xkv" : "X", w[i],
+                 : i && p->cross ? "Xkv" : reads_n1(p, t) ? "N1" : "X", w[i],
                  bias[i] ? " + b" : "", bias[i] ? w[i] + 1 : "");
         table(out, expr, res[i], NULL, o);
     }
@@ -496,12 +766,8 @@ static void rope_scores_expr(char *buf, size_t size, const as_problem *p, size_t
 static int shows_any_head_table(const as_render_opts *o)
 {
     static const as_table t[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_M, AS_T_S, AS_T_A, AS_T_C};
-    size_t i;
 
-    for (i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (as_shows(o, t[i]))
-            return 1;
-    return 0;
+    return shows_any(o, t, sizeof t / sizeof t[0]);
 }
 
 /* The mask M with, beside each row, which keys it may read. */
@@ -620,11 +886,11 @@ static void output(as_block *out, const as_problem *p, const as_trace *t, const 
 
 /* The chapter's closing formula: Q=XWq, K=XWk, V=XWv; O=softmax(QKᵀ/√d_k + M)V, with
  * what positions change: X + PE, RoPE's Qr and Kr, ALiBi's B. */
-static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
+static void formula(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     const int sin_pe = p->positions == AS_POSITIONS_SINUSOIDAL;
     const int rope = p->positions == AS_POSITIONS_ROPE;
-    const char *x = sin_pe ? "(X + PE)" : "X", *hs = o->ascii ? "_h" : "\xe2\x82\x95";
+    const char *x = sin_pe ? "(X + PE)" : reads_n1(p, t) ? "N1" : "X", *hs = o->ascii ? "_h" : "\xe2\x82\x95";
     const char *src = p->cross ? (sin_pe ? "(Xkv + PEkv)" : "Xkv") : x;
     const char *r = rope ? "r" : "", *b = p->positions == AS_POSITIONS_ALIBI ? " + B" : "";
     char sc[64], num[AS_NUM_BUF];
@@ -641,6 +907,7 @@ static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
         as_block_add(out, "Qr = RoPE(Q), Kr = RoPE(K)");
     if (is_final_output(p)) {
         as_block_add(out, "O = softmax(Q%sK%s%s%s%s + M)V", r, r, sym(o, AS_SYM_T), sc, b);
+        block_formula(out, p, o);
         return;
     }
     as_block_add(out, "head%s = softmax(Q%s%sK%s%s%s%s%s + M)V%s", hs, r, hs, r, hs,
@@ -648,6 +915,7 @@ static void formula(as_block *out, const as_problem *p, const as_render_opts *o)
     as_block_add(out, "O = [head%s|head%s|%s]%s%s", o->ascii ? "_0" : "\xe2\x82\x80",
                  o->ascii ? "_1" : "\xe2\x82\x81", sym(o, AS_SYM_ELLIPSIS), p->Wo ? "Wo" : "",
                  p->bo ? " + bo" : "");
+    block_formula(out, p, o);
 }
 
 int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
@@ -658,8 +926,10 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
 
     if (as_shows(o, AS_T_X))
         inputs(&b, p, t, o); /* the embedding first, then X */
-    else
+    else {
         embedding(&b, p, o);
+        block_begin(&b, p, t, o);
+    }
     encodings(&b, p, t, o);
     if (as_shows(o, AS_T_W)) {
         gap(&b);
@@ -670,8 +940,9 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     for (h = 0; h < t->heads; h++)
         head(&b, p, t, h, o);
     output(&b, p, t, o);
+    block_rest(&b, p, t, o);
     if (o->only == 0 || o->formula)
-        formula(&b, p, o);
+        formula(&b, p, t, o);
     if (t->out != NULL) { /* SPEC §19: after the layer, the head on its last row */
         const as_head_source src = as_head_source_of(p, t);
         as_render_head_tables(&b, p, t->out, &src, o);

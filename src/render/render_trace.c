@@ -992,7 +992,10 @@ static int whole(walk *w)
 {
     const unsigned only = (1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) |
                           (1u << AS_T_M) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) |
-                          (1u << AS_T_C) | (1u << AS_T_QR) | (1u << AS_T_KR) | (1u << AS_T_B);
+                          (1u << AS_T_C) | (1u << AS_T_QR) | (1u << AS_T_KR) | (1u << AS_T_B) |
+                          (1u << AS_T_N1) | (1u << AS_T_H1) | (1u << AS_T_N2) | (1u << AS_T_U) |
+                          (1u << AS_T_G) | (1u << AS_T_F) | (1u << AS_T_D) | (1u << AS_T_H2) |
+                          (1u << AS_T_Y);
 
     gap(w);
     as_block_add(w->b, "%s", as_say(w->o, AS_MSG_TR_WHOLE));
@@ -1038,10 +1041,13 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
     embedding(&w);
     w.failed = inputs(&w) != 0;
     elision_note(&w);
+    as_trace_block_begin(w.b, p, t, o, first, last);
     projections(&w);
     rule(&w);
     for (i = first; i <= last && flush(&w) == 0; i++)
         walk_row(&w, i, 0);
+    if (flush(&w) == 0)
+        as_trace_block_rest(w.b, p, t, o, first, last);
     if (flush(&w) == 0) {
         w.failed |= whole(&w) != 0;
         flush(&w);

@@ -41,16 +41,17 @@ static int normalise(as_matrix *y, as_norm_trace *nt, const as_matrix *x, int wh
 {
     const size_t n = x->rows, d = x->cols;
     const as_matrix *g = p->ln_g[which], *b = p->ln_b[which];
-    as_norm_rec rec = {NULL, NULL, NULL, NULL};
+    as_norm_rec rec = {NULL, NULL, NULL, NULL, NULL};
 
     if (as_matrix_init(y, n, d) != 0)
         return out_of_memory(p, err);
     if (p->norm != AS_NORM_NONE) {
-        if ((p->norm == AS_NORM_LAYER && as_matrix_init(&nt->mean, n, 1) != 0) ||
+        if ((p->norm == AS_NORM_LAYER && (as_matrix_init(&nt->mean, n, 1) != 0 ||
+                                          as_matrix_init(&nt->centred, n, d) != 0)) ||
             as_matrix_init(&nt->var, n, 1) != 0 || as_matrix_init(&nt->div, n, 1) != 0 ||
             as_matrix_init(&nt->xhat, n, d) != 0)
             return out_of_memory(p, err);
-        rec = (as_norm_rec){nt->mean.v, nt->var.v, nt->div.v, nt->xhat.v};
+        rec = (as_norm_rec){nt->mean.v, nt->var.v, nt->div.v, nt->xhat.v, nt->centred.v};
     }
     if (as_norm_rows(y->v, &rec, x->v, g ? g->v : NULL, b ? b->v : NULL, n, d, p->norm,
                      p->norm_style, p->norm_eps) != 0)
@@ -206,6 +207,7 @@ static void norm_trace_free(as_norm_trace *nt)
     as_matrix_free(&nt->var);
     as_matrix_free(&nt->div);
     as_matrix_free(&nt->xhat);
+    as_matrix_free(&nt->centred);
 }
 
 void as_block_trace_free(as_block_trace *b)

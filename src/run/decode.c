@@ -33,6 +33,13 @@ static int check_decodable(double *mrow, const as_problem *p, as_error *err)
     const as_pos xkv = p->in->mat[AS_XKV].pos, m = p->in->mat[AS_M].pos;
     size_t i, j;
 
+    if (p->block != AS_BLOCK_NONE) { /* its norms and FFN are not decoded yet: refused, never
+                                       * the lone layer's rows passed off as the block's */
+        as_error_msg(err, p->in->path, p->in->block_pos.line, p->in->block_pos.col,
+                     AS_MSG_DECODE_BLOCK);
+        as_error_hint_msg(err, AS_MSG_HINT_DECODE_BLOCK);
+        return -1;
+    }
     if (p->cross) {
         as_error_msg(err, p->in->path, xkv.line, xkv.col, AS_MSG_DECODE_CROSS);
         as_error_hint_msg(err, AS_MSG_HINT_DECODE_CROSS);

@@ -235,9 +235,11 @@ int as_generate_run(as_generate *g, const as_input *in, size_t count, as_mask_ki
         goto fail;
     }
     as_prng_seed(&g->rng, g->p.seed);
-    dp = g->p; /* what the attention reads: X, or N1 with block: pre */
+    dp = g->p; /* what the attention reads: X, or N1 with block: pre; the block's other
+                * steps are this loop's (steps 1 and 3), so decode gets the attention alone */
     if (g->p.block == AS_BLOCK_PRE)
         dp.X = dp.Xkv = &g->N1;
+    dp.block = AS_BLOCK_NONE;
     if (as_decode_begin(&g->d, &dp, err) != 0 || steps(g, &dp, err) != 0)
         goto fail;
     return 0;

@@ -127,10 +127,21 @@ static int positions_supported(const as_problem *p, as_lang lang, as_error *err)
                 AS_MSG_GRAD_POSITIONS, p->positions == AS_POSITIONS_ROPE ? "rope" : "sinusoidal");
 }
 
+/* The block's backward steps (the norms, the FFN, the residual) are not taken yet: a
+ * block is refused, never its lone attention layer's gradient given as the block's. */
+static int block_supported(const as_problem *p, as_lang lang, as_error *err)
+{
+    if (p->block == AS_BLOCK_NONE)
+        return 0;
+    return fail(err, p, p->in->block_pos, lang, AS_MSG_GRAD_HINT_BLOCK, AS_MSG_GRAD_BLOCK);
+}
+
 int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lang,
                  as_error *err)
 {
-    const int kind = positions_supported(p, lang, err) != 0 ? -1 : loss_kind(p, t, lang, err);
+    const int kind = positions_supported(p, lang, err) != 0 || block_supported(p, lang, err) != 0
+                         ? -1
+                         : loss_kind(p, t, lang, err);
     const size_t count = t->O.rows * t->O.cols;
 
     if (kind < 0)

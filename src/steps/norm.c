@@ -112,7 +112,7 @@ int as_norm_rows(double *y, const as_norm_rec *rec, const double *x, const doubl
                  const double *b, size_t n, size_t d, as_norm_kind kind, as_norm_style style,
                  double eps)
 {
-    const as_norm_rec none = {NULL, NULL, NULL, NULL};
+    const as_norm_rec none = {NULL, NULL, NULL, NULL, NULL};
     const as_norm_rec *r = rec != NULL ? rec : &none;
     double *scratch = NULL, *mean = r->mean, *var = r->var, *div = r->div;
 
@@ -129,6 +129,12 @@ int as_norm_rows(double *y, const as_norm_rec *rec, const double *x, const doubl
         div = div != NULL ? div : scratch + 2 * n;
     }
     statistics(mean, var, div, x, n, d, kind, style, eps);
+    if (r->centred != NULL && kind == AS_NORM_LAYER) {
+        size_t i, j;
+        for (i = 0; i < n; i++)
+            for (j = 0; j < d; j++)
+                r->centred[i * d + j] = x[i * d + j] - mean[i];
+    }
     as_norm_xhat(r->xhat != NULL ? r->xhat : y, x, kind == AS_NORM_RMS ? NULL : mean, div, n, d);
     as_norm_affine(y, r->xhat != NULL ? r->xhat : y, g, kind == AS_NORM_RMS ? NULL : b, n, d);
     free(scratch);

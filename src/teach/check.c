@@ -4,6 +4,7 @@
  * table's mistake is named by diagnose.c. */
 #include "attnstep/check.h"
 #include "attnstep/block.h"
+#include "attnstep/blockcheck.h"
 #include "attnstep/headcheck.h"
 #include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
@@ -59,7 +60,13 @@ static int per_head(as_answer_kind kind)
 
 static const as_matrix *layer_table(const as_trace *t, as_answer_kind kind)
 {
-    return as_trace_table(t, as_tab_of_answer(kind));
+    static const as_matrix none; /* a table the run did not make */
+    const as_matrix *m;
+
+    if (!as_block_answer(kind))
+        return as_trace_table(t, as_tab_of_answer(kind));
+    m = t->block != NULL ? as_block_table(t->block, as_tab_of_answer(kind)) : NULL;
+    return m != NULL ? m : &none;
 }
 
 /* Where a row of S or A written with fewer cells than the row begins, or -1 when it is
@@ -167,9 +174,12 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     if (named >= (long)p->heads ||
         (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE || g->kind == AS_ANS_PROBS)))
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
+    if (named >= 0 && as_block_answer(g->kind)) /* the block's tables are the layer's, no head's */
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
     g->head = named;
     if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
-        g->kind != AS_ANS_PROBS && g->kind > AS_ANS_V && (g->kind != AS_ANS_O || p->Wo == NULL))
+        g->kind != AS_ANS_PROBS && g->kind > AS_ANS_V && !as_block_answer(g->kind) &&
+        (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
     if (g->head < 0 && per_head(g->kind))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
@@ -177,8 +187,10 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
             : g->kind == AS_ANS_RESCALE ? &t->head[g->head].sums /* f1: as many rows */
                                   : as_head_table(&t->head[g->head], g->kind);
     if (whole == NULL || whole->v == NULL) /* PE, Qr, Kr, B without their positions; probs
-                                               without a head */
-        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE, AS_MSG_CHK_NO_SUCH_TABLE_HINT);
+                                               without a head; the block's without it */
+        return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE,
+                          as_block_answer(g->kind) ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
+                                                   : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
     g->expected = *whole;
@@ -221,7 +233,13 @@ static int resolve(as_table_grade *g, as_grade *all, const as_problem *p, const 
  * comes after its table. */
 long as_grade_order(const as_table_grade *g)
 {
-    const long group = g->head >= 0 ? 1 : g->kind <= AS_ANS_V ? 0 : g->kind == AS_ANS_C ? 2 : 3;
+    /* N1 (pre) comes first: the attention reads it; the block's other tables after O */
+    const long group = g->kind == AS_ANS_N1 ? 0
+                       : as_block_answer(g->kind) ? 5
+                       : g->head >= 0           ? 2
+                       : g->kind <= AS_ANS_V    ? 1
+                       : g->kind == AS_ANS_C    ? 3
+                                                : 4;
 
     return ((group * (long)(AS_MAX_DIM + 1) + g->head + 1) * AS_ANS_KINDS + g->kind) *
                (long)(AS_MAX_DIM + 1) + g->row + 1;
@@ -431,20 +449,60 @@ static uint64_t origins(uint64_t bits, const uint64_t *origin, size_t count)
 /* Judges table i: right against the truth; else right or carried_error when its step,
  * done on the student's own earlier tables, gives it (carried from where the mistake
  * was made, origin[]); else wrong, with its mistake. */
-static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_set,
-                 uint64_t *origin, const as_check_opts *o)
+/* A wrong block table (N1 … Y): its step on the student's own tables (blockcheck.c).
+ * *agrees and *from as that step says; the convention mistake named when one fits. */
+static int judge_block(as_grade *g, size_t i, const as_chain_cache *cache, const as_trace *t,
+                       const as_check_opts *o, int *agrees, uint64_t *from)
+{
+    return as_block_judge(&g->table[i], g->table, i, cache->p, t, o->tol, agrees, from);
+}
+
+/* With block: pre the attention reads N1: when the student gave N1 whole, their own
+ * chain starts from it (*q is p reading their N1; ownchain.c then counts its rounding and
+ * taints the projections with it); else *q is p. */
+static void own_n1(as_problem *q, const as_problem *p, const as_trace *t, const as_grade *g)
+{
+    size_t i;
+
+    *q = *p;
+    if (t->block == NULL || p->block != AS_BLOCK_PRE)
+        return;
+    for (i = 0; i < g->count; i++) {
+        const as_table_grade *e = &g->table[i];
+        if (e->kind == AS_ANS_N1 && e->row < 0 && e->own == NULL &&
+            e->given->value.rows == p->X->rows && e->given->value.cols == p->X->cols) {
+            q->X = &e->given->value;
+            if (!p->cross)
+                q->Xkv = q->X;
+            return;
+        }
+    }
+}
+
+static int judge(as_grade *g, size_t i, as_chain_cache *cache, const as_trace *t,
+                 uint64_t *wrong_set, uint64_t *origin, const as_check_opts *o)
 {
     as_table_grade *e = &g->table[i];
     const as_chain *right;
-    int too_few;
+    uint64_t from = 0;
+    int too_few, agrees = 0;
 
     if (grade_cells(e, o, &too_few) != 0)
         return -1;
-    if (!e->correct && !too_few && e->kind < AS_ANS_PE) { /* positions' tables: no chain */
-        if ((right = as_chain_get(cache, 0)) == NULL)
-            return -1;
-        if (agrees_with(e, as_chain_slot_of(right, cache->p, e), o->tol)) {
-            const uint64_t bad = sources(e, as_chain_slot_of(right, cache->p, e)) & *wrong_set;
+    if (!e->correct && !too_few && (e->kind < AS_ANS_PE || as_block_answer(e->kind))) {
+        /* positions' tables have no chain; the block's have their own steps */
+        if (as_block_answer(e->kind)) {
+            if (judge_block(g, i, cache, t, o, &agrees, &from) != 0)
+                return -1;
+        } else {
+            if ((right = as_chain_get(cache, 0)) == NULL)
+                return -1;
+            agrees = agrees_with(e, as_chain_slot_of(right, cache->p, e), o->tol);
+            if (agrees)
+                from = sources(e, as_chain_slot_of(right, cache->p, e));
+        }
+        if (agrees) {
+            const uint64_t bad = from & *wrong_set;
             if (bad == 0) {
                 e->correct = 1; /* right from the student's own rounded tables */
                 e->nwrong = 0;
@@ -453,7 +511,7 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, uint64_t *wrong_s
                 origin[i] = origins(bad, origin, i);
                 name_sources(e, g, origin[i]);
             }
-        } else if (as_diagnose(e, cache, o->tol) != 0) {
+        } else if (!as_block_answer(e->kind) && as_diagnose(e, cache, o->tol) != 0) {
             return -1;
         }
     }
@@ -500,7 +558,7 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
 
     if (as_answer_name(name, &kind, &head) != 0 || (kind >= AS_ANS_MAX && kind <= AS_ANS_RESCALE) ||
         (kind == AS_ANS_PROBS && p->head == AS_HEAD_NONE) || head >= (long)p->heads ||
-        (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE)))
+        (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE || as_block_answer(kind))))
         return -1;
     if (t == NULL)
         return 0; /* the name alone: as_check_ask() */
@@ -571,7 +629,7 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
         return asked_words(g, p, t, expect, NULL, err);
     if (p->in->ask != NULL)
         return asked_words(g, p, t, p->in->ask, &p->in->ask_pos, err);
-    if ((g->mark = calloc(3 * p->heads + 6, sizeof *g->mark)) == NULL)
+    if ((g->mark = calloc(3 * p->heads + 6 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
         return -1;
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
         ask(g, t, k, -1);
@@ -581,6 +639,9 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     if (p->heads > 1 && p->Wo != NULL)
         ask(g, t, AS_ANS_C, -1);
     ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+    for (k = AS_ANS_N1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
+        if (layer_table(t, k)->v != NULL && (k != AS_ANS_Y || p->final_norm))
+            ask(g, t, k, -1);
     if (t->out != NULL) /* SPEC §19: the probabilities the draw follows */
         ask(g, t, AS_ANS_PROBS, -1);
     return 0;
@@ -699,6 +760,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
 {
     as_chain_cache cache;
+    as_problem q;
     uint64_t wrong_set = 0, *origin = NULL;
     size_t i;
     int rc;
@@ -713,13 +775,14 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         goto fail;
     if (g->count > 0) /* none (a blank file, only X, W ...): every table asked is missing */
         qsort(g->table, g->count, sizeof *g->table, by_book_order);
-    as_chain_cache_init(&cache, p, &t->M, g->table, g->count);
+    own_n1(&q, p, t, g);
+    as_chain_cache_init(&cache, &q, &t->M, g->table, g->count);
     if ((origin = calloc(g->count ? g->count : 1, sizeof *origin)) == NULL)
         goto nomem;
     g->correct = 1;
     for (i = 0; i < g->count; i++) {
         g->table[i].index = i;
-        if (judge(g, i, &cache, &wrong_set, origin, o) != 0)
+        if (judge(g, i, &cache, t, &wrong_set, origin, o) != 0)
             goto nomem;
         g->correct &= g->table[i].correct;
     }

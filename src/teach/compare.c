@@ -1,6 +1,7 @@
 /* compare.c - a controlled comparison (SPEC §8): the inputs that differ, and for each
  * table of the run whether it changed and by how much at most. */
 #include "attnstep/compare.h"
+#include "attnstep/outhead.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@ static void add_input(as_comparison *c, const char *name)
  * the chapter that an input enters has its own: the Queries and Keys (the raw scores),
  * the scaling, the mask, the Values, the output projection. */
 enum { IN_X = 1, IN_SCORE = 2, IN_VALUE = 4, IN_OUT = 8, IN_OTHER = 16, IN_MASK = 32,
-       IN_SCALE = 64 };
+       IN_SCALE = 64, IN_HEAD = 128 };
 
 static unsigned category(as_mat_id id)
 {
@@ -54,6 +55,26 @@ static unsigned category(as_mat_id id)
         [AS_BV] = IN_VALUE, [AS_WO] = IN_OUT, [AS_BO] = IN_OUT};
 
     return cat[id];
+}
+
+/* The output head's settings that differ (SPEC §19): they change no table of the layer,
+ * only what comes after it; returns IN_HEAD when any does. */
+static unsigned compare_head(as_comparison *c, const as_problem *pb, const as_problem *pv)
+{
+    const as_head_settings *a = &pb->in->out, *b = &pv->in->out;
+    unsigned cats = 0;
+
+    if (pb->head != pv->head)
+        add_input(c, "head"), cats = IN_HEAD;
+    if (pb->temperature != pv->temperature)
+        add_input(c, "temperature"), cats = IN_HEAD;
+    if (pb->top_k != pv->top_k)
+        add_input(c, "top_k"), cats = IN_HEAD;
+    if (pb->top_p != pv->top_p)
+        add_input(c, "top_p"), cats = IN_HEAD;
+    if (a->sample_set != b->sample_set || pb->seeded != pv->seeded || pb->seed != pv->seed)
+        add_input(c, "sample"), cats = IN_HEAD;
+    return cats;
 }
 
 /* The matrices and settings that differ; returns their categories. */
@@ -85,6 +106,7 @@ static unsigned compare_inputs(as_comparison *c, const as_problem *pb, const as_
         add_input(c, "heads");
         cats |= IN_OTHER;
     }
+    cats |= compare_head(c, pb, pv);
     if (!same_labels(pb->tokens, pb->n, pv->tokens, pv->n))
         add_input(c, "tokens");
     if (pb->cross && !same_labels(pb->kv_tokens, pb->m, pv->kv_tokens, pv->m))
@@ -104,6 +126,7 @@ static as_msg reason(unsigned cats)
     case IN_SCALE: return AS_MSG_WHY_SCALE;
     case IN_VALUE: return AS_MSG_WHY_VALUE;
     case IN_OUT: return AS_MSG_WHY_OUT;
+    case IN_HEAD: return AS_MSG_WHY_HEAD;
     default: return AS_MSG_WHY_MIXED;
     }
 }
@@ -155,7 +178,7 @@ int as_compare(as_comparison *c, const as_problem *pb, const as_trace *tb, const
     memset(c, 0, sizeof *c);
     c->reason = reason(compare_inputs(c, pb, tb, pv, tv));
     /* Q, K, V; each head's QKT, S, A (O); C; O */
-    if ((c->table = calloc(5 + 4 * tb->heads, sizeof *c->table)) == NULL)
+    if ((c->table = calloc(7 + 4 * tb->heads, sizeof *c->table)) == NULL)
         return -1;
     diff(&c->table[c->count++], "Q", &tb->Q, &tv->Q);
     diff(&c->table[c->count++], "K", &tb->K, &tv->K);
@@ -165,6 +188,10 @@ int as_compare(as_comparison *c, const as_problem *pb, const as_trace *tb, const
     if (pb->heads > 1 || pb->Wo != NULL)
         diff(&c->table[c->count++], "C", &tb->C, &tv->C);
     diff(&c->table[c->count++], "O", &tb->O, &tv->O);
+    if (tb->out != NULL && tv->out != NULL) { /* SPEC §19: the head after the layer */
+        diff(&c->table[c->count++], "logits", &tb->out->logits, &tv->out->logits);
+        diff(&c->table[c->count++], "probs", &tb->out->final, &tv->out->final);
+    }
     return 0;
 }
 

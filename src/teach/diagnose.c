@@ -26,6 +26,16 @@ const char *as_diag_code(as_diag d)
         [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = "temperature_after_softmax",
         [AS_DIAG_TOPP_DROPS_CROSSING] = "topp_drops_crossing",
         [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = "topk_before_temperature",
+        [AS_DIAG_LN_UNBIASED] = "ln_unbiased",
+        [AS_DIAG_LN_EPS_OUTSIDE] = "ln_eps_outside",
+        [AS_DIAG_LN_NO_AFFINE] = "ln_no_affine",
+        [AS_DIAG_RMS_WITH_MEAN] = "rms_with_mean",
+        [AS_DIAG_GELU_TANH_FOR_ERF] = "gelu_tanh_for_erf",
+        [AS_DIAG_GELU_ERF_FOR_TANH] = "gelu_erf_for_tanh",
+        [AS_DIAG_RELU_FOR_GELU] = "relu_for_gelu",
+        [AS_DIAG_NO_RESIDUAL] = "no_residual",
+        [AS_DIAG_RESIDUAL_FROM_NORMED] = "residual_from_normed",
+        [AS_DIAG_POST_FOR_PRE] = "post_for_pre",
     };
 
     return d > AS_DIAG_NONE && d < AS_DIAG_COUNT ? code[d] : NULL;
@@ -59,21 +69,26 @@ static int matches(const as_table_grade *g, const as_matrix *want, const as_matr
     return 1;
 }
 
-/* Nonzero when g is the transpose of the table its right step gives. */
+/* Nonzero when g is the transpose of the table its right step gives, each cell within
+ * what the rounding of the student's earlier tables moves it (its error, transposed too:
+ * a student who kept full precision transposes what they computed, not what they wrote). */
 static int transposed(const as_table_grade *g, const as_chain_slot *right, double tol, int *nomem)
 {
-    as_matrix t = {0};
+    as_matrix t = {0}, e = {0};
     int yes;
 
     if (g->row >= 0 || !right->ok)
         return 0;
-    if (as_matrix_copy(&t, &right->calc) != 0 || as_matrix_transpose(&t) != 0) {
+    if (as_matrix_copy(&t, &right->calc) != 0 || as_matrix_transpose(&t) != 0 ||
+        as_matrix_copy(&e, &right->cerr) != 0 || as_matrix_transpose(&e) != 0) {
         as_matrix_free(&t);
+        as_matrix_free(&e);
         *nomem = 1;
         return 0;
     }
-    yes = matches(g, &t, NULL, tol);
+    yes = matches(g, &t, &e, tol);
     as_matrix_free(&t);
+    as_matrix_free(&e);
     return yes;
 }
 
@@ -97,6 +112,26 @@ static void add_fit(as_table_grade *g, as_fit f)
         g->fits[g->nfits++] = f;
 }
 
+/* Nonzero when f makes a projection (Q, K or V with another W, or transposed) that the
+ * student wrote whole, for a later table: the chain then goes on from the projection
+ * as written, which is the right chain's, only with every later table recomputed (its
+ * interval as wide as the rounding of Q, K and V makes it): it names nothing the right
+ * chain does not, and fitting it would name a mistake the student's own Q, K or V shows
+ * they did not make. */
+static int written_projection(as_fit f, const as_table_grade *g, const as_chain_cache *cache)
+{
+    const int made = f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail / 3
+                   : f.diag == AS_DIAG_TORCH_LAYOUT ? f.detail : -1;
+    size_t i;
+
+    if (made < 0 || (int)g->kind <= made)
+        return 0;
+    for (i = 0; i < cache->n; i++)
+        if ((int)cache->ans[i].kind == made && cache->ans[i].row < 0)
+            return 1;
+    return 0;
+}
+
 int as_diagnose(as_table_grade *g, as_chain_cache *cache, double tol)
 {
     const as_chain *right = as_chain_get(cache, 0);
@@ -110,7 +145,7 @@ int as_diagnose(as_table_grade *g, as_chain_cache *cache, double tol)
         const as_fit f = as_chain_variant(i);
         const as_chain *c;
         const as_chain_slot *s;
-        if (!shows_in(f, g))
+        if (!shows_in(f, g) || written_projection(f, g, cache))
             continue;
         if ((c = as_chain_get(cache, i)) == NULL)
             return -1;

@@ -203,7 +203,9 @@ static void weighted_error(as_matrix *out, const as_matrix *e, const as_matrix *
  * es_ij)) and at least the same with the signs turned; the sums are taken once per row,
  * shifted by the row's largest score. A share set to 0 after the softmax (the mask after
  * it) is exact. Another way (a mistake's: columns, exps not divided) is bounded as
- * a_ij · 2 · the largest es of the table. A masked score (-inf) is exact. */
+ * a_ij · (e^(2·es) − 1), es the largest of the table: an exp moves by at most the factor
+ * e^±es, and a share's numerator and sum each so (not 2·es, the first order, which falls
+ * short). A masked score (-inf) is exact. */
 static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es,
                          const as_matrix *s, int rows)
 {
@@ -227,7 +229,7 @@ static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es
             const double aij = AS_AT(*a, i, j), sij = AS_AT(*s, i, j), eij = AS_AT(*es, i, j);
             double hi_own, lo_own, hi, lo;
             if (!rows || !isfinite(aij)) {
-                AS_AT(*out, i, j) = isfinite(aij) ? fabs(aij) * 2 * most : 0;
+                AS_AT(*out, i, j) = isfinite(aij) ? fabs(aij) * expm1(2 * most) : 0;
                 continue;
             }
             if (!isfinite(sij) || aij == 0) {
@@ -290,6 +292,27 @@ static double slope_of(const as_problem *p, size_t h)
     return m;
 }
 
+/* With block: pre the chain may start from the student's own N1 (check.c gives it as
+ * the problem's X): then the projection comes from that answer (its taint), and its
+ * rounding moves each cell by Σ_k half a unit of in[i][k] × |w[k][j]|. */
+static void written_input(const ctx *x, as_chain_slot *s, const as_matrix *in, const as_matrix *w)
+{
+    size_t a, i, j, k;
+
+    for (a = 0; a < x->n; a++) {
+        const as_table_grade *g = &x->ans[a];
+        if (g->kind != AS_ANS_N1 || g->given == NULL || g->given->value.v != in->v)
+            continue;
+        for (i = 0; i < in->rows; i++) {
+            s->ctaint[i] |= AS_CHAIN_BIT(a);
+            for (k = 0; k < in->cols; k++)
+                for (j = 0; j < w->cols; j++)
+                    AS_AT(s->cerr, i, j) += AS_AT(g->given->unit, i, k) / 2 * fabs(AS_AT(*w, k, j));
+        }
+        return;
+    }
+}
+
 /* Q, K or V (letter 0, 1, 2) of the whole layer: X@W + b, or a mistaken projection. */
 static int project(const ctx *x, int letter)
 {
@@ -317,6 +340,7 @@ static int project(const ctx *x, int letter)
     as_matmul(s->calc.v, xp.v ? xp.v : in->v, w->v, in->rows, in->cols, w->cols);
     if (b != NULL && b->cols == w->cols)
         as_add_bias(s->calc.v, b->v, in->rows, w->cols);
+    written_input(x, s, in, w);
 done:
     as_matrix_free(&wt);
     as_matrix_free(&xp);

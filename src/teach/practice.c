@@ -2,6 +2,8 @@
  * and judged are the trace's (and the mistakes' chains', ownchain.h); the words are the
  * message table's. */
 #include "attnstep/practice.h"
+#include "attnstep/block.h"
+#include "attnstep/blockcheck.h"
 #include "attnstep/check_report.h"
 #include "attnstep/block.h"
 #include "attnstep/expand.h"
@@ -27,7 +29,11 @@
 #define ASKABLE ((1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) | \
                  (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) | \
                  (1u << AS_T_QR) | (1u << AS_T_KR) | /* Qr and Kr: with RoPE only */ \
-                 (1u << AS_T_PROBS)) /* the output head's probabilities: with head: only */
+                 (1u << AS_T_PROBS) /* the output head's probabilities: with head: only */ | \
+                 BLOCK_TABLES)
+#define BLOCK_TABLES ((1u << AS_T_N1) | (1u << AS_T_H1) | (1u << AS_T_N2) | (1u << AS_T_U) | \
+                      (1u << AS_T_G) | (1u << AS_T_F) | (1u << AS_T_D) | (1u << AS_T_H2) | \
+                      (1u << AS_T_Y)) /* the whole block's (SPEC §15): with block: only */
 #define ROW_TABLES ((1u << AS_T_QKT) | (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O))
 
 /* A stage: the cells of one table (a head's, or the layer's when head is -1), its
@@ -142,6 +148,8 @@ const as_matrix *as_practice_truth(const as_trace *t, as_table tb, long hd)
 {
     const as_tab id = as_tab_of_table(tb); /* where the trace keeps it: the registry's slot */
 
+    if (BLOCK_TABLES >> tb & 1u)
+        return t->block != NULL ? as_block_table(t->block, id) : NULL;
     return hd < 0 ? as_trace_table(t, id) : as_trace_head_table(&t->head[hd], id);
 }
 
@@ -194,6 +202,15 @@ static void add_stage(tutor *tu, as_table tb, long hd, size_t lo, size_t hi)
     s->hi = hi;
 }
 
+/* Appends the stage of the block's table tb, when the run made it. */
+static void block_stage(tutor *tu, as_table tb)
+{
+    const as_matrix *m = as_practice_truth(tu->t, tb, -1);
+
+    if (m != NULL)
+        add_stage(tu, tb, -1, 0, m->cols);
+}
+
 /* The stages of the session, in the book's order: Q, K and V (only head --head's
  * columns of them); then per head the RoPE-turned Qr and Kr (a shared K/V head's once),
  * QKᵀ, S, A and O; then, with Wo, the layer's O. Returns 0, or -1 when memory ran out. */
@@ -205,9 +222,10 @@ static int plan(tutor *tu)
     const size_t g = as_kv_head(p, h0);
     size_t h;
 
-    tu->stage = malloc((5 + 6 * p->heads) * sizeof *tu->stage);
+    tu->stage = malloc((14 + 6 * p->heads) * sizeof *tu->stage);
     if (tu->stage == NULL)
         return -1;
+    block_stage(tu, AS_T_N1); /* pre: the attention reads N1 */
     add_stage(tu, AS_T_Q, -1, one < 0 ? 0 : h0 * p->d_k, one < 0 ? tu->t->Q.cols : (h0 + 1) * p->d_k);
     add_stage(tu, AS_T_K, -1, one < 0 ? 0 : g * p->d_k, one < 0 ? tu->t->K.cols : (g + 1) * p->d_k);
     add_stage(tu, AS_T_V, -1, one < 0 ? 0 : g * p->d_v, one < 0 ? tu->t->V.cols : (g + 1) * p->d_v);
@@ -224,6 +242,9 @@ static int plan(tutor *tu)
     }
     if (p->Wo != NULL)
         add_stage(tu, AS_T_O, -1, 0, tu->t->O.cols);
+    for (h = AS_T_H1; h <= AS_T_Y; h++) /* the rest of the block, in its order */
+        if (h != AS_T_Y || p->final_norm) /* without lnf, Y is the last table again */
+            block_stage(tu, (as_table)h);
     if (tu->t->out != NULL) /* SPEC §19: then the head's probabilities */
         add_stage(tu, AS_T_PROBS, -1, 0, tu->t->out->vocab);
     return 0;
@@ -465,6 +486,186 @@ static void from_kept(as_text *t, const tutor *tu)
     as_text_free(&x);
 }
 
+/* ---- the whole block's cells (SPEC §15) ---- */
+
+/* " = v" or " ≈ v" (when v is shown rounded). */
+static void result(as_text *t, const tutor *tu, double v)
+{
+    char buf[AS_NUM_BUF];
+    const int rounded = as_fmt_display(buf, sizeof buf, v, tu->st.digits, tu->st.ascii);
+
+    as_text_addf(t, " %s %s", rounded ? as_sym_text(tu->st.ascii, AS_SYM_APPROX) : "=", buf);
+}
+
+
+/* Appends "name[i][j] = v" (a cell the block's cell is made of). */
+static void named_cell(as_text *t, const tutor *tu, const char *name, const as_matrix *m,
+                       size_t i, size_t j)
+{
+    as_text_addf(t, "%s[%zu][%zu]", name, i, j);
+    result(t, tu, AS_AT(*m, i, j));
+}
+
+/* The norm a block table is the output of: its input table and name, its record and
+ * which of the three (γ/β in p->ln_g/ln_b); 0 when tb is no norm's output. */
+static int norm_source(const tutor *tu, as_table tb, const as_matrix **in, const char **name,
+                       const as_norm_trace **nt, int *which)
+{
+    const as_problem *p = tu->p;
+    const as_block_trace *b = tu->t->block;
+    const int pre = p->block == AS_BLOCK_PRE, none = p->ffn == AS_FFN_NONE;
+
+    if (p->norm == AS_NORM_NONE)
+        return 0;
+    if (tb == AS_T_Y && p->final_norm)
+        *in = none ? &b->H1 : &b->H2, *name = none ? "H1" : "H2", *nt = &b->normf, *which = 2;
+    else if (pre && tb == AS_T_N1)
+        *in = &p->in->mat[AS_X].m, *name = "X", *nt = &b->norm1, *which = 0;
+    else if (pre && tb == AS_T_N2)
+        *in = &b->H1, *name = "H1", *nt = &b->norm2, *which = 1;
+    else if (!pre && tb == AS_T_H1)
+        *in = &b->R1, *name = "R1", *nt = &b->norm1, *which = 0;
+    else if (!pre && tb == AS_T_H2)
+        *in = &b->R2, *name = "R2", *nt = &b->norm2, *which = 1;
+    else
+        return 0;
+    return 1;
+}
+
+/* A norm's cell: made of its row's μ, σ² and divisor, γ and β (arith 0); worked out as
+ * (x−μ)/divisor×γ+β (arith 1). */
+static void norm_cell(as_text *t, const tutor *tu, const cell *c, const as_matrix *in,
+                      const char *name, const as_norm_trace *nt, int which, int arith)
+{
+    const as_problem *p = tu->p;
+    const double g = p->ln_g[which] ? p->ln_g[which]->v[c->j] : 1.0;
+    const double b = p->ln_b[which] && p->norm != AS_NORM_RMS ? p->ln_b[which]->v[c->j] : 0.0;
+    const int rms = p->norm == AS_NORM_RMS;
+    const char *times = as_sym_text(tu->st.ascii, AS_SYM_TIMES);
+
+    if (!arith) {
+        named_cell(t, tu, name, in, c->i, c->j);
+        as_text_addf(t, "%s", as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP));
+        if (!rms) {
+            as_text_addf(t, "\xce\xbc");
+            result(t, tu, nt->mean.v[c->i]);
+            as_text_addf(t, "%s", as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP));
+        }
+        as_text_addf(t, rms ? "%s(\xce\xa3x\xc2\xb2/d+\xce\xb5)" : p->norm_style == AS_NORM_ANNOTATED
+                     ? "%s\xcf\x83+\xce\xb5" : "%s(\xcf\x83\xc2\xb2+\xce\xb5)",
+                     p->norm_style == AS_NORM_ANNOTATED && !rms ? "" : as_sym_text(tu->st.ascii, AS_SYM_SQRT));
+        result(t, tu, nt->div.v[c->i]);
+        as_text_addf(t, "%s\xce\xb3[%zu]", as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP), c->j);
+        result(t, tu, g);
+        if (!rms) {
+            as_text_addf(t, "%s\xce\xb2[%zu]", as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP), c->j);
+            result(t, tu, b);
+        }
+        return;
+    }
+    as_text_addf(t, rms ? "" : "(");
+    as_expand_factor(t, AS_AT(*in, c->i, c->j), &tu->st);
+    if (!rms) {
+        as_text_addf(t, "%s", as_sym_text(tu->st.ascii, AS_SYM_MINUS));
+        as_expand_factor(t, nt->mean.v[c->i], &tu->st);
+        as_text_addf(t, ")");
+    }
+    as_text_addf(t, "/");
+    number(t, tu, nt->div.v[c->i]);
+    as_text_addf(t, "%s", times);
+    as_expand_factor(t, g, &tu->st);
+    if (!rms) {
+        as_text_addf(t, "+");
+        as_expand_factor(t, b, &tu->st);
+    }
+    result(t, tu, value(tu, c));
+}
+
+/* U, D or swiglu's G: a row of its input dotted with a column of its W. */
+static void ffn_cell(as_text *t, const tutor *tu, const cell *c, int arith)
+{
+    const as_problem *p = tu->p;
+    const as_block_trace *b = tu->t->block;
+    const int pre = p->block == AS_BLOCK_PRE;
+    const as_matrix *x = c->tb == AS_T_D ? &b->F : pre ? &b->N2 : &b->H1;
+    const as_matrix *w = c->tb == AS_T_D ? p->Wdown : c->tb == AS_T_G ? p->Wgate : p->Wup;
+    const as_matrix *bias = c->tb == AS_T_D ? p->bdown : c->tb == AS_T_G ? NULL : p->bup;
+    const char *xn = c->tb == AS_T_D ? "F" : pre ? "N2" : "H1";
+    const char *wn = c->tb == AS_T_D ? "Wdown" : c->tb == AS_T_G ? "Wgate" : "Wup";
+    const as_view a = row_of(x, c->i), col = column_of(w, c->j);
+    as_text cn = {0}, xs = {0}, ys = {0};
+
+    column_name(&cn, tu, wn, c->j);
+    if (!arith) {
+        as_expand_vector(&xs, &a, &tu->st);
+        as_expand_vector(&ys, &col, &tu->st);
+        as_text_addf(t, "%s[%zu] = %s%s%s = %s", xn, c->i, as_text_str(&xs),
+                     as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP), as_text_str(&cn), as_text_str(&ys));
+    } else {
+        as_text_addf(t, c->tb == AS_T_G ? "SiLU(%s[%zu]%s%s = " : "%s[%zu]%s%s = ", xn, c->i,
+                     as_sym_text(tu->st.ascii, AS_SYM_DOT), as_text_str(&cn));
+        as_expand_products(t, &a, &col, "+", &tu->st);
+        if (bias != NULL) {
+            as_text_addf(t, "+");
+            as_expand_factor(t, bias->v[c->j], &tu->st);
+        }
+        if (c->tb == AS_T_G)
+            as_text_addf(t, ")");
+        result(t, tu, value(tu, c));
+    }
+    t->failed |= cn.failed | xs.failed | ys.failed;
+    as_text_free(&cn), as_text_free(&xs), as_text_free(&ys);
+}
+
+/* A cell of the block: what it is made of (arith 0), or worked out (arith 1). */
+static void block_cell(as_text *t, const tutor *tu, const cell *c, int arith)
+{
+    const as_problem *p = tu->p;
+    const as_block_trace *b = tu->t->block;
+    const as_matrix *in;
+    const as_norm_trace *nt;
+    const char *name;
+    int which;
+
+    if (norm_source(tu, c->tb, &in, &name, &nt, &which)) {
+        norm_cell(t, tu, c, in, name, nt, which, arith);
+    } else if (c->tb == AS_T_U || c->tb == AS_T_D || c->tb == AS_T_G) {
+        ffn_cell(t, tu, c, arith);
+    } else if (c->tb == AS_T_F) {
+        if (!arith) {
+            named_cell(t, tu, "U", &b->U, c->i, c->j);
+            if (p->ffn == AS_FFN_SWIGLU) {
+                as_text_addf(t, "%s", as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP));
+                named_cell(t, tu, "G", &b->G, c->i, c->j);
+            }
+            return;
+        }
+        if (p->ffn == AS_FFN_SWIGLU) {
+            as_expand_factor(t, AS_AT(b->G, c->i, c->j), &tu->st);
+            as_text_addf(t, "%s", as_sym_text(tu->st.ascii, AS_SYM_TIMES));
+            as_expand_factor(t, AS_AT(b->U, c->i, c->j), &tu->st);
+        } else {
+            as_text_addf(t, "%s(", as_block_act_name(p));
+            as_expand_number(t, AS_AT(b->U, c->i, c->j), &tu->st);
+            as_text_addf(t, ")");
+        }
+        result(t, tu, value(tu, c));
+    } else { /* a residual (or Y, the last table again): A + S */
+        const int h2 = c->tb == AS_T_H2 || (c->tb == AS_T_Y && p->ffn != AS_FFN_NONE);
+        const as_matrix *a = h2 ? &b->H1 : &p->in->mat[AS_X].m, *s = h2 ? &b->D : &tu->t->O;
+        if (!arith) {
+            named_cell(t, tu, h2 ? "H1" : "X", a, c->i, c->j);
+            as_text_addf(t, "%s", as_msg_text(tu->o->ro.lang, AS_MSG_LIST_SEP));
+            named_cell(t, tu, h2 ? "D" : "O", s, c->i, c->j);
+            return;
+        }
+        as_expand_number(t, AS_AT(*a, c->i, c->j), &tu->st);
+        as_text_addf(t, "+");
+        as_expand_factor(t, AS_AT(*s, c->i, c->j), &tu->st);
+        result(t, tu, value(tu, c));
+    }
+}
+
 /* The line that shows what cell c is made of. */
 static void made_from(as_text *t, const tutor *tu, const cell *c)
 {
@@ -477,6 +678,10 @@ static void made_from(as_text *t, const tutor *tu, const cell *c)
         return;
     }
 
+    if (BLOCK_TABLES >> c->tb & 1u) {
+        block_cell(t, tu, c, 0);
+        return;
+    }
     if (c->tb == AS_T_S) {
         from_scores(t, tu, c);
         return;
@@ -509,15 +714,6 @@ static void made_from(as_text *t, const tutor *tu, const cell *c)
     as_text_free(&bn);
     as_text_free(&x);
     as_text_free(&y);
-}
-
-/* " = v" or " ≈ v" (when v is shown rounded). */
-static void result(as_text *t, const tutor *tu, double v)
-{
-    char buf[AS_NUM_BUF];
-    const int rounded = as_fmt_display(buf, sizeof buf, v, tu->st.digits, tu->st.ascii);
-
-    as_text_addf(t, " %s %s", rounded ? as_sym_text(tu->st.ascii, AS_SYM_APPROX) : "=", buf);
 }
 
 /* An S cell's arithmetic: the raw score scaled, its ALiBi bias, its mask. */
@@ -602,6 +798,10 @@ static void arithmetic(as_text *t, const tutor *tu, const cell *c)
     const double *bias;
     as_text an = {0}, bn = {0};
 
+    if (BLOCK_TABLES >> c->tb & 1u) {
+        block_cell(t, tu, c, 1);
+        return;
+    }
     if (c->tb == AS_T_S) {
         score_arithmetic(t, tu, c);
         return;
@@ -638,6 +838,8 @@ static void arithmetic(as_text *t, const tutor *tu, const cell *c)
 
 as_answer_kind as_practice_kind(as_table tb)
 {
+    if (BLOCK_TABLES >> tb & 1u)
+        return (as_answer_kind)as_tab_answer(as_tab_of_table(tb));
     switch (tb) {
     case AS_T_QR:
     case AS_T_KR:
@@ -725,6 +927,26 @@ static size_t head_mistakes(tutor *tu, const cell *c, double w, double u, as_fit
     return n;
 }
 
+/* The block's convention mistakes whose value of cell c w (unit u) stands for. */
+static size_t block_mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
+{
+    as_fit all[AS_MAX_FITS];
+    double val[AS_MAX_FITS];
+    const size_t k = as_block_mistake_cells(all, val, AS_MAX_FITS, tu->p, tu->t,
+                                            as_practice_kind(c->tb), c->i, c->j);
+    size_t v, n = 0;
+
+    if (k == (size_t)-1) {
+        tu->failed = 1;
+        return 0;
+    }
+    for (v = 0; v < k; v++)
+        if (as_cell_judge(w, u, val[v], &tu->o->judge) == AS_CELL_RIGHT &&
+            !(as_cell_judge(w, u, value(tu, c), &tu->o->judge) == AS_CELL_RIGHT))
+            add_fit(fits, &n, all[v]);
+    return n;
+}
+
 /* The mistakes whose value of cell c the written w (unit u) stands for. */
 static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
 {
@@ -734,6 +956,8 @@ static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fit
 
     if (c->tb == AS_T_PROBS)
         return head_mistakes(tu, c, w, u, fits);
+    if (BLOCK_TABLES >> c->tb & 1u)
+        return block_mistakes(tu, c, w, u, fits);
 
     for (v = 1; v < AS_CHAIN_VARIANTS; v++)
         if (!projection_mistake(c, as_chain_variant(v)) && variant_cell(tu, v, c, &x) && !isnan(x) &&
@@ -816,7 +1040,18 @@ static const char *mistake_words(const tutor *tu, as_diag d)
         [AS_DIAG_TORCH_LAYOUT] = AS_MSG_PR_NAME_TORCH_LAYOUT,
         [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = AS_MSG_PR_NAME_TEMPERATURE_AFTER_SOFTMAX,
         [AS_DIAG_TOPP_DROPS_CROSSING] = AS_MSG_PR_NAME_TOPP_DROPS_CROSSING,
-        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE};
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE,
+        [AS_DIAG_LN_UNBIASED] = AS_MSG_PR_NAME_LN_UNBIASED,
+        [AS_DIAG_LN_EPS_OUTSIDE] = AS_MSG_PR_NAME_LN_EPS_OUTSIDE,
+        [AS_DIAG_LN_NO_AFFINE] = AS_MSG_PR_NAME_LN_NO_AFFINE,
+        [AS_DIAG_RMS_WITH_MEAN] = AS_MSG_PR_NAME_RMS_WITH_MEAN,
+        [AS_DIAG_GELU_TANH_FOR_ERF] = AS_MSG_PR_NAME_GELU_TANH_FOR_ERF,
+        [AS_DIAG_GELU_ERF_FOR_TANH] = AS_MSG_PR_NAME_GELU_ERF_FOR_TANH,
+        [AS_DIAG_RELU_FOR_GELU] = AS_MSG_PR_NAME_RELU_FOR_GELU,
+        [AS_DIAG_NO_RESIDUAL] = AS_MSG_PR_NAME_NO_RESIDUAL,
+        [AS_DIAG_RESIDUAL_FROM_NORMED] = AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED,
+        [AS_DIAG_POST_FOR_PRE] = AS_MSG_PR_NAME_POST_FOR_PRE,
+    };
 
     return as_msg_text(tu->o->ro.lang, name[d > AS_DIAG_CARRIED_ERROR && d < AS_DIAG_COUNT
                                                 ? d : AS_DIAG_NO_SCALE]);

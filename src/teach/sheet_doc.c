@@ -5,6 +5,7 @@
  * from the trace; every word from the message table. */
 #include "attnstep/sheet.h"
 #include "sheet_text.h"
+#include "attnstep/block.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/render.h"
 #include "attnstep/textblock.h"
@@ -194,8 +195,10 @@ static void asked_list(const as_sheet_page *pg, char *buf, size_t size)
 {
     static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_C,
                                      AS_T_O};
+    static const char *const tex_block[] = {"$N_1$", "$H_1$", "$N_2$", "$U$", "$G$", "$F$",
+                                            "$D$", "$H_2$", "$Y$"};
     const unsigned asked = as_step_asked(pg->o->step);
-    const char *names[8];
+    const char *names[8 + 9];
     size_t k, n = 0, used = 0;
 
     for (k = 0; k < 8; k++) {
@@ -209,6 +212,10 @@ static void asked_list(const as_sheet_page *pg, char *buf, size_t size)
                                                          "$S$", "$A$", "$O$", "$C$"}[t]
                                       : as_table_name(t);
     }
+    for (k = AS_T_N1; pg->s->t->block != NULL && k <= AS_T_Y; k++) /* the block's (SPEC §15) */
+        if ((asked & T_BIT(k)) && as_block_table(pg->s->t->block, as_tab_of_table((as_table)k)) &&
+            (k != AS_T_Y || pg->s->p->final_norm))
+            names[n++] = pg->o->latex ? tex_block[k - AS_T_N1] : as_table_name((as_table)k);
     buf[0] = '\0';
     for (k = 0; k < n && used < size; k++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s",

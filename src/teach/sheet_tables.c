@@ -94,6 +94,64 @@ static void head_sub(const as_sheet_page *pg, char *buf, size_t size, const as_t
         as_subscript(buf, size, v->head, pg->o->ascii);
 }
 
+/* The formula of a block table to fill (SPEC §15): "N1 = LayerNorm(X), ε = 0.00001",
+ * "H1 = X + O", "U = N2·Wup + bup", "F = GELU(U)" …; 0 when v is none of the block's. */
+static int block_formula(const as_sheet_page *pg, const as_table_view *v, char *buf, size_t size)
+{
+    const as_problem *p = pg->s->p;
+    const int tex = pg->o->latex, pre = p->block == AS_BLOCK_PRE, none = p->ffn == AS_FFN_NONE;
+    const char *dot = tex ? "" : as_sheet_sym(pg, AS_SYM_DOT);
+    const char *in = pre ? "N2" : "H1";
+    char eps[AS_NUM_BUF], op[40] = "", cl[4] = "", e[64] = "";
+
+    if (p->norm != AS_NORM_NONE) {
+        as_fmt_display(eps, sizeof eps, p->norm_eps, 17, 1);
+        snprintf(op, sizeof op, tex ? "\\operatorname{%s}(" : "%s(", as_block_norm_name(p));
+        snprintf(cl, sizeof cl, ")");
+        snprintf(e, sizeof e, tex ? ",\\ \\varepsilon = %s" : ", %s = %s",
+                 tex ? eps : pg->o->ascii ? "eps" : "\xce\xb5", eps);
+    }
+    switch (v->kind) {
+    case AS_T_N1: snprintf(buf, size, "N1 = %sX%s%s", op, cl, e); return 1;
+    case AS_T_N2: snprintf(buf, size, "N2 = %sH1%s%s", op, cl, e); return 1;
+    case AS_T_H1:
+    case AS_T_H2: { /* pre: the residual alone; post: its sum normalised */
+        const char *sum = v->kind == AS_T_H1 ? "X + O" : "H1 + D";
+        if (pre)
+            snprintf(buf, size, "%s = %s", v->name, sum);
+        else
+            snprintf(buf, size, "%s = %s%s%s%s", v->name, op, sum, cl, e);
+        return 1;
+    }
+    case AS_T_Y: snprintf(buf, size, "Y = %s%s%s%s", op, none ? "H1" : "H2", cl, e); return 1;
+    case AS_T_U:
+        if (tex)
+            snprintf(buf, size, "U = %sW_{up}%s", in, p->bup ? " + b_{up}" : "");
+        else
+            snprintf(buf, size, "U = %s%sWup%s", in, dot, p->bup ? " + bup" : "");
+        return 1;
+    case AS_T_G:
+        if (tex)
+            snprintf(buf, size, "G = \\operatorname{SiLU}(%sW_{gate})", in);
+        else
+            snprintf(buf, size, "G = SiLU(%s%sWgate)", in, dot);
+        return 1;
+    case AS_T_D:
+        if (tex)
+            snprintf(buf, size, "D = FW_{down}%s", p->bdown ? " + b_{down}" : "");
+        else
+            snprintf(buf, size, "D = F%sWdown%s", dot, p->bdown ? " + bdown" : "");
+        return 1;
+    case AS_T_F:
+        if (p->ffn == AS_FFN_SWIGLU)
+            snprintf(buf, size, tex ? "F = G \\odot U" : "F = G %s U", as_sheet_sym(pg, AS_SYM_HADAMARD));
+        else
+            snprintf(buf, size, tex ? "F = \\operatorname{%s}(U)" : "F = %s(U)", as_block_act_name(p));
+        return 1;
+    default: return 0;
+    }
+}
+
 /* The table's name (given tables and the key) or its formula (a grid to fill), in the
  * page's syntax: LaTeX mathematics, or Markdown text. */
 static void item_name(const as_sheet_page *pg, char *buf, size_t size, const as_sheet_item *it)
@@ -132,10 +190,13 @@ static void item_name(const as_sheet_page *pg, char *buf, size_t size, const as_
             snprintf(buf, size, "%s%s", v->name, h);
         return;
     }
+    if (block_formula(pg, v, buf, size))
+        return;
     switch (v->kind) {
     case AS_T_Q: case AS_T_K: case AS_T_V: {
         const char x = v->name[0], w = (char)(x - 'A' + 'a');
-        const char *src = p->cross && x != 'Q' ? (tex ? "X_{kv}" : "Xkv") : "X";
+        const char *src = p->cross && x != 'Q' ? (tex ? "X_{kv}" : "Xkv")
+                          : p->block == AS_BLOCK_PRE ? "N1" : "X"; /* pre: the attention reads N1 */
         if (tex)
             snprintf(buf, size, "%c = %sW_%c", x, src, w);
         else

@@ -786,7 +786,7 @@ static double leval(const work *w, const lcall *c, size_t j)
     case L_GLU: as_hadamard(a, c->in[0], c->in[1], n0); x = a[j]; break;
     case L_NORM:
     case L_NORM_SUM: {
-        as_norm_rec rec = {&mean, &var, &div, sh};
+        as_norm_rec rec = {&mean, &var, &div, sh, NULL};
         if (c->step == L_NORM_SUM)
             as_residual_add(ex, c->in[0], c->in[1], n0);
         else

@@ -24,7 +24,10 @@ static void what_of(char *buf, size_t size, const as_vnumber *n, const as_render
 {
     const as_printed *it = n->item;
 
-    if (it->row < 0 && it->col < 0 && it->value.rows * it->value.cols > 1)
+    if ((it->what == AS_PR_MEAN || it->what == AS_PR_VAR || it->what == AS_PR_DIV) &&
+        n->row >= 0) /* one number per token: its row alone */
+        snprintf(buf, size, as_say(o, AS_MSG_VF_TOKEN), it->name, n->row);
+    else if (it->row < 0 && it->col < 0 && it->value.rows * it->value.cols > 1)
         snprintf(buf, size, as_say(o, AS_MSG_VF_CELL), it->name, n->row, n->col);
     else if (it->col < 0 && it->value.cols > 1)
         snprintf(buf, size, as_say(o, AS_MSG_VF_ROW_CELL), it->name, n->col);

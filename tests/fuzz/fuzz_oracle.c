@@ -1,14 +1,15 @@
 /* fuzz_oracle.c - a differential libFuzzer target for the grader (issue 28): the input's
- * bytes draw a problem (2-5 tokens, widths 1-4, halves from -2 to 2, causal or no mask),
- * a student (one of tests/oracle.h's 23 profiles of one problem: right, full precision,
- * each named mistake, slips, blank, only Q/K/V, only rows, an extra E) and the places
- * they write (1-4 or 12 per table); `check` grades their answers and must give the mark
- * tests/oracle.h gives, a careful teacher's by SPEC §6, computed without the grading
- * code. What must hold, or the fuzzer aborts:
+ * bytes draw a problem (2-5 tokens, widths 1-4, halves or quarters from -2 to 2, causal
+ * or no mask), a student (one of tests/oracle.h's 23 profiles of one problem: right,
+ * full precision, each named mistake, slips, blank, only Q/K/V, only rows, an extra E)
+ * and the places they write (1-4 or 12 per table); `check` grades their answers and
+ * must give the mark tests/oracle.h gives, a careful teacher's by SPEC §6, computed
+ * without the grading code. What must hold, or the fuzzer aborts:
  *  - every table's credit and the score are the oracle's;
  *  - a correctly rounded set (or one that rounds from its own rounded numbers) is all
  *    right; a set with one wrong cell (a slip) is never all right;
- *  - a mistake is named at most once (carried_error aside).
+ *  - the mistake made in a table is named there (or listed among the mistakes that fit
+ *    equally), and a mistake is named at most once (carried_error aside).
  * A student whose mistake changes a table by less than rounding clearly moves it
  * (o_borderline) is left out: there the mark is a teacher's judgement, not a rule.
  * FUZZ_VERBOSE=1 prints the problem, the answers and both marks. */
@@ -43,12 +44,16 @@ static void draw_problem(oprob *p, bytes *b)
     p->dm = 1 + (int)(shape >> 2 & 3);
     p->dk = 1 + (int)(shape >> 4 & 3);
     p->dv = 1 + (int)(shape >> 6 & 3);
-    p->causal = !(next(b) & 8);
+    const unsigned how = next(b);
+    const int quarters = how & 16; /* level 3's fractions: quarters from -2 to 2 */
+
+    p->causal = !(how & 8);
     for (i = 0; i < p->n * p->dm; i++)
-        p->X[i] = ((int)(next(b) % 9) - 4) / 2.0;
+        p->X[i] = quarters ? ((int)(next(b) % 17) - 8) / 4.0 : ((int)(next(b) % 9) - 4) / 2.0;
     for (k = 0; k < 3; k++)
         for (i = 0; i < p->dm * o_wcols(p, k); i++)
-            p->W[k][i] = ((int)(next(b) % 9) - 4) / 2.0;
+            p->W[k][i] = quarters ? ((int)(next(b) % 17) - 8) / 4.0
+                                  : ((int)(next(b) % 9) - 4) / 2.0;
 }
 
 static void put_matrix(FILE *f, const char *name, const double *v, int r, int c)
@@ -153,6 +158,19 @@ static void compare(const as_grade *g, const omark *m, const ostudent *s, const 
         fail("a right set not all right", "", 0, 1, problem, answers);
     if (s->slip_kind >= 0 && m->verdict[s->slip_kind] == O_WRONG && g->correct)
         fail("a slip all right", o_kind_name[s->slip_kind], 1, 0, problem, answers);
+    for (i = 0; i < g->count; i++) /* the mistake made is named, or among those that fit */
+        for (k = 0; k < O_KINDS; k++) {
+            const as_table_grade *t = &g->table[i];
+            int named = 0;
+            if (strcmp(t->name, o_kind_name[k]) != 0 || m->code[k] == NULL)
+                continue;
+            named = as_diag_code(t->diagnosis) != NULL &&
+                    strcmp(as_diag_code(t->diagnosis), m->code[k]) == 0;
+            for (j = 0; j < t->nfits; j++)
+                named |= strcmp(as_diag_code(t->fits[j].diag), m->code[k]) == 0;
+            if (!named)
+                fail("not named in", t->name, 0, 1, problem, answers);
+        }
     for (i = 0; i < g->count; i++)
         for (j = i + 1; j < g->count; j++)
             if (g->table[i].diagnosis != AS_DIAG_NONE &&
