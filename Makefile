@@ -145,8 +145,17 @@ $(BUILD)/bench/gen_pow5: tests/bench/gen_pow5.c
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $<
 
-bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only
+bench: all $(BUILD)/bench/gen_layer $(BUILD)/bench/parse_only $(BUILD)/bench/decode_only \
+       $(BUILD)/bench/tensor_load
 	@sh tests/bench/bench.sh
+	@sh tests/bench/npy.sh
+
+# `make bench-npy` times the binary loaders alone (issue 32): a GPT-2-sized layer from
+# float32 .npy files against numpy at 512 and 4096 tokens (BENCH_NPY_SIZES), and the load
+# rate of a 503 MB float32 .safetensors (tests/bench/npy.sh).
+.PHONY: bench-npy
+bench-npy: all $(BUILD)/bench/gen_layer $(BUILD)/bench/tensor_load
+	@sh tests/bench/npy.sh
 
 # `make bench-memory` prints the peak resident memory of run (text, JSON), grad, decode
 # and trace --tiles 1 --row all against 512 to 16384 tokens (tests/bench/memory.sh;

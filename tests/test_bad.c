@@ -407,6 +407,9 @@ static int english_words_outside_quotes(const char *text)
                                         "norm_eps", "norm_style", "annotated", "ffn", "relu",
                                         "gelu", "gelu_tanh", "swiglu", "silu", "act",
                                         "d_model", "d_ff", "bup", "bdown",
+                                        /* ids:, model: and preset: (SPEC §16) */
+                                        "ids", "model", "preset", "gpt", "llama", "config",
+                                        "n_layer", "num_hidden_layers",
                                         /* the output head's (SPEC §19) */
                                         "head", "tied", "temperature", "top_k", "top_p",
                                         "top", "sample", "greedy", "logit", "logits",

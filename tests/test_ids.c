@@ -237,12 +237,7 @@ static void refused(as_lang lang, const char *text, int line, int col, const cha
         as_input_free(&in);
         fail_msg("%s was read", text);
     }
-    if (strstr(err.msg, msg) == NULL)
-        fail_msg("the message \"%s\" lacks \"%s\"", err.msg, msg);
-    if (strstr(err.hint, hint) == NULL)
-        fail_msg("the hint \"%s\" lacks \"%s\"", err.hint, hint);
-    assert_int_equal(err.line, line);
-    assert_int_equal(err.col, col);
+    assert_error_is(&err, line, col, msg, hint);
 }
 
 #define E4 "E = [[1, 2], [3, 4], [5, 6], [7, 8]]\n"
@@ -328,36 +323,25 @@ static void run_small(const char *command, const char *after)
     assert_int_equal(run(args), 0);
 }
 
-/* stdout of the last run holds want. */
-static void out_has(const char *want)
-{
-    char *got = slurp(OUT);
-
-    assert_non_null(got);
-    if (strstr(got, want) == NULL)
-        fail_msg("the output lacks \"%s\":\n%s", want, got);
-    free(got);
-}
-
 static void test_run_shows_the_rows_taken_first_in_zh_and_en(void **state)
 {
     char *got;
 
     (void)state;
     run_small("run", "");
-    out_has("E = E[ids] = [[7,8],      第0行：取E的第3行\n"
+    assert_file_contains(OUT, "E = E[ids] = [[7,8],      第0行：取E的第3行\n"
             "              [1,2],      第1行：取E的第0行\n"
             "              [7,8]]      第2行：取E的第3行\n"
             "（嵌入表E共4行、每行2个数，只取ids选中的3行）\n");
-    out_has("P = P[0:3] = [[0.5,   0],      第0行：位置0\n");
-    out_has("X = E[ids] + P[0:3] = [[7.5,   8],      第0行对应“3”\n");
+    assert_file_contains(OUT, "P = P[0:3] = [[0.5,   0],      第0行：位置0\n");
+    assert_file_contains(OUT, "X = E[ids] + P[0:3] = [[7.5,   8],      第0行对应“3”\n");
     got = slurp(OUT);
     assert_true(strstr(got, "E = E[ids]") < strstr(got, "X = E[ids]")); /* the first step */
     free(got);
     run_small("run --lang en", "");
-    out_has("row 0: row 3 of E\n");
-    out_has("(the embedding table E has 4 rows of 2 numbers; only the 3 rows the ids pick are kept)");
-    out_has("row 2: position 2\n");
+    assert_file_contains(OUT, "row 0: row 3 of E\n");
+    assert_file_contains(OUT, "(the embedding table E has 4 rows of 2 numbers; only the 3 rows the ids pick are kept)");
+    assert_file_contains(OUT, "row 2: position 2\n");
 }
 
 static void test_run_json_gives_the_embedding_step(void **state)
@@ -365,10 +349,10 @@ static void test_run_json_gives_the_embedding_step(void **state)
 
     (void)state;
     run_small("run --format json", "");
-    out_has("\"embedding\": {\"ids\": [3, 0, 3], \"vocab\": 4, \"E\": [[7,8],[1,2],[7,8]], "
+    assert_file_contains(OUT, "\"embedding\": {\"ids\": [3, 0, 3], \"vocab\": 4, \"E\": [[7,8],[1,2],[7,8]], "
             "\"context\": 3, \"P\": [[0.5,0],[0,0.5],[1,1]]}");
-    out_has("\"inputs\": {\"X\": [[7.5,8],[1,2.5],[8,9]], ");
-    out_has("\"tokens\": [\"3\",\"0\",\"3\"]");
+    assert_file_contains(OUT, "\"inputs\": {\"X\": [[7.5,8],[1,2.5],[8,9]], ");
+    assert_file_contains(OUT, "\"tokens\": [\"3\",\"0\",\"3\"]");
 }
 
 static void test_trace_walks_each_row_of_the_embedding_first(void **state)
@@ -385,7 +369,7 @@ static void test_trace_walks_each_row_of_the_embedding_first(void **state)
         fail_msg("the walk does not begin with the embedding:\n%s", got);
     free(got);
     run_small("trace --lang en", "");
-    out_has("“3”: row 3 of E, x₂ = E[3] + P[2] = [7,8] + [1,1] = [8,9]\n");
+    assert_file_contains(OUT, "“3”: row 3 of E, x₂ = E[3] + P[2] = [7,8] + [1,1] = [8,9]\n");
 }
 
 static void test_run_output_reads_back_as_answers_all_right(void **state)

@@ -17,4 +17,17 @@
         }                                                                              \
     } while (0)
 
+/* err holds an error at line:col whose message holds msg and whose hint holds hint
+ * (include after <cmocka.h>, with attnstep/error.h). */
+#define assert_error_is(err, line_, col_, msg_, hint_)                                   \
+    do {                                                                               \
+        const as_error *ae_e_ = (err);                                                 \
+        if (strstr(ae_e_->msg, (msg_)) == NULL)                                        \
+            fail_msg("the message \"%s\" lacks \"%s\"", ae_e_->msg, (msg_));           \
+        if (strstr(ae_e_->hint, (hint_)) == NULL)                                      \
+            fail_msg("the hint \"%s\" lacks \"%s\"", ae_e_->hint, (hint_));             \
+        assert_int_equal(ae_e_->line, (line_));                                        \
+        assert_int_equal(ae_e_->col, (col_));                                          \
+    } while (0)
+
 #endif

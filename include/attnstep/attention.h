@@ -28,11 +28,14 @@ typedef struct as_head_trace {
 } as_head_trace;
 
 struct as_block_trace;
+struct as_layers_trace;
 struct as_out_head;
 
 typedef struct as_trace {
     const struct as_block_trace *block; /* with block: (SPEC §15), the session's block
                                  around this layer (block.h); else NULL */
+    const struct as_layers_trace *layers; /* with model: "FILE" layer N, N > 0 (SPEC §16):
+                                 the session's layers 0 … N−1 (layers.h); else NULL */
     const struct as_out_head *out; /* with head: (SPEC §19), the session's output head on
                                  the last row of the layer's final table (outhead.h); else NULL */
     as_matrix M;              /* [n,m] the additive mask the run applied (mask.h): 0 where a

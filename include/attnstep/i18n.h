@@ -995,6 +995,29 @@ typedef enum as_msg {
     AS_MSG_EMB_TR_INTRO,       /* the walk's first step, without P */
     AS_MSG_EMB_TR_INTRO_P,     /* with P */
     AS_MSG_EMB_TR_ROW,         /* %s token, %zu its id, %s "x₀ = E[40] + P[0] = [..] + [..] = [..]" */
+    /* model: "FILE" layer N with preset: gpt2|llama (SPEC §16) */
+    AS_MSG_PRE_PACKED,         /* %s the shape of a c_attn that does not split in three */
+    AS_MSG_PRE_PACKED_HINT,
+    AS_MSG_PRE_NO_LAYERS,      /* %s the preset, %s the name of its first tensor */
+    AS_MSG_PRE_NO_LAYERS_HINT, /* %s the file */
+    AS_MSG_PRE_CONFIG_VALUE,   /* %s config.json, %s the key */
+    AS_MSG_PRE_CONFIG_HINT,
+    AS_MSG_PRE_MODEL_SYNTAX,   /* %s what stands there */
+    AS_MSG_PRE_MODEL_HINT,
+    AS_MSG_PRE_UNKNOWN,        /* %s the word */
+    AS_MSG_PRE_UNKNOWN_HINT,
+    AS_MSG_PRE_NEED_PRESET,
+    AS_MSG_PRE_NEED_PRESET_HINT,
+    AS_MSG_PRE_NEED_MODEL,
+    AS_MSG_PRE_NEED_MODEL_HINT,
+    AS_MSG_PRE_LAYER_BEYOND,   /* %zu the layer, %zu the model's layers, %zu its last */
+    AS_MSG_PRE_LAYER_HINT,
+    AS_MSG_PRE_LAYERS_INTRO,   /* %zu the layer walked */
+    AS_MSG_PRE_LAYER_DONE,     /* %zu layer, %s its names, %zu rows, %zu cols, %s = or ≈, %s last row */
+    AS_MSG_PRE_X_NOTE,         /* %zu N, %zu N-1, %zu N */
+    AS_MSG_PRE_PATH_HINT,
+    AS_MSG_GEN_MODEL_LAYER,    /* %zu the layer, %zu the layers before it */
+    AS_MSG_HINT_GEN_MODEL_LAYER, /* %zu the layer */
     /* the whole block (SPEC §15): run's captions */
     AS_MSG_BLK_TITLE_PRE,     /* the heading before a pre block's tables */
     AS_MSG_BLK_TITLE_POST,    /* the heading before a post block's tables */

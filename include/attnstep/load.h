@@ -7,6 +7,11 @@
 
 #include "attnstep/reader.h"
 
+/* The path of a file named name[0..n) in an input at input_path: relative to the
+ * input's folder (as is) when not absolute, and "-" (standard input) has none. A new
+ * string the caller frees, or NULL when memory ran out. */
+char *as_load_resolve(const char *input_path, const char *name, size_t n);
+
 /* Reads `load("file")` at the cursor of r, which stands at the word load: the file, its
  * path taken relative to the folder of r->path, read as plain rows into m (fresh, with
  * its id, name and flags set; with AS_RD_ONE_ROW a file of one column is one row, as

@@ -7,6 +7,7 @@
 #include "attnstep/attention.h"
 #include "attnstep/block.h"
 #include "attnstep/error.h"
+#include "attnstep/layers.h"
 #include "attnstep/model.h"
 #include "attnstep/outhead.h"
 #include "attnstep/parse.h"
@@ -28,6 +29,8 @@ typedef struct as_session {
                           the attention reads; the file's X is p.in's */
     as_trace t;        /* the attention layer (with block: pre, run on N1) */
     as_block_trace b;  /* the block around it (SPEC §15); all empty without block: */
+    as_layers_trace layers; /* model: "FILE" layer N: layers 0 … N−1 (SPEC §16); empty
+                               without model: or at layer 0 */
     as_out_head out;   /* the output head on the last row (SPEC §19); empty without head: */
 } as_session;
 

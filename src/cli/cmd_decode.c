@@ -2,7 +2,10 @@
  * (SPEC §11), as text (the walk-through), JSON or a page (html). */
 #include "attnstep/cli.h"
 #include "attnstep/decode.h"
+#include "attnstep/layers.h"
 #include "attnstep/render_decode.h"
+
+#include <string.h>
 
 /* decode writes text or JSON, and of the tables only O (then nothing else is kept:
  * the way to time it against run --only O). */
@@ -43,6 +46,7 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
 {
     const int keep = cli->render.only == 0;
     as_input in;
+    as_layers_trace layers;
     as_problem p;
     as_decode d;
     int rc = AS_EXIT_USAGE;
@@ -51,7 +55,10 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
         return AS_EXIT_USAGE;
     if (as_parse_file(&in, cli->arg[0], err) != 0)
         return AS_EXIT_USAGE;
-    if (as_problem_build(&p, &in, cli->mask, err) != 0)
+    memset(&layers, 0, sizeof layers);
+    /* model: "FILE" layer N: the layer decodes what layers 0 … N−1 made, as run reads it */
+    if (as_layers_run(&layers, &in, cli->mask, err) != 0 ||
+        as_problem_build(&p, &in, cli->mask, err) != 0)
         goto free_input;
     p.offset = cli->offset; /* --offset: the position of row 0, as the session sets it */
     if (as_decode_run(&d, &p, keep, err) != 0)
@@ -70,6 +77,7 @@ free_all:
 free_problem:
     as_problem_free(&p);
 free_input:
+    as_layers_trace_free(&layers);
     as_input_free(&in);
     return rc;
 }

@@ -17,8 +17,7 @@
 
 static const as_pos no_pos = {0, 0};
 
-/* The path of load("name") from an input at input_path: relative to its folder. */
-static char *resolve(const char *input_path, const char *name, size_t n)
+char *as_load_resolve(const char *input_path, const char *name, size_t n)
 {
     const char *slash = strrchr(input_path, '/');
     size_t dir = 0;
@@ -568,7 +567,7 @@ static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load
  * lines. */
 static int load_matrix(as_reader *r, as_rd_matrix *b, const load_req *q, as_load_ref *ref)
 {
-    char *path = resolve(r->path, q->name, q->n);
+    char *path = as_load_resolve(r->path, q->name, q->n);
     int binary = 0, rc;
 
     if (path == NULL)

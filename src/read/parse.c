@@ -4,6 +4,7 @@
 #include "attnstep/parse.h"
 #include "attnstep/lex.h"
 #include "attnstep/load.h"
+#include "attnstep/preset.h"
 #include "attnstep/reader.h"
 #include "attnstep/suggest.h"
 
@@ -121,21 +122,22 @@ static unsigned flags_of(as_mat_id id)
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
        SET_KV_HEADS, SET_LOSS, SET_ASK, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, SET_BLOCK,
        SET_NORM, SET_NORM_EPS, SET_NORM_STYLE, SET_FFN, SET_IDS,
-       SET_HEAD, SET_TEMPERATURE, SET_TOP_K, SET_TOP_P, SET_SAMPLE, NSET };
+       SET_HEAD, SET_TEMPERATURE, SET_TOP_K, SET_TOP_P, SET_SAMPLE, SET_MODEL, SET_PRESET, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
                                             "heads", "layout", "scale", "kv_heads", "loss",
                                             "ask", "positions", "rope_base", "rope", "block",
                                             "norm", "norm_eps", "norm_style", "ffn", "ids",
                                             "head", "temperature", "top_k", "top_p",
-                                            "sample"};
+                                            "sample", "model", "preset"};
 
 /* A value of each setting, for the hint when the value is missing. */
 static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
                                                "auto", "1", "sum", "Q K V QKT S A O", "rope",
                                                "10000", "half", "pre", "layer", "1e-5",
                                                "torch", "gelu_tanh", "40 1842 345", "tied",
-                                               "0.7", "40", "0.9", "greedy"};
+                                               "0.7", "40", "0.9", "greedy",
+                                               "'gpt2/model.safetensors' layer 0", "gpt2"};
 
 /* The hint for an unknown word: "did you mean X?" when one of names is near it, else
  * the hint `otherwise`, into hint[size]. */
@@ -290,6 +292,62 @@ static int set_ids(parser *ps, const char *v, const char *e, as_pos key)
         emb->count++;
     }
     return 0;
+}
+
+/* model: "FILE" layer N (SPEC §16): the file, relative to the input, and the layer
+ * walked (0 when "layer N" is left out). */
+static int set_model(parser *ps, const char *v, const char *e)
+{
+    as_model_ref *m = &ps->in->model;
+    const char *p = v, *s;
+    char q[64];
+    size_t k;
+
+    if (*p != '"' && *p != '\'')
+        goto bad;
+    for (s = ++p; p < e && *p != s[-1];)
+        p++;
+    if (p >= e || p == s)
+        goto bad;
+    m->pos = as_reader_pos(&ps->r, s);
+    if ((m->path = as_load_resolve(ps->r.path, s, (size_t)(p - s))) == NULL)
+        return as_reader_fail_memory(&ps->r, s);
+    for (p++; (k = as_lex_blank(p, e)) > 0;)
+        p += k;
+    if (p == e)
+        return 0;
+    if (e - p < 5 || !as_lex_word_is(p, 5, "layer"))
+        goto bad;
+    for (p += 5; (k = as_lex_blank(p, e)) > 0;)
+        p += k;
+    if (p == e)
+        goto bad;
+    for (; p < e && *p >= '0' && *p <= '9'; p++)
+        if (m->layer <= AS_MAX_DIM)
+            m->layer = m->layer * 10 + (size_t)(*p - '0'); /* past any model: stops growing */
+    if (p == e)
+        return 0;
+bad:
+    as_lex_quote(q, sizeof q, p, (size_t)(e - p));
+    return as_reader_err_at(&ps->r, p < e ? p : v, AS_MSG_PRE_MODEL_HINT, AS_MSG_PRE_MODEL_SYNTAX,
+                            q);
+}
+
+/* preset: gpt2 | llama. */
+static int set_preset(parser *ps, const char *v, const char *e, as_pos key)
+{
+    static const char *const words[] = {"gpt2", "llama"};
+    const size_t len = (size_t)(e - v);
+    size_t k;
+
+    for (k = 0; k < 2; k++)
+        if (as_lex_word_is(v, len, words[k])) {
+            ps->in->model.preset = (as_preset)(AS_PRESET_GPT2 + (int)k);
+            ps->in->model.preset_pos = key;
+            return 0;
+        }
+    return unknown_word(&ps->r, as_reader_pos(&ps->r, v), AS_MSG_PRE_UNKNOWN, v, len, words, 2,
+                        AS_MSG_PRE_UNKNOWN_HINT);
 }
 
 /* A positive whole number up to AS_MAX_DIM in v..e (heads, kv_heads, a window's width):
@@ -677,6 +735,10 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
         return set_top_k(ps, v, e, key);
     case SET_SAMPLE:
         return set_sample(ps, v, e, key);
+    case SET_MODEL:
+        return set_model(ps, v, e);
+    case SET_PRESET:
+        return set_preset(ps, v, e, key);
     default:
         return set_word(ps, which, v, e, key);
     }
@@ -864,6 +926,85 @@ static int statement_hook(as_reader *r, int first)
 
 static const as_reader_hooks hooks = {at_statement, statement_hook, store};
 
+/* ------------------------------------------------------------------ model: and preset: ---- */
+
+/* The preset's conventions (SPEC §16), for each setting the file did not write (the
+ * file's own win), recorded at the model's place: GPT-2 pre, LayerNorm ε 1e-5, GELU
+ * tanh, book layout ([in, out]: its Conv1D), n_head from config.json else 12; LLaMA pre,
+ * RMSNorm ε 1e-6, SwiGLU, torch layout, RoPE half with base 10000, 32 heads (LLaMA-7B's),
+ * config.json's numbers first. */
+static void preset_settings(parser *ps, const as_model_config *c)
+{
+    as_input *in = ps->in;
+    const int llama = in->model.preset == AS_PRESET_LLAMA;
+    const as_pos at = in->model.pos;
+
+#define FREE(which) (ps->set_line[which] == 0)
+    if (FREE(SET_BLOCK))
+        in->block = AS_BLOCK_PRE, in->block_pos = at;
+    if (FREE(SET_NORM))
+        in->norm = llama ? AS_NORM_RMS : AS_NORM_LAYER, in->norm_pos = at;
+    if (FREE(SET_NORM_EPS)) {
+        in->norm_eps = c->eps_set ? c->eps : llama ? 1e-6 : 1e-5;
+        in->norm_eps_set = 1, in->norm_eps_pos = at;
+    }
+    if (FREE(SET_FFN))
+        in->ffn = llama ? AS_FFN_SWIGLU : AS_FFN_GELU_TANH, in->ffn_pos = at;
+    if (FREE(SET_LAYOUT))
+        in->layout = llama ? AS_LAYOUT_TORCH : AS_LAYOUT_BOOK;
+    if (FREE(SET_HEADS))
+        in->heads = c->heads_set ? c->heads : llama ? 32 : 12, in->heads_pos = at;
+    if (FREE(SET_KV_HEADS) && c->kv_heads_set)
+        in->kv_heads = c->kv_heads, in->kv_heads_pos = at;
+    if (!llama)
+        return;
+    if (FREE(SET_POSITIONS))
+        in->positions = AS_POSITIONS_ROPE, in->positions_pos = at;
+    if (FREE(SET_ROPE))
+        in->rope = AS_ROPE_HALF, in->rope_set = 1, in->rope_pos = at;
+    if (FREE(SET_ROPE_BASE)) {
+        in->rope_base = c->rope_base_set ? c->rope_base : 10000;
+        in->rope_base_set = 1, in->rope_base_pos = at;
+    }
+#undef FREE
+}
+
+/* model: "FILE" layer N with preset: its layer's tables by the preset's names (a table
+ * the file writes wins), E and P (only indexed: embed() reads the rows ids take) when
+ * the file gives ids and no X, and the preset's settings. 0, or -1 with the error set. */
+static int apply_model(parser *ps)
+{
+    as_input *in = ps->in;
+    as_model_ref *m = &in->model;
+    const as_tensor_where where = {ps->r.err, ps->r.path, m->pos.line, m->pos.col};
+    as_model_config c;
+    int given[AS_NMAT], id;
+
+    if (m->path == NULL && m->preset == AS_PRESET_NONE)
+        return 0;
+    if (m->path == NULL)
+        return as_reader_err_pos(&ps->r, NULL, m->preset_pos, AS_MSG_PRE_NEED_MODEL_HINT,
+                                 AS_MSG_PRE_NEED_MODEL);
+    if (m->preset == AS_PRESET_NONE)
+        return as_reader_err_pos(&ps->r, NULL, m->pos, AS_MSG_PRE_NEED_PRESET_HINT,
+                                 AS_MSG_PRE_NEED_PRESET);
+    if (as_preset_config(&c, m->path, where) != 0)
+        return -1;
+    if (as_preset_layers(in, &c, &m->layers, ps->r.err) != 0) {
+        if (ps->r.err->hint[0] == '\0') /* the file could not be opened: where it was looked for */
+            as_error_hint_msg(ps->r.err, AS_MSG_PRE_PATH_HINT);
+        return -1;
+    }
+    if (m->layer >= m->layers)
+        return as_reader_err_pos(&ps->r, NULL, m->pos, AS_MSG_PRE_LAYER_HINT, AS_MSG_PRE_LAYER_BEYOND,
+                                 m->layer, m->layers, m->layers - 1);
+    preset_settings(ps, &c);
+    for (id = 0; id < AS_NMAT; id++)
+        given[id] = in->mat[id].given;
+    return as_preset_load(in, m->layer, m->layer + 1 == m->layers, given,
+                          in->emb.ids != NULL && !in->mat[AS_X].given, ps->ref, ps->r.err);
+}
+
 /* ------------------------------------------------------------------ ids: X = E[ids] + P[0:n] ---- */
 
 /* rows[0..n) of the matrix nm (read whole, or when ref names a binary file only those
@@ -1039,7 +1180,7 @@ static int parse_all(parser *ps, const char *text, size_t len)
         return -1;
     if (ps->statements == 0)
         return as_reader_err_pos(&ps->r, NULL, no_pos, AS_MSG_PS_NEED_HINT, AS_MSG_PS_NO_STATEMENTS);
-    return embed(ps);
+    return apply_model(ps) == 0 ? embed(ps) : -1;
 }
 
 int as_parse_text(as_input *in, const char *text, size_t len, const char *path, as_error *err)
@@ -1102,6 +1243,7 @@ void as_input_free(as_input *in)
         free(in->tokens.label[i]);
     free(in->tokens.label);
     free(in->emb.ids);
+    free(in->model.path);
     free(in->emb.at);
     as_matrix_free(&in->emb.table);
     as_matrix_free(&in->emb.positions);

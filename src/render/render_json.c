@@ -1,6 +1,7 @@
 /* render_json.c - `run --format json` (SPEC §9): one object, round-trip numbers,
  * -inf as null. */
 #include "attnstep/render.h"
+#include "attnstep/layers.h"
 #include "attnstep/render_head.h"
 #include "attnstep/block.h"
 #include "attnstep/threads.h"
@@ -323,6 +324,25 @@ static void embedding(FILE *out, int *first, const as_problem *p, const as_rende
     fputc('}', out);
 }
 
+/* model: "FILE" layer N with N > 0 (SPEC §16): "layers": {"X0": what layer 0 read,
+ * "Y": [each earlier layer's output]}, the last being the walked layer's X. */
+static void layers(FILE *out, int *first, const as_trace *t)
+{
+    size_t k;
+
+    if (t->layers == NULL)
+        return;
+    key(out, first, "layers");
+    fputs("{\"X0\": ", out);
+    json_matrix(out, &t->layers->X0);
+    fputs(", \"Y\": [", out);
+    for (k = 0; k < t->layers->count; k++) {
+        fputs(k ? ", " : "", out);
+        json_matrix(out, &t->layers->Y[k]);
+    }
+    fputs("]}", out);
+}
+
 /* What positions add (SPEC §12): the kind and its settings, PE (and PEkv). */
 static void positions(FILE *out, int *first, const as_problem *p, const as_trace *t,
                       const as_render_opts *o)
@@ -456,6 +476,8 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
     key(out, &first, "scale");
     json_number(out, p->scale);
     embedding(out, &first, p, o);
+    if (as_shows(o, AS_T_X))
+        layers(out, &first, t);
     positions(out, &first, p, t, o);
     if (as_shows(o, AS_T_X) || as_shows(o, AS_T_W)) {
         key(out, &first, "inputs");

@@ -1,6 +1,8 @@
 /* render_text.c - `run` as text: every table in the chapter's order and format. */
 #include "attnstep/render.h"
 #include "attnstep/block.h"
+#include "attnstep/layers.h"
+#include "attnstep/preset.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/render_head.h"
@@ -454,17 +456,50 @@ static void block_formula(as_block *out, const as_problem *p, const as_render_op
 
 /* ---- sections, in the chapter's order ---- */
 
-/* "X = E[ids] + P[0:3]" (or "X = E[ids]") with ids:, else "X". */
-static const char *x_expr(char *buf, size_t size, const as_problem *p)
+/* "X = E[ids] + P[0:3]" (or "X = E[ids]") with ids:, else "X"; the layers before the
+ * walked one (layers) make X of X₀ (x0 nonzero: X₀'s). */
+static const char *x_expr(char *buf, size_t size, const as_problem *p, const as_trace *t, int x0)
 {
     const as_embedding *emb = &p->in->emb;
+    const char *x = t->layers != NULL && x0 ? "X\xe2\x82\x80" : "X";
 
-    if (emb->ids == NULL)
+    if (t->layers != NULL && !x0)
         return "X";
+    if (emb->ids == NULL)
+        return x;
+    snprintf(buf, size, "%s = E[ids]", x);
     if (emb->context == 0)
-        return "X = E[ids]";
-    snprintf(buf, size, "X = E[ids] + P[0:%zu]", emb->count);
+        return buf;
+    snprintf(buf + strlen(buf), size - strlen(buf), " + P[0:%zu]", emb->count);
     return buf;
+}
+
+/* model: "FILE" layer N with N > 0 (SPEC §16): X₀ (what layer 0 reads), one line for
+ * each layer before N with its output's last row, and the note on what X then is. */
+static void prior_layers(as_block *out, const as_problem *p, const as_trace *t, as_block *cap,
+                         const as_render_opts *o)
+{
+    const as_layers_trace *l = t->layers;
+    const as_expand_style st = {o->digits, o->ascii};
+    char expr[64], names[48];
+    size_t k;
+
+    table(out, x_expr(expr, sizeof expr, p, t, 1), &l->X0, cap, o);
+    as_block_add(out, as_say(o, AS_MSG_PRE_LAYERS_INTRO), l->count);
+    for (k = 0; k < l->count; k++) {
+        const as_matrix *y = &l->Y[k];
+        const as_view last = {&AS_AT(*y, y->rows - 1, 0), 1, NULL, y->cols};
+        as_text vec = {0};
+        const int rounded = as_expand_vector(&vec, &last, &st);
+
+        snprintf(names, sizeof names,
+                 p->in->model.preset == AS_PRESET_LLAMA ? "model.layers.%zu.*" : "h.%zu.*", k);
+        as_block_add(out, as_say(o, AS_MSG_PRE_LAYER_DONE), k, names, y->rows, y->cols,
+                     rounded ? sym(o, AS_SYM_APPROX) : "=", as_text_str(&vec));
+        out->failed |= vec.failed;
+        as_text_free(&vec);
+    }
+    gap(out);
 }
 
 /* ids: the first step (SPEC §16, F05): the rows of E the ids take ("第0行：取E的第40行")
@@ -508,16 +543,21 @@ static int reads_n1(const as_problem *p, const as_trace *t)
 static void inputs(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block cap = row_captions(p->tokens, p->n, o);
-    char expr[48];
+    char expr[64];
 
     if (p->in->title != NULL)
         as_block_add(out, as_say(o, AS_MSG_TITLE), p->in->title);
     embedding(out, p, o);
+    if (t->layers != NULL)
+        prior_layers(out, p, t, &cap, o);
     /* with pre, p->X is N1 (what the attention reads); the file's X comes first */
-    table(out, x_expr(expr, sizeof expr, p), reads_n1(p, t) ? &p->in->mat[AS_X].m : p->X, &cap,
-          o);
+    table(out, x_expr(expr, sizeof expr, p, t, 0), reads_n1(p, t) ? &p->in->mat[AS_X].m : p->X,
+          &cap, o);
     as_block_free(&cap);
     as_block_add(out, as_say(o, AS_MSG_SHAPE_X), p->n, p->d_model);
+    if (t->layers != NULL)
+        as_block_add(out, as_say(o, AS_MSG_PRE_X_NOTE), t->layers->count, t->layers->count - 1,
+                     t->layers->count);
     if (p->cross) {
         gap(out);
         cap = row_captions(p->kv_tokens, p->m, o);

@@ -8,6 +8,7 @@
  * steps; then the whole-matrix form and the formula, as `run` prints them. */
 #include "attnstep/render.h"
 #include "attnstep/expand.h"
+#include "attnstep/layers.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/positions.h"
 #include "attnstep/render_head.h"
@@ -169,7 +170,8 @@ static void embedding(walk *w)
     const as_input *in = w->p->in;
     const as_embedding *emb = &in->emb;
     const int pos = emb->context > 0;
-    const as_matrix *x = &in->mat[AS_X].m;
+    /* the sum made from the ids: X₀ when layers before the walked one read it */
+    const as_matrix *x = w->t->layers != NULL ? &w->t->layers->X0 : &in->mat[AS_X].m;
     size_t i;
 
     if (emb->ids == NULL)

@@ -42,6 +42,13 @@ static int check_input(const as_input *in, as_error *err)
         as_error_hint_msg(err, AS_MSG_HINT_GEN_NO_HEAD);
         return -1;
     }
+    if (in->model.path != NULL && in->model.layer > 0) { /* a new row would have to pass the
+                                                           layers before first (layers.c) */
+        as_error_msg(err, in->path, in->model.pos.line, in->model.pos.col, AS_MSG_GEN_MODEL_LAYER,
+                     in->model.layer, in->model.layer);
+        as_error_hint_msg(err, AS_MSG_HINT_GEN_MODEL_LAYER, in->model.layer);
+        return -1;
+    }
     if (in->mat[AS_M].given) {
         as_error_msg(err, in->path, in->mat[AS_M].pos.line, in->mat[AS_M].pos.col,
                      AS_MSG_GEN_MASK_MATRIX);

@@ -50,6 +50,8 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
 
     if (o == NULL)
         o = &none;
+    if (as_layers_run(&s->layers, &s->in, o->mask, err) != 0)
+        return -1;
     if ((o->lean ? as_problem_build_lean : as_problem_build)(&s->p, &s->in, o->mask, err) != 0)
         return -1;
     s->p.offset = o->offset;
@@ -59,12 +61,14 @@ static int build_and_run(as_session *s, const as_session_opts *o, as_error *err)
     if (s->p.block == AS_BLOCK_NONE) {
         if (attention(&s->t, &s->p, err) != 0)
             return -1;
+        s->t.layers = s->layers.count > 0 ? &s->layers : NULL;
         return head(s, &s->t.O, err);
     }
     if (as_block_begin(&s->b, &q, &s->p, err) || attention(&s->t, &q, err) ||
         as_block_finish(&s->b, &s->t.O, &s->p, err))
         return -1;
     s->t.block = &s->b;
+    s->t.layers = s->layers.count > 0 ? &s->layers : NULL;
     if (head(s, &s->b.Y, err) != 0)
         return -1;
     /* what the attention read is, for its tables' renderers and graders, its X: with pre
@@ -100,6 +104,7 @@ void as_session_free(as_session *s)
 {
     as_out_head_free(&s->out);
     as_block_trace_free(&s->b);
+    as_layers_trace_free(&s->layers);
     as_trace_free(&s->t);
     as_problem_free(&s->p);
     as_input_free(&s->in);
