@@ -34,7 +34,7 @@ enum { HEAD_SLOTS = 7 }; /* a head's Q, K, V, QKT, S, A, O: the kinds' own order
  * these seven must be given a slot here, and the build says so */
 _Static_assert(AS_ANS_Q == 0 && AS_ANS_K == 1 && AS_ANS_V == 2 && AS_ANS_QKT == 3 &&
                    AS_ANS_S == 4 && AS_ANS_A == 5 && AS_ANS_O == 6 && AS_ANS_C == 7,
-               "ownchain.c: the chain's slots are Q, K, V, QKT, S, A, O, then C");
+               "ownchain.c: the chain's seven slots of a head, then C, follow the answer kinds");
 
 static size_t slot_c(const as_problem *p)
 {
