@@ -273,6 +273,11 @@ static void test_check_teaches_the_mistake_in_words(void **state)
                          MISTAKES "a_post_for_pre.txt " MISTAKES "a_right.txt"), 1);
     assert_file_contains(OUT, "ln_unbiased");
     assert_file_contains(OUT, "post_for_pre");
+    /* the gradebook: a column per table asked, N1 first (the attention reads it) */
+    assert_int_equal(run("check --format csv " MISTAKES "block_a.txt " MISTAKES "a_right.txt "
+                         MISTAKES "a_ln_unbiased.txt"), 1);
+    assert_file_contains(OUT, "student,score,max,N1,Q,K,V,QKT,S,A,O,H1,N2,U,F,D,H2,Y,mistakes");
+    assert_file_contains(OUT, "a_ln_unbiased,2,15,,,,,,,,,1,0,1,,,,,N2:ln_unbiased");
 }
 
 static void test_check_refuses_a_head_on_a_block_table(void **state)
