@@ -363,6 +363,29 @@ static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
     assert_file_contains(OUT, "H1 = \\operatorname{RMSNorm}(X + O),\\ \\varepsilon = 0.000001");
 }
 
+static void test_moodle_offers_the_blocks_own_mistakes_not_the_attentions(void **state)
+{
+    char *xml, *cell, *end;
+
+    (void)state;
+    /* N1[0][0]: right 1.9508401285, unbiased 1.840990257669732 (torch, make_mistakes.py) */
+    assert_int_equal(run("sheet --format moodle " MISTAKES "block_a.txt"), 0);
+    xml = slurp(OUT);
+    assert_non_null(xml);
+    cell = strstr(xml, "N1 = LayerNorm(X)");
+    assert_non_null(cell);
+    cell = strstr(cell, "{1:NUMERICAL:");
+    assert_non_null(cell);
+    end = strchr(cell, '}');
+    assert_non_null(end);
+    *end = '\0';
+    assert_non_null(strstr(cell, "=1.9508401285415227:0.005#"));
+    assert_non_null(strstr(cell, "~%0%1.84099025766973"));
+    assert_non_null(strstr(cell, "（ln_unbiased）"));
+    assert_null(strstr(cell, "no_scale")); /* no attention mistake is a norm's */
+    free(xml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
         cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
         cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
+        cmocka_unit_test(test_moodle_offers_the_blocks_own_mistakes_not_the_attentions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
