@@ -139,6 +139,17 @@ static inline void long_column(const char *path, int n)
     assert_int_equal(fclose(f), 0);
 }
 
+/* long_column() with `loss: sum`: an input for grad. */
+static inline void long_column_grad(const char *path, int n)
+{
+    FILE *f;
+
+    long_column(path, n);
+    assert_non_null(f = fopen(path, "a"));
+    fputs("loss: sum\n", f);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* Nonzero under `make valgrind` (which sets ATTNSTEP_WRAP): the long inputs, there only
  * to find memory errors, are then fewer -- their arithmetic is checked by make test. */
 static inline int under_valgrind(void)

@@ -19,6 +19,14 @@ cp roster.txt 名单.txt
 cp answers.txt 答案.txt
 mkdir answers 答案目录
 cp answers.txt answers/a.txt && cp answers.txt 答案目录/a.txt
+# a class's answers for check --class: each student's own key, made from the same class
+# written aside (the README's own -o class/ comes later and must find no folder)
+"$bin" exercise --seed 7 --class roster.txt --format latex -o setup-class > /dev/null
+mkdir class-answers 班级答案
+for f in setup-class/teacher/0*.txt; do
+    "$bin" run "$f" > "class-answers/${f##*/}"
+    cp "class-answers/${f##*/}" 班级答案/
+done
 
 fail=0 count=0
 for readme in README.md README.zh-CN.md; do

@@ -327,6 +327,8 @@ static void test_every_allocation_of_heads_cross_attention_and_load_may_fail_cle
     static const char *const inputs[] = {
         "examples/two-heads.txt", "examples/cross-translation.txt",
         "tests/data/alloc/every-feature.txt", /* load(), torch layout, biases, Wo, M */
+        "tests/data/alloc/binary.txt",        /* load() of .npy, .npz and .safetensors */
+        "examples/generate.txt", /* ids, E, a tied head, top-p and a seeded draw */
     };
     size_t i;
 
@@ -419,7 +421,7 @@ static void test_an_input_error_after_a_failed_allocation_leaks_nothing(void **s
 /* One grad of path: forward run, loss, backward run, text, JSON and the walk of every
  * row, all into one buffer (libc's memory). Returns 0; or -1 when a stage failed, with
  * its message in err. */
-static int grad_once(const char *path, char **out, size_t *len, as_error *err)
+static int grad_once(const char *path, int rows, char **out, size_t *len, as_error *err)
 {
     as_render_opts o = {0};
     as_input in;
@@ -435,10 +437,10 @@ static int grad_once(const char *path, char **out, size_t *len, as_error *err)
     if (as_parse_file(&in, path, err) != 0)
         goto closed;
     if (as_problem_build(&p, &in, AS_MASK_DEFAULT, err) == 0) {
-        if (as_attention_run(&t, &p, err) == 0) {
+        if ((rows ? as_attention_run_rows : as_attention_run)(&t, &p, err) == 0) {
             if (as_grad_loss(&g, &p, &t, AS_LANG_EN, err) == 0 && as_grad_run(&g, &p, &t, err) == 0)
-                rc = as_render_grad_text(mem, &p, &t, &g, &o) | as_render_grad_json(mem, &p, &g, &o) |
-                     as_render_grad_walk(mem, &p, &t, &g, &o);
+                rc = as_render_grad_text(mem, &p, &t, &g, &o) | as_render_grad_json(mem, &p, &t, &g, &o) |
+                     (rows ? 0 : as_render_grad_walk(mem, &p, &t, &g, &o));
             as_grad_free(&g);
             as_trace_free(&t);
         }
@@ -459,27 +461,28 @@ static void test_every_allocation_of_grad_may_fail_cleanly(void **state)
     as_error err;
 
     (void)state;
-    for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+    for (i = 0; i < 2 * sizeof inputs / sizeof inputs[0]; i++) {
+        const int rows = (int)(i % 2); /* the full run, and the rows run `grad` makes */
         reset_counts(0, ONE_SHOT);
-        assert_int_equal(grad_once(inputs[i], &want, &want_len, &err), 0);
+        assert_int_equal(grad_once(inputs[i / 2], rows, &want, &want_len, &err), 0);
         for (n = 1, refused = 0;; n++) {
             int how, hit = 0;
             for (how = ONE_SHOT; how <= PERSISTENT; how++) {
                 int rc;
                 reset_counts(n, how);
-                rc = grad_once(inputs[i], &got, &len, &err);
+                rc = grad_once(inputs[i / 2], rows, &got, &len, &err);
                 hit |= injected;
                 reset_counts(0, ONE_SHOT);
                 assert_int_equal(nlive, 0); /* nothing leaked */
                 if (rc != 0 && err.set && strstr(err.msg, "out of memory") == NULL &&
                     strstr(err.msg, "内存不足") == NULL) {
-                    print_error("%s, allocation %zu failing: \"%s\"\n", inputs[i], n, err.msg);
+                    print_error("%s, allocation %zu failing: \"%s\"\n", inputs[i / 2], n, err.msg);
                     fail();
                 }
                 /* a run that did not fail gives the same bytes (a renderer that lost
                  * memory says so with rc != 0 and no error) */
                 if (rc == 0 && (len != want_len || memcmp(got, want, len) != 0)) {
-                    print_error("%s, allocation %zu failing: other output:\n%.*s\n", inputs[i], n,
+                    print_error("%s, allocation %zu failing: other output:\n%.*s\n", inputs[i / 2], n,
                                 (int)len, got);
                     fail();
                 }
@@ -489,8 +492,8 @@ static void test_every_allocation_of_grad_may_fail_cleanly(void **state)
             if (!hit)
                 break;
         }
-        print_message("%s: %zu allocations of grad, each made to fail; %zu runs refused\n",
-                      inputs[i], n - 1, refused);
+        print_message("%s%s: %zu allocations of grad, each made to fail; %zu runs refused\n",
+                      inputs[i / 2], rows ? " (rows)" : "", n - 1, refused);
         assert_true(n > 10 && refused > 0);
         __real_free(want);
     }
@@ -598,12 +601,46 @@ static void test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly
     static const char *const sheet[] = {"sheet", "examples/f11.txt", "--answers", "--format",
                                         "latex", "--lang", "en", NULL};
     static const char *const decode[] = {"decode", "examples/gqa.txt", "--lang", "en", NULL};
+    static const char *const generate[] = {"generate", "examples/generate.txt", "3", "--lang",
+                                           "en", NULL}; /* the head, E and the cache (SPEC §19) */
+    static const char *const trace[] = {"trace", "examples/head.txt", "--lang", "en", NULL};
 
     (void)state;
+    every_allocation_of_the_command_may_fail(generate);
+    every_allocation_of_the_command_may_fail(trace);
     every_allocation_of_the_command_may_fail(check);
     every_allocation_of_the_command_may_fail(compare);
     every_allocation_of_the_command_may_fail(sheet);
     every_allocation_of_the_command_may_fail(decode);
+}
+
+/* A block (SPEC §15) pre and post, GELU and SwiGLU (tests/data/block/cases: llama_00 is
+ * pre RMS SwiGLU), the tiles of the online softmax (SPEC §11) in JSON and walked, the
+ * listing of a weights file and the check of a chapter's numbers: their out-of-memory
+ * paths (the block's tables, the tiles, the listing, the chapter) were never taken. */
+static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly(void **state)
+{
+    static const char *const pre[] = {"run", "examples/block-pre-gelu.txt", "--lang", "en", NULL};
+    static const char *const post[] = {"run", "examples/block-f11-post-rms.txt", "--format", "json",
+                                       "--lang", "en", NULL};
+    static const char *const llama[] = {"run", "tests/data/block/cases/llama_00.txt", "--lang", "en",
+                                        NULL};
+    static const char *const tiles[] = {"run", "--tiles", "2", "examples/tiles.txt", "--format",
+                                        "json", "--lang", "en", NULL};
+    static const char *const walk[] = {"trace", "--tiles", "2", "examples/tiles.txt", "--lang", "en",
+                                       NULL};
+    static const char *const weights[] = {"weights", "tests/data/npy/w.npz", "--lang", "en", NULL};
+    static const char *const verify[] = {"verify", "tests/data/verify/F11-attention.zh.txt", "--lang",
+                                         "en", NULL};
+
+    (void)state;
+    every_allocation_of_the_command_may_fail(pre);
+    every_allocation_of_the_command_may_fail(post);
+    every_allocation_of_the_command_may_fail(llama);
+    every_allocation_of_the_command_may_fail(tiles);
+    every_allocation_of_the_command_may_fail(walk);
+    every_allocation_of_the_command_may_fail(weights);
+    every_allocation_of_the_command_may_fail(verify);
 }
 
 int main(void)
@@ -616,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_an_input_error_after_a_failed_allocation_leaks_nothing),
         cmocka_unit_test(test_every_allocation_of_grad_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly),
+        cmocka_unit_test(test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

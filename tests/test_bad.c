@@ -394,7 +394,11 @@ static int english_words_outside_quotes(const char *text)
                                         "block", "pre", "post", "norm", "layer", "rms",
                                         "norm_eps", "norm_style", "annotated", "ffn", "relu",
                                         "gelu", "gelu_tanh", "swiglu", "silu", "act",
-                                        "d_model", "d_ff", "bup", "bdown"};
+                                        "d_model", "d_ff", "bup", "bdown",
+                                        /* the output head's (SPEC §19) */
+                                        "head", "tied", "temperature", "top_k", "top_p",
+                                        "top", "sample", "greedy", "logit", "logits",
+                                        "vocab"};
     const char *p = text;
     int quoted = 0;
 

@@ -2,7 +2,7 @@
  * in the reader and the model): whole blocks against PyTorch, every table to 1e-12 --
  * a re-implementation of nanoGPT's Block (pre-LN, GELU tanh), a LLaMA block (RMSNorm,
  * SwiGLU, RoPE half, grouped-query attention), post-LN blocks (torch and annotated
- * LayerNorm, ReLU and exact GELU) and post RMSNorm without FFN -- computed once in
+ * LayerNorm, ReLU and exact GELU), post RMSNorm and pre LayerNorm without FFN -- computed once in
  * float64 by tests/data/block/make_block.py (Debian's python3-torch); no Python here. */
 #include <math.h>
 #include <setjmp.h>
@@ -124,6 +124,13 @@ static void test_post_rms_blocks_without_ffn_agree_with_torch(void **state)
 {
     (void)state;
     agree_all("none", 10, 5);
+}
+
+/* A pre block without FFN ends at H1 = X + O (Y = H1, or ln_f of it): 4 cases. */
+static void test_pre_ln_blocks_without_ffn_agree_with_torch(void **state)
+{
+    (void)state;
+    agree_all("prenone", 4, 7); /* N1 H1 Y and norm1's four */
 }
 
 /* ---- the settings and tables as read ---- */
@@ -399,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_llama_blocks_agree_with_torch),
         cmocka_unit_test(test_post_ln_blocks_agree_with_torch),
         cmocka_unit_test(test_post_rms_blocks_without_ffn_agree_with_torch),
+        cmocka_unit_test(test_pre_ln_blocks_without_ffn_agree_with_torch),
         cmocka_unit_test(test_without_block_nothing_of_the_block_is_set),
         cmocka_unit_test(test_block_settings_are_read_with_their_defaults),
         cmocka_unit_test(test_ffn_tables_take_their_spellings_and_torch_layout_turns_them),

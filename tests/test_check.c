@@ -780,6 +780,40 @@ static void test_two_mistakes_that_fit_equally_are_listed_and_neither_named(void
     assert_file_contains(CLI_OUT, "\"diagnosis\": null, \"fits\": [\"no_mask\", \"masked_zero\"]}");
 }
 
+/* O mixed from the Keys (A·K; F11's K is the identity, so by hand O = A) is named
+ * keys_for_values with a right V in the file; without V, V made with Wk (V = K) fits as
+ * well, and the fit list says which W made which table, each once (issue 28). */
+static void test_keys_for_values_is_named_with_a_right_v_and_a_fit_names_its_w(void **state)
+{
+    static const char head[] = "Q = [[0, 1], [1, 0]]\nK = [[1, 0], [0, 1]]\n";
+    static const char tail[] = "QKT = [[0, 1], [1, 0]]\nS = [[0, -inf], [0.7071, 0]]\n"
+                               "A = [[1, 0], [0.6698, 0.3302]]\nO = [[1, 0], [0.6698, 0.3302]]\n";
+    char text[512];
+    FILE *f;
+
+    (void)state;
+    f = fopen("build/tests/check-kv.txt", "w");
+    assert_non_null(f);
+    fprintf(f, "%sV = [[10, 0], [0, 20]]\n%s", head, tail);
+    fclose(f);
+    assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "O: wrong (3 of 4 cells)");
+    assert_file_contains(CLI_OUT, "  diagnosis: keys_for_values — ");
+    assert_file_lacks(CLI_OUT, "wrong_weights");
+    snprintf(text, sizeof text, "%s%s", head, tail);
+    f = fopen("build/tests/check-kv.txt", "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --lang en"), 1);
+    assert_file_contains(CLI_OUT, "several mistakes fit equally (keys_for_values, wrong_weights "
+                                  "(V made with Wk)); none is named");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt"), 1);
+    assert_file_contains(CLI_OUT, "有几种错误同样对得上（keys_for_values、wrong_weights（V用了Wk））");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --format csv"), 1);
+    assert_file_contains(CLI_OUT, ",O:keys_for_values|wrong_weights(V=X@Wk)");
+}
+
 /* The name `Li, "Lei" | 3` quoted as RFC 4180 asks in CSV (lines end
  * in CRLF), its bar escaped in a Markdown
  * table, its quotes escaped in JSON; a file that cannot be read has its line too. */
@@ -802,6 +836,32 @@ static void test_a_name_is_quoted_for_each_format(void **state)
     assert_int_equal(run(cmd), 2);
     assert_file_contains(CLI_OUT, "{\"name\": \"Li, \\\"Lei\\\" | 3\", \"score\": 0");
     assert_file_contains(CLI_ERR, "no-such-answers.txt: error: cannot read the answers: no such file");
+}
+
+/* An answers file's name is anyone's bytes: in the FILE:LINE:COL of its error, a byte
+ * of no UTF-8 character, a terminal control and a direction control are written as
+ * \x93, \x1b, \xe2\x80\xae (as messages quote student text), never as themselves --
+ * raw, ESC [31m turned the terminal red and U+202E turned the rest of the line round.
+ * Both kinds: a file that is not there, and one that is read and stops at its 1:5 (its
+ * matrix never closes). */
+static void test_an_answers_file_name_is_escaped_in_its_error(void **state)
+{
+    char *err;
+
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt \"$(printf 'build/tests/no\\223such\\033[31m"
+                         "\\342\\200\\256.txt')\" --lang en"), 2);
+    assert_file_contains(CLI_ERR, "attnstep: build/tests/no\\x93such\\x1b[31m\\xe2\\x80\\xae.txt: "
+                                  "error: cannot read the answers: no such file\n");
+    assert_int_equal(sh("printf 'Q = [[1, 0' > \"$(printf 'build/tests/st\\223ud\\033.txt')\""), 0);
+    assert_int_equal(run("check examples/f11.txt \"$(printf 'build/tests/st\\223ud\\033.txt')\" "
+                         "--lang zh"), 2);
+    assert_file_contains(CLI_ERR, "attnstep: build/tests/st\\x93ud\\x1b.txt:1:5: 错误：");
+    err = slurp(CLI_ERR);
+    assert_null(strchr(err, '\033'));
+    assert_null(strstr(err, "st\223ud")); /* 0x93 alone: Chinese text holds it too */
+    free(err);
+    assert_int_equal(sh("rm -f \"$(printf 'build/tests/st\\223ud\\033.txt')\""), 0);
 }
 
 /* Issue 28 (SPEC §6, OWASP): a name a spreadsheet would run as a formula is quoted and
@@ -897,7 +957,9 @@ int main(void)
         cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
+        cmocka_unit_test(test_keys_for_values_is_named_with_a_right_v_and_a_fit_names_its_w),
         cmocka_unit_test(test_a_name_is_quoted_for_each_format),
+        cmocka_unit_test(test_an_answers_file_name_is_escaped_in_its_error),
         cmocka_unit_test(test_a_name_a_spreadsheet_would_run_is_neutralised_in_the_gradebook),
         cmocka_unit_test(test_with_several_heads_an_answer_names_its_head),
         cmocka_unit_test(test_control_bytes_in_a_name_are_shown_not_sent),

@@ -164,6 +164,10 @@ static void test_unmatched_and_doubled_files_are_reported_and_the_rest_graded(vo
     assert_file_contains(CLI_ERR, "nobody.txt: 错误：这份答案对不上全班名单里的任何学生");
     assert_file_contains(CLI_ERR, "提示：在答案文件开头写上“name: 姓名”");
     assert_file_contains(CLI_ERR, "没有交答案：高䶮、林喆");
+    /* a folder written with its slash names its files as the student sees them */
+    assert_int_equal(run("check --class " DIR " " DIR "/answers/"), 2);
+    assert_file_contains(CLI_ERR, DIR "/answers/nobody.txt: 错误：");
+    assert_file_lacks(CLI_ERR, "//");
     assert_int_equal(run("check --class build/tests/no-such-class " DIR "/answers"), 2);
     assert_file_contains(CLI_ERR, "无法读取全班名单teacher/class.tsv");
 }

@@ -379,7 +379,7 @@ static void test_decode_refuses_formats_and_tables_it_cannot_write(void **state)
 {
     (void)state;
     refused("decode examples/decode.txt --format md --lang en",
-            "error: decode writes only --format text or json");
+            "error: decode writes only --format text, json or html");
     refused("decode examples/decode.txt --only A --format json --lang en",
             "error: decode takes only --only O");
     refused("decode examples/decode.txt --only O --lang en",

@@ -17,7 +17,9 @@
 #include "attnstep/grad.h"
 #include "attnstep/model.h"
 #include "attnstep/parse.h"
+#include "attnstep/session.h"
 #include "test_util.h"
+#include "gen_input.h"
 
 #define DIR "tests/data/grad/"
 
@@ -333,6 +335,169 @@ static void test_every_input_gradient_matches_finite_differences(void **state)
         assert_true(agree_with_differences(cases[c]) > 10);
 }
 
+/* ---- the backward pass row by row (SPEC §10) ---- */
+
+/* as_matmul_tn_acc() over the rows 0-2 and then 3-6 of a: each cell the running fma sum
+ * over all seven rows in order, from +0 (written out here with C's fma), bit for bit. */
+static void test_matmul_tn_acc_over_blocks_gives_one_running_sum(void **state)
+{
+    double a[7 * 3], b[7 * 2], out[3 * 2] = {0}, want;
+    size_t i, r, j;
+
+    (void)state;
+    for (i = 0; i < 7 * 3; i++)
+        a[i] = 1.0 / (double)(i + 3) - 0.2;
+    for (i = 0; i < 7 * 2; i++)
+        b[i] = 0.1 * (double)i - 0.55;
+    as_matmul_tn_acc(out, a, b, 3, 3, 2);
+    as_matmul_tn_acc(out, a + 3 * 3, b + 3 * 2, 4, 3, 2);
+    for (r = 0; r < 3; r++)
+        for (j = 0; j < 2; j++) {
+            want = 0.0;
+            for (i = 0; i < 7; i++)
+                want = fma(a[i * 3 + r], b[i * 2 + j], want);
+            assert_memory_equal(&out[r * 2 + j], &want, sizeof want);
+        }
+}
+
+/* The backward pass of text[0..len) on its session's full trace (rows 0) or rows trace
+ * (rows 1); 0, or -1 when the input is refused (the message is in err). */
+static int grad_of(as_session *s, as_grad *g, const char *text, size_t len, int rows,
+                   as_error *err)
+{
+    as_session_opts o;
+
+    memset(&o, 0, sizeof o);
+    memset(g, 0, sizeof *g);
+    o.rows = rows;
+    as_error_clear(err);
+    if (as_session_open_text(s, text, len, "generated", &o, err) != 0) {
+        memset(s, 0, sizeof *s);
+        return -1;
+    }
+    return as_grad_loss(g, &s->p, &s->t, AS_LANG_EN, err) != 0 ||
+                   as_grad_run(g, &s->p, &s->t, err) != 0
+               ? -1
+               : 0;
+}
+
+static void assert_same_bits(const as_matrix *a, const as_matrix *b, const char *what)
+{
+    if (a->rows != b->rows || a->cols != b->cols) {
+        print_error("%s: [%zu,%zu] against [%zu,%zu]\n", what, a->rows, a->cols, b->rows,
+                    b->cols);
+        fail();
+    }
+    if (a->rows * a->cols > 0)
+        assert_memory_equal(a->v, b->v, a->rows * a->cols * sizeof *a->v);
+}
+
+/* Every row of head hd's dA, dS and d(QKᵀ) made again after the rows run (as the
+ * renderers read them) is that row of the full run's table (full), bit for bit. */
+static void assert_rows_are_the_tables(const as_grad *g, const as_session *s, size_t hd,
+                                       const as_grad_head *full)
+{
+    const as_matrix *want[] = {&full->dA, &full->dS, &full->dQKT};
+    size_t k, i;
+
+    for (k = 0; k < 3; k++) {
+        as_grad_rows h;
+        const as_rows r = as_grad_rows_open(&h, g, &s->p, &s->t, hd, (as_grad_square)k);
+        assert_int_equal(r.rows, want[k]->rows);
+        assert_int_equal(r.cols, want[k]->cols);
+        for (i = 0; i < r.rows; i++) {
+            const double *row = r.row(r.ctx, i);
+            assert_non_null(row);
+            assert_memory_equal(row, want[k]->v + i * r.cols, r.cols * sizeof *row);
+        }
+        as_grad_rows_close(&h);
+    }
+}
+
+/* The backward pass of text on a rows trace keeps no n x m table and every other table
+ * bit for bit as on the full trace (which the cases above hold against torch), its rows
+ * of dA, dS and d(QKᵀ) made again are the full run's, and an input refused is refused
+ * with the same message. */
+static void assert_rows_backward_is_the_full_one(const char *text, size_t len)
+{
+    as_session sf, sr;
+    as_grad gf, gr;
+    as_error ef, er;
+    const int rf = grad_of(&sf, &gf, text, len, 0, &ef), rr = grad_of(&sr, &gr, text, len, 1, &er);
+    size_t hd;
+
+    assert_int_equal(rf, rr);
+    if (rf != 0)
+        assert_string_equal(ef.msg, er.msg);
+    else {
+        const as_matrix *f[] = {&gf.dO, &gf.dWo, &gf.dbo, &gf.dC, &gf.dQ, &gf.dK, &gf.dV,
+                                &gf.dWq, &gf.dWk, &gf.dWv, &gf.dbq, &gf.dbk, &gf.dbv,
+                                &gf.dX, &gf.dXkv};
+        const as_matrix *r[] = {&gr.dO, &gr.dWo, &gr.dbo, &gr.dC, &gr.dQ, &gr.dK, &gr.dV,
+                                &gr.dWq, &gr.dWk, &gr.dWv, &gr.dbq, &gr.dbk, &gr.dbv,
+                                &gr.dX, &gr.dXkv};
+        size_t k;
+        assert_memory_equal(&gf.loss, &gr.loss, sizeof gf.loss);
+        for (k = 0; k < sizeof f / sizeof f[0]; k++)
+            assert_same_bits(f[k], r[k], "a gradient of the whole layer");
+        assert_int_equal(gf.heads, gr.heads);
+        for (hd = 0; hd < gf.heads; hd++) {
+            const as_grad_head *a = &gf.head[hd], *b = &gr.head[hd];
+            assert_same_bits(&a->dO, &b->dO, "dO of a head");
+            assert_same_bits(&a->dV, &b->dV, "dV of a head");
+            assert_same_bits(&a->rowdot, &b->rowdot, "rowdot of a head");
+            assert_same_bits(&a->dQ, &b->dQ, "dQ of a head");
+            assert_same_bits(&a->dK, &b->dK, "dK of a head");
+            assert_int_equal(b->dA.rows + b->dS.rows + b->dQKT.rows, 0);
+            assert_true(a->dS.rows == sf.p.n); /* the full run keeps them */
+            assert_rows_are_the_tables(&gr, &sr, hd, a);
+        }
+    }
+    as_grad_free(&gf);
+    as_grad_free(&gr);
+    as_session_free(&sf);
+    as_session_free(&sr);
+}
+
+/* Every torch case, and generated inputs of 1 to 99 tokens (more than one block of
+ * GRAD_BLOCK_ROWS rows: the sums of dV and dK go on from block to block; several heads,
+ * shared K/V heads, windows, custom masks, biases, Wo, ALiBi; the positions grad refuses
+ * are refused alike). */
+static void test_the_backward_pass_row_by_row_gives_the_full_ones_bits(void **state)
+{
+    static const char *const cases[] = {"f11_sum", "self_heads_wo_mse", "cross_two_heads_dO",
+                                        "custom_mask_scale", "torch_layout_heads",
+                                        "cross_wo_mse", "gqa_window", "alibi_fd"};
+    gen g = {0};
+    uint64_t which;
+    size_t c;
+
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char path[256];
+        FILE *f;
+        g.len = 0;
+        snprintf(path, sizeof path, DIR "%s.txt", cases[c]);
+        assert_non_null(f = fopen(path, "rb"));
+        put(&g, "%s", "");
+        for (;;) {
+            char chunk[4096];
+            const size_t got = fread(chunk, 1, sizeof chunk, f);
+            if (got == 0)
+                break;
+            put(&g, "%.*s", (int)got, chunk);
+        }
+        fclose(f);
+        assert_rows_backward_is_the_full_one(g.buf, g.len);
+    }
+    for (which = 0; which < (under_valgrind() ? 6u : 40u); which++) {
+        generate(&g, which, 1 + (size_t)(which * 37 % 99));
+        put(&g, "loss: sum\n");
+        assert_rows_backward_is_the_full_one(g.buf, g.len);
+    }
+    free(g.buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +513,8 @@ int main(void)
         cmocka_unit_test(test_layout_torch_agrees_with_torch),
         cmocka_unit_test(test_shared_keys_and_a_window_agree_with_torch),
         cmocka_unit_test(test_every_input_gradient_matches_finite_differences),
+        cmocka_unit_test(test_matmul_tn_acc_over_blocks_gives_one_running_sum),
+        cmocka_unit_test(test_the_backward_pass_row_by_row_gives_the_full_ones_bits),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

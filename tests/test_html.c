@@ -136,6 +136,7 @@ static void test_trace_lists_the_lines_that_made_each_table(void **state)
     free(s);
     s = page("run examples/f11.txt --format html");
     assert_null(strstr(s, "<ol class=\"lines\">"));
+    assert_null(strstr(s, "<tr class=\"walk\">"));
     free(s);
 }
 
@@ -175,6 +176,183 @@ static void test_a_token_that_is_html_is_escaped(void **state)
     free(s);
 }
 
+static void test_trace_lists_the_lines_of_the_row_and_step_asked(void **state)
+{
+    /* the chapter walks row 1 (爱) by default: its score for 我 is q₁·k₀ = 1 */
+    char *s = page("trace examples/f11.txt --format html");
+
+    (void)state;
+    assert_non_null(strstr(s, "<li>对“我”的原始分数：q₁·k₀ = 1×1+0×0 = 1</li>"));
+    assert_null(strstr(s, "<li>对“我”的原始分数：q₀·k₀"));
+    free(s);
+    /* --row 0: row 0 reads only 我 (q₀ = [0,1], k₀ = [1,0]: 0×1+1×0 = 0, by hand) */
+    s = page("trace examples/f11.txt --format html --row 0");
+    assert_non_null(strstr(s, "<li>对“我”的原始分数：q₀·k₀ = 0×1+1×0 = 0</li>"));
+    assert_null(strstr(s, "<li>对“我”的原始分数：q₁·k₀"));
+    /* the walked row is marked in the tables walked a row at a time (QKᵀ M S A O), not
+     * in the inputs and projections */
+    assert_int_equal(count(s, "<tr class=\"walk\"><th scope=\"row\">我</th>"), 5);
+    assert_int_equal(count(s, "<tr class=\"walk\">"), 5);
+    /* the projections are walked for every row, as trace's text walks them */
+    assert_non_null(strstr(s, "<li>q₁ = x₁Wq = [1×0.5+(-1)×(-0.5), 1×0.5+(-1)×0.5] = [1,0]</li>"));
+    free(s);
+    s = page("trace examples/f11.txt --format html --row all");
+    assert_non_null(strstr(s, "q₀·k₀ = 0×1+1×0 = 0"));
+    assert_non_null(strstr(s, "q₁·k₀ = 1×1+0×0 = 1"));
+    free(s);
+    /* --step 3 (the softmax): the tables it starts from and makes, S and A, and only
+     * the softmax's lines (the chapter's 1.4930686914 for row 1) */
+    s = page("trace examples/f11.txt --format html --step 3");
+    assert_int_equal(count(s, "<section class=\"step\""), 2);
+    assert_non_null(strstr(s, "> S <"));
+    assert_non_null(strstr(s, "> A <"));
+    assert_non_null(strstr(s, "<li>指数之和： 1.4930686914</li>"));
+    assert_null(strstr(s, "<li>缩放分数"));
+    free(s);
+}
+
+static void test_the_block_page_adds_its_tables_and_norm_steps(void **state)
+{
+    static const char *const names[] = {"> N1 <", "> H1 <", "> N2 <", "> U <", "> F <", "> D <",
+                                        "> H2 <", "> Y <"};
+    char *s = page("run examples/block-pre-gelu.txt --format html --lang en");
+    const char *at = s;
+    size_t k;
+
+    (void)state;
+    /* the attention's 12 tables, then pre's N1 H1 N2 U F D H2 Y (GELU: no G) */
+    assert_int_equal(count(s, "<section class=\"step\""), 12 + 8);
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        at = strstr(at, names[k]);
+        if (at == NULL)
+            fail_msg("block step %s missing or out of order", names[k]);
+    }
+    assert_non_null(strstr(s, "data-j=\"block.N1\""));
+    /* each of norm1 and norm2 with its four sub-steps (μ, σ², divisor, x̂) */
+    assert_int_equal(count(s, "data-j=\"block.norm1."), 4);
+    assert_int_equal(count(s, "data-j=\"block.norm2."), 4);
+    assert_non_null(strstr(s, "This norm: each row's mean μ"));
+    free(s);
+}
+
+static void test_the_decode_page_grows_the_cache_step_by_step(void **state)
+{
+    char *s = page("decode examples/f11.txt --format html");
+
+    (void)state;
+    /* F11's two tokens: a step each, then O */
+    assert_int_equal(count(s, "<section class=\"step\""), 3);
+    assert_non_null(strstr(s, "── 第1步：“爱” ──"));
+    /* the cache: one row of K at step 0, two at step 1 */
+    assert_non_null(strstr(s, "缓存：到这一步为止的1行K和V"));
+    assert_non_null(strstr(s, "缓存：到这一步为止的2行K和V"));
+    /* step 1's shares are the chapter's A row 1, shaded, each cell's tooltip the
+     * walk's line for the row */
+    assert_cell(s, " h3", "读取份额：a₁ ≈ [0.6697615493, 0.3302384507]", "0.6697615493");
+    assert_cell(s, " h2", "读取份额：a₁ ≈ [0.6697615493, 0.3302384507]", "0.3302384507");
+    assert_non_null(strstr(s, "data-j=\"steps.1.A\""));
+    assert_non_null(strstr(s, "<script type=\"application/json\" id=\"as-json\">{\n  \"steps\": ["));
+    free(s);
+}
+
+static void test_the_grad_page_names_each_table_by_its_formula(void **state)
+{
+    static const char *const names[] = {"> dO<", "> dV = Aᵀ·dO<", "> dA = dO·Vᵀ<",
+                                        "> dS = A⊙(dA − rowsum(dA⊙A))<", "> d(QKᵀ) = dS/√2<",
+                                        "> dQ = d(QKᵀ)·K<", "> dK = d(QKᵀ)ᵀ·Q<", "> dWq = Xᵀ·dQ<"};
+    char *s = page("grad examples/grad-f11.txt --format html");
+    const char *at = s;
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        at = strstr(at, names[k]);
+        if (at == NULL)
+            fail_msg("grad step %s missing or out of order", names[k]);
+    }
+    assert_non_null(strstr(s, "data-j=\"heads.0.dS\""));
+    assert_non_null(strstr(s, "data-j=\"dWq\""));
+    /* the last step: grad --row's walk, here of row 1 (the default, the last) */
+    assert_non_null(strstr(s, "逐步写出：softmax的反向传播"));
+    assert_non_null(strstr(s, "反向：对“爱”这个位置（第1行）"));
+    free(s);
+    /* --row 0: row 0 reads only 我, v₀ = [10,0] and dO₀ = [1,1] (loss: sum): 1×10+1×0 */
+    s = page("grad examples/grad-f11.txt --format html --row 0");
+    assert_non_null(strstr(s, "对“我”的份额：dO₀·v₀ = 1×10+1×0 = 10"));
+    free(s);
+}
+
+static void test_the_tiles_page_shows_each_block(void **state)
+{
+    char *s = page("trace examples/f11.txt --tiles 1 --format html");
+
+    (void)state;
+    /* row 1, B = 1: two blocks; after the second ℓ = 1.4930686914 (SPEC §11, the
+     * chapter's sum of exps), each block's cells saying the walk's lines for it */
+    assert_int_equal(count(s, "<section class=\"step\""), 2);
+    assert_non_null(strstr(s, "<span class=\"v\">1.4930686914</span>"));
+    assert_non_null(strstr(s, "title=\"第1块：读位置[爱]，缩放分数[0]&#10;"
+                              "  最大值没有升高（仍是0.7071067812）：缩放系数为1&#10;"));
+    assert_cell(s, " h3", "份额 e^(s−m)/ℓ：[0.6697615493, 0.3302384507]", "0.6697615493");
+    assert_non_null(strstr(s, "\"walk\": [{\"row\": 1, \"head\": 0, \"blocks\": ["));
+    free(s);
+}
+
+static void test_the_class_page_has_the_gradebook_bars_and_wrong_cells(void **state)
+{
+    char *s;
+
+    (void)state;
+    /* examples/class: six students of F11 (exit 1: some tables are wrong) */
+    assert_int_equal(run("check examples/f11.txt examples/class --format html --lang en"), 1);
+    s = slurp(CLI_OUT);
+    assert_non_null(s);
+    /* the gradebook, the item analysis, then each of the six students */
+    assert_int_equal(count(s, "<section class=\"step\""), 2 + 6);
+    assert_non_null(strstr(s, "<tr><th>李四</th><td>6/7</td><td>S:no_scale</td></tr>"));
+    assert_non_null(strstr(s, "mean score: 5.83/7"));
+    /* S: 4 of 6 right, 2 wrong: a bar 6 students wide, its parts 4 and 2 long */
+    assert_non_null(strstr(s, "<figcaption>S: right 4, carried 0, wrong 2 (no_scale 1, masked_zero 1), "
+                              "missing 0</figcaption><svg viewBox=\"0 0 6 1\""));
+    assert_non_null(strstr(s, "<rect class=\"b0\" x=\"0\" y=\"0\" width=\"4\" height=\"1\"/>"
+                              "<rect class=\"b2\" x=\"4\" y=\"0\" width=\"2\" height=\"1\"/>"));
+    /* 李四 left S unscaled: S[1][0] is 1, the chapter's 1/√2 ≈ 0.7071067812 */
+    assert_non_null(strstr(s, "<li>S[1][0]: written 1, expected 0.7071067812</li>"));
+    assert_non_null(strstr(s, "<script type=\"application/json\" id=\"as-json\">{\"students\""));
+    free(s);
+}
+
+static void test_predict_hides_the_decode_pages_worked_cells(void **state)
+{
+    char *s = page("decode examples/f11.txt --format html --predict");
+
+    (void)state;
+    /* per step q, k, v (2 cells each), s and a (t + 1 each) and o (2): 10 at step 0, 12
+     * at step 1, and O's 4; the cache (no JSON of its own to judge a guess by) is shown */
+    assert_int_equal(count(s, " p\" tabindex"), 10 + 12 + 4);
+    free(s);
+    assert_int_equal(run("grad examples/grad-f11.txt --format html --predict"), 0);
+}
+
+static void test_the_decode_page_draws_the_cache_while_the_walk_does(void **state)
+{
+    FILE *f = fopen("build/tests/html-ten.txt", "w");
+    char *s;
+
+    (void)state;
+    assert_non_null(f);
+    fputs("tokens: a b c d e f g h i j\nmask: causal\n"
+          "X = [[1,0],[0,1],[1,1],[1,0],[0,1],[1,1],[1,0],[0,1],[1,1],[1,0]]\n"
+          "Wq = [[1,0],[0,1]]\nWk = [[1,0],[0,1]]\nWv = [[1,0],[0,1]]\n", f);
+    fclose(f);
+    s = page("decode build/tests/html-ten.txt --format html --lang en");
+    /* the walk draws the cache up to 8 rows (steps 0 to 7); at steps 8 and 9 only its
+     * size, so that the page grows with n, not n² */
+    assert_int_equal(count(s, "data-name=\"K\""), 8);
+    assert_non_null(strstr(s, "The cache: the 10 rows of K and V so far"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +363,14 @@ int main(void)
         cmocka_unit_test(test_trace_lists_the_lines_that_made_each_table),
         cmocka_unit_test(test_predict_marks_only_the_worked_out_cells),
         cmocka_unit_test(test_a_token_that_is_html_is_escaped),
+        cmocka_unit_test(test_trace_lists_the_lines_of_the_row_and_step_asked),
+        cmocka_unit_test(test_the_block_page_adds_its_tables_and_norm_steps),
+        cmocka_unit_test(test_the_decode_page_grows_the_cache_step_by_step),
+        cmocka_unit_test(test_the_grad_page_names_each_table_by_its_formula),
+        cmocka_unit_test(test_the_tiles_page_shows_each_block),
+        cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),
+        cmocka_unit_test(test_predict_hides_the_decode_pages_worked_cells),
+        cmocka_unit_test(test_the_decode_page_draws_the_cache_while_the_walk_does),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

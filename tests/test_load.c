@@ -503,6 +503,152 @@ static void test_plain_numbers_keep_the_meaning_of_what_follows_them(void **stat
     assert_true(isinf(x) && x < 0);
 }
 
+/* ------------------------------------------------------------------ load() statements ---- */
+
+/* The folder of the statements' tests: m.txt, a 3 x 3 matrix of 1 ... 9; row.txt, one row
+ * of 1 ... 4 (a 1-D array to numpy.loadtxt); col.txt, 1, 2, 3 one a line (a 1-D bias as
+ * numpy.savetxt writes it). */
+static char sdir[64];
+
+static int statements_setup(void **state)
+{
+    static const char *const files[][2] = {
+        {"m.txt", "1 2 3\n4 5 6\n7 8 9\n"}, {"row.txt", "1 2 3 4\n"}, {"col.txt", "1\n2\n3\n"},
+    };
+    char path[128];
+    size_t i;
+
+    (void)state;
+    strcpy(sdir, "/tmp/attnstep-test-load-XXXXXX");
+    if (mkdtemp(sdir) == NULL)
+        return -1;
+    for (i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", sdir, files[i][0]);
+        write_file(path, files[i][1], strlen(files[i][1]));
+    }
+    return 0;
+}
+
+static int statements_teardown(void **state)
+{
+    static const char *const files[] = {"m.txt", "row.txt", "col.txt"};
+    char path[128];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", sdir, files[i]);
+        unlink(path);
+    }
+    return rmdir(sdir);
+}
+
+/* Parses input as the file sdir/input.txt (load() finds the folder's files), in English. */
+static int parse_statements(as_input *in, as_error *err, const char *input)
+{
+    char path[128];
+
+    snprintf(path, sizeof path, "%s/input.txt", sdir);
+    as_error_init(err, AS_LANG_EN);
+    return as_parse_text(in, input, strlen(input), path, err);
+}
+
+/* input loads matrix k as rows x cols of exactly want (row-major). */
+static void loads_as(const char *input, int k, size_t rows, size_t cols, const double *want)
+{
+    as_input in;
+    as_error err;
+    size_t i;
+
+    if (parse_statements(&in, &err, input) != 0)
+        fail_msg("%s: %d:%d: %s", input, err.line, err.col, err.msg);
+    assert_int_equal(in.mat[k].m.rows, rows);
+    assert_int_equal(in.mat[k].m.cols, cols);
+    for (i = 0; i < rows * cols; i++)
+        if (in.mat[k].m.v[i] != want[i])
+            fail_msg("%s: cell %zu is %g, not %g", input, i, in.mat[k].m.v[i], want[i]);
+    as_input_free(&in);
+}
+
+/* input is refused at line 1, column col of the input with exactly msg and hint. */
+static void statement_refused(const char *input, int col, const char *msg, const char *hint)
+{
+    as_input in;
+    as_error err;
+
+    if (parse_statements(&in, &err, input) == 0) {
+        as_input_free(&in);
+        fail_msg("%s was read", input);
+    }
+    assert_string_equal(err.msg, msg);
+    assert_string_equal(err.hint, hint);
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, col);
+}
+
+/* The cells are numpy's m[1:3, 0:2], m[1:], m[:, 2:] of m = [[1, 2, 3], [4, 5, 6], [7, 8, 9]],
+ * worked out by hand. */
+static void test_a_slice_of_a_text_file_takes_the_cells_numpy_takes(void **state)
+{
+    static const double m12[] = {4, 5, 7, 8}, m1[] = {4, 5, 6, 7, 8, 9}, m2[] = {3, 6, 9};
+    static const double r13[] = {2, 3}, c02[] = {1, 2};
+
+    (void)state;
+    loads_as("X = load(\"m.txt\")[1:3, 0:2]\n", AS_X, 2, 2, m12);
+    loads_as("X = load(\"m.txt\")[1:]\n", AS_X, 2, 3, m1);
+    loads_as("X = load('m.txt')[ : , 2 : ]\n", AS_X, 3, 1, m2);
+    loads_as("X = load(\"row.txt\")[1:3]\n", AS_X, 1, 2, r13); /* one row: 1-D, as numpy */
+    loads_as("bq = load(\"col.txt\")[0:2]\n", AS_BQ, 1, 2, c02); /* a bias one number a line */
+}
+
+static void test_a_slice_outside_a_text_file_or_of_two_dims_of_a_row_is_refused(void **state)
+{
+    static const char outside[] = "a slice is never cut short: a:b needs a < b ≤ the length of its "
+                                  "dimension";
+    static const char syntax[] = "a:b takes a up to but not including b (counted from 0) and “:” "
+                                 "takes all: [:, 0:768] is the first 768 columns";
+
+    (void)state;
+    /* the slice's "[" is at column 18 of X = load("m.txt")[ */
+    statement_refused("X = load(\"m.txt\")[0:4]\n", 18, "slice [0:4] lies outside the shape (3, 3)",
+                      outside);
+    statement_refused("X = load(\"m.txt\")[:, 2:2]\n", 18,
+                      "slice [:, 2:2] lies outside the shape (3, 3)", outside);
+    statement_refused("X = load(\"row.txt\")[0:1, 0:1]\n", 20, "the 1-D shape (4,) takes one slice",
+                      syntax);
+}
+
+/* Each statement cut short or mis-written is refused where it stops, with the hint that
+ * shows how it is written. */
+static void test_a_load_statement_cut_short_is_refused_where_it_stops(void **state)
+{
+    static const char write[] = "write X = load(\"file.txt\")";
+    static const char syntax[] = "a:b takes a up to but not including b (counted from 0) and “:” "
+                                 "takes all: [:, 0:768] is the first 768 columns";
+
+    (void)state;
+    statement_refused("X = load", 9, "expected \"(\" after load", write); /* the input's end */
+    statement_refused("X = load(", 10, "expected a file name in quotes after load(", write);
+    statement_refused("X = load(\"m.txt", 10, "the file name has no closing quote", write);
+    statement_refused("X = load(\"m.txt\nWq = [[1]]\n", 10, "the file name has no closing quote",
+                      write);
+    statement_refused("X = load('m.txt\r\n", 10, "the file name has no closing quote", write);
+    statement_refused("X = load(\"m.txt\",", 18, "expected a file name in quotes after load(",
+                      write);
+    statement_refused("X = load(\"m.txt\", \"a\"", 22, "expected \")\" after the file name",
+                      write);
+    /* slices: at what cannot be read, quoted (at most 20 characters) */
+    statement_refused("X = load(\"m.txt\")[1:2", 22, "a slice is written [a:b] or [a:b, c:d]; here "
+                      "is “”", syntax);
+    statement_refused("X = load(\"m.txt\")[0:1, 0:1, 0:1]\n", 28, "a slice is written [a:b] or "
+                      "[a:b, c:d]; here is “ 0:1]”", syntax);
+    /* 10^18 - 1 after 18 nines is more than 2^62 / 10: refused at the 19th, column 37 */
+    statement_refused("X = load(\"m.txt\")[99999999999999999999:]\n", 37, "a slice is written "
+                      "[a:b] or [a:b, c:d]; here is “99:]”", syntax);
+    statement_refused("X = load(\"m.txt\")[0:99999999999999999999]\n", 39, "a slice is written "
+                      "[a:b] or [a:b, c:d]; here is “99]”", syntax);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,5 +669,12 @@ int main(void)
         cmocka_unit_test(test_plain_numbers_keep_the_meaning_of_what_follows_them),
     };
 
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest statements[] = {
+        cmocka_unit_test(test_a_slice_of_a_text_file_takes_the_cells_numpy_takes),
+        cmocka_unit_test(test_a_slice_outside_a_text_file_or_of_two_dims_of_a_row_is_refused),
+        cmocka_unit_test(test_a_load_statement_cut_short_is_refused_where_it_stops),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL) |
+           cmocka_run_group_tests(statements, statements_setup, statements_teardown);
 }

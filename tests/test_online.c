@@ -436,7 +436,7 @@ static void test_tiles_refuse_what_they_cannot_show(void **state)
     assert_file_contains(CLI_ERR, "--tiles takes a block size, a whole number from 1 to 16384");
     assert_int_equal(run("run examples/f11.txt --tiles 2 --format md --lang en"), 2);
     assert_stdout_empty();
-    assert_file_contains(CLI_ERR, "--tiles writes only --format text or json");
+    assert_file_contains(CLI_ERR, "--tiles writes only --format text, json or html");
     /* a bad input is refused as without --tiles */
     assert_int_equal(run("trace tests/bad/q-overflows.txt --tiles 2 --lang en"), 2);
     assert_stdout_empty();

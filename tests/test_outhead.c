@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "attnstep/outhead.h"
+#include "attnstep/session.h"
 
 static as_matrix table(size_t rows, size_t cols, const double *v)
 {
@@ -121,9 +122,38 @@ static void test_temperature_top_k_and_top_p_agree_with_numpy(void **state)
     as_matrix_free(&e);
 }
 
+/* ids take two rows of E, but a tied head reads all of them (examples/generate.txt's
+ * E [4, 2]): its logits are h·Eᵀ over the whole vocabulary, each the running fma sum of
+ * h with E's row, bit for bit */
+static void test_a_tied_session_reads_every_row_of_e(void **state)
+{
+    static const char text[] = "ids: 0 1\nE = [[1, 1], [1, -1], [0, 1], [1, 0]]\n"
+                               "Wq = [[0.5, 0.5], [-0.5, 0.5]]\nWk = [[0.5, 0.5], [0.5, -0.5]]\n"
+                               "Wv = [[5, 10], [5, -10]]\nhead: tied\n";
+    const double e[4][2] = {{1, 1}, {1, -1}, {0, 1}, {1, 0}};
+    as_session s;
+    as_error err;
+    size_t v;
+
+    (void)state;
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_session_open_text(&s, text, strlen(text), "t.txt", NULL, &err), 0);
+    assert_non_null(s.t.out);
+    assert_int_equal(s.t.out->vocab, 4);
+    for (v = 0; v < 4; v++) {
+        const double *h = &AS_AT(s.t.O, 1, 0);
+        const double want = fma(h[1], e[v][1], fma(h[0], e[v][0], 0.0));
+        assert_memory_equal(&s.t.out->logits.v[v], &want, sizeof want);
+    }
+    /* h = F11's o₁ = [6.6976154933, 6.6047690135] (SPEC §4): token 0 scores their sum */
+    assert_true(fabs(s.t.out->logits.v[0] - (6.6976154933 + 6.6047690135)) < 1e-9);
+    as_session_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_tied_session_reads_every_row_of_e),
         cmocka_unit_test(test_the_spec_logits_through_every_step),
         cmocka_unit_test(test_a_tied_head_is_h_times_e_transposed_bit_for_bit),
         cmocka_unit_test(test_temperature_top_k_and_top_p_agree_with_numpy),

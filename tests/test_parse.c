@@ -374,6 +374,34 @@ static void test_other_setting_values_are_read(void **state)
     as_input_free(&in);
 }
 
+static void test_the_output_head_settings_are_read(void **state)
+{
+    as_input in;
+
+    (void)state;
+    parse_ok("head: Wout\ntemperature: 1/2\ntop_k: 40\ntop_p: 0.9\nsample: 18446744073709551615\n",
+             &in);
+    assert_int_equal(in.out.head, AS_HEAD_WOUT);
+    assert_true(in.out.temperature_set && in.out.temperature == 0.5);
+    assert_int_equal(in.out.top_k, 40);
+    assert_true(in.out.top_p == 0.9);
+    assert_true(in.out.sample_set && in.out.seeded);
+    assert_true(in.out.seed == 18446744073709551615ull); /* 2^64 - 1, the largest seed */
+    assert_int_equal(in.out.head_pos.line, 1);
+    assert_int_equal(in.out.sample_pos.line, 5);
+    as_input_free(&in);
+    parse_ok("head: tied\nsample: greedy\ntop_p: 1\n", &in);
+    assert_int_equal(in.out.head, AS_HEAD_TIED);
+    assert_true(in.out.sample_set && !in.out.seeded);
+    assert_true(in.out.top_p == 1 && !in.out.temperature_set);
+    as_input_free(&in);
+    expect_error("sample: 18446744073709551616\n", 1, 9,
+                 "sample is greedy or a whole-number seed of 0 or more, not \"18446744073709551616\"");
+    expect_error("top_p: 1.0000001\n", 1, 8,
+                 "top_p must be a number above 0 and at most 1, not \"1.0000001\"");
+    expect_error("temperature: -0.5\n", 1, 14, "temperature must be a number above 0, not \"-0.5\"");
+}
+
 static void test_full_width_colon_and_ideographic_space_are_accepted(void **state)
 {
     as_input in;
@@ -412,12 +440,14 @@ static void test_spellings_of_names_are_accepted(void **state)
         {"W_up", AS_WUP}, {"bup", AS_BUP}, {"b_up", AS_BUP}, {"Wdown", AS_WDOWN},
         {"W_down", AS_WDOWN}, {"bdown", AS_BDOWN}, {"Wgate", AS_WGATE}, {"W_gate", AS_WGATE},
         {"ln3_g", -1}, {"ln1g", -1}, {"W_gat", -1}, {"Wup_", -1}, {"l_n1_g", -1},
+        /* ids: (SPEC §16): the embedding table and the positions, as written */
+        {"E", AS_E}, {"P", AS_P}, {"e", -1}, {"p", -1}, {"E_", -1}, {"PE", -1},
     };
     static const char *const canonical[AS_NMAT] = {"X",  "Xkv", "Wq", "Wk", "Wv", "Wo",
                                                    "bq", "bk",  "bv", "bo", "M",  "dO",
-                                                   "target", "ln1_g", "ln1_b", "ln2_g",
+                                                   "target", "E", "P", "ln1_g", "ln1_b", "ln2_g",
                                                    "ln2_b", "lnf_g", "lnf_b", "Wup", "bup",
-                                                   "Wdown", "bdown", "Wgate"};
+                                                   "Wdown", "bdown", "Wgate", "Wout"};
     size_t i;
 
     (void)state;
@@ -837,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_every_number_form_is_read_inside_a_matrix),
         cmocka_unit_test(test_every_setting_is_read),
         cmocka_unit_test(test_other_setting_values_are_read),
+        cmocka_unit_test(test_the_output_head_settings_are_read),
         cmocka_unit_test(test_full_width_colon_and_ideographic_space_are_accepted),
         cmocka_unit_test(test_spellings_of_names_are_accepted),
         cmocka_unit_test(test_spelled_names_define_their_matrices),

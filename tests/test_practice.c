@@ -496,7 +496,10 @@ static void test_alibi_bias_is_in_the_scores(void **state)
     assert_int_equal(practice("--lang en --head 0 --only S examples/alibi.txt", "0\n0.71\nq\n"), 1);
     assert_out_has("made from: Q₀K₀ᵀ[1][0] = 1, √d_k = √2 ≈ 1.4142135624, the ALiBi bias = "
                    "−0.0625×(1−0) = -0.0625\n");
-    assert_out_has("Not right. This cell is: 1/√2+(-0.0625) ≈ 0.6446067812; you wrote 0.71.");
+    /* 0.71 is 1/√2 without the bias: that slip is named before the arithmetic */
+    assert_out_has("Not right. Your 0.71 leaves out ALiBi's bias: the scaled score still gets "
+                   "−slope×(i−j) added, more taken off the farther the Key.\n"
+                   "This cell is: 1/√2+(-0.0625) ≈ 0.6446067812; you wrote 0.71.");
     assert_int_equal(practice("--head 0 --only S examples/alibi.txt", "0\n0.645\nq\n"), 1);
     assert_out_has("ALiBi的偏置 = −0.0625×(1−0) = -0.0625");
     assert_true(followed_by("S₀[1][0] = 0.645", "对！"));
@@ -572,6 +575,100 @@ static void test_rounding_too_early_is_named(void **state)
     assert_file_lacks(CLI_OUT, "四舍五入");
 }
 
+/* Rounding too early in S and A, by hand on F11 (S[1][0] = 1/√2 = 0.70710678…, its
+ * row [0.7071, 0], A[1][0] = e^0.7071/(e^0.7071 + 1) = 0.66976…): √2 rounded to 1.4
+ * gives 1/1.4 = 0.714 and to 1.41 gives 1/1.41 = 0.7092; the row of S rounded to 1 place,
+ * [0.7, 0], gives e^0.7/(e^0.7 + 1) = 2.0138/3.0138 = 0.668; the max-shifted exps
+ * [1, e^-0.7071 = 0.4931] rounded to 1 place, [1, 0.5], give 1/1.5 = 0.667. Each is
+ * named in both languages; 0.669, which no rounding gives, is not. */
+static void test_rounding_too_early_in_s_and_a_is_named(void **state)
+{
+    static const struct {
+        const char *args, *in, *says;
+    } typed[] = {
+        {"--only S " EX, "0\n0.714\nq\n",
+         "S[1][0] = 0.714\n不对。你写的0.714，正是先把√d_k四舍五入成1.4再算出来的：你在第二步就四舍"
+         "五入了。中间的数要多留几位，到最后再四舍五入。\n这一格这样算：1/√2 ≈ 0.7071067812；你写的"
+         "是0.714。"},
+        {"--lang en --only S " EX, "0\n0.7092\nq\n",
+         "Not right. Your 0.7092 is what √d_k rounded to 1.41 gives: you rounded at step two "
+         "already."},
+        {"--only A " EX, "1\n0.668\nq\n",
+         "不对。你写的0.668，正是把这一行的S先四舍五入到1位小数再做softmax得出来的：你在第三步之前"
+         "就把S四舍五入了。"},
+        {"--lang en --only A " EX, "1\n0.668\nq\n",
+         "Not right. Your 0.668 is what this row of S rounded to 1 decimal place(s) gives through "
+         "the softmax: you rounded S before step three."},
+        {"--only A " EX, "1\n0.667\nq\n",
+         "不对。你写的0.667，正是把e的乘方先四舍五入到1位小数再除以它们的和得出来的"},
+        {"--lang en --only A " EX, "1\n0.667\nq\n",
+         "Not right. Your 0.667 is what the exponentials rounded to 1 decimal place(s) give when "
+         "divided by their sum"},
+    };
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof typed / sizeof typed[0]; k++) {
+        assert_int_equal(practice(typed[k].args, typed[k].in), 1);
+        assert_out_has(typed[k].says);
+    }
+    assert_int_equal(practice("--only A " EX, "1\n0.669\nq\n"), 1);
+    assert_file_lacks(CLI_OUT, "四舍五入");
+}
+
+/* RoPE's and ALiBi's own slips, by hand. tests/data/practice/rope4.txt: q1 = [1, 2, 3,
+ * 4] turned at position 1, pair 0 by the angle 1 (cos 1 = 0.5403, sin 1 = 0.8415):
+ * with rope: half pair 0 is numbers 0 and 2, Qr[1][0] = 1×cos 1 − 3×sin 1 = -1.9841;
+ * the interleaved pair (0, 1) gives 1×cos 1 − 2×sin 1 = -1.1426, the turn the other
+ * way 1×cos 1 + 3×sin 1 = 3.0647, no turn 1. examples/alibi.txt, head 0: S₀[1][0] =
+ * 1/√2 − 0.0625×(1−0) = 0.6446 (the slope 2^(−8/2)); without the slope 0.7071 − 1 =
+ * -0.2929, without the bias 0.7071, the sign turned round 0.7071 + 0.0625 = 0.7696. */
+static void test_rope_and_alibi_slips_are_named(void **state)
+{
+    static const struct {
+        const char *args, *in, *says;
+    } typed[] = {
+        {"--only Qr tests/data/practice/rope4.txt", "1\n0\n0\n0\n-1.1426\nq\n",
+         "不对。你写的-1.1426，是按rope: interleaved的配对转出来的；本题用的是rope: half，第0个数和"
+         "第2个数才是一对。"},
+        {"--lang en --only Qr tests/data/practice/rope4.txt", "1\n0\n0\n0\n-1.1426\nq\n",
+         "Not right. Your -1.1426 is what the pairs of rope: interleaved give; this problem uses "
+         "rope: half, where numbers 0 and 2 are a pair."},
+        {"--only Qr tests/data/practice/rope4.txt", "1\n0\n0\n0\n3.0647\nq\n",
+         "不对。你写的3.0647是往反方向转出来的，sin前面的正负号弄反了"},
+        {"--lang en --only Qr tests/data/practice/rope4.txt", "1\n0\n0\n0\n3.0647\nq\n",
+         "Not right. Your 3.0647 is the pair turned the other way"},
+        {"--only Qr tests/data/practice/rope4.txt", "1\n0\n0\n0\n1\nq\n",
+         "不对。你写的1还是转之前的数：RoPE要把每一对数按这个位置的角度转过去。"},
+        {"--lang en --only Qr tests/data/practice/rope4.txt", "1\n0\n0\n0\n1\nq\n",
+         "Not right. Your 1 is the number before the turn"},
+        {"--only S --head 0 examples/alibi.txt", "0\n-0.2929\nq\n",
+         "不对。你写的-0.2929，是加上−(i−j)而忘了乘坡度得出来的：ALiBi加的是−坡度×(i−j)，这个头的"
+         "坡度是0.0625。"},
+        {"--lang en --only S --head 0 examples/alibi.txt", "0\n-0.2929\nq\n",
+         "Not right. Your -0.2929 adds −(i−j) without the slope: ALiBi adds −slope×(i−j), and this "
+         "head's slope is 0.0625."},
+        {"--only S --head 0 examples/alibi.txt", "0\n0.7071\nq\n",
+         "不对。你写的0.7071没有加ALiBi的偏置"},
+        {"--lang en --only S --head 0 examples/alibi.txt", "0\n0.7071\nq\n",
+         "Not right. Your 0.7071 leaves out ALiBi's bias"},
+        {"--only S --head 0 examples/alibi.txt", "0\n0.7696\nq\n",
+         "不对。你写的0.7696把偏置的正负号弄反了"},
+        {"--lang en --only S --head 0 examples/alibi.txt", "0\n0.7696\nq\n",
+         "Not right. Your 0.7696 has the bias's sign turned round"},
+    };
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof typed / sizeof typed[0]; k++) {
+        assert_int_equal(practice(typed[k].args, typed[k].in), 1);
+        assert_out_has(typed[k].says);
+    }
+    assert_int_equal(practice("--only S --head 0 examples/alibi.txt", "0\n0.5\nq\n"), 1);
+    assert_file_lacks(CLI_OUT, "ALiBi的偏置：");
+    assert_file_lacks(CLI_OUT, "坡度是");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -599,6 +696,8 @@ int main(void)
         cmocka_unit_test(test_shared_keys_positions_and_windows),
         cmocka_unit_test(test_full_width_digits_and_roots_are_read_as_check_reads_them),
         cmocka_unit_test(test_rounding_too_early_is_named),
+        cmocka_unit_test(test_rounding_too_early_in_s_and_a_is_named),
+        cmocka_unit_test(test_rope_and_alibi_slips_are_named),
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,6 +91,10 @@ static void test_top_p_keeps_the_token_that_crosses_p(void **state)
     assert_true(kept[0] == 2 && kept[1] == 1 && kept[2] == -INFINITY);
     assert_int_equal(as_top_p(kept, order, cum, logits, a, 3, 0.5), 1); /* the first crosses */
     assert_true(kept[1] == -INFINITY);
+    /* the named mistake topp_drops_crossing: 0.665 < 0.9 kept, 0.910 >= 0.9 dropped */
+    assert_int_equal(as_top_p_drop_crossing(kept, order, cum, logits, a, 3, 0.9), 1);
+    assert_true(kept[0] == 2 && kept[1] == -INFINITY && kept[2] == -INFINITY);
+    assert_int_equal(as_top_p_drop_crossing(kept, order, cum, logits, a, 3, 0.5), 0);
 }
 
 static void test_top_p_reached_exactly_stops_there(void **state)

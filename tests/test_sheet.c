@@ -538,6 +538,39 @@ static void test_a_sheet_of_two_heads_names_each_heads_tables(void **state)
     assert_file_contains(CLI_OUT, "K = X_{kv}W_k \\\\[3pt]");
 }
 
+/* Nonzero when a and b are in the same display (\[ … \]) of text, a first. */
+static int same_display(const char *text, const char *a, const char *b)
+{
+    const char *pa = strstr(text, a), *pb = pa ? strstr(pa, b) : NULL, *end;
+
+    end = pa ? strstr(pa, "\\]") : NULL;
+    return pb != NULL && end != NULL && pb < end;
+}
+
+/* A 3-token sheet keeps O on page 1 (issue 28; make check-latex looks at the PDF): the
+ * last grid, O, which would stand on a line of its own, joins Q, K and V (the tables of
+ * its shape) on the first line with room; the mask, whose −∞ is set as two characters,
+ * stands beside X and the W tables. A 2-token sheet keeps the book's order. */
+static void test_a_three_token_sheet_keeps_o_on_the_first_page(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("exercise --seed 5 --level 2 --tokens 3 --format latex"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_true(same_display(out, "Q = XW_q", "O = AV"));
+    assert_true(same_display(out, "X = ", "M = "));
+    assert_false(same_display(out, "QK^{\\top}", "O = AV"));
+    free(out);
+    assert_int_equal(run("exercise --seed 5 --level 2 --format latex"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_false(same_display(out, "Q = XW_q", "O = AV"));
+    assert_true(same_display(out, "S = ", "O = AV"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -564,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_the_key_walks_the_last_row_with_its_bias_scale_and_mask),
         cmocka_unit_test(test_titles_and_labels_are_text_in_latex_and_markdown),
         cmocka_unit_test(test_a_sheet_of_two_heads_names_each_heads_tables),
+        cmocka_unit_test(test_a_three_token_sheet_keeps_o_on_the_first_page),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -657,7 +657,7 @@ static void test_a_pe_table_made_with_base_100_is_named_base_100(void **state)
         const as_vnumber *n = &w.v.num[i];
         const int changed = n->row > 0 && n->col >= 2;
         assert_int_equal(n->verdict, changed ? AS_VF_WRONG : AS_VF_AGREES);
-        assert_int_equal(n->pe_variant, changed ? AS_PE_BASE_100 : AS_PE_NONE);
+        assert_int_equal(n->vvariant, changed ? AS_VV_PE_BASE_100 : AS_VV_NONE);
     }
     /* printed sin(1/10) = 0.0998; numpy sin(1/100) */
     assert_close(w.v.num[6].printed, 0.0998, 0);
@@ -676,7 +676,7 @@ static void test_a_pe_table_with_sin_and_cos_swapped_is_named_swapped(void **sta
     assert_int_equal(w.v.agree, 0);
     for (i = 0; i < w.v.count; i++) {
         assert_int_equal(w.v.num[i].verdict, AS_VF_WRONG);
-        assert_int_equal(w.v.num[i].pe_variant, AS_PE_SIN_COS_SWAPPED);
+        assert_int_equal(w.v.num[i].vvariant, AS_VV_PE_SWAPPED);
     }
     verified_free(&w);
 }
@@ -692,7 +692,7 @@ static void test_a_wrong_and_a_truncated_pe_number_are_found_at_their_places(voi
     assert_int_equal(w.v.num[8].at.line, 10);
     assert_int_equal(w.v.num[8].at.col, 9);
     assert_close(w.v.num[8].right, 0.9092974268256817, 1e-15);
-    assert_int_equal(w.v.num[8].pe_variant, AS_PE_NONE);
+    assert_int_equal(w.v.num[8].vvariant, AS_VV_NONE);
     assert_int_equal(w.v.num[8].variant.diag, AS_DIAG_NONE);
     verified_free(&w);
     verify_pe_planted(&w, "0.8415", "0.8414"); /* sin 1 = 0.841470…, cut, not rounded */
@@ -713,7 +713,7 @@ static void test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x(
     assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"pe_base_100\"}");
     assert_int_equal(run("verify --lang en tests/data/verify/F12-swapped.zh.txt"), 1);
     assert_file_contains(OUT, "F12-swapped.zh.txt:8:14: PE row 0, column 0 = 1  wrong: it is 0 "
-                              "(exactly what pe_sin_cos_swapped gives: sin and cos swapped");
+                              "(exactly what this gives: sin and cos swapped");
 }
 
 /* ---- several heads ---- */
@@ -774,6 +774,274 @@ static void test_a_misprint_in_head_1_is_found_in_head_1(void **state)
 
 /* ---- the command ---- */
 
+/* ---- the softmax's sub-steps carried (the walk-through of F11) ---- */
+
+/* The F11 walk-through with its shifted row misprinted (0.7171… for 0.7071…) and every
+ * number after it in the walk-through made from that row, as an author carries a
+ * mistake: the numbers below computed once with /usr/bin/python3 from -0.7171067812
+ * (e = exp(s), sum 1 + e, shares 1/sum and e/sum, outputs ×10 and ×20). The blocks
+ * printed later (S, A, O) stay right. */
+static void test_a_misprinted_shift_is_carried_through_the_softmax_sub_steps(void **state)
+{
+    static const char *const from_to[][2] = {
+        {"减最大值： [0, -0.7071067812]", "减最大值： [0, -0.7171067812]"},
+        {"取指数：   [1, 0.4930686914]", "取指数：   [1, 0.4881625759]"},
+        {"指数之和： 1.4930686914", "指数之和： 1.4881625759"},
+        {"除以总和： [0.6697615493, 0.3302384507]", "除以总和： [0.6719695927, 0.3280304073]"},
+        {"≈ 6.6976154933\n", "≈ 6.7196959268\n"},
+        {"≈ 6.6047690135\n", "≈ 6.5606081463\n"},
+        {"o₁ ≈ [6.6976154933,6.6047690135]", "o₁ ≈ [6.7196959268,6.5606081463]"},
+    };
+    char *text = planted(NULL, NULL), *next;
+    verified w;
+    size_t i, k, wrong = 0, carried = 0;
+
+    (void)state;
+    for (k = 0; k < sizeof from_to / sizeof from_to[0]; k++) {
+        next = replaced(text, from_to[k][0], from_to[k][1]);
+        free(text);
+        text = next;
+    }
+    memset(&w, 0, sizeof w);
+    verify_generated(&w, text);
+    assert_int_equal(w.v.count, F11_NUMBERS);
+    assert_int_equal(w.v.agree, F11_NUMBERS - 9); /* exps' 1 still agrees */
+    for (i = 0; i < w.v.count; i++) {
+        const as_vnumber *n = &w.v.num[i];
+        if (n->verdict == AS_VF_AGREES)
+            continue;
+        if (n->at.line == 96) { /* the misprint itself, once, with its right value */
+            assert_int_equal(n->verdict, AS_VF_WRONG);
+            assert_close(n->right, -0.7071067812, 5e-11);
+            wrong++;
+            continue;
+        }
+        assert_int_equal(n->verdict, AS_VF_CARRIED); /* 97, 98, 99, 107, 109, 111 */
+        assert_non_null(n->from);
+        assert_int_equal(n->from->pos.line, 96);
+        carried++;
+    }
+    assert_int_equal(wrong, 1);
+    assert_int_equal(carried, 8); /* exps 1, sum 1, shares 2, output cells 2, o₁ 2 */
+    verified_free(&w);
+}
+
+/* ---- the whole block (tests/data/verify/block-chapter.py, counted in F15-F12-count.md) ---- */
+
+/* How many numbers of w have verdict vd on line `line`, each with variant vv (and, when
+ * carried, from line `from`). */
+static size_t on_line(const verified *w, int line, as_vverdict vd, as_vvariant vv, int from)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < w->v.count; i++) {
+        const as_vnumber *n = &w->v.num[i];
+        if (n->at.line != line || n->verdict != vd)
+            continue;
+        assert_int_equal(n->vvariant, vv);
+        if (vd == AS_VF_CARRIED)
+            assert_int_equal(n->from->pos.line, from);
+        k++;
+    }
+    return k;
+}
+
+/* How many numbers of w are carried, every one from line `from`. */
+static size_t carried_from_line(const verified *w, int from)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < w->v.count; i++)
+        if (w->v.num[i].verdict == AS_VF_CARRIED) {
+            assert_int_equal(w->v.num[i].from->pos.line, from);
+            k++;
+        }
+    return k;
+}
+
+static void test_the_block_chapter_verifies_clean_norm_by_norm(void **state)
+{
+    verified w;
+    size_t i;
+    int mean_seen = 0;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-block.zh.txt");
+    assert_int_equal(w.v.count, 88);
+    assert_int_equal(w.v.agree, 88);
+    for (i = 0; i < w.v.count; i++)
+        if (w.v.num[i].at.line == 24 && w.v.num[i].row == 1) {
+            assert_int_equal(w.v.num[i].item->what, AS_PR_MEAN);
+            assert_close(w.v.num[i].right, 2.0 / 3.0, 1e-15); /* μ of [0, 1, 1], by hand */
+            mean_seen = 1;
+        }
+    assert_true(mean_seen);
+    verified_free(&w);
+}
+
+static void test_the_block_errata_are_found_each_once_where_made(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-block-errata.zh.txt");
+    assert_int_equal(w.v.count, 88);
+    assert_int_equal(w.v.agree, 60);
+    assert_int_equal(on_line(&w, 26, AS_VF_WRONG, AS_VV_LN_EPS_OUTSIDE, 0), 2);
+    assert_int_equal(on_line(&w, 52, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 56, AS_VF_TRUNCATED, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 66, AS_VF_WRONG, AS_VV_LN_UNBIASED, 0), 2);
+    assert_int_equal(on_line(&w, 67, AS_VF_CARRIED, AS_VV_NONE, 66), 2);
+    assert_int_equal(on_line(&w, 69, AS_VF_CARRIED, AS_VV_NONE, 66) +
+                     on_line(&w, 70, AS_VF_CARRIED, AS_VV_NONE, 66), 6);
+    assert_int_equal(carried_from_line(&w, 66), 22);
+    verified_free(&w);
+}
+
+static void test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_words(void **state)
+{
+    (void)state;
+    assert_int_equal(run("verify --format md tests/data/verify/F15-block-errata.zh.txt"), 1);
+    assert_file_contains(OUT, "| 66:7 | σ²第0行第0列 | 1.4999925001 | 错误：应为0.9999950001"
+                              "（正好是这样算出的：方差除以了d−1（无偏估计），LayerNorm除以的是d） |");
+    assert_file_contains(OUT, "ε加在了标准差σ上，没有放进根号里");
+    assert_file_lacks(OUT, "ln_unbiased");
+    assert_int_equal(run("verify --format json tests/data/verify/F15-block-errata.zh.txt"), 1);
+    assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"ln_unbiased\"");
+    assert_file_contains(OUT, "\"verdict\": \"wrong\", \"variant\": \"ln_eps_outside\"");
+}
+
+static void test_a_post_block_and_an_rms_block_verify_clean(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-post.zh.txt");
+    assert_int_equal(w.v.count, 70);
+    assert_int_equal(w.v.agree, 70);
+    verified_free(&w);
+    verify_file(&w, "tests/data/verify/F15-rms.zh.txt");
+    assert_int_equal(w.v.count, 80);
+    assert_int_equal(w.v.agree, 80);
+    verified_free(&w);
+}
+
+static void test_a_misprinted_o_is_carried_through_a_post_blocks_norms(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-post-errata.zh.txt");
+    assert_int_equal(w.v.count, 70);
+    assert_int_equal(w.v.agree, 52);
+    assert_int_equal(on_line(&w, 38, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 46, AS_VF_CARRIED, AS_VV_NONE, 37), 3); /* H1's row 1 */
+    assert_int_equal(carried_from_line(&w, 37), 17);
+    verified_free(&w);
+}
+
+static void test_scores_divided_by_dk_in_the_block_are_named(void **state)
+{
+    char *text = slurp("tests/data/verify/F15-block.zh.txt");
+    verified w;
+
+    (void)state;
+    assert_non_null(text);
+    memset(&w, 0, sizeof w);
+    /* S[1][1] = QKᵀ[1][1] / d_k = -2.9998650061 / 2: -1.499932503037 by numpy (the
+     * chapter's script, its QKᵀ halved); the right value is the chapter's own */
+    verify_generated(&w, replaced(text, "[            0, -2.1212248884]]",
+                                  "[            0, -1.4999325030]]"));
+    free(text);
+    assert_int_equal(w.v.agree, 87);
+    assert_int_equal(on_line(&w, 52, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    /* μ σ² div x̂ N1 (18), Q K V (14), QKᵀ (4), then S[1][1] its 4th: number 39 */
+    assert_int_equal(w.v.num[39].at.line, 52);
+    assert_int_equal(w.v.num[39].variant.diag, AS_DIAG_SCALE_BY_DK);
+    assert_close(w.v.num[39].right, -2.1212248884, 5e-11);
+    verified_free(&w);
+}
+
+static void test_a_setting_the_chapter_states_wrongly_is_refused_at_its_place(void **state)
+{
+    char *text = slurp("tests/data/verify/F15-block.zh.txt");
+    verified w;
+    as_error err;
+
+    (void)state;
+    assert_non_null(text);
+    memset(&w, 0, sizeof w);
+    w.text = replaced(text, "norm: layer", "norm: lauer");
+    free(text);
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_chapter_parse(&w.ch, w.text, strlen(w.text), "F15.txt", &err), 0);
+    assert_int_equal(as_verify_chapter(&w.v, &w.ch, &err), -1);
+    assert_int_equal(err.line, 8); /* the settings reader's own message, at the setting */
+    verified_free(&w);
+}
+
+/* ---- RoPE and ALiBi (tests/data/verify/rope-alibi-chapter.py) ---- */
+
+static void test_the_rope_chapter_verifies_clean_with_its_turned_tables(void **state)
+{
+    verified w;
+    size_t i;
+    int seen = 0;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-rope.zh.txt");
+    assert_int_equal(w.v.count, 87);
+    assert_int_equal(w.v.agree, 87);
+    for (i = 0; i < w.v.count; i++)
+        if (w.v.num[i].item->what == AS_PR_QR && w.v.num[i].row == 1 && w.v.num[i].col == 3) {
+            assert_close(w.v.num[i].right, sin(0.01) + cos(0.01), 1e-15); /* q₁ = [0,1,0,1] */
+            seen = 1;
+        }
+    assert_true(seen);
+    verified_free(&w);
+}
+
+static void test_a_kr_with_its_pairs_taken_the_other_way_is_named_and_carried(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-rope-errata.zh.txt");
+    assert_int_equal(w.v.count, 87);
+    assert_int_equal(w.v.agree, 60);
+    assert_int_equal(on_line(&w, 44, AS_VF_WRONG, AS_VV_ROPE_PAIRING, 0) +
+                     on_line(&w, 45, AS_VF_WRONG, AS_VV_ROPE_PAIRING, 0), 8);
+    assert_int_equal(on_line(&w, 41, AS_VF_TRUNCATED, AS_VV_NONE, 0), 1);
+    assert_int_equal(carried_from_line(&w, 43), 18);
+    verified_free(&w);
+}
+
+static void test_the_alibi_chapter_verifies_clean_with_its_bias(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-alibi.zh.txt");
+    assert_int_equal(w.v.count, 60);
+    assert_int_equal(w.v.agree, 60);
+    verified_free(&w);
+}
+
+static void test_an_alibi_bias_with_its_sign_turned_is_named_and_carried(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F12-alibi-errata.zh.txt");
+    assert_int_equal(w.v.count, 60);
+    assert_int_equal(w.v.agree, 42);
+    assert_int_equal(on_line(&w, 29, AS_VF_WRONG, AS_VV_ALIBI_SIGN, 0) +
+                     on_line(&w, 30, AS_VF_WRONG, AS_VV_ALIBI_SIGN, 0) +
+                     on_line(&w, 31, AS_VF_WRONG, AS_VV_ALIBI_SIGN, 0), 6);
+    assert_int_equal(carried_from_line(&w, 29), 12);
+    verified_free(&w);
+}
+
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
 {
     char *text = planted("指数之和： 1.4930686914", "指数之和： 1.4930686941");
@@ -827,6 +1095,18 @@ int main(void)
         cmocka_unit_test(test_the_tools_own_sinusoidal_run_verifies_clean_with_pe_added_to_x),
         cmocka_unit_test(test_a_chapter_of_two_heads_verifies_clean_head_by_head),
         cmocka_unit_test(test_a_misprint_in_head_1_is_found_in_head_1),
+        cmocka_unit_test(test_a_misprinted_shift_is_carried_through_the_softmax_sub_steps),
+        cmocka_unit_test(test_the_block_chapter_verifies_clean_norm_by_norm),
+        cmocka_unit_test(test_the_block_errata_are_found_each_once_where_made),
+        cmocka_unit_test(test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_words),
+        cmocka_unit_test(test_a_post_block_and_an_rms_block_verify_clean),
+        cmocka_unit_test(test_a_misprinted_o_is_carried_through_a_post_blocks_norms),
+        cmocka_unit_test(test_scores_divided_by_dk_in_the_block_are_named),
+        cmocka_unit_test(test_a_setting_the_chapter_states_wrongly_is_refused_at_its_place),
+        cmocka_unit_test(test_the_rope_chapter_verifies_clean_with_its_turned_tables),
+        cmocka_unit_test(test_a_kr_with_its_pairs_taken_the_other_way_is_named_and_carried),
+        cmocka_unit_test(test_the_alibi_chapter_verifies_clean_with_its_bias),
+        cmocka_unit_test(test_an_alibi_bias_with_its_sign_turned_is_named_and_carried),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

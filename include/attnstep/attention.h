@@ -28,10 +28,13 @@ typedef struct as_head_trace {
 } as_head_trace;
 
 struct as_block_trace;
+struct as_out_head;
 
 typedef struct as_trace {
     const struct as_block_trace *block; /* with block: (SPEC §15), the session's block
                                  around this layer (block.h); else NULL */
+    const struct as_out_head *out; /* with head: (SPEC §19), the session's output head on
+                                 the last row of the layer's final table (outhead.h); else NULL */
     as_matrix M;              /* [n,m] the additive mask the run applied (mask.h): 0 where a
                                  row may read, -inf where it may not; filled but in a
                                  rows trace (as_trace_row() gives its rows) */
@@ -56,7 +59,8 @@ typedef struct as_trace {
                                  as_trace_row() makes one row at a time */
 } as_trace;
 
-/* The whole table id of t (its TRACE slot in tables.def), or NULL when t keeps none. */
+/* The whole table id of t (its TRACE slot in tables.def; the output head's tables from
+ * t->out), or NULL when t keeps none. */
 const as_matrix *as_trace_table(const as_trace *t, as_tab id);
 
 /* One head's table id (its HEADSLOT in tables.def), or NULL when a head keeps none. */

@@ -21,6 +21,13 @@ double as_loss_mse_backward(double *dO, const double *O, const double *target, s
  * one fused multiply-add a term (the plain reference). */
 void as_matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p);
 
+/* out[k,p] += a[n,k]ᵀ @ b[n,p], each cell's running sum going on from its value in out
+ * over i = 0 .. n-1 in order: the products over consecutive blocks of rows, one after
+ * the other, give as_matmul_tn() over all the rows bit for bit (out zeroed first). The
+ * row-by-row backward pass gathers dV and dK so, a block of rows at a time. */
+void as_matmul_tn_acc(double *out, const double *a, const double *b, size_t n, size_t k,
+                      size_t p);
+
 /* As as_matmul_tn(), bit for bit, at model sizes: a is transposed once into scratch and
  * the product runs on the fast kernel (kernels.h). Falls back to as_matmul_tn() when no
  * scratch memory can be had. */

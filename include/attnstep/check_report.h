@@ -46,6 +46,11 @@ int as_check_csv(FILE *out, const as_class *c);
 /* JSON as SPEC §6 gives it: one student's object, or {"students": [...], "summary"}. */
 int as_check_json(FILE *out, const as_class *c);
 
+/* A page (SPEC §17): with several students the gradebook and the item analysis as bar
+ * charts (inline SVG), then each student's wrong cells and mistakes; the JSON of
+ * as_check_json embedded. For the teacher to project or print (A4). */
+int as_check_html(FILE *out, const as_class *c, const as_render_opts *o);
+
 /* Frees every student and the class. */
 void as_class_free(as_class *c);
 

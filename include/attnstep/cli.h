@@ -122,6 +122,7 @@ int as_cmd_exercise(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_compare(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err);
+int as_cmd_generate(FILE *out, const as_cli *cli, as_error *err);
 
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err);
 int as_cmd_practice(FILE *out, const as_cli *cli, as_error *err);

@@ -36,6 +36,7 @@ typedef struct as_decode {
     double *slopes;    /* [heads] positions: alibi: each head's slope (else zeros) */
     int *same;         /* [n] after as_decode_compare(): 1 when row t of O is bit for bit
                           the run's, else 0; NULL before */
+    struct step_scratch *scratch; /* as_decode_begin(): the steps' scratch; else NULL */
 } as_decode;
 
 /* Rows projected together by the lean decode (without keep). */
@@ -52,6 +53,15 @@ typedef struct as_decode {
  * a mask that lets a row read a later position (the cache does not hold it yet). Returns
  * 0; or -1 with err set, d empty. */
 int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err);
+
+/* Generation (SPEC §19), where row t of X is known only once step t-1 has drawn it:
+ * as_decode_begin() checks p and makes d's tables for p's n rows (as keep: every step
+ * projected at its own time, each head's O kept); as_decode_step() then runs step t
+ * (t = 0, 1, … in order), reading row t of *p->X as it is at the call. The bits are
+ * those as_decode_run() makes. Both return 0; or -1 with err set (begin: d then empty;
+ * step: free d with as_decode_free()). */
+int as_decode_begin(as_decode *d, const as_problem *p, as_error *err);
+int as_decode_step(as_decode *d, const as_problem *p, size_t t, as_error *err);
 
 /* One step's row of one head, made again: its scaled (and masked) scores S and shares
  * A over the positions 0..t (-inf and 0 where the step reads nothing), and scratch. */

@@ -11,6 +11,7 @@
 #include "attnstep/i18n.h"
 #include "attnstep/matrix.h"
 #include "attnstep/model.h"
+#include "attnstep/textblock.h"
 
 /* Where dO comes from. */
 typedef enum as_loss_kind {
@@ -23,7 +24,7 @@ typedef enum as_loss_kind {
 typedef struct as_grad_head {
     as_matrix dO;      /* [n,d_v] this head's columns of dC (of dO without Wo) */
     as_matrix dV;      /* [m,d_v] Aᵀ·dO */
-    as_matrix dA;      /* [n,m]  dO·Vᵀ */
+    as_matrix dA;      /* [n,m]  dO·Vᵀ (empty after a rows run, as dS and dQKT) */
     as_matrix rowdot;  /* [n,1]  Σ_j dA⊙A of each row */
     as_matrix dS;      /* [n,m]  A ⊙ (dA - rowdot): 0 in masked cells */
     as_matrix dQKT;    /* [n,m]  dS·scale */
@@ -57,9 +58,34 @@ int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lan
                  as_error *err);
 
 /* The backward pass for the dO that as_grad_loss() put in g, reading the full run t
- * (not a lean one) of p. Returns 0; or -1 with err set (out of memory, or a gradient
- * that left the double range, named with its cell). Free g with as_grad_free() either way. */
+ * of p, or its rows run (as_attention_run_rows(), not a lean one): then each head's
+ * n x m tables dA, dS and dQKT are not kept (left empty, so memory follows n, not n²:
+ * SPEC §10), and every other table holds the same numbers bit for bit. Returns 0; or
+ * -1 with err set (out of memory, or a gradient that left the double range, named with
+ * its cell). Free g with as_grad_free() either way. */
 int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *err);
+
+/* One of head hd's n x m gradient tables a row at a time, for the renderers (SPEC §10:
+ * an n x n table is written row by row as it is made): after a full run its matrix;
+ * after a rows run each row made again, with the same bits as head_backward_rows()
+ * made it, from that row of A (as_trace_row()), the head's dO, V and rowdot. Open it
+ * with as_grad_rows_open(), read it through the as_rows that returns (a row is NULL
+ * when memory ran out), close it with as_grad_rows_close(). */
+typedef enum as_grad_square { AS_GRAD_DA, AS_GRAD_DS, AS_GRAD_DQKT } as_grad_square;
+
+typedef struct as_grad_rows {
+    const as_grad *g;
+    const as_problem *p;
+    const as_trace *t;
+    size_t hd;
+    as_grad_square which;
+    as_row_trace r;
+    double *room; /* [3m]: the row's dA, dS, d(QKᵀ) */
+} as_grad_rows;
+
+as_rows as_grad_rows_open(as_grad_rows *h, const as_grad *g, const as_problem *p,
+                          const as_trace *t, size_t hd, as_grad_square which);
+void as_grad_rows_close(as_grad_rows *h);
 
 /* Frees every table of g and leaves it zeroed. */
 void as_grad_free(as_grad *g);

@@ -25,6 +25,10 @@ typedef enum as_diag {
     AS_DIAG_KEYS_FOR_VALUES,    /* O mixed from the Keys (A·K) */
     AS_DIAG_WRONG_WEIGHTS,      /* Q, K or V made with another W table */
     AS_DIAG_TORCH_LAYOUT,       /* a projection made with the transposed W (X@Wᵀ) */
+    /* the output head and the draw (SPEC §19): named only where the order matters */
+    AS_DIAG_TEMPERATURE_AFTER_SOFTMAX, /* T applied to the probabilities, not the logits */
+    AS_DIAG_TOPP_DROPS_CROSSING,       /* top-p without the token that crosses P */
+    AS_DIAG_TOPK_BEFORE_TEMPERATURE,   /* the cuts made on the logits before ÷T */
     /* the whole block's conventions (SPEC §15) */
     AS_DIAG_LN_UNBIASED,        /* σ² divided by d−1 where torch divides by d */
     AS_DIAG_LN_EPS_OUTSIDE,     /* ε added to σ instead of under the root */

@@ -265,6 +265,71 @@ typedef enum as_msg {
     AS_MSG_HINT_MD_WDOWN_ROWS,
     AS_MSG_MD_WDOWN_COLS,
     AS_MSG_HINT_MD_WDOWN_COLS,
+    /* the output head and the draw (SPEC §19): run, trace, generate */
+    AS_MSG_HD_TITLE, /* the section's title */
+    AS_MSG_HD_H_CAP, /* %s O or Y, %zu its row */
+    AS_MSG_HD_LOGITS_CAP,
+    AS_MSG_HD_TEMP_CAP, /* %s T */
+    AS_MSG_HD_TOPK_CAP, /* %zu K */
+    AS_MSG_HD_SOFTMAX_CAP,
+    AS_MSG_HD_TOPP_CAP, /* %s P, %zu kept */
+    AS_MSG_HD_PROBS_CAP,
+    AS_MSG_HD_GREEDY, /* %zu token, %s p */
+    AS_MSG_HD_DRAWN, /* %s u, %zu token, %s %s interval, %zu token */
+    AS_MSG_HD_W_LOGITS,
+    AS_MSG_HD_W_LOGIT, /* %zu token */
+    AS_MSG_HD_W_TEMP, /* %s T */
+    AS_MSG_HD_W_TOPK, /* %zu K, %s the tokens */
+    AS_MSG_HD_W_SOFTMAX,
+    AS_MSG_HD_W_TOPP, /* %s P */
+    AS_MSG_HD_W_SORTED,
+    AS_MSG_HD_W_PSORT,
+    AS_MSG_HD_W_CUM,
+    AS_MSG_HD_W_CROSS, /* %zu token, %s sum, %s P, %zu kept */
+    AS_MSG_HD_W_RENORM,
+    AS_MSG_HD_W_DRAW,
+    AS_MSG_HD_W_U, /* %llu seed, %zu which, %s u */
+    AS_MSG_HD_W_INTERVALS,
+    AS_MSG_HD_W_INTERVAL, /* %zu token, %s %s its ends */
+    AS_MSG_HD_W_LANDS, /* %s u, %zu token, %zu token */
+    AS_MSG_HD_W_GREEDY, /* %zu token */
+    AS_MSG_HD_TOKEN, /* %zu token */
+    /* generate (SPEC §19) */
+    AS_MSG_GEN_NO_HEAD,
+    AS_MSG_HINT_GEN_NO_HEAD,
+    AS_MSG_GEN_MASK_MATRIX,
+    AS_MSG_HINT_GEN_MASK_MATRIX,
+    AS_MSG_GEN_NO_E,
+    AS_MSG_HINT_GEN_NO_E,
+    AS_MSG_GEN_E_WIDTH, /* %zu E's width, %zu X's */
+    AS_MSG_HINT_GEN_E_WIDTH,
+    AS_MSG_GEN_VOCAB, /* %zu vocab, %zu E's rows */
+    AS_MSG_HINT_GEN_VOCAB,
+    AS_MSG_GEN_P_SHORT, /* %zu position, %zu P's rows */
+    AS_MSG_HINT_GEN_P_SHORT,
+    AS_MSG_GEN_TOO_LONG, /* %zu n0, %zu count, %zu limit */
+    AS_MSG_HINT_GEN_TOO_LONG,
+    AS_MSG_USE_GENERATE_COUNT, /* %s the argument */
+    AS_MSG_HINT_USE_GENERATE_COUNT,
+    AS_MSG_CMD_ARGS_GENERATE,
+    AS_MSG_CMD_GENERATE,
+    AS_MSG_GEN_TITLE,
+    AS_MSG_GEN_PROMPT, /* %zu rows, %zu last */
+    AS_MSG_GEN_STEP, /* %zu step, %zu position, %zu read */
+    AS_MSG_GEN_APPEND, /* %zu token, %zu row, %zu token */
+    AS_MSG_GEN_APPEND_P, /* %zu token, %zu row, %zu token, %zu position */
+    AS_MSG_GEN_TOKENS,
+    /* model.c: the output head (SPEC §19) */
+    AS_MSG_MD_HEAD_ONLY,        /* %s: the setting or table */
+    AS_MSG_HINT_MD_HEAD_ONLY,
+    AS_MSG_MD_HEAD_NEEDS,       /* %s the head's word, %s the table it needs */
+    AS_MSG_HINT_MD_HEAD_NEEDS,
+    AS_MSG_MD_HEAD_WIDTH,       /* %s table, %zu its width, %s O or Y, %zu h's width */
+    AS_MSG_HINT_MD_HEAD_WIDTH,
+    AS_MSG_MD_TOP_K_VOCAB,      /* %zu K, %zu vocab */
+    AS_MSG_HINT_MD_TOP_K_VOCAB,
+    AS_MSG_MD_WOUT_UNUSED,
+    AS_MSG_HINT_MD_WOUT_UNUSED,
     /* parse.c: unknown settings, names and values (with "did you mean") */
     AS_MSG_RD_UNKNOWN_MASK,
     AS_MSG_HINT_RD_MASKS,
@@ -369,8 +434,13 @@ typedef enum as_msg {
     AS_MSG_DIAG_KEYS_FOR_VALUES,
     AS_MSG_DIAG_WRONG_WEIGHTS, /* %s the table made ("K"), %s the W used ("Wq"), %s the W it needs ("Wk") */
     AS_MSG_DIAG_TORCH_LAYOUT,  /* %s the table made ("Q"), %s the W ("Wq") */
+    AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX,
+    AS_MSG_DIAG_TOPP_DROPS_CROSSING,
+    AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_CHK_AMBIGUOUS,      /* %s the mistakes that fit, "no_mask、masked_zero" */
     AS_MSG_CHK_LIST_SEP,       /* between the codes of that list */
+    AS_MSG_CHK_FIT_WEIGHTS,    /* after wrong_weights in that list: %s the table, %s the W used */
+    AS_MSG_CHK_FIT_TORCH,      /* after torch_layout in that list: %s the table, %s its W */
     AS_MSG_CHK_CARRIED,        /* %s table, %s the student's earlier tables: carried_error, earned */
     AS_MSG_CHK_ROW_CELL,       /* %s row answer, %zu cell, %s written, %s expected */
     AS_MSG_CHK_TOO_FEW,        /* %d decimals asked (after a wrong cell's line) */
@@ -540,9 +610,15 @@ typedef enum as_msg {
                                * RoPE cell's parts */
     AS_MSG_PR_SCALE,          /* "缩放系数" (a custom scale) */
     AS_MSG_PR_ROW_SCORES,     /* %zu row, %s the vector: the row's scaled scores */
+    AS_MSG_PR_KEPT_LOGITS,
+    AS_MSG_PR_PROB_OF,
+    AS_MSG_PR_NAME_TEMPERATURE_AFTER_SOFTMAX,
+    AS_MSG_PR_NAME_TOPP_DROPS_CROSSING,
+    AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE,
     AS_MSG_PR_SHARE,          /* %s "exp(0)", %s value, %s the row's sum, %s the share */
     AS_MSG_PR_PROMPT,         /* %s table, %zu %zu the cell */
     AS_MSG_PR_GIVEN,          /* %s table, %zu %zu the cell, %s its value: fixed by the mask */
+    AS_MSG_PR_GIVEN_CUT,       /* as PR_GIVEN: a token the head's cuts took away */
     AS_MSG_PR_RIGHT,          /* an answer judged right */
     AS_MSG_PR_ARITH,          /* %s the arithmetic, %s the student's number */
     AS_MSG_PR_MISTAKE,        /* %s the student's number, %s the mistake's teaching sentence */
@@ -550,6 +626,15 @@ typedef enum as_msg {
     AS_MSG_PR_TRANSPOSED,     /* %s number, %s table, %zu %zu the swapped cell, %zu %zu this one */
     AS_MSG_PR_WORKED,         /* %s the cell's arithmetic, %s the student's number: after a mistake */
     AS_MSG_PR_EARLY_ROUNDING, /* %s typed, %d the decimals A was rounded to */
+    AS_MSG_PR_EARLY_SCORES,   /* %s typed, %d the decimals S was rounded to */
+    AS_MSG_PR_EARLY_EXPS,     /* %s typed, %d the decimals the exponentials were rounded to */
+    AS_MSG_PR_EARLY_SCALE,    /* %s typed, %s the number rounded (√d_k), %s what to */
+    AS_MSG_PR_ROPE_UNTURNED,  /* %s typed: the number before RoPE's turn */
+    AS_MSG_PR_ROPE_PAIRING,   /* %s typed, %s the pairing used, %s the problem's, %zu %zu its pair */
+    AS_MSG_PR_ROPE_BACKWARDS, /* %s typed: the pair turned the other way */
+    AS_MSG_PR_ALIBI_NO_SLOPE, /* %s typed, %s the head's slope */
+    AS_MSG_PR_ALIBI_NO_BIAS,  /* %s typed: the bias left out */
+    AS_MSG_PR_ALIBI_SIGN,     /* %s typed: the bias with its sign turned round */
     /* a mistake named in a few words, for "also" (SPEC §6, without its code) */
     AS_MSG_PR_NAME_NO_SCALE,
     AS_MSG_PR_NAME_SCALE_MULT,
@@ -678,6 +763,17 @@ typedef enum as_msg {
     AS_MSG_PS_FFN_HINT,
     AS_MSG_PS_NORM_EPS_BAD,
     AS_MSG_PS_NORM_EPS_HINT,
+    /* parse.c: the output head's settings (SPEC §19) */
+    AS_MSG_PS_HEAD_UNKNOWN,     /* %s: the word */
+    AS_MSG_PS_HEAD_HINT,
+    AS_MSG_PS_TEMPERATURE_BAD,  /* %s: the value */
+    AS_MSG_PS_TEMPERATURE_HINT,
+    AS_MSG_PS_TOP_P_BAD,        /* %s: the value */
+    AS_MSG_PS_TOP_P_HINT,
+    AS_MSG_PS_WHAT_TOP_K,
+    AS_MSG_PS_TOP_K_HINT,
+    AS_MSG_PS_SAMPLE_BAD,       /* %s: the value */
+    AS_MSG_PS_SAMPLE_HINT,
     AS_MSG_PS_CONTROL_CHAR,
     AS_MSG_PS_CONTROL_CHAR_HINT,
     AS_MSG_PS_BIDI,          /* %04X the code point */
@@ -746,10 +842,15 @@ typedef enum as_msg {
     AS_MSG_VF_TRUNCATED,   /* %s the right value */
     AS_MSG_VF_ROUNDED,     /* %s the right value */
     AS_MSG_VF_WRONG,       /* %s the right value */
-    AS_MSG_VF_VARIANT,     /* %s code, %s the mistake explained */
+    AS_MSG_VF_VARIANT,     /* %s the mistake explained (never its code: JSON has it) */
     AS_MSG_VF_CARRIED,     /* %s the misprinted table, %d:%d its place, %s the true value */
     AS_MSG_VF_PE_BASE_100, /* a PE table made with base 100 (explained as a mistake) */
     AS_MSG_VF_PE_SWAPPED,  /* a PE table with sin and cos swapped */
+    AS_MSG_VF_LN_UNBIASED, /* a LayerNorm with σ² ÷ (d−1) */
+    AS_MSG_VF_LN_EPS_OUTSIDE, /* a LayerNorm with ε added to σ */
+    AS_MSG_VF_LN_ANNOTATED,   /* both: the Annotated Transformer's form */
+    AS_MSG_VF_ROPE_PAIRING,   /* RoPE's pairs taken the other way */
+    AS_MSG_VF_ALIBI_SIGN,     /* ALiBi's bias with its sign turned */
     AS_MSG_VF_COUNT_CLEAN, /* %zu numbers checked */
     AS_MSG_VF_COUNT,       /* %zu checked, %zu agree, %zu do not */
     AS_MSG_VF_MD_TITLE,    /* %s the chapter's file */
@@ -772,6 +873,7 @@ typedef enum as_msg {
     AS_MSG_HTML_NEXT,      /* the button that shows the next step */
     AS_MSG_HTML_ALL,       /* the button that shows every step */
     AS_MSG_HTML_KEYS,      /* how to move through the page by keyboard */
+    AS_MSG_HTML_KEYS_STEPS,/* the same for a page without grids (check's class report) */
     AS_MSG_HTML_CELL,      /* %s table, %zu row, %zu column, %s value: a cell no trace line makes */
     AS_MSG_HTML_LEGEND,    /* the heatmap's legend */
     AS_MSG_HTML_SHADED_BY, /* S: shaded by the share its cell becomes */
@@ -783,6 +885,26 @@ typedef enum as_msg {
     AS_MSG_HTML_T_X, AS_MSG_HTML_T_W, AS_MSG_HTML_T_Q, AS_MSG_HTML_T_K, AS_MSG_HTML_T_V,
     AS_MSG_HTML_T_QKT, AS_MSG_HTML_T_M, AS_MSG_HTML_T_S, AS_MSG_HTML_T_A, AS_MSG_HTML_T_O,
     AS_MSG_HTML_T_C,       /* what each table is, under its name */
+    AS_MSG_HTML_T_N1, AS_MSG_HTML_T_H1, AS_MSG_HTML_T_N2, AS_MSG_HTML_T_U, AS_MSG_HTML_T_G,
+    AS_MSG_HTML_T_F, AS_MSG_HTML_T_D, AS_MSG_HTML_T_H2,
+    AS_MSG_HTML_T_Y,       /* what each of the block's tables is (SPEC §15) */
+    AS_MSG_HTML_NORM_MEAN, AS_MSG_HTML_NORM_VAR, AS_MSG_HTML_NORM_DIV,
+    AS_MSG_HTML_NORM_XHAT, /* a norm's sub-steps, above their grids */
+    AS_MSG_HTML_DC_TITLE,  /* decode's page: its heading */
+    AS_MSG_HTML_DC_NEW,    /* decode: the new row's q, k, v */
+    AS_MSG_HTML_DC_CACHE,  /* %zu rows: the cache so far */
+    AS_MSG_HTML_DC_ROW,    /* decode: the row's scores, shares and output */
+    AS_MSG_HTML_GRAD_TITLE,/* grad's page: its heading */
+    AS_MSG_HTML_GRAD_WALK, /* grad's page: the step of the softmax backward written out */
+    AS_MSG_HTML_TL_TITLE,  /* %zu B: the tiles page's heading */
+    AS_MSG_HTML_TL_ROW,    /* %zu row, %s its token, %zu head: one walked row's blocks */
+    AS_MSG_HTML_TL_COLS,   /* what each row of the blocks' grid holds */
+    AS_MSG_HTML_TL_END,    /* the row's final shares, as the ordinary softmax's */
+    AS_MSG_HTML_CK_TITLE,  /* check's class page: its heading */
+    AS_MSG_HTML_CK_BOOK,   /* the gradebook's step */
+    AS_MSG_HTML_CK_ITEMS,  /* the item analysis' step */
+    AS_MSG_HTML_CK_WRONG,  /* %s student: the step of their wrong cells */
+    AS_MSG_HTML_CK_NONE,   /* a student with no wrong cell */
     /* ---- binary weight files: .npy, .npz, .safetensors, slices, weights (issue 32) ---- */
     AS_MSG_BIN_AT,   /* %s file, %llu byte, %s what: an error inside a binary weight file */
     AS_MSG_BIN_TENSOR_AT,   /* %s file, %s tensor, %llu byte, %s what */
@@ -814,6 +936,7 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_KEYS,   /* the keys of a safetensors tensor */
     AS_MSG_BIN_ZIP_COMPRESSED_HINT,
     AS_MSG_BIN_NO_TENSOR,   /* %s the name asked for, %s the names there are */
+    AS_MSG_BIN_NO_TENSORS,   /* a file of no tensor at all */
     AS_MSG_BIN_LIST_HINT,   /* %s the file */
     AS_MSG_BIN_WHICH,   /* %zu tensors */
     AS_MSG_BIN_WHICH_HINT,   /* %s file, %s the first tensor */
@@ -825,6 +948,8 @@ typedef enum as_msg {
     AS_MSG_BIN_JSON_INTEGER,
     AS_MSG_BIN_JSON_OBJECT,
     AS_MSG_BIN_JSON_NEXT,
+    AS_MSG_BIN_JSON_COLON,
+    AS_MSG_BIN_JSON_TWO,   /* the two data_offsets */
     AS_MSG_BIN_JSON_VALUE,
     AS_MSG_BIN_JSON_MISSING,   /* %s the key */
     AS_MSG_BIN_META,
@@ -842,6 +967,30 @@ typedef enum as_msg {
     AS_MSG_BIN_HEADER_TOO_LONG,   /* %llu the header's length, %llu the most read */
     AS_MSG_BIN_FILE,   /* %s file, %s what: an error about a binary weight file as a whole */
     AS_MSG_BIN_REWRITE_HINT,
+    /* ids: through the embedding table E and the positions P (SPEC §16, F05) */
+    AS_MSG_LD_CHANGED,         /* why a file indexed before cannot be read now */
+    AS_MSG_EMB_NOT_ID,         /* %s the text that is no id */
+    AS_MSG_EMB_ID_HINT,
+    AS_MSG_EMB_TOO_MANY,       /* %zu the most */
+    AS_MSG_EMB_NO_E,
+    AS_MSG_EMB_NO_E_HINT,
+    AS_MSG_EMB_NO_IDS,         /* %s E or P */
+    AS_MSG_EMB_NO_IDS_HINT,    /* %s E or P */
+    AS_MSG_EMB_WITH_X,
+    AS_MSG_EMB_WITH_X_HINT,
+    AS_MSG_EMB_ID_OUTSIDE,     /* %zu the id, %zu E's rows, %zu its last row */
+    AS_MSG_EMB_ID_OUTSIDE_HINT,
+    AS_MSG_EMB_TOO_LONG,       /* %zu ids, %zu P's rows, %zu its last row */
+    AS_MSG_EMB_TOO_LONG_HINT,
+    AS_MSG_EMB_WIDTHS,         /* %zu E's width, %zu P's */
+    AS_MSG_EMB_WIDTHS_HINT,
+    AS_MSG_EMB_ROW,            /* %zu row of E[ids], %zu the row of E it is */
+    AS_MSG_EMB_POS_ROW,        /* %zu row of P[0:n], %zu its position */
+    AS_MSG_EMB_NOTE,           /* %zu E's rows, %zu its width, %zu the rows kept */
+    AS_MSG_EMB_P_NOTE,         /* %zu P's rows */
+    AS_MSG_EMB_TR_INTRO,       /* the walk's first step, without P */
+    AS_MSG_EMB_TR_INTRO_P,     /* with P */
+    AS_MSG_EMB_TR_ROW,         /* %s token, %zu its id, %s "x₀ = E[40] + P[0] = [..] + [..] = [..]" */
     /* the whole block (SPEC §15): run's captions */
     AS_MSG_BLK_TITLE_PRE,     /* the heading before a pre block's tables */
     AS_MSG_BLK_TITLE_POST,    /* the heading before a post block's tables */

@@ -5,6 +5,7 @@
 #define ATTNSTEP_LEX_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 /* A read position in a text, with the line it is on. Columns are computed on demand
@@ -51,6 +52,12 @@ size_t as_lex_char_len(const char *p, const char *end);
  * characters (C0 but tab, DEL, C1) and bytes of no UTF-8 character are written as \x1b,
  * never as themselves. */
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n);
+
+/* Writes s (a file name, NUL-terminated) to out whole, as as_lex_quote() writes what it
+ * quotes: terminal controls and bytes of no UTF-8 character as \x93, and a direction
+ * control (as_lex_bidi) as its bytes, \xe2\x80\xae: a message never sends a raw byte of
+ * a name to the terminal (SPEC §10, issue 30). */
+void as_lex_put_escaped(FILE *out, const char *s);
 
 /* The code point of the direction control at p (U+200E, U+200F, U+202A..U+202E,
  * U+2066..U+2069, U+061C: what reorders the text a reader sees, "Trojan Source"), or 0. */

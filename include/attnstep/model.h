@@ -56,6 +56,18 @@ typedef struct as_problem {
     const as_matrix *bup, *bdown;         /* [1, d_ff], [1, d_model] or NULL */
     as_matrix own_ffn[3];                 /* layout: torch: Wup, Wgate, Wdown as [in, out] */
     size_t d_ff;                          /* columns of U: Wup's */
+    /* the output head (SPEC §19); head is AS_HEAD_NONE without head:, and then nothing
+       below is set */
+    as_head_kind head;
+    const as_matrix *head_w;              /* tied: E [vocab, d]; Wout: [d, vocab] (book
+                                             layout: with layout: torch its transpose) */
+    as_matrix own_head;                   /* layout: torch: Wout as [in, out]; else empty */
+    size_t vocab;                         /* tokens of the vocabulary: E's rows, Wout's columns */
+    double temperature;                   /* T > 0 (1 when not set) */
+    size_t top_k;                         /* 0: no top-k */
+    double top_p;                         /* 0: no top-p */
+    int seeded;                           /* sample: SEED; else the greedy choice */
+    unsigned long long seed;
     const char **tokens, **kv_tokens;     /* n and m labels (defaults "0", "1", ...) */
     as_label_store own_tokens, own_kv_tokens; /* default labels made here */
 } as_problem;

@@ -3,6 +3,7 @@
 #define ATTNSTEP_NUMFMT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define AS_NUM_BUF 64 /* enough for any text these functions write */
 
@@ -40,6 +41,10 @@ int as_fmt_display_printf(char *buf, size_t size, double v, int digits, int asci
  * snprintf cuts; returns the bytes written (without the NUL). v must be finite. Fast
  * (Ryu, no printf): about 50 ns. */
 size_t as_fmt_roundtrip(char *buf, size_t size, double v);
+
+/* Writes v to out as a JSON number (as_fmt_roundtrip), a non-finite v (a masked cell's
+ * -inf) as null: the one JSON number of the layers that cannot call the JSON renderer. */
+void as_fmt_json(FILE *out, double v);
 
 /* The same text computed as its definition says, with printf and strtod (about 3.6
  * microseconds): the reference that as_fmt_roundtrip is tested against byte for byte,

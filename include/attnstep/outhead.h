@@ -8,6 +8,19 @@
 #include <stdint.h>
 
 #include "attnstep/matrix.h"
+#include "attnstep/prng.h"
+#include "attnstep/tables.h"
+
+/* The order of the head's steps: the chapter's, or one of the named mistakes of SPEC
+ * §19 (check and practice compare a student's probabilities with each). */
+typedef enum as_head_way {
+    AS_HEAD_RIGHT = 0,
+    AS_HEAD_T_AFTER_SOFTMAX, /* temperature_after_softmax: T divides the probabilities,
+                                which the renormalisation undoes: the steps with T = 1 */
+    AS_HEAD_DROP_CROSSING,   /* topp_drops_crossing: top-p keeps only the tokens below P */
+    AS_HEAD_CUT_BEFORE_T     /* topk_before_temperature: top-k and top-p cut the logits
+                                before ÷T (top-p on softmax(logits)), then ÷T */
+} as_head_way;
 
 /* What the input asks of the head (SPEC §19's settings). */
 typedef struct as_head_opts {
@@ -16,6 +29,10 @@ typedef struct as_head_opts {
     double top_p;       /* 0: no top-p; else 0 < P <= 1 */
     int seeded;         /* nonzero: sample: SEED (a draw); else the greedy choice */
     uint64_t seed;
+    as_head_way way;    /* AS_HEAD_RIGHT but for a named mistake's variant */
+    as_prng *rng;       /* seeded: when not NULL, u is the next number of this stream (a
+                           generation's steps draw one after the other); else a stream
+                           seeded with seed, whose first number u is */
 } as_head_opts;
 
 /* Every table of the head's steps, each [1, vocab] unless said. */
@@ -40,6 +57,10 @@ typedef struct as_out_head {
  * (o is then empty). Free with as_out_head_free(). */
 int as_out_head_run(as_out_head *o, const double *h, size_t d, const as_matrix *w, int tied,
                     const as_head_opts *opts);
+
+/* The table of o that registry row id names (AS_TAB_LOGITS …), or NULL when id is none
+ * of the head's or o has not made it (empty). */
+const as_matrix *as_out_head_table(const as_out_head *o, as_tab id);
 
 void as_out_head_free(as_out_head *o);
 

@@ -16,9 +16,12 @@ typedef enum as_mat_id {
     AS_X, AS_XKV, AS_WQ, AS_WK, AS_WV, AS_WO,
     AS_BQ, AS_BK, AS_BV, AS_BO, AS_M,
     AS_DO, AS_TARGET, /* for grad (SPEC §13): the output's gradient, or the mse target */
+    AS_E, AS_P,       /* with ids: (SPEC §16, F05): the rows of the embedding table E and of
+                         the learned positions P that X = E[ids] + P[0:n] takes */
     /* the block (SPEC §15): each norm's γ and β, then the feed-forward network's tables */
     AS_LN1_G, AS_LN1_B, AS_LN2_G, AS_LN2_B, AS_LNF_G, AS_LNF_B,
     AS_WUP, AS_BUP, AS_WDOWN, AS_BDOWN, AS_WGATE,
+    AS_WOUT, /* the output head (SPEC §19): [d_model, vocab], the logits h·Wout */
     AS_NMAT
 } as_mat_id;
 
@@ -51,6 +54,28 @@ typedef enum as_positions {
     AS_POSITIONS_NONE = 0, AS_POSITIONS_SINUSOIDAL, AS_POSITIONS_ROPE, AS_POSITIONS_ALIBI
 } as_positions;
 
+/* head: the output head after the layer (SPEC §19): none, the embedding table E
+ * (logits = h·Eᵀ) or a table of its own, Wout. */
+typedef enum as_head_kind { AS_HEAD_NONE = 0, AS_HEAD_TIED, AS_HEAD_WOUT } as_head_kind;
+
+/* The settings of the output head and the draw, as written (model.c checks them
+ * against the vocabulary). */
+typedef struct as_head_settings {
+    as_head_kind head;    /* AS_HEAD_NONE when not set */
+    as_pos head_pos;
+    double temperature;   /* meaningful when temperature_set: > 0 */
+    int temperature_set;
+    as_pos temperature_pos;
+    size_t top_k;         /* 0 when not set, else >= 1 */
+    as_pos top_k_pos;
+    double top_p;         /* 0 when not set, else in (0, 1] */
+    as_pos top_p_pos;
+    int sample_set;       /* nonzero when sample: is written */
+    int seeded;           /* sample: SEED (a draw); 0 for sample: greedy */
+    unsigned long long seed;
+    as_pos sample_pos;
+} as_head_settings;
+
 typedef struct as_named {
     as_matrix m;
     int given;    /* nonzero when the file defines it */
@@ -62,6 +87,21 @@ typedef struct as_tokens {
     size_t count;
     as_pos pos;
 } as_tokens;
+
+/* ids: (SPEC §16, F05): X = E[ids] + P[0:n], made by the parser. Only the rows taken are
+ * kept: mat[AS_E] is [n, d_model] with row i = E[ids[i]], mat[AS_P] is P[0:n]; the full
+ * tables' row counts are kept here for the messages and the renderers. */
+typedef struct as_embedding {
+    size_t *ids;         /* count ids, in the order written; NULL when ids: is not set */
+    as_pos *at;          /* where each id stands */
+    size_t count;
+    as_pos pos;          /* where the key ids stands */
+    size_t vocab;        /* rows of the whole E (the vocabulary) */
+    size_t context;      /* rows of the whole P (the context length), 0 without P */
+    as_matrix table;     /* with head: (SPEC §19) the whole E, every row (a tied head's
+                            logits h·Eᵀ read them all, generate appends any); else empty */
+    as_matrix positions; /* with head: and P, the whole P (generate's later positions) */
+} as_embedding;
 
 typedef struct as_input {
     char *path;          /* the file name as given ("-" for stdin): used in errors */
@@ -103,7 +143,9 @@ typedef struct as_input {
     char *ask;           /* check: the tables the problem asks, as written ("Q K V QKT S A
                           * O", SPEC §6; checked by check), NULL when not set */
     as_pos ask_pos;      /* where its value starts */
+    as_head_settings out;   /* the output head and the draw (SPEC §19) */
     as_named mat[AS_NMAT];
+    as_embedding emb;    /* ids: and what E and P were before their rows were taken */
 } as_input;
 
 /* Parses len bytes of text (need not be NUL-terminated). path names the file in errors,

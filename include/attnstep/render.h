@@ -67,6 +67,10 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
  * Returns 0; or -1 when o->row is no row of p, or writing failed. */
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o);
 
+/* The tables trace --step s (1 to 4) starts from and makes, as bits (1u << as_table):
+ * Q, K → QKᵀ; QKᵀ, M → S; S → A; A, V → O (0 for another s). */
+unsigned as_trace_step_tables(int s);
+
 /* Told, for a line of trace's walk, which cell it makes: (row, col) of table t of head
  * (col -1: every cell of the row; head 0 for a table no head owns). line is the line as
  * trace writes it (it may be told for several lines of one cell, in trace's order) and
@@ -89,6 +93,10 @@ struct as_block;
 void as_text_table(struct as_block *out, const char *expr, const as_matrix *m,
                    const struct as_block *captions, const as_render_opts *o);
 
+/* As as_text_table(), for a table given row by row (each row read twice: to lay the
+ * columns out, then to write them). */
+void as_text_table_rows(struct as_block *out, const char *expr, const as_rows *r,
+                        const struct as_block *captions, const as_render_opts *o);
 /* ---- the whole block (SPEC §15): trace's walk of it (render_block.c) ---- */
 
 /* trace: with pre, the walk of norm1 for rows first..last (after the inputs, before the
@@ -183,6 +191,10 @@ typedef struct as_head_rows {
 as_rows as_head_rows_open(as_head_rows *h, const as_problem *p, const as_trace *t, size_t hd,
                           as_table which);
 void as_head_rows_close(as_head_rows *h);
+
+/* 1 when the mask forbids any cell (read a row at a time, as as_head_rows gives it: a
+ * rows trace keeps no mask), else 0; -1 when a row could not be had. */
+int as_any_masked(const as_problem *p, const as_trace *t);
 
 /* Writes the comment line naming v and its labels: "MARK A (head 0); rows: 我 爱;
  * columns: 我 爱" (csv with "#", latex with "%"). */

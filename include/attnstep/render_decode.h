@@ -23,4 +23,12 @@ int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
 int as_render_decode_json(FILE *out, const as_problem *p, const as_decode *d,
                           const as_render_opts *o);
 
+/* decode --format html (SPEC §17): one page, a step per token (the new row's q, k, v,
+ * the cache growing, the row's scores, shares as a heatmap and output, each row's
+ * tooltip the walk's line for it, and the walk's lines under it), then O and the work
+ * done; the JSON of as_render_decode_json embedded. Needs d made with keep. Returns 0,
+ * or -1 when writing failed or memory ran out. */
+int as_render_decode_html(FILE *out, const as_problem *p, const as_decode *d,
+                          const as_render_opts *o);
+
 #endif

@@ -8,13 +8,8 @@
 #include "attnstep/grad.h"
 #include "attnstep/render.h"
 
-/* The tables `grad --only` can pick. For grad, as_render_opts.only holds bits
- * (1u << as_grad_table), not those of as_table. */
-typedef enum as_grad_table {
-    AS_G_DO, AS_G_DWO, AS_G_DBO, AS_G_DC, AS_G_DV, AS_G_DA, AS_G_DS, AS_G_DQKT, AS_G_DQ,
-    AS_G_DK, AS_G_DWQ, AS_G_DWK, AS_G_DWV, AS_G_DBQ, AS_G_DBK, AS_G_DBV, AS_G_DX, AS_G_DXKV,
-    AS_G_COUNT
-} as_grad_table;
+/* `grad --only` picks the registry's gradient tables (tables.h: as_grad_table); for
+ * grad, as_render_opts.only holds their bits (1u << as_grad_table), not as_table's. */
 
 /* Parses a comma-separated grad --only list (dO, dWo, dbo, dC, dV, dA, dS, dQKT (also
  * dQKᵀ, d(QKT), d(QKᵀ)), dQ, dK, dWq, dWk, dWv, dbq, dbk, dbv, dX, dXkv; any case).
@@ -29,7 +24,7 @@ int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const
 /* `grad --format json` (SPEC §13): {"loss", "dO", "dWo", "dbo", "dC", "heads": [{"dV",
  * "dA", "dS", "dQKT", "dQ", "dK"}], "dQ", "dK", "dV", "dWq", ..., "dX", "dXkv"}, a key
  * absent when its table does not exist or --only leaves it out. */
-int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
+int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o);
 
 /* `grad --row I`: the softmax backward of receiving row o->row (-1: the last; -2: every
@@ -37,6 +32,20 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
  * cell of dS, the scaling, then the flow into dQ and dK. Returns 0, or -1 when o->row is
  * no row of p or writing failed. (render_grad_walk.c) */
 int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o);
+
+/* The lines of as_render_grad_walk, into b (start it empty; free it with
+ * as_block_free). Returns 0; or -1 when o->row is no row of p or memory ran out. */
+struct as_block;
+int as_grad_walk_lines(struct as_block *b, const as_problem *p, const as_trace *t,
+                       const as_grad *g, const as_render_opts *o);
+
+/* `grad --format html` (SPEC §17): one page, each gradient table a step in the order
+ * the backward pass computes it, named by the expression that made it, the notes the
+ * text says before it above it; then the softmax backward of the rows o->row names
+ * written out (as_render_grad_walk's lines); grad's JSON embedded. Returns 0, or -1 when writing
+ * failed or memory ran out. */
+int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o);
 
 #endif

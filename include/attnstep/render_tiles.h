@@ -25,4 +25,13 @@ int as_render_tiles_text(FILE *out, const as_problem *p, const as_tiles *tl,
  * "tiles": {"B", "heads": [{"m", "l", "A", "O"}], "O", "max_ulp"} (no braces around). */
 int as_render_tiles_json(FILE *out, const as_problem *p, const as_tiles *tl);
 
+/* run --tiles B --format html (walked 0: every row) and trace --tiles B --format html
+ * (walked 1: the rows o->row names), SPEC §17: per row and head one step, its blocks
+ * as a grid of m, ℓ, the rescale factor f and the running output (each block's tooltip
+ * the walk's lines for it), its shares as a heatmap and the walk's text; then the
+ * output. The run's JSON with "tiles" and the blocks ("walk") embedded. t is the run
+ * tl was made from. Returns 0, or -1 when writing failed or memory ran out. */
+int as_render_tiles_html(FILE *out, const as_problem *p, const as_trace *t, const as_tiles *tl,
+                         const as_render_opts *o, int walked);
+
 #endif

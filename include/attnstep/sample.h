@@ -26,6 +26,12 @@ void as_top_k(double *out, const double *x, size_t n, size_t k, size_t *order);
 size_t as_top_p(double *out, size_t *order, double *cum, const double *x, const double *probs,
                 size_t n, double p);
 
+/* The named mistake topp_drops_crossing (SPEC §19): as as_top_p(), but the token that
+ * crosses p is dropped with the rest (only the tokens whose running sum stays below p
+ * are kept). Returns how many are kept (0 when the first token already reaches p). */
+size_t as_top_p_drop_crossing(double *out, size_t *order, double *cum, const double *x,
+                              const double *probs, size_t n, double p);
+
 /* The index of the first largest of x[n] (the greedy choice); 0 when n is 0. */
 size_t as_greedy(const double *x, size_t n);
 

@@ -8,6 +8,7 @@
 #include "attnstep/block.h"
 #include "attnstep/error.h"
 #include "attnstep/model.h"
+#include "attnstep/outhead.h"
 #include "attnstep/parse.h"
 
 /* How to open an input. All zero: the file's own mask, every table kept. */
@@ -27,6 +28,7 @@ typedef struct as_session {
                           the attention reads; the file's X is p.in's */
     as_trace t;        /* the attention layer (with block: pre, run on N1) */
     as_block_trace b;  /* the block around it (SPEC §15); all empty without block: */
+    as_out_head out;   /* the output head on the last row (SPEC §19); empty without head: */
 } as_session;
 
 /* Parses the input at path ("-" is standard input), builds its problem and runs it.
@@ -37,6 +39,14 @@ int as_session_open(as_session *s, const char *path, const as_session_opts *o, a
 /* As as_session_open(), on the input text[0..len), called name in errors. */
 int as_session_open_text(as_session *s, const char *text, size_t len, const char *name,
                          const as_session_opts *o, as_error *err);
+
+/* The head's settings of p as the run takes them (SPEC §19). */
+as_head_opts as_problem_head_opts(const as_problem *p);
+
+/* The output head of p on h, the last row of final [n, d] (Y with a block, else O), into
+ * o (free with as_out_head_free()). Returns 0; or -1 with err set (memory). */
+int as_session_head(as_out_head *o, const as_problem *p, const as_matrix *final,
+                    const as_head_opts *opts, as_error *err);
 
 /* Frees everything in s; safe on an empty (zeroed) session. */
 void as_session_free(as_session *s);

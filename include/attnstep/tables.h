@@ -25,6 +25,9 @@ typedef enum as_table {
     AS_T_COUNT
 } as_table;
 
+/* --only keeps its tables as the bits of an unsigned: a new --only table needs a bit */
+_Static_assert(AS_T_COUNT <= 32, "more --only tables than the bits of an unsigned");
+
 /* The tables an ANSWERS file may hold (rows with ANSWER Y), in the same order. */
 typedef enum as_answer_kind {
 #define AS_TABLE(ID, NAME, BOOK, ASCII, ALSO, ONLY, ANS, ROW, HEAD, TRACE, HEADSLOT, STEP) \
@@ -33,6 +36,15 @@ typedef enum as_answer_kind {
 #undef AS_TABLE
     AS_ANS_KINDS
 } as_answer_kind;
+
+/* The backward pass's tables (`grad`: the AS_GRAD_TABLE rows), in the order it computes
+ * them. */
+typedef enum as_grad_table {
+#define AS_GRAD_TABLE(ID, NAME) AS_G_##ID,
+#include "attnstep/tables.def"
+#undef AS_GRAD_TABLE
+    AS_G_COUNT
+} as_grad_table;
 
 /* One row of the registry. */
 typedef struct as_tab_info {
@@ -63,6 +75,12 @@ int as_tab_lookup(const char *s, size_t len, int fold);
 
 /* The book's name of table t, or the ASCII one. */
 const char *as_tab_shown(as_tab t, int ascii);
+
+/* The name of gradient table g ("dQKT"); and the gradient table s[0..len) names, in
+ * any case, "d" followed by any spelling of a table's name also ("dQKᵀ", "d(QK^T)");
+ * -1 when none. */
+const char *as_grad_name(as_grad_table g);
+int as_grad_lookup(const char *s, size_t len);
 
 /* Reads a comma-separated list of names with lookup (which gives each name's bit number
  * or -1) into *bits. Returns 0; or -1 and points *bad at the offending name. The one

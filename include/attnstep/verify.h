@@ -24,13 +24,20 @@ typedef enum as_vverdict {
     AS_VF_VERDICTS
 } as_vverdict;
 
-/* The named variants of a sinusoidal table (PE), beside check's mistakes. */
-typedef enum as_pe_variant {
-    AS_PE_NONE = 0,
-    AS_PE_BASE_100,     /* PE[p][2i] = sin(p / 100^(2i/d)): base 100 for 10000 */
-    AS_PE_SIN_COS_SWAPPED, /* cos in the even columns, sin in the odd ones */
-    AS_PE_VARIANTS
-} as_pe_variant;
+/* The named variants of the tables check's mistakes do not cover: a sinusoidal table
+ * (PE), a LayerNorm's sub-steps and output, a RoPE turn, an ALiBi bias. */
+typedef enum as_vvariant {
+    AS_VV_NONE = 0,
+    AS_VV_PE_BASE_100,     /* PE[p][2i] = sin(p / 100^(2i/d)): base 100 for 10000 */
+    AS_VV_PE_SWAPPED,      /* cos in the even columns, sin in the odd ones */
+    AS_VV_LN_UNBIASED,     /* σ² ÷ (d−1) where torch divides by d */
+    AS_VV_LN_EPS_OUTSIDE,  /* ε added to σ, not under the root: σ + ε */
+    AS_VV_LN_ANNOTATED,    /* both: the Annotated Transformer's (σ unbiased) + ε */
+    AS_VV_ROPE_PAIRING,    /* RoPE's pairs taken the other way (half for interleaved, or
+                            * interleaved for half) */
+    AS_VV_ALIBI_SIGN,      /* ALiBi's bias with its sign turned: +slope·(i−j) */
+    AS_VV_VARIANTS
+} as_vvariant;
 
 /* One printed number, checked. */
 typedef struct as_vnumber {
@@ -42,7 +49,8 @@ typedef struct as_vnumber {
     as_vverdict verdict;
     as_fit variant;         /* wrong: the named mistake that gives the printed number
                              * (diag AS_DIAG_NONE when none does) */
-    as_pe_variant pe_variant; /* a wrong number of a PE table: the variant that gives it */
+    as_vvariant vvariant;   /* a wrong number of a PE, norm or RoPE table: the variant
+                             * that gives it (AS_VV_NONE when none does) */
     const as_printed *from;   /* carried: the first printing of the wrong table it comes
                                * from (borrowed from the chapter); else NULL */
 } as_vnumber;
@@ -55,7 +63,9 @@ typedef struct as_verify {
 
 /* Recomputes every printed number of ch from the tables it gives (X, Wq, Wk, Wv, and M
  * when printed; a PE table is added to X before the projections, and is itself
- * recomputed from its shape alone, so a chapter of PE tables needs no X). Returns 0
+ * recomputed from its shape alone, so a chapter of PE tables needs no X), with the
+ * settings it states (block: pre …); a printed Qr or Kr means RoPE, a B ALiBi, a table
+ * of the block (N1 … Y, μ, σ², x̂) block: pre, unless the chapter says otherwise. Returns 0
  * and fills v (free with as_verify_free(); it borrows ch); or -1 with err set: the
  * chapter gives no X or W table, or prints a table or row the problem does not have
  * (another shape, a row past its last). */

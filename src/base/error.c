@@ -1,5 +1,6 @@
 /* error.c - the one place an error is recorded and formatted. */
 #include "attnstep/error.h"
+#include "attnstep/lex.h"
 
 #include <string.h>
 
@@ -85,10 +86,11 @@ void as_error_print(const as_error *e, FILE *out)
 {
     fputs("attnstep: ", out);
     if (e->file[0] != '\0') {
+        as_lex_put_escaped(out, e->file); /* a file name is anyone's bytes */
         if (e->line > 0)
-            fprintf(out, "%s:%d:%d: ", e->file, e->line, e->col > 0 ? e->col : 1);
+            fprintf(out, ":%d:%d: ", e->line, e->col > 0 ? e->col : 1);
         else
-            fprintf(out, "%s: ", e->file);
+            fputs(": ", out);
     }
     fprintf(out, "%s%s\n", as_msg_text(e->lang, AS_MSG_ERR_ERROR), e->msg);
     if (e->hint[0] != '\0')

@@ -215,6 +215,33 @@ const char *as_lex_control(const char *s, const char *end)
     return NULL;
 }
 
+/* Bytes of the character at p (k of them) that a message writes as \xNN, or 0: a
+ * terminal control (never sent to a terminal), a byte of no UTF-8 character (a message
+ * is valid UTF-8). */
+static size_t escaped_len(const char *p, const char *end, size_t k)
+{
+    const size_t c = control_len(p, end);
+
+    return c == 0 && as_lex_bad_byte(p, k) != NULL ? k : c;
+}
+
+void as_lex_put_escaped(FILE *out, const char *s)
+{
+    const char *end = s + strlen(s);
+    size_t k, c, i;
+
+    for (; s < end; s += k) {
+        k = as_lex_char_len(s, end);
+        c = escaped_len(s, end, k);
+        if (c == 0 && as_lex_bidi(s, end) != 0)
+            c = k; /* a direction control would turn the rest of the line round */
+        for (i = 0; i < c; i++)
+            fprintf(out, "\\x%02x", (unsigned char)s[i]);
+        if (c == 0)
+            fwrite(s, 1, k, out);
+    }
+}
+
 void as_lex_quote(char *out, size_t cap, const char *s, size_t n)
 {
     const size_t most = 40;
@@ -224,9 +251,7 @@ void as_lex_quote(char *out, size_t cap, const char *s, size_t n)
         return;
     while (used < n && used < most) {
         k = as_lex_char_len(s + used, s + n);
-        c = control_len(s + used, s + n); /* shown as \x1b: never sent to a terminal */
-        if (c == 0 && as_lex_bad_byte(s + used, k) != NULL)
-            c = k; /* a byte of no UTF-8 character, as \x93: a message is valid UTF-8 */
+        c = escaped_len(s + used, s + n, k); /* \x1b, \x93 */
         if (used + k > most || put + (c ? 4 * c : k) + 4 > cap)
             break;
         for (i = 0; c > 0 && i < c; i++)

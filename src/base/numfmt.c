@@ -79,6 +79,20 @@ static const char *infinity_text(double v, int ascii)
     return v < 0 ? (ascii ? "-inf" : "\xe2\x88\x92\xe2\x88\x9e") : (ascii ? "inf" : "\xe2\x88\x9e");
 }
 
+/* "-1e+308" into "-1.0e+308": ".0" after the mantissa's one digit (a text that has
+ * no room for it is left as it is). */
+static void keep_one_decimal(char *buf, size_t size)
+{
+    char *e = strchr(buf, 'e');
+    const size_t len = strlen(buf);
+
+    if (e == NULL || len + 3 > size)
+        return;
+    memmove(e + 2, e, len - (size_t)(e - buf) + 1);
+    e[0] = '.';
+    e[1] = '0';
+}
+
 int as_fmt_display_printf(char *buf, size_t size, double v, int digits, int ascii)
 {
     if (isinf(v)) {
@@ -95,7 +109,14 @@ int as_fmt_display_printf(char *buf, size_t size, double v, int digits, int asci
     }
     if (fabs(v) >= 1e15) { /* too long for fixed notation: significant digits instead */
         snprintf(buf, size, "%.*g", digits + 1 < 17 ? digits + 1 : 17, v);
-        return strtod(buf, NULL) != v;
+        if (strtod(buf, NULL) == v)
+            return 0;
+        /* %g drops the zeros after a lone digit: "-1e+308" for -1.00000001e308 would
+         * read back as exact (SPEC §6), so the rounded text keeps one decimal, as a
+         * fixed one does: "-1.0e+308" */
+        if (digits > 0 && strchr(buf, '.') == NULL)
+            keep_one_decimal(buf, size);
+        return 1;
     }
     snprintf(buf, size, "%.*f", digits, v);
     trim_zeros(buf);
@@ -619,4 +640,16 @@ int as_fmt_display(char *buf, size_t size, double v, int digits, int ascii)
 
     as_fmt_display_text(buf, size, v, digits, ascii, &rounded);
     return rounded;
+}
+
+void as_fmt_json(FILE *out, double v)
+{
+    char buf[AS_NUM_BUF];
+
+    if (!isfinite(v)) {
+        fputs("null", out);
+        return;
+    }
+    as_fmt_roundtrip(buf, sizeof buf, v);
+    fputs(buf, out);
 }

@@ -29,6 +29,12 @@ static const as_tab of_answer[AS_ANS_KINDS] = {
 #undef AS_TABLE
 };
 
+static const char *const grad_names[AS_G_COUNT] = {
+#define AS_GRAD_TABLE(ID, NAME) NAME,
+#include "attnstep/tables.def"
+#undef AS_GRAD_TABLE
+};
+
 const as_tab_info *as_tab_get(as_tab t)
 {
     return &rows[t];
@@ -116,4 +122,26 @@ int as_names_parse(const char *list, as_name_lookup lookup, unsigned *bits, cons
             return 0;
         s += len + 1;
     }
+}
+
+const char *as_grad_name(as_grad_table g)
+{
+    return grad_names[g];
+}
+
+int as_grad_lookup(const char *s, size_t len)
+{
+    const int paren = len > 3 && s[1] == '(' && s[len - 1] == ')';
+    int t;
+
+    for (t = 0; t < (int)AS_G_COUNT; t++)
+        if (same(s, len, grad_names[t], strlen(grad_names[t]), 1))
+            return t;
+    if (len > 1 && (s[0] == 'd' || s[0] == 'D')) {
+        const int of = as_tab_lookup(s + 1 + paren, len - 1 - 2 * (size_t)paren, 1);
+        for (t = 0; of >= 0 && t < (int)AS_G_COUNT; t++)
+            if (strcmp(grad_names[t] + 1, as_tab_get((as_tab)of)->name) == 0)
+                return t;
+    }
+    return -1;
 }

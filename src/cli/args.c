@@ -78,7 +78,7 @@ static const struct {
     {OPT_COUNT, "--count", "exercise"},   {OPT_CLASS, "--class", "exercise check"},
     {OPT_EXPECT, "--expect", "check"},
     {OPT_TILES, "--tiles", "run trace check"},
-    {OPT_PREDICT, "--predict", "run trace"},
+    {OPT_PREDICT, "--predict", "run trace decode grad"},
     {OPT_HEAD, "--head", "practice"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
@@ -450,10 +450,11 @@ int as_cli_format_fits(const as_cli *cli, as_error *err)
         as_error_hint_msg(err, AS_MSG_HINT_PREDICT_HTML);
         return -1;
     }
-    if (cli->tiles != 0 && cli->format != AS_FMT_TEXT &&
+    if (cli->tiles != 0 && cli->format != AS_FMT_TEXT && cli->format != AS_FMT_HTML &&
         (strcmp(c->name, "trace") == 0 || cli->format != AS_FMT_JSON)) {
-        /* the online softmax's tables (run: text or JSON) or walk (trace: text) */
-        formats_only(err, "--tiles", strcmp(c->name, "trace") == 0 ? "text" : "text json");
+        /* the online softmax's tables (run: text, JSON or a page) or walk (trace: text or
+         * a page) */
+        formats_only(err, "--tiles", strcmp(c->name, "trace") == 0 ? "text html" : "text json html");
         as_error_hint_msg(err, AS_MSG_HINT_TILES_FORMAT);
         return -1;
     }

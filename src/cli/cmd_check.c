@@ -43,7 +43,9 @@ static int add_path(paths *ps, const char *dir, const char *name, as_error *err)
     }
     if ((s = malloc(len)) == NULL)
         return -1;
-    snprintf(s, len, dir ? "%s/%s" : "%s%s", dir ? dir : "", name);
+    /* "answers/" and "answers" both give answers/a.txt, as a student's file is named */
+    snprintf(s, len, dir && dir[0] && dir[strlen(dir) - 1] != '/' ? "%s/%s" : "%s%s",
+             dir ? dir : "", name);
     ps->p[ps->n++] = s;
     return 0;
 }
@@ -293,6 +295,7 @@ static int report(FILE *out, const as_class *c, const as_cli *cli)
     case AS_FMT_JSON: return as_check_json(out, c);
     case AS_FMT_MD: return as_check_md(out, c, &cli->render);
     case AS_FMT_CSV: return as_check_csv(out, c);
+    case AS_FMT_HTML: return as_check_html(out, c, &cli->render);
     default: return as_check_text(out, c, &cli->render);
     }
 }

@@ -1,5 +1,5 @@
 /* cmd_decode.c - `attnstep decode FILE`: generation token by token with a KV cache
- * (SPEC §11), as text (the walk-through) or JSON. */
+ * (SPEC §11), as text (the walk-through), JSON or a page (html). */
 #include "attnstep/cli.h"
 #include "attnstep/decode.h"
 #include "attnstep/render_decode.h"
@@ -56,10 +56,11 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
     p.offset = cli->offset; /* --offset: the position of row 0, as the session sets it */
     if (as_decode_run(&d, &p, keep, err) != 0)
         goto free_problem;
-    if (cli->format == AS_FMT_TEXT && compare_with_run(&d, &p, err) != 0)
+    if (cli->format != AS_FMT_JSON && compare_with_run(&d, &p, err) != 0)
         goto free_all;
-    if ((cli->format == AS_FMT_JSON ? as_render_decode_json : as_render_decode_text)(
-            out, &p, &d, &cli->render) != 0) {
+    if ((cli->format == AS_FMT_JSON   ? as_render_decode_json
+         : cli->format == AS_FMT_HTML ? as_render_decode_html
+                                      : as_render_decode_text)(out, &p, &d, &cli->render) != 0) {
         as_cli_write_failed(out, cli, err);
         goto free_all;
     }

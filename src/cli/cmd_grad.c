@@ -8,7 +8,7 @@
 /* What grad cannot honour is a usage error before any work. */
 static int check_options(const as_cli *cli, as_error *err)
 {
-    if (cli->row_given && cli->format != AS_FMT_TEXT) {
+    if (cli->row_given && cli->format != AS_FMT_TEXT && cli->format != AS_FMT_HTML) {
         as_error_msg(err, "", 0, 0, AS_MSG_USE_GRAD_ROW);
         as_error_hint_msg(err, AS_MSG_HINT_GRAD_ROW);
         return -1;
@@ -19,21 +19,35 @@ static int check_options(const as_cli *cli, as_error *err)
 static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli *cli)
 {
     if (cli->format == AS_FMT_JSON)
-        return as_render_grad_json(out, &s->p, g, &cli->render);
+        return as_render_grad_json(out, &s->p, &s->t, g, &cli->render);
+    if (cli->format == AS_FMT_HTML)
+        return as_render_grad_html(out, &s->p, &s->t, g, &cli->render);
     if (cli->row_given)
         return as_render_grad_walk(out, &s->p, &s->t, g, &cli->render);
     return as_render_grad_text(out, &s->p, &s->t, g, &cli->render);
 }
 
+/* Nonzero but for the walk-through of a row (--row, which reads the full tables) and the
+ * page (which ends with that walk, and embeds every cell anyway): the forward run keeps
+ * no n x m table, the backward pass makes A's rows again a block at a time, and the
+ * renderers make each row of dA, dS and d(QKᵀ) again as they write it (grad.h), so
+ * memory follows the work (SPEC §10: 8192 tokens in megabytes, not gigabytes), with the
+ * same numbers. */
+static int by_rows(const as_cli *cli)
+{
+    return !cli->row_given && cli->format != AS_FMT_HTML;
+}
+
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
 {
-    const as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
+    as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
     as_session s;
     as_grad g = {0};
     int rc = AS_EXIT_USAGE;
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
+    so.rows = by_rows(cli);
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||

@@ -35,7 +35,9 @@ int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
         as_session_free(&s);
         return AS_EXIT_USAGE;
     }
-    if (walk)
+    if (cli->format == AS_FMT_HTML)
+        rc = as_render_tiles_html(out, &s.p, &s.t, &tl, &cli->render, walk);
+    else if (walk)
         rc = as_render_trace(out, &s.p, &s.t, &cli->render) ||
              as_render_tiles_walk(out, &s.p, &tl, &cli->render);
     else if (cli->format == AS_FMT_JSON)

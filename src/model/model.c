@@ -387,7 +387,7 @@ static const char *block_only_given(const as_problem *p, as_pos *at)
             *at = pos[k];
             return set[k];
         }
-    for (id = AS_LN1_G; id < AS_NMAT; id++)
+    for (id = AS_LN1_G; id <= AS_WGATE; id++)
         if (NAMED(id)->given) {
             *at = NAMED(id)->pos;
             return as_mat_name((as_mat_id)id);
@@ -550,6 +550,93 @@ static int check_block(as_problem *p, as_error *err)
     return 0;
 }
 
+/* ---- the output head (SPEC §19) ---- */
+
+/* The first of the head's settings written without head:, with its position; or NULL. */
+static const char *head_only_given(const as_problem *p, as_pos *at)
+{
+    static const char *const set[] = {"temperature", "top_k", "top_p", "sample"};
+    const as_head_settings *o = &p->in->out;
+    const as_pos pos[] = {o->temperature_pos, o->top_k_pos, o->top_p_pos, o->sample_pos};
+    size_t k;
+
+    for (k = 0; k < sizeof set / sizeof set[0]; k++)
+        if (pos[k].line != 0) {
+            *at = pos[k];
+            return set[k];
+        }
+    return NULL;
+}
+
+/* The table the head reads: the whole E (tied) or Wout in book layout, or NULL (err
+ * set) when the file does not give it. */
+static const as_matrix *head_table(as_problem *p, as_error *err)
+{
+    const as_head_settings *o = &p->in->out;
+
+    if (o->head == AS_HEAD_TIED && p->in->emb.table.v == NULL) {
+        fail_at(err, p, o->head_pos, T(AS_MSG_HINT_MD_HEAD_NEEDS), T(AS_MSG_MD_HEAD_NEEDS), "tied",
+                "E");
+        return NULL;
+    }
+    if (o->head == AS_HEAD_TIED) /* the whole E, not only the rows ids took (parse.h) */
+        return &p->in->emb.table;
+    if (!NAMED(AS_WOUT)->given) {
+        fail_at(err, p, o->head_pos, T(AS_MSG_HINT_MD_HEAD_NEEDS), T(AS_MSG_MD_HEAD_NEEDS), "Wout",
+                "Wout");
+        return NULL;
+    }
+    if (p->in->layout != AS_LAYOUT_TORCH)
+        return &NAMED(AS_WOUT)->m;
+    if (as_matrix_transposed(&p->own_head, &NAMED(AS_WOUT)->m) != 0) {
+        fail_at(err, p, NAMED(AS_WOUT)->pos, NULL, "%s", T(AS_MSG_OOM));
+        return NULL;
+    }
+    return &p->own_head;
+}
+
+/* head: and the draw's settings: the table is given, as wide as h (the last row of the
+ * layer's final table: Y with a block, else O), and top_k fits the vocabulary. */
+static int check_head(as_problem *p, as_error *err)
+{
+    const as_head_settings *o = &p->in->out;
+    const size_t d_h = p->block != AS_BLOCK_NONE ? p->d_model : p->d_out;
+    const char *what;
+    size_t width;
+    as_pos at;
+
+    p->head = o->head;
+    if (o->head == AS_HEAD_NONE) {
+        if (NAMED(AS_WOUT)->given)
+            return fail_at(err, p, NAMED(AS_WOUT)->pos, T(AS_MSG_HINT_MD_WOUT_UNUSED), "%s",
+                           T(AS_MSG_MD_WOUT_UNUSED));
+        if ((what = head_only_given(p, &at)) == NULL)
+            return 0;
+        return fail_at(err, p, at, T(AS_MSG_HINT_MD_HEAD_ONLY), T(AS_MSG_MD_HEAD_ONLY), what);
+    }
+    if (o->head == AS_HEAD_TIED && NAMED(AS_WOUT)->given)
+        return fail_at(err, p, NAMED(AS_WOUT)->pos, T(AS_MSG_HINT_MD_WOUT_UNUSED), "%s",
+                       T(AS_MSG_MD_WOUT_UNUSED));
+    if ((p->head_w = head_table(p, err)) == NULL)
+        return -1;
+    width = o->head == AS_HEAD_TIED ? p->head_w->cols : p->head_w->rows;
+    p->vocab = o->head == AS_HEAD_TIED ? p->head_w->rows : p->head_w->cols;
+    if (width != d_h)
+        return fail_at(err, p, o->head == AS_HEAD_TIED ? o->head_pos : NAMED(AS_WOUT)->pos,
+                       T(AS_MSG_HINT_MD_HEAD_WIDTH), T(AS_MSG_MD_HEAD_WIDTH),
+                       o->head == AS_HEAD_TIED ? "E" : "Wout", width,
+                       p->block != AS_BLOCK_NONE ? "Y" : "O", d_h);
+    if (o->top_k > p->vocab)
+        return fail_at(err, p, o->top_k_pos, T(AS_MSG_HINT_MD_TOP_K_VOCAB), T(AS_MSG_MD_TOP_K_VOCAB),
+                       o->top_k, p->vocab);
+    p->temperature = o->temperature_set ? o->temperature : 1.0;
+    p->top_k = o->top_k;
+    p->top_p = o->top_p;
+    p->seeded = o->seeded;
+    p->seed = o->seed;
+    return 0;
+}
+
 /* ---- the whole problem ---- */
 
 /* positions (SPEC §12): RoPE turns numbers in pairs, so each head's d_k must be even; the
@@ -599,6 +686,9 @@ static int build(as_problem *p, const as_input *in, as_mask_kind mask_override, 
         decide_mask(p, mask_override, err) || check_block(p, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
+    if (check_head(p, err) != 0)
+        goto fail;
+    p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
     p->group = p->heads / p->kv_heads;
     p->scale_auto = !in->scale_set;
     /* sqrt(1/d_k) is correctly rounded whenever 1/d_k is exact (d_k a power of two), so
@@ -635,6 +725,7 @@ const as_matrix *as_problem_table(const as_problem *p, as_mat_id id)
     case AS_WUP: return p->Wup;
     case AS_WGATE: return p->Wgate;
     case AS_WDOWN: return p->Wdown;
+    case AS_WOUT: return p->head == AS_HEAD_WOUT ? p->head_w : NULL;
     default: return (unsigned)id < AS_NMAT && p->in->mat[id].given ? &p->in->mat[id].m : NULL;
     }
 }
@@ -652,6 +743,7 @@ void as_problem_free(as_problem *p)
         as_matrix_free(&p->own_w[i]);
     for (i = 0; i < 3; i++)
         as_matrix_free(&p->own_ffn[i]);
+    as_matrix_free(&p->own_head);
     free(p->own_tokens.chars);
     free(p->own_tokens.ptr);
     free(p->own_kv_tokens.chars);

@@ -8,6 +8,7 @@
 #include "attnstep/lex.h"
 #include "attnstep/number.h"
 #include "attnstep/parse.h"
+#include "attnstep/tables.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ typedef struct ctx {
 /* The reader's names of what a matrix is (kept alive for its messages). */
 static const char *const kind_name[AS_PR_KINDS] = {
     "X", "Q", "K", "V", "QK\xE1\xB5\x80", "s", "S", "s - max", "exp", "sum", "A", "O", "C",
-    "PE", ROOT,
+    "PE", ROOT, "Qr", "Kr", "B", "block", "\xCE\xBC", "\xCF\x83\xC2\xB2", "div",
+    "x\xCC\x82",
 };
 
 /* ------------------------------------------------------------------ small readers ---- */
@@ -117,9 +119,18 @@ static size_t head_digits(const char *p, const char *end, long *h)
  * when the name is no table of the chapter. */
 static size_t block_name(const char *p, const char *end, as_printed *it)
 {
-    static const char *const out[] = {"Q", "K", "V", "QKT", "QK^T", "S", "A", "O", "C", "PE"};
-    static const as_printed_what kinds[] = {AS_PR_Q, AS_PR_K, AS_PR_V, AS_PR_QKT, AS_PR_QKT,
-                                            AS_PR_S, AS_PR_A, AS_PR_O, AS_PR_C, AS_PR_PE};
+    /* the registry's tables a chapter prints as blocks (their names and spellings are
+     * the registry's: QKT, QKᵀ, QK^T) */
+    static const struct {
+        as_tab tab;
+        as_printed_what what;
+    } out[] = {{AS_TAB_Q, AS_PR_Q},   {AS_TAB_K, AS_PR_K},   {AS_TAB_V, AS_PR_V},
+               {AS_TAB_QKT, AS_PR_QKT}, {AS_TAB_S, AS_PR_S}, {AS_TAB_A, AS_PR_A},
+               {AS_TAB_O, AS_PR_O},   {AS_TAB_C, AS_PR_C},   {AS_TAB_PE, AS_PR_PE},
+               {AS_TAB_QR, AS_PR_QR}, {AS_TAB_KR, AS_PR_KR}, {AS_TAB_B, AS_PR_B}};
+    /* the block's tables (SPEC §15) */
+    static const as_tab block_tabs[] = {AS_TAB_N1, AS_TAB_H1, AS_TAB_N2, AS_TAB_U, AS_TAB_G,
+                                        AS_TAB_F, AS_TAB_D, AS_TAB_H2, AS_TAB_Y};
     char plain[16];
     size_t n = 0, used = 0, i, k;
     long head = -1, h;
@@ -150,12 +161,51 @@ static size_t block_name(const char *p, const char *end, as_printed *it)
         it->input = id;
         return n;
     }
+    if ((id = as_tab_lookup(plain, used, 0)) < 0)
+        return 0;
     for (i = 0; i < sizeof out / sizeof out[0]; i++)
-        if (strcmp(plain, out[i]) == 0 && (head < 0 || kinds[i] < AS_PR_C)) {
-            it->what = kinds[i];
+        if (out[i].tab == (as_tab)id &&
+            (head < 0 || out[i].what < AS_PR_C || out[i].what >= AS_PR_QR)) {
+            it->what = out[i].what;
             it->head = head;
             return n;
         }
+    for (i = 0; head < 0 && i < sizeof block_tabs / sizeof block_tabs[0]; i++)
+        if (block_tabs[i] == (as_tab)id) {
+            it->what = AS_PR_BLOCK;
+            it->tab = (int)block_tabs[i];
+            return n;
+        }
+    return 0;
+}
+
+/* Bytes of the name of a norm's sub-step at p, as the book writes it (μ, σ², x̂, the
+ * divisor √(σ²+ε), σ+ε or rms) or in ASCII (mu, var, div, xhat), when "=" or "≈"
+ * follows; *what gets which. 0 when p holds none. */
+static size_t norm_name(const char *p, const char *end, as_printed_what *what)
+{
+    static const struct {
+        const char *name;
+        as_printed_what what;
+    } names[] = {
+        {"\xE2\x88\x9A(\xCF\x83\xC2\xB2+\xCE\xB5)", AS_PR_DIV}, /* √(σ²+ε) */
+        {"\xCF\x83+\xCE\xB5", AS_PR_DIV},                         /* σ+ε */
+        {"\xCF\x83\xC2\xB2", AS_PR_VAR},                          /* σ² */
+        {"\xCE\xBC", AS_PR_MEAN},                                 /* μ */
+        {"x\xCC\x82", AS_PR_XHAT},                                /* x̂ */
+        {"rms", AS_PR_DIV}, {"mu", AS_PR_MEAN}, {"var", AS_PR_VAR}, {"div", AS_PR_DIV},
+        {"xhat", AS_PR_XHAT},
+    };
+    size_t i, n;
+
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        n = strlen(names[i].name);
+        if ((size_t)(end - p) >= n && memcmp(p, names[i].name, n) == 0 &&
+            equals(p + n, end) != NULL) {
+            *what = names[i].what;
+            return n;
+        }
+    }
     return 0;
 }
 
@@ -184,6 +234,26 @@ static int number_row(const char *p, const char *end)
 }
 
 /* ------------------------------------------------------------------ the items ---- */
+
+/* Nonzero for a norm's sub-step with one number per token (μ, σ², the divisor), which
+ * the book may print as one row. */
+static int one_per_token(as_printed_what what)
+{
+    return what == AS_PR_MEAN || what == AS_PR_VAR || what == AS_PR_DIV;
+}
+
+/* Nonzero for a printed item the book may print as one row in single brackets: a norm's
+ * numbers per token, a bias or a norm's γ or β (bup = [0, 0.5]), as the input allows. */
+static int one_row(const as_printed *it)
+{
+    const int id = it->input;
+
+    if (it->what != AS_PR_INPUT)
+        return one_per_token(it->what);
+    return id == AS_BQ || id == AS_BK || id == AS_BV || id == AS_BO ||
+           (id >= AS_LN1_G && id <= AS_LNF_B) || id == AS_BUP || id == AS_BDOWN;
+}
+
 
 /* A new item of kind proto (its name as the book writes it: n bytes at name) at place at.
  * Returns its index, or -1 with the error set when memory ran out. */
@@ -220,12 +290,14 @@ static int open_item(as_reader *r, const as_printed *proto, const char *name, si
 
     if (i < 0)
         return -1;
-    if (proto->row >= 0 || proto->col >= 0)
+    if (proto->row >= 0 || proto->col >= 0 || one_row(proto))
         flags |= AS_RD_ONE_ROW;
     r->c.p = p;
     return as_reader_open(r, (int)i, proto->what == AS_PR_INPUT
                                          ? as_mat_name((as_mat_id)proto->input)
-                                         : kind_name[proto->what], flags);
+                                         : proto->what == AS_PR_BLOCK
+                                               ? as_tab_get((as_tab)proto->tab)->name
+                                               : kind_name[proto->what], flags);
 }
 
 /* One number at p, the whole of item proto (named by n bytes at name): 1 when it was
@@ -265,11 +337,15 @@ static const char *block_at(const as_cursor *c, as_printed *it, size_t *n)
 
     memset(it, 0, sizeof *it);
     it->row = it->col = it->head = -1;
-    if ((*n = block_name(c->p, c->end, it)) == 0 ||
-        (q = equals(c->p + *n, c->end)) == NULL)
+    if ((*n = norm_name(c->p, c->end, &it->what)) == 0 &&
+        (*n = block_name(c->p, c->end, it)) == 0)
+        return NULL;
+    if ((q = equals(c->p + *n, c->end)) == NULL)
         return NULL;
     after.p = q;
     table = as_reader_formula_table(&after);
+    if (table != NULL && *blanks(table + 1, c->end) != '[' && one_row(it))
+        return table; /* μ = [0.25, 0.5, 1], bup = [0, 0.5]: one row */
     if (table == NULL || *blanks(table + 1, c->end) != '[')
         return NULL; /* Q = X @ Wq     输入表示 × 查询参数表: a formula, no table */
     return table;
@@ -512,6 +588,50 @@ static int walk_line(as_reader *r)
     return 0;
 }
 
+/* ------------------------------------------------------------------ settings ---- */
+
+/* The settings a chapter may state, those that change what is computed (SPEC §2). */
+static const char *const chapter_settings[] = {
+    "mask", "heads", "kv_heads", "layout", "scale", "positions", "rope_base", "rope",
+    "block", "norm", "norm_eps", "norm_style", "ffn",
+};
+
+/* A line that is a setting ("block: pre"): kept in ch->settings on its own line
+ * number, for the one settings reader. 1 when it was one, 0 when not, -1 with the error
+ * set. */
+static int setting_line(as_reader *r)
+{
+    as_chapter *ch = ((ctx *)r->ctx)->ch;
+    const char *p = r->c.p, *e = line_end(&r->c), *q;
+    const int line = as_reader_pos(r, p).line;
+    size_t i, k, lines = 0, need;
+    char *grown;
+
+    for (i = 0; i < sizeof chapter_settings / sizeof chapter_settings[0]; i++) {
+        k = strlen(chapter_settings[i]);
+        if ((size_t)(e - p) > k && memcmp(p, chapter_settings[i], k) == 0 &&
+            *(q = blanks(p + k, e)) == ':')
+            break;
+    }
+    if (i == sizeof chapter_settings / sizeof chapter_settings[0])
+        return 0;
+    for (k = 0; k < ch->settings_len; k++)
+        lines += ch->settings[k] == '\n';
+    need = ch->settings_len + (size_t)(line - 1 > (int)lines ? line - 1 - (int)lines : 0) +
+           (size_t)(e - p) + 2;
+    if ((grown = realloc(ch->settings, need)) == NULL)
+        return as_reader_fail_memory(r, p);
+    ch->settings = grown;
+    for (; (int)lines < line - 1; lines++)
+        ch->settings[ch->settings_len++] = '\n';
+    memcpy(ch->settings + ch->settings_len, p, (size_t)(e - p));
+    ch->settings_len += (size_t)(e - p);
+    ch->settings[ch->settings_len++] = '\n';
+    ch->settings[ch->settings_len] = '\0';
+    as_cursor_skip_line(&r->c);
+    return 1;
+}
+
 /* ------------------------------------------------------------------ the hooks ---- */
 
 /* The reader's hook: first on a line, anything but a row piece (a block, a walk-through
@@ -546,7 +666,7 @@ static int statement(as_reader *r, int first)
     if ((rc = cell_end(r)) != 0)
         return rc < 0 ? -1 : 0;
     x->cell = -1;
-    if ((rc = walk_line(r)) != 0)
+    if ((rc = walk_line(r)) != 0 || (rc = setting_line(r)) != 0)
         return rc < 0 ? -1 : 0;
     return prose_line(r);
 }
@@ -600,5 +720,6 @@ void as_chapter_free(as_chapter *ch)
     }
     free(ch->item);
     free(ch->path);
+    free(ch->settings);
     memset(ch, 0, sizeof *ch);
 }

@@ -417,10 +417,38 @@ static int slice_of(as_reader *r, const load_req *q, size_t ndim, uint64_t rows,
     return 0;
 }
 
+/* Keeps the place of the tensor q asks for in ref instead of reading it (ref's file and
+ * name copied): b gets the slice's shape and no values. 0, or -1 (memory). */
+static int keep_ref(as_reader *r, as_rd_matrix *b, const char *path, const load_req *q,
+                    const as_tensor_slice *s, as_load_ref *ref)
+{
+    ref->path = malloc(strlen(path) + 1);
+    ref->member = q->member != NULL ? malloc(q->member_n + 1) : NULL;
+    if (ref->path == NULL || (q->member != NULL && ref->member == NULL)) {
+        as_load_ref_free(ref);
+        return as_reader_err_pos(r, NULL, q->at, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    }
+    strcpy(ref->path, path);
+    if (q->member != NULL) {
+        memcpy(ref->member, q->member, q->member_n);
+        ref->member[q->member_n] = '\0';
+    }
+    ref->member_n = q->member_n;
+    ref->r0 = s->r0, ref->c0 = s->c0;
+    ref->rows = b->rows = (size_t)(s->r1 - s->r0);
+    ref->cols = b->cols = (size_t)(s->c1 - s->c0);
+    ref->at = q->at;
+    b->v = NULL;
+    b->cap = 0;
+    return 0;
+}
+
 /* Reads the tensor q asks for from the binary file path (open as fd, or in mem[0..size))
- * into b. 0, or -1 with the error set at the file's name in the input. */
+ * into b; with ref (and a file open as fd), only its place, into ref (keep_ref). 0, or
+ * -1 with the error set at the file's name in the input. */
 static int load_tensor(as_reader *r, as_rd_matrix *b, const char *path, int fd,
-                       const unsigned char *mem, uint64_t size, const load_req *q)
+                       const unsigned char *mem, uint64_t size, const load_req *q,
+                       as_load_ref *ref)
 {
     as_tensor_where where = {r->err, r->path, q->at.line, q->at.col};
     as_tensor_file f;
@@ -437,8 +465,13 @@ static int load_tensor(as_reader *r, as_rd_matrix *b, const char *path, int fd,
         as_tensor_matrix_shape(&f, t, &rows, &cols) != 0)
         goto done;
     as_tensor_shape_text(shape, sizeof shape, t);
-    if (slice_of(r, q, t->ndim, rows, cols, shape, &s) != 0 ||
-        as_tensor_read(&f, t, s, (b->flags & AS_RD_NEG_INF) != 0, &v) != 0)
+    if (slice_of(r, q, t->ndim, rows, cols, shape, &s) != 0)
+        goto done;
+    if (ref != NULL && mem == NULL) {
+        rc = keep_ref(r, b, path, q, &s, ref);
+        goto done;
+    }
+    if (as_tensor_read(&f, t, s, (b->flags & AS_RD_NEG_INF) != 0, &v) != 0)
         goto done;
     b->v = v;
     b->rows = (size_t)(s.r1 - s.r0);
@@ -452,7 +485,8 @@ done:
 
 /* The file at path when it is a binary weight file: 1 when it is not (or cannot be
  * opened: the text reading says why), else as load_tensor(). */
-static int load_binary(as_reader *r, as_rd_matrix *b, const char *path, const load_req *q)
+static int load_binary(as_reader *r, as_rd_matrix *b, const char *path, const load_req *q,
+                       as_load_ref *ref)
 {
     unsigned char head[9];
     struct stat st;
@@ -463,7 +497,7 @@ static int load_binary(as_reader *r, as_rd_matrix *b, const char *path, const lo
         return 1;
     if ((got = pread(fd, head, sizeof head, 0)) > 0 &&
         as_tensor_sniff(head, (size_t)got, (uint64_t)st.st_size) != AS_TF_NONE)
-        rc = load_tensor(r, b, path, fd, NULL, (uint64_t)st.st_size, q);
+        rc = load_tensor(r, b, path, fd, NULL, (uint64_t)st.st_size, q, ref);
     close(fd);
     return rc;
 }
@@ -502,7 +536,7 @@ static int slice_text(as_reader *r, as_rd_matrix *b, const load_req *q)
 /* Reads the file at path into b: a binary weight file (*binary set) as load_tensor()
  * does, else a text file. 0, or -1 with the error set. */
 static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load_req *q,
-                     int *binary)
+                     int *binary, as_load_ref *ref)
 {
     as_reader file;
     char *text = NULL, why[128];
@@ -510,7 +544,7 @@ static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load
     int e, rc;
 
     *binary = 1;
-    if ((rc = load_binary(r, b, path, q)) != 1)
+    if ((rc = load_binary(r, b, path, q, ref)) != 1)
         return rc;
     *binary = 0;
     if ((rc = load_quick(path, b, 1)) == 0 || (rc == 1 && load_quick(path, b, 0) == 0))
@@ -522,7 +556,7 @@ static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load
                                  path, as_msg_errno(why, sizeof why, r->err->lang, e));
     as_reader_init(&file, path, r->err, NULL, NULL);
     if ((*binary = as_tensor_sniff((const unsigned char *)text, len, len) != AS_TF_NONE))
-        rc = load_tensor(r, b, path, -1, (const unsigned char *)text, len, q); /* the fuzzers' files */
+        rc = load_tensor(r, b, path, -1, (const unsigned char *)text, len, q, NULL); /* the fuzzers' files */
     else
         rc = load_text(&file, b, text, len);
     free(text);
@@ -532,14 +566,14 @@ static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load
 /* The file q names, of the input read by r: errors about the file as a whole, and about
  * a binary file's insides, at its name in the input; errors inside a text file at its own
  * lines. */
-static int load_matrix(as_reader *r, as_rd_matrix *b, const load_req *q)
+static int load_matrix(as_reader *r, as_rd_matrix *b, const load_req *q, as_load_ref *ref)
 {
     char *path = resolve(r->path, q->name, q->n);
     int binary = 0, rc;
 
     if (path == NULL)
         return as_reader_err_pos(r, NULL, q->at, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
-    rc = read_file(r, b, path, q, &binary);
+    rc = read_file(r, b, path, q, &binary, ref);
     if (rc == 0 && !binary && q->member != NULL) {
         rc = as_reader_err_pos(r, NULL, q->member_at, AS_RD_NO_HINT, AS_MSG_BIN_ONE_ONLY, path);
         as_error_hint_msg(r->err, AS_MSG_BIN_ONE_ONLY_HINT, path);
@@ -636,7 +670,8 @@ static int slice_syntax(as_reader *r, load_req *q)
     return as_reader_err_at(r, c->p, AS_MSG_LD_SLICE_HINT, AS_MSG_LD_SLICE_SYNTAX, text);
 }
 
-int as_load_statement(as_reader *r, as_rd_matrix *m)
+/* load("file"[, "tensor"])[slice] at the cursor into m, or with ref only its place. */
+static int statement(as_reader *r, as_rd_matrix *m, as_load_ref *ref)
 {
     as_cursor *c = &r->c;
     load_req q;
@@ -661,8 +696,61 @@ int as_load_statement(as_reader *r, as_rd_matrix *m)
     c->p++;
     if (c->p < c->end && *c->p == '[' && slice_syntax(r, &q) != 0)
         return -1;
-    if (load_matrix(r, m, &q) != 0)
+    if (load_matrix(r, m, &q, ref) != 0)
         return -1;
     r->closed_here = m->name;
     return 0;
+}
+
+int as_load_statement(as_reader *r, as_rd_matrix *m)
+{
+    return statement(r, m, NULL);
+}
+
+int as_load_statement_ref(as_reader *r, as_rd_matrix *m, as_load_ref *ref)
+{
+    memset(ref, 0, sizeof *ref);
+    return statement(r, m, ref);
+}
+
+int as_load_ref_rows(const as_load_ref *ref, const char *input_path, as_error *err,
+                     const size_t *rows, size_t n, double *out)
+{
+    as_tensor_where where = {err, input_path, ref->at.line, ref->at.col};
+    as_tensor_file f;
+    const as_tensor *t;
+    uint64_t tr, tc;
+    size_t k;
+    double *row;
+    int rc = -1;
+
+    if (as_tensor_open_path(&f, ref->path, where) != 0)
+        return -1;
+    if ((t = as_tensor_find(&f, ref->member, ref->member_n)) == NULL ||
+        as_tensor_matrix_shape(&f, t, &tr, &tc) != 0)
+        goto done;
+    if (tr < ref->r0 + ref->rows || tc < ref->c0 + ref->cols) { /* changed since it was indexed */
+        as_error_msg(err, input_path, ref->at.line, ref->at.col, AS_MSG_LD_CANNOT_LOAD, ref->path,
+                     as_msg_text(err->lang, AS_MSG_LD_CHANGED));
+        goto done;
+    }
+    for (k = 0; k < n; k++) {
+        const as_tensor_slice s = {ref->r0 + rows[k], ref->r0 + rows[k] + 1, ref->c0,
+                                   ref->c0 + ref->cols};
+        if (as_tensor_read(&f, t, s, 0, &row) != 0)
+            goto done;
+        memcpy(out + k * ref->cols, row, ref->cols * sizeof *row);
+        free(row);
+    }
+    rc = 0;
+done:
+    as_tensor_close(&f);
+    return rc;
+}
+
+void as_load_ref_free(as_load_ref *ref)
+{
+    free(ref->path);
+    free(ref->member);
+    memset(ref, 0, sizeof *ref);
 }

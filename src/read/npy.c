@@ -94,6 +94,8 @@ static int descr(hdr *h)
     t->dtype_name[n] = '\0';
     t->dtype = AS_DT_OTHER;
     t->itemsize = (unsigned)atoi(t->dtype_name + strcspn(t->dtype_name, "0123456789"));
+    if (strchr(t->dtype_name, 'U') != NULL)
+        t->itemsize *= 4; /* '<U3': three characters of UCS-4, 12 bytes (numpy's itemsize) */
     for (i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(t->dtype_name, known[i].name) == 0) {
             t->dtype = known[i].dt;

@@ -25,8 +25,9 @@ static int is_letter(char ch)
 }
 
 static const char *const mat_names[AS_NMAT] = {
-    "X", "Xkv", "Wq", "Wk", "Wv", "Wo", "bq", "bk", "bv", "bo", "M", "dO", "target",
-    "ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b", "Wup", "bup", "Wdown", "bdown", "Wgate"};
+    "X", "Xkv", "Wq", "Wk", "Wv", "Wo", "bq", "bk", "bv", "bo", "M", "dO", "target", "E", "P",
+    "ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b", "Wup", "bup", "Wdown", "bdown", "Wgate",
+    "Wout"};
 
 /* The text of message id in the language of the parser's error record. */
 #define T(ps, id) as_msg_text((ps)->r.err->lang, id)
@@ -60,7 +61,7 @@ static int block_name(const char *name, size_t len)
 {
     int id;
 
-    for (id = AS_LN1_G; id < AS_NMAT; id++) {
+    for (id = AS_LN1_G; id <= AS_WOUT; id++) {
         const char *s = mat_names[id];
         const size_t n = strlen(s);
         if (len == n && strncmp(name, s, n) == 0)
@@ -83,6 +84,8 @@ int as_mat_lookup(const char *name, size_t len)
         return AS_DO; /* the gradient of O: case matters, do is no name */
     if (name != NULL && len == 6 && strncmp(name, "target", 6) == 0)
         return AS_TARGET;
+    if (name != NULL && len == 1 && (name[0] == 'E' || name[0] == 'P'))
+        return name[0] == 'E' ? AS_E : AS_P; /* the embedding's tables: case matters */
     if (name != NULL && (block = block_name(name, len)) >= 0)
         return block;
     if (name == NULL || len == 0 || len > 4)
@@ -117,18 +120,22 @@ static unsigned flags_of(as_mat_id id)
 
 enum { SET_TITLE, SET_TOKENS, SET_KV_TOKENS, SET_MASK, SET_HEADS, SET_LAYOUT, SET_SCALE,
        SET_KV_HEADS, SET_LOSS, SET_ASK, SET_POSITIONS, SET_ROPE_BASE, SET_ROPE, SET_BLOCK,
-       SET_NORM, SET_NORM_EPS, SET_NORM_STYLE, SET_FFN, NSET };
+       SET_NORM, SET_NORM_EPS, SET_NORM_STYLE, SET_FFN, SET_IDS,
+       SET_HEAD, SET_TEMPERATURE, SET_TOP_K, SET_TOP_P, SET_SAMPLE, NSET };
 
 static const char *const set_names[NSET] = {"title", "tokens", "kv_tokens", "mask",
                                             "heads", "layout", "scale", "kv_heads", "loss",
                                             "ask", "positions", "rope_base", "rope", "block",
-                                            "norm", "norm_eps", "norm_style", "ffn"};
+                                            "norm", "norm_eps", "norm_style", "ffn", "ids",
+                                            "head", "temperature", "top_k", "top_p",
+                                            "sample"};
 
 /* A value of each setting, for the hint when the value is missing. */
 static const char *const set_examples[NSET] = {"F11", "我 爱", "我 爱", "causal", "1", "book",
                                                "auto", "1", "sum", "Q K V QKT S A O", "rope",
                                                "10000", "half", "pre", "layer", "1e-5",
-                                               "torch", "gelu_tanh"};
+                                               "torch", "gelu_tanh", "40 1842 345", "tied",
+                                               "0.7", "40", "0.9", "greedy"};
 
 /* The hint for an unknown word: "did you mean X?" when one of names is near it, else
  * the hint `otherwise`, into hint[size]. */
@@ -170,6 +177,8 @@ static int setting_lookup(const char *s, size_t n)
 typedef struct parser {
     as_reader r;           /* the input's text and the matrices open in it */
     as_input *in;
+    as_load_ref ref[2];    /* E and P when load() named a binary file: read after the
+                              parse, only the rows ids take (embed) */
     int set_line[NSET];    /* line of each setting given, 0 while not given */
     size_t statements;
 } parser;
@@ -240,6 +249,45 @@ static int set_labels(parser *ps, as_tokens *t, const char *v, const char *e, as
         t->label[i] = dup_n(p, (size_t)(label_end(p, e) - p));
         if (t->label[i++] == NULL)
             return as_reader_fail_memory(&ps->r, p);
+    }
+    return 0;
+}
+
+/* ids: whitespace-separated row numbers of E, each with its place, counted first. */
+static int set_ids(parser *ps, const char *v, const char *e, as_pos key)
+{
+    as_embedding *emb = &ps->in->emb;
+    const char *p = v, *w;
+    size_t count = 0, k;
+    char q[64];
+
+    for (p = v; p < e; p = label_end(p, e)) {
+        while ((k = as_lex_blank(p, e)) > 0)
+            p += k;
+        if (p < e && count++ == AS_MAX_DIM)
+            return as_reader_err_at(&ps->r, p, AS_MSG_EMB_ID_HINT, AS_MSG_EMB_TOO_MANY,
+                                    AS_MAX_DIM);
+    }
+    emb->ids = calloc(count, sizeof *emb->ids);
+    emb->at = calloc(count, sizeof *emb->at);
+    if (emb->ids == NULL || emb->at == NULL)
+        return as_reader_fail_memory(&ps->r, v);
+    emb->pos = key;
+    for (p = v; p < e; p = label_end(p, e)) {
+        while ((k = as_lex_blank(p, e)) > 0)
+            p += k;
+        if (p == e)
+            break;
+        emb->at[emb->count] = as_reader_pos(&ps->r, p);
+        for (w = p; w < label_end(p, e); w++) {
+            if (*w < '0' || *w > '9') {
+                as_lex_quote(q, sizeof q, p, (size_t)(label_end(p, e) - p));
+                return as_reader_err_at(&ps->r, p, AS_MSG_EMB_ID_HINT, AS_MSG_EMB_NOT_ID, q);
+            }
+            if (emb->ids[emb->count] < ((size_t)1 << 40)) /* past any E: stops growing */
+                emb->ids[emb->count] = emb->ids[emb->count] * 10 + (size_t)(*w - '0');
+        }
+        emb->count++;
     }
     return 0;
 }
@@ -458,6 +506,80 @@ static int set_norm_eps(parser *ps, const char *v, const char *e, as_pos key)
     return 0;
 }
 
+/* ---- the output head and the draw (SPEC §19) ---- */
+
+/* head: tied (the embedding table E) | Wout (a table of its own). */
+static int set_head(parser *ps, const char *v, const char *e, as_pos key)
+{
+    static const char *const words[] = {"tied", "Wout"};
+    const size_t len = (size_t)(e - v);
+
+    if (as_lex_word_is(v, len, "tied") || as_lex_word_is(v, len, "wout") ||
+        as_lex_word_is(v, len, "w_out")) {
+        ps->in->out.head = as_lex_word_is(v, len, "tied") ? AS_HEAD_TIED : AS_HEAD_WOUT;
+        ps->in->out.head_pos = key;
+        return 0;
+    }
+    return unknown_word(&ps->r, as_reader_pos(&ps->r, v), AS_MSG_PS_HEAD_UNKNOWN, v, len, words, 2,
+                        AS_MSG_PS_HEAD_HINT);
+}
+
+/* temperature: T > 0, top_p: P in (0, 1]. */
+static int set_head_number(parser *ps, int which, const char *v, const char *e, as_pos key)
+{
+    as_head_settings *o = &ps->in->out;
+    double x;
+
+    if (which == SET_TEMPERATURE) {
+        if (bounded_number(ps, v, e, 0, 0, AS_MSG_PS_TEMPERATURE_BAD, AS_MSG_PS_TEMPERATURE_HINT,
+                           &x) != 0)
+            return -1;
+        o->temperature = x, o->temperature_set = 1, o->temperature_pos = key;
+        return 0;
+    }
+    if (bounded_number(ps, v, e, 0, 0, AS_MSG_PS_TOP_P_BAD, AS_MSG_PS_TOP_P_HINT, &x) != 0)
+        return -1;
+    if (x > 1) {
+        char q[64];
+        as_lex_quote(q, sizeof q, v, (size_t)(e - v));
+        return as_reader_err_at(&ps->r, v, AS_MSG_PS_TOP_P_HINT, AS_MSG_PS_TOP_P_BAD, q);
+    }
+    o->top_p = x, o->top_p_pos = key;
+    return 0;
+}
+
+/* top_k: K >= 1 (whether K fits the vocabulary, model.c checks). */
+static int set_top_k(parser *ps, const char *v, const char *e, as_pos key)
+{
+    ps->in->out.top_k_pos = key;
+    return positive_whole(ps, v, e, &ps->in->out.top_k, AS_MSG_PS_WHAT_TOP_K, AS_MSG_PS_TOP_K_HINT,
+                          AS_MSG_PS_TOP_K_HINT);
+}
+
+/* sample: greedy | SEED, a whole number 0 .. 2^64-1 that seeds the project's PRNG. */
+static int set_sample(parser *ps, const char *v, const char *e, as_pos key)
+{
+    as_head_settings *o = &ps->in->out;
+    unsigned long long seed = 0;
+    const char *p;
+    char q[64];
+
+    o->sample_set = 1;
+    o->sample_pos = key;
+    if (as_lex_word_is(v, (size_t)(e - v), "greedy"))
+        return 0;
+    as_lex_quote(q, sizeof q, v, (size_t)(e - v));
+    for (p = v; p < e; p++) {
+        const unsigned digit = (unsigned)(*p - '0');
+        if (*p < '0' || *p > '9' || seed > (18446744073709551615ull - digit) / 10)
+            return as_reader_err_at(&ps->r, v, AS_MSG_PS_SAMPLE_HINT, AS_MSG_PS_SAMPLE_BAD, q);
+        seed = seed * 10 + digit;
+    }
+    o->seeded = 1;
+    o->seed = seed;
+    return 0;
+}
+
 /* mask: causal | none | window W, layout: book | torch. */
 static int set_word(parser *ps, int which, const char *v, const char *e, as_pos key)
 {
@@ -544,6 +666,17 @@ static int set_value(parser *ps, int which, const char *v, const char *e, as_pos
         return set_choice(ps, which, v, e, key);
     case SET_NORM_EPS:
         return set_norm_eps(ps, v, e, key);
+    case SET_IDS:
+        return set_ids(ps, v, e, key);
+    case SET_HEAD:
+        return set_head(ps, v, e, key);
+    case SET_TEMPERATURE:
+    case SET_TOP_P:
+        return set_head_number(ps, which, v, e, key);
+    case SET_TOP_K:
+        return set_top_k(ps, v, e, key);
+    case SET_SAMPLE:
+        return set_sample(ps, v, e, key);
     default:
         return set_word(ps, which, v, e, key);
     }
@@ -614,7 +747,8 @@ static int load_into(parser *ps, as_mat_id id)
     m.id = (int)id;
     m.name = as_mat_name(id);
     m.flags = flags_of(id);
-    if (as_load_statement(&ps->r, &m) != 0) {
+    if ((id == AS_E || id == AS_P ? as_load_statement_ref(&ps->r, &m, &ps->ref[id - AS_E])
+                                  : as_load_statement(&ps->r, &m)) != 0) {
         free(m.v);
         return -1;
     }
@@ -730,6 +864,165 @@ static int statement_hook(as_reader *r, int first)
 
 static const as_reader_hooks hooks = {at_statement, statement_hook, store};
 
+/* ------------------------------------------------------------------ ids: X = E[ids] + P[0:n] ---- */
+
+/* rows[0..n) of the matrix nm (read whole, or when ref names a binary file only those
+ * rows, read now) in place of nm's own values: [n, cols]. 0, or -1 with the error set. */
+static int keep_rows(parser *ps, as_named *nm, const as_load_ref *ref, const size_t *rows,
+                     size_t n)
+{
+    const size_t cols = nm->m.cols;
+    as_matrix kept;
+    size_t k;
+
+    if (as_matrix_init(&kept, n, cols) != 0)
+        return as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    if (ref->path != NULL) {
+        if (as_load_ref_rows(ref, ps->r.path, ps->r.err, rows, n, kept.v) != 0) {
+            as_matrix_free(&kept);
+            return -1;
+        }
+    } else {
+        for (k = 0; k < n; k++)
+            memcpy(kept.v + k * cols, nm->m.v + rows[k] * cols, cols * sizeof *kept.v);
+    }
+    as_matrix_free(&nm->m);
+    nm->m = kept;
+    return 0;
+}
+
+/* With head: (SPEC §19), every row of nm (read now when ref names a binary file) into
+ * whole: a tied head's logits read all of E, generate appends any row of E and P. 0 (also
+ * when nm is not given), or -1 with the error set. */
+static int keep_whole(parser *ps, const as_named *nm, const as_load_ref *ref, as_matrix *whole)
+{
+    size_t *rows, k;
+    int rc;
+
+    if (!nm->given)
+        return 0;
+    if (ref->path == NULL)
+        return as_matrix_copy(whole, &nm->m) == 0
+                   ? 0
+                   : as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    if (as_matrix_init(whole, nm->m.rows, nm->m.cols) != 0 ||
+        (rows = malloc((nm->m.rows ? nm->m.rows : 1) * sizeof *rows)) == NULL) {
+        as_matrix_free(whole);
+        return as_reader_err_pos(&ps->r, NULL, nm->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    }
+    for (k = 0; k < nm->m.rows; k++)
+        rows[k] = k;
+    rc = as_load_ref_rows(ref, ps->r.path, ps->r.err, rows, nm->m.rows, whole->v);
+    free(rows);
+    return rc;
+}
+
+/* The checks of ids against E and P (SPEC §16): 0, or -1 with the error at the place
+ * that is wrong. */
+static int embed_check(parser *ps)
+{
+    const as_input *in = ps->in;
+    const as_named *E = &in->mat[AS_E], *P = &in->mat[AS_P], *X = &in->mat[AS_X];
+    const as_embedding *emb = &in->emb;
+    size_t k;
+
+    if (emb->ids == NULL && in->out.head != AS_HEAD_NONE && E->given && !P->given)
+        return 0; /* E for the output head alone (SPEC §19): its rows are the vocabulary */
+    if (emb->ids == NULL && (E->given || P->given)) {
+        const char *name = E->given ? "E" : "P";
+        as_reader_err_pos(&ps->r, NULL, E->given ? E->pos : P->pos, AS_RD_NO_HINT,
+                          AS_MSG_EMB_NO_IDS, name);
+        as_error_hint_msg(ps->r.err, AS_MSG_EMB_NO_IDS_HINT, name);
+        return -1;
+    }
+    if (emb->ids == NULL)
+        return 0;
+    if (!E->given)
+        return as_reader_err_pos(&ps->r, NULL, emb->pos, AS_MSG_EMB_NO_E_HINT, AS_MSG_EMB_NO_E);
+    if (X->given)
+        return as_reader_err_pos(&ps->r, NULL, X->pos, AS_MSG_EMB_WITH_X_HINT, AS_MSG_EMB_WITH_X);
+    if (P->given && P->m.cols != E->m.cols)
+        return as_reader_err_pos(&ps->r, NULL, P->pos, AS_MSG_EMB_WIDTHS_HINT, AS_MSG_EMB_WIDTHS,
+                                 E->m.cols, P->m.cols);
+    for (k = 0; k < emb->count; k++)
+        if (emb->ids[k] >= E->m.rows)
+            return as_reader_err_pos(&ps->r, NULL, emb->at[k], AS_MSG_EMB_ID_OUTSIDE_HINT,
+                                     AS_MSG_EMB_ID_OUTSIDE, emb->ids[k], E->m.rows, E->m.rows - 1);
+    if (P->given && emb->count > P->m.rows)
+        return as_reader_err_pos(&ps->r, NULL, emb->at[P->m.rows], AS_MSG_EMB_TOO_LONG_HINT,
+                                 AS_MSG_EMB_TOO_LONG, emb->count, P->m.rows, P->m.rows - 1);
+    return 0;
+}
+
+/* tokens: default to the ids, as written. */
+static int ids_as_tokens(parser *ps)
+{
+    as_tokens *t = &ps->in->tokens;
+    const as_embedding *emb = &ps->in->emb;
+    char num[24];
+    size_t k;
+
+    if (t->count > 0)
+        return 0;
+    if ((t->label = calloc(emb->count, sizeof *t->label)) == NULL)
+        return as_reader_err_pos(&ps->r, NULL, emb->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    t->count = emb->count; /* calloc'd: as_input_free() copes with a half-filled list */
+    t->pos = emb->pos;
+    for (k = 0; k < emb->count; k++) {
+        snprintf(num, sizeof num, "%zu", emb->ids[k]);
+        if ((t->label[k] = dup_n(num, strlen(num))) == NULL)
+            return as_reader_err_pos(&ps->r, NULL, emb->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+    }
+    return 0;
+}
+
+/* ids: with E (and P): only the rows taken are kept, and X = E[ids] + P[0:n] is the
+ * input's X (the first step of the walk; SPEC §16, F05). 0, or -1 with the error set. */
+static int embed(parser *ps)
+{
+    as_input *in = ps->in;
+    as_named *E = &in->mat[AS_E], *P = &in->mat[AS_P], *X = &in->mat[AS_X];
+    as_embedding *emb = &in->emb;
+    const size_t n = emb->count;
+    size_t *first = NULL, k;
+    int rc = -1;
+
+    if (embed_check(ps) != 0)
+        return -1;
+    if (in->out.head != AS_HEAD_NONE &&
+        (keep_whole(ps, E, &ps->ref[0], &emb->table) != 0 ||
+         keep_whole(ps, P, &ps->ref[1], &emb->positions) != 0))
+        return -1;
+    if (emb->ids == NULL)
+        return 0;
+    emb->vocab = E->m.rows;
+    emb->context = P->given ? P->m.rows : 0;
+    if (keep_rows(ps, E, &ps->ref[0], emb->ids, n) != 0)
+        return -1;
+    if (P->given) {
+        if ((first = malloc(n * sizeof *first)) == NULL)
+            return as_reader_err_pos(&ps->r, NULL, P->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+        for (k = 0; k < n; k++)
+            first[k] = k;
+        if (keep_rows(ps, P, &ps->ref[1], first, n) != 0)
+            goto done;
+    }
+    if (as_matrix_init(&X->m, n, E->m.cols) != 0) {
+        as_reader_err_pos(&ps->r, NULL, emb->pos, AS_RD_NO_HINT, AS_MSG_RD_OUT_OF_MEMORY);
+        goto done;
+    }
+    if (P->given)
+        as_residual_add(X->m.v, E->m.v, P->m.v, n * E->m.cols);
+    else
+        memcpy(X->m.v, E->m.v, n * E->m.cols * sizeof *X->m.v);
+    X->given = 1;
+    X->pos = emb->pos;
+    rc = ids_as_tokens(ps);
+done:
+    free(first);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ entry points ---- */
 
 static int parse_all(parser *ps, const char *text, size_t len)
@@ -742,7 +1035,7 @@ static int parse_all(parser *ps, const char *text, size_t len)
         return -1;
     if (ps->statements == 0)
         return as_reader_err_pos(&ps->r, NULL, no_pos, AS_MSG_PS_NEED_HINT, AS_MSG_PS_NO_STATEMENTS);
-    return 0;
+    return embed(ps);
 }
 
 int as_parse_text(as_input *in, const char *text, size_t len, const char *path, as_error *err)
@@ -766,9 +1059,13 @@ int as_parse_text(as_input *in, const char *text, size_t len, const char *path, 
     }
     if (parse_all(&ps, text, len) != 0)
         goto fail;
+    as_load_ref_free(&ps.ref[0]);
+    as_load_ref_free(&ps.ref[1]);
     return 0;
 fail:
     as_reader_drop(&ps.r);
+    as_load_ref_free(&ps.ref[0]);
+    as_load_ref_free(&ps.ref[1]);
     as_input_free(in);
     return -1;
 }
@@ -800,6 +1097,10 @@ void as_input_free(as_input *in)
     for (i = 0; in->tokens.label != NULL && i < in->tokens.count; i++)
         free(in->tokens.label[i]);
     free(in->tokens.label);
+    free(in->emb.ids);
+    free(in->emb.at);
+    as_matrix_free(&in->emb.table);
+    as_matrix_free(&in->emb.positions);
     for (i = 0; in->kv_tokens.label != NULL && i < in->kv_tokens.count; i++)
         free(in->kv_tokens.label[i]);
     free(in->kv_tokens.label);

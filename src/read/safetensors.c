@@ -101,6 +101,7 @@ static int unicode_escape(js *j, unsigned *u)
 static int js_string(js *j, char **s, size_t *n)
 {
     static const char plain[] = "\"\\/bfnrt", real[] = "\"\\/\b\f\n\r\t";
+    const char *q, *bad;
     char *w, *at;
     unsigned u;
 
@@ -108,6 +109,12 @@ static int js_string(js *j, char **s, size_t *n)
     if (j->p >= j->end || *j->p != '"')
         return js_fail(j, AS_MSG_BIN_JSON_STRING);
     *s = w = ++j->p;
+    /* its bytes are UTF-8 before they are decoded (which writes over them, and whose \u
+     * escapes give only whole characters): an error quotes the text as the file has it */
+    for (q = j->p; q < j->end && *q != '"'; q += *q == '\\' && q + 1 < j->end ? 2 : 1)
+        ;
+    if ((bad = as_lex_bad_byte(j->p, (size_t)(q - j->p))) != NULL)
+        return j->p += bad - j->p, js_fail(j, AS_MSG_BIN_JSON_STRING);
     while (j->p < j->end && *j->p != '"') {
         at = j->p;
         if ((unsigned char)*j->p < 0x20)
@@ -130,8 +137,6 @@ static int js_string(js *j, char **s, size_t *n)
     if (j->p >= j->end)
         return js_fail(j, AS_MSG_BIN_JSON_STRING);
     *n = (size_t)(w - *s);
-    if (as_lex_bad_byte(*s, *n) != NULL)
-        return j->p = *s - 1, js_fail(j, AS_MSG_BIN_JSON_STRING);
     j->p++;
     return 0;
 }
@@ -162,7 +167,8 @@ static int js_next(js *j, char close)
     return js_fail(j, AS_MSG_BIN_JSON_NEXT);
 }
 
-/* An array of integers into v[0..*n), at most max of them. */
+/* An array of integers into v[0..*n), at most max of them: 0; 1 (no error set) at one
+ * more, the cursor at it; or -1 with the error set. */
 static int js_uints(js *j, uint64_t *v, size_t max, size_t *n)
 {
     int more;
@@ -174,8 +180,7 @@ static int js_uints(js *j, uint64_t *v, size_t max, size_t *n)
         return 0;
     do {
         if (*n == max)
-            return as_tensor_fail(j->f, NULL, 8 + (uint64_t)(j->p - j->start), AS_MSG_BIN_DIMS_HINT,
-                                  AS_MSG_BIN_TOO_MANY_DIMS, (int)max);
+            return 1;
         if (js_uint(j, &v[(*n)++]) != 0)
             return -1;
     } while ((more = js_next(j, ']')) == 1);
@@ -236,7 +241,7 @@ static int js_object(js *j, js_member member, void *ctx)
         if (js_string(j, &key, &n) != 0)
             return -1;
         if (js_char(j, ':') != 0)
-            return js_fail(j, AS_MSG_BIN_JSON_NEXT);
+            return js_fail(j, AS_MSG_BIN_JSON_COLON);
         if (member(j, key, n, ctx) != 0)
             return -1;
     } while ((more = js_next(j, '}')) == 1);
@@ -254,8 +259,9 @@ typedef struct entry {
 static int entry_member(js *j, char *key, size_t n, void *ctx)
 {
     entry *e = ctx;
-    char *s;
+    char *s, *at;
     size_t k;
+    int rc;
 
     if (n == 5 && memcmp(key, "dtype", 5) == 0 && !(e->seen & 1)) {
         if (js_string(j, &s, &k) != 0)
@@ -263,14 +269,19 @@ static int entry_member(js *j, char *key, size_t n, void *ctx)
         dtype(e->t, s, k);
         e->seen |= 1;
     } else if (n == 5 && memcmp(key, "shape", 5) == 0 && !(e->seen & 2)) {
-        if (js_uints(j, e->t->shape, AS_TENSOR_MAX_DIMS, &e->t->ndim) != 0)
+        if ((rc = js_uints(j, e->t->shape, AS_TENSOR_MAX_DIMS, &e->t->ndim)) == 1)
+            return as_tensor_fail(j->f, e->t->name, 8 + (uint64_t)(j->p - j->start), AS_MSG_BIN_DIMS_HINT,
+                                  AS_MSG_BIN_TOO_MANY_DIMS, AS_TENSOR_MAX_DIMS);
+        if (rc != 0)
             return -1;
         e->seen |= 2;
     } else if (n == 12 && memcmp(key, "data_offsets", 12) == 0 && !(e->seen & 4)) {
-        if (js_uints(j, e->off, 2, &k) != 0)
+        ws(j);
+        at = j->p;
+        if ((rc = js_uints(j, e->off, 2, &k)) < 0)
             return -1;
-        if (k != 2)
-            return js_fail(j, AS_MSG_BIN_JSON_INTEGER);
+        if (rc == 1 || k != 2)
+            return j->p = at, js_fail(j, AS_MSG_BIN_JSON_TWO);
         e->seen |= 4;
     } else
         return j->p = key - 1, js_fail(j, AS_MSG_BIN_JSON_KEYS);

@@ -138,12 +138,14 @@ const as_tensor *as_tensor_find(as_tensor_file *f, const char *name, size_t n)
             return &f->t[i];
     if (name == NULL && f->n == 1)
         return &f->t[0];
-    if (name != NULL && f->format == AS_TF_NPY) {
+    if (f->n == 0) /* numpy.savez() of no array, a safetensors header of no tensor */
+        as_tensor_fail(f, NULL, AS_TENSOR_NO_BYTE, AS_MSG_COUNT, AS_MSG_BIN_NO_TENSORS);
+    else if (name != NULL && f->format == AS_TF_NPY) {
         as_tensor_fail(f, NULL, AS_TENSOR_NO_BYTE, AS_MSG_COUNT, AS_MSG_BIN_ONE_ONLY, f->path);
         as_error_hint_msg(e, AS_MSG_BIN_ONE_ONLY_HINT, f->path);
-    } else if (name != NULL || f->n == 0) {
+    } else if (name != NULL) {
         name_list(f, list, sizeof list);
-        as_lex_quote(q, sizeof q, name != NULL ? name : "", name != NULL ? n : 0);
+        as_lex_quote(q, sizeof q, name, n);
         as_tensor_fail(f, NULL, AS_TENSOR_NO_BYTE, AS_MSG_COUNT, AS_MSG_BIN_NO_TENSOR, q, list);
         as_error_hint_msg(e, AS_MSG_BIN_LIST_HINT, f->path);
     } else {

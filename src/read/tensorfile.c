@@ -181,18 +181,21 @@ int as_tensor_check_overlap(as_tensor_file *f)
 {
     const as_tensor **order;
     char other[64];
-    size_t i;
+    size_t i, n = 0;
     int rc = 0;
 
     if (f->n < 2)
         return 0;
     if ((order = malloc(f->n * sizeof *order)) == NULL)
         return as_tensor_fail(f, NULL, AS_TENSOR_NO_BYTE, AS_MSG_COUNT, AS_MSG_RD_OUT_OF_MEMORY);
+    /* an empty tensor holds no byte to share: safetensors writes it at the offset where
+     * the next one starts, listed before or after it */
     for (i = 0; i < f->n; i++)
-        order[i] = &f->t[i];
-    qsort(order, f->n, sizeof *order, by_offset);
-    for (i = 1; i < f->n && rc == 0; i++)
-        if (order[i - 1]->bytes > 0 && order[i]->offset < order[i - 1]->offset + order[i - 1]->bytes) {
+        if (f->t[i].bytes > 0)
+            order[n++] = &f->t[i];
+    qsort(order, n, sizeof *order, by_offset);
+    for (i = 1; i < n && rc == 0; i++)
+        if (order[i]->offset < order[i - 1]->offset + order[i - 1]->bytes) {
             as_lex_quote(other, sizeof other, order[i - 1]->name, strlen(order[i - 1]->name));
             rc = as_tensor_fail(f, order[i]->name, order[i]->offset, AS_MSG_BIN_REWRITE_HINT, AS_MSG_BIN_OVERLAP,
                                 other);

@@ -6,6 +6,7 @@
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include <string.h>
@@ -251,6 +252,26 @@ as_rows as_head_rows_open(as_head_rows *h, const as_problem *p, const as_trace *
 void as_head_rows_close(as_head_rows *h)
 {
     as_row_trace_free(&h->r);
+}
+
+int as_any_masked(const as_problem *p, const as_trace *t)
+{
+    as_head_rows hm;
+    const as_rows M = as_head_rows_open(&hm, p, t, 0, AS_T_M);
+    size_t i, j;
+    int any = 0;
+
+    for (i = 0; i < M.rows && !any; i++) {
+        const double *row = M.row(M.ctx, i);
+        if (row == NULL) {
+            any = -1;
+            break;
+        }
+        for (j = 0; j < M.cols; j++)
+            any |= isinf(row[j]) != 0;
+    }
+    as_head_rows_close(&hm);
+    return any;
 }
 
 int as_matrix_rounded(const as_matrix *m, int digits)

@@ -3,10 +3,12 @@
  * is one the decode recorded, the work counts too. */
 #include "attnstep/render_decode.h"
 #include "attnstep/expand.h"
+#include "attnstep/html.h"
 #include "attnstep/render.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,4 +417,338 @@ int as_render_decode_json(FILE *out, const as_problem *p, const as_decode *d,
     as_json_matrix(out, &d->O); /* as run writes it: the same text, on two threads */
     fputs("\n}\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+/* ---- the page (--format html, SPEC §17) ---- */
+
+/* One grid of the page: its rows' tooltips (one line a row, made with the walk's own
+ * row_text, so that each is the line the walk writes), and its rows at stride. */
+typedef struct dgrid {
+    const double *v;        /* rows x cols, row r at v + r * stride (or at rows[r]) */
+    size_t stride;
+    const double *const *rowp; /* or each row apart (a K/V group's row): NULL */
+    char **tip;             /* [rows] its line, or NULL */
+    const double *A, *S;    /* heat: the shares and scores of the row (one row), or NULL */
+} dgrid;
+
+static const double *dgrid_row(void *ctx, size_t i)
+{
+    const dgrid *g = ctx;
+
+    return g->rowp != NULL ? g->rowp[i] : g->v + i * g->stride;
+}
+
+static size_t dgrid_tip(void *ctx, size_t i, size_t j, const char **lines)
+{
+    const dgrid *g = ctx;
+
+    (void)j;
+    if (g->tip == NULL || g->tip[i] == NULL)
+        return 0;
+    lines[0] = g->tip[i];
+    return 1;
+}
+
+static const char *dgrid_heat(void *ctx, size_t i, size_t j)
+{
+    static const char *const level[] = {" h0", " h1", " h2", " h3", " h4"};
+    const dgrid *g = ctx;
+
+    (void)i;
+    return g->A == NULL ? "" : g->S[j] == -INFINITY ? " x" : level[as_share_level(g->A[j])];
+}
+
+/* The text of as_block_add(fmt, arg) into a new string (NULL when memory ran out). */
+static char *line_of(const as_text *t, const char *fmt)
+{
+    as_block b = {0};
+    char *s = NULL;
+
+    if (fmt != NULL)
+        as_block_add(&b, fmt, as_text_str(t));
+    else
+        as_block_add(&b, "%s", as_text_str(t));
+    if (!b.failed && b.count == 1)
+        s = strdup(b.line[0]);
+    as_block_free(&b);
+    return s;
+}
+
+typedef struct dpage {
+    dwalk w;
+    as_html h;
+    const char *const *labels; /* the tokens */
+} dpage;
+
+/* Writes one grid of rows x cols from g, named name, its numbers at JSON path (or ""),
+ * the columns labelled cols (NULL: numbered), each row rows[i]. */
+static int dgrid_write(dpage *pg, const char *name, const char *path, dgrid *g, size_t rows,
+                       size_t cols, const char *const *rlabels, const char *const *clabels,
+                       const char *caption)
+{
+    return as_html_grid_write(&pg->h, &(as_html_grid){
+        .name = name, .json = path, .r = (as_rows){rows, cols, dgrid_row, g, 0}, .rows = rlabels,
+        .cols = clabels, .caption = caption, .corner = name, .worked = 1, .tip = dgrid_tip,
+        .heat = g->A != NULL ? dgrid_heat : NULL, .ctx = g});
+}
+
+static void tips_free(char **tip, size_t n)
+{
+    size_t i;
+
+    for (i = 0; tip != NULL && i < n; i++)
+        free(tip[i]);
+    free(tip);
+}
+
+/* The line row_line adds for (name, step, head, v, note, count), as the walk writes it,
+ * in a new string (NULL when memory ran out). */
+static char *walk_line(const dpage *pg, const char *name, size_t step, long head, as_view v,
+                       as_msg note, size_t count)
+{
+    as_block b = {0};
+    dwalk w = pg->w;
+    char *s = NULL;
+
+    w.b = &b;
+    row_line(&w, name, step, head, v, note, count);
+    if (!b.failed && b.count == 1)
+        s = strdup(b.line[0]);
+    as_block_free(&b);
+    return s;
+}
+
+/* Row r's line for K (kind 0) or V of K/V group g, as the walk wrote it at step r: the
+ * groups side by side ("k₂ = [..] for the 2 groups"), or with RoPE and several heads
+ * each group's turned Keys apart ("kr₂_h1"). row is scratch for a row of every group. */
+static char *cache_line(const dpage *pg, int kind, size_t g, size_t r, double *row)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    const as_msg gn = p->kv_heads > 1 ? AS_MSG_DC_GROUP : AS_MSG_COUNT;
+
+    if (kind == 0 && per_head(p))
+        return walk_line(pg, "kr", r, (long)group_head(p, g), span(&AS_AT(d->K[g], r, 0), p->d_k),
+                         AS_MSG_COUNT, 0);
+    groups_row(row, kind == 0 ? d->K : d->V, p->kv_heads, r);
+    return walk_line(pg, kind == 0 ? (turned(p) ? "kr" : "k") : "v", r, -1,
+                     span(row, p->kv_heads * (kind == 0 ? p->d_k : p->d_v)), gn, p->kv_heads);
+}
+
+/* The new row's q (one row per head), its k and v (one per K/V group), each row's
+ * tooltip the walk's line for it. */
+static int new_rows(dpage *pg, size_t t)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    const size_t H = p->heads, G = p->kv_heads, width = p->d_k > p->d_v ? p->d_k : p->d_v;
+    const double **kr = calloc(G, sizeof *kr), **vr = calloc(G, sizeof *vr);
+    char **qtip = calloc(H, sizeof *qtip), **ktip = calloc(G, sizeof *ktip),
+         **vtip = calloc(G, sizeof *vtip), path[64];
+    double *row = malloc((G * width + 1) * sizeof *row);
+    size_t h, g;
+    int rc = -1;
+
+    if (kr == NULL || vr == NULL || qtip == NULL || ktip == NULL || vtip == NULL || row == NULL)
+        goto done;
+    for (h = 0; h < H; h++) { /* q: every head side by side, or with RoPE each head apart */
+        if (per_head(p))
+            qtip[h] = walk_line(pg, "qr", t, (long)h, span(&AS_AT(d->Q, t, h * p->d_k), p->d_k),
+                                AS_MSG_COUNT, 0);
+        else if (h == 0)
+            qtip[h] = walk_line(pg, turned(p) ? "qr" : "q", t, -1,
+                                span(&AS_AT(d->Q, t, 0), d->Q.cols),
+                                H > 1 ? AS_MSG_DC_HEAD : AS_MSG_COUNT, H);
+        else
+            qtip[h] = strdup(qtip[0] != NULL ? qtip[0] : "");
+    }
+    for (g = 0; g < G; g++) {
+        kr[g] = &AS_AT(d->K[g], t, 0), vr[g] = &AS_AT(d->V[g], t, 0);
+        ktip[g] = cache_line(pg, 0, g, t, row), vtip[g] = cache_line(pg, 1, g, t, row);
+    }
+    {
+        dgrid gq = {&AS_AT(d->Q, t, 0), p->d_k, NULL, qtip, NULL, NULL};
+        dgrid gk = {NULL, 0, kr, ktip, NULL, NULL}, gv = {NULL, 0, vr, vtip, NULL, NULL};
+        snprintf(path, sizeof path, "steps.%zu.q", t);
+        rc = dgrid_write(pg, turned(p) ? "qr" : "q", path, &gq, H, p->d_k,
+                         H > 1 ? NULL : pg->labels + t, NULL, as_say(pg->w.o, AS_MSG_HTML_DC_NEW));
+        snprintf(path, sizeof path, "steps.%zu.k", t);
+        if (rc == 0)
+            rc = dgrid_write(pg, turned(p) ? "kr" : "k", path, &gk, G, p->d_k,
+                             G > 1 ? NULL : pg->labels + t, NULL, NULL);
+        snprintf(path, sizeof path, "steps.%zu.v", t);
+        if (rc == 0)
+            rc = dgrid_write(pg, "v", path, &gv, G, p->d_v, G > 1 ? NULL : pg->labels + t, NULL, NULL);
+    }
+done:
+    tips_free(qtip, qtip != NULL ? H : 0);
+    tips_free(ktip, ktip != NULL ? G : 0);
+    tips_free(vtip, vtip != NULL ? G : 0);
+    free(kr), free(vr), free(row);
+    return rc;
+}
+
+/* The cache after step t: each K/V group's K and V, rows 0..t, row r's tooltip the
+ * walk's line for k_r (v_r) at step r; longer than the walk draws it (CACHE_SHOWN
+ * rows), only its size, as the walk says it, so the page grows with n, not n². */
+static int cache_grids(dpage *pg, size_t t)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    char **tip = calloc(t + 1, sizeof *tip), cap[256];
+    double *row = malloc((p->kv_heads * (p->d_k > p->d_v ? p->d_k : p->d_v) + 1) * sizeof *row);
+    size_t g, r;
+    int kind = 0, rc = tip == NULL || row == NULL ? -1 : 0;
+
+    snprintf(cap, sizeof cap, as_say(pg->w.o, AS_MSG_HTML_DC_CACHE), t + 1);
+    if (t + 1 > CACHE_SHOWN) {
+        fputs("<p class=\"cap\">", pg->h.out);
+        as_html_text(&pg->h, cap);
+        fputs("</p>\n", pg->h.out);
+        kind = 2; /* no grid */
+    }
+    for (; kind < 2 && rc == 0; kind++)
+        for (g = 0; g < p->kv_heads && rc == 0; g++) {
+            const as_matrix *c = kind == 0 ? d->K : d->V;
+            const size_t w = kind == 0 ? p->d_k : p->d_v;
+            dgrid gc = {c[g].v, w, NULL, tip, NULL, NULL};
+            char name[32];
+            for (r = 0; r <= t; r++) { /* k_r (v_r) as step r wrote it */
+                free(tip[r]);
+                tip[r] = cache_line(pg, kind, g, r, row);
+            }
+            snprintf(name, sizeof name, "%s%s", kind == 0 ? (turned(p) ? "Kr" : "K") : "V",
+                     p->kv_heads > 1 ? "_g" : "");
+            if (p->kv_heads > 1)
+                snprintf(name + strlen(name), sizeof name - strlen(name), "%zu", g);
+            rc = dgrid_write(pg, name, "", &gc, t + 1, w, pg->labels, NULL,
+                             kind == 0 && g == 0 ? cap : NULL);
+        }
+    tips_free(tip, tip != NULL ? t + 1 : 0);
+    free(row);
+    return rc;
+}
+
+/* Each head's scores and shares over the cache, and the output row. */
+static int row_grids(dpage *pg, size_t t)
+{
+    const as_problem *p = pg->w.p;
+    const as_decode *d = pg->w.d;
+    const size_t f = d->first[t], count = t + 1 - f;
+    char path[64], *tip[1];
+    as_text line = {0};
+    size_t h;
+    int rc = 0;
+
+    for (h = 0; h < p->heads && rc == 0; h++) {
+        const long hd = p->heads > 1 ? (long)h : -1;
+        char sfx[24] = "", sname[32] = "s", aname[32] = "a";
+        if (p->heads > 1) { /* named as the walk names them: s₁_h0 */
+            snprintf(sfx, sizeof sfx, ".%zu", h);
+            snprintf(sname, sizeof sname, "s_h%zu", h);
+            snprintf(aname, sizeof aname, "a_h%zu", h);
+        }
+        if (as_decode_scores(&pg->w.r, d, p, h, t) != 0)
+            return -1;
+        {   /* the walk's lines: "缩放分数：s₂ = [..]", "读取份额：a₂ = [..]" */
+            const double *S = pg->w.r.S, *A = pg->w.r.A;
+            dgrid gs = {S, 0, NULL, tip, A, S}, ga = {A, 0, NULL, tip, A, S};
+            row_text(&line, &pg->w, "s", t, hd, span(pg->w.r.S + f, count));
+            tip[0] = line_of(&line, as_say(pg->w.o, AS_MSG_TR_SCALED));
+            as_text_free(&line);
+            snprintf(path, sizeof path, "steps.%zu.scores%s", t, sfx);
+            rc = dgrid_write(pg, sname, path, &gs, 1, t + 1, pg->labels + t, pg->labels,
+                             h == 0 ? as_say(pg->w.o, AS_MSG_HTML_DC_ROW) : NULL);
+            free(tip[0]);
+            row_text(&line, &pg->w, "a", t, hd, span(pg->w.r.A + f, count));
+            tip[0] = line_of(&line, as_say(pg->w.o, AS_MSG_DC_SHARES));
+            as_text_free(&line);
+            snprintf(path, sizeof path, "steps.%zu.A%s", t, sfx);
+            if (rc == 0)
+                rc = dgrid_write(pg, aname, path, &ga, 1, t + 1, pg->labels + t, pg->labels, NULL);
+            free(tip[0]);
+            if (h + 1 == p->heads)
+                as_html_legend(&pg->h, 0);
+        }
+    }
+    if (rc == 0) {
+        dgrid go = {&AS_AT(d->O, t, 0), 0, NULL, tip, NULL, NULL};
+        row_text(&line, &pg->w, "o", t, -1, span(&AS_AT(d->O, t, 0), d->O.cols));
+        {
+            as_block b = {0};
+            as_block_add(&b, as_say(pg->w.o, AS_MSG_TR_OUT_ROW), p->tokens[t], as_text_str(&line));
+            tip[0] = !b.failed && b.count == 1 ? strdup(b.line[0]) : NULL;
+            as_block_free(&b);
+        }
+        as_text_free(&line);
+        snprintf(path, sizeof path, "steps.%zu.o", t);
+        rc = dgrid_write(pg, "o", path, &go, 1, d->O.cols, pg->labels + t, NULL, NULL);
+        free(tip[0]);
+    }
+    return rc;
+}
+
+/* The lines the walk writes for step t, under it. */
+static int step_lines(dpage *pg, size_t t)
+{
+    as_block b = {0};
+    dwalk w = pg->w;
+    int rc;
+
+    w.b = &b;
+    step(&w, t);
+    rc = b.failed ? -1 : 0;
+    if (rc == 0)
+        as_html_walk(&pg->h, NULL, &b);
+    as_block_free(&b);
+    return rc;
+}
+
+static int page_json(FILE *out, void *ctx)
+{
+    const dpage *pg = ctx;
+
+    return as_render_decode_json(out, pg->w.p, pg->w.d, pg->w.o);
+}
+
+int as_render_decode_html(FILE *out, const as_problem *p, const as_decode *d,
+                          const as_render_opts *o)
+{
+    dpage pg = {{p, d, o, {o->digits, o->ascii}, NULL, {0}}, {0}, p->tokens};
+    char name[256];
+    size_t t;
+    int rc = 0;
+
+    if (!d->keep || as_decode_row_init(&pg.w.r, p) != 0)
+        return -1;
+    as_html_begin(&pg.h, out, as_html_title(name, sizeof name, p->in->title,
+                                            as_say(o, AS_MSG_HTML_DC_TITLE)),
+                  AS_MSG_HTML_KEYS, o);
+    for (t = 0; t < d->n && rc == 0; t++) {
+        snprintf(name, sizeof name, as_say(o, AS_MSG_DC_STEP), t, p->tokens[t]);
+        as_html_step(&pg.h, name, NULL);
+        rc = new_rows(&pg, t);
+        rc |= rc == 0 ? cache_grids(&pg, t) : 0;
+        rc |= rc == 0 ? row_grids(&pg, t) : 0;
+        rc |= rc == 0 ? step_lines(&pg, t) : 0;
+        as_html_step_end(&pg.h);
+    }
+    if (rc == 0) { /* the output, and the work against recomputing every row */
+        as_block b = {0};
+        dgrid go = {d->O.v, d->O.cols, NULL, NULL, NULL, NULL};
+        as_html_step(&pg.h, "O", as_say(o, AS_MSG_HTML_T_O));
+        rc = dgrid_write(&pg, "O", "O", &go, d->n, d->O.cols, p->tokens, NULL, NULL);
+        as_block_add(&b, "%s", as_say(o, AS_MSG_DC_INTRO));
+        as_block_add(&b, as_say(o, AS_MSG_DC_TOTAL), d->n, d->dots, d->rows_full, d->dots_full);
+        as_html_lines_begin(&pg.h, NULL);
+        for (t = 0; t < b.count; t++)
+            as_html_line(&pg.h, b.line[t]);
+        as_html_lines_end(&pg.h);
+        rc |= b.failed ? -1 : 0;
+        as_block_free(&b);
+        as_html_step_end(&pg.h);
+    }
+    rc |= as_html_end(&pg.h, page_json, &pg);
+    as_decode_row_free(&pg.w.r);
+    return rc != 0 || ferror(out) ? -1 : 0;
 }

@@ -1,46 +1,29 @@
 /* render_grad.c - `grad` as text and JSON (SPEC §13): every gradient table in the order
  * the backward pass computes it, read from the gradient trace (grad.h). No maths here. */
 #include "attnstep/render_grad.h"
+#include "attnstep/html.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
-
-static const char *const gnames[AS_G_COUNT] = {
-    [AS_G_DO] = "dO",   [AS_G_DWO] = "dWo", [AS_G_DBO] = "dbo", [AS_G_DC] = "dC",
-    [AS_G_DV] = "dV",   [AS_G_DA] = "dA",   [AS_G_DS] = "dS",   [AS_G_DQKT] = "dQKT",
-    [AS_G_DQ] = "dQ",   [AS_G_DK] = "dK",   [AS_G_DWQ] = "dWq", [AS_G_DWK] = "dWk",
-    [AS_G_DWV] = "dWv", [AS_G_DBQ] = "dbq", [AS_G_DBK] = "dbk", [AS_G_DBV] = "dbv",
-    [AS_G_DX] = "dX",   [AS_G_DXKV] = "dXkv",
-};
-
-/* The table named by s[0..len), in any case; also d(QKT) and d with any of the
- * registry's spellings of QKT (dQKᵀ, d(QKᵀ), dQK^T); -1 when none. */
-static int grad_lookup(const char *s, size_t len)
-{
-    const int paren = len > 3 && s[1] == '(' && s[len - 1] == ')';
-    size_t t;
-
-    if (len > 1 && (s[0] == 'd' || s[0] == 'D') &&
-        as_tab_lookup(s + 1 + paren, len - 1 - 2 * (size_t)paren, 1) == (int)AS_TAB_QKT)
-        return AS_G_DQKT;
-    for (t = 0; t < AS_G_COUNT; t++)
-        if (strlen(gnames[t]) == len && strncasecmp(s, gnames[t], len) == 0)
-            return (int)t;
-    return -1;
-}
 
 int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
 {
-    return as_names_parse(list, grad_lookup, only, bad);
+    return as_names_parse(list, as_grad_lookup, only, bad);
 }
 
 /* ------------------------------------------------------------------------------ */
 /* Text                                                                             */
 /* ------------------------------------------------------------------------------ */
+
+/* Told of each table as the text puts it: its kind, the expression that names it, its
+ * rows (a head's n x m tables made again row by row after a rows run), the head it is
+ * one head's of (-1: none), and the lines said before it since the last table (notes,
+ * the head's title). A nonzero return fails the walk. */
+typedef int (*grad_visit)(void *ctx, as_grad_table t, const char *expr, const as_rows *r,
+                          long hd, const as_block *before);
 
 typedef struct out_text {
     as_block *b;
@@ -48,6 +31,9 @@ typedef struct out_text {
     const as_trace *t;
     const as_grad *g;
     const as_render_opts *o;
+    grad_visit visit; /* the page: told of each table instead of printing it (NULL: text) */
+    void *ctx;
+    long hd;          /* the head whose tables are being put, -1 outside one */
 } out_text;
 
 static int shows(const out_text *w, as_grad_table t)
@@ -74,11 +60,54 @@ static const char *hn(char *buf, size_t size, const out_text *w, const char *bas
 
 /* One table, when it exists and --only shows it (captions that ran out of memory make
  * the whole text fail, never a table without them). */
+/* The page's put: tells the visitor of the table, with the lines said before it (and
+ * its captions), which then start afresh. */
+static void visit(out_text *w, as_grad_table t, const char *expr, const as_rows *r,
+                  const as_block *captions)
+{
+    int failed;
+
+    if (captions != NULL)
+        as_block_append(w->b, captions);
+    failed = w->b->failed | (w->visit(w->ctx, t, expr, r, w->hd, w->b) != 0);
+    as_block_free(w->b);
+    w->b->failed = failed;
+}
+
 static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix *m,
                 const as_block *captions)
 {
-    if (m->rows > 0 && shows(w, t))
+    if (m->rows > 0 && shows(w, t) && w->visit != NULL) {
+        const as_rows r = as_rows_of(m);
+        visit(w, t, expr, &r, captions);
+    } else if (m->rows > 0 && shows(w, t))
         as_text_table(w->b, expr, m, captions, w->o);
+    if (captions != NULL)
+        w->b->failed |= captions->failed;
+}
+
+/* Which of a head's n x m tables the registry's t is. */
+static as_grad_square square_of(as_grad_table t)
+{
+    return t == AS_G_DA ? AS_GRAD_DA : t == AS_G_DS ? AS_GRAD_DS : AS_GRAD_DQKT;
+}
+
+/* put() for head hd's dA, dS or d(QKᵀ): written row by row as as_grad_rows gives them
+ * (after a rows run, made again: no n x m table is kept). */
+static void put_square(out_text *w, as_grad_table t, size_t hd, const char *expr,
+                       const as_block *captions)
+{
+    as_grad_rows h;
+    as_rows r;
+
+    if (shows(w, t)) {
+        r = as_grad_rows_open(&h, w->g, w->p, w->t, hd, square_of(t));
+        if (w->visit != NULL)
+            visit(w, t, expr, &r, captions);
+        else
+            as_text_table_rows(w->b, expr, &r, captions, w->o);
+        as_grad_rows_close(&h);
+    }
     if (captions != NULL)
         w->b->failed |= captions->failed;
 }
@@ -92,7 +121,7 @@ static void start(out_text *w, const as_trace *t)
 
     (void)t;
     if (w->o->only == 0) {
-        if (w->p->in->title != NULL)
+        if (w->p->in->title != NULL && w->visit == NULL) /* a page has it as its heading */
             as_block_add(w->b, as_say(w->o, AS_MSG_TITLE), w->p->in->title);
         as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_INTRO));
         rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
@@ -128,16 +157,6 @@ static void output_projection(out_text *w)
     put(w, AS_G_DC, expr, &g->dC, NULL);
 }
 
-/* Nonzero when any cell of the mask forbids reading: dS then says its zeros are exact. */
-static int any_masked(const as_matrix *M)
-{
-    size_t i;
-
-    for (i = 0; i < M->rows * M->cols; i++)
-        if (M->v[i] == -INFINITY)
-            return 1;
-    return 0;
-}
 
 /* "dS/√2" or "dS×0.5": the scaling of d(QKᵀ). */
 static void scaled(char *buf, size_t size, const out_text *w, const char *ds)
@@ -178,6 +197,7 @@ static void head(out_text *w, size_t hd)
     hn(a, sizeof a, w, "A", hd), hn(v, sizeof v, w, "V", hd), hn(q, sizeof q, w, "Q", hd);
     hn(k, sizeof k, w, "K", hd), hn(o, sizeof o, w, "dO", hd), hn(da, sizeof da, w, "dA", hd);
     hn(ds, sizeof ds, w, "dS", hd), hn(dq, sizeof dq, w, "d(QK", hd);
+    w->hd = (long)hd;
     as_block_gap(w->b);
     if (w->p->heads > 1)
         as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), hd);
@@ -187,13 +207,17 @@ static void head(out_text *w, size_t hd)
     as_block_add(&cap, "%s", as_say(w->o, AS_MSG_QKT_ROWS));
     as_block_add(&cap, "%s", as_say(w->o, AS_MSG_QKT_COLS));
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", da, o, dot, v, T);
-    put(w, AS_G_DA, expr, &gh->dA, &cap);
+    put_square(w, AS_G_DA, hd, expr, &cap);
     as_block_free(&cap);
-    if (any_masked(&w->t->M))
-        as_block_add(&cap, "%s", as_say(w->o, AS_MSG_GRAD_MASKED_ZERO));
+    if (shows(w, AS_G_DS)) {
+        const int masked = as_any_masked(w->p, w->t); /* dS: its zeros are exact */
+        w->b->failed |= masked < 0;
+        if (masked > 0)
+            as_block_add(&cap, "%s", as_say(w->o, AS_MSG_GRAD_MASKED_ZERO));
+    }
     snprintf(expr, sizeof expr, "%s = %s%s(%s %s rowsum(%s%s%s))", ds, a, had, da,
              sym(w, AS_SYM_MINUS), da, had, a);
-    put(w, AS_G_DS, expr, &gh->dS, &cap);
+    put_square(w, AS_G_DS, hd, expr, &cap);
     as_block_free(&cap);
     /* d(QKᵀ)₀: the subscript goes after the closing parenthesis */
     snprintf(dq, sizeof dq, "d(QK%s)", T);
@@ -204,11 +228,12 @@ static void head(out_text *w, size_t hd)
     }
     scaled(sc, sizeof sc, w, ds);
     snprintf(expr, sizeof expr, "%s = %s", dq, sc);
-    put(w, AS_G_DQKT, expr, &gh->dQKT, NULL);
+    put_square(w, AS_G_DQKT, hd, expr, NULL);
     snprintf(expr, sizeof expr, "%s = %s%s%s", hn(sc, sizeof sc, w, "dQ", hd), dq, dot, k);
     put(w, AS_G_DQ, expr, &gh->dQ, NULL);
     snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dK", hd), dq, T, dot, q);
     put(w, AS_G_DK, expr, &gh->dK, NULL);
+    w->hd = -1;
 }
 
 /* "[dQ₀|dQ₁|…]", or for K and V shared by groups of heads "[dK₀+dK₁|dK₂+dK₃]". */
@@ -282,21 +307,27 @@ static void projections(out_text *w)
     put(w, AS_G_DX, expr, &g->dX, NULL);
 }
 
+/* Every table in the order the backward pass computes it, into w. */
+static void walk(out_text *w)
+{
+    size_t hd;
+
+    start(w, w->t);
+    output_projection(w);
+    for (hd = 0; hd < w->g->heads; hd++)
+        head(w, hd);
+    all_heads(w);
+    projections(w);
+}
+
 int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
-    as_block b = {0};
-    out_text w = {&b, p, t, g, o};
-    size_t hd;
+    as_block b = as_block_stream(out); /* each table is written as soon as it is made */
+    out_text w = {&b, p, t, g, o, NULL, NULL, -1};
     int failed;
 
-    start(&w, t);
-    output_projection(&w);
-    for (hd = 0; hd < g->heads; hd++)
-        head(&w, hd);
-    all_heads(&w);
-    projections(&w);
-    as_block_print(out, &b);
+    walk(&w);
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
@@ -311,31 +342,55 @@ int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const
 
 /* "name": table, when it exists and --only shows it; *sep goes before it, and the
  * separator of the object's level next after it (", " in a head, a new line at the top). */
-static void jtable(FILE *out, const char **sep, const char *next, const char *name,
-                   as_grad_table t, const as_matrix *m, const as_render_opts *o)
+static void jtable(FILE *out, const char **sep, const char *next, as_grad_table t,
+                   const as_matrix *m, const as_render_opts *o)
 {
     if (m->rows == 0 || (o->only != 0 && (o->only & (1u << t)) == 0))
         return;
-    fprintf(out, "%s\"%s\": ", *sep, name);
+    fprintf(out, "%s\"%s\": ", *sep, as_grad_name(t));
     as_json_matrix(out, m);
     *sep = next;
 }
 
-static void jhead(FILE *out, const as_grad_head *gh, const as_render_opts *o)
+/* jtable() for head hd's dA, dS or d(QKᵀ), row by row as as_grad_rows gives them; -1
+ * when a row could not be had. */
+static int jsquare(FILE *out, const char **sep, as_grad_table t,
+                   const as_problem *p, const as_trace *tr, const as_grad *g, size_t hd,
+                   const as_render_opts *o)
 {
-    const char *sep = "";
+    as_grad_rows h;
+    as_rows r;
+    int rc;
 
-    fputc('{', out);
-    jtable(out, &sep, IN_HEAD, "dV", AS_G_DV, &gh->dV, o);
-    jtable(out, &sep, IN_HEAD, "dA", AS_G_DA, &gh->dA, o);
-    jtable(out, &sep, IN_HEAD, "dS", AS_G_DS, &gh->dS, o);
-    jtable(out, &sep, IN_HEAD, "dQKT", AS_G_DQKT, &gh->dQKT, o);
-    jtable(out, &sep, IN_HEAD, "dQ", AS_G_DQ, &gh->dQ, o);
-    jtable(out, &sep, IN_HEAD, "dK", AS_G_DK, &gh->dK, o);
-    fputc('}', out);
+    if (o->only != 0 && (o->only & (1u << t)) == 0)
+        return 0;
+    fprintf(out, "%s\"%s\": ", *sep, as_grad_name(t));
+    r = as_grad_rows_open(&h, g, p, tr, hd, square_of(t));
+    rc = as_json_rows(out, &r);
+    as_grad_rows_close(&h);
+    *sep = IN_HEAD;
+    return rc;
 }
 
-int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
+static int jhead(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                 size_t hd, const as_render_opts *o)
+{
+    const as_grad_head *gh = &g->head[hd];
+    const char *sep = "";
+    int rc = 0;
+
+    fputc('{', out);
+    jtable(out, &sep, IN_HEAD, AS_G_DV, &gh->dV, o);
+    rc |= jsquare(out, &sep, AS_G_DA, p, t, g, hd, o);
+    rc |= jsquare(out, &sep, AS_G_DS, p, t, g, hd, o);
+    rc |= jsquare(out, &sep, AS_G_DQKT, p, t, g, hd, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DQ, &gh->dQ, o);
+    jtable(out, &sep, IN_HEAD, AS_G_DK, &gh->dK, o);
+    fputc('}', out);
+    return rc;
+}
+
+int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
     const as_matrix *top[] = {&g->dQ, &g->dK, &g->dV, &g->dWq, &g->dWk, &g->dWv,
@@ -344,25 +399,114 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_grad *g,
                                        AS_G_DBQ, AS_G_DBK, AS_G_DBV, AS_G_DX, AS_G_DXKV};
     const char *sep = TOP;
     size_t i;
+    int rc = 0;
 
-    (void)p;
     fputs("{\n  \"loss\": ", out);
     if (g->loss_kind == AS_LOSS_GIVEN)
         fputs("null", out);
     else
         as_json_number(out, g->loss);
-    jtable(out, &sep, TOP, "dO", AS_G_DO, &g->dO, o);
-    jtable(out, &sep, TOP, "dWo", AS_G_DWO, &g->dWo, o);
-    jtable(out, &sep, TOP, "dbo", AS_G_DBO, &g->dbo, o);
-    jtable(out, &sep, TOP, "dC", AS_G_DC, &g->dC, o);
+    jtable(out, &sep, TOP, AS_G_DO, &g->dO, o);
+    jtable(out, &sep, TOP, AS_G_DWO, &g->dWo, o);
+    jtable(out, &sep, TOP, AS_G_DBO, &g->dbo, o);
+    jtable(out, &sep, TOP, AS_G_DC, &g->dC, o);
     fputs(",\n  \"heads\": [", out);
     for (i = 0; i < g->heads; i++) {
         fputs(i ? ",\n    " : "\n    ", out);
-        jhead(out, &g->head[i], o);
+        rc |= jhead(out, p, t, g, i, o);
     }
     fputs("\n  ]", out);
     for (i = 0; i < sizeof top / sizeof top[0]; i++)
-        jtable(out, &sep, TOP, gnames[tt[i]], tt[i], top[i], o);
+        jtable(out, &sep, TOP, tt[i], top[i], o);
     fputs("\n}\n", out);
-    return ferror(out) ? -1 : 0;
+    return rc != 0 || ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The page (--format html, SPEC §17)                                               */
+/* ------------------------------------------------------------------------------ */
+
+typedef struct gpage {
+    as_html h;
+    const as_problem *p;
+    const as_trace *t;
+    const as_grad *g;
+    const as_render_opts *o;
+} gpage;
+
+/* Where table t of head hd is in grad's JSON: "heads.0.dS", "dWq"; "" for a head's
+ * slice of dO, which the JSON does not hold. */
+static void grad_path(char *buf, size_t size, as_grad_table t, long hd)
+{
+    if (hd < 0)
+        snprintf(buf, size, "%s", as_grad_name(t));
+    else if (t == AS_G_DO || t == AS_G_DC)
+        buf[0] = '\0';
+    else
+        snprintf(buf, size, "heads.%ld.%s", hd, as_grad_name(t));
+}
+
+/* One gradient table as one step: named by the expression that made it, the lines said
+ * before it (the head's title, notes) as captions, its grid. */
+static int grad_step(void *ctx, as_grad_table t, const char *expr, const as_rows *r, long hd,
+                     const as_block *before)
+{
+    gpage *pg = ctx;
+    const as_problem *p = pg->p;
+    const int scores = t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT;
+    const int by_token = t == AS_G_DO || t == AS_G_DC || t == AS_G_DQ || t == AS_G_DX ||
+                         t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT;
+    const int by_kv = t == AS_G_DK || t == AS_G_DV || t == AS_G_DXKV;
+    char path[64];
+    size_t i;
+    int rc;
+
+    grad_path(path, sizeof path, t, hd);
+    as_html_step(&pg->h, expr, NULL);
+    for (i = 0; i < before->count; i++)
+        if (before->line[i][0] != '\0') {
+            fputs("<p class=\"cap\">", pg->h.out);
+            as_html_text(&pg->h, before->line[i]);
+            fputs("</p>\n", pg->h.out);
+        }
+    rc = as_html_grid_write(&pg->h, &(as_html_grid){
+        .name = as_grad_name(t), .json = path, .r = *r,
+        .rows = by_token ? p->tokens : by_kv ? p->kv_tokens : NULL,
+        .cols = scores ? p->kv_tokens : NULL, .worked = 1});
+    as_html_step_end(&pg->h);
+    return rc;
+}
+
+static int grad_page_json(FILE *out, void *ctx)
+{
+    const gpage *pg = ctx;
+
+    return as_render_grad_json(out, pg->p, pg->t, pg->g, pg->o);
+}
+
+int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
+                        const as_render_opts *o)
+{
+    as_block b = {0};
+    gpage pg = {{0}, p, t, g, o};
+    out_text w = {&b, p, t, g, o, grad_step, &pg, -1};
+    char title[256];
+    int rc;
+
+    as_html_begin(&pg.h, out, as_html_title(title, sizeof title, p->in->title,
+                                            as_say(o, AS_MSG_HTML_GRAD_TITLE)),
+                  AS_MSG_HTML_KEYS, o);
+    walk(&w);
+    rc = b.failed ? -1 : 0;
+    as_block_free(&b);
+    if (rc == 0 && g->heads > 0) { /* the chain rule with the walked row's numbers */
+        rc = as_grad_walk_lines(&b, p, t, g, o);
+        as_html_step(&pg.h, as_say(o, AS_MSG_HTML_GRAD_WALK), NULL);
+        if (rc == 0)
+            as_html_walk(&pg.h, NULL, &b);
+        as_html_step_end(&pg.h);
+        as_block_free(&b);
+    }
+    rc |= as_html_end(&pg.h, grad_page_json, &pg);
+    return rc != 0 || ferror(out) ? -1 : 0;
 }

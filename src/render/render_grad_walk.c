@@ -316,25 +316,33 @@ static void walk_row(walk *w, size_t i)
         walk_head(w, hd, i);
 }
 
+int as_grad_walk_lines(as_block *b, const as_problem *p, const as_trace *t, const as_grad *g,
+                       const as_render_opts *o)
+{
+    walk w = {p, t, g, o, {o->digits, o->ascii}, b, NULL, 0};
+    size_t first, last;
+    size_t i;
+
+    if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
+        return -1;
+    as_block_add(b, "%s", as_say(w.o, AS_MSG_GRAD_INTRO));
+    for (i = first; i <= last; i++)
+        walk_row(&w, i);
+    as_block_gap(w.b);
+    as_block_add(b, "%s", as_say(w.o, AS_MSG_GW_NEXT));
+    free(w.idx);
+    return b->failed ? -1 : 0;
+}
+
 int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
     as_block b = {0};
-    walk w = {p, t, g, o, {o->digits, o->ascii}, &b, NULL, 0};
-    size_t first, last;
-    size_t i;
-    int rc;
+    int rc = as_grad_walk_lines(&b, p, t, g, o);
 
-    if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
-        return -1;
-    as_block_add(&b, "%s", as_say(w.o, AS_MSG_GRAD_INTRO));
-    for (i = first; i <= last; i++)
-        walk_row(&w, i);
-    as_block_gap(w.b);
-    as_block_add(&b, "%s", as_say(w.o, AS_MSG_GW_NEXT));
-    as_block_print(out, &b);
-    rc = b.failed || ferror(out) ? -1 : 0;
+    if (rc == 0)
+        as_block_print(out, &b);
+    rc = rc != 0 || ferror(out) ? -1 : 0;
     as_block_free(&b);
-    free(w.idx);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* render_json.c - `run --format json` (SPEC §9): one object, round-trip numbers,
  * -inf as null. */
 #include "attnstep/render.h"
+#include "attnstep/render_head.h"
 #include "attnstep/block.h"
 #include "attnstep/threads.h"
 #include "attnstep/numfmt.h"
@@ -222,7 +223,7 @@ static void inputs(FILE *out, const as_problem *p)
     fputc('{', out);
     for (id = 0; id < AS_NMAT; id++) {
         const as_matrix *m = as_problem_table(p, (as_mat_id)id); /* W in book layout */
-        if (m == NULL)
+        if (m == NULL || id == AS_E || id == AS_P) /* the rows ids take: "embedding" */
             continue;
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_mat_name((as_mat_id)id));
         json_matrix(out, m);
@@ -292,6 +293,34 @@ static const char *positions_name(as_positions k)
     static const char *const names[] = {"none", "sinusoidal", "rope", "alibi"};
 
     return names[k];
+}
+
+/* ids: the first step (SPEC §16, F05): {"ids", "vocab", "E": the rows the ids take,
+ * "context", "P": P[0:n]} ("context" and "P" only with P); X is the inputs' X. */
+static void embedding(FILE *out, int *first, const as_problem *p, const as_render_opts *o)
+{
+    const as_embedding *emb = &p->in->emb;
+    size_t k;
+
+    if (emb->ids == NULL || !(as_shows(o, AS_T_E) || as_shows(o, AS_T_P)))
+        return;
+    key(out, first, "embedding");
+    fputs("{\"ids\": [", out);
+    for (k = 0; k < emb->count; k++)
+        fprintf(out, "%s%zu", k ? ", " : "", emb->ids[k]);
+    fprintf(out, "], \"vocab\": %zu", emb->vocab);
+    if (as_shows(o, AS_T_E)) {
+        fputs(", \"E\": ", out);
+        json_matrix(out, &p->in->mat[AS_E].m);
+    }
+    if (emb->context > 0) {
+        fprintf(out, ", \"context\": %zu", emb->context);
+        if (as_shows(o, AS_T_P)) {
+            fputs(", \"P\": ", out);
+            json_matrix(out, &p->in->mat[AS_P].m);
+        }
+    }
+    fputc('}', out);
 }
 
 /* What positions add (SPEC §12): the kind and its settings, PE (and PEkv). */
@@ -426,6 +455,7 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
         fprintf(out, ", \"num_kv_heads\": %zu", p->kv_heads);
     key(out, &first, "scale");
     json_number(out, p->scale);
+    embedding(out, &first, p, o);
     positions(out, &first, p, t, o);
     if (as_shows(o, AS_T_X) || as_shows(o, AS_T_W)) {
         key(out, &first, "inputs");
@@ -451,6 +481,11 @@ int as_render_json_members(FILE *out, const as_problem *p, const as_trace *t,
     }
     if (t->block != NULL)
         block(out, &first, t, o);
+    if (t->out != NULL && (o->only == 0 || as_shows(o, AS_T_LOGITS) || as_shows(o, AS_T_KEPT) ||
+                           as_shows(o, AS_T_PROBS))) {
+        key(out, &first, "head"); /* SPEC §19 */
+        as_render_head_json(out, t->out);
+    }
     return ferror(out) ? -1 : 0;
 }
 

@@ -227,26 +227,6 @@ static int head_panel(FILE *out, const svg_layout *L, const as_problem *p, const
     return rc;
 }
 
-/* 1 when the mask forbids any cell, else 0; -1 when a row could not be had. */
-static int any_masked(const as_problem *p, const as_trace *t)
-{
-    as_head_rows hm;
-    const as_rows M = as_head_rows_open(&hm, p, t, 0, AS_T_M);
-    size_t i, j;
-    int any = 0;
-
-    for (i = 0; i < M.rows && !any; i++) {
-        const double *row = M.row(M.ctx, i);
-        if (row == NULL) {
-            any = -1;
-            break;
-        }
-        for (j = 0; j < M.cols; j++)
-            any |= isinf(row[j]) != 0;
-    }
-    as_head_rows_close(&hm);
-    return any;
-}
 
 /* The colour scale right of the first grid: 0 at the bottom, 1 at the top; below it
  * the legend of the masked cells when there are any. */
@@ -268,7 +248,7 @@ static int scale(FILE *out, const svg_layout *L, const as_problem *p, const as_t
                 x + SCALE_W, ty, x + SCALE_W + 4, ty);
         text_at(out, x + SCALE_W + 7, ty + FONT * 0.35, " font-size=\"12\"", tick[k]);
     }
-    if ((any = any_masked(p, t)) <= 0)
+    if ((any = as_any_masked(p, t)) <= 0)
         return any;
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"url(#masked)\" "
                  "stroke=\"#bdbdbd\"/>\n", x, y + h + 16);

@@ -3,6 +3,7 @@
 #include "attnstep/block.h"
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/render_head.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -453,6 +454,51 @@ static void block_formula(as_block *out, const as_problem *p, const as_render_op
 
 /* ---- sections, in the chapter's order ---- */
 
+/* "X = E[ids] + P[0:3]" (or "X = E[ids]") with ids:, else "X". */
+static const char *x_expr(char *buf, size_t size, const as_problem *p)
+{
+    const as_embedding *emb = &p->in->emb;
+
+    if (emb->ids == NULL)
+        return "X";
+    if (emb->context == 0)
+        return "X = E[ids]";
+    snprintf(buf, size, "X = E[ids] + P[0:%zu]", emb->count);
+    return buf;
+}
+
+/* ids: the first step (SPEC §16, F05): the rows of E the ids take ("第0行：取E的第40行")
+ * and the rows of P, with what E and P hold whole; their sum is X, shown next. */
+static void embedding(as_block *out, const as_problem *p, const as_render_opts *o)
+{
+    const as_input *in = p->in;
+    const as_embedding *emb = &in->emb;
+    as_block cap = {0};
+    char expr[48];
+    size_t i;
+
+    if (emb->ids == NULL)
+        return;
+    if (as_shows(o, AS_T_E)) {
+        for (i = 0; i < emb->count; i++)
+            as_block_add(&cap, as_say(o, AS_MSG_EMB_ROW), i, emb->ids[i]);
+        table(out, "E = E[ids]", &in->mat[AS_E].m, &cap, o);
+        as_block_free(&cap);
+        as_block_add(out, as_say(o, AS_MSG_EMB_NOTE), emb->vocab, in->mat[AS_E].m.cols, emb->count);
+    }
+    if (emb->context > 0 && as_shows(o, AS_T_P)) {
+        gap(out);
+        for (i = 0; i < emb->count; i++)
+            as_block_add(&cap, as_say(o, AS_MSG_EMB_POS_ROW), i, i);
+        snprintf(expr, sizeof expr, "P = P[0:%zu]", emb->count);
+        table(out, expr, &in->mat[AS_P].m, &cap, o);
+        as_block_free(&cap);
+        as_block_add(out, as_say(o, AS_MSG_EMB_P_NOTE), emb->context);
+    }
+    if (as_shows(o, AS_T_E) || (emb->context > 0 && as_shows(o, AS_T_P)))
+        gap(out);
+}
+
 /* Nonzero when the attention reads N1, not X (block: pre). */
 static int reads_n1(const as_problem *p, const as_trace *t)
 {
@@ -462,11 +508,14 @@ static int reads_n1(const as_problem *p, const as_trace *t)
 static void inputs(as_block *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
 {
     as_block cap = row_captions(p->tokens, p->n, o);
+    char expr[48];
 
     if (p->in->title != NULL)
         as_block_add(out, as_say(o, AS_MSG_TITLE), p->in->title);
+    embedding(out, p, o);
     /* with pre, p->X is N1 (what the attention reads); the file's X comes first */
-    table(out, "X", reads_n1(p, t) ? &p->in->mat[AS_X].m : p->X, &cap, o);
+    table(out, x_expr(expr, sizeof expr, p), reads_n1(p, t) ? &p->in->mat[AS_X].m : p->X, &cap,
+          o);
     as_block_free(&cap);
     as_block_add(out, as_say(o, AS_MSG_SHAPE_X), p->n, p->d_model);
     if (p->cross) {
@@ -836,9 +885,11 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     int failed;
 
     if (as_shows(o, AS_T_X))
-        inputs(&b, p, t, o);
-    else
+        inputs(&b, p, t, o); /* the embedding first, then X */
+    else {
+        embedding(&b, p, o);
         block_begin(&b, p, t, o);
+    }
     encodings(&b, p, t, o);
     if (as_shows(o, AS_T_W)) {
         gap(&b);
@@ -852,6 +903,10 @@ int as_render_text(FILE *out, const as_problem *p, const as_trace *t, const as_r
     block_rest(&b, p, t, o);
     if (o->only == 0 || o->formula)
         formula(&b, p, t, o);
+    if (t->out != NULL) { /* SPEC §19: after the layer, the head on its last row */
+        const as_head_source src = as_head_source_of(p, t);
+        as_render_head_tables(&b, p, t->out, &src, o);
+    }
     failed = b.failed;
     as_block_free(&b);
     return failed || ferror(out) ? -1 : 0;
@@ -861,4 +916,10 @@ void as_text_table(as_block *out, const char *expr, const as_matrix *m, const as
                    const as_render_opts *o)
 {
     table(out, expr, m, captions, o);
+}
+
+void as_text_table_rows(as_block *out, const char *expr, const as_rows *r,
+                        const as_block *captions, const as_render_opts *o)
+{
+    table_rows(out, expr, r, captions, o);
 }

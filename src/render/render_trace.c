@@ -10,6 +10,7 @@
 #include "attnstep/expand.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/positions.h"
+#include "attnstep/render_head.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -159,6 +160,43 @@ static int run_tables(walk *w, const as_trace *t, unsigned only, int formula, in
     w->written = 1;
     w->blank = 0; /* as_render_text() ends with a table or the formula, never a blank */
     return as_render_text(w->out, w->p, t, &o);
+}
+
+/* ids: the first step (SPEC §16, F05), row by row:
+ * "“40”：取第40行，x₀ = E[40] + P[0] = [..] + [..] ≈ [..]" (without P: "x₀ = E[40] = [..]"). */
+static void embedding(walk *w)
+{
+    const as_input *in = w->p->in;
+    const as_embedding *emb = &in->emb;
+    const int pos = emb->context > 0;
+    const as_matrix *x = &in->mat[AS_X].m;
+    size_t i;
+
+    if (emb->ids == NULL)
+        return;
+    as_block_add(w->b, "%s", as_say(w->o, pos ? AS_MSG_EMB_TR_INTRO_P : AS_MSG_EMB_TR_INTRO));
+    for (i = 0; i < emb->count; i++) {
+        const as_view e = row_of(&in->mat[AS_E].m, i), xv = row_of(x, i);
+        as_text t = {0}, res = {0};
+        int rounded;
+
+        as_expand_sub(&t, "x", i, &w->st);
+        as_text_addf(&t, " = E[%zu]", emb->ids[i]);
+        if (pos)
+            as_text_addf(&t, " + P[%zu]", i);
+        as_text_addf(&t, " = ");
+        rounded = as_expand_vector(&t, &e, &w->st);
+        if (pos) {
+            const as_view pv = row_of(&in->mat[AS_P].m, i);
+            as_text_addf(&t, " + ");
+            rounded |= as_expand_vector(&t, &pv, &w->st);
+            equals(w, &t, rounded | as_expand_vector(&res, &xv, &w->st), &res);
+        }
+        as_block_add(w->b, as_say(w->o, AS_MSG_EMB_TR_ROW), w->p->tokens[i], emb->ids[i],
+                     as_text_str(&t));
+        done(w, &t);
+    }
+    gap(w);
 }
 
 /* The title, X (and Xkv) with their shapes, and the W tables. */
@@ -898,7 +936,7 @@ static void walk_row(walk *w, size_t i, int s)
 
 /* The tables step s (1 to 4) starts from and makes: Q, K → QKᵀ; QKᵀ, M → S; S → A;
  * A, V → O (with what positions add, and C with several heads). */
-static unsigned step_tables(int s)
+unsigned as_trace_step_tables(int s)
 {
     static const unsigned t[5] = {
         0,
@@ -990,7 +1028,7 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
     if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx)) == NULL)
         return -1;
     if (o->step != 0) { /* one step: the tables it needs, then that step of each row */
-        w.failed = run_tables(&w, t, step_tables(o->step), 0, 1) != 0;
+        w.failed = run_tables(&w, t, as_trace_step_tables(o->step), 0, 1) != 0;
         for (i = first; i <= last && flush(&w) == 0; i++)
             walk_row(&w, i, o->step);
         flush(&w);
@@ -998,6 +1036,7 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
         as_row_trace_free(&w.r);
         return w.failed ? -1 : 0;
     }
+    embedding(&w);
     w.failed = inputs(&w) != 0;
     elision_note(&w);
     as_trace_block_begin(w.b, p, t, o, first, last);
@@ -1009,6 +1048,12 @@ int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_
         as_trace_block_rest(w.b, p, t, o, first, last);
     if (flush(&w) == 0) {
         w.failed |= whole(&w) != 0;
+        flush(&w);
+    }
+    if (!w.failed && t->out != NULL) { /* SPEC §19: the head on the last row, walked */
+        const as_head_source src = as_head_source_of(p, t);
+        gap(&w);
+        as_render_head_walk(w.b, p, t->out, &src, o);
         flush(&w);
     }
     free(w.idx);

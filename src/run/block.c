@@ -56,7 +56,9 @@ static int normalise(as_matrix *y, as_norm_trace *nt, const as_matrix *x, int wh
     if (as_norm_rows(y->v, &rec, x->v, g ? g->v : NULL, b ? b->v : NULL, n, d, p->norm,
                      p->norm_style, p->norm_eps) != 0)
         return out_of_memory(p, err);
-    return finite(y, name, p, err);
+    /* a row whose squares overflow has an infinite divisor, and x / inf is a finite 0: the
+     * norm of [1.5e308, 1.5e308] would print as zeros (it is [1, 1]); its row is named */
+    return finite(y, name, p, err) || (p->norm != AS_NORM_NONE && finite(&nt->div, name, p, err));
 }
 
 /* out = a + b, cell by cell: a residual. */

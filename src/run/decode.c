@@ -413,40 +413,87 @@ static int steps(as_decode *d, const as_problem *p, step_scratch *w, as_error *e
     return 0;
 }
 
-int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
+static void scratch_free(step_scratch *w)
 {
-    step_scratch w = {0};
+    free(w->k), free(w->v), free(w->s), free(w->a), free(w->mrow), free(w->xp), free(w->turn);
+    memset(w, 0, sizeof *w);
+}
 
+/* The decode's tables and the scratch w of its steps, p checked first. Returns 0; or -1
+ * with err set, d and w freed. */
+static int setup(as_decode *d, step_scratch *w, const as_problem *p, int keep, as_error *err)
+{
     memset(d, 0, sizeof *d);
-    if ((w.mrow = malloc((p->m > p->n ? p->m : p->n ? p->n : 1) * sizeof *w.mrow)) == NULL) {
+    memset(w, 0, sizeof *w);
+    if ((w->mrow = malloc((p->m > p->n ? p->m : p->n ? p->n : 1) * sizeof *w->mrow)) == NULL) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
-    if (check_decodable(w.mrow, p, err) != 0 || (keep && keep_too_large(p, err) != 0))
+    if (check_decodable(w->mrow, p, err) != 0 || (keep && keep_too_large(p, err) != 0))
         goto fail;
-    w.ahead = keep || p->n < 2 ? 1 : AS_DECODE_AHEAD;
-    w.k = malloc(w.ahead * p->Wk->cols * sizeof *w.k);
-    w.v = malloc(w.ahead * p->Wv->cols * sizeof *w.v);
-    w.s = malloc((p->n ? p->n : 1) * sizeof *w.s);
-    w.a = malloc((p->n ? p->n : 1) * sizeof *w.a);
-    w.xp = malloc(w.ahead * (p->d_model ? p->d_model : 1) * sizeof *w.xp);
-    w.turn = malloc((p->d_k ? p->d_k * 3 : 1) * sizeof *w.turn); /* d_k + 3 × d_k/2 */
+    w->ahead = keep || p->n < 2 ? 1 : AS_DECODE_AHEAD;
+    w->k = malloc(w->ahead * p->Wk->cols * sizeof *w->k);
+    w->v = malloc(w->ahead * p->Wv->cols * sizeof *w->v);
+    w->s = malloc((p->n ? p->n : 1) * sizeof *w->s);
+    w->a = malloc((p->n ? p->n : 1) * sizeof *w->a);
+    w->xp = malloc(w->ahead * (p->d_model ? p->d_model : 1) * sizeof *w->xp);
+    w->turn = malloc((p->d_k ? p->d_k * 3 : 1) * sizeof *w->turn); /* d_k + 3 × d_k/2 */
     d->slopes = calloc(p->heads ? p->heads : 1, sizeof *d->slopes);
     if (d->slopes != NULL && p->positions == AS_POSITIONS_ALIBI)
         as_alibi_slopes(d->slopes, p->heads);
-    if (w.k == NULL || w.v == NULL || w.s == NULL || w.a == NULL || w.xp == NULL ||
-        w.turn == NULL || d->slopes == NULL || alloc_decode(d, p, keep)) {
+    if (w->k == NULL || w->v == NULL || w->s == NULL || w->a == NULL || w->xp == NULL ||
+        w->turn == NULL || d->slopes == NULL || alloc_decode(d, p, keep)) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         goto fail;
     }
-    if (steps(d, p, &w, err) != 0)
-        goto fail;
-    free(w.k), free(w.v), free(w.s), free(w.a), free(w.mrow), free(w.xp), free(w.turn);
     return 0;
 fail:
-    free(w.k), free(w.v), free(w.s), free(w.a), free(w.mrow), free(w.xp), free(w.turn);
+    scratch_free(w);
     as_decode_free(d);
     return -1;
+}
+
+int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
+{
+    step_scratch w;
+
+    if (setup(d, &w, p, keep, err) != 0)
+        return -1;
+    if (steps(d, p, &w, err) != 0) {
+        scratch_free(&w);
+        as_decode_free(d);
+        return -1;
+    }
+    scratch_free(&w);
+    return 0;
+}
+
+int as_decode_begin(as_decode *d, const as_problem *p, as_error *err)
+{
+    step_scratch *w = malloc(sizeof *w);
+
+    if (w == NULL) {
+        memset(d, 0, sizeof *d);
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+        return -1;
+    }
+    if (setup(d, w, p, 1, err) != 0) {
+        free(w);
+        return -1;
+    }
+    d->scratch = w;
+    return 0;
+}
+
+int as_decode_step(as_decode *d, const as_problem *p, size_t t, as_error *err)
+{
+    step_scratch *w = d->scratch;
+
+    as_mask_row(w->mrow, p, t);
+    reading(d, p, t, w->mrow);
+    if (project_step(d, p, t, w) != 0)
+        return out_of_range(p, t, err);
+    return attend_step(d, p, t, w, err);
 }
 
 int as_decode_row_init(as_decode_row *r, const as_problem *p)
@@ -517,5 +564,9 @@ void as_decode_free(as_decode *d)
     free(d->full);
     free(d->same);
     free(d->slopes);
+    if (d->scratch != NULL) {
+        scratch_free(d->scratch);
+        free(d->scratch);
+    }
     memset(d, 0, sizeof *d);
 }

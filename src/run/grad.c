@@ -163,8 +163,9 @@ int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lan
 /* The backward run                                                                 */
 /* ------------------------------------------------------------------------------ */
 
-/* Allocates every table the run will fill, in the shapes of p. */
-static int alloc_all(as_grad *g, const as_problem *p)
+/* Allocates every table the run will fill, in the shapes of p; with rows, no n x m
+ * table (each head's dA, dS, d(QKᵀ) stay empty). */
+static int alloc_all(as_grad *g, const as_problem *p, int rows)
 {
     const size_t n = p->n, m = p->m, H = p->heads, dq = H * p->d_k, dv = H * p->d_v;
     const size_t dkv = p->kv_heads * p->d_k, dvv = p->kv_heads * p->d_v; /* K and V widths */
@@ -177,9 +178,11 @@ static int alloc_all(as_grad *g, const as_problem *p)
     for (h = 0; h < H; h++) {
         as_grad_head *gh = &g->head[h];
         bad |= as_matrix_init(&gh->dO, n, p->d_v) | as_matrix_init(&gh->dV, m, p->d_v) |
-               as_matrix_init(&gh->dA, n, m) | as_matrix_init(&gh->rowdot, n, 1) |
-               as_matrix_init(&gh->dS, n, m) | as_matrix_init(&gh->dQKT, n, m) |
-               as_matrix_init(&gh->dQ, n, p->d_k) | as_matrix_init(&gh->dK, m, p->d_k);
+               as_matrix_init(&gh->rowdot, n, 1) | as_matrix_init(&gh->dQ, n, p->d_k) |
+               as_matrix_init(&gh->dK, m, p->d_k);
+        if (!rows)
+            bad |= as_matrix_init(&gh->dA, n, m) | as_matrix_init(&gh->dS, n, m) |
+                   as_matrix_init(&gh->dQKT, n, m);
     }
     if (p->Wo != NULL)
         bad |= as_matrix_init(&g->dWo, dv, p->d_out) | as_matrix_init(&g->dC, n, dv);
@@ -226,6 +229,61 @@ static void head_backward(as_grad_head *gh, const as_head_trace *h, size_t hd,
     /* step 1 backwards: QKᵀ */
     as_matmul_fast(gh->dQ.v, gh->dQKT.v, h->K.v, n, m, dk);
     as_matmul_tn_fast(gh->dK.v, gh->dQKT.v, h->Q.v, n, m, dk);
+}
+
+/* Rows of a head's n x m tables worked on together by head_backward_rows(): enough for
+ * the fast products, few enough that four such blocks stay small beside the inputs
+ * (4 x 32 x 16384 doubles at the largest m, 16 MB). */
+#define GRAD_BLOCK_ROWS 32
+
+/* head_backward(), with the same numbers bit for bit, for a rows trace (t->rows): no
+ * n x m table is kept. The rows i0 .. i0+b-1 of A are made again from Q and K (as
+ * as_trace_row() makes them, as flash attention's backward pass does), then the same
+ * steps on that block: dA = dO·Vᵀ, the softmax backward, d(QKᵀ), its rows of dQ, and
+ * the block's terms of dV = Aᵀ·dO and dK = d(QKᵀ)ᵀ·Q added on in row order (each cell
+ * the same running sum as one product over all the rows). -1 when memory ran out. */
+static int head_backward_rows(as_grad_head *gh, const as_trace *t, size_t hd,
+                              const as_matrix *dC, const as_problem *p)
+{
+    const as_head_trace *h = &t->head[hd];
+    const size_t n = p->n, m = p->m, dk = p->d_k, dv = p->d_v;
+    const size_t cells = GRAD_BLOCK_ROWS * (m ? m : 1);
+    double *a = malloc(4 * cells * sizeof *a), *da = a + cells, *ds = da + cells;
+    double *dqkt = ds + cells;
+    as_row_trace r = {0};
+    size_t i0, i;
+    int rc = -1;
+
+    if (a == NULL)
+        return -1;
+    as_take_columns(gh->dO.v, dC->v, n, dC->cols, hd * dv, dv);
+    memset(gh->dV.v, 0, m * dv * sizeof *gh->dV.v); /* the running sums start at +0 */
+    memset(gh->dK.v, 0, m * dk * sizeof *gh->dK.v);
+    for (i0 = 0; i0 < n; i0 += GRAD_BLOCK_ROWS) {
+        const size_t b = n - i0 < GRAD_BLOCK_ROWS ? n - i0 : GRAD_BLOCK_ROWS;
+        const double *dO = gh->dO.v + i0 * dv;
+        /* the forward's rows of A, made again */
+        for (i = 0; i < b; i++) {
+            if (as_trace_row(&r, t, p, hd, i0 + i) != 0)
+                goto done;
+            memcpy(a + i * m, r.A, m * sizeof *a);
+        }
+        /* step 4 backwards: O = A·V */
+        as_matmul_tn_acc(gh->dV.v, a, dO, b, m, dv);
+        as_scores_fast(da, dO, h->V.v, b, m, dv);
+        /* step 3 backwards: the softmax along each row (masked cells stay 0) */
+        as_softmax_backward_rows(ds, gh->rowdot.v + i0, da, a, b, m);
+        /* step 2 backwards: the mask adds a constant, the scaling multiplies */
+        as_scale(dqkt, ds, b * m, p->scale);
+        /* step 1 backwards: QKᵀ */
+        as_matmul_fast(gh->dQ.v + i0 * dk, dqkt, h->K.v, b, m, dk);
+        as_matmul_tn_acc(gh->dK.v, dqkt, h->Q.v + i0 * dk, b, m, dk);
+    }
+    rc = 0;
+done:
+    as_row_trace_free(&r);
+    free(a);
+    return rc;
 }
 
 /* The projections backwards: dW = inputᵀ·d(result), a bias's gradient the column sums,
@@ -285,7 +343,7 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
     const as_matrix *dC = p->Wo != NULL ? &g->dC : &g->dO;
     size_t hd;
 
-    if (alloc_all(g, p) != 0)
+    if (alloc_all(g, p, t->rows) != 0)
         goto nomem;
     /* the output projection, when there is one: its input C gets dC */
     if (p->Wo != NULL)
@@ -295,7 +353,10 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
     for (hd = 0; hd < p->heads; hd++) {
         as_grad_head *gh = &g->head[hd];
         const size_t kvh = as_kv_head(p, hd);
-        head_backward(gh, &t->head[hd], hd, dC, p);
+        if (!t->rows)
+            head_backward(gh, &t->head[hd], hd, dC, p);
+        else if (head_backward_rows(gh, t, hd, dC, p) != 0)
+            goto nomem;
         as_put_columns(g->dQ.v, gh->dQ.v, p->n, g->dQ.cols, hd * p->d_k, p->d_k);
         as_add_columns(g->dK.v, gh->dK.v, p->m, g->dK.cols, kvh * p->d_k, p->d_k);
         as_add_columns(g->dV.v, gh->dV.v, p->m, g->dV.cols, kvh * p->d_v, p->d_v);
@@ -307,6 +368,50 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
 nomem:
     as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
     return -1;
+}
+
+/* Row i of the table h reads, made again (see as_grad_rows_open()). */
+static const double *grad_row(void *ctx, size_t i)
+{
+    as_grad_rows *h = ctx;
+    const as_problem *p = h->p;
+    const as_grad_head *gh = &h->g->head[h->hd];
+    const size_t m = p->m, dv = p->d_v;
+    double *da, *ds;
+
+    if (h->room == NULL && (h->room = malloc(3 * (m ? m : 1) * sizeof *h->room)) == NULL)
+        return NULL;
+    if (as_trace_row(&h->r, h->t, p, h->hd, i) != 0)
+        return NULL;
+    da = h->room, ds = h->room + m;
+    /* the steps of head_backward_rows() on one row: each cell the same sum */
+    as_scores(da, gh->dO.v + i * dv, h->t->head[h->hd].V.v, 1, m, dv);
+    if (h->which == AS_GRAD_DA)
+        return da;
+    as_softmax_backward_rows(ds, NULL, da, h->r.A, 1, m);
+    if (h->which == AS_GRAD_DS)
+        return ds;
+    as_scale(ds + m, ds, m, p->scale);
+    return ds + m;
+}
+
+as_rows as_grad_rows_open(as_grad_rows *h, const as_grad *g, const as_problem *p,
+                          const as_trace *t, size_t hd, as_grad_square which)
+{
+    const as_grad_head *gh = &g->head[hd];
+    const as_matrix *m = which == AS_GRAD_DA ? &gh->dA : which == AS_GRAD_DS ? &gh->dS : &gh->dQKT;
+
+    *h = (as_grad_rows){g, p, t, hd, which, {0}, NULL};
+    if (!t->rows)
+        return as_rows_of(m);
+    return (as_rows){p->n, p->m, grad_row, h, 0};
+}
+
+void as_grad_rows_close(as_grad_rows *h)
+{
+    as_row_trace_free(&h->r);
+    free(h->room);
+    h->room = NULL;
 }
 
 void as_grad_free(as_grad *g)

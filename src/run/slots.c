@@ -2,6 +2,7 @@
  * HEADSLOT), so that a renderer or a grader finds a table by its row, not by a switch
  * of its own. */
 #include "attnstep/attention.h"
+#include "attnstep/outhead.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +27,9 @@ static const size_t per_head[AS_TAB_COUNT] = {
 
 const as_matrix *as_trace_table(const as_trace *t, as_tab id)
 {
-    return whole[id] == NOSLOT ? NULL : (const as_matrix *)((const char *)t + whole[id]);
+    if (whole[id] == NOSLOT) /* the output head's tables are its own record's (SPEC §19) */
+        return t->out != NULL ? as_out_head_table(t->out, id) : NULL;
+    return (const as_matrix *)((const char *)t + whole[id]);
 }
 
 const as_matrix *as_trace_head_table(const as_head_trace *h, as_tab id)

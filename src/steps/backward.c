@@ -32,12 +32,11 @@ double as_loss_mse_backward(double *dO, const double *O, const double *target, s
     return loss / 2.0;
 }
 
-FMA_INLINE void matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
+FMA_INLINE void matmul_tn_acc(double *out, const double *a, const double *b, size_t n, size_t k,
+                              size_t p)
 {
     size_t i, r, j;
 
-    for (r = 0; r < k * p; r++)
-        out[r] = 0.0;
     /* i-r-j order: out row r gathers a[i][r] times b row i, i in order */
     for (i = 0; i < n; i++)
         for (r = 0; r < k; r++) {
@@ -48,12 +47,23 @@ FMA_INLINE void matmul_tn(double *out, const double *a, const double *b, size_t 
                 orow[j] = fma(x, brow[j], orow[j]);
         }
 }
-FMA_BUILD(matmul_tn, (double *out, const double *a, const double *b, size_t n, size_t k, size_t p),
+FMA_BUILD(matmul_tn_acc,
+          (double *out, const double *a, const double *b, size_t n, size_t k, size_t p),
           (out, a, b, n, k, p))
+
+void as_matmul_tn_acc(double *out, const double *a, const double *b, size_t n, size_t k,
+                      size_t p)
+{
+    FMA_RUN(matmul_tn_acc, (out, a, b, n, k, p));
+}
 
 void as_matmul_tn(double *out, const double *a, const double *b, size_t n, size_t k, size_t p)
 {
-    FMA_RUN(matmul_tn, (out, a, b, n, k, p));
+    size_t r;
+
+    for (r = 0; r < k * p; r++)
+        out[r] = 0.0; /* every sum starts at +0, as in as_matmul() */
+    as_matmul_tn_acc(out, a, b, n, k, p);
 }
 
 void as_matmul_tn_fast(double *out, const double *a, const double *b, size_t n, size_t k,

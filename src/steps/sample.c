@@ -49,10 +49,11 @@ void as_top_k(double *out, const double *x, size_t n, size_t k, size_t *order)
         out[order[i]] = x[order[i]];
 }
 
-size_t as_top_p(double *out, size_t *order, double *cum, const double *x, const double *probs,
-                size_t n, double p)
+/* top-p's first half: order[n] the tokens from the most likely down (order[2n] scratch),
+ * cum[n] the running sums in that order, out[n] all -inf. */
+static void sorted_sums(double *out, size_t *order, double *cum, const double *probs, size_t n)
 {
-    size_t i, kept = 0;
+    size_t i;
     double sum = 0;
 
     sort_down(order, order + n, probs, n);
@@ -61,11 +62,32 @@ size_t as_top_p(double *out, size_t *order, double *cum, const double *x, const 
         cum[i] = sum;
         out[i] = -INFINITY;
     }
+}
+
+size_t as_top_p(double *out, size_t *order, double *cum, const double *x, const double *probs,
+                size_t n, double p)
+{
+    size_t i, kept = 0;
+
+    sorted_sums(out, order, cum, probs, n);
     for (i = 0; i < n && probs[order[i]] > 0; i++) {
         out[order[i]] = x[order[i]];
         kept++;
         if (cum[i] >= p) /* the token that crosses p is kept */
             break;
+    }
+    return kept;
+}
+
+size_t as_top_p_drop_crossing(double *out, size_t *order, double *cum, const double *x,
+                              const double *probs, size_t n, double p)
+{
+    size_t i, kept = 0;
+
+    sorted_sums(out, order, cum, probs, n);
+    for (i = 0; i < n && probs[order[i]] > 0 && cum[i] < p; i++) {
+        out[order[i]] = x[order[i]];
+        kept++;
     }
     return kept;
 }

@@ -5,6 +5,7 @@
 #include "attnstep/check.h"
 #include "attnstep/block.h"
 #include "attnstep/blockcheck.h"
+#include "attnstep/headcheck.h"
 #include "attnstep/i18n.h"
 #include "attnstep/ownchain.h"
 
@@ -170,20 +171,23 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     const as_matrix *whole;
     char head[24] = "";
 
-    if (named >= (long)p->heads || (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE)))
+    if (named >= (long)p->heads ||
+        (named >= 0 && (g->kind == AS_ANS_C || g->kind == AS_ANS_PE || g->kind == AS_ANS_PROBS)))
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
     if (named >= 0 && as_block_answer(g->kind)) /* the block's tables are the layer's, no head's */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_HEAD, AS_MSG_CHK_NO_SUCH_HEAD_HINT);
     g->head = named;
     if (named < 0 && p->heads == 1 && g->kind != AS_ANS_C && g->kind != AS_ANS_PE &&
-        g->kind > AS_ANS_V && !as_block_answer(g->kind) && (g->kind != AS_ANS_O || p->Wo == NULL))
+        g->kind != AS_ANS_PROBS && g->kind > AS_ANS_V && !as_block_answer(g->kind) &&
+        (g->kind != AS_ANS_O || p->Wo == NULL))
         g->head = 0;
     if (g->head < 0 && per_head(g->kind))
         return name_error(a, ans, err, AS_MSG_CHK_WHOSE_HEAD, AS_MSG_CHK_WHOSE_HEAD_HINT);
     whole = g->head < 0 ? layer_table(t, g->kind)
             : g->kind == AS_ANS_RESCALE ? &t->head[g->head].sums /* f1: as many rows */
                                   : as_head_table(&t->head[g->head], g->kind);
-    if (whole->v == NULL) /* PE, Qr, Kr, B without their positions; the block's without it */
+    if (whole == NULL || whole->v == NULL) /* PE, Qr, Kr, B without their positions; probs
+                                               without a head; the block's without it */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE,
                           as_block_answer(g->kind) ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
                                                    : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
@@ -197,7 +201,7 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     }
     if ((size_t)g->row >= whole->rows)
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_ROW, AS_MSG_CHK_NO_SUCH_ROW_HINT);
-    if (g->kind >= AS_ANS_MAX)
+    if (g->kind >= AS_ANS_MAX && g->kind <= AS_ANS_RESCALE)
         return blocks_row(g, all, p, t, head, err);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
@@ -275,6 +279,8 @@ static int given_table(const as_problem *p, const as_trace *t, const as_answers 
 
     if (id < 0 || (as_answer_name(ans->name, &kind, &head) == 0 && kind == AS_ANS_MAX))
         return 0; /* m, m_h0: the online softmax's running max, not the mask M */
+    if ((id == AS_E || id == AS_P) && !p->in->mat[id].given)
+        return 0; /* without ids: E is the eˣ table a worksheet invites, no input's */
     if (id == AS_M ? same_table(&ans->value, &ans->unit, &t->M)
                    : p->in->mat[id].given &&
                          (same_table(&ans->value, &ans->unit, as_problem_table(p, (as_mat_id)id)) ||
@@ -550,8 +556,8 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     long head;
     size_t h;
 
-    if (as_answer_name(name, &kind, &head) != 0 || (kind >= AS_ANS_MAX && !as_block_answer(kind)) ||
-        head >= (long)p->heads ||
+    if (as_answer_name(name, &kind, &head) != 0 || (kind >= AS_ANS_MAX && kind <= AS_ANS_RESCALE) ||
+        (kind == AS_ANS_PROBS && p->head == AS_HEAD_NONE) || head >= (long)p->heads ||
         (head >= 0 && (kind == AS_ANS_C || kind == AS_ANS_PE || as_block_answer(kind))))
         return -1;
     if (t == NULL)
@@ -623,7 +629,7 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
         return asked_words(g, p, t, expect, NULL, err);
     if (p->in->ask != NULL)
         return asked_words(g, p, t, p->in->ask, &p->in->ask_pos, err);
-    if ((g->mark = calloc(3 * p->heads + 5 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
+    if ((g->mark = calloc(3 * p->heads + 6 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
         return -1;
     if (layer_table(t, AS_ANS_N1)->v != NULL) /* pre: N1 first, the attention reads it */
         ask(g, t, AS_ANS_N1, -1);
@@ -638,6 +644,8 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     for (k = AS_ANS_H1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
         if (layer_table(t, k)->v != NULL && (k != AS_ANS_Y || p->final_norm))
             ask(g, t, k, -1);
+    if (t->out != NULL) /* SPEC §19: the probabilities the draw follows */
+        ask(g, t, AS_ANS_PROBS, -1);
     return 0;
 }
 
@@ -730,6 +738,26 @@ int as_check_grade(as_grade *g, const as_problem *p, const as_trace *t, const as
     return as_check_grade_tiles(g, p, t, a, o, 0, err);
 }
 
+/* The output head's probabilities written wrong (SPEC §19): the mistake of order they
+ * match, from the head's own h (the last row of O, or Y with a block). Returns 0, or -1
+ * when memory ran out. */
+static int head_mistakes(as_grade *g, const as_problem *p, const as_trace *t,
+                         const as_check_opts *o)
+{
+    const as_matrix *last = t->block != NULL ? as_block_table(t->block, AS_TAB_Y) : &t->O;
+    size_t i;
+
+    for (i = 0; i < g->count; i++) {
+        as_table_grade *e = &g->table[i];
+        if (e->kind != AS_ANS_PROBS || e->correct || !e->shape_ok || t->out == NULL)
+            continue;
+        if (as_head_diagnose(&e->diagnosis, p, &AS_AT(*last, last->rows - 1, 0), last->cols,
+                             e->given->value.v, e->given->unit.v, o->tol) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
                          const as_answers *a, const as_check_opts *o, size_t B, as_error *err)
 {
@@ -761,6 +789,8 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
         g->correct &= g->table[i].correct;
     }
     g->correct &= g->count > 0; /* a blank file has nothing right */
+    if (head_mistakes(g, p, t, o) != 0)
+        goto nomem;
     if ((rc = score(g, p, t, o->expect, err)) != 0) {
         if (rc < 0)
             goto nomem;

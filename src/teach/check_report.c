@@ -1,6 +1,7 @@
 /* check_report.c - the reports of `check` (SPEC §6): text, Markdown, a CSV gradebook and
  * JSON, read from the grades (check.h). Every word comes from the message table. */
 #include "attnstep/check_report.h"
+#include "attnstep/html.h"
 #include "attnstep/suggest.h"
 #include "attnstep/lex.h"
 #include "attnstep/numfmt.h"
@@ -92,6 +93,21 @@ static void item_made(char *buf, size_t size, const as_item *it, const char *sep
                                     it->made[d]);
 }
 
+/* The item line of it into buf: "S: right 4, carried 0, wrong 2 (no_scale 1), missing 0". */
+static void item_line(char *buf, size_t size, const as_item *it, const as_render_opts *o)
+{
+    char made[512], shown[560], name[64];
+
+    item_made(made, sizeof made, it, as_say(o, AS_MSG_CHK_LIST_SEP));
+    if (made[0] != '\0')
+        snprintf(shown, sizeof shown, as_say(o, AS_MSG_CHK_ITEM_MADE), made);
+    else
+        shown[0] = '\0';
+    as_table_shown_name(name, sizeof name, it->name, o->ascii);
+    snprintf(buf, size, as_say(o, AS_MSG_CHK_ITEM_LINE), name, it->right, it->carried, it->wrong,
+             shown, it->missing);
+}
+
 /* ------------------------------------------------------------------------------ */
 /* The teaching sentence of a diagnosis                                             */
 /* ------------------------------------------------------------------------------ */
@@ -111,6 +127,9 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
         [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_DIAG_KEYS_FOR_VALUES,
         [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_DIAG_WRONG_WEIGHTS,
         [AS_DIAG_TORCH_LAYOUT] = AS_MSG_DIAG_TORCH_LAYOUT,
+        [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = AS_MSG_DIAG_TEMPERATURE_AFTER_SOFTMAX,
+        [AS_DIAG_TOPP_DROPS_CROSSING] = AS_MSG_DIAG_TOPP_DROPS_CROSSING,
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_DIAG_TOPK_BEFORE_TEMPERATURE,
         [AS_DIAG_LN_UNBIASED] = AS_MSG_DIAG_LN_UNBIASED,
         [AS_DIAG_LN_EPS_OUTSIDE] = AS_MSG_DIAG_LN_EPS_OUTSIDE,
         [AS_DIAG_LN_NO_AFFINE] = AS_MSG_DIAG_LN_NO_AFFINE,
@@ -140,39 +159,66 @@ void as_diag_explain(char *buf, size_t size, const as_table_grade *g, const as_r
                  g->diagnosis == AS_DIAG_CARRIED_ERROR ? g->carried_from : sqrt_dk);
 }
 
-/* The codes of the mistakes that fit equally, "no_mask、masked_zero". */
-static void fits_list(char *buf, size_t size, const as_table_grade *g, const char *sep)
+/* The codes of the mistakes that fit equally, "no_mask、masked_zero"; a W table named
+ * once each, with the table it made: "wrong_weights（K用了Wq）" (o NULL: the gradebook's
+ * "wrong_weights(K=X@Wq)", no words). */
+static void fits_list(char *buf, size_t size, const as_table_grade *g, const as_render_opts *o,
+                      const char *sep)
 {
+    static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
     size_t i, len = 0;
 
     buf[0] = '\0';
-    for (i = 0; i < g->nfits && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? sep : "",
-                                as_diag_code(g->fits[i].diag));
+    for (i = 0; i < g->nfits && len < size; i++) {
+        const as_fit f = g->fits[i];
+        const int made = f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail / 3 % 3 : f.detail % 3;
+        const int used = f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail % 3 : made;
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? sep : "", as_diag_code(f.diag));
+        if ((f.diag != AS_DIAG_WRONG_WEIGHTS && f.diag != AS_DIAG_TORCH_LAYOUT) || len >= size)
+            continue;
+        if (o == NULL)
+            len += (size_t)snprintf(buf + len, size - len, "(%s=X@%s%s)", table[made], w[used],
+                                    f.diag == AS_DIAG_TORCH_LAYOUT ? "T" : "");
+        else
+            len += (size_t)snprintf(buf + len, size - len,
+                                    as_say(o, f.diag == AS_DIAG_WRONG_WEIGHTS
+                                                  ? AS_MSG_CHK_FIT_WEIGHTS : AS_MSG_CHK_FIT_TORCH),
+                                    table[made], w[used]);
+    }
 }
 
 /* ------------------------------------------------------------------------------ */
 /* Text                                                                             */
 /* ------------------------------------------------------------------------------ */
 
+/* The k-th wrong cell of g (table name) into buf: "O[0][0]: written 1, expected 10",
+ * and when it has too few decimals, why. */
+static void cell_line(char *buf, size_t size, const as_table_grade *g, size_t k, const char *name,
+                      const as_render_opts *o, int require_digits)
+{
+    char w[AS_NUM_BUF], x[AS_NUM_BUF];
+    const size_t c = g->wrong[k].cell, cols = g->expected.cols;
+    int n;
+
+    as_fmt_display(w, sizeof w, g->given->value.v[c], o->digits, o->ascii);
+    as_fmt_display(x, sizeof x, g->expected.v[c], o->digits, o->ascii);
+    if (g->row >= 0)
+        n = snprintf(buf, size, as_say(o, AS_MSG_CHK_ROW_CELL), name, c, w, x);
+    else
+        n = snprintf(buf, size, as_say(o, AS_MSG_CHK_CELL), name, c / cols, c % cols, w, x);
+    if (g->wrong[k].too_few && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, as_say(o, AS_MSG_CHK_TOO_FEW), require_digits);
+}
+
 static void wrong_cells(FILE *out, const as_table_grade *g, const char *name,
                         const as_render_opts *o, int require_digits)
 {
-    char w[AS_NUM_BUF], x[AS_NUM_BUF];
+    char line[1024];
     size_t k;
 
     for (k = 0; k < g->nwrong && k < LISTED_CELLS; k++) {
-        const size_t c = g->wrong[k].cell, cols = g->expected.cols;
-        as_fmt_display(w, sizeof w, g->given->value.v[c], o->digits, o->ascii);
-        as_fmt_display(x, sizeof x, g->expected.v[c], o->digits, o->ascii);
-        fputs("  ", out);
-        if (g->row >= 0)
-            fprintf(out, as_say(o, AS_MSG_CHK_ROW_CELL), name, c, w, x);
-        else
-            fprintf(out, as_say(o, AS_MSG_CHK_CELL), name, c / cols, c % cols, w, x);
-        if (g->wrong[k].too_few)
-            fprintf(out, as_say(o, AS_MSG_CHK_TOO_FEW), require_digits);
-        fputc('\n', out);
+        cell_line(line, sizeof line, g, k, name, o, require_digits);
+        fprintf(out, "  %s\n", line);
     }
     if (g->nwrong > LISTED_CELLS) {
         fputs("  ", out);
@@ -186,7 +232,7 @@ static void text_diagnosis(FILE *out, const as_table_grade *g, const as_render_o
     char text[512], list[256];
 
     if (g->nfits > 1) {
-        fits_list(list, sizeof list, g, as_say(o, AS_MSG_CHK_LIST_SEP));
+        fits_list(list, sizeof list, g, o, as_say(o, AS_MSG_CHK_LIST_SEP));
         fputs("  ", out);
         fprintf(out, as_say(o, AS_MSG_CHK_AMBIGUOUS), list);
         fputc('\n', out);
@@ -224,7 +270,7 @@ static void text_teaching(FILE *out, const as_table_grade *g, const as_render_op
 
     if (m == AS_MSG_COUNT)
         return;
-    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX) {
+    if (!g->shape_ok && g->row >= 0 && g->kind >= AS_ANS_MAX && g->kind <= AS_ANS_RESCALE) {
         fputs("  ", out);
         fprintf(out, as_say(o, AS_MSG_CHK_TEACH_BLOCKS), g->expected.cols);
         fputc('\n', out);
@@ -276,7 +322,7 @@ static void mistakes(char *buf, size_t size, const as_student *st, const char *s
         char list[128];
         if (t->credit)
             continue;
-        fits_list(list, sizeof list, t, "|");
+        fits_list(list, sizeof list, t, NULL, "|");
         len += (size_t)snprintf(buf + len, size - len, "%s%s:%s", len ? sep : "", t->name,
                                 code ? code : t->nfits > 1 ? list : "?");
     }
@@ -386,18 +432,8 @@ static void text_summary(FILE *out, const as_class *c, const as_render_opts *o)
         fprintf(out, "  %s\n", as_say(o, AS_MSG_CHK_NO_MISTAKE));
     fprintf(out, "\n%s\n", as_say(o, AS_MSG_CHK_ITEMS));
     for (i = 0; i < s->nitems; i++) {
-        const as_item *it = &s->item[i];
-        char made[512], name[64];
-        item_made(made, sizeof made, it, as_say(o, AS_MSG_CHK_LIST_SEP));
-        if (made[0] != '\0')
-            snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_ITEM_MADE), made);
-        else
-            line[0] = '\0';
-        as_table_shown_name(name, sizeof name, it->name, o->ascii);
-        fputs("  ", out);
-        fprintf(out, as_say(o, AS_MSG_CHK_ITEM_LINE), name, it->right, it->carried, it->wrong, line,
-                it->missing);
-        fputc('\n', out);
+        item_line(line, sizeof line, &s->item[i], o);
+        fprintf(out, "  %s\n", line);
     }
 }
 
@@ -462,7 +498,7 @@ static void md_student(FILE *out, const as_student *s, const as_render_opts *o, 
                 as_say(o, g->correct ? AS_MSG_CHK_WORD_RIGHT
                        : g->credit ? AS_MSG_CHK_WORD_CARRIED : AS_MSG_CHK_WORD_WRONG));
         if (g->nfits > 1) {
-            fits_list(text, sizeof text, g, as_say(o, AS_MSG_CHK_LIST_SEP));
+            fits_list(text, sizeof text, g, o, as_say(o, AS_MSG_CHK_LIST_SEP));
             md_cell(out, text);
             fputs(" ?", out);
         } else if (g->diagnosis != AS_DIAG_NONE) {
@@ -534,6 +570,200 @@ static void md_summary(FILE *out, const as_class *c, const as_render_opts *o)
 int as_check_md(FILE *out, const as_class *c, const as_render_opts *o)
 {
     return each_student(out, c, o, md_student, md_summary);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The page (--format html, SPEC §17)                                               */
+/* ------------------------------------------------------------------------------ */
+
+/* The parts of a bar: right, carried, wrong, missing, each with its legend's words; the
+ * page's style colours them (b0 … b3: the heatmap's colour-blind-safe palette, and
+ * grey, lighter in the dark scheme). */
+static const as_msg bar_part[] = {AS_MSG_CHK_WORD_RIGHT, AS_MSG_CHK_WORD_CARRIED,
+                                  AS_MSG_CHK_WORD_WRONG, AS_MSG_CHK_COL_MISSING};
+
+/* A text cell of a table. */
+static void html_cell(as_html *h, const char *tag, const char *s)
+{
+    fprintf(h->out, "<%s>", tag);
+    as_html_text(h, s);
+    fprintf(h->out, "</%s>", tag);
+}
+
+/* The gradebook: each student's score and mistakes, and the mean. */
+static void html_gradebook(as_html *h, const as_class *c, const as_render_opts *o)
+{
+    char line[1024], a[32], b[64];
+    size_t i;
+
+    as_html_step(h, as_say(o, AS_MSG_HTML_CK_BOOK), NULL);
+    fputs("<div class=\"scroll\"><table class=\"g\" id=\"as-book\"><thead><tr>", h->out);
+    html_cell(h, "th", as_say(o, AS_MSG_CHK_COL_STUDENT));
+    html_cell(h, "th", as_say(o, AS_MSG_CHK_COL_SCORE));
+    html_cell(h, "th", as_say(o, AS_MSG_CHK_COL_MISTAKES));
+    fputs("</tr></thead>\n<tbody>\n", h->out);
+    for (i = 0; i < c->count; i++) {
+        const as_student *st = &c->student[i];
+        fputs("<tr>", h->out);
+        html_cell(h, "th", st->name);
+        if (!st->graded) {
+            fputs("<td></td>", h->out);
+            html_cell(h, "td", as_say(o, AS_MSG_CHK_NOT_GRADED));
+        } else {
+            mistakes(line, sizeof line, st, "; ");
+            short_number(a, sizeof a, st->grade.score);
+            snprintf(b, sizeof b, "%s/%zu", a, st->grade.nmarks);
+            html_cell(h, "td", b);
+            html_cell(h, "td", line[0] ? line : as_say(o, AS_MSG_CHK_NO_MISTAKE));
+        }
+        fputs("</tr>\n", h->out);
+    }
+    fputs("</tbody></table></div>\n<p class=\"cap\">", h->out);
+    short_number(a, sizeof a, c->summary.mean_score);
+    short_number(b, sizeof b, c->summary.mean_max);
+    snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_MEAN), a, b);
+    as_html_text(h, line);
+    fputs("</p>\n", h->out);
+    as_html_step_end(h);
+}
+
+/* One bar of count[0..parts) students side by side, out of n, with its label (the
+ * numbers in words) above it: the lengths are the counts themselves, in a view n wide. */
+static void html_bar(as_html *h, const char *label, const size_t *count, size_t parts, size_t n)
+{
+    size_t k, x = 0;
+
+    fputs("<figure class=\"bar\"><figcaption>", h->out);
+    as_html_text(h, label);
+    fprintf(h->out, "</figcaption><svg viewBox=\"0 0 %zu 1\" preserveAspectRatio=\"none\" "
+            "width=\"100%%\" height=\"18\" role=\"img\" aria-label=\"", n > 0 ? n : 1);
+    as_html_text(h, label);
+    fputs("\">", h->out);
+    for (k = 0; k < parts; k++) {
+        if (count[k] > 0)
+            fprintf(h->out, "<rect class=\"b%zu\" x=\"%zu\" y=\"0\" width=\"%zu\" height=\"1\"/>",
+                    parts == 1 ? (size_t)2 : k, x, count[k]);
+        x += count[k];
+    }
+    fputs("</svg></figure>\n", h->out);
+}
+
+/* The item analysis: per table a bar of right, carried, wrong and missing; then the
+ * named mistakes, a bar each. */
+static void html_items(as_html *h, const as_class *c, const as_render_opts *o)
+{
+    const as_class_summary *s = &c->summary;
+    char line[1024];
+    size_t i, k;
+
+    as_html_step(h, as_say(o, AS_MSG_HTML_CK_ITEMS), NULL);
+    fputs("<p class=\"legend\">", h->out);
+    for (k = 0; k < sizeof bar_part / sizeof bar_part[0]; k++) {
+        fprintf(h->out, "<span class=\"swatch b%zu\"></span>", k);
+        as_html_text(h, as_say(o, bar_part[k]));
+        fputc(' ', h->out);
+    }
+    fputs("</p>\n", h->out);
+    for (i = 0; i < s->nitems; i++) {
+        const as_item *it = &s->item[i];
+        const size_t count[] = {it->right, it->carried, it->wrong, it->missing};
+        item_line(line, sizeof line, it, o);
+        html_bar(h, line, count, 4, s->students);
+    }
+    fputs("<p class=\"cap\">", h->out);
+    as_html_text(h, as_say(o, AS_MSG_CHK_MADE));
+    fputs("</p>\n", h->out);
+    for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT && s->made[i] == 0; i++)
+        ;
+    if (i == AS_DIAG_COUNT && copied_count(c) == 0)
+        html_cell(h, "p", as_say(o, AS_MSG_CHK_NO_MISTAKE));
+    if (copied_count(c) > 0) {
+        const size_t n = copied_count(c);
+        snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_MADE_LINE), COPIED_CODE, n);
+        html_bar(h, line, &n, 1, s->students);
+    }
+    for (i = AS_DIAG_CARRIED_ERROR + 1; i < AS_DIAG_COUNT; i++)
+        if (s->made[i] > 0) {
+            snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_MADE_LINE), as_diag_code((as_diag)i),
+                     s->made[i]);
+            html_bar(h, line, &s->made[i], 1, s->students);
+        }
+    as_html_step_end(h);
+}
+
+/* One student: the score, then each table that earned no mark with its wrong cells
+ * (every one of them) and what the mistake was. */
+static void html_student(as_html *h, const as_student *st, const as_render_opts *o,
+                         int require_digits)
+{
+    char line[1024], score[32], name[64];
+    size_t i, k, shown = 0;
+
+    short_number(score, sizeof score, st->grade.score);
+    snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_STUDENT), st->name, score, st->grade.nmarks);
+    as_html_step(h, line, NULL);
+    if (st->copied_variant[0] != '\0') {
+        char text[512];
+        snprintf(text, sizeof text, as_say(o, AS_MSG_CLS_COPIED), st->copied_variant, st->copied_name);
+        snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_DIAG), COPIED_CODE, text);
+        html_cell(h, "p", line);
+    }
+    for (i = 0; i < st->grade.count; i++) {
+        const as_table_grade *g = &st->grade.table[i];
+        if (g->correct || g->diagnosis == AS_DIAG_CARRIED_ERROR || !g->shape_ok)
+            continue;
+        as_table_shown_name(name, sizeof name, g->name, o->ascii);
+        if (shown++ == 0) {
+            snprintf(line, sizeof line, as_say(o, AS_MSG_HTML_CK_WRONG), st->name);
+            fputs("<p class=\"cap\">", h->out);
+            as_html_text(h, line);
+            fputs("</p>\n", h->out);
+            fputs("<ul class=\"wrong\">\n", h->out);
+        }
+        for (k = 0; k < g->nwrong; k++) {
+            cell_line(line, sizeof line, g, k, name, o, require_digits);
+            html_cell(h, "li", line);
+        }
+        if (g->diagnosis != AS_DIAG_NONE) {
+            char text[512];
+            as_diag_explain(text, sizeof text, g, o);
+            snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_DIAG), as_diag_code(g->diagnosis), text);
+            fputs("<li class=\"diag\">", h->out);
+            as_html_text(h, line);
+            fputs("</li>\n", h->out);
+        }
+    }
+    if (shown > 0)
+        fputs("</ul>\n", h->out);
+    else
+        html_cell(h, "p", as_say(o, AS_MSG_HTML_CK_NONE));
+    names_list(name, sizeof name, &st->grade, 1, as_say(o, AS_MSG_CHK_LIST_SEP));
+    if (name[0] != '\0') { /* the tables asked and not answered */
+        snprintf(line, sizeof line, as_say(o, AS_MSG_CHK_MISSING), name);
+        html_cell(h, "p", line);
+    }
+    as_html_step_end(h);
+}
+
+static int class_json(FILE *out, void *ctx)
+{
+    return as_check_json(out, ctx);
+}
+
+int as_check_html(FILE *out, const as_class *c, const as_render_opts *o)
+{
+    as_html h;
+    size_t i;
+
+    as_html_begin(&h, out, as_say(o, AS_MSG_HTML_CK_TITLE), AS_MSG_HTML_KEYS_STEPS, o);
+    if (c->count > 1) {
+        html_gradebook(&h, c, o);
+        html_items(&h, c, o);
+    }
+    for (i = 0; i < c->count; i++)
+        if (c->student[i].graded)
+            html_student(&h, &c->student[i], o, c->require_digits);
+    return as_html_end(&h, class_json, (void *)c);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -659,17 +889,10 @@ int as_check_csv(FILE *out, const as_class *c)
 /* JSON                                                                             */
 /* ------------------------------------------------------------------------------ */
 
-/* A number that reads back to the same double; -inf (a masked cell) as null. */
+/* A number as JSON (-inf as null). */
 static void json_number(FILE *out, double v)
 {
-    char buf[AS_NUM_BUF];
-
-    if (!isfinite(v)) {
-        fputs("null", out);
-        return;
-    }
-    as_fmt_roundtrip(buf, sizeof buf, v);
-    fputs(buf, out);
+    as_fmt_json(out, v);
 }
 
 static void json_cells(FILE *out, const as_table_grade *t)

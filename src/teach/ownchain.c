@@ -30,6 +30,11 @@ as_fit as_chain_variant(size_t i)
 /* ---- slots ---- */
 
 enum { HEAD_SLOTS = 7 }; /* a head's Q, K, V, QKT, S, A, O: the kinds' own order */
+/* the slots follow the registry's order of answer kinds (tables.def): a row put among
+ * these seven must be given a slot here, and the build says so */
+_Static_assert(AS_ANS_Q == 0 && AS_ANS_K == 1 && AS_ANS_V == 2 && AS_ANS_QKT == 3 &&
+                   AS_ANS_S == 4 && AS_ANS_A == 5 && AS_ANS_O == 6 && AS_ANS_C == 7,
+               "ownchain.c: the chain's slots are Q, K, V, QKT, S, A, O, then C");
 
 static size_t slot_c(const as_problem *p)
 {
@@ -154,8 +159,10 @@ static uint64_t all_rows(const as_chain_slot *s)
 
 /* ---- how far the rounding of the written tables moves a step (SPEC §6) ---- */
 
-/* out[i,j] = Σ_c |b| ea + |a| eb of the products a[i,c]·b[j,c] (bt: b's rows are the
- * second factor's columns, as in QKᵀ) or a[i,c]·b[c,j] (as in A·V): first order. */
+/* out[i,j] = Σ_c |b| ea + |a| eb + ea eb of the products a[i,c]·b[j,c] (bt: b's rows are
+ * the second factor's columns, as in QKᵀ) or a[i,c]·b[c,j] (as in A·V): the most each
+ * product moves, |(a ± ea)(b ± eb) − ab| ≤ |b| ea + |a| eb + ea eb, so the bound holds
+ * beyond first order. */
 static void products_error(as_matrix *out, const as_matrix *a, const as_matrix *ea,
                            const as_matrix *b, const as_matrix *eb, int bt)
 {
@@ -167,8 +174,9 @@ static void products_error(as_matrix *out, const as_matrix *a, const as_matrix *
             for (c = 0; c < a->cols; c++) {
                 const double bv = bt ? AS_AT(*b, j, c) : AS_AT(*b, c, j);
                 const double be = bt ? AS_AT(*eb, j, c) : AS_AT(*eb, c, j);
+                const double ae = AS_AT(*ea, i, c);
                 if (isfinite(bv) && isfinite(AS_AT(*a, i, c)))
-                    e += fabs(bv) * AS_AT(*ea, i, c) + fabs(AS_AT(*a, i, c)) * be;
+                    e += fabs(bv) * ae + fabs(AS_AT(*a, i, c)) * be + ae * be;
             }
             AS_AT(*out, i, j) = e;
         }
@@ -188,9 +196,13 @@ static void weighted_error(as_matrix *out, const as_matrix *e, const as_matrix *
         }
 }
 
-/* The error of the shares a made from the scores s known to es. The row softmax
- * (exact): ∂a_ij/∂s_ik = a_ij(δ_jk − a_ik), so |da_ij| ≤ a_ij((1 − a_ij) es_ij +
- * Σ_k≠j a_ik es_ik). Another way (a mistake's: columns, exps not divided) is bounded as
+/* The error of the shares a made from the scores s known to es. The row softmax, by
+ * interval arithmetic (exact, where first order falls short when several scores sit on
+ * a half unit: a share of 0.7405 moved 0.00192 by four scores rounded at 2 places, its
+ * first-order bound 0.00191): a_ij is at most 1 / (1 + Σ_k≠j e^(s_ik − es_ik − s_ij −
+ * es_ij)) and at least the same with the signs turned; the sums are taken once per row,
+ * shifted by the row's largest score. A share set to 0 after the softmax (the mask after
+ * it) is exact. Another way (a mistake's: columns, exps not divided) is bounded as
  * a_ij · 2 · the largest es of the table. A masked score (-inf) is exact. */
 static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es,
                          const as_matrix *s, int rows)
@@ -201,19 +213,34 @@ static void shares_error(as_matrix *out, const as_matrix *a, const as_matrix *es
     for (k = 0; k < all; k++)
         if (isfinite(s->v[k]) && es->v[k] > most)
             most = es->v[k];
-    for (i = 0; i < a->rows; i++)
+    for (i = 0; i < a->rows; i++) {
+        double top = -INFINITY, up = 0, down = 0; /* Σ e^(s ± es − top) */
+        for (k = 0; rows && k < a->cols; k++)
+            if (isfinite(AS_AT(*s, i, k)) && AS_AT(*s, i, k) > top)
+                top = AS_AT(*s, i, k);
+        for (k = 0; rows && k < a->cols; k++)
+            if (isfinite(AS_AT(*s, i, k))) {
+                up += exp(AS_AT(*s, i, k) + AS_AT(*es, i, k) - top);
+                down += exp(AS_AT(*s, i, k) - AS_AT(*es, i, k) - top);
+            }
         for (j = 0; j < a->cols; j++) {
-            const double aij = AS_AT(*a, i, j);
-            double e = 0;
+            const double aij = AS_AT(*a, i, j), sij = AS_AT(*s, i, j), eij = AS_AT(*es, i, j);
+            double hi_own, lo_own, hi, lo;
             if (!rows || !isfinite(aij)) {
                 AS_AT(*out, i, j) = isfinite(aij) ? fabs(aij) * 2 * most : 0;
                 continue;
             }
-            for (k = 0; k < a->cols; k++)
-                if (isfinite(AS_AT(*s, i, k)))
-                    e += (k == j ? 1 - aij : AS_AT(*a, i, k)) * AS_AT(*es, i, k);
-            AS_AT(*out, i, j) = aij * e;
+            if (!isfinite(sij) || aij == 0) {
+                AS_AT(*out, i, j) = 0;
+                continue;
+            }
+            hi_own = exp(sij + eij - top), lo_own = exp(sij - eij - top);
+            /* the others at their lowest (down less this one's lowest) for the highest share */
+            hi = hi_own / (hi_own + fmax(down - lo_own, 0));
+            lo = lo_own / (lo_own + fmax(up - hi_own, 0));
+            AS_AT(*out, i, j) = fmax(hi - aij, aij - lo) * (1 + 1e-9);
         }
+    }
 }
 
 /* ---- the steps ---- */
@@ -446,8 +473,11 @@ static int shares(const ctx *x, const as_chain_slot *S, as_chain_slot *s)
         goto done;
     if (x->v.diag == AS_DIAG_MASK_AFTER_SOFTMAX)
         as_zero_masked(s->calc.v, x->M->v, n * m);
+    /* the row softmax's own bound for every variant that takes it (a mistake made after
+     * A, or before it, still makes A as the right chain does: its A must be judged as
+     * tightly, or a wrong A fits keys_for_values through a looser bound) */
     shares_error(&s->cerr, &s->calc, &S->oerr, &S->own,
-                 x->v.diag == AS_DIAG_NONE || x->v.diag == AS_DIAG_MASK_AFTER_SOFTMAX);
+                 x->v.diag != AS_DIAG_SOFTMAX_COLUMNS && x->v.diag != AS_DIAG_NO_NORMALIZE);
     s->ok = defined;
     rc = 0;
 done:

@@ -5,7 +5,10 @@
 #include "attnstep/block.h"
 #include "attnstep/blockcheck.h"
 #include "attnstep/check_report.h"
+#include "attnstep/block.h"
 #include "attnstep/expand.h"
+#include "attnstep/headcheck.h"
+#include "attnstep/outhead.h"
 #include "attnstep/lex.h"
 #include "attnstep/number.h"
 #include "attnstep/numfmt.h"
@@ -25,7 +28,9 @@
 
 #define ASKABLE ((1u << AS_T_Q) | (1u << AS_T_K) | (1u << AS_T_V) | (1u << AS_T_QKT) | \
                  (1u << AS_T_S) | (1u << AS_T_A) | (1u << AS_T_O) | \
-                 (1u << AS_T_QR) | (1u << AS_T_KR) /* Qr and Kr: with RoPE only */ | BLOCK_TABLES)
+                 (1u << AS_T_QR) | (1u << AS_T_KR) | /* Qr and Kr: with RoPE only */ \
+                 (1u << AS_T_PROBS) /* the output head's probabilities: with head: only */ | \
+                 BLOCK_TABLES)
 #define BLOCK_TABLES ((1u << AS_T_N1) | (1u << AS_T_H1) | (1u << AS_T_N2) | (1u << AS_T_U) | \
                       (1u << AS_T_G) | (1u << AS_T_F) | (1u << AS_T_D) | (1u << AS_T_H2) | \
                       (1u << AS_T_Y)) /* the whole block's (SPEC §15): with block: only */
@@ -171,6 +176,8 @@ static double value(const tutor *tu, const cell *c)
 /* Nonzero when the mask fixes the cell (S −∞, A 0): it is shown, not asked. */
 static int fixed(const tutor *tu, const cell *c)
 {
+    if (c->tb == AS_T_PROBS) /* a token the cuts took away: its probability is 0 */
+        return as_out_head_table(tu->t->out, AS_TAB_KEPT)->v[c->j] == -INFINITY;
     return (c->tb == AS_T_S || c->tb == AS_T_A) && isinf(AS_AT(tu->t->M, c->i, c->j)) &&
            AS_AT(tu->t->M, c->i, c->j) < 0;
 }
@@ -215,7 +222,7 @@ static int plan(tutor *tu)
     const size_t g = as_kv_head(p, h0);
     size_t h;
 
-    tu->stage = malloc((13 + 6 * p->heads) * sizeof *tu->stage);
+    tu->stage = malloc((14 + 6 * p->heads) * sizeof *tu->stage);
     if (tu->stage == NULL)
         return -1;
     block_stage(tu, AS_T_N1); /* pre: the attention reads N1 */
@@ -238,6 +245,8 @@ static int plan(tutor *tu)
     for (h = AS_T_H1; h <= AS_T_Y; h++) /* the rest of the block, in its order */
         if (h != AS_T_Y || p->final_norm) /* without lnf, Y is the last table again */
             block_stage(tu, (as_table)h);
+    if (tu->t->out != NULL) /* SPEC §19: then the head's probabilities */
+        add_stage(tu, AS_T_PROBS, -1, 0, tu->t->out->vocab);
     return 0;
 }
 
@@ -462,6 +471,21 @@ static void from_rope(as_text *t, const tutor *tu, const cell *c)
     as_text_free(&sn);
 }
 
+/* A probability's source: the logits the cuts kept, divided by T ("−∞" for a token cut). */
+static void from_kept(as_text *t, const tutor *tu)
+{
+    const as_matrix *kept = as_out_head_table(tu->t->out, AS_TAB_KEPT);
+    const as_view v = as_view_row(kept->v, kept->cols, 0);
+    char num[AS_NUM_BUF];
+    as_text x = {0};
+
+    as_expand_vector(&x, &v, &tu->st);
+    as_fmt_display(num, sizeof num, tu->p->temperature, tu->st.digits, tu->st.ascii);
+    as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_KEPT_LOGITS), num, as_text_str(&x));
+    t->failed |= x.failed;
+    as_text_free(&x);
+}
+
 /* ---- the whole block's cells (SPEC §15) ---- */
 
 /* " = v" or " ≈ v" (when v is shown rounded). */
@@ -649,6 +673,11 @@ static void made_from(as_text *t, const tutor *tu, const cell *c)
     const double *bias;
     as_text nm = {0}, bn = {0}, x = {0}, y = {0};
 
+    if (c->tb == AS_T_PROBS) {
+        from_kept(t, tu);
+        return;
+    }
+
     if (BLOCK_TABLES >> c->tb & 1u) {
         block_cell(t, tu, c, 0);
         return;
@@ -785,6 +814,12 @@ static void arithmetic(as_text *t, const tutor *tu, const cell *c)
         rope_arithmetic(t, tu, c);
         return;
     }
+    if (c->tb == AS_T_PROBS) { /* the softmax of the kept logits/T, at token j */
+        from_kept(t, tu);
+        as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PROB_OF), c->j);
+        result(t, tu, value(tu, c));
+        return;
+    }
     factors(tu, c, &a, &b, &an, &bn);
     as_text_addf(t, "%s%s%s = ", as_text_str(&an), as_sym_text(tu->st.ascii, AS_SYM_DOT),
                  as_text_str(&bn));
@@ -807,7 +842,8 @@ as_answer_kind as_practice_kind(as_table tb)
         return (as_answer_kind)as_tab_answer(as_tab_of_table(tb));
     switch (tb) {
     case AS_T_QR:
-    case AS_T_KR: return AS_ANS_KINDS;
+    case AS_T_KR:
+    case AS_T_PROBS: return AS_ANS_KINDS; /* no chain: the head's own ways (headcheck.h) */
     case AS_T_Q: return AS_ANS_Q;
     case AS_T_K: return AS_ANS_K;
     case AS_T_V: return AS_ANS_V;
@@ -863,6 +899,34 @@ static int projection_mistake(const cell *c, as_fit f)
     return c->tb > AS_T_V && (f.diag == AS_DIAG_WRONG_WEIGHTS || f.diag == AS_DIAG_TORCH_LAYOUT);
 }
 
+/* The head's mistakes of order (SPEC §19) whose probability of token c->j the written w
+ * (unit u) stands for, where that order changes it. */
+static size_t head_mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
+{
+    const as_matrix *last = tu->t->block != NULL ? as_block_table(tu->t->block, AS_TAB_Y) : &tu->t->O;
+    const double right = value(tu, c);
+    size_t k, n = 0;
+
+    for (k = 0; k < AS_HEAD_MISTAKES; k++) {
+        as_out_head v;
+        const int rc = as_head_variant(&v, tu->p, &AS_AT(*last, last->rows - 1, 0), last->cols,
+                                       as_head_mistakes[k]);
+        if (rc < 0) {
+            tu->failed = 1;
+            return n;
+        }
+        if (rc == 0)
+            continue;
+        if (as_cell_judge(w, u, v.final.v[c->j], &tu->o->judge) == AS_CELL_RIGHT &&
+            as_cell_judge(right, u, v.final.v[c->j], &tu->o->judge) != AS_CELL_RIGHT) {
+            const as_fit f = {as_head_mistakes[k], 0};
+            add_fit(fits, &n, f);
+        }
+        as_out_head_free(&v);
+    }
+    return n;
+}
+
 /* The block's convention mistakes whose value of cell c w (unit u) stands for. */
 static size_t block_mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fits)
 {
@@ -890,6 +954,8 @@ static size_t mistakes(tutor *tu, const cell *c, double w, double u, as_fit *fit
     size_t v, n = 0;
     double x;
 
+    if (c->tb == AS_T_PROBS)
+        return head_mistakes(tu, c, w, u, fits);
     if (BLOCK_TABLES >> c->tb & 1u)
         return block_mistakes(tu, c, w, u, fits);
 
@@ -916,6 +982,9 @@ static as_table step_of(as_diag d)
     case AS_DIAG_SOFTMAX_COLUMNS: return AS_T_A;
     case AS_DIAG_KEYS_FOR_VALUES: return AS_T_O;
     case AS_DIAG_TRANSPOSED: return AS_T_COUNT;
+    case AS_DIAG_TEMPERATURE_AFTER_SOFTMAX:
+    case AS_DIAG_TOPP_DROPS_CROSSING:
+    case AS_DIAG_TOPK_BEFORE_TEMPERATURE: return AS_T_PROBS;
     default: return AS_T_S;
     }
 }
@@ -969,6 +1038,9 @@ static const char *mistake_words(const tutor *tu, as_diag d)
         [AS_DIAG_KEYS_FOR_VALUES] = AS_MSG_PR_NAME_KEYS_FOR_VALUES,
         [AS_DIAG_WRONG_WEIGHTS] = AS_MSG_PR_NAME_WRONG_WEIGHTS,
         [AS_DIAG_TORCH_LAYOUT] = AS_MSG_PR_NAME_TORCH_LAYOUT,
+        [AS_DIAG_TEMPERATURE_AFTER_SOFTMAX] = AS_MSG_PR_NAME_TEMPERATURE_AFTER_SOFTMAX,
+        [AS_DIAG_TOPP_DROPS_CROSSING] = AS_MSG_PR_NAME_TOPP_DROPS_CROSSING,
+        [AS_DIAG_TOPK_BEFORE_TEMPERATURE] = AS_MSG_PR_NAME_TOPK_BEFORE_TEMPERATURE,
         [AS_DIAG_LN_UNBIASED] = AS_MSG_PR_NAME_LN_UNBIASED,
         [AS_DIAG_LN_EPS_OUTSIDE] = AS_MSG_PR_NAME_LN_EPS_OUTSIDE,
         [AS_DIAG_LN_NO_AFFINE] = AS_MSG_PR_NAME_LN_NO_AFFINE,
@@ -1007,15 +1079,35 @@ static void also(tutor *tu, const as_fit *fits, size_t n)
     say(tu, 1, AS_MSG_PR_ALSO, list);
 }
 
-/* ---- rounding too early (the chapter warns against it) ---- */
+/* ---- rounding too early (the chapter warns against it), and RoPE's and ALiBi's
+ * own slips: what a single cell shows that no chain of the chapter's mistakes gives ---- */
 
-#define EARLY_PLACES 3 /* the decimals a student may have rounded the shares to */
+#define EARLY_PLACES 3 /* the decimals a student may have rounded a step's inputs to */
 #define AS_MAX_EARLY 64 /* the widest row looked at for it (a hand-sized problem) */
 
-/* The places (1 to EARLY_PLACES) to which the shares of row i, rounded before the mixing,
- * give the written w (unit u) for O cell c, by the right step (as_matmul); 0 when none
- * does (or c is no head's O). */
-static int early_rounding(const tutor *tu, const cell *c, double w, double u)
+/* What a wrong cell is, when it is one of these: the message and what it says. */
+typedef struct slip {
+    as_msg msg;    /* 0: none */
+    int places;    /* the decimals rounded to (rounding too early) */
+    char what[64]; /* the number rounded ("√d_k" rounded to "1.4"), or a setting */
+    char shown[64];
+    size_t a, b;   /* RoPE: the pair of the problem's own pairing */
+} slip;
+
+static int stands_for(const tutor *tu, double w, double u, double x)
+{
+    return isfinite(x) && as_cell_judge(w, u, x, &tu->o->judge) == AS_CELL_RIGHT;
+}
+
+static double round_to(double v, int places)
+{
+    const double scale = pow(10, places);
+
+    return isinf(v) ? v : nearbyint(v * scale) / scale;
+}
+
+/* O: the shares of row i rounded before the mixing (as_matmul, the right step). */
+static int early_shares(const tutor *tu, const cell *c, double w, double u, slip *sl)
 {
     const as_head_trace *h = head_of(tu, c);
     const size_t m = h->A.cols;
@@ -1023,17 +1115,169 @@ static int early_rounding(const tutor *tu, const cell *c, double w, double u)
     int d;
     size_t k;
 
-    if (c->tb != AS_T_O || c->head < 0 || m > AS_MAX_EARLY || h->V.cols > AS_MAX_EARLY)
-        return 0;
     for (d = 1; d <= EARLY_PLACES; d++) {
-        const double scale = pow(10, d);
         for (k = 0; k < m; k++)
-            a[k] = nearbyint(AS_AT(h->A, c->i, k) * scale) / scale;
+            a[k] = round_to(AS_AT(h->A, c->i, k), d);
         as_matmul(o, a, h->V.v, 1, m, h->V.cols);
-        if (as_cell_judge(w, u, o[c->j], &tu->o->judge) == AS_CELL_RIGHT)
-            return d;
+        if (stands_for(tu, w, u, o[c->j])) {
+            sl->msg = AS_MSG_PR_EARLY_ROUNDING, sl->places = d;
+            return 1;
+        }
     }
     return 0;
+}
+
+/* A: the row of S rounded before the softmax (as_softmax_rows), or its exponentials
+ * (max-shifted as the walk-through makes them, or not shifted) rounded before they are
+ * divided by their sum. */
+static int early_scores(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const size_t m = h->S.cols;
+    double srow[AS_MAX_EARLY], a[AS_MAX_EARLY], e[2][AS_MAX_EARLY], sum[2];
+    int d, way;
+    size_t k;
+
+    for (d = 1; d <= EARLY_PLACES; d++) {
+        for (k = 0; k < m; k++)
+            srow[k] = round_to(AS_AT(h->S, c->i, k), d);
+        if (as_softmax_rows(a, NULL, NULL, NULL, NULL, srow, 1, m) < 0 && /* a readable cell */
+            stands_for(tu, w, u, a[c->j])) {
+            sl->msg = AS_MSG_PR_EARLY_SCORES, sl->places = d;
+            return 1;
+        }
+        sum[0] = sum[1] = 0;
+        for (k = 0; k < m; k++) {
+            const double sk = AS_AT(h->S, c->i, k);
+            e[0][k] = round_to(AS_AT(h->exps, c->i, k), d);
+            e[1][k] = isinf(sk) ? 0 : round_to(exp(sk), d);
+            sum[0] += e[0][k], sum[1] += e[1][k];
+        }
+        for (way = 0; way < 2; way++)
+            if (sum[way] > 0 && stands_for(tu, w, u, e[way][c->j] / sum[way])) {
+                sl->msg = AS_MSG_PR_EARLY_EXPS, sl->places = d;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* S: the scale rounded before it is used: √d_k (dividing) or 1/√d_k (multiplying). */
+static int early_scale(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const double qkt = AS_AT(h->QKT, c->i, c->j), scale = tu->p->scale;
+    const double bias = h->B.rows ? AS_AT(h->B, c->i, c->j) : 0;
+    int d, by;
+
+    if (!tu->p->scale_auto || !isfinite(AS_AT(h->S, c->i, c->j)))
+        return 0;
+    for (d = 1; d <= EARLY_PLACES; d++)
+        for (by = 0; by < 2; by++) {
+            const double r = round_to(by ? scale : 1 / scale, d);
+            if (r == 0 || !stands_for(tu, w, u, (by ? qkt * r : qkt / r) + bias))
+                continue;
+            sl->msg = AS_MSG_PR_EARLY_SCALE;
+            snprintf(sl->what, sizeof sl->what, tu->st.ascii ? "%s%s(d_k)" : "%s%sd_k",
+                     by ? "1/" : "", as_sym_text(tu->st.ascii, AS_SYM_SQRT));
+            snprintf(sl->shown, sizeof sl->shown, "%.*f", d, r);
+            return 1;
+        }
+    return 0;
+}
+
+/* RoPE: the cell turned with the other pairing, the other way round, or not at all. */
+static int rope_slip(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const as_matrix *src = c->tb == AS_T_QR ? &h->Q : &h->K;
+    const size_t d = src->cols, pairs = d / 2;
+    const double *cs = &tu->t->rope_cos.v[c->i * pairs], *sn = &tu->t->rope_sin.v[c->i * pairs];
+    const as_rope_pairing other = tu->p->rope == AS_ROPE_HALF ? AS_ROPE_INTERLEAVED : AS_ROPE_HALF;
+    double out[AS_MAX_EARLY], back[AS_MAX_EARLY];
+    size_t k;
+
+    if (d > AS_MAX_EARLY || d % 2 != 0)
+        return 0;
+    if (stands_for(tu, w, u, AS_AT(*src, c->i, c->j))) {
+        sl->msg = AS_MSG_PR_ROPE_UNTURNED;
+        return 1;
+    }
+    as_rope(out, &AS_AT(*src, c->i, 0), 1, d, cs, sn, other);
+    if (stands_for(tu, w, u, out[c->j])) {
+        sl->msg = AS_MSG_PR_ROPE_PAIRING;
+        snprintf(sl->what, sizeof sl->what, "%s", other == AS_ROPE_HALF ? "half" : "interleaved");
+        snprintf(sl->shown, sizeof sl->shown, "%s", other == AS_ROPE_HALF ? "interleaved" : "half");
+        rope_pair_of(tu, c, &k, &sl->a, &sl->b);
+        return 1;
+    }
+    for (k = 0; k < pairs; k++)
+        back[k] = -sn[k];
+    as_rope(out, &AS_AT(*src, c->i, 0), 1, d, cs, back, tu->p->rope);
+    if (stands_for(tu, w, u, out[c->j])) {
+        sl->msg = AS_MSG_PR_ROPE_BACKWARDS;
+        return 1;
+    }
+    return 0;
+}
+
+/* ALiBi: the bias without its slope, left out, or with its sign turned round. */
+static int alibi_slip(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+    const double scaled = AS_AT(h->scaled, c->i, c->j), b = AS_AT(h->B, c->i, c->j);
+
+    if (b == 0 || !isfinite(AS_AT(h->S, c->i, c->j)))
+        return 0; /* the diagonal: no bias to get wrong */
+    if (h->slope != 0 && stands_for(tu, w, u, scaled + b / h->slope)) {
+        sl->msg = AS_MSG_PR_ALIBI_NO_SLOPE;
+        as_fmt_display(sl->shown, sizeof sl->shown, h->slope, tu->st.digits, tu->st.ascii);
+        return 1;
+    }
+    if (stands_for(tu, w, u, scaled)) {
+        sl->msg = AS_MSG_PR_ALIBI_NO_BIAS;
+        return 1;
+    }
+    if (stands_for(tu, w, u, scaled - b)) {
+        sl->msg = AS_MSG_PR_ALIBI_SIGN;
+        return 1;
+    }
+    return 0;
+}
+
+/* Fills sl when the written w (unit u) for cell c is one of these slips; 0 when none. */
+static int cell_slip(const tutor *tu, const cell *c, double w, double u, slip *sl)
+{
+    const as_head_trace *h = head_of(tu, c);
+
+    memset(sl, 0, sizeof *sl);
+    if (c->head < 0 || h->S.cols > AS_MAX_EARLY || h->V.cols > AS_MAX_EARLY)
+        return 0;
+    switch (c->tb) {
+    case AS_T_O: return early_shares(tu, c, w, u, sl);
+    case AS_T_A: return early_scores(tu, c, w, u, sl);
+    case AS_T_S:
+        return (h->B.rows > 0 && alibi_slip(tu, c, w, u, sl)) || early_scale(tu, c, w, u, sl);
+    case AS_T_QR:
+    case AS_T_KR: return rope_slip(tu, c, w, u, sl);
+    default: return 0;
+    }
+}
+
+/* Says slip sl of the answer typed. */
+static void say_slip(tutor *tu, const slip *sl, const char *typed)
+{
+    switch (sl->msg) {
+    case AS_MSG_PR_EARLY_ROUNDING:
+    case AS_MSG_PR_EARLY_SCORES:
+    case AS_MSG_PR_EARLY_EXPS: say(tu, 1, sl->msg, typed, sl->places); break;
+    case AS_MSG_PR_EARLY_SCALE: say(tu, 1, sl->msg, typed, sl->what, sl->shown); break;
+    case AS_MSG_PR_ROPE_PAIRING:
+        say(tu, 1, sl->msg, typed, sl->what, sl->shown, sl->a, sl->b);
+        break;
+    case AS_MSG_PR_ALIBI_NO_SLOPE: say(tu, 1, sl->msg, typed, sl->shown); break;
+    default: say(tu, 1, sl->msg, typed); break;
+    }
 }
 
 /* The hint for a wrong answer typed as typed: the most likely mistake it equals, in a
@@ -1045,12 +1289,13 @@ static void hint(tutor *tu, const cell *c, const char *typed, double w, double u
     const size_t n = mistakes(tu, c, w, u, fits);
     as_text t = {0};
     char word[WORD];
-    const int early = early_rounding(tu, c, w, u);
+    slip sl;
+    const int early = cell_slip(tu, c, w, u, &sl);
 
     arithmetic(&t, tu, c);
     if (early > 0 || n == 0) {
         if (early > 0)
-            say(tu, 1, AS_MSG_PR_EARLY_ROUNDING, typed, early);
+            say_slip(tu, &sl, typed);
         say(tu, 1, early > 0 ? AS_MSG_PR_WORKED : AS_MSG_PR_ARITH,
             t.failed ? "" : as_text_str(&t), typed);
         tu->failed |= t.failed;
@@ -1248,7 +1493,8 @@ static void given(tutor *tu, const cell *c)
     char buf[AS_NUM_BUF], word[WORD];
 
     as_fmt_display(buf, sizeof buf, value(tu, c), tu->st.digits, tu->st.ascii);
-    say(tu, 1, AS_MSG_PR_GIVEN, cell_word(tu, c, word), c->i, c->j, buf);
+    say(tu, 1, c->tb == AS_T_PROBS ? AS_MSG_PR_GIVEN_CUT : AS_MSG_PR_GIVEN, cell_word(tu, c, word),
+        c->i, c->j, buf);
 }
 
 /* each_cell's asker: a cell the mask fixes is shown, any other asked. Returns 0, or -1

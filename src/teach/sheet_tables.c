@@ -341,7 +341,8 @@ static double item_em(const as_sheet_page *pg, const as_sheet_item *it)
         for (i = 0; i < v->m->rows * v->m->cols; i++) {
             double e;
             num(pg, buf, sizeof buf, v->m->v[i], pg->o->key_places);
-            e = 0.5 * (double)strlen(buf) + 0.6;
+            /* -\infty is set as two characters, not its seven bytes: a mask fits beside X */
+            e = 0.5 * (isinf(v->m->v[i]) ? 2.0 : (double)strlen(buf)) + 0.6;
             cell = e > cell ? e : cell;
         }
     }
@@ -349,19 +350,38 @@ static double item_em(const as_sheet_page *pg, const as_sheet_item *it)
     return w < 6 ? 6 : w; /* the name above sets a minimum */
 }
 
-/* The items, as many to a line as fit the text width. */
+/* The items, as many to a line as fit the text width. A last item that would stand on
+ * a line of its own joins the first line with room for it (a 3-token sheet's O beside
+ * Q, K and V, the tables of its shape), so that it stays on the page. */
 static void tex_items(const as_sheet_page *pg, const as_sheet_item *it, size_t count)
 {
-    size_t i = 0, j;
+    size_t i = 0, j, lines = 0, line_end[AS_SHEET_MAX_ITEMS + 1], joins = count;
+    double width[AS_SHEET_MAX_ITEMS + 1];
 
-    while (i < count) {
+    while (i < count && lines < AS_SHEET_MAX_ITEMS) { /* the lines: [line_end[l-1], line_end[l]) */
         double used = item_em(pg, &it[i]);
         for (j = i + 1; j < count && used + GAP_EM + item_em(pg, &it[j]) <= LINE_EM; j++)
             used += GAP_EM + item_em(pg, &it[j]);
+        width[lines] = used;
+        line_end[lines++] = i = j;
+    }
+    if (lines >= 2 && line_end[lines - 2] == count - 1) {
+        const double w = item_em(pg, &it[count - 1]);
+        for (j = 0; j + 1 < lines && joins == count; j++)
+            if (width[j] + GAP_EM + w <= LINE_EM)
+                joins = j;
+        if (joins < count)
+            lines--;
+    }
+    for (i = 0, j = 0; j < lines; j++) { /* the last line dropped when its item joined one */
         fputs("\\[\n", pg->out);
-        for (; i < j; i++) {
+        for (; i < line_end[j]; i++) {
             tex_item(pg, &it[i]);
-            fputs(i + 1 < j ? "\n\\qquad\n" : "\n", pg->out);
+            fputs(i + 1 < line_end[j] || joins == j ? "\n\\qquad\n" : "\n", pg->out);
+        }
+        if (joins == j) {
+            tex_item(pg, &it[count - 1]);
+            fputc('\n', pg->out);
         }
         fputs("\\]\n", pg->out);
     }

@@ -32,14 +32,18 @@ static void what_of(char *buf, size_t size, const as_vnumber *n, const as_render
         snprintf(buf, size, "%s", it->name);
 }
 
-/* The codes of the PE variants (JSON and the reports). */
-static const char *const pe_code[AS_PE_VARIANTS] = {NULL, "pe_base_100", "pe_sin_cos_swapped"};
+/* The codes of verify's own variants (JSON only: a reader is told in words); the
+ * norms' are check's codes for the same mistakes (SPEC §15). */
+static const char *const vv_code[AS_VV_VARIANTS] = {
+    NULL, "pe_base_100", "pe_sin_cos_swapped", "ln_unbiased", "ln_eps_outside",
+    "ln_annotated", "rope_other_pairing", "alibi_sign",
+};
 
 /* The code of the named variant of wrong number n, or NULL when none is named. */
 static const char *variant_code(const as_vnumber *n)
 {
-    if (n->pe_variant != AS_PE_NONE)
-        return pe_code[n->pe_variant];
+    if (n->vvariant != AS_VV_NONE)
+        return vv_code[n->vvariant];
     return n->variant.diag != AS_DIAG_NONE ? as_diag_code(n->variant.diag) : NULL;
 }
 
@@ -49,8 +53,11 @@ static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_ren
     static const as_msg words[AS_VF_VERDICTS] = {AS_MSG_VF_AGREES, AS_MSG_VF_TRUNCATED,
                                                  AS_MSG_VF_ROUNDED, AS_MSG_VF_WRONG,
                                                  AS_MSG_VF_CARRIED};
-    static const as_msg pe_why[AS_PE_VARIANTS] = {AS_MSG_VF_AGREES, AS_MSG_VF_PE_BASE_100,
-                                                  AS_MSG_VF_PE_SWAPPED};
+    static const as_msg vv_why[AS_VV_VARIANTS] = {
+        AS_MSG_VF_AGREES, AS_MSG_VF_PE_BASE_100, AS_MSG_VF_PE_SWAPPED, AS_MSG_VF_LN_UNBIASED,
+        AS_MSG_VF_LN_EPS_OUTSIDE, AS_MSG_VF_LN_ANNOTATED, AS_MSG_VF_ROPE_PAIRING,
+        AS_MSG_VF_ALIBI_SIGN,
+    };
     char right[64], why[512];
     size_t used;
     as_table_grade g;
@@ -67,16 +74,16 @@ static void verdict_of(char *buf, size_t size, const as_vnumber *n, const as_ren
     used = (size_t)snprintf(buf, size, as_say(o, words[n->verdict]), right);
     if (n->verdict != AS_VF_WRONG || variant_code(n) == NULL || used >= size)
         return;
-    if (n->pe_variant != AS_PE_NONE) {
-        snprintf(buf + used, size - used, as_say(o, AS_MSG_VF_VARIANT), variant_code(n),
-                 as_say(o, pe_why[n->pe_variant]));
+    if (n->vvariant != AS_VV_NONE) {
+        snprintf(buf + used, size - used, as_say(o, AS_MSG_VF_VARIANT),
+                 as_say(o, vv_why[n->vvariant]));
         return;
     }
     memset(&g, 0, sizeof g);
     g.diagnosis = n->variant.diag;
     g.detail = n->variant.detail;
     as_diag_explain(why, sizeof why, &g, o);
-    snprintf(buf + used, size - used, as_say(o, AS_MSG_VF_VARIANT), as_diag_code(g.diagnosis), why);
+    snprintf(buf + used, size - used, as_say(o, AS_MSG_VF_VARIANT), why);
 }
 
 /* The count that ends a report. */

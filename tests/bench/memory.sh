@@ -1,8 +1,10 @@
 #!/bin/sh
 # memory.sh - `make bench-memory`: peak resident memory (/usr/bin/time -f %M, in MB)
 # against the number of tokens, for each command SPEC §10 names: `run` as text and as
-# JSON, `grad`, `decode` and `trace --tiles 1 --row all`, on a column of tokens (X of
-# width 1, Wq, Wk, Wv of one number: the 32 KB file of 8192 tokens of issue 30), all
+# JSON, `grad` (every table: dA, dS and d(QKᵀ) of n x n written a row at a time, each
+# row made again) and `grad --only dX,dWq` (the backward pass alone, a block of rows at
+# a time: grad.h), `decode` and `trace --tiles 1 --row all`, on a column of tokens (X
+# of width 1, Wq, Wk, Wv of one number: the 32 KB file of 8192 tokens of issue 30), all
 # output to /dev/null. Memory must grow linearly with the tokens (the inputs and each
 # row's numbers), never as their square.
 #
@@ -69,12 +71,14 @@ peak() {
 }
 
 printf "peak resident memory, MB (limit %s MB of address space)\n" "$LIMIT_MB"
-printf "%-7s %10s %10s %10s %10s %12s\n" tokens "run" "run json" grad decode "tiles walk"
+printf "%-7s %10s %10s %10s %10s %10s %12s\n" tokens "run" "run json" grad "grad dX" decode \
+    "tiles walk"
 for n in $SIZES; do
     printf "%-7s" "$n"
     printf " %10s" "$(peak "$n" run)"
     printf " %10s" "$(peak "$n" run --format json)"
     printf " %10s" "$(peak "$n" grad)"
+    printf " %10s" "$(peak "$n" grad --only dX,dWq)"
     printf " %10s" "$(peak "$n" decode)"
     if [ "$n" -le "$WALK_MAX" ]; then
         printf " %12s\n" "$(peak "$n" trace --tiles 1 --row all)"

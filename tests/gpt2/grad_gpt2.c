@@ -3,7 +3,10 @@
  * tests/bench/gen_layer.c writes it, the same bytes every time) with loss: sum, against
  * PyTorch autograd in float64: tests/data/grad/gpt2.expected holds the checksums of dWq
  * (sum, sum of |x|, sum of x²) and 256 of its cells, and 64 cells of dX, computed once
- * by tests/data/grad/make_cases.py (see there). Too slow for `make test` under valgrind,
+ * by tests/data/grad/make_cases.py (see there). The backward pass is run twice: on the
+ * full forward trace, and row by row on a rows trace (what `grad --only dX` runs, with
+ * no n x m table kept); both are compared with PyTorch, and every table the rows run
+ * keeps must be the full run's bit for bit. Too slow for `make test` under valgrind,
  * so it has its own target (CI runs it).
  *
  *     grad_gpt2 DIR      (DIR holds gen_layer's files; the loss line is added here) */
@@ -54,6 +57,7 @@ static int compare(const as_grad *g)
         perror(EXPECTED);
         return -1;
     }
+    failures = 0;
     checksums(&g->dWq, sums);
     while (fgets(line, sizeof line, f) != NULL) {
         if (sscanf(line, "dWq_sum %lf", &want) == 1)
@@ -76,12 +80,64 @@ static int compare(const as_grad *g)
     return cells == 320 && failures == 0 ? 0 : -1;
 }
 
+/* The forward run of path (rows: a rows trace) and the backward pass into g; -1 after
+ * printing the error. Free s and g either way. */
+static int backward(as_session *s, as_grad *g, const char *path, int rows)
+{
+    as_session_opts o;
+    as_error err;
+
+    memset(&o, 0, sizeof o);
+    o.rows = rows;
+    as_error_clear(&err);
+    if (as_session_open(s, path, &o, &err) != 0) {
+        memset(s, 0, sizeof *s);
+        as_error_print(&err, stderr);
+        return -1;
+    }
+    if (as_grad_loss(g, &s->p, &s->t, AS_LANG_EN, &err) == 0 &&
+        as_grad_run(g, &s->p, &s->t, &err) == 0)
+        return 0;
+    as_error_print(&err, stderr);
+    return -1;
+}
+
+/* Nonzero when two tables differ in shape or in any bit. */
+static int differ(const as_matrix *a, const as_matrix *b)
+{
+    return a->rows != b->rows || a->cols != b->cols ||
+           (a->rows * a->cols > 0 && memcmp(a->v, b->v, a->rows * a->cols * sizeof *a->v) != 0);
+}
+
+/* Every table the rows run keeps against the full run's: the same bits. */
+static int same_bits(const as_grad *full, const as_grad *rows)
+{
+    const as_matrix *f[] = {&full->dO, &full->dWo, &full->dbo, &full->dC, &full->dQ,
+                            &full->dK, &full->dV, &full->dWq, &full->dWk, &full->dWv,
+                            &full->dbq, &full->dbk, &full->dbv, &full->dX};
+    const as_matrix *r[] = {&rows->dO, &rows->dWo, &rows->dbo, &rows->dC, &rows->dQ,
+                            &rows->dK, &rows->dV, &rows->dWq, &rows->dWk, &rows->dWv,
+                            &rows->dbq, &rows->dbk, &rows->dbv, &rows->dX};
+    size_t k, hd, bad = 0;
+
+    for (k = 0; k < sizeof f / sizeof f[0]; k++)
+        bad += differ(f[k], r[k]) != 0;
+    for (hd = 0; hd < full->heads && hd < rows->heads; hd++) {
+        const as_grad_head *a = &full->head[hd], *b = &rows->head[hd];
+        bad += differ(&a->dO, &b->dO) + differ(&a->dV, &b->dV) + differ(&a->rowdot, &b->rowdot) +
+               differ(&a->dQ, &b->dQ) + differ(&a->dK, &b->dK);
+        bad += b->dA.rows + b->dS.rows + b->dQKT.rows != 0; /* no n x m table kept */
+    }
+    printf("grad_gpt2: the row-by-row backward pass against the full one: %zu tables "
+           "differ\n", bad);
+    return bad == 0 && full->heads == rows->heads ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     char path[4096];
-    as_session s;
-    as_grad g = {0};
-    as_error err;
+    as_session s, sr;
+    as_grad g = {0}, gr = {0};
     FILE *f;
     int rc = 1;
 
@@ -99,16 +155,15 @@ int main(int argc, char **argv)
     if (system(path) != 0)
         return 2;
     snprintf(path, sizeof path, "%s/grad_layer.txt", argv[1]);
-    as_error_clear(&err);
-    if (as_session_open(&s, path, NULL, &err) != 0) {
-        as_error_print(&err, stderr);
-        return 1;
+    memset(&s, 0, sizeof s);
+    memset(&sr, 0, sizeof sr);
+    if (backward(&s, &g, path, 0) == 0 && backward(&sr, &gr, path, 1) == 0) {
+        const int full_ok = compare(&g) == 0, rows_ok = compare(&gr) == 0;
+        rc = full_ok && rows_ok && same_bits(&g, &gr) == 0 ? 0 : 1;
     }
-    if (as_grad_loss(&g, &s.p, &s.t, AS_LANG_EN, &err) != 0 || as_grad_run(&g, &s.p, &s.t, &err) != 0)
-        as_error_print(&err, stderr);
-    else
-        rc = compare(&g) == 0 ? 0 : 1;
     as_grad_free(&g);
+    as_grad_free(&gr);
     as_session_free(&s);
+    as_session_free(&sr);
     return rc;
 }

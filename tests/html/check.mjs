@@ -6,7 +6,12 @@
 // a cell's tooltip and aria-live text are lines `trace` writes; --predict hides a value
 // until a right guess; print media and a page without script show every step; text
 // contrast >= 4.5:1 in light and dark; a 64-token page paints within a second and
-// scrolls its tables. Screenshots and a PDF are kept in the output folder.
+// scrolls its tables. The pages of decode, --tiles, the block and trace --row/--step
+// (kinds walk and shot) quote their own walk's lines (TRACE.txt is that walk's text);
+// grad's (notrace) has no line per cell. check's class page (class; TRACE is its JSON):
+// the gradebook's scores and the bars' parts equal the JSON's, every bar is as wide as
+// the class. Screenshots (light, dark) and a PDF of each shot and class page are kept
+// in the output folder.
 //
 // Usage: node tests/html/check.mjs DIR   (DIR holds pages.txt: "NAME DIGITS TRACE.txt KIND")
 import { readFileSync } from 'node:fs';
@@ -83,6 +88,7 @@ async function numbersMatch(page, digits, name) {
       if (!t.dataset.j) continue;
       let m = J;
       for (const k of t.dataset.j.split('.')) m = m[k];
+      if (!Array.isArray(m[0])) m = [m]; // a plain row (decode's)
       for (const c of t.querySelectorAll('td.c')) {
         const x = m[c.parentNode.rowIndex - 1][c.cellIndex - 1];
         const s = c.querySelector('.v').textContent.replace('\u2212', '-');
@@ -98,7 +104,7 @@ async function numbersMatch(page, digits, name) {
 
 // Tab reaches each table; in each, the arrows reach every cell, and each focused cell's
 // tooltip and aria-live text equal its tip, whose lines are lines of trace's output.
-async function keyboard(page, traceLines, name) {
+async function keyboard(page, traceLines, name, kind) {
   await page.click('#as-all');
   const tables = await page.$$eval('table.m', (t) => t.length);
   const reached = new Set();
@@ -138,7 +144,8 @@ async function keyboard(page, traceLines, name) {
   }
   check(cellsSeen === cells, name + ': the arrows reach every cell (' + cellsSeen + ' of ' + cells + ')');
   check(tipsOk === cells, name + ': tooltip and aria-live say the cell (' + tipsOk + ' of ' + cells + ')');
-  check(traced > 0 && traceOk === traced, name + ': every tooltip line is a line of trace (' + traceOk + ' of ' + traced + ')');
+  check((traced > 0 || kind === 'notrace') && traceOk === traced,
+    name + ': every tooltip line is a line of trace (' + traceOk + ' of ' + traced + ')');
 }
 
 async function contrast(page, name) {
@@ -168,15 +175,16 @@ async function pageChecks(browser, file, digits, traceLines, kind) {
   check(await visibleSteps(page) === steps, name + ': show all shows every step');
   await numbersMatch(page, digits, name);
   if (kind !== 'big') {
-    await keyboard(page, traceLines, name);
+    await keyboard(page, traceLines, name, kind);
     await contrast(page, name);
   }
-  if (kind === 'shot') {
+  if (kind === 'shot' || kind === 'notrace') {
+    const tables = await page.$$eval('table.m', (t) => t.length);
     await page.click('#as-all');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(dir, name + '.light.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.focus('table.m >> nth=8 >> td.c >> nth=2');
+    await page.focus(`table.m >> nth=${Math.min(8, tables - 1)} >> td.c >> nth=0`);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(dir, name + '.dark.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'light', media: 'print' });
@@ -227,11 +235,91 @@ async function predictChecks(browser, file) {
   await context.close();
 }
 
+// check's class page: the steps reveal as a page's do and all show without script and in
+// print; the gradebook's scores are the JSON's; each bar is as wide as the class and its
+// parts are the numbers its caption gives; text contrast in light and dark; no request.
+async function classChecks(browser, file, json) {
+  const name = path.basename(file);
+  const J = JSON.parse(json);
+  const students = J.students || [J];
+  const { context, page, requests, errors } = await open(browser, file);
+  const steps = await page.$$eval('.step', (s) => s.length);
+  check(await visibleSteps(page) === 1, name + ': one step shown at first');
+  await page.keyboard.press('ArrowRight');
+  check(await visibleSteps(page) === Math.min(2, steps), name + ': → shows the next step');
+  await page.emulateMedia({ media: 'print' });
+  check(await visibleSteps(page) === steps, name + ': print shows every step');
+  await page.emulateMedia({ media: 'screen' });
+  await page.click('#as-all');
+  check(await visibleSteps(page) === steps && steps === 2 + students.length,
+    name + ': the gradebook, the item analysis and a step per student (' + steps + ')');
+  const book = await page.$$eval('#as-book tbody tr', (r) => r.map((x) => [x.cells[0].textContent, x.cells[1].textContent]));
+  const want = students.map((s) => [s.name, String(Math.round(s.score * 100) / 100) + '/' + s.max]);
+  check(JSON.stringify(book) === JSON.stringify(want), name + ': the gradebook\'s scores are the JSON\'s ' + JSON.stringify(book));
+  // per table, from the JSON: right, carried (credit without being right), wrong; a
+  // table answered by rows (q1, a1: SPEC §6) is that table's mark, right when every row
+  // is, carried when every row earned its credit
+  const items = {};
+  for (const s of students) {
+    const mark = {};
+    for (const t of s.tables) {
+      const table = /^[a-z]\d+$/.test(t.name) ? t.name[0].toUpperCase() : t.name;
+      const m = mark[table] || (mark[table] = { correct: true, credit: true });
+      m.correct = m.correct && t.correct;
+      m.credit = m.credit && t.credit > 0;
+    }
+    for (const [table, m] of Object.entries(mark)) {
+      const it = items[table] || (items[table] = [0, 0, 0]);
+      it[m.correct ? 0 : m.credit ? 1 : 2]++;
+    }
+  }
+  const bars = await page.$$eval('figure.bar', (f) => f.map((x) => ({
+    label: x.querySelector('figcaption').textContent, aria: x.querySelector('svg').getAttribute('aria-label'),
+    width: Number(x.querySelector('svg').getAttribute('viewBox').split(' ')[2]),
+    parts: [...x.querySelectorAll('rect')].map((r) => [Number(r.getAttribute('x')), Number(r.getAttribute('width'))]) })));
+  let barsOk = 0, itemsOk = 0, itemsSeen = 0;
+  for (const b of bars) {
+    const sum = b.parts.reduce((a, p) => a + p[1], 0);
+    const numbers = (b.label.replace(/^[^:：]*[:：]/, '').replace(/[（(][^)）]*[)）]/g, '').match(/\d+/g) || []).map(Number);
+    const shown = b.parts.map((p) => p[1]);
+    if (b.width === students.length && b.aria === b.label && numbers.filter((n) => n > 0).join() === shown.join() &&
+        (numbers.length === 1 || sum === students.length)) barsOk++;
+    const table = b.label.split(/[:：]/)[0];
+    if (numbers.length === 4) {
+      itemsSeen++;
+      const it = items[table.replace('\u1d40', 'T')] || items[table];
+      if (it && it[0] === numbers[0] && it[1] === numbers[1] && it[2] === numbers[2] &&
+          numbers[3] === students.length - it[0] - it[1] - it[2]) itemsOk++;
+      else console.log('  item ' + b.label + ' vs ' + JSON.stringify(it));
+    }
+  }
+  check(bars.length > 0 && barsOk === bars.length, name + ': each bar is the class wide, its parts its numbers (' + barsOk + ' of ' + bars.length + ')');
+  check(itemsSeen > 0 && itemsOk === itemsSeen, name + ': the item analysis equals the JSON\'s tables (' + itemsOk + ' of ' + itemsSeen + ')');
+  const wrongShown = await page.$$eval('ul.wrong li:not(.diag)', (l) => l.length);
+  const wrongJson = students.reduce((a, s) => a + s.tables.filter((t) => !t.correct && !t.credit).reduce((b, t) => b + t.wrong_cells.length, 0), 0);
+  check(wrongShown === wrongJson, name + ': every wrong cell is listed (' + wrongShown + ' of ' + wrongJson + ')');
+  await contrast(page, name);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(dir, name + '.light.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: path.join(dir, name + '.dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light', media: 'print' });
+  await page.pdf({ path: path.join(dir, name + '.pdf'), format: 'A4' });
+  check(errors.length === 0, name + ': no console error ' + errors.join('; '));
+  check(requests.length === 0, name + ': no request leaves the page ' + requests.join(' '));
+  await context.close();
+  const off = await open(browser, file, { javaScriptEnabled: false });
+  check(await visibleSteps(off.page) === steps && !(await off.page.isVisible('#as-controls')),
+    name + ': without script every step is shown');
+  await off.context.close();
+}
+
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 for (const line of readFileSync(path.join(dir, 'pages.txt'), 'utf8').split('\n').filter(Boolean)) {
   const [file, digits, trace, kind] = line.split(' ');
   const traceLines = new Set(readFileSync(path.join(dir, trace), 'utf8').split('\n'));
   if (kind === 'predict') await predictChecks(browser, path.join(dir, file));
+  else if (kind === 'class') await classChecks(browser, path.join(dir, file), readFileSync(path.join(dir, trace), 'utf8'));
   else await pageChecks(browser, path.join(dir, file), Number(digits), traceLines, kind);
 }
 await browser.close();

@@ -10,7 +10,9 @@ computed in float64 by PyTorch code that shares no line with attnstep's C:
   grouped-query attention with repeat_interleave, SwiGLU w2(silu(w1 x) * w3 x), no biases);
 - post_NN: the original post-LN block (d2l's AddNorm: LayerNorm(X + sublayer(X))), with
   ReLU or exact GELU, torch or annotated LayerNorm;
-- none_NN: the F11 shape with block: post, norm: rms, ffn: none.
+- none_NN: the F11 shape with block: post, norm: rms, ffn: none;
+- prenone_NN: block: pre, LayerNorm, ffn: none (H1 = X + attention(LayerNorm(X))), with
+  ln_f after it in the odd cases (drawn after all the others: their numbers stay).
 
 Run once by hand with Debian's python3-torch; the tests read the files it wrote and do
 not need Python:
@@ -374,6 +376,27 @@ def none_case(k):
                [(a, b.T if a.startswith("W") else b) for a, b in mats], t, torch_layout=False)
 
 
+def pre_none_case(k):
+    n, C = 2 + k % 3, 2 + k % 3
+    x = rnd(n, C)
+    wq, wk, wv = rnd(C, C), rnd(C, C), rnd(C, C)
+    g, b = rnd(C), rnd(C)
+    t = {}
+    t["N1"] = Fn.layer_norm(x, (C,), g, b, 1e-5)
+    t["H1"] = x + attention(t["N1"], wq, wk, wv, None, 1)
+    norm_substeps(t, "norm1", x, 1e-5)
+    mats = [("X", x), ("Wq", wq), ("Wk", wk), ("Wv", wv), ("ln1_g", g), ("ln1_b", b)]
+    if k % 2:
+        gf, bf = rnd(C), rnd(C)
+        t["Y"] = Fn.layer_norm(t["H1"], (C,), gf, bf, 1e-5)
+        mats += [("lnf_g", gf), ("lnf_b", bf)]
+    else:
+        t["Y"] = t["H1"]
+    write_case(f"prenone_{k:02d}", f"pre block, LayerNorm, no FFN{', ln_f' if k % 2 else ''}: "
+               f"{n} tokens, d_model {C}", "block: pre\nnorm: layer\nffn: none\n",
+               [(a, b.T if a.startswith("W") else b) for a, b in mats], t, torch_layout=False)
+
+
 os.makedirs(os.path.join(HERE, "steps"), exist_ok=True)
 os.makedirs(os.path.join(HERE, "cases"), exist_ok=True)
 steps_file("layer_torch", "layer_torch")
@@ -386,3 +409,5 @@ for k in range(CASES):
 for k in range(10):
     post_case(k)
     none_case(k)
+for k in range(4):
+    pre_none_case(k)
