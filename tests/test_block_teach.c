@@ -348,6 +348,9 @@ static void test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables(void **
     assert_file_contains(OUT, "**Wup** =");
     assert_file_contains(OUT, "**H2** ≈");
     assert_file_lacks(OUT, "**Y**"); /* Y is H2 again without lnf */
+    /* JSON's inputs are the matrices given: the file's X (N1 is the block's "N1") */
+    assert_int_equal(run("run --format json " PRE), 0);
+    assert_file_contains(OUT, "\"inputs\": {\"X\": [[1,0,0,0],[0,1,1,0],[2,0,1,1]]");
 }
 
 static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)

@@ -285,6 +285,22 @@ static const as_norm_trace *norm_of(const as_block_trace *b, as_table kind, cons
 }
 
 /* One table as one step: its name and what it is, the table, its legend and lines. */
+/* Nonzero for a table of the block, or one of its weights, in the walk over a run's
+ * tables: the page gives them as the block's own steps (block_steps), not here. */
+static int block_view(const as_table_view *v)
+{
+    static const char *const w[] = {"ln1_g", "ln1_b", "ln2_g", "ln2_b", "lnf_g", "lnf_b",
+                                    "Wup", "bup", "Wgate", "Wdown", "bdown"};
+    size_t k;
+
+    if (v->kind >= AS_T_N1 && v->kind <= AS_T_Y)
+        return 1;
+    for (k = 0; v->kind == AS_T_W && k < sizeof w / sizeof w[0]; k++)
+        if (strcmp(v->name, w[k]) == 0)
+            return 1;
+    return 0;
+}
+
 static int step(void *ctx, const as_table_view *v)
 {
     page *pg = ctx;
@@ -318,6 +334,13 @@ static int step(void *ctx, const as_table_view *v)
 }
 
 /* The block's tables after the layer's, in the registry's order (SPEC §15). */
+/* A table of the walk over a run's tables (as_each_table), but the block's: those come
+ * after, as block_steps gives them. */
+static int table_step(void *ctx, const as_table_view *v)
+{
+    return block_view(v) ? 0 : step(ctx, v);
+}
+
 static int block_steps(page *pg)
 {
     static const as_table order[] = {AS_T_N1, AS_T_H1, AS_T_N2, AS_T_U, AS_T_G,
@@ -358,7 +381,7 @@ static int render(FILE *out, const as_problem *p, const as_trace *t, const as_re
         const char *title = p->in->title != NULL ? p->in->title : "attnstep";
         qsort(pg.ts.v, pg.ts.count, sizeof *pg.ts.v, tip_cmp);
         as_html_begin(&pg.h, out, title, AS_MSG_HTML_KEYS, &shown);
-        rc = as_each_table(p, t, &shown, step, &pg);
+        rc = as_each_table(p, t, &shown, table_step, &pg);
         if (rc == 0 && t->block != NULL && !(lines && o->step != 0))
             rc = block_steps(&pg);
         rc |= as_html_end(&pg.h, run_json, &(page){{0}, p, t, o, {0}, 0, 0, 0, NULL});
