@@ -273,6 +273,11 @@ static void test_check_teaches_the_mistake_in_words(void **state)
                          MISTAKES "a_post_for_pre.txt " MISTAKES "a_right.txt"), 1);
     assert_file_contains(OUT, "ln_unbiased");
     assert_file_contains(OUT, "post_for_pre");
+    /* the gradebook: a column per table asked, N1 first (the attention reads it) */
+    assert_int_equal(run("check --format csv " MISTAKES "block_a.txt " MISTAKES "a_right.txt "
+                         MISTAKES "a_ln_unbiased.txt"), 1);
+    assert_file_contains(OUT, "student,score,max,N1,Q,K,V,QKT,S,A,O,H1,N2,U,F,D,H2,Y,mistakes");
+    assert_file_contains(OUT, "a_ln_unbiased,2,15,,,,,,,,,1,0,1,,,,,N2:ln_unbiased");
 }
 
 static void test_check_refuses_a_head_on_a_block_table(void **state)
@@ -343,6 +348,9 @@ static void test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables(void **
     assert_file_contains(OUT, "**Wup** =");
     assert_file_contains(OUT, "**H2** ≈");
     assert_file_lacks(OUT, "**Y**"); /* Y is H2 again without lnf */
+    /* JSON's inputs are the matrices given: the file's X (N1 is the block's "N1") */
+    assert_int_equal(run("run --format json " PRE), 0);
+    assert_file_contains(OUT, "\"inputs\": {\"X\": [[1,0,0,0],[0,1,1,0],[2,0,1,1]]");
 }
 
 static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
@@ -356,6 +364,29 @@ static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
     assert_file_contains(OUT, "**ln1_g** ="); /* given, so that N1 can be computed */
     assert_int_equal(run("sheet --format latex --lang en " POST), 0);
     assert_file_contains(OUT, "H1 = \\operatorname{RMSNorm}(X + O),\\ \\varepsilon = 0.000001");
+}
+
+static void test_moodle_offers_the_blocks_own_mistakes_not_the_attentions(void **state)
+{
+    char *xml, *cell, *end;
+
+    (void)state;
+    /* N1[0][0]: right 1.9508401285, unbiased 1.840990257669732 (torch, make_mistakes.py) */
+    assert_int_equal(run("sheet --format moodle " MISTAKES "block_a.txt"), 0);
+    xml = slurp(OUT);
+    assert_non_null(xml);
+    cell = strstr(xml, "N1 = LayerNorm(X)");
+    assert_non_null(cell);
+    cell = strstr(cell, "{1:NUMERICAL:");
+    assert_non_null(cell);
+    end = strchr(cell, '}');
+    assert_non_null(end);
+    *end = '\0';
+    assert_non_null(strstr(cell, "=1.9508401285415227:0.005#"));
+    assert_non_null(strstr(cell, "~%0%1.84099025766973"));
+    assert_non_null(strstr(cell, "（ln_unbiased）"));
+    assert_null(strstr(cell, "no_scale")); /* no attention mistake is a norm's */
+    free(xml);
 }
 
 int main(void)
@@ -381,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
         cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
         cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
+        cmocka_unit_test(test_moodle_offers_the_blocks_own_mistakes_not_the_attentions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

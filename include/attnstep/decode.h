@@ -49,8 +49,11 @@ typedef struct as_decode {
  * Without keep only C and O are kept, and -- every row of X being given -- the rows are
  * projected AS_DECODE_AHEAD at a time when the first of them comes (and their output
  * projection made when the last is done): each weight table is read once per block,
- * not once per row. The bits are the same either way. Refuses cross-attention (a decoder reads its own sequence) and
- * a mask that lets a row read a later position (the cache does not hold it yet). Returns
+ * not once per row. The bits are the same either way. Refuses a block (block:, whose
+ * norms and FFN decode does not walk yet: generate runs the block around
+ * as_decode_begin/as_decode_step itself), cross-attention (a decoder reads its own
+ * sequence) and a mask that lets a row read a later position (the cache does not hold
+ * it yet). Returns
  * 0; or -1 with err set, d empty. */
 int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err);
 

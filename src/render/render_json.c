@@ -223,7 +223,9 @@ static void inputs(FILE *out, const as_problem *p)
 
     fputc('{', out);
     for (id = 0; id < AS_NMAT; id++) {
-        const as_matrix *m = as_problem_table(p, (as_mat_id)id); /* W in book layout */
+        const as_matrix *m = id == AS_X && p->block == AS_BLOCK_PRE
+                                 ? &p->in->mat[AS_X].m /* the file's X, not N1 */
+                                 : as_problem_table(p, (as_mat_id)id); /* W in book layout */
         if (m == NULL || id == AS_E || id == AS_P) /* the rows ids take: "embedding" */
             continue;
         fprintf(out, "%s\"%s\": ", first ? "" : ", ", as_mat_name((as_mat_id)id));

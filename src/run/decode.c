@@ -33,13 +33,6 @@ static int check_decodable(double *mrow, const as_problem *p, as_error *err)
     const as_pos xkv = p->in->mat[AS_XKV].pos, m = p->in->mat[AS_M].pos;
     size_t i, j;
 
-    if (p->block != AS_BLOCK_NONE) { /* its norms and FFN are not decoded yet: refused, never
-                                       * the lone layer's rows passed off as the block's */
-        as_error_msg(err, p->in->path, p->in->block_pos.line, p->in->block_pos.col,
-                     AS_MSG_DECODE_BLOCK);
-        as_error_hint_msg(err, AS_MSG_HINT_DECODE_BLOCK);
-        return -1;
-    }
     if (p->cross) {
         as_error_msg(err, p->in->path, xkv.line, xkv.col, AS_MSG_DECODE_CROSS);
         as_error_hint_msg(err, AS_MSG_HINT_DECODE_CROSS);
@@ -457,6 +450,16 @@ int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
 {
     step_scratch w;
 
+    if (p->block != AS_BLOCK_NONE) {
+        /* decode's walk is the lone layer's: its norms and FFN are not written out yet, so
+         * a block is refused, never the layer's rows passed off as the block's (generate
+         * runs the block around as_decode_begin/as_decode_step itself) */
+        memset(d, 0, sizeof *d);
+        as_error_msg(err, p->in->path, p->in->block_pos.line, p->in->block_pos.col,
+                     AS_MSG_DECODE_BLOCK);
+        as_error_hint_msg(err, AS_MSG_HINT_DECODE_BLOCK);
+        return -1;
+    }
     if (setup(d, &w, p, keep, err) != 0)
         return -1;
     if (steps(d, p, &w, err) != 0) {

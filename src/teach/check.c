@@ -631,6 +631,8 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
         return asked_words(g, p, t, p->in->ask, &p->in->ask_pos, err);
     if ((g->mark = calloc(3 * p->heads + 6 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
         return -1;
+    if (layer_table(t, AS_ANS_N1)->v != NULL) /* pre: N1 first, the attention reads it */
+        ask(g, t, AS_ANS_N1, -1);
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
         ask(g, t, k, -1);
     for (h = 0; h < p->heads; h++)
@@ -639,7 +641,7 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     if (p->heads > 1 && p->Wo != NULL)
         ask(g, t, AS_ANS_C, -1);
     ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
-    for (k = AS_ANS_N1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
+    for (k = AS_ANS_H1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
         if (layer_table(t, k)->v != NULL && (k != AS_ANS_Y || p->final_norm))
             ask(g, t, k, -1);
     if (t->out != NULL) /* SPEC §19: the probabilities the draw follows */

@@ -4,6 +4,7 @@
  * `\` before ~ = # { } :) and of embedded answers (`{1:NUMERICAL:=value:tolerance#
  * feedback~%0%value:tolerance#feedback}`, `\` before } # ~ / " \ inside an answer). */
 #include "attnstep/moodle.h"
+#include "attnstep/blockcheck.h"
 #include "attnstep/check_report.h"
 #include "attnstep/diagnose.h"
 #include "attnstep/ownchain.h"
@@ -151,6 +152,7 @@ typedef struct wrongs {
     as_chain_cache cache;
     as_table_grade g;           /* the table as check names it (kind, head) */
     const as_problem *p;
+    const as_trace *t;
     as_matrix transposed;       /* empty unless the table is square */
 } wrongs;
 
@@ -175,6 +177,7 @@ static int wrongs_make(wrongs *w, const as_sheet *s, const as_table_view *v)
     memset(w, 0, sizeof *w);
     as_chain_cache_init(&w->cache, s->p, &s->t->M, NULL, 0);
     w->p = s->p;
+    w->t = s->t;
     w->g.row = -1;
     answer_of(s, v, &w->g.kind, &w->g.head);
     if (v->m->rows == v->m->cols &&
@@ -196,6 +199,8 @@ static const as_matrix *variant(wrongs *w, size_t i, as_fit *fit)
     const as_chain *c;
     const as_chain_slot *slot;
 
+    if (as_block_answer(w->g.kind))
+        return NULL; /* the block's tables have mistakes of their own (block_answers) */
     if (i == AS_CHAIN_VARIANTS) {
         *fit = (as_fit){AS_DIAG_TRANSPOSED, 0};
         return w->transposed.rows > 0 ? &w->transposed : NULL;
@@ -228,6 +233,33 @@ static int offered(const quiz *z, wrongs *w, const as_table_view *v, size_t k, s
     return 1;
 }
 
+/* The block's convention mistakes (SPEC §15) of cell (i, j) of v as 0% answers, each
+ * away from the right value and from those before it by more than the tolerance. */
+static void block_answers(const quiz *z, wrongs *w, const as_table_view *v, size_t i, size_t j,
+                          const char *tol, int how, const as_render_opts *ro)
+{
+    as_fit fit[AS_MAX_FITS];
+    double val[AS_MAX_FITS];
+    const size_t n = as_block_mistake_cells(fit, val, AS_MAX_FITS, w->p, w->t, w->g.kind, i, j);
+    size_t k, e;
+    char why[512], num[AS_NUM_BUF];
+
+    for (k = 0; n != (size_t)-1 && k < n; k++) {
+        int near = !isfinite(val[k]) || fabs(val[k] - AS_AT(*v->m, i, j)) <= 2 * z->tol;
+        for (e = 0; e < k && !near; e++)
+            near = fabs(val[e] - val[k]) <= 2 * z->tol;
+        if (near)
+            continue;
+        w->g.diagnosis = fit[k].diag;
+        w->g.detail = 0;
+        as_diag_explain(why, sizeof why, &w->g, ro);
+        as_fmt_roundtrip(num, sizeof num, val[k]);
+        fprintf(z->out, (z->how & ESC_GIFT) ? " =%%0%%%s:%s#" : "~%%0%%%s:%s#", num, tol);
+        say(z->out, z->o->lang, how, AS_MSG_QUIZ_MISTAKE, as_diag_code(fit[k].diag), why, "", "",
+            "");
+    }
+}
+
 /* "=value:tol#feedback" then "=%0%value:tol#feedback" per mistake (GIFT), or
  * "=value:tol#feedback~%0%value:tol#feedback" (Cloze). */
 static void answers(const quiz *z, wrongs *w, const as_table_view *v, size_t i, size_t j)
@@ -257,6 +289,8 @@ static void answers(const quiz *z, wrongs *w, const as_table_view *v, size_t i, 
         say(z->out, z->o->lang, how, AS_MSG_QUIZ_MISTAKE, as_diag_code(fit.diag), why, "", "",
             "");
     }
+    if (as_block_answer(w->g.kind))
+        block_answers(z, w, v, i, j, tol, how, &ro);
 }
 
 /* Nonzero when cell (i, j) of v is not asked: masked in S (−∞) or A (0). */
