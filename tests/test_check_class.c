@@ -147,6 +147,34 @@ static void test_a_key_of_another_variant_is_named_copied_variant(void **state)
     free(tsv);
 }
 
+/* A whole printout of another student's problem copied, its X and W tables with it
+ * (`run` on 张三's file handed in by 高䶮): not refused as "another problem" but graded
+ * against 高䶮's own and named copied_variant; a file whose X is no variant's at all is
+ * still refused, at its line, with the hint. */
+static void test_a_copied_printout_with_its_given_tables_is_named_copied_variant(void **state)
+{
+    char *printout;
+
+    (void)state;
+    assert_int_equal(system("rm -f " DIR "/answers/*"), 0);
+    assert_int_equal(run("run " DIR "/teacher/01-张三.txt"), 0);
+    printout = slurp(CLI_OUT);
+    assert_non_null(printout);
+    assert_non_null(strstr(printout, "X = [["));
+    put("01.txt", NULL, key[0]);
+    put("02.txt", "name: 高䶮", printout);
+    assert_int_equal(run("check --class " DIR " " DIR "/answers"), 1);
+    assert_file_contains(CLI_OUT, "学生：高䶮　得分：");
+    assert_file_contains(CLI_OUT, "诊断：copied_variant——这些表对本人的题不对，却与版本");
+    assert_file_contains(CLI_OUT, "（张三）的正确答案一致");
+    assert_file_contains(CLI_OUT, "  copied_variant：1人");
+    free(printout);
+    put("02.txt", "name: 高䶮", "X = [[9, 9], [9, 9]]\nQ = [[1, 1], [1, 1]]\n");
+    assert_int_equal(run("check --class " DIR " " DIR "/answers"), 2);
+    assert_file_contains(CLI_ERR, DIR "/answers/02.txt:2:1:");
+    assert_file_contains(CLI_ERR, "这份答案属于另一道题");
+}
+
 /* A file that matches no student, and a second file for one student: each reported
  * with its file name and a hint, the rest graded, exit 2. A student who handed in
  * nothing is named in a note. */
@@ -205,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_student_is_graded_against_their_own_variant),
         cmocka_unit_test(test_a_key_of_another_variant_is_named_copied_variant),
+        cmocka_unit_test(test_a_copied_printout_with_its_given_tables_is_named_copied_variant),
         cmocka_unit_test(test_unmatched_and_doubled_files_are_reported_and_the_rest_graded),
         cmocka_unit_test(test_expect_sets_the_maximum),
         cmocka_unit_test(test_an_answers_folder_without_answers_is_refused),

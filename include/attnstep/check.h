@@ -20,6 +20,9 @@ typedef struct as_check_opts {
     int require_digits;  /* a non-integer written with fewer decimals is wrong (0: off) */
     const char *expect;  /* --expect: the tables asked ("Q K V S"), over the input's ask:
                           * setting; NULL: that setting, or all the chapter's tables */
+    int given_other;     /* nonzero: a given table (X, W …) that is another problem's is
+                          * left out, not refused, so that a class's answers copied whole
+                          * from another variant can be graded and named (copied_variant) */
 } as_check_opts;
 
 /* One cell's verdict. */

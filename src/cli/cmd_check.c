@@ -203,7 +203,7 @@ static int grade_student(as_student *st, const as_session *s, const as_check_opt
 /* The options cells and marks are judged by. */
 static as_check_opts judging(const as_cli *cli)
 {
-    const as_check_opts o = {cli->tol, cli->require_digits, cli->expect};
+    const as_check_opts o = {cli->tol, cli->require_digits, cli->expect, 0};
 
     return o;
 }
@@ -500,6 +500,33 @@ static int look_for_copy(as_student *st, const roll *r, size_t own, const as_che
     return 0;
 }
 
+/* Answers refused for their own problem because the tables they give (X, W …) are
+ * another's: when they are another variant's right answers, copied whole with its given
+ * tables, they are graded against their own problem without those tables and named
+ * copied_variant (SPEC §6); else the refusal (err) stands. */
+static int copied_whole(as_student *st, const roll *r, size_t own, const as_check_opts *o,
+                        size_t B, as_error *err)
+{
+    as_check_opts lax = *o;
+    as_error e;
+
+    lax.given_other = 1;
+    as_error_init(&e, err->lang);
+    if (as_check_grade_tiles(&st->grade, &r->m[own].s.p, &r->m[own].s.t, &st->answers, &lax, B,
+                             &e) != 0)
+        return -1;
+    st->graded = 1;
+    if (look_for_copy(st, r, own, o, B) != 0)
+        return -1;
+    if (st->copied_variant[0] != '\0') {
+        as_error_init(err, err->lang); /* named, and graded: no refusal */
+        return 0;
+    }
+    as_grade_free(&st->grade);
+    st->graded = 0;
+    return -1;
+}
+
 /* The student of one answers file: matched to a member of the class and graded against
  * that member's problem; reported and left ungraded when it matches none, or a member
  * already graded. */
@@ -527,9 +554,9 @@ static int grade_member(as_student *st, void *ctx, const as_cli *cli, as_error *
         return -1;
     strcpy(st->name, r->m[k].name);
     printable(st->name, strlen(st->name));
-    if (grade_answers(st, &r->m[k].s, &o, (size_t)cli->tiles, e) != 0)
-        return -1;
-    return look_for_copy(st, r, (size_t)k, &o, (size_t)cli->tiles);
+    if (grade_answers(st, &r->m[k].s, &o, (size_t)cli->tiles, e) == 0)
+        return look_for_copy(st, r, (size_t)k, &o, (size_t)cli->tiles);
+    return copied_whole(st, r, (size_t)k, &o, (size_t)cli->tiles, e);
 }
 
 /* A note on standard error naming the students of the class who handed in nothing. */

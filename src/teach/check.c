@@ -271,7 +271,7 @@ static int same_table(const as_matrix *w, const as_matrix *unit, const as_matrix
  * as the file gives it): 1 when it is the problem's own (it earns no mark), 0 when the
  * name is no input's, -1 with err when it differs: the answers are to another problem. */
 static int given_table(const as_problem *p, const as_trace *t, const as_answers *a,
-                       const as_answer *ans, as_error *err)
+                       const as_answer *ans, const as_check_opts *o, as_error *err)
 {
     const int id = as_mat_lookup(ans->name, strlen(ans->name));
     as_answer_kind kind;
@@ -286,6 +286,8 @@ static int given_table(const as_problem *p, const as_trace *t, const as_answers 
                          (same_table(&ans->value, &ans->unit, as_problem_table(p, (as_mat_id)id)) ||
                           same_table(&ans->value, &ans->unit, &p->in->mat[id].m)))
         return 1;
+    if (o->given_other)
+        return 1; /* another problem's: left out, and the class looks for whose */
     return name_error(a, ans, err, AS_MSG_CHK_OTHER_PROBLEM, AS_MSG_CHK_OTHER_PROBLEM_HINT);
 }
 
@@ -319,14 +321,14 @@ static int repeated(const as_answer *x, const as_answer *y)
  * under the same name, written alike; the problem's own tables (given_table) are checked
  * and left out. */
 static int resolve_all(as_grade *g, const as_problem *p, const as_trace *t,
-                       const as_answers *a, as_error *err)
+                       const as_answers *a, const as_check_opts *o, as_error *err)
 {
     size_t i, j;
     int given;
 
     for (i = 0; i < a->count; i++) {
         as_table_grade *now = &g->table[g->count];
-        if ((given = given_table(p, t, a, &a->item[i], err)) != 0) {
+        if ((given = given_table(p, t, a, &a->item[i], o, err)) != 0) {
             if (given < 0)
                 return -1;
             continue;
@@ -773,7 +775,7 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
     if (a->count > 0 && ((g->table = calloc(a->count, sizeof *g->table)) == NULL ||
                          (g->ignored = calloc(a->count, sizeof *g->ignored)) == NULL))
         goto nomem;
-    if (a->count > 0 && resolve_all(g, p, t, a, err) != 0)
+    if (a->count > 0 && resolve_all(g, p, t, a, o, err) != 0)
         goto fail;
     if (g->count > 0) /* none (a blank file, only X, W ...): every table asked is missing */
         qsort(g->table, g->count, sizeof *g->table, by_book_order);
