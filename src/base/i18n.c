@@ -1028,6 +1028,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                       "write loss: mse to use the target, or remove it"},
     [AS_MSG_GRAD_SHAPE] = {"%s的形状是[%zu,%zu]，但输出O的形状是[%zu,%zu]",
                            "%s is [%zu,%zu], but the output O is [%zu,%zu]"},
+    [AS_MSG_GRAD_SHAPE_Y] = {"%s的形状是[%zu,%zu]，但整个块的输出Y的形状是[%zu,%zu]",
+                             "%s is [%zu,%zu], but the block's output Y is [%zu,%zu]"},
     [AS_MSG_GRAD_HINT_DO_SHAPE] = {"dO的每一格是损失对O中同一格的梯度，所以dO与O形状相同",
                                    "each cell of dO is the loss's gradient with respect to the "
                                    "same cell of O, so dO has O's shape"},
