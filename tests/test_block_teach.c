@@ -57,6 +57,21 @@ static void test_grad_takes_the_gradient_through_the_block(void **state)
     assert_file_contains(OUT, "\"dH1\": [[1,1],[1,1]]");
 }
 
+/* With a block the loss is on Y: a dO (or target) of O's shape that is not Y's is named
+ * against Y (post, ffn: none on F11 has Y [2,2]; a [1,3] dO is neither). */
+static void test_grad_of_a_block_names_a_do_not_of_ys_shape(void **state)
+{
+    (void)state;
+    write_text("build/tests/block_teach_grad_do.txt", "block: post\nnorm: rms\nffn: none\n"
+               "dO = [[1, 2, 3]]\nX = [[1, 1], [1, -1]]\nWq = [[0.5, 0.5], [-0.5, 0.5]]\n"
+               "Wk = [[0.5, 0.5], [0.5, -0.5]]\nWv = [[5, 10], [5, -10]]\n");
+    assert_int_equal(run("grad --lang en build/tests/block_teach_grad_do.txt"), 2);
+    assert_stdout_empty();
+    assert_file_contains(ERR, "block_teach_grad_do.txt:4:1: error: dO is [1,3], but the "
+                              "block's output Y is [2,2]");
+    assert_file_contains(ERR, "so dO has Y's shape");
+}
+
 /* ---- run's text: each norm's sub-steps beside x̂, the tables in the order computed ---- */
 
 static void test_run_prints_the_block_as_golden(void **state)
@@ -372,6 +387,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_refuses_a_block_at_its_setting),
         cmocka_unit_test(test_grad_takes_the_gradient_through_the_block),
+        cmocka_unit_test(test_grad_of_a_block_names_a_do_not_of_ys_shape),
         cmocka_unit_test(test_run_prints_the_block_as_golden),
         cmocka_unit_test(test_run_gives_each_rows_mean_variance_and_divisor),
         cmocka_unit_test(test_run_only_picks_a_block_table_with_its_norm),

@@ -490,6 +490,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_HINT_TARGET_ONLY,
     AS_MSG_GRAD_SHAPE,          /* %s dO or target, %zu %zu its shape, %zu %zu O's shape */
     AS_MSG_GRAD_SHAPE_Y,        /* the same with a block: Y's shape */
+    AS_MSG_GRAD_HINT_DO_SHAPE_Y,     /* dO has Y's shape (a block) */
+    AS_MSG_GRAD_HINT_TARGET_SHAPE_Y, /* target has Y's shape (a block) */
     AS_MSG_GRAD_HINT_DO_SHAPE,
     AS_MSG_GRAD_HINT_TARGET_SHAPE,
     AS_MSG_GRAD_NO_MEMORY,

@@ -1036,6 +1036,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_HINT_TARGET_SHAPE] = {"target是O每一格的目标值：写一张与O形状相同的表target = [[…]]",
                                        "target holds the wanted value of each cell of O: give "
                                        "target = [[...]] with O's shape"},
+    [AS_MSG_GRAD_HINT_DO_SHAPE_Y] = {"有block:时，dO的每一格是损失对整个块的输出Y中同一格的梯度，所以dO与Y形状相同",
+                                     "with block:, each cell of dO is the loss's gradient with respect "
+                                     "to the same cell of the block's output Y, so dO has Y's shape"},
+    [AS_MSG_GRAD_HINT_TARGET_SHAPE_Y] = {"有block:时，target是整个块的输出Y每一格的目标值：写一张与Y形状相同的表target = [[…]]",
+                                         "with block:, target holds the wanted value of each cell of the "
+                                         "block's output Y: give target = [[...]] with Y's shape"},
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
     [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
                                "grad does not yet take the gradient through positions: %s"},

@@ -45,12 +45,14 @@ static int same_shape_as_o(const as_named *nm, as_mat_id id, const as_trace *t,
                            const as_problem *p, as_lang lang, as_error *err)
 {
     const as_matrix *o = output(t);
+    const int y = t->block != NULL;
 
     if (nm->m.rows == o->rows && nm->m.cols == o->cols)
         return 0;
-    return fail(err, p, nm->pos, lang, id == AS_DO ? AS_MSG_GRAD_HINT_DO_SHAPE
-                                                   : AS_MSG_GRAD_HINT_TARGET_SHAPE,
-                t->block != NULL ? AS_MSG_GRAD_SHAPE_Y : AS_MSG_GRAD_SHAPE, as_mat_name(id),
+    return fail(err, p, nm->pos, lang,
+                id == AS_DO ? (y ? AS_MSG_GRAD_HINT_DO_SHAPE_Y : AS_MSG_GRAD_HINT_DO_SHAPE)
+                            : (y ? AS_MSG_GRAD_HINT_TARGET_SHAPE_Y : AS_MSG_GRAD_HINT_TARGET_SHAPE),
+                y ? AS_MSG_GRAD_SHAPE_Y : AS_MSG_GRAD_SHAPE, as_mat_name(id),
                 nm->m.rows, nm->m.cols, o->rows, o->cols);
 }
 
