@@ -18,6 +18,7 @@
 #include "attnstep/grad.h"
 #include "attnstep/session.h"
 #include "test_util.h"
+#include "grad_expected.h"
 
 #define DIR "tests/data/grad/block/"
 
@@ -95,13 +96,6 @@ static const as_matrix *table(const as_grad *g, const char *name, as_matrix *los
     return NULL;
 }
 
-/* 1e-12 relative, or 1e-13 absolute for values near 0 (torch and attnstep add in
- * different orders: an exact 0 may come out as 2e-16 in one of them). */
-static int agrees(double got, double want)
-{
-    return fabs(got - want) <= 1e-12 * fabs(want) + 1e-13;
-}
-
 /* The backward pass of text[0..len) on its session (rows: its rows trace), or fail(). */
 static void grad_of(as_session *s, as_grad *g, const char *text, size_t len, int rows,
                     const char *what)
@@ -136,33 +130,10 @@ static int read_case(FILE *f, char *text, size_t size, size_t *len)
     return 1;
 }
 
-/* Every table of the case against the run's; returns how many tables were compared. */
-static size_t compare_case(FILE *f, const as_grad *g, const char *what, unsigned k)
+/* table() as grad_expected.h reads it. */
+static const as_matrix *grad_table(const void *g, const char *name, as_matrix *loss)
 {
-    char name[32];
-    size_t rows, cols, i, tables = 0;
-    as_matrix loss;
-
-    while (fscanf(f, " %31s", name) == 1 && strcmp(name, "end") != 0) {
-        const as_matrix *m = table(g, name, &loss);
-        assert_int_equal(fscanf(f, "%zu %zu", &rows, &cols), 2);
-        if (m == NULL || m->rows != rows || m->cols != cols) {
-            print_error("%s case %u: table %s is %s, PyTorch has [%zu,%zu]\n", what, k, name,
-                        m ? "of another shape" : "missing", rows, cols);
-            fail();
-        }
-        for (i = 0; i < rows * cols; i++) {
-            double want;
-            assert_int_equal(fscanf(f, "%lf", &want), 1);
-            if (!agrees(m->v[i], want)) {
-                print_error("%s case %u: %s[%zu][%zu] = %.17g, PyTorch %.17g\n", what, k,
-                            name, i / cols, i % cols, m->v[i], want);
-                fail();
-            }
-        }
-        tables++;
-    }
-    return tables;
+    return table(g, name, loss);
 }
 
 /* The tables a gradient of the block has in both runs, the same bits. */
@@ -197,7 +168,7 @@ static size_t agree_with_torch(const char *config)
         as_session s, r;
         as_grad g, gr;
         grad_of(&s, &g, text, len, 0, config);
-        tables += compare_case(f, &g, config, (unsigned)cases);
+        tables += grad_compare_tables(f, grad_table, &g, config, (unsigned)cases);
         grad_of(&r, &gr, text, len, 1, config);
         assert_same_bits(&g, &gr);
         as_grad_free(&gr);
