@@ -2,8 +2,8 @@
  * backward steps of the norms and activations against hand calculation, and every
  * gradient of 40 configurations x 30 random inputs (block pre|post, norm
  * layer|annotated|rms|none, ffn relu|gelu|gelu_tanh|swiglu|none; 1 and 2 heads, with and
- * without biases and γ/β, with and without lnf, each loss) against PyTorch autograd in
- * float64 (tests/data/grad/block/make_block_grad.py, run once; no Python here). */
+ * without biases and γ/β, with and without lnf, each loss; and 30 with cross-attention,
+ * shared K/V heads and layout: torch) against PyTorch autograd in float64 (tests/data/grad/block/make_block_grad.py, run once; no Python here). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,6 +78,7 @@ static const as_matrix *table(const as_grad *g, const char *name, as_matrix *los
         {"dY", &g->dY}, {"dH2", &g->dH2}, {"dR2", &g->dR2}, {"dD", &g->dD}, {"dF", &g->dF},
         {"dG", &g->dG}, {"dZ", &g->dZ}, {"dU", &g->dU}, {"dN2", &g->dN2}, {"dH1", &g->dH1},
         {"dR1", &g->dR1}, {"dO", &g->dO}, {"dN1", &g->dN1}, {"dX", &g->dX},
+        {"dXkv", &g->dXkv},
         {"dWq", &g->dWq}, {"dWk", &g->dWk}, {"dWv", &g->dWv}, {"dWo", &g->dWo},
         {"dbq", &g->dbq}, {"dbk", &g->dbk}, {"dbv", &g->dbv}, {"dbo", &g->dbo},
         {"dWup", &g->dWup}, {"dbup", &g->dbup}, {"dWdown", &g->dWdown},
@@ -201,12 +202,21 @@ static void test_every_block_configuration_agrees_with_torch(void **state)
     assert_true(tables > 40 * 30 * 15);
 }
 
+/* Cross-attention (Xkv read as it is, the norm on X only), shared K/V heads and layout:
+ * torch, around the block. */
+static void test_cross_attention_shared_heads_and_torch_layout_agree_with_torch(void **state)
+{
+    (void)state;
+    assert_true(agree_with_torch("variants") > 30 * 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_norm_backward_matches_the_hand_calculation),
         cmocka_unit_test(test_activation_backward_at_hand_points),
         cmocka_unit_test(test_every_block_configuration_agrees_with_torch),
+        cmocka_unit_test(test_cross_attention_shared_heads_and_torch_layout_agree_with_torch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

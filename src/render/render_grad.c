@@ -140,9 +140,11 @@ static void start(out_text *w, const as_trace *t)
         rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
         snprintf(rel, sizeof rel, "%s %s", rounded ? sym(w, AS_SYM_APPROX) : "=", num);
         if (g->loss_kind == AS_LOSS_SUM)
-            as_block_add(w->b, as_say(w->o, block ? AS_MSG_GRAD_LOSS_SUM_Y : AS_MSG_GRAD_LOSS_SUM), rel);
+            as_block_add(w->b, as_say(w->o, block ? AS_MSG_GRAD_LOSS_SUM_Y : AS_MSG_GRAD_LOSS_SUM),
+                         rel);
         else if (g->loss_kind == AS_LOSS_MSE)
-            as_block_add(w->b, as_say(w->o, block ? AS_MSG_GRAD_LOSS_MSE_Y : AS_MSG_GRAD_LOSS_MSE), rel);
+            as_block_add(w->b, as_say(w->o, block ? AS_MSG_GRAD_LOSS_MSE_Y : AS_MSG_GRAD_LOSS_MSE),
+                         rel);
         else
             as_block_add(w->b, "%s", as_say(w->o, block ? AS_MSG_GRAD_LOSS_GIVEN_Y
                                                         : AS_MSG_GRAD_LOSS_GIVEN));

@@ -2,7 +2,8 @@
 """Makes the agreement cases for `grad` through the whole block (issue 31, SPEC §13 and
 §15): for every configuration (block pre|post x norm layer|annotated|rms|none x ffn
 relu|gelu|gelu_tanh|swiglu|none) 30 random inputs, written as attnstep input files, with
-every gradient computed by PyTorch autograd in float64. Within a configuration the cases
+every gradient computed by PyTorch autograd in float64, and 30 more (variants.cases) with
+cross-attention, shared K/V heads and layout: torch. Within a configuration the cases
 alternate 1 and 2 heads, biases given or not, γ/β given or not, a final norm (lnf) or
 not, the loss (sum, mse with a target, a given dO) and norm_eps (the default, or 0.01).
 
@@ -64,15 +65,23 @@ def act(kind, u):
     return Fn.gelu(u, approximate="tanh")
 
 
-def attention(x, L, H):
+def attention(x, L, H, G=None):
+    """SPEC §1 on x (and L["Xkv"] for cross-attention, no mask; else causal, the
+    default), G K/V heads shared by groups of the H query heads (kv_heads)."""
+    G = G or H
+    xkv = L.get("Xkv", x)
     Q = x @ L["Wq"] + (L["bq"] if "bq" in L else 0)
-    K = x @ L["Wk"] + (L["bk"] if "bk" in L else 0)
-    V = x @ L["Wv"] + (L["bv"] if "bv" in L else 0)
+    K = xkv @ L["Wk"] + (L["bk"] if "bk" in L else 0)
+    V = xkv @ L["Wv"] + (L["bv"] if "bv" in L else 0)
     dk = Q.shape[1] // H
-    M = torch.triu(torch.full((N, N), -math.inf, dtype=D), diagonal=1)  # causal: the default
+    m = xkv.shape[0]
+    M = torch.zeros(N, m, dtype=D) if "Xkv" in L else \
+        torch.triu(torch.full((N, N), -math.inf, dtype=D), diagonal=1)
     outs = []
     for h in range(H):
-        q, k, v = (t[:, h * dk:(h + 1) * dk] for t in (Q, K, V))
+        g = h // (H // G)
+        q = Q[:, h * dk:(h + 1) * dk]
+        k, v = K[:, g * dk:(g + 1) * dk], V[:, g * dk:(g + 1) * dk]
         outs.append(torch.softmax(q @ k.T / math.sqrt(dk) + M, dim=1) @ v)
     C = torch.cat(outs, dim=1)
     return C @ L["Wo"] + (L["bo"] if "bo" in L else 0)
@@ -104,13 +113,13 @@ def block(c, L, keep):
     X = L["X"]
     if c["block"] == "pre":
         N1 = kept("N1", nrm(1, X))
-        H1 = kept("H1", X + kept("O", attention(N1, L, c["heads"])))
+        H1 = kept("H1", X + kept("O", attention(N1, L, c["heads"], c.get("kv_heads"))))
         last = H1
         if c["ffn"] != "none":
             N2 = kept("N2", nrm(2, H1))
             last = kept("H2", H1 + ffn(N2))
     else:
-        R1 = kept("R1", X + kept("O", attention(X, L, c["heads"])))
+        R1 = kept("R1", X + kept("O", attention(X, L, c["heads"], c.get("kv_heads"))))
         H1 = kept("H1", nrm(1, R1))
         last = H1
         if c["ffn"] != "none":
@@ -145,8 +154,19 @@ def leaves(c, k):
     return m
 
 
+WEIGHTS = ("Wq", "Wk", "Wv", "Wo", "Wup", "Wdown", "Wgate")
+
+
 def write_case(f, c, k):
     mats = leaves(c, k)
+    if c.get("cross"):
+        mats["Xkv"] = rnd(5, 3, scale=1.0)
+        mats["Wk"], mats["Wv"] = rnd(3, DM), rnd(3, DM)
+    if c.get("kv_heads"):
+        mats["Wk"], mats["Wv"] = rnd(DM, DM // 2), rnd(DM, DM // 2)
+        for b in ("bk", "bv"):
+            if b in mats:
+                mats[b] = rnd(DM // 2)
     L = {n: v.clone().requires_grad_(True) for n, v in mats.items()}
     keep = {}
     Y = block(c, L, keep)
@@ -163,6 +183,10 @@ def write_case(f, c, k):
 
     text = [f"# {c['name']} case {k}: made by tests/data/grad/block/make_block_grad.py"]
     text.append(f"heads: {c['heads']}")
+    if c.get("kv_heads"):
+        text.append(f"kv_heads: {c['kv_heads']}")
+    if c.get("torch_layout"):
+        text.append("layout: torch")  # the file's weights [out, in]; gradients in the book's
     text.append(f"block: {c['block']}")
     text.append("norm: " + ("layer" if c["norm"] == "annotated" else c["norm"]))
     if c["norm"] == "annotated":
@@ -172,7 +196,8 @@ def write_case(f, c, k):
     text.append(f"ffn: {c['ffn']}")
     if loss != "dO":
         text.append(f"loss: {loss}")
-    body = "".join(mat(n, v) for n, v in mats.items())
+    body = "".join(mat(n, v.T if c.get("torch_layout") and n in WEIGHTS else v)
+                   for n, v in mats.items())
     if loss == "mse":
         body += mat("target", target)
     if loss == "dO":
@@ -196,6 +221,22 @@ def write_case(f, c, k):
     f.write("end\n")
 
 
+def variants(f):
+    """Cross-attention (Xkv not normalised, no mask), shared K/V heads (kv_heads 1 of 2)
+    and layout: torch, each with pre and post and each norm and ffn in turn."""
+    norms = ("layer", "annotated", "rms", "none")
+    ffns = ("relu", "gelu", "gelu_tanh", "swiglu", "none")
+    for k in range(CASES):
+        nk = norms[k % 4]
+        c = dict(name="variants", block=("pre", "post")[(k // 3) % 2], norm=nk,
+                 ffn=ffns[k % 5], heads=2 if k % 3 == 1 else 1 + (k // 2) % 2,
+                 biases=(k // 2) % 2 == 0, affine=(k // 4) % 2 == 0,
+                 final=(k // 8) % 2 == 1 and nk != "none", loss=("sum", "mse", "dO")[k % 3],
+                 eps_given=False, eps=1e-5 if nk == "layer" else 1e-6)
+        c[("cross", "kv_heads", "torch_layout")[k % 3]] = 1
+        write_case(f, c, k)
+
+
 def main():
     for blk in ("pre", "post"):
         for nk in ("layer", "annotated", "rms", "none"):
@@ -212,6 +253,8 @@ def main():
                         if nk == "none":
                             c["final"] = False  # norm: none has nothing to turn normf on
                         write_case(f, c, k)
+    with open(os.path.join(HERE, "variants.cases"), "w") as f:
+        variants(f)
 
 
 if __name__ == "__main__":
