@@ -12,9 +12,9 @@
 /* dx[n,d] = dL/dx of y = norm(x) given dy[n,d], for each row, from the forward's
  * records: xhat[n,d] and div[n] (every kind but none), and for the annotated style
  * also centred[n,d] (x − μ) and var[n] (the unbiased σ²). g is γ [d] or NULL (1).
- *   torch LayerNorm: dx = (ĝ − mean(ĝ) − x̂·mean(ĝ⊙x̂)) / div,  ĝ = dy⊙γ
- *   RMSNorm:         dx = (ĝ − x̂·mean(ĝ⊙x̂)) / div
- *   annotated:       dc = ĝ/div − c·Σ(ĝ⊙c)/(div²·(d−1)·σ),  dx = dc − mean(dc)
+ *   torch LayerNorm: dx = (e − mean(e) − x̂·mean(e⊙x̂)) / div,  e = dy⊙γ
+ *   RMSNorm:         dx = (e − x̂·mean(e⊙x̂)) / div
+ *   annotated:       dc = e/div − c·Σ(e⊙c)/(div²·(d−1)·σ),  dx = dc − mean(dc)
  *   none:            dx = dy
  * dg[d] and db[d] (each may be NULL) get γ's and β's gradients, Σ over rows of dy⊙x̂ and
  * of dy (RMSNorm: db unused). dx must not overlap the others. */

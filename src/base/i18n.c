@@ -1077,16 +1077,16 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_LOSS_GIVEN_Y] = {"dO由输入给出，它是损失对块的输出Y每一格的梯度，记作dY",
                                   "dO is given by the input: the loss's gradient for each cell of the "
                                   "block's output Y, written dY"},
-    [AS_MSG_GRAD_NORM_LAYER] = {"LayerNorm逐行反向：ĝ = dy⊙γ，dx = (ĝ − mean(ĝ) − x̂·mean(ĝ⊙x̂)) / √(σ²+ε)",
-                                "LayerNorm backwards, row by row: ĝ = dy⊙γ, "
-                                "dx = (ĝ - mean(ĝ) - x̂·mean(ĝ⊙x̂)) / √(σ²+ε)"},
-    [AS_MSG_GRAD_NORM_ANNOTATED] = {"LayerNorm（annotated）逐行反向：ĝ = dy⊙γ，c = x − μ，σ为无偏标准差，"
-                                    "dc = ĝ/(σ+ε) − c·Σ(ĝ⊙c)/((σ+ε)²·(d−1)·σ)，dx = dc − mean(dc)",
-                                    "LayerNorm (annotated) backwards, row by row: ĝ = dy⊙γ, c = x - μ, σ the "
-                                    "unbiased standard deviation, dc = ĝ/(σ+ε) - c·Σ(ĝ⊙c)/((σ+ε)²·(d-1)·σ), "
+    [AS_MSG_GRAD_NORM_LAYER] = {"LayerNorm逐行反向：e = dy⊙γ，dx = (e − mean(e) − x̂·mean(e⊙x̂)) / √(σ²+ε)",
+                                "LayerNorm backwards, row by row: e = dy⊙γ, "
+                                "dx = (e - mean(e) - x̂·mean(e⊙x̂)) / √(σ²+ε)"},
+    [AS_MSG_GRAD_NORM_ANNOTATED] = {"LayerNorm（annotated）逐行反向：e = dy⊙γ，c = x − μ，σ为无偏标准差，"
+                                    "dc = e/(σ+ε) − c·Σ(e⊙c)/((σ+ε)²·(d−1)·σ)，dx = dc − mean(dc)",
+                                    "LayerNorm (annotated) backwards, row by row: e = dy⊙γ, c = x - μ, σ the "
+                                    "unbiased standard deviation, dc = e/(σ+ε) - c·Σ(e⊙c)/((σ+ε)²·(d-1)·σ), "
                                     "dx = dc - mean(dc)"},
-    [AS_MSG_GRAD_NORM_RMS] = {"RMSNorm逐行反向：ĝ = dy⊙γ，dx = (ĝ − x̂·mean(ĝ⊙x̂)) / rms",
-                              "RMSNorm backwards, row by row: ĝ = dy⊙γ, dx = (ĝ - x̂·mean(ĝ⊙x̂)) / rms"},
+    [AS_MSG_GRAD_NORM_RMS] = {"RMSNorm逐行反向：e = dy⊙γ，dx = (e − x̂·mean(e⊙x̂)) / rms",
+                              "RMSNorm backwards, row by row: e = dy⊙γ, dx = (e - x̂·mean(e⊙x̂)) / rms"},
     [AS_MSG_GRAD_NORM_NONE] = {"norm: none：不做归一化，梯度原样传回",
                                "norm: none: no normalisation, the gradient passes back unchanged"},
     [AS_MSG_GRAD_RESIDUAL] = {"残差相加把同一份梯度传给相加的两边，两条路的梯度再相加",

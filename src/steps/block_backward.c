@@ -6,13 +6,13 @@
 #include <math.h>
 #include <string.h>
 
-/* ĝ[j] = dy[j]·γ[j] (γ NULL: 1). */
+/* e[j] = dy[j]·γ[j] (γ NULL: 1). */
 static double gh(const double *dy, const double *g, size_t j)
 {
     return g != NULL ? dy[j] * g[j] : dy[j];
 }
 
-/* Σ_j ĝ[j]·b[j] (b NULL: Σ ĝ), in order. */
+/* Σ_j e[j]·b[j] (b NULL: Σ e), in order. */
 static double gdot(const double *dy, const double *g, const double *b, size_t d)
 {
     double s = 0;
