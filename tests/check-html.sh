@@ -96,7 +96,7 @@ walk grad notrace grad examples/grad-f11.txt -- grad examples/grad-f11.txt
 walk grad-heads notrace grad tests/data/grad/self_heads_wo_mse.txt --row all --lang en -- grad tests/data/grad/self_heads_wo_mse.txt --lang en
 { echo "loss: sum"; cat examples/block-pre-gelu.txt; } > "$out/grad-block.txt"
 { echo "loss: sum"; cat examples/block-f11-post-rms.txt; } > "$out/grad-block-post.txt"
-walk grad-block shot grad "$out/grad-block.txt" -- grad "$out/grad-block.txt"
+walk grad-block notrace grad "$out/grad-block.txt" -- grad "$out/grad-block.txt"
 walk grad-block-post notrace grad "$out/grad-block-post.txt" --lang en -- grad "$out/grad-block-post.txt" --lang en
 walk block shot run examples/block-pre-gelu.txt -- trace examples/block-pre-gelu.txt --row all
 walk block-post walk trace examples/block-f11-post-rms.txt --lang en -- trace examples/block-f11-post-rms.txt --row all --lang en
