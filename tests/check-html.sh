@@ -94,6 +94,10 @@ walk tiles shot trace examples/tiles.txt --tiles 2 --row all -- trace examples/t
 walk tiles-run walk run examples/two-heads.txt --tiles 1 --lang en -- trace examples/two-heads.txt --tiles 1 --row all --lang en
 walk grad notrace grad examples/grad-f11.txt -- grad examples/grad-f11.txt
 walk grad-heads notrace grad tests/data/grad/self_heads_wo_mse.txt --row all --lang en -- grad tests/data/grad/self_heads_wo_mse.txt --lang en
+{ echo "loss: sum"; cat examples/block-pre-gelu.txt; } > "$out/grad-block.txt"
+{ echo "loss: sum"; cat examples/block-f11-post-rms.txt; } > "$out/grad-block-post.txt"
+walk grad-block notrace grad "$out/grad-block.txt" -- grad "$out/grad-block.txt"
+walk grad-block-post notrace grad "$out/grad-block-post.txt" --lang en -- grad "$out/grad-block-post.txt" --lang en
 walk block shot run examples/block-pre-gelu.txt -- trace examples/block-pre-gelu.txt --row all
 walk block-post walk trace examples/block-f11-post-rms.txt --lang en -- trace examples/block-f11-post-rms.txt --row all --lang en
 walk trace-row0 walk trace examples/f11.txt --row 0 -- trace examples/f11.txt --row all

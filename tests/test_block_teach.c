@@ -35,17 +35,41 @@ static void test_decode_refuses_a_block_at_its_setting(void **state)
     assert_file_contains(ERR, "error: decode does not yet generate through a whole block");
 }
 
-static void test_grad_refuses_a_block_rather_than_the_lone_layers_gradient(void **state)
+/* grad through the block (issue 31): F11 with block: post, norm: rms, ffn: none, loss: sum
+ * — Y = rms(X + O); dX by PyTorch autograd in float64 (computed once, by hand, with the
+ * script's block of tests/data/grad/block/make_block_grad.py): [[1.1475646730494447,
+ * -1.3888571795683657], [0.09250626248648994, 0.07641071802294837]], L = 3.5121404442397. */
+static void test_grad_takes_the_gradient_through_the_block(void **state)
 {
     (void)state;
     write_text("build/tests/block_teach_grad.txt", "loss: sum\nblock: post\nnorm: rms\nffn: none\n"
                "X = [[1, 1], [1, -1]]\nWq = [[0.5, 0.5], [-0.5, 0.5]]\n"
                "Wk = [[0.5, 0.5], [0.5, -0.5]]\nWv = [[5, 10], [5, -10]]\n");
-    assert_int_equal(run("grad --lang en build/tests/block_teach_grad.txt"), 2);
+    assert_int_equal(run("grad --lang en build/tests/block_teach_grad.txt"), 0);
+    assert_file_contains(OUT, "loss: L = the sum of Y's cells \xe2\x89\x88 3.5121404442, so every "
+                              "cell of dY is 1");
+    assert_file_contains(OUT, "dO = norm1\xe1\xb5\x80(dH1)");
+    assert_file_contains(OUT, "RMSNorm backwards, row by row");
+    assert_file_contains(OUT, " + dO \xe2\x89\x88 [[ 1.147564673, -1.3888571796],");
+    assert_file_contains(OUT, "[0.0925062625,   0.076410718]]");
+    assert_int_equal(run("grad --format json build/tests/block_teach_grad.txt"), 0);
+    assert_file_contains(OUT, "\"dY\": [[1,1],[1,1]]");
+    assert_file_contains(OUT, "\"dH1\": [[1,1],[1,1]]");
+}
+
+/* With a block the loss is on Y: a dO (or target) of O's shape that is not Y's is named
+ * against Y (post, ffn: none on F11 has Y [2,2]; a [1,3] dO is neither). */
+static void test_grad_of_a_block_names_a_do_not_of_ys_shape(void **state)
+{
+    (void)state;
+    write_text("build/tests/block_teach_grad_do.txt", "block: post\nnorm: rms\nffn: none\n"
+               "dO = [[1, 2, 3]]\nX = [[1, 1], [1, -1]]\nWq = [[0.5, 0.5], [-0.5, 0.5]]\n"
+               "Wk = [[0.5, 0.5], [0.5, -0.5]]\nWv = [[5, 10], [5, -10]]\n");
+    assert_int_equal(run("grad --lang en build/tests/block_teach_grad_do.txt"), 2);
     assert_stdout_empty();
-    assert_file_contains(ERR, "block_teach_grad.txt:2:1: error: grad does not yet take the "
-                              "gradient through a whole block");
-    assert_file_contains(ERR, "  hint: leave the block: line out");
+    assert_file_contains(ERR, "block_teach_grad_do.txt:4:1: error: dO is [1,3], but the "
+                              "block's output Y is [2,2]");
+    assert_file_contains(ERR, "so dO has Y's shape");
 }
 
 /* ---- run's text: each norm's sub-steps beside x̂, the tables in the order computed ---- */
@@ -393,7 +417,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_refuses_a_block_at_its_setting),
-        cmocka_unit_test(test_grad_refuses_a_block_rather_than_the_lone_layers_gradient),
+        cmocka_unit_test(test_grad_takes_the_gradient_through_the_block),
+        cmocka_unit_test(test_grad_of_a_block_names_a_do_not_of_ys_shape),
         cmocka_unit_test(test_run_prints_the_block_as_golden),
         cmocka_unit_test(test_run_gives_each_rows_mean_variance_and_divisor),
         cmocka_unit_test(test_run_only_picks_a_block_table_with_its_norm),

@@ -20,6 +20,7 @@
 #include "attnstep/session.h"
 #include "test_util.h"
 #include "gen_input.h"
+#include "grad_expected.h"
 
 #define DIR "tests/data/grad/"
 
@@ -175,43 +176,24 @@ static const as_matrix *table(const run *r, const char *name, as_matrix *loss)
     return NULL;
 }
 
-/* 1e-12 relative, or 1e-13 absolute for values near 0 (torch and attnstep add in
- * different orders: an exact 0 may come out as 2e-16 in one of them). */
-static int agrees(double got, double want)
+/* table() as grad_expected.h reads it. */
+static const as_matrix *run_table(const void *r, const char *name, as_matrix *loss)
 {
-    return fabs(got - want) <= 1e-12 * fabs(want) + 1e-13;
+    return table(r, name, loss);
 }
 
 /* Every table of NAME.expected against the same table of the run; returns how many. */
 static size_t agree_with_torch(const char *name)
 {
-    char path[256], tname[64];
-    size_t rows, cols, i, tables = 0;
-    as_matrix loss;
+    char path[256];
+    size_t tables;
     FILE *f;
     run r;
 
     open_case(&r, name);
     snprintf(path, sizeof path, DIR "%s.expected", name);
     assert_non_null(f = fopen(path, "r"));
-    while (fscanf(f, "%63s %zu %zu", tname, &rows, &cols) == 3) {
-        const as_matrix *m = table(&r, tname, &loss);
-        if (m == NULL || m->rows != rows || m->cols != cols) {
-            print_error("%s: table %s is %s, PyTorch has [%zu,%zu]\n", name, tname,
-                        m ? "of another shape" : "missing", rows, cols);
-            fail();
-        }
-        for (i = 0; i < rows * cols; i++) {
-            double want;
-            assert_int_equal(fscanf(f, "%lf", &want), 1);
-            if (!agrees(m->v[i], want)) {
-                print_error("%s: %s[%zu][%zu] = %.17g, PyTorch %.17g\n", name, tname,
-                            i / cols, i % cols, m->v[i], want);
-                fail();
-            }
-        }
-        tables++;
-    }
+    tables = grad_compare_tables(f, run_table, &r, name, 0);
     fclose(f);
     close_case(&r);
     return tables;

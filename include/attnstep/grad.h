@@ -46,7 +46,18 @@ typedef struct as_grad {
     as_matrix dQ, dK, dV;        /* all heads side by side */
     as_matrix dWq, dWk, dWv;     /* the shapes of Wq, Wk, Wv */
     as_matrix dbq, dbk, dbv;     /* [1, width] */
-    as_matrix dX, dXkv;          /* [n,d_model], [m,d_kv_model] */
+    as_matrix dX, dXkv;          /* [n,d_model], [m,d_kv_model]; with a block, dX is the
+                                    block's input X's (the attention's own is dN1 for pre) */
+    /* the block (SPEC §15), empty without block: or where the block has no such table;
+     * with a block, dO is the attention's output's and the loss is on Y (dY) */
+    as_matrix dY, dH2, dD, dF, dG, dU; /* [n,d_model] or [n,d_ff]: the tables' gradients */
+    as_matrix dZ;                /* swiglu: [n,d_ff] the gate's input N2·Wgate's */
+    as_matrix dWdown, dbdown, dWup, dbup, dWgate; /* the FFN's weights' */
+    as_matrix dN2, dH1, dN1;     /* dN1 (pre): what the attention read; post: dH1 only */
+    as_matrix dR1, dR2;          /* post: the sums X + O and H1 + D that norm1, norm2 read */
+    as_matrix dln_g[3], dln_b[3]; /* [1,d_model] γ's and β's of norm1, norm2, normf (each
+                                     given or not: the norm's γ = 1 still has a gradient
+                                     only when given; β none for RMSNorm) */
 } as_grad;
 
 /* The loss the input asks for and its dO: checks that exactly one of dO = [[...]],

@@ -490,6 +490,9 @@ typedef enum as_msg {
     AS_MSG_GRAD_TARGET_UNUSED,  /* target without loss: mse */
     AS_MSG_GRAD_HINT_TARGET_ONLY,
     AS_MSG_GRAD_SHAPE,          /* %s dO or target, %zu %zu its shape, %zu %zu O's shape */
+    AS_MSG_GRAD_SHAPE_Y,        /* the same with a block: Y's shape */
+    AS_MSG_GRAD_HINT_DO_SHAPE_Y,     /* dO has Y's shape (a block) */
+    AS_MSG_GRAD_HINT_TARGET_SHAPE_Y, /* target has Y's shape (a block) */
     AS_MSG_GRAD_HINT_DO_SHAPE,
     AS_MSG_GRAD_HINT_TARGET_SHAPE,
     AS_MSG_GRAD_NO_MEMORY,
@@ -501,6 +504,15 @@ typedef enum as_msg {
     AS_MSG_GRAD_LOSS_SUM,       /* %s "≈ 23.30…" (relation and value) */
     AS_MSG_GRAD_LOSS_MSE,       /* %s "≈ 1.5" */
     AS_MSG_GRAD_LOSS_GIVEN,     /* dO given in the file */
+    AS_MSG_GRAD_BLOCK_INTRO,    /* grad of a block: the error starts at Y */
+    AS_MSG_GRAD_LOSS_SUM_Y,     /* %s "= 4.5": the block's loss: sum, on Y */
+    AS_MSG_GRAD_LOSS_MSE_Y,     /* %s "= 1.25": loss: mse on Y */
+    AS_MSG_GRAD_LOSS_GIVEN_Y,   /* dO given in the file: with a block it is dY */
+    AS_MSG_GRAD_NORM_LAYER,     /* torch LayerNorm's backward per row, in words */
+    AS_MSG_GRAD_NORM_ANNOTATED, /* the annotated LayerNorm's backward */
+    AS_MSG_GRAD_NORM_RMS,       /* RMSNorm's backward */
+    AS_MSG_GRAD_NORM_NONE,      /* norm: none passes the gradient unchanged */
+    AS_MSG_GRAD_RESIDUAL,       /* a residual add passes its gradient to both inputs */
     AS_MSG_GRAD_LAYOUT_TORCH,   /* the W gradients are in book layout */
     AS_MSG_GRAD_MASKED_ZERO,    /* caption of dS: masked cells get 0 */
     AS_MSG_GRAD_HEAD_SLICE,     /* %s "dC", %zu %zu first and last column */

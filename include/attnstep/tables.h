@@ -45,6 +45,7 @@ typedef enum as_grad_table {
 #undef AS_GRAD_TABLE
     AS_G_COUNT
 } as_grad_table;
+_Static_assert(AS_G_COUNT <= 32, "more grad --only tables than the bits of an unsigned");
 
 /* One row of the registry. */
 typedef struct as_tab_info {

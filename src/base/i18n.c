@@ -1033,12 +1033,20 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                       "write loss: mse to use the target, or remove it"},
     [AS_MSG_GRAD_SHAPE] = {"%s的形状是[%zu,%zu]，但输出O的形状是[%zu,%zu]",
                            "%s is [%zu,%zu], but the output O is [%zu,%zu]"},
+    [AS_MSG_GRAD_SHAPE_Y] = {"%s的形状是[%zu,%zu]，但整个块的输出Y的形状是[%zu,%zu]",
+                             "%s is [%zu,%zu], but the block's output Y is [%zu,%zu]"},
     [AS_MSG_GRAD_HINT_DO_SHAPE] = {"dO的每一格是损失对O中同一格的梯度，所以dO与O形状相同",
                                    "each cell of dO is the loss's gradient with respect to the "
                                    "same cell of O, so dO has O's shape"},
     [AS_MSG_GRAD_HINT_TARGET_SHAPE] = {"target是O每一格的目标值：写一张与O形状相同的表target = [[…]]",
                                        "target holds the wanted value of each cell of O: give "
                                        "target = [[...]] with O's shape"},
+    [AS_MSG_GRAD_HINT_DO_SHAPE_Y] = {"有block:时，dO的每一格是损失对整个块的输出Y中同一格的梯度，所以dO与Y形状相同",
+                                     "with block:, each cell of dO is the loss's gradient with respect "
+                                     "to the same cell of the block's output Y, so dO has Y's shape"},
+    [AS_MSG_GRAD_HINT_TARGET_SHAPE_Y] = {"有block:时，target是整个块的输出Y每一格的目标值：写一张与Y形状相同的表target = [[…]]",
+                                         "with block:, target holds the wanted value of each cell of the "
+                                         "block's output Y: give target = [[...]] with Y's shape"},
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
     [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
                                "grad does not yet take the gradient through positions: %s"},
@@ -1061,6 +1069,34 @@ static const char *const table[AS_MSG_COUNT][2] = {
                               "loss: L = the sum of O's cells %s, so every cell of dO is 1"},
     [AS_MSG_GRAD_LOSS_MSE] = {"损失：L = Σ(O − target)²/2 %s，所以dO = O − target",
                               "loss: L = sum((O - target)^2)/2 %s, so dO = O - target"},
+    [AS_MSG_GRAD_BLOCK_INTRO] = {"反向传播穿过整个块：误差从块的输出Y出发，先经过归一化、前馈网络和残差，"
+                                 "再进入注意力层（O→A与V→Q与K→各张W），最后回到X。",
+                                 "The backward pass through the whole block: the error starts at the "
+                                 "block's output Y, flows back through the norms, the FFN and the residual "
+                                 "adds, then through the attention layer (O -> A and V -> Q and K -> the W "
+                                 "tables), and back to X."},
+    [AS_MSG_GRAD_LOSS_SUM_Y] = {"损失：L = Y各格之和 %s，所以dY每格都是1",
+                                "loss: L = the sum of Y's cells %s, so every cell of dY is 1"},
+    [AS_MSG_GRAD_LOSS_MSE_Y] = {"损失：L = Σ(Y − target)²/2 %s，所以dY = Y − target",
+                                "loss: L = sum((Y - target)^2)/2 %s, so dY = Y - target"},
+    [AS_MSG_GRAD_LOSS_GIVEN_Y] = {"dO由输入给出，它是损失对块的输出Y每一格的梯度，记作dY",
+                                  "dO is given by the input: the loss's gradient for each cell of the "
+                                  "block's output Y, written dY"},
+    [AS_MSG_GRAD_NORM_LAYER] = {"LayerNorm逐行反向：e = dy⊙γ，dx = (e − mean(e) − x̂·mean(e⊙x̂)) / √(σ²+ε)",
+                                "LayerNorm backwards, row by row: e = dy⊙γ, "
+                                "dx = (e - mean(e) - x̂·mean(e⊙x̂)) / √(σ²+ε)"},
+    [AS_MSG_GRAD_NORM_ANNOTATED] = {"LayerNorm（annotated）逐行反向：e = dy⊙γ，c = x − μ，σ为无偏标准差，"
+                                    "dc = e/(σ+ε) − c·Σ(e⊙c)/((σ+ε)²·(d−1)·σ)，dx = dc − mean(dc)",
+                                    "LayerNorm (annotated) backwards, row by row: e = dy⊙γ, c = x - μ, σ the "
+                                    "unbiased standard deviation, dc = e/(σ+ε) - c·Σ(e⊙c)/((σ+ε)²·(d-1)·σ), "
+                                    "dx = dc - mean(dc)"},
+    [AS_MSG_GRAD_NORM_RMS] = {"RMSNorm逐行反向：e = dy⊙γ，dx = (e − x̂·mean(e⊙x̂)) / rms",
+                              "RMSNorm backwards, row by row: e = dy⊙γ, dx = (e - x̂·mean(e⊙x̂)) / rms"},
+    [AS_MSG_GRAD_NORM_NONE] = {"norm: none：不做归一化，梯度原样传回",
+                               "norm: none: no normalisation, the gradient passes back unchanged"},
+    [AS_MSG_GRAD_RESIDUAL] = {"残差相加把同一份梯度传给相加的两边，两条路的梯度再相加",
+                              "a residual add passes the same gradient to both of its inputs; the two "
+                              "paths' gradients add up"},
     [AS_MSG_GRAD_LOSS_GIVEN] = {"dO由输入给出：损失对输出每一格的梯度",
                                 "dO is given by the input: the loss's gradient for each cell of the output"},
     [AS_MSG_GRAD_LAYOUT_TORCH] = {"（W的梯度按本书的[输入宽度,输出宽度]布局给出；PyTorch的weight.grad是它的转置）",

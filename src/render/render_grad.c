@@ -21,9 +21,11 @@ int as_grad_only_parse(const char *list, unsigned *only, const char **bad)
 /* Told of each table as the text puts it: its kind, the expression that names it, its
  * rows (a head's n x m tables made again row by row after a rows run), the head it is
  * one head's of (-1: none), and the lines said before it since the last table (notes,
- * the head's title). A nonzero return fails the walk. */
-typedef int (*grad_visit)(void *ctx, as_grad_table t, const char *expr, const as_rows *r,
-                          long hd, const as_block *before);
+ * the head's title). name is the table's own (t's, or for a γ/β gradient of the block,
+ * which comes with the table t of its norm's step, "dln1_g" …). A nonzero return fails
+ * the walk. */
+typedef int (*grad_visit)(void *ctx, as_grad_table t, const char *name, const char *expr,
+                          const as_rows *r, long hd, const as_block *before);
 
 typedef struct out_text {
     as_block *b;
@@ -34,6 +36,7 @@ typedef struct out_text {
     grad_visit visit; /* the page: told of each table instead of printing it (NULL: text) */
     void *ctx;
     long hd;          /* the head whose tables are being put, -1 outside one */
+    const char *name; /* the table being put's own name when not its row's (put_named) */
 } out_text;
 
 static int shows(const out_text *w, as_grad_table t)
@@ -69,7 +72,8 @@ static void visit(out_text *w, as_grad_table t, const char *expr, const as_rows 
 
     if (captions != NULL)
         as_block_append(w->b, captions);
-    failed = w->b->failed | (w->visit(w->ctx, t, expr, r, w->hd, w->b) != 0);
+    failed = w->b->failed |
+             (w->visit(w->ctx, t, w->name ? w->name : as_grad_name(t), expr, r, w->hd, w->b) != 0);
     as_block_free(w->b);
     w->b->failed = failed;
 }
@@ -84,6 +88,15 @@ static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix 
         as_text_table(w->b, expr, m, captions, w->o);
     if (captions != NULL)
         w->b->failed |= captions->failed;
+}
+
+/* put() of a table with no row of its own (a norm's γ/β gradient), shown with t's. */
+static void put_named(out_text *w, as_grad_table t, const char *name, const char *expr,
+                      const as_matrix *m)
+{
+    w->name = name;
+    put(w, t, expr, m, NULL);
+    w->name = NULL;
 }
 
 /* Which of a head's n x m tables the registry's t is. */
@@ -117,26 +130,30 @@ static void start(out_text *w, const as_trace *t)
 {
     const as_grad *g = w->g;
     char num[AS_NUM_BUF], rel[AS_NUM_BUF + 8], expr[64];
+    const int block = t->block != NULL;
     int rounded;
 
-    (void)t;
     if (w->o->only == 0) {
         if (w->p->in->title != NULL && w->visit == NULL) /* a page has it as its heading */
             as_block_add(w->b, as_say(w->o, AS_MSG_TITLE), w->p->in->title);
-        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_INTRO));
+        as_block_add(w->b, "%s", as_say(w->o, block ? AS_MSG_GRAD_BLOCK_INTRO : AS_MSG_GRAD_INTRO));
         rounded = as_fmt_display(num, sizeof num, g->loss, w->o->digits, w->o->ascii);
         snprintf(rel, sizeof rel, "%s %s", rounded ? sym(w, AS_SYM_APPROX) : "=", num);
         if (g->loss_kind == AS_LOSS_SUM)
-            as_block_add(w->b, as_say(w->o, AS_MSG_GRAD_LOSS_SUM), rel);
+            as_block_add(w->b, as_say(w->o, block ? AS_MSG_GRAD_LOSS_SUM_Y : AS_MSG_GRAD_LOSS_SUM),
+                         rel);
         else if (g->loss_kind == AS_LOSS_MSE)
-            as_block_add(w->b, as_say(w->o, AS_MSG_GRAD_LOSS_MSE), rel);
+            as_block_add(w->b, as_say(w->o, block ? AS_MSG_GRAD_LOSS_MSE_Y : AS_MSG_GRAD_LOSS_MSE),
+                         rel);
         else
-            as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_LOSS_GIVEN));
+            as_block_add(w->b, "%s", as_say(w->o, block ? AS_MSG_GRAD_LOSS_GIVEN_Y
+                                                        : AS_MSG_GRAD_LOSS_GIVEN));
     }
-    snprintf(expr, sizeof expr, "dO%s", g->loss_kind == AS_LOSS_MSE
-                                            ? (w->o->ascii ? " = O - target" : " = O − target")
-                                            : "");
-    put(w, AS_G_DO, expr, &g->dO, NULL);
+    snprintf(expr, sizeof expr, "%s%s", block ? "dY" : "dO",
+             g->loss_kind != AS_LOSS_MSE ? ""
+             : block ? (w->o->ascii ? " = Y - target" : " = Y − target")
+                     : (w->o->ascii ? " = O - target" : " = O − target"));
+    put(w, block ? AS_G_DY : AS_G_DO, expr, block ? &g->dY : &g->dO, NULL);
 }
 
 /* O = C·Wo + bo, backwards. */
@@ -269,11 +286,169 @@ static void all_heads(out_text *w)
     put(w, AS_G_DV, expr, &w->g->dV, NULL);
 }
 
+/* ---- the block around the layer (SPEC §15), backwards ---- */
+
+/* Which of the block's three norms (as the gradient trace numbers dln_g, dln_b). */
+enum { NORM1, NORM2, NORMF };
+
+/* The rule of the block's norm backward step, said as its table's caption. */
+static as_msg norm_rule(const as_problem *p)
+{
+    if (p->norm == AS_NORM_NONE)
+        return AS_MSG_GRAD_NORM_NONE;
+    if (p->norm == AS_NORM_RMS)
+        return AS_MSG_GRAD_NORM_RMS;
+    return p->norm_style == AS_NORM_ANNOTATED ? AS_MSG_GRAD_NORM_ANNOTATED : AS_MSG_GRAD_NORM_LAYER;
+}
+
+/* The table (of registry row t) whose step takes norm k's backward pass: its γ's and β's
+ * gradients come with it (they have no row of their own, tables.def). */
+static as_grad_table norm_owner(const as_problem *p, int k)
+{
+    const int pre = p->block == AS_BLOCK_PRE;
+
+    if (k == NORMF)
+        return p->ffn != AS_FFN_NONE ? AS_G_DH2 : AS_G_DH1;
+    if (k == NORM2)
+        return pre ? AS_G_DH1 : AS_G_DD;
+    return pre ? AS_G_DX : AS_G_DO;
+}
+
+/* Norm k's backward step: dx, made by expr, with the rule as its caption, then γ's and
+ * β's gradients, column sums of dy⊙x̂ and of dy (dy named dyname). */
+static void norm_step(out_text *w, as_grad_table t, const char *expr, const as_matrix *dx,
+                      int k, const char *dyname)
+{
+    static const char *const tag[] = {"1", "2", "f"};
+    as_block cap = {0};
+    char name[16], what[64], e[160];
+    int n;
+
+    if (shows(w, t))
+        as_block_add(&cap, "%s", as_say(w->o, norm_rule(w->p)));
+    put(w, t, expr, dx, &cap);
+    as_block_free(&cap);
+    snprintf(name, sizeof name, "dln%s_g", tag[k]);
+    snprintf(what, sizeof what, "%s%s%s", dyname, sym(w, AS_SYM_HADAMARD),
+             w->o->ascii ? "xhat" : "x\xcc\x82");
+    n = snprintf(e, sizeof e, "%s = ", name);
+    snprintf(e + n, sizeof e - (size_t)n, as_say(w->o, AS_MSG_GRAD_COLSUM), what);
+    put_named(w, t, name, e, &w->g->dln_g[k]);
+    snprintf(name, sizeof name, "dln%s_b", tag[k]);
+    n = snprintf(e, sizeof e, "%s = ", name);
+    snprintf(e + n, sizeof e - (size_t)n, as_say(w->o, AS_MSG_GRAD_COLSUM), dyname);
+    put_named(w, t, name, e, &w->g->dln_b[k]);
+}
+
+/* "dbup = column sums of dU" into expr. */
+static void colsum_expr(char *expr, size_t size, const out_text *w, const char *name,
+                        const char *of)
+{
+    const int n = snprintf(expr, size, "%s = ", name);
+
+    snprintf(expr + n, size - (size_t)n, as_say(w->o, AS_MSG_GRAD_COLSUM), of);
+}
+
+/* The FFN on `in` (N2 for pre, H1 for post) backwards, from dD to dU (and dG). */
+static void ffn_text(out_text *w, const char *in)
+{
+    const as_problem *p = w->p;
+    const as_grad *g = w->g;
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *had = sym(w, AS_SYM_HADAMARD);
+    const char *prime = w->o->ascii ? "'" : "\xe2\x80\xb2";
+    const char *act = p->ffn == AS_FFN_RELU ? "relu" : p->ffn == AS_FFN_GELU ? "gelu" : "gelu_tanh";
+    char expr[256];
+
+    snprintf(expr, sizeof expr, "dWdown = F%s%sdD", T, dot);
+    put(w, AS_G_DWDOWN, expr, &g->dWdown, NULL);
+    colsum_expr(expr, sizeof expr, w, "dbdown", "dD");
+    put(w, AS_G_DBDOWN, expr, &g->dbdown, NULL);
+    snprintf(expr, sizeof expr, "dF = dD%sWdown%s", dot, T);
+    put(w, AS_G_DF, expr, &g->dF, NULL);
+    if (p->ffn == AS_FFN_SWIGLU) {
+        snprintf(expr, sizeof expr, "dU = dF%sG", had);
+        put(w, AS_G_DU, expr, &g->dU, NULL);
+        snprintf(expr, sizeof expr, "dG = dF%sU", had);
+        put(w, AS_G_DG, expr, &g->dG, NULL);
+        snprintf(expr, sizeof expr, "dWgate = %s%s%s(dG%ssilu%s(%s%sWgate))", in, T, dot, had,
+                 prime, in, dot);
+        put(w, AS_G_DWGATE, expr, &g->dWgate, NULL);
+    } else {
+        snprintf(expr, sizeof expr, "dU = dF%s%s%s(U)", had, act, prime);
+        put(w, AS_G_DU, expr, &g->dU, NULL);
+    }
+    snprintf(expr, sizeof expr, "dWup = %s%s%sdU", in, T, dot);
+    put(w, AS_G_DWUP, expr, &g->dWup, NULL);
+    colsum_expr(expr, sizeof expr, w, "dbup", "dU");
+    put(w, AS_G_DBUP, expr, &g->dbup, NULL);
+}
+
+/* "dU·Wupᵀ" and, for swiglu, the gate's path: the FFN's gradient into its input. */
+static void ffn_input_expr(char *buf, size_t size, const out_text *w, const char *in)
+{
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *had = sym(w, AS_SYM_HADAMARD);
+    const int n = snprintf(buf, size, "dU%sWup%s", dot, T);
+
+    if (w->p->ffn == AS_FFN_SWIGLU)
+        snprintf(buf + n, size - (size_t)n, " + (dG%ssilu%s(%s%sWgate))%sWgate%s", had,
+                 w->o->ascii ? "'" : "\xe2\x80\xb2", in, dot, dot, T);
+}
+
+/* The block after the attention, from dY back to the attention's dO. */
+static void block_top(out_text *w)
+{
+    const as_problem *p = w->p;
+    const as_grad *g = w->g;
+    const int pre = p->block == AS_BLOCK_PRE, has_ffn = p->ffn != AS_FFN_NONE;
+    const char *T = sym(w, AS_SYM_T), *last = has_ffn ? "dH2" : "dH1";
+    const as_matrix *dlast = has_ffn ? &g->dH2 : &g->dH1;
+    char expr[256], path[192];
+
+    as_block_gap(w->b);
+    snprintf(expr, sizeof expr, p->final_norm ? "%s = normf%s(dY)" : "%s = dY", last, T);
+    if (p->final_norm)
+        norm_step(w, has_ffn ? AS_G_DH2 : AS_G_DH1, expr, dlast, NORMF, "dY");
+    else
+        put(w, has_ffn ? AS_G_DH2 : AS_G_DH1, expr, dlast, NULL);
+    if (has_ffn) {
+        const char *in = pre ? "N2" : "H1";
+        as_block_gap(w->b);
+        if (w->o->only == 0)
+            as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_RESIDUAL));
+        if (pre) {
+            put(w, AS_G_DD, "dD = dH2", &g->dD, NULL);
+        } else {
+            snprintf(expr, sizeof expr, "dD = norm2%s(dH2)", T);
+            norm_step(w, AS_G_DD, expr, &g->dD, NORM2, "dH2");
+        }
+        ffn_text(w, in);
+        ffn_input_expr(path, sizeof path, w, in);
+        if (pre) {
+            snprintf(expr, sizeof expr, "dN2 = %s", path);
+            put(w, AS_G_DN2, expr, &g->dN2, NULL);
+            snprintf(expr, sizeof expr, "dH1 = dH2 + norm2%s(dN2)", T);
+            norm_step(w, AS_G_DH1, expr, &g->dH1, NORM2, "dN2");
+        } else {
+            snprintf(expr, sizeof expr, "dH1 = dD + %s", path);
+            put(w, AS_G_DH1, expr, &g->dH1, NULL);
+        }
+    }
+    as_block_gap(w->b);
+    if (pre) {
+        put(w, AS_G_DO, "dO = dH1", &g->dO, NULL);
+    } else {
+        snprintf(expr, sizeof expr, "dO = norm1%s(dH1)", T);
+        norm_step(w, AS_G_DO, expr, &g->dO, NORM1, "dH1");
+    }
+}
+
 /* dWq = Xᵀ·dQ ..., the biases' column sums, then dX (and dXkv). */
 static void projections(out_text *w)
 {
     const as_grad *g = w->g;
-    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *kv = w->p->cross ? "Xkv" : "X";
+    const int pre = w->p->block == AS_BLOCK_PRE, post = w->p->block == AS_BLOCK_POST;
+    const char *x = pre ? "N1" : "X"; /* what the attention read */
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *kv = w->p->cross ? "Xkv" : x;
     static const char *const wn[] = {"Wq", "Wk", "Wv"}, *const dn[] = {"dQ", "dK", "dV"};
     static const as_grad_table wt[] = {AS_G_DWQ, AS_G_DWK, AS_G_DWV};
     static const as_grad_table bt[] = {AS_G_DBQ, AS_G_DBK, AS_G_DBV};
@@ -287,7 +462,7 @@ static void projections(out_text *w)
                                                 shows(w, AS_G_DWV) || shows(w, AS_G_DWO)))
         as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GRAD_LAYOUT_TORCH));
     for (i = 0; i < 3; i++) {
-        snprintf(expr, sizeof expr, "d%s = %s%s%s%s", wn[i], i ? kv : "X", T, dot, dn[i]);
+        snprintf(expr, sizeof expr, "d%s = %s%s%s%s", wn[i], i ? kv : x, T, dot, dn[i]);
         put(w, wt[i], expr, dw[i], NULL);
     }
     for (i = 0; i < 3; i++) {
@@ -297,14 +472,27 @@ static void projections(out_text *w)
     }
     as_block_gap(w->b);
     if (w->p->cross) {
-        snprintf(expr, sizeof expr, "dX = dQ%sWq%s", dot, T);
-        put(w, AS_G_DX, expr, &g->dX, NULL);
+        snprintf(expr, sizeof expr, "d%s = dQ%sWq%s%s", x, dot, T, post ? " + dO" : "");
+        put(w, pre ? AS_G_DN1 : AS_G_DX, expr, pre ? &g->dN1 : &g->dX, NULL);
         snprintf(expr, sizeof expr, "dXkv = dK%sWk%s + dV%sWv%s", dot, T, dot, T);
         put(w, AS_G_DXKV, expr, &g->dXkv, NULL);
         return;
     }
-    snprintf(expr, sizeof expr, "dX = dQ%sWq%s + dK%sWk%s + dV%sWv%s", dot, T, dot, T, dot, T);
-    put(w, AS_G_DX, expr, &g->dX, NULL);
+    snprintf(expr, sizeof expr, "d%s = dQ%sWq%s + dK%sWk%s + dV%sWv%s%s", x, dot, T, dot, T, dot,
+             T, post ? " + dO" : "");
+    put(w, pre ? AS_G_DN1 : AS_G_DX, expr, pre ? &g->dN1 : &g->dX, NULL);
+}
+
+/* pre: the block's input X gets the residual's path and norm1's. */
+static void block_bottom(out_text *w)
+{
+    char expr[64];
+
+    if (w->p->block != AS_BLOCK_PRE)
+        return;
+    as_block_gap(w->b);
+    snprintf(expr, sizeof expr, "dX = dH1 + norm1%s(dN1)", sym(w, AS_SYM_T));
+    norm_step(w, AS_G_DX, expr, &w->g->dX, NORM1, "dN1");
 }
 
 /* Every table in the order the backward pass computes it, into w. */
@@ -313,18 +501,22 @@ static void walk(out_text *w)
     size_t hd;
 
     start(w, w->t);
+    if (w->t->block != NULL)
+        block_top(w);
     output_projection(w);
     for (hd = 0; hd < w->g->heads; hd++)
         head(w, hd);
     all_heads(w);
     projections(w);
+    if (w->t->block != NULL)
+        block_bottom(w);
 }
 
 int as_render_grad_text(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o)
 {
     as_block b = as_block_stream(out); /* each table is written as soon as it is made */
-    out_text w = {&b, p, t, g, o, NULL, NULL, -1};
+    out_text w = {&b, p, t, g, o, NULL, NULL, -1, NULL};
     int failed;
 
     walk(&w);
@@ -350,6 +542,48 @@ static void jtable(FILE *out, const char **sep, const char *next, as_grad_table 
     fprintf(out, "%s\"%s\": ", *sep, as_grad_name(t));
     as_json_matrix(out, m);
     *sep = next;
+}
+
+/* jtable() for a table with no row of its own (a norm's γ/β gradient, named name),
+ * shown with row t's. */
+static void jnamed(FILE *out, const char **sep, as_grad_table t, const char *name,
+                   const as_matrix *m, const as_render_opts *o)
+{
+    if (m->rows == 0 || (o->only != 0 && (o->only & (1u << t)) == 0))
+        return;
+    fprintf(out, "%s\"%s\": ", *sep, name);
+    as_json_matrix(out, m);
+    *sep = TOP;
+}
+
+/* Norm k's γ and β gradients, with the table of the step that makes them. */
+static void jnorm(FILE *out, const char **sep, const as_problem *p, const as_grad *g, int k,
+                  const as_render_opts *o)
+{
+    static const char *const gn[] = {"dln1_g", "dln2_g", "dlnf_g"};
+    static const char *const bn[] = {"dln1_b", "dln2_b", "dlnf_b"};
+
+    jnamed(out, sep, norm_owner(p, k), gn[k], &g->dln_g[k], o);
+    jnamed(out, sep, norm_owner(p, k), bn[k], &g->dln_b[k], o);
+}
+
+/* The block's tables after the attention (SPEC §15), from dY down, in the order made. */
+static void jblock_top(FILE *out, const char **sep, const as_problem *p, const as_grad *g,
+                       const as_render_opts *o)
+{
+    const as_matrix *m[] = {&g->dY, &g->dH2, &g->dD, &g->dWdown, &g->dbdown, &g->dF,
+                            &g->dU, &g->dG, &g->dWgate, &g->dWup, &g->dbup, &g->dN2, &g->dH1};
+    static const as_grad_table tt[] = {AS_G_DY, AS_G_DH2, AS_G_DD, AS_G_DWDOWN, AS_G_DBDOWN,
+                                       AS_G_DF, AS_G_DU, AS_G_DG, AS_G_DWGATE, AS_G_DWUP,
+                                       AS_G_DBUP, AS_G_DN2, AS_G_DH1};
+    size_t i;
+
+    for (i = 0; i < sizeof m / sizeof m[0]; i++)
+        jtable(out, sep, TOP, tt[i], m[i], o);
+    jnorm(out, sep, p, g, NORMF, o);
+    jnorm(out, sep, p, g, NORM2, o);
+    if (p->block == AS_BLOCK_POST)
+        jnorm(out, sep, p, g, NORM1, o);
 }
 
 /* jtable() for head hd's dA, dS or d(QKᵀ), row by row as as_grad_rows gives them; -1
@@ -406,6 +640,8 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const
         fputs("null", out);
     else
         as_json_number(out, g->loss);
+    if (t->block != NULL)
+        jblock_top(out, &sep, p, g, o);
     jtable(out, &sep, TOP, AS_G_DO, &g->dO, o);
     jtable(out, &sep, TOP, AS_G_DWO, &g->dWo, o);
     jtable(out, &sep, TOP, AS_G_DBO, &g->dbo, o);
@@ -418,6 +654,9 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const
     fputs("\n  ]", out);
     for (i = 0; i < sizeof top / sizeof top[0]; i++)
         jtable(out, &sep, TOP, tt[i], top[i], o);
+    jtable(out, &sep, TOP, AS_G_DN1, &g->dN1, o);
+    if (p->block == AS_BLOCK_PRE)
+        jnorm(out, &sep, p, g, NORM1, o);
     fputs("\n}\n", out);
     return rc != 0 || ferror(out) ? -1 : 0;
 }
@@ -436,10 +675,10 @@ typedef struct gpage {
 
 /* Where table t of head hd is in grad's JSON: "heads.0.dS", "dWq"; "" for a head's
  * slice of dO, which the JSON does not hold. */
-static void grad_path(char *buf, size_t size, as_grad_table t, long hd)
+static void grad_path(char *buf, size_t size, as_grad_table t, const char *name, long hd)
 {
     if (hd < 0)
-        snprintf(buf, size, "%s", as_grad_name(t));
+        snprintf(buf, size, "%s", name);
     else if (t == AS_G_DO || t == AS_G_DC)
         buf[0] = '\0';
     else
@@ -448,20 +687,23 @@ static void grad_path(char *buf, size_t size, as_grad_table t, long hd)
 
 /* One gradient table as one step: named by the expression that made it, the lines said
  * before it (the head's title, notes) as captions, its grid. */
-static int grad_step(void *ctx, as_grad_table t, const char *expr, const as_rows *r, long hd,
-                     const as_block *before)
+static int grad_step(void *ctx, as_grad_table t, const char *name, const char *expr,
+                     const as_rows *r, long hd, const as_block *before)
 {
     gpage *pg = ctx;
     const as_problem *p = pg->p;
     const int scores = t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT;
-    const int by_token = t == AS_G_DO || t == AS_G_DC || t == AS_G_DQ || t == AS_G_DX ||
-                         t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT;
+    const int gb = strncmp(name, "dln", 3) == 0; /* a norm's γ/β: one row, no token */
+    const int by_token = !gb && (t == AS_G_DO || t == AS_G_DC || t == AS_G_DQ || t == AS_G_DX ||
+                                 t == AS_G_DA || t == AS_G_DS || t == AS_G_DQKT || t == AS_G_DY ||
+                                 t == AS_G_DH2 || t == AS_G_DD || t == AS_G_DF || t == AS_G_DG ||
+                                 t == AS_G_DU || t == AS_G_DN2 || t == AS_G_DH1 || t == AS_G_DN1);
     const int by_kv = t == AS_G_DK || t == AS_G_DV || t == AS_G_DXKV;
     char path[64];
     size_t i;
     int rc;
 
-    grad_path(path, sizeof path, t, hd);
+    grad_path(path, sizeof path, t, name, hd);
     as_html_step(&pg->h, expr, NULL);
     for (i = 0; i < before->count; i++)
         if (before->line[i][0] != '\0') {
@@ -470,7 +712,7 @@ static int grad_step(void *ctx, as_grad_table t, const char *expr, const as_rows
             fputs("</p>\n", pg->h.out);
         }
     rc = as_html_grid_write(&pg->h, &(as_html_grid){
-        .name = as_grad_name(t), .json = path, .r = *r,
+        .name = name, .json = path, .r = *r,
         .rows = by_token ? p->tokens : by_kv ? p->kv_tokens : NULL,
         .cols = scores ? p->kv_tokens : NULL, .worked = 1});
     as_html_step_end(&pg->h);
@@ -489,7 +731,7 @@ int as_render_grad_html(FILE *out, const as_problem *p, const as_trace *t, const
 {
     as_block b = {0};
     gpage pg = {{0}, p, t, g, o};
-    out_text w = {&b, p, t, g, o, grad_step, &pg, -1};
+    out_text w = {&b, p, t, g, o, grad_step, &pg, -1, NULL};
     char title[256];
     int rc;
 

@@ -3,6 +3,8 @@
  * into an as_grad. It reads the forward trace and never recomputes it. */
 #include "attnstep/grad.h"
 #include "attnstep/backward.h"
+#include "attnstep/block.h"
+#include "attnstep/block_backward.h"
 #include "attnstep/kernels.h"
 #include "attnstep/steps.h"
 
@@ -32,16 +34,26 @@ static int fail(as_error *err, const as_problem *p, as_pos at, as_lang lang, as_
     return -1;
 }
 
-/* dO or target must have O's shape: one number per cell of the output. */
+/* The table the loss is on: the block's Y with a block (SPEC §15), else O. */
+static const as_matrix *output(const as_trace *t)
+{
+    return t->block != NULL ? &t->block->Y : &t->O;
+}
+
+/* dO or target must have the output's shape: one number per cell of the output. */
 static int same_shape_as_o(const as_named *nm, as_mat_id id, const as_trace *t,
                            const as_problem *p, as_lang lang, as_error *err)
 {
-    if (nm->m.rows == t->O.rows && nm->m.cols == t->O.cols)
+    const as_matrix *o = output(t);
+    const int y = t->block != NULL;
+
+    if (nm->m.rows == o->rows && nm->m.cols == o->cols)
         return 0;
-    return fail(err, p, nm->pos, lang, id == AS_DO ? AS_MSG_GRAD_HINT_DO_SHAPE
-                                                   : AS_MSG_GRAD_HINT_TARGET_SHAPE,
-                AS_MSG_GRAD_SHAPE, as_mat_name(id), nm->m.rows, nm->m.cols, t->O.rows,
-                t->O.cols);
+    return fail(err, p, nm->pos, lang,
+                id == AS_DO ? (y ? AS_MSG_GRAD_HINT_DO_SHAPE_Y : AS_MSG_GRAD_HINT_DO_SHAPE)
+                            : (y ? AS_MSG_GRAD_HINT_TARGET_SHAPE_Y : AS_MSG_GRAD_HINT_TARGET_SHAPE),
+                y ? AS_MSG_GRAD_SHAPE_Y : AS_MSG_GRAD_SHAPE, as_mat_name(id),
+                nm->m.rows, nm->m.cols, o->rows, o->cols);
 }
 
 /* Nonzero when w is at most one edit (a letter changed, added or dropped, ignoring
@@ -127,11 +139,11 @@ static int positions_supported(const as_problem *p, as_lang lang, as_error *err)
                 AS_MSG_GRAD_POSITIONS, p->positions == AS_POSITIONS_ROPE ? "rope" : "sinusoidal");
 }
 
-/* The block's backward steps (the norms, the FFN, the residual) are not taken yet: a
- * block is refused, never its lone attention layer's gradient given as the block's. */
-static int block_supported(const as_problem *p, as_lang lang, as_error *err)
+/* A block needs its forward record (the session's, t->block): without it the lone
+ * attention layer's gradient would be given as the block's. */
+static int block_supported(const as_problem *p, const as_trace *t, as_lang lang, as_error *err)
 {
-    if (p->block == AS_BLOCK_NONE)
+    if (p->block == AS_BLOCK_NONE || t->block != NULL)
         return 0;
     return fail(err, p, p->in->block_pos, lang, AS_MSG_GRAD_HINT_BLOCK, AS_MSG_GRAD_BLOCK);
 }
@@ -139,23 +151,26 @@ static int block_supported(const as_problem *p, as_lang lang, as_error *err)
 int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lang,
                  as_error *err)
 {
-    const int kind = positions_supported(p, lang, err) != 0 || block_supported(p, lang, err) != 0
+    const int kind = positions_supported(p, lang, err) != 0 ||
+                             block_supported(p, t, lang, err) != 0
                          ? -1
                          : loss_kind(p, t, lang, err);
-    const size_t count = t->O.rows * t->O.cols;
+    const as_matrix *o = output(t);
+    as_matrix *d = t->block != NULL ? &g->dY : &g->dO; /* the loss's gradient */
+    const size_t count = o->rows * o->cols;
 
     if (kind < 0)
         return -1;
     g->loss_kind = (as_loss_kind)kind;
-    if (kind == AS_LOSS_GIVEN ? as_matrix_copy(&g->dO, &p->in->mat[AS_DO].m)
-                              : as_matrix_init(&g->dO, t->O.rows, t->O.cols)) {
+    if (kind == AS_LOSS_GIVEN ? as_matrix_copy(d, &p->in->mat[AS_DO].m)
+                              : as_matrix_init(d, o->rows, o->cols)) {
         as_error_set(err, p->in->path, 0, 0, "%s", as_msg_text(lang, AS_MSG_GRAD_NO_MEMORY));
         return -1;
     }
     if (kind == AS_LOSS_SUM)
-        g->loss = as_loss_sum_backward(g->dO.v, t->O.v, count);
+        g->loss = as_loss_sum_backward(d->v, o->v, count);
     else if (kind == AS_LOSS_MSE)
-        g->loss = as_loss_mse_backward(g->dO.v, t->O.v, p->in->mat[AS_TARGET].m.v, count);
+        g->loss = as_loss_mse_backward(d->v, o->v, p->in->mat[AS_TARGET].m.v, count);
     return 0;
 }
 
@@ -318,13 +333,142 @@ static int projections(as_grad *g, const as_problem *p)
     return 0;
 }
 
+/* ------------------------------------------------------------------------------ */
+/* The block around the layer (SPEC §15), backwards                                 */
+/* ------------------------------------------------------------------------------ */
+
+/* Which of the block's three norms (as block.c numbers them in p->ln_g, p->ln_b). */
+enum { NORM1, NORM2, NORMF };
+
+/* dx = norm k's backward of dy (what its record nt kept), and γ's and β's gradients
+ * when the file gives them (RMSNorm has no β; norm: none neither). */
+static int norm_backward(as_grad *g, as_matrix *dx, const as_matrix *dy,
+                         const as_norm_trace *nt, int k, const as_problem *p)
+{
+    const size_t n = dy->rows, d = dy->cols;
+    const int has_g = p->ln_g[k] != NULL && p->norm != AS_NORM_NONE;
+    const int has_b = p->ln_b[k] != NULL && p->norm == AS_NORM_LAYER;
+
+    if (as_matrix_init(dx, n, d) != 0 || (has_g && as_matrix_init(&g->dln_g[k], 1, d) != 0) ||
+        (has_b && as_matrix_init(&g->dln_b[k], 1, d) != 0))
+        return -1;
+    as_norm_backward_rows(dx->v, has_g ? g->dln_g[k].v : NULL, has_b ? g->dln_b[k].v : NULL,
+                          dy->v, nt->xhat.v, nt->centred.v, nt->var.v, nt->div.v,
+                          p->ln_g[k] != NULL ? p->ln_g[k]->v : NULL, n, d, p->norm,
+                          p->norm_style);
+    return 0;
+}
+
+/* The FFN on x (N2 for pre, H1 for post) backwards from g->dD: D = F·Wdown + bdown,
+ * the activation (swiglu: F = G ⊙ U, G = silu(Z), Z = x·Wgate), U = x·Wup + bup; dx
+ * gets the gradient into x (the paths through Wup and Wgate added). */
+static int ffn_backward(as_grad *g, as_matrix *dx, const as_matrix *x, const as_block_trace *b,
+                        const as_problem *p)
+{
+    const size_t n = x->rows, dm = x->cols, ff = p->d_ff, cells = n * ff;
+    const int glu = p->ffn == AS_FFN_SWIGLU;
+    double *z = NULL, *path = NULL;
+    int bad = as_matrix_init(&g->dWdown, ff, dm) | as_matrix_init(&g->dF, n, ff) |
+              as_matrix_init(&g->dU, n, ff) | as_matrix_init(&g->dWup, dm, ff) |
+              as_matrix_init(dx, n, dm);
+
+    bad |= p->bdown ? as_matrix_init(&g->dbdown, 1, dm) : 0;
+    bad |= p->bup ? as_matrix_init(&g->dbup, 1, ff) : 0;
+    if (glu) {
+        bad |= as_matrix_init(&g->dG, n, ff) | as_matrix_init(&g->dZ, n, ff) |
+               as_matrix_init(&g->dWgate, dm, ff);
+        bad |= (z = malloc(cells * sizeof *z + 1)) == NULL;
+        bad |= (path = malloc(n * dm * sizeof *path + 1)) == NULL;
+    }
+    if (bad)
+        goto done;
+    /* D = F·Wdown + bdown */
+    as_matmul_tn_fast(g->dWdown.v, b->F.v, g->dD.v, n, ff, dm);
+    if (p->bdown != NULL)
+        as_column_sums(g->dbdown.v, g->dD.v, n, dm);
+    as_scores_fast(g->dF.v, g->dD.v, p->Wdown->v, n, ff, dm);
+    if (glu) {
+        /* F = G ⊙ U; G = silu(Z), Z made again as the forward made it (the trace keeps G) */
+        as_hadamard(g->dU.v, g->dF.v, b->G.v, cells);
+        as_hadamard(g->dG.v, g->dF.v, b->U.v, cells);
+        as_matmul(z, x->v, p->Wgate->v, n, dm, ff);
+        as_activation_backward(g->dZ.v, g->dG.v, z, cells, AS_FFN_SWIGLU);
+        as_matmul_tn_fast(g->dWgate.v, x->v, g->dZ.v, n, dm, ff);
+        as_scores_fast(path, g->dZ.v, p->Wgate->v, n, dm, ff);
+    } else {
+        /* F = act(U) */
+        as_activation_backward(g->dU.v, g->dF.v, b->U.v, cells, p->ffn);
+    }
+    /* U = x·Wup + bup */
+    as_matmul_tn_fast(g->dWup.v, x->v, g->dU.v, n, dm, ff);
+    if (p->bup != NULL)
+        as_column_sums(g->dbup.v, g->dU.v, n, ff);
+    as_scores_fast(dx->v, g->dU.v, p->Wup->v, n, dm, ff);
+    if (glu)
+        as_accumulate(dx->v, path, n * dm);
+done:
+    free(z);
+    free(path);
+    return bad ? -1 : 0;
+}
+
+/* The block after the attention, from dY back to g->dO, the attention's output's:
+ *   pre:  Y = normf(H2) | H2 = H1 + D | D = ffn(N2) | N2 = norm2(H1) | H1 = X + O
+ *   post: Y = normf(H2) | H2 = norm2(R2), R2 = H1 + D | D = ffn(H1) | H1 = norm1(R1),
+ *         R1 = X + O
+ * (ffn: none: the last table is H1). A residual add passes its gradient to both sides. */
+static int block_top(as_grad *g, const as_problem *p, const as_block_trace *b)
+{
+    const int pre = p->block == AS_BLOCK_PRE, has_ffn = p->ffn != AS_FFN_NONE;
+    as_matrix *dlast = has_ffn ? &g->dH2 : &g->dH1;
+
+    if (p->final_norm ? norm_backward(g, dlast, &g->dY, &b->normf, NORMF, p)
+                      : as_matrix_copy(dlast, &g->dY))
+        return -1;
+    if (has_ffn) {
+        if (!pre && norm_backward(g, &g->dR2, &g->dH2, &b->norm2, NORM2, p) != 0)
+            return -1;
+        if (as_matrix_copy(&g->dD, pre ? &g->dH2 : &g->dR2) != 0 ||
+            ffn_backward(g, pre ? &g->dN2 : &g->dH1, pre ? &b->N2 : &b->H1, b, p) != 0)
+            return -1;
+        if (pre && norm_backward(g, &g->dH1, &g->dN2, &b->norm2, NORM2, p) != 0)
+            return -1;
+        as_accumulate(g->dH1.v, pre ? g->dH2.v : g->dR2.v, g->dH1.rows * g->dH1.cols);
+    }
+    if (!pre && norm_backward(g, &g->dR1, &g->dH1, &b->norm1, NORM1, p) != 0)
+        return -1;
+    return as_matrix_copy(&g->dO, pre ? &g->dH1 : &g->dR1);
+}
+
+/* After the attention's backward pass: its dX is the gradient of what it read (N1 for
+ * pre, kept as dN1), and the file's X gets the residual's path added
+ * (pre: dX = norm1's backward of dN1 + dH1; post: dX += dR1). */
+static int block_bottom(as_grad *g, const as_problem *p, const as_block_trace *b)
+{
+    const size_t cells = g->dX.rows * g->dX.cols;
+
+    if (p->block != AS_BLOCK_PRE) {
+        as_accumulate(g->dX.v, g->dR1.v, cells);
+        return 0;
+    }
+    g->dN1 = g->dX;
+    memset(&g->dX, 0, sizeof g->dX);
+    if (norm_backward(g, &g->dX, &g->dN1, &b->norm1, NORM1, p) != 0)
+        return -1;
+    as_accumulate(g->dX.v, g->dH1.v, cells);
+    return 0;
+}
+
 /* Names the first cell of a gradient that left the double range. */
 static int check_finite(const as_grad *g, const as_problem *p, as_error *err)
 {
     const as_matrix *all[] = {&g->dO, &g->dC, &g->dQ, &g->dK, &g->dV, &g->dWq, &g->dWk,
-                              &g->dWv, &g->dX, &g->dXkv, &g->dWo};
+                              &g->dWv, &g->dX, &g->dXkv, &g->dWo, &g->dH2, &g->dF,
+                              &g->dU, &g->dG, &g->dN2, &g->dH1, &g->dN1, &g->dWup,
+                              &g->dWdown, &g->dWgate};
     static const char *const name[] = {"dO", "dC", "dQ", "dK", "dV", "dWq", "dWk", "dWv",
-                                       "dX", "dXkv", "dWo"};
+                                       "dX", "dXkv", "dWo", "dH2", "dF", "dU", "dG", "dN2",
+                                       "dH1", "dN1", "dWup", "dWdown", "dWgate"};
     size_t k, i;
 
     for (k = 0; k < sizeof all / sizeof all[0]; k++)
@@ -343,6 +487,9 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
     const as_matrix *dC = p->Wo != NULL ? &g->dC : &g->dO;
     size_t hd;
 
+    /* with a block, its tables after the attention first: they make the attention's dO */
+    if (t->block != NULL && block_top(g, p, t->block) != 0)
+        goto nomem;
     if (alloc_all(g, p, t->rows) != 0)
         goto nomem;
     /* the output projection, when there is one: its input C gets dC */
@@ -363,6 +510,8 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
     }
     /* the three projections, back to the weights, the biases and the input */
     if (projections(g, p) != 0)
+        goto nomem;
+    if (t->block != NULL && block_bottom(g, p, t->block) != 0)
         goto nomem;
     return check_finite(g, p, err);
 nomem:
@@ -417,7 +566,11 @@ void as_grad_rows_close(as_grad_rows *h)
 void as_grad_free(as_grad *g)
 {
     as_matrix *top[] = {&g->dO, &g->dWo, &g->dbo, &g->dC, &g->dQ, &g->dK, &g->dV, &g->dWq,
-                        &g->dWk, &g->dWv, &g->dbq, &g->dbk, &g->dbv, &g->dX, &g->dXkv};
+                        &g->dWk, &g->dWv, &g->dbq, &g->dbk, &g->dbv, &g->dX, &g->dXkv,
+                        &g->dY, &g->dH2, &g->dD, &g->dF, &g->dG, &g->dU, &g->dZ,
+                        &g->dWdown, &g->dbdown, &g->dWup, &g->dbup, &g->dWgate, &g->dN2,
+                        &g->dH1, &g->dN1, &g->dR1, &g->dR2, &g->dln_g[0], &g->dln_g[1],
+                        &g->dln_g[2], &g->dln_b[0], &g->dln_b[1], &g->dln_b[2]};
     size_t h, k;
 
     for (h = 0; h < g->heads; h++) {
