@@ -23,7 +23,7 @@
 /* ------------------------------------------------------------------------------ */
 
 static const char *const step_names[AS_STEP_COUNT] = {"all", "project", "scores", "softmax",
-                                                      "mix"};
+                                                      "mix", "sample"};
 
 int as_step_parse(const char *s, as_step *step)
 {
@@ -47,7 +47,7 @@ unsigned as_step_given(as_step step)
     static const unsigned given[AS_STEP_COUNT] = {
         T_BIT(AS_T_X) | T_BIT(AS_T_W) | T_BIT(AS_T_M), T_BIT(AS_T_X) | T_BIT(AS_T_W),
         T_BIT(AS_T_Q) | T_BIT(AS_T_K) | T_BIT(AS_T_M), T_BIT(AS_T_S),
-        T_BIT(AS_T_A) | T_BIT(AS_T_V)};
+        T_BIT(AS_T_A) | T_BIT(AS_T_V), T_BIT(AS_T_LOGITS)};
 
     return given[step];
 }
@@ -57,6 +57,8 @@ unsigned as_step_asked(as_step step)
     unsigned asked = 0;
     size_t k;
 
+    if (step == AS_STEP_SAMPLE) /* the head's tables have no step of the layer's walk */
+        return T_BIT(AS_T_PROBS);
     for (k = 0; k < AS_T_COUNT; k++) { /* the tables the step makes; all four for all */
         const int made = as_tab_get(as_tab_of_table((as_table)k))->step;
         if (made != 0 && (step == AS_STEP_ALL || made == (int)step))
