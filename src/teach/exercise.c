@@ -710,6 +710,31 @@ nomem:
 /* The answer key, in the ANSWERS syntax                                            */
 /* ------------------------------------------------------------------------------ */
 
+/* The head drill's key: probs, which check marks, and the token drawn as a comment
+ * (a choice, not a number: the sheet's line for it is marked by the teacher). */
+static int head_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
+                    const as_render_opts *ro)
+{
+    as_block b = {0}, one;
+    char token[32];
+    int failed;
+
+    if (t->out == NULL)
+        return -1;
+    one = statement_block(as_tab_get(AS_TAB_PROBS)->name, &t->out->final, ro->digits, ro->ascii);
+    as_block_add(&b, "%s", "");
+    as_block_append(&b, &one);
+    as_block_free(&one);
+    as_block_print(out, &b);
+    failed = b.failed;
+    as_block_free(&b);
+    snprintf(token, sizeof token, "%zu", t->out->token);
+    fputs("# ", out);
+    fprintf(out, as_msg_text(o->lang, AS_MSG_SHEET_SAMPLE_GOT), token);
+    fputc('\n', out);
+    return failed || ferror(out) ? -1 : 0;
+}
+
 int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
                     const as_render_opts *ro)
 {
@@ -722,6 +747,8 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
     int failed;
 
     header(out, o, AS_MSG_EX_KEY);
+    if (o->step == AS_STEP_SAMPLE)
+        return head_key(out, t, o, ro);
     for (i = 0; i < sizeof m / sizeof m[0]; i++) {
         as_block one = statement_block(as_tab_get(name[i])->name, m[i], ro->digits, ro->ascii);
         as_block_add(&b, "%s", "");
