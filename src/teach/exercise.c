@@ -605,11 +605,15 @@ static int differ(const double *a, const double *b, size_t n)
 /* The head drill's promises, on the real run: at least two tokens kept and one cut
  * away; no running sum of top-p within HEAD_MARGIN of P and no u within it of a
  * boundary of the draw (a student's rounded numbers decide the same way); applying T
- * after the softmax gives other numbers (the named mistake shows). */
+ * after the softmax gives other numbers, which check names temperature_after_softmax
+ * and no other mistake (written to 2 places). */
 static int head_promises_kept(const as_session *s, const head_draft *h)
 {
     const as_out_head *o = &s->out;
     const as_matrix *last = &s->t.O; /* no block: h is O's last row */
+    const double *h0 = &AS_AT(*last, last->rows - 1, 0);
+    double written[HEAD_MAX_VOCAB], unit[HEAD_MAX_VOCAB];
+    as_diag diag = AS_DIAG_NONE;
     as_out_head v;
     size_t i, kept = 0;
     int ok;
@@ -626,12 +630,18 @@ static int head_promises_kept(const as_session *s, const head_draft *h)
     for (i = 0; h->seed && i < o->vocab; i++)
         if (fabs(o->draw_cum.v[i] - o->u) < HEAD_MARGIN)
             return 0;
-    if (as_head_variant(&v, &s->p, &AS_AT(*last, last->rows - 1, 0), last->cols,
-                        AS_DIAG_TEMPERATURE_AFTER_SOFTMAX) != 1)
+    if (as_head_variant(&v, &s->p, h0, last->cols, AS_DIAG_TEMPERATURE_AFTER_SOFTMAX) != 1)
         return 0;
     ok = differ(v.final.v, o->final.v, o->vocab);
+    for (i = 0; i < o->vocab; i++) { /* the mistake's numbers as a student writes them */
+        written[i] = round(v.final.v[i] * 100) / 100;
+        unit[i] = 0.01;
+    }
     as_out_head_free(&v);
-    return ok;
+    /* and check names that mistake alone (no other order gives the same numbers) */
+    if (ok && as_head_diagnose(&diag, &s->p, h0, last->cols, written, unit, -1) != 0)
+        return 0;
+    return ok && diag == AS_DIAG_TEMPERATURE_AFTER_SOFTMAX;
 }
 
 static int make_head(char **text, size_t *len, const as_exercise_opts *o, as_prng *g,
