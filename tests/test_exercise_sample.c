@@ -415,6 +415,20 @@ static void test_sample_latex_sheets_compile(void **state)
     assert_file_lacks(TMP "-tex/zh.log", "Missing character");
 }
 
+/* sheet FILE --step sample on an input without a head: said, in both languages. */
+static void test_sample_sheet_of_a_file_without_a_head_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet examples/f11.txt --step sample"), 2);
+    assert_file_contains(CLI_ERR, "错误：--step sample练的是输出头，可这个输入没有输出头");
+    assert_file_contains(CLI_ERR, "提示：在输入里加上head: Wout（或head: tied）和它的设置");
+    assert_stdout_empty();
+    assert_int_equal(run("sheet examples/f11.txt --step sample --lang en"), 2);
+    assert_file_contains(CLI_ERR, "error: --step sample drills the output head, and this input has none");
+    assert_int_equal(run("sheet examples/head.txt --step sample --lang en"), 0);
+    assert_file_contains(CLI_OUT, "The cut is top-p");
+}
+
 /* ---- Moodle ---- */
 
 static void test_sample_gift_offers_the_mistake_and_the_token(void **state)
@@ -459,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_sample_sheet_says_the_chapter_words_in_english),
         cmocka_unit_test(test_sample_sheet_gives_u_of_a_seeded_draw),
         cmocka_unit_test(test_sample_latex_sheets_compile),
+        cmocka_unit_test(test_sample_sheet_of_a_file_without_a_head_is_refused),
         cmocka_unit_test(test_sample_gift_offers_the_mistake_and_the_token),
     };
 

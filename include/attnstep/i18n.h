@@ -77,6 +77,8 @@ typedef enum as_msg {
     AS_MSG_EX_KEY,         /* comment: this is the answer key, in check's format */
     AS_MSG_EX_TASK_SAMPLE, /* comment: the head's drill: what to compute */
     AS_MSG_EX_HEAD_NOTE,   /* comment: the identities make the logits X's row */
+    AS_MSG_SHEET_NO_HEAD,  /* sheet --step sample on an input without head: */
+    AS_MSG_HINT_SHEET_NO_HEAD,
     AS_MSG_SHEET_TITLE,    /* worksheet title */
     AS_MSG_SHEET_GIVEN,    /* heading: the given tables */
     AS_MSG_SHEET_TOKENS,   /* %s the token labels */

@@ -102,6 +102,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                "(probs), and the token drawn by hand; check with attnstep trace."},
     [AS_MSG_EX_HEAD_NOTE] = {"注意力层和输出头都是单位矩阵，所以logits就是X这一行。",
                              "The layer and the head are identities: the logits are X's row."},
+    [AS_MSG_SHEET_NO_HEAD] = {"--step sample练的是输出头，可这个输入没有输出头",
+                              "--step sample drills the output head, and this input has none"},
+    [AS_MSG_HINT_SHEET_NO_HEAD] = {"在输入里加上head: Wout（或head: tied）和它的设置，"
+                                   "像examples/head.txt那样；或者用exercise --step sample出一道题",
+                                   "add head: Wout (or head: tied) and its settings to the input, "
+                                   "as examples/head.txt has them; or make one with "
+                                   "exercise --step sample"},
     [AS_MSG_EX_KEY] = {"答案，attnstep check 读得懂的格式：attnstep check 练习文件 本文件",
                     "the answer key, in the format attnstep check reads: "
                     "attnstep check EXERCISE THIS-FILE"},
