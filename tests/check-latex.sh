@@ -40,6 +40,7 @@ project|1|exercise --seed 5 --step project
 scores|1|exercise --seed 5 --step scores
 softmax|1|exercise --seed 5 --step softmax --exp-table
 mix|1|exercise --seed 5 --step mix
+sample|1|exercise --seed 5 --step sample --exp-table
 level3|0|exercise --seed 11 --level 3 --tokens 5 --exp-table
 three1|-|exercise --seed 1 --level 1 --tokens 3
 three2|1|exercise --seed 5 --level 2 --tokens 3

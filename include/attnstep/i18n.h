@@ -75,6 +75,10 @@ typedef enum as_msg {
     AS_MSG_EX_AGAIN,       /* %s the command that makes the same exercise again */
     AS_MSG_EX_TASK,        /* comment: what to compute, and how to check it */
     AS_MSG_EX_KEY,         /* comment: this is the answer key, in check's format */
+    AS_MSG_EX_TASK_SAMPLE, /* comment: the head's drill: what to compute */
+    AS_MSG_EX_HEAD_NOTE,   /* comment: the identities make the logits X's row */
+    AS_MSG_SHEET_NO_HEAD,  /* sheet --step sample on an input without head: */
+    AS_MSG_HINT_SHEET_NO_HEAD,
     AS_MSG_SHEET_TITLE,    /* worksheet title */
     AS_MSG_SHEET_GIVEN,    /* heading: the given tables */
     AS_MSG_SHEET_TOKENS,   /* %s the token labels */
@@ -392,6 +396,7 @@ typedef enum as_msg {
     AS_MSG_SHEET_STEP_SCORES,
     AS_MSG_SHEET_STEP_SOFTMAX,
     AS_MSG_SHEET_STEP_MIX,
+    AS_MSG_SHEET_STEP_SAMPLE,
     AS_MSG_SHEET_VARIANT,      /* %s the variant id */
     AS_MSG_SHEET_NAME,         /* the fields to fill in at the top */
     AS_MSG_SHEET_CLASS,
@@ -405,6 +410,14 @@ typedef enum as_msg {
     AS_MSG_SHEET_HEAD,         /* %s head */
     AS_MSG_SHEET_STEP2,        /* %s √d_k, %s "d_k=2" */
     AS_MSG_SHEET_STEP2_SCALE,  /* step 2 with a scale the input sets */
+    AS_MSG_SHEET_SAMPLE_ORDER, /* %s logits, %s T, %s probs: the head's steps in order */
+    AS_MSG_SHEET_SAMPLE_TOPK,  /* %s K: the cut of top-k */
+    AS_MSG_SHEET_SAMPLE_TOPP,  /* %s P: the cut of top-p */
+    AS_MSG_SHEET_SAMPLE_GREEDY,/* the greedy choice */
+    AS_MSG_SHEET_SAMPLE_DRAW,  /* %s u: the inverse-CDF draw */
+    AS_MSG_SHEET_SAMPLE_WORDS, /* the chapter's words: F09's draw, F11's weighted sum */
+    AS_MSG_SHEET_SAMPLE_TOKEN, /* the line for the token drawn */
+    AS_MSG_SHEET_SAMPLE_GOT,   /* %s the token drawn: the key's line */
     AS_MSG_ROSTER_UNREADABLE,  /* %s why */
     AS_MSG_ROSTER_NOT_UTF8,
     AS_MSG_ROSTER_NOT_UTF8_HINT,

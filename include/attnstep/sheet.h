@@ -15,10 +15,11 @@
 /* What a sheet asks: the whole layer, or one step of it (a drill). */
 typedef enum as_step {
     AS_STEP_ALL = 0, AS_STEP_PROJECT, AS_STEP_SCORES, AS_STEP_SOFTMAX, AS_STEP_MIX,
+    AS_STEP_SAMPLE, /* the output head and the draw (SPEC §19): logits given, probs asked */
     AS_STEP_COUNT
 } as_step;
 
-/* Reads "project", "scores", "softmax" or "mix" (also "all"). Returns 0, or -1. */
+/* Reads "project", "scores", "softmax", "mix" or "sample" (also "all"). Returns 0, or -1. */
 int as_step_parse(const char *s, as_step *step);
 
 /* The step's name as --step spells it ("all" for AS_STEP_ALL). */
@@ -26,7 +27,8 @@ const char *as_step_name(as_step step);
 
 /* The tables (bits 1u << as_table) a step gives, and those it asks: all: X, W and M
  * given, Q ... O asked; project: X, W given, Q, K, V asked; scores: Q, K, M given, QKᵀ
- * and S asked; softmax: S given, A asked; mix: A and V given, O (and C) asked. */
+ * and S asked; softmax: S given, A asked; mix: A and V given, O (and C) asked; sample:
+ * the logits given, the probabilities after the cut (probs) asked. */
 unsigned as_step_given(as_step step);
 unsigned as_step_asked(as_step step);
 

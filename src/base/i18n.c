@@ -96,6 +96,19 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_EX_AGAIN] = {"同样的命令再生成同一道题：%s", "the same command makes the same exercise: %s"},
     [AS_MSG_EX_TASK] = {"手算Q、K、V、QKᵀ、S、A、O，再用 attnstep run 核对。",
                      "Compute Q, K, V, QKᵀ, S, A and O by hand, then check with attnstep run."},
+    [AS_MSG_EX_TASK_SAMPLE] = {"手算logits/T、裁剪后重新归一化的概率probs和抽到的词，"
+                               "再用 attnstep trace 核对。",
+                               "Compute logits/T, the probabilities after the cut, renormalised "
+                               "(probs), and the token drawn by hand; check with attnstep trace."},
+    [AS_MSG_EX_HEAD_NOTE] = {"注意力层和输出头都是单位矩阵，所以logits就是X这一行。",
+                             "The layer and the head are identities: the logits are X's row."},
+    [AS_MSG_SHEET_NO_HEAD] = {"--step sample练的是输出头，可这个输入没有输出头",
+                              "--step sample drills the output head, and this input has none"},
+    [AS_MSG_HINT_SHEET_NO_HEAD] = {"在输入里加上head: Wout（或head: tied）和它的设置，"
+                                   "像examples/head.txt那样；或者用exercise --step sample出一道题",
+                                   "add head: Wout (or head: tied) and its settings to the input, "
+                                   "as examples/head.txt has them; or make one with "
+                                   "exercise --step sample"},
     [AS_MSG_EX_KEY] = {"答案，attnstep check 读得懂的格式：attnstep check 练习文件 本文件",
                     "the answer key, in the format attnstep check reads: "
                     "attnstep check EXERCISE THIS-FILE"},
@@ -670,8 +683,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CMD_SHEET] = {"为一份输入出练习卷（和答案）", "a worksheet (and key) for an input"},
     [AS_MSG_USE_COUNT] = {"--count要给1到1000之间的整数，不能是“%s”",
                        "--count takes a whole number from 1 to 1000, not \"%s\""},
-    [AS_MSG_USE_STEP] = {"--step只能取project、scores、softmax或mix，不能是“%s”",
-                      "--step takes project, scores, softmax or mix, not \"%s\""},
+    [AS_MSG_USE_STEP] = {"--step只能取project、scores、softmax、mix或sample，不能是“%s”",
+                      "--step takes project, scores, softmax, mix or sample, not \"%s\""},
     [AS_MSG_USE_COUNT_CLASS] = {"--count和--class不能一起用：--class为每个名字出一道题",
                              "--count and --class do not go together: --class makes one "
                              "exercise per name"},
@@ -720,8 +733,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --dk K, --dv V        exercise：Query/Key的宽度和Value的宽度\n"
         "  --level 1|2|3         exercise、practice：1级和书中一样都是整数，级数越高越难\n"
         "  --answers             exercise、sheet：附上答案\n"
-        "  --step STEP           exercise、sheet：只练一步：project、scores、softmax\n"
-        "                        或mix（它之前的表直接给出）；\n"
+        "  --step STEP           exercise、sheet：只练一步：project、scores、softmax、\n"
+        "                        mix（它之前的表直接给出）或sample（给出logits，求probs）；\n"
         "                        trace --step N：只看第N步（1到4）和它用到的表\n"
         "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
         "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
@@ -776,7 +789,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --level 1|2|3         exercise, practice: whole numbers, like the book, or harder\n"
         "  --answers             exercise, sheet: add the answer key\n"
         "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
-        "                        softmax or mix (the tables before it are given);\n"
+        "                        softmax, mix (the tables before it are given) or\n"
+        "                        sample (the logits given, probs asked);\n"
         "                        trace --step N: only step N (1-4) and its tables\n"
         "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
         "  --count N             exercise: N variants (with -o DIR: a file each)\n"
@@ -853,6 +867,35 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_SHEET_STEP_SCORES] = {"打分与缩放（求QK转置和S）", "scoring and scaling"},
     [AS_MSG_SHEET_STEP_SOFTMAX] = {"softmax（求A）", "the softmax (A)"},
     [AS_MSG_SHEET_STEP_MIX] = {"混合Value（求O）", "mixing the Values (O)"},
+    [AS_MSG_SHEET_STEP_SAMPLE] = {"输出头与抽样（求probs和抽到的词）",
+                                  "the output head and the draw (probs and the token drawn)"},
+    [AS_MSG_SHEET_SAMPLE_ORDER] = {"先把%s除以温度T = %s，再做softmax，然后按下面的规则裁剪，"
+                                   "最后在留下的词上重新归一化，得到%s（被裁掉的词概率为0）。",
+                                   "Divide %s by the temperature T = %s first, then take the "
+                                   "softmax, then cut as below, and renormalise over the tokens "
+                                   "kept: that is %s (a token cut away has probability 0)."},
+    [AS_MSG_SHEET_SAMPLE_TOPK] = {"裁剪用top-k：只留下最大的%s个词，其余的词概率为0。",
+                                  "The cut is top-k: keep the %s largest, the others get 0."},
+    [AS_MSG_SHEET_SAMPLE_TOPP] = {"裁剪用top-p：把概率从大到小排好、依次累加，留下累计和刚达到%s"
+                                  "的最少几个词，让累计和越过它的那个词也留下。",
+                                  "The cut is top-p: sort the probabilities from the largest "
+                                  "down and add them up; keep the fewest tokens whose sum "
+                                  "reaches %s, the token that crosses it kept too."},
+    [AS_MSG_SHEET_SAMPLE_GREEDY] = {"然后用贪心选出下一个词：取概率最大的那个（写出它的编号）。",
+                                    "Then choose the next token greedily: the most likely one "
+                                    "(write its number)."},
+    [AS_MSG_SHEET_SAMPLE_DRAW] = {"然后抽样：随机数u = %s，按编号顺序累加概率，累计和第一个超过u"
+                                  "的词就是抽到的词（写出它的编号）。",
+                                  "Then draw: the random number is u = %s; add up the "
+                                  "probabilities in the tokens' order, and the first token whose "
+                                  "running sum exceeds u is the one drawn (write its number)."},
+    [AS_MSG_SHEET_SAMPLE_WORDS] = {"这就是F09演示的随机抽样：按概率抽出一个词。F11里的Attention"
+                                   "不抽样，它用权重对Value做确定的加权求和。",
+                                   "This is F09's random draw: one token picked by its "
+                                   "probability. F11's attention draws nothing: it takes a "
+                                   "fixed weighted sum of the Values."},
+    [AS_MSG_SHEET_SAMPLE_TOKEN] = {"抽到的词（编号）：", "Token drawn (its number): "},
+    [AS_MSG_SHEET_SAMPLE_GOT] = {"抽到的词：%s", "Token drawn: %s"},
     [AS_MSG_SHEET_VARIANT] = {"版本%s", "variant %s"},
     [AS_MSG_SHEET_NAME] = {"姓名：", "Name: "},
     [AS_MSG_SHEET_CLASS] = {"班级：", "Class: "},

@@ -17,6 +17,12 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
 
     if (as_cli_open(&s, cli->arg[0], &sopt, err) != 0)
         return AS_EXIT_USAGE;
+    if (cli->step == AS_STEP_SAMPLE && s.t.out == NULL) { /* nothing to drill */
+        as_session_free(&s);
+        as_error_msg(err, cli->arg[0], 0, 0, AS_MSG_SHEET_NO_HEAD);
+        as_error_hint_msg(err, AS_MSG_HINT_SHEET_NO_HEAD);
+        return AS_EXIT_USAGE;
+    }
     base = strrchr(cli->arg[0], '/');
     memset(&so, 0, sizeof so);
     so.lang = cli->render.lang;

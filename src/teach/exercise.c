@@ -3,7 +3,9 @@
  * project's own PRNG; each draw is written out, parsed back and run for real, and a
  * draw that breaks a promise of its level is replaced by the next one. */
 #include "attnstep/exercise.h"
+#include "attnstep/headcheck.h"
 #include "attnstep/lex.h"
+#include "attnstep/outhead.h"
 #include "attnstep/parse.h"
 #include "attnstep/prng.h"
 #include "attnstep/textblock.h"
@@ -283,7 +285,8 @@ static void write_weights(as_block *out, const draft *d)
  * (SPEC §6); one head, so C (the one head's O) is not a mark of its own. */
 static void write_ask(FILE *out, as_step step)
 {
-    static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A, AS_T_O};
+    static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S,
+                                     AS_T_A, AS_T_O, AS_T_PROBS};
     const unsigned asked = as_step_asked(step);
     size_t i;
 
@@ -486,6 +489,193 @@ static int acceptable(const char *text, size_t len, const as_exercise_opts *o, a
     return ok;
 }
 
+/* ------------------------------------------------------------------------------ */
+/* The output head's drill (--step sample, SPEC §19)                                */
+/* ------------------------------------------------------------------------------ */
+
+/* One token whose layer is the identity (Wq, Wk, Wv and Wout all I), so that the
+ * logits are X's row as written: the sheet gives them, the student does the head. The
+ * logits are s·T with distinct whole s in [-2, 2] and T 0.5 or 2: logits/T is whole,
+ * so every e^x the softmax needs is e^0, e^-1 ... e^-4 (the --exp-table values). */
+#define HEAD_MIN_VOCAB 3
+#define HEAD_MAX_VOCAB 5
+#define HEAD_MARGIN 0.02 /* a running sum this close to P, or u to a boundary, is too close */
+#define HEAD_SEEDS 999   /* sample: SEED draws a seed in 1 .. this */
+
+typedef struct head_draft {
+    size_t vocab;
+    double logit[HEAD_MAX_VOCAB];
+    double t;             /* 0.5 or 2 (never 1: temperature_after_softmax must show) */
+    size_t top_k;         /* 2 .. vocab - 1, or 0 for top-p */
+    double top_p;         /* 0.5 .. 0.9, or 0 for top-k */
+    unsigned long seed;   /* 0: greedy */
+} head_draft;
+
+static void draw_head(head_draft *h, as_prng *g)
+{
+    long s[HEAD_MAX_VOCAB];
+    size_t i, k;
+
+    h->vocab = (size_t)as_prng_range(g, HEAD_MIN_VOCAB, HEAD_MAX_VOCAB);
+    h->t = as_prng_range(g, 0, 1) ? 2.0 : 0.5;
+    for (i = 0; i < h->vocab; i++) { /* distinct: a cut between equal logits teaches ties */
+        do {
+            s[i] = as_prng_range(g, -2, 2);
+            for (k = 0; k < i && s[k] != s[i]; k++)
+                ;
+        } while (k < i);
+        h->logit[i] = (double)s[i] * h->t;
+    }
+    h->top_k = 0;
+    h->top_p = 0;
+    if (as_prng_range(g, 0, 1))
+        h->top_k = (size_t)as_prng_range(g, 2, (long)h->vocab - 1);
+    else
+        h->top_p = (double)as_prng_range(g, 5, 9) / 10;
+    h->seed = as_prng_range(g, 0, 1) ? (unsigned long)as_prng_range(g, 1, HEAD_SEEDS) : 0;
+}
+
+/* The identity [n, n], written as NAME = [[...]]. */
+static void write_identity(FILE *out, const char *name, size_t n)
+{
+    size_t i, j;
+
+    fprintf(out, "%s = [", name);
+    for (i = 0; i < n; i++) {
+        if (i > 0) /* the rows under the first, as the chapter aligns them */
+            fprintf(out, ",\n%*s", (int)strlen(name) + 4, "");
+        fputc('[', out);
+        for (j = 0; j < n; j++)
+            fprintf(out, "%s%d", j ? ", " : "", i == j);
+        fputc(']', out);
+    }
+    fputs("]\n", out);
+}
+
+static int write_head_input(char **text, size_t *len, const head_draft *h,
+                            const as_exercise_opts *o, const char *label)
+{
+    FILE *out = open_memstream(text, len);
+    size_t i;
+    int failed;
+
+    if (out == NULL)
+        return -1;
+    header(out, o, AS_MSG_EX_TASK_SAMPLE);
+    fprintf(out, "tokens: %s\nmask: none\n", label);
+    write_ask(out, o->step);
+    fprintf(out, "\n# %s\nX = [[", as_msg_text(o->lang, AS_MSG_EX_HEAD_NOTE));
+    for (i = 0; i < h->vocab; i++)
+        fprintf(out, "%s%g", i ? ", " : "", h->logit[i]);
+    fputs("]]\n", out);
+    write_identity(out, "Wq", h->vocab);
+    write_identity(out, "Wk", h->vocab);
+    write_identity(out, "Wv", h->vocab);
+    fputs("\nhead: Wout\n", out);
+    write_identity(out, "Wout", h->vocab);
+    fprintf(out, "temperature: %g\n", h->t);
+    if (h->top_k)
+        fprintf(out, "top_k: %zu\n", h->top_k);
+    else
+        fprintf(out, "top_p: %g\n", h->top_p);
+    if (h->seed)
+        fprintf(out, "sample: %lu\n", h->seed);
+    else
+        fputs("sample: greedy\n", out);
+    failed = ferror(out);
+    if (fclose(out) != 0 || failed) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Nonzero when the largest gap |a[i] - b[i]| reaches 2 units of the sheet's 2 places. */
+static int differ(const double *a, const double *b, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (fabs(a[i] - b[i]) >= 0.02)
+            return 1;
+    return 0;
+}
+
+/* The head drill's promises, on the real run: at least two tokens kept and one cut
+ * away; no running sum of top-p within HEAD_MARGIN of P and no u within it of a
+ * boundary of the draw (a student's rounded numbers decide the same way); applying T
+ * after the softmax gives other numbers, which check names temperature_after_softmax
+ * and no other mistake (written to 2 places). */
+static int head_promises_kept(const as_session *s, const head_draft *h)
+{
+    const as_out_head *o = &s->out;
+    const as_matrix *last = &s->t.O; /* no block: h is O's last row */
+    const double *h0 = &AS_AT(*last, last->rows - 1, 0);
+    double written[HEAD_MAX_VOCAB], unit[HEAD_MAX_VOCAB];
+    as_diag diag = AS_DIAG_NONE;
+    as_out_head v;
+    size_t i, kept = 0;
+    int ok;
+
+    if (o->final.v == NULL)
+        return 0;
+    for (i = 0; i < o->vocab; i++)
+        kept += o->final.v[i] > 0;
+    if (kept < 2 || kept == o->vocab)
+        return 0;
+    for (i = 0; h->top_p > 0 && i < o->vocab; i++)
+        if (fabs(o->cum.v[i] - h->top_p) < HEAD_MARGIN)
+            return 0;
+    for (i = 0; h->seed && i < o->vocab; i++)
+        if (fabs(o->draw_cum.v[i] - o->u) < HEAD_MARGIN)
+            return 0;
+    if (as_head_variant(&v, &s->p, h0, last->cols, AS_DIAG_TEMPERATURE_AFTER_SOFTMAX) != 1)
+        return 0;
+    ok = differ(v.final.v, o->final.v, o->vocab);
+    for (i = 0; i < o->vocab; i++) { /* the mistake's numbers as a student writes them */
+        written[i] = round(v.final.v[i] * 100) / 100;
+        unit[i] = 0.01;
+    }
+    as_out_head_free(&v);
+    /* and check names that mistake alone (no other order gives the same numbers) */
+    if (ok && as_head_diagnose(&diag, &s->p, h0, last->cols, written, unit, -1) != 0)
+        return 0;
+    return ok && diag == AS_DIAG_TEMPERATURE_AFTER_SOFTMAX;
+}
+
+static int make_head(char **text, size_t *len, const as_exercise_opts *o, as_prng *g,
+                     const char *label, as_error *err)
+{
+    head_draft h;
+    size_t tries;
+    int ok = 0;
+
+    for (tries = 0; tries < MAX_TRIES && ok == 0; tries++) {
+        as_session s;
+        draw_head(&h, g);
+        if (write_head_input(text, len, &h, o, label) != 0) {
+            as_error_msg(err, "", 0, 0, AS_MSG_OOM);
+            return -1;
+        }
+        if (as_exercise_open(&s, *text, *len, err) != 0) {
+            ok = -1;
+        } else {
+            ok = head_promises_kept(&s, &h);
+            as_session_free(&s);
+        }
+        if (ok != 1) {
+            free(*text);
+            *text = NULL;
+        }
+    }
+    if (ok == 0) {
+        as_error_msg(err, "", 0, 0, AS_MSG_EX_NONE, o->level);
+        as_error_hint_msg(err, AS_MSG_HINT_EX_NONE);
+    }
+    return ok == 1 ? 0 : -1;
+}
+
 int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_error *err)
 {
     const level_rule *r = &rules[o->level - 1];
@@ -499,6 +689,8 @@ int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_err
     as_prng_seed(&g, o->seed);
     /* the labels first, one draw for both languages: the numbers do not depend on them */
     labels = sentence[as_prng_range(&g, 0, SENTENCES - 1)][o->lang];
+    if (o->step == AS_STEP_SAMPLE)
+        return make_head(text, len, o, &g, labels[0], err);
     if (draft_init(&d, o) != 0)
         goto nomem;
     for (tries = 0; tries < MAX_TRIES && ok == 0; tries++) {
@@ -528,6 +720,31 @@ nomem:
 /* The answer key, in the ANSWERS syntax                                            */
 /* ------------------------------------------------------------------------------ */
 
+/* The head drill's key: probs, which check marks, and the token drawn as a comment
+ * (a choice, not a number: the sheet's line for it is marked by the teacher). */
+static int head_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
+                    const as_render_opts *ro)
+{
+    as_block b = {0}, one;
+    char token[32];
+    int failed;
+
+    if (t->out == NULL)
+        return -1;
+    one = statement_block(as_tab_get(AS_TAB_PROBS)->name, &t->out->final, ro->digits, ro->ascii);
+    as_block_add(&b, "%s", "");
+    as_block_append(&b, &one);
+    as_block_free(&one);
+    as_block_print(out, &b);
+    failed = b.failed;
+    as_block_free(&b);
+    snprintf(token, sizeof token, "%zu", t->out->token);
+    fputs("# ", out);
+    fprintf(out, as_msg_text(o->lang, AS_MSG_SHEET_SAMPLE_GOT), token);
+    fputc('\n', out);
+    return failed || ferror(out) ? -1 : 0;
+}
+
 int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
                     const as_render_opts *ro)
 {
@@ -540,6 +757,8 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
     int failed;
 
     header(out, o, AS_MSG_EX_KEY);
+    if (o->step == AS_STEP_SAMPLE)
+        return head_key(out, t, o, ro);
     for (i = 0; i < sizeof m / sizeof m[0]; i++) {
         as_block one = statement_block(as_tab_get(name[i])->name, m[i], ro->digits, ro->ascii);
         as_block_add(&b, "%s", "");

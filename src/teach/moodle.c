@@ -6,7 +6,10 @@
 #include "attnstep/moodle.h"
 #include "attnstep/blockcheck.h"
 #include "attnstep/check_report.h"
+#include "attnstep/block.h"
 #include "attnstep/diagnose.h"
+#include "attnstep/headcheck.h"
+#include "attnstep/outhead.h"
 #include "attnstep/ownchain.h"
 #include "attnstep/numfmt.h"
 
@@ -101,6 +104,46 @@ static void html_values(const quiz *z, const as_table_view *v)
     fputs("</table>", z->out);
 }
 
+/* The head drill's instructions (SPEC §19), as the sheet gives them. */
+static void head_given(const quiz *z)
+{
+    const as_problem *p = z->s->p;
+    const as_lang l = z->o->lang;
+    char t[AS_NUM_BUF], cut[AS_NUM_BUF], u[AS_NUM_BUF];
+
+    as_fmt_display(t, sizeof t, p->temperature, 6, 1);
+    say(z->out, l, z->how, AS_MSG_SHEET_SAMPLE_ORDER, "logits", t, "probs", "", "");
+    fputc(' ', z->out);
+    if (p->top_k > 0) {
+        snprintf(cut, sizeof cut, "%zu", p->top_k);
+        say(z->out, l, z->how, AS_MSG_SHEET_SAMPLE_TOPK, cut, "", "", "", "");
+        fputc(' ', z->out);
+    }
+    if (p->top_p > 0) {
+        as_fmt_display(cut, sizeof cut, p->top_p, 6, 1);
+        say(z->out, l, z->how, AS_MSG_SHEET_SAMPLE_TOPP, cut, "", "", "", "");
+        fputc(' ', z->out);
+    }
+    if (p->seeded && z->s->t->out != NULL) {
+        as_fmt_display(u, sizeof u, z->s->t->out->u, 4, 1);
+        say(z->out, l, z->how, AS_MSG_SHEET_SAMPLE_DRAW, u, "", "", "", "");
+    } else {
+        say(z->out, l, z->how, AS_MSG_SHEET_SAMPLE_GREEDY, "", "", "", "", "");
+    }
+    fputc(' ', z->out);
+    say(z->out, l, z->how, AS_MSG_SHEET_SAMPLE_WORDS, "", "", "", "", "");
+}
+
+/* The token drawn, a whole number: "=2:0" (GIFT) or "{1:NUMERICAL:=2:0}" (Cloze). */
+static void token_answer(const quiz *z)
+{
+    const int gift = z->how & ESC_GIFT, how = gift ? ESC_HTML | ESC_GIFT : ESC_HTML | ESC_CLOZE;
+
+    fprintf(z->out, gift ? "=%zu:0#" : "{1:NUMERICAL:=%zu:0#", z->s->t->out->token);
+    say(z->out, z->o->lang, how, AS_MSG_QUIZ_RIGHT, "", "", "", "", "");
+    fputs(gift ? "" : "}", z->out);
+}
+
 /* What the exercise says first: the instructions and the given tables. */
 static void html_given(const quiz *z)
 {
@@ -126,7 +169,9 @@ static void html_given(const quiz *z)
             "A", "", "");
     }
     fputs(" ", z->out);
-    if (mask == AS_MASK_WINDOW) {
+    if (z->o->step == AS_STEP_SAMPLE) {
+        head_given(z);
+    } else if (mask == AS_MASK_WINDOW) {
         char buf[512];
         snprintf(buf, sizeof buf, as_msg_text(z->o->lang, AS_MSG_TR_RULE_WINDOW),
                  z->s->p->window, z->s->p->window - 1);
@@ -154,6 +199,8 @@ typedef struct wrongs {
     const as_problem *p;
     const as_trace *t;
     as_matrix transposed;       /* empty unless the table is square */
+    as_out_head head[AS_HEAD_MISTAKES]; /* probs (SPEC §19): the head in each wrong order */
+    int head_made[AS_HEAD_MISTAKES];    /* 1 when that order gives probabilities */
 } wrongs;
 
 /* The answer kind and head that check gives table v. */
@@ -172,14 +219,30 @@ static void answer_of(const as_sheet *s, const as_table_view *v, as_answer_kind 
         *head = -1; /* the layer's C and O */
 }
 
+/* The head's mistakes of order on its own h (the last row of O, or Y with a block), as
+ * check names them. Returns 0, or -1 when memory ran out. */
+static int head_wrongs(wrongs *w, const as_sheet *s)
+{
+    const as_matrix *last = s->t->block != NULL ? as_block_table(s->t->block, AS_TAB_Y) : &s->t->O;
+    size_t k;
+
+    for (k = 0; k < AS_HEAD_MISTAKES; k++)
+        if ((w->head_made[k] = as_head_variant(&w->head[k], s->p, &AS_AT(*last, last->rows - 1, 0),
+                                               last->cols, as_head_mistakes[k])) < 0)
+            return -1;
+    return 0;
+}
+
 static int wrongs_make(wrongs *w, const as_sheet *s, const as_table_view *v)
 {
     memset(w, 0, sizeof *w);
-    as_chain_cache_init(&w->cache, s->p, &s->t->M, NULL, 0);
-    w->p = s->p;
     w->t = s->t;
     w->g.row = -1;
     answer_of(s, v, &w->g.kind, &w->g.head);
+    if (v->kind == AS_T_PROBS) /* w->p stays NULL: no chains */
+        return head_wrongs(w, s);
+    as_chain_cache_init(&w->cache, s->p, &s->t->M, NULL, 0);
+    w->p = s->p;
     if (v->m->rows == v->m->cols &&
         (as_matrix_copy(&w->transposed, v->m) != 0 || as_matrix_transpose(&w->transposed) != 0))
         return -1;
@@ -188,6 +251,13 @@ static int wrongs_make(wrongs *w, const as_sheet *s, const as_table_view *v)
 
 static void wrongs_free(wrongs *w)
 {
+    size_t k;
+
+    for (k = 0; k < AS_HEAD_MISTAKES; k++)
+        if (w->head_made[k] == 1)
+            as_out_head_free(&w->head[k]);
+    if (w->p == NULL) /* the head's: no chains were made */
+        return;
     as_chain_cache_free(&w->cache);
     as_matrix_free(&w->transposed);
 }
@@ -199,6 +269,12 @@ static const as_matrix *variant(wrongs *w, size_t i, as_fit *fit)
     const as_chain *c;
     const as_chain_slot *slot;
 
+    if (w->p == NULL) { /* probs: the head's mistakes of order, 1 .. AS_HEAD_MISTAKES */
+        if (i < 1 || i > AS_HEAD_MISTAKES || w->head_made[i - 1] != 1)
+            return NULL;
+        *fit = (as_fit){as_head_mistakes[i - 1], 0};
+        return &w->head[i - 1].final;
+    }
     if (as_block_answer(w->g.kind))
         return NULL; /* the block's tables have mistakes of their own (block_answers) */
     if (i == AS_CHAIN_VARIANTS) {
@@ -372,6 +448,17 @@ static int gift_one(const quiz *z)
                     gift_cell(z, name, &w, &v[k], i, j);
         wrongs_free(&w);
     }
+    if (z->o->step == AS_STEP_SAMPLE && z->s->t->out != NULL) {
+        fputs("::", z->out);
+        put(z->out, name, ESC_GIFT);
+        fputs(" token::[html]", z->out);
+        html_given(z);
+        fputs("<p>", z->out);
+        say(z->out, z->o->lang, z->how, AS_MSG_SHEET_SAMPLE_TOKEN, "", "", "", "", "");
+        fputs("</p>{#", z->out);
+        token_answer(z);
+        fputs("}\n\n", z->out);
+    }
     return 0;
 }
 
@@ -462,6 +549,12 @@ static int cloze_one(const quiz *z)
     fputs("</h4>\n", z->out);
     for (k = 0; k < n && rc == 0; k++)
         rc = cloze_table(z, &v[k]);
+    if (z->o->step == AS_STEP_SAMPLE && z->s->t->out != NULL) {
+        fputs("<p>", z->out);
+        put(z->out, as_msg_text(z->o->lang, AS_MSG_SHEET_SAMPLE_TOKEN), ESC_HTML);
+        token_answer(z);
+        fputs("</p>\n", z->out);
+    }
     fputs("]]></text></questiontext>\n"
           "    <generalfeedback format=\"html\"><text></text></generalfeedback>\n"
           "    <penalty>0.3333333</penalty>\n    <hidden>0</hidden>\n"

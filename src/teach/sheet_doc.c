@@ -7,6 +7,7 @@
 #include "sheet_text.h"
 #include "attnstep/block.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/outhead.h"
 #include "attnstep/render.h"
 #include "attnstep/textblock.h"
 
@@ -23,7 +24,7 @@
 /* ------------------------------------------------------------------------------ */
 
 static const char *const step_names[AS_STEP_COUNT] = {"all", "project", "scores", "softmax",
-                                                      "mix"};
+                                                      "mix", "sample"};
 
 int as_step_parse(const char *s, as_step *step)
 {
@@ -47,7 +48,7 @@ unsigned as_step_given(as_step step)
     static const unsigned given[AS_STEP_COUNT] = {
         T_BIT(AS_T_X) | T_BIT(AS_T_W) | T_BIT(AS_T_M), T_BIT(AS_T_X) | T_BIT(AS_T_W),
         T_BIT(AS_T_Q) | T_BIT(AS_T_K) | T_BIT(AS_T_M), T_BIT(AS_T_S),
-        T_BIT(AS_T_A) | T_BIT(AS_T_V)};
+        T_BIT(AS_T_A) | T_BIT(AS_T_V), T_BIT(AS_T_LOGITS)};
 
     return given[step];
 }
@@ -57,6 +58,8 @@ unsigned as_step_asked(as_step step)
     unsigned asked = 0;
     size_t k;
 
+    if (step == AS_STEP_SAMPLE) /* the head's tables have no step of the layer's walk */
+        return T_BIT(AS_T_PROBS);
     for (k = 0; k < AS_T_COUNT; k++) { /* the tables the step makes; all four for all */
         const int made = as_tab_get(as_tab_of_table((as_table)k))->step;
         if (made != 0 && (step == AS_STEP_ALL || made == (int)step))
@@ -198,7 +201,7 @@ static void asked_list(const as_sheet_page *pg, char *buf, size_t size)
     static const char *const tex_block[] = {"$N_1$", "$H_1$", "$N_2$", "$U$", "$G$", "$F$",
                                             "$D$", "$H_2$", "$Y$"};
     const unsigned asked = as_step_asked(pg->o->step);
-    const char *names[8 + 9];
+    const char *names[8 + 9 + 1];
     size_t k, n = 0, used = 0;
 
     for (k = 0; k < 8; k++) {
@@ -216,6 +219,8 @@ static void asked_list(const as_sheet_page *pg, char *buf, size_t size)
         if ((asked & T_BIT(k)) && as_block_table(pg->s->t->block, as_tab_of_table((as_table)k)) &&
             (k != AS_T_Y || pg->s->p->final_norm))
             names[n++] = pg->o->latex ? tex_block[k - AS_T_N1] : as_table_name((as_table)k);
+    if (asked & T_BIT(AS_T_PROBS)) /* the head's drill (SPEC §19) */
+        names[n++] = pg->o->latex ? "$\\mathrm{probs}$" : as_table_name(AS_T_PROBS);
     buf[0] = '\0';
     for (k = 0; k < n && used < size; k++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s",
@@ -239,6 +244,52 @@ static void instruction(const as_sheet_page *pg, as_msg m, const char *const *ra
     fputc('\n', pg->out);
 }
 
+/* The head drill's instructions (SPEC §19): the steps in their order with T, the cut,
+ * the draw with its u (the PRNG's, which no hand computes), the chapter's words. */
+static void head_instructions(const as_sheet_page *pg)
+{
+    const as_problem *p = pg->s->p;
+    const int tex = pg->o->latex;
+    char t[AS_NUM_BUF], cut[AS_NUM_BUF], u[AS_NUM_BUF];
+    const char *order[] = {tex ? "$\\mathrm{logits}$" : "logits", t,
+                           tex ? "$\\mathrm{probs}$" : "probs"};
+    const char *cp = cut, *up = u;
+
+    as_fmt_display(t, sizeof t, p->temperature, 6, 1);
+    instruction(pg, AS_MSG_SHEET_SAMPLE_ORDER, order, 3);
+    if (p->top_k > 0) {
+        snprintf(cut, sizeof cut, "%zu", p->top_k);
+        instruction(pg, AS_MSG_SHEET_SAMPLE_TOPK, &cp, 1);
+    }
+    if (p->top_p > 0) {
+        as_fmt_display(cut, sizeof cut, p->top_p, 6, 1);
+        instruction(pg, AS_MSG_SHEET_SAMPLE_TOPP, &cp, 1);
+    }
+    if (p->seeded && pg->s->t->out != NULL) {
+        as_fmt_display(u, sizeof u, pg->s->t->out->u, 4, 1);
+        instruction(pg, AS_MSG_SHEET_SAMPLE_DRAW, &up, 1);
+    } else {
+        instruction(pg, AS_MSG_SHEET_SAMPLE_GREEDY, NULL, 0);
+    }
+    instruction(pg, AS_MSG_SHEET_SAMPLE_WORDS, NULL, 0);
+}
+
+/* The line for the token drawn (the sheet's: blank; the key's: the token). */
+static void token_line(const as_sheet_page *pg, int key)
+{
+    char token[32];
+
+    if (key && pg->s->t->out != NULL) {
+        const char *tp = token;
+        snprintf(token, sizeof token, "%zu", pg->s->t->out->token);
+        as_sheet_say(pg, AS_MSG_SHEET_SAMPLE_GOT, &tp, 1);
+    } else {
+        as_sheet_say(pg, AS_MSG_SHEET_SAMPLE_TOKEN, NULL, 0);
+        fputs(pg->o->latex ? "\\underline{\\makebox[3em][l]{}}" : "\\_\\_\\_\\_", pg->out);
+    }
+    fputs(pg->o->latex ? "\\par\n" : "\n\n", pg->out);
+}
+
 static void instructions(const as_sheet_page *pg)
 {
     const unsigned asked = as_step_asked(pg->o->step);
@@ -251,6 +302,8 @@ static void instructions(const as_sheet_page *pg)
     fputs(pg->o->latex ? "\\begin{itemize}\\setlength{\\itemsep}{0pt}\n" : "", pg->out);
     instruction(pg, AS_MSG_SHEET_DO, &lp, 1);
     instruction(pg, AS_MSG_SHEET_PLACES, &pp, 1);
+    if (pg->o->step == AS_STEP_SAMPLE)
+        head_instructions(pg);
     if (asked & T_BIT(AS_T_A)) {
         const char *as[] = {tex ? "$A$" : "A", tex ? "$S$" : "S"};
         instruction(pg, AS_MSG_SHEET_SOFTMAX, as, 2);
@@ -301,7 +354,10 @@ static int sheet_page(const as_sheet_page *pg)
     heading(pg, AS_MSG_SHEET_FILL, NULL, 0);
     as_sheet_gather(l, pg, as_step_asked(pg->o->step), 1);
     as_sheet_show_items(pg, l);
-    if (pg->o->exp_table && (pg->o->step == AS_STEP_ALL || pg->o->step == AS_STEP_SOFTMAX))
+    if (pg->o->step == AS_STEP_SAMPLE)
+        token_line(pg, 0);
+    if (pg->o->exp_table && (pg->o->step == AS_STEP_ALL || pg->o->step == AS_STEP_SOFTMAX ||
+                             pg->o->step == AS_STEP_SAMPLE))
         rc = as_sheet_exp_table(pg);
     heading(pg, AS_MSG_SHEET_WORK, NULL, 0);
     fputs(pg->o->latex ? "\\vfill\n" : "\n\n\n\n", pg->out);
@@ -316,6 +372,13 @@ static int key_page(const as_sheet_page *pg)
     if (l == NULL)
         return -1;
     title(pg, 1);
+    if (pg->o->step == AS_STEP_SAMPLE) { /* the head's tables, the walk of run's trace */
+        as_sheet_gather(l, pg, T_BIT(AS_T_LOGITS) | T_BIT(AS_T_PROBS), 0);
+        as_sheet_show_items(pg, l);
+        token_line(pg, 1);
+        free(l);
+        return 0;
+    }
     as_sheet_gather(l, pg, as_step_asked(AS_STEP_ALL), 0);
     as_sheet_show_items(pg, l);
     as_sheet_key_walk(pg);

@@ -4,6 +4,8 @@
  * e^x. Every number comes from the trace. */
 #include "sheet_text.h"
 #include "attnstep/numfmt.h"
+#include "attnstep/outhead.h"
+#include "attnstep/steps.h"
 #include "attnstep/render.h"
 #include "attnstep/textblock.h"
 
@@ -57,6 +59,21 @@ static int collect(void *ctx, const as_table_view *v)
     return 0;
 }
 
+/* The output head's tables a drill gives or asks (SPEC §19: logits, probs), after the
+ * layer's: one row over the vocabulary, its columns the tokens' numbers. */
+static void head_tables(gathering *g, unsigned want)
+{
+    static const as_table kind[] = {AS_T_LOGITS, AS_T_PROBS};
+    size_t k;
+
+    for (k = 0; g->s->t->out != NULL && k < 2; k++) {
+        const as_matrix *m = as_out_head_table(g->s->t->out, as_tab_of_table(kind[k]));
+        if ((want & (1u << kind[k])) && m != NULL && g->count < g->max)
+            g->out[g->count++] = (as_table_view){kind[k], as_table_name(kind[k]), 0, 0, m,
+                                                 as_rows_of(m), g->s->p->tokens, NULL};
+    }
+}
+
 size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, size_t max)
 {
     gathering g = {s, out, 0, max};
@@ -68,6 +85,7 @@ size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, siz
     ro.only = want;
     ro.row = AS_ROW_LAST;
     as_each_table(s->p, s->t, &ro, collect, &g);
+    head_tables(&g, want);
     return g.count;
 }
 
@@ -162,6 +180,10 @@ static void item_name(const as_sheet_page *pg, char *buf, size_t size, const as_
     char h[32], sc[64];
 
     head_sub(pg, h, sizeof h, v);
+    if (v->kind == AS_T_LOGITS || v->kind == AS_T_PROBS) { /* words, set upright */
+        snprintf(buf, size, tex ? "\\mathrm{%s}" : "%s", v->name);
+        return;
+    }
     if (v->kind == AS_T_QKT || (it->empty && v->kind == AS_T_S)) {
         char base[64];
         if (tex)
@@ -452,6 +474,34 @@ static int by_x_descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* The head drill's (SPEC §19): logits/T (after top-k) minus their max, for every token
+ * the softmax reads but the max itself, with their exps, by the chapter's softmax. */
+static long head_powers(const as_sheet_page *pg, power **out)
+{
+    const as_out_head *o = pg->s->t->out;
+    const as_matrix *from = o->topk.v != NULL ? &o->topk : &o->scaled;
+    const size_t v = o->vocab;
+    double *probs = malloc(3 * (v ? v : 1) * sizeof *probs), *shifted, *exps, max, sum;
+    power *pw = malloc((v ? v : 1) * sizeof *pw);
+    size_t i, n = 0;
+
+    if (probs == NULL || pw == NULL) {
+        free(probs);
+        free(pw);
+        return -1;
+    }
+    shifted = probs + v;
+    exps = probs + 2 * v;
+    as_softmax_rows(probs, &max, shifted, exps, &sum, from->v, 1, v);
+    for (i = 0; i < v; i++) /* the logits are distinct: each value once */
+        if (!isinf(shifted[i]) && shifted[i] != 0)
+            pw[n++] = (power){shifted[i], exps[i]};
+    free(probs);
+    qsort(pw, n, sizeof *pw, by_x_descending);
+    *out = pw;
+    return (long)n;
+}
+
 /* The shifted scores (s minus the row's max) of every readable cell but the max itself,
  * each once as shown, with their exps from the trace. Returns how many, or -1. */
 static long powers(const as_sheet_page *pg, power **out)
@@ -460,6 +510,8 @@ static long powers(const as_sheet_page *pg, power **out)
     size_t h, i, n = 0, k, cap = 0;
     power *pw = NULL;
 
+    if (pg->o->step == AS_STEP_SAMPLE && t->out != NULL)
+        return head_powers(pg, out);
     for (h = 0; h < t->heads; h++)
         cap += t->head[h].S.rows * t->head[h].S.cols;
     if ((pw = malloc((cap ? cap : 1) * sizeof *pw)) == NULL)
