@@ -24,17 +24,6 @@
 
 /* ---- what does not follow the block yet says so ---- */
 
-static void test_decode_refuses_a_block_at_its_setting(void **state)
-{
-    (void)state;
-    assert_int_equal(run("decode " PRE), 2);
-    assert_stdout_empty();
-    assert_file_contains(ERR, "block-pre-gelu.txt:12:1: 错误：decode还不能逐个生成整个块");
-    assert_file_contains(ERR, "  提示：");
-    assert_int_equal(run("decode --lang en " POST), 2);
-    assert_file_contains(ERR, "error: decode does not yet generate through a whole block");
-}
-
 static void test_grad_refuses_a_block_rather_than_the_lone_layers_gradient(void **state)
 {
     (void)state;
@@ -361,7 +350,6 @@ static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decode_refuses_a_block_at_its_setting),
         cmocka_unit_test(test_grad_refuses_a_block_rather_than_the_lone_layers_gradient),
         cmocka_unit_test(test_run_prints_the_block_as_golden),
         cmocka_unit_test(test_run_gives_each_rows_mean_variance_and_divisor),
