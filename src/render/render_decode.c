@@ -265,28 +265,36 @@ static void output(dwalk *w, size_t t)
                  d->full[t]);
 }
 
-/* With a block, its tables from first to last that it makes: each one's row t, as
- * "H1[2] = [..]", trace's name for a row of a block table (the step made them row by
- * row, block.h's row steps). */
+/* "H1[2] = [..]", row t of the block's table m (registry row id), trace's name for a
+ * row of a block table, into t. */
+static void block_row_text(as_text *line, const dwalk *w, as_tab id, const as_matrix *m,
+                           size_t t)
+{
+    const as_view v = span(&AS_AT(*m, t, 0), m->cols);
+    as_text res = {0};
+    const int rounded = as_expand_vector_whole(&res, &v, &w->st);
+
+    as_text_addf(line, "%s[%zu] %s %s", as_tab_shown(id, w->o->ascii), t,
+                 rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=", as_text_str(&res));
+    line->failed |= res.failed;
+    as_text_free(&res);
+}
+
+/* With a block, its tables from first to last that it makes: each one's row t (the
+ * step made them row by row, block.h's row steps). */
 static void block_rows(dwalk *w, size_t t, as_tab first, as_tab last)
 {
     as_tab id;
 
     for (id = first; id <= last; id++) {
         const as_matrix *m = as_block_table(&w->d->blk, id);
-        as_view v;
-        as_text line = {0}, res = {0};
-        int rounded;
+        as_text line = {0};
         if (m == NULL)
             continue;
-        v = span(&AS_AT(*m, t, 0), m->cols);
-        rounded = as_expand_vector_whole(&res, &v, &w->st);
-        as_text_addf(&line, "%s[%zu] %s %s", as_tab_shown(id, w->o->ascii), t,
-                     rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=", as_text_str(&res));
+        block_row_text(&line, w, id, m, t);
         as_block_add(w->b, "%s", as_text_str(&line));
-        w->b->failed |= line.failed | res.failed;
+        w->b->failed |= line.failed;
         as_text_free(&line);
-        as_text_free(&res);
     }
 }
 
@@ -749,6 +757,34 @@ static int row_grids(dpage *pg, size_t t)
     return rc;
 }
 
+/* With a block: each of its tables' row t (first to last), a grid each, its tooltip the
+ * walk's line for it, its numbers at steps.t.block.NAME of the JSON. */
+static int block_grids(dpage *pg, size_t t, as_tab first, as_tab last)
+{
+    as_tab id;
+    int rc = 0;
+
+    for (id = first; id <= last && rc == 0; id++) {
+        const as_matrix *m = as_block_table(&pg->w.d->blk, id);
+        as_text line = {0};
+        char path[64], *tip[1];
+        dgrid g = {NULL, 0, NULL, tip, NULL, NULL};
+        if (m == NULL)
+            continue;
+        g.v = &AS_AT(*m, t, 0);
+        block_row_text(&line, &pg->w, id, m, t);
+        tip[0] = line_of(&line, NULL);
+        as_text_free(&line);
+        snprintf(path, sizeof path, "steps.%zu.block.%s", t, as_tab_get(id)->name);
+        rc = dgrid_write(pg, as_tab_get(id)->name, path, &g, 1, m->cols, pg->labels + t, NULL,
+                         id == first ? as_say(pg->w.o, id == AS_TAB_N1 ? AS_MSG_DC_BLOCK_NORM
+                                                                       : AS_MSG_DC_BLOCK_REST)
+                                     : NULL);
+        free(tip[0]);
+    }
+    return rc;
+}
+
 /* The lines the walk writes for step t, under it. */
 static int step_lines(dpage *pg, size_t t)
 {
@@ -788,9 +824,11 @@ int as_render_decode_html(FILE *out, const as_problem *p, const as_decode *d,
     for (t = 0; t < d->n && rc == 0; t++) {
         snprintf(name, sizeof name, as_say(o, AS_MSG_DC_STEP), t, p->tokens[t]);
         as_html_step(&pg.h, name, NULL);
-        rc = new_rows(&pg, t);
+        rc = p->block == AS_BLOCK_PRE ? block_grids(&pg, t, AS_TAB_N1, AS_TAB_N1) : 0;
+        rc |= rc == 0 ? new_rows(&pg, t) : 0;
         rc |= rc == 0 ? cache_grids(&pg, t) : 0;
         rc |= rc == 0 ? row_grids(&pg, t) : 0;
+        rc |= rc == 0 && p->block != AS_BLOCK_NONE ? block_grids(&pg, t, AS_TAB_H1, AS_TAB_Y) : 0;
         rc |= rc == 0 ? step_lines(&pg, t) : 0;
         as_html_step_end(&pg.h);
     }
