@@ -5,6 +5,7 @@
  * with ffn: none ending at H1. Every table and each norm's sub-steps are recorded. */
 #include "attnstep/block.h"
 #include "attnstep/ffn.h"
+#include "attnstep/kernels.h"
 #include "attnstep/norm.h"
 
 #include <math.h>
@@ -71,15 +72,16 @@ static int residual(as_matrix *out, const as_matrix *a, const as_matrix *b, cons
     return finite(out, name, p, err);
 }
 
-/* out = x @ w (+ bias): one of the FFN's projections. */
+/* out = x @ w (+ bias): one of the FFN's projections, by the fast kernel (as_matmul()
+ * then as_add_bias(), bit for bit: one row, as decode makes it, or all, as run does;
+ * GPT-2's FFN is two thirds of its block's products). */
 static int project(as_matrix *out, const as_matrix *x, const as_matrix *w, const as_matrix *bias,
                    const char *name, const as_problem *p, as_error *err)
 {
     if (as_matrix_init(out, x->rows, w->cols) != 0)
         return out_of_memory(p, err);
-    as_matmul(out->v, x->v, w->v, x->rows, x->cols, w->cols);
-    if (bias != NULL)
-        as_add_bias(out->v, bias->v, x->rows, w->cols);
+    as_project_fast(out->v, x->v, w->v, 0, bias != NULL ? bias->v : NULL, x->rows, x->cols,
+                    w->cols);
     return finite(out, name, p, err);
 }
 
