@@ -466,6 +466,7 @@ static void test_decode_refuses_more_scores_than_it_may_keep_and_says_only_o(voi
 #define RUN_JS "build/tests/decode-block-run.json"
 #define DEC_JS "build/tests/decode-block-decode.json"
 #define LEAN_JS "build/tests/decode-block-lean.json"
+#define LEANY_JS "build/tests/decode-block-run-lean.json"
 
 static const char *const block_names[] = {"N1", "H1", "N2", "U", "G", "F", "D", "H2", "Y"};
 
@@ -518,11 +519,13 @@ static void rows_same(const char *file, const char *what, size_t t, const char *
 /* `decode FILE --format json` against `run FILE --format json`: every step's o and each
  * row of the block's tables (all those run makes, and no other) the same text, the
  * shortest that reads back to the same double: bit for bit. And `decode --only O`, the
- * lean decode (N1 made first, rows projected ahead), the same O as run's. n: X's rows. */
+ * lean decode (N1 made first, rows projected ahead), the same O as run's; and `run
+ * --only Y`, the lean run (with layout: torch its FFN reads the file's weights
+ * transposed, no copy), the same Y. n: X's rows. */
 static void block_decode_equals_run(const char *file, size_t n)
 {
     char cmd[512], key[64];
-    char *rj, *dj, *lj;
+    char *rj, *dj, *lj, *yj;
     const char *rblock, *a, *b;
     size_t t, k, alen, blen;
 
@@ -535,6 +538,9 @@ static void block_decode_equals_run(const char *file, size_t n)
     assert_non_null(rj = slurp(RUN_JS));
     assert_non_null(dj = slurp(DEC_JS));
     assert_non_null(lj = slurp(LEAN_JS));
+    snprintf(cmd, sizeof cmd, "run %s --only Y --format json -o " LEANY_JS " --force", file);
+    assert_int_equal(run(cmd), 0);
+    assert_non_null(yj = slurp(LEANY_JS));
     assert_non_null(rblock = strstr(rj, "\n  \"block\": {"));
     for (t = 0; t < n; t++) {
         const char *line, *dblock;
@@ -546,6 +552,9 @@ static void block_decode_equals_run(const char *file, size_t n)
         rows_same(file, "o", t, a, alen, b, blen);
         assert_true(json_matrix_row(strstr(lj, "\n  \"O\": [["), "\"O\": [[", t, &a, &alen));
         rows_same(file, "O (--only O)", t, a, alen, b, blen);
+        assert_true(json_matrix_row(rblock, "\"Y\": [[", t, &b, &blen));
+        assert_true(json_matrix_row(strstr(yj, "\"block\": {"), "\"Y\": [[", t, &a, &alen));
+        rows_same(file, "Y (run --only Y)", t, a, alen, b, blen);
         assert_non_null(dblock = strstr(line, "\"block\": {"));
         for (k = 0; k < sizeof block_names / sizeof block_names[0]; k++) {
             snprintf(key, sizeof key, "\"%s\": [[", block_names[k]);
@@ -567,6 +576,7 @@ static void block_decode_equals_run(const char *file, size_t n)
     free(rj);
     free(dj);
     free(lj);
+    free(yj);
 }
 
 /* X's rows in an input file: the rows of its "X = [[" table. */

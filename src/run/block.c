@@ -72,16 +72,20 @@ static int residual(as_matrix *out, const as_matrix *a, const as_matrix *b, cons
     return finite(out, name, p, err);
 }
 
-/* out = x @ w (+ bias): one of the FFN's projections, by the fast kernel (as_matmul()
- * then as_add_bias(), bit for bit: one row, as decode makes it, or all, as run does;
- * GPT-2's FFN is two thirds of its block's products). */
-static int project(as_matrix *out, const as_matrix *x, const as_matrix *w, const as_matrix *bias,
+/* out = x @ W (+ bias), W the FFN's Wup, Wgate or Wdown (which 0, 1, 2): one of its
+ * projections, by the fast kernel (as_matmul() then as_add_bias(), bit for bit: one row,
+ * as decode makes it, or all, as run does; GPT-2's FFN is two thirds of its block's
+ * products). */
+static int project(as_matrix *out, const as_matrix *x, int which, const as_matrix *bias,
                    const char *name, const as_problem *p, as_error *err)
 {
+    const as_matrix *w = which == 0 ? p->Wup : which == 1 ? p->Wgate : p->Wdown;
+    const as_matrix *wt = p->Wffn_t[which]; /* lean, torch layout: read as the file has it */
+
     if (as_matrix_init(out, x->rows, w->cols) != 0)
         return out_of_memory(p, err);
-    as_project_fast(out->v, x->v, w->v, 0, bias != NULL ? bias->v : NULL, x->rows, x->cols,
-                    w->cols);
+    as_project_fast(out->v, x->v, wt != NULL ? wt->v : w->v, wt != NULL,
+                    bias != NULL ? bias->v : NULL, x->rows, x->cols, w->cols);
     return finite(out, name, p, err);
 }
 
@@ -90,12 +94,12 @@ static int ffn(as_block_trace *b, const as_matrix *x, const as_problem *p, as_er
 {
     const size_t cells = x->rows * p->d_ff;
 
-    if (project(&b->U, x, p->Wup, p->bup, "U", p, err) != 0)
+    if (project(&b->U, x, 0, p->bup, "U", p, err) != 0)
         return -1;
     if (as_matrix_init(&b->F, x->rows, p->d_ff) != 0)
         return out_of_memory(p, err);
     if (p->ffn == AS_FFN_SWIGLU) {
-        if (project(&b->G, x, p->Wgate, NULL, "G", p, err) != 0)
+        if (project(&b->G, x, 1, NULL, "G", p, err) != 0)
             return -1;
         as_silu(b->G.v, b->G.v, cells);
         as_hadamard(b->F.v, b->G.v, b->U.v, cells);
@@ -104,7 +108,7 @@ static int ffn(as_block_trace *b, const as_matrix *x, const as_problem *p, as_er
     }
     if (finite(&b->G, "G", p, err) != 0 || finite(&b->F, "F", p, err) != 0)
         return -1;
-    return project(&b->D, &b->F, p->Wdown, p->bdown, "D", p, err);
+    return project(&b->D, &b->F, 2, p->bdown, "D", p, err);
 }
 
 int as_block_begin(as_block_trace *b, as_problem *q, const as_problem *p, as_error *err)
