@@ -130,6 +130,7 @@ werror:
 
 # ---- Performance (issue 8) ----
 # `make bench` times `attnstep run --only O` on GPT-2-sized layers of 128 to 4096 tokens
+# (and `run --only Y` on a GPT-2-small block of 512 and 4096 tokens, BENCH_BLOCK_SIZES)
 # against numpy on OpenBLAS, torch float64 and numpy on reference BLAS
 # (tests/bench/bench.sh; BENCH_SIZES, BENCH_RUNS); `make parser-stress` checks as_strtod_fast against strtod on
 # 10 million strings; `make numfmt-stress` checks as_fmt_roundtrip against printf on 10

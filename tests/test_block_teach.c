@@ -24,17 +24,6 @@
 
 /* ---- what does not follow the block yet says so ---- */
 
-static void test_decode_refuses_a_block_at_its_setting(void **state)
-{
-    (void)state;
-    assert_int_equal(run("decode " PRE), 2);
-    assert_stdout_empty();
-    assert_file_contains(ERR, "block-pre-gelu.txt:12:1: 错误：decode还不能逐个生成整个块");
-    assert_file_contains(ERR, "  提示：");
-    assert_int_equal(run("decode --lang en " POST), 2);
-    assert_file_contains(ERR, "error: decode does not yet generate through a whole block");
-}
-
 /* grad through the block (issue 31): F11 with block: post, norm: rms, ffn: none, loss: sum
  * — Y = rms(X + O); dX by PyTorch autograd in float64 (computed once, by hand, with the
  * script's block of tests/data/grad/block/make_block_grad.py): [[1.1475646730494447,
@@ -416,7 +405,6 @@ static void test_moodle_offers_the_blocks_own_mistakes_not_the_attentions(void *
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decode_refuses_a_block_at_its_setting),
         cmocka_unit_test(test_grad_takes_the_gradient_through_the_block),
         cmocka_unit_test(test_grad_of_a_block_names_a_do_not_of_ys_shape),
         cmocka_unit_test(test_run_prints_the_block_as_golden),

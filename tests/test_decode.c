@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <dirent.h>
 
 #define CLI_OUT "build/tests/decode.out"
 #define CLI_ERR "build/tests/decode.err"
@@ -104,7 +105,7 @@ static void decode_equals_run(uint64_t which, size_t n)
         steps_agree(which, &d, &p, &t, h);
         rows_agree("O_h", which, &d.Oh[h], &t.head[h].O, p.d_v);
     }
-    assert_int_equal(as_decode_compare(&d, &t), 0);
+    assert_int_equal(as_decode_compare(&d, &t, NULL), 0);
     as_decode_free(&d);
     /* the lean decode (blocks of rows projected together) gives the same bits */
     if (as_decode_run(&d, &p, 0, &err) != 0) {
@@ -516,6 +517,269 @@ static void test_decode_refuses_more_scores_than_it_may_keep_and_says_only_o(voi
             "and shares are kept to be shown; --only O keeps only the output\n");
 }
 
+/* ---- the whole block (SPEC §15), row by row: decode's JSON against run's ---- */
+
+#define BLK_IN "build/tests/decode-block.txt"
+#define RUN_JS "build/tests/decode-block-run.json"
+#define DEC_JS "build/tests/decode-block-decode.json"
+#define LEAN_JS "build/tests/decode-block-lean.json"
+#define LEANY_JS "build/tests/decode-block-run-lean.json"
+
+static const char *const block_names[] = {"N1", "H1", "N2", "U", "G", "F", "D", "H2", "Y"};
+
+/* Row t of the table whose JSON starts at key (`"NAME": [[`) in s, from `from` on: *len
+ * bytes at *at, the text between the row's brackets. 0 when there is no such row. */
+static int json_matrix_row(const char *from, const char *key, size_t t, const char **at,
+                           size_t *len)
+{
+    const char *p = from != NULL ? strstr(from, key) : NULL, *end;
+    size_t i;
+
+    if (p == NULL)
+        return 0;
+    p += strlen(key);
+    end = strstr(p, "]]");
+    for (i = 0; i < t && p != NULL; i++)
+        if ((p = strstr(p, "],[")) != NULL)
+            p += 3;
+    if (p == NULL || end == NULL || p > end)
+        return 0;
+    *at = p;
+    *len = strcspn(p, "]");
+    return 1;
+}
+
+/* The row of key (`"NAME": [`) in decode's JSON line of step t (from `from` within it on):
+ * as json_matrix_row, 0 when the step has none. */
+static int json_step_row(const char *line, const char *from, const char *key, const char **at,
+                         size_t *len)
+{
+    const char *p = from != NULL ? strstr(from, key) : NULL, *nl = strchr(line, '\n');
+
+    if (p == NULL || (nl != NULL && p > nl))
+        return 0;
+    *at = p + strlen(key);
+    *len = strcspn(*at, "]");
+    return 1;
+}
+
+static void rows_same(const char *file, const char *what, size_t t, const char *a, size_t alen,
+                      const char *b, size_t blen)
+{
+    if (alen != blen || memcmp(a, b, alen) != 0) {
+        print_error("%s: step %zu, %s: decode [%.*s], run [%.*s]\n", file, t, what, (int)alen,
+                    a, (int)blen, b);
+        fail();
+    }
+}
+
+/* `decode FILE --format json` against `run FILE --format json`: every step's o and each
+ * row of the block's tables (all those run makes, and no other) the same text, the
+ * shortest that reads back to the same double: bit for bit. And `decode --only O`, the
+ * lean decode (N1 made first, rows projected ahead), the same O as run's; and `run
+ * --only Y`, the lean run (with layout: torch its FFN reads the file's weights
+ * transposed, no copy), the same Y. n: X's rows. */
+static void block_decode_equals_run(const char *file, size_t n)
+{
+    char cmd[512], key[64];
+    char *rj, *dj, *lj, *yj;
+    const char *rblock, *a, *b;
+    size_t t, k, alen, blen;
+
+    snprintf(cmd, sizeof cmd, "run %s --format json -o " RUN_JS " --force", file);
+    assert_int_equal(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "decode %s --format json -o " DEC_JS " --force", file);
+    assert_int_equal(run(cmd), 0);
+    snprintf(cmd, sizeof cmd, "decode %s --only O --format json -o " LEAN_JS " --force", file);
+    assert_int_equal(run(cmd), 0);
+    assert_non_null(rj = slurp(RUN_JS));
+    assert_non_null(dj = slurp(DEC_JS));
+    assert_non_null(lj = slurp(LEAN_JS));
+    snprintf(cmd, sizeof cmd, "run %s --only Y --format json -o " LEANY_JS " --force", file);
+    assert_int_equal(run(cmd), 0);
+    assert_non_null(yj = slurp(LEANY_JS));
+    assert_non_null(rblock = strstr(rj, "\n  \"block\": {"));
+    for (t = 0; t < n; t++) {
+        const char *line, *dblock;
+        size_t tables = 0, keys = 0;
+        snprintf(key, sizeof key, "    {\"t\": %zu, ", t);
+        assert_non_null(line = strstr(dj, key));
+        assert_true(json_matrix_row(strstr(rj, "\n  \"O\": [["), "\"O\": [[", t, &b, &blen));
+        assert_true(json_step_row(line, line, "\"o\": [", &a, &alen));
+        rows_same(file, "o", t, a, alen, b, blen);
+        assert_true(json_matrix_row(strstr(lj, "\n  \"O\": [["), "\"O\": [[", t, &a, &alen));
+        rows_same(file, "O (--only O)", t, a, alen, b, blen);
+        assert_true(json_matrix_row(rblock, "\"Y\": [[", t, &b, &blen));
+        assert_true(json_matrix_row(strstr(yj, "\"block\": {"), "\"Y\": [[", t, &a, &alen));
+        rows_same(file, "Y (run --only Y)", t, a, alen, b, blen);
+        assert_non_null(dblock = strstr(line, "\"block\": {"));
+        for (k = 0; k < sizeof block_names / sizeof block_names[0]; k++) {
+            snprintf(key, sizeof key, "\"%s\": [[", block_names[k]);
+            if (!json_matrix_row(rblock, key, t, &b, &blen))
+                continue;
+            tables++;
+            snprintf(key, sizeof key, "\"%s\": [", block_names[k]);
+            if (!json_step_row(line, dblock, key, &a, &alen)) {
+                print_error("%s: step %zu has no row of %s\n", file, t, block_names[k]);
+                fail();
+            }
+            rows_same(file, block_names[k], t, a, alen, b, blen);
+        }
+        for (a = dblock; (a = strstr(a, "\": [")) != NULL && a < strchr(line, '\n'); a++)
+            keys++;
+        assert_true(tables >= 2); /* H1 and Y at the least */
+        assert_int_equal(keys, tables); /* no table run does not make */
+    }
+    free(rj);
+    free(dj);
+    free(lj);
+    free(yj);
+}
+
+/* X's rows in an input file: the rows of its "X = [[" table. */
+static size_t x_rows(const char *file)
+{
+    char *s = slurp(file);
+    const char *p, *end;
+    size_t n = 1;
+
+    assert_non_null(s);
+    assert_non_null(p = strstr(s, "X = [["));
+    assert_non_null(end = strstr(p, "]]"));
+    for (; (p = strstr(p + 1, "],")) != NULL && p < end; )
+        n++;
+    free(s);
+    return n;
+}
+
+/* SPEC §11, §15: the two block examples and every case of tests/data/block/cases (random
+ * inputs of the torch references: nanoGPT and LLaMA blocks, post-LN, RMSNorm, without an
+ * FFN) -- decode's rows are run's, bit for bit. */
+static void test_decode_of_a_block_gives_the_runs_rows_bit_for_bit_on_examples_and_cases(void **state)
+{
+    const char *dir = "tests/data/block/cases/";
+    char path[512];
+    struct dirent *e;
+    DIR *dp;
+    int files = 0;
+
+    (void)state;
+    block_decode_equals_run("examples/block-pre-gelu.txt", 3);
+    block_decode_equals_run("examples/block-f11-post-rms.txt", 2);
+    assert_non_null(dp = opendir(dir));
+    while ((e = readdir(dp)) != NULL) {
+        const size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+            continue;
+        snprintf(path, sizeof path, "%s%s", dir, e->d_name);
+        block_decode_equals_run(path, x_rows(path));
+        files++;
+        if (under_valgrind() && files >= 4)
+            break;
+    }
+    closedir(dp);
+    assert_true(files >= (under_valgrind() ? 4 : 84)); /* every case: 84 */
+}
+
+/* The walk-through of a block (zh, en): N1's row before each step's projections (row 0
+ * the SPEC's LayerNorm of [1,0,0,0], 1.7320046214…), the rest of the block's rows after
+ * the output, and each step said to be the run's, O's and the block's rows alike. */
+static void test_decode_of_a_block_walks_each_steps_block_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(run("decode --lang en examples/block-pre-gelu.txt"), 0);
+    assert_file_contains(OUT, "the whole block (pre-LN): the attention reads this row normalised, N1:\n"
+                              "N1[0] ≈ [1.7320046214, -0.5773348738, -0.5773348738, -0.5773348738]\n"
+                              "only the new row is projected:");
+    assert_file_contains(OUT, "the rest of the block (residuals, norms, FFN), on this row only:\n"
+                              "H1[2] ≈ [2.7655230117, -0.5502808174, 1.1072819316, 1.1079602627]\n"
+                              "N2[2] ≈ ");
+    assert_file_contains(OUT, "(Row 2 of O and of every table of the block: bit for bit the rows "
+                              "run computes, the same arithmetic in the same order.)");
+    assert_int_equal(run("decode examples/block-f11-post-rms.txt"), 0);
+    assert_file_contains(OUT, "块的其余部分（残差、归一化、前馈网络）也只算这一行：\nH1[1] ≈ ");
+    assert_file_contains(OUT, "（O和块的每张表的第1行都与run算出的逐位相同：同样的运算，同样的顺序。）");
+    assert_int_equal(run("decode --ascii examples/block-pre-gelu.txt"), 0);
+    assert_file_contains(OUT, "N1[0] ~= [1.7320046214,");
+}
+
+/* A random block input number which of n tokens (the project's PRNG): pre or post,
+ * LayerNorm, RMSNorm or none, every FFN, one to three heads, biases, lnf, windows and
+ * RoPE drawn. */
+static void block_input(gen *g, uint64_t which, size_t n)
+{
+    static const char *const norms[] = {"layer", "rms", "none"};
+    static const char *const ffns[] = {"relu", "gelu", "gelu_tanh", "swiglu", "none"};
+    as_prng r;
+    size_t d, heads, dk, dv, dff;
+    int pre, norm, ffn;
+
+    as_prng_seed(&r, which);
+    g->len = 0;
+    d = (size_t)as_prng_range(&r, 3, 6);
+    heads = (size_t)as_prng_range(&r, 1, 3);
+    dk = 2 * (size_t)as_prng_range(&r, 1, 2);
+    dv = (size_t)as_prng_range(&r, 1, 3);
+    dff = (size_t)as_prng_range(&r, 2, 8);
+    pre = as_prng_range(&r, 0, 1) == 0;
+    norm = (int)as_prng_range(&r, 0, 2);
+    ffn = (int)as_prng_range(&r, 0, 4);
+    put(g, "heads: %zu\nblock: %s\nnorm: %s\nffn: %s\n", heads, pre ? "pre" : "post",
+        norms[norm], ffns[ffn]);
+    if (as_prng_range(&r, 0, 2) == 0)
+        put(g, "mask: window %ld\n", as_prng_range(&r, 1, (long)n));
+    if (as_prng_range(&r, 0, 2) == 0)
+        put(g, "positions: rope\n");
+    matrix(g, &r, "X", n, d);
+    matrix(g, &r, "Wq", d, heads * dk);
+    matrix(g, &r, "Wk", d, heads * dk);
+    matrix(g, &r, "Wv", d, heads * dv);
+    matrix(g, &r, "Wo", heads * dv, d);
+    if (as_prng_range(&r, 0, 1) == 0)
+        matrix(g, &r, "bq", 1, heads * dk);
+    if (norm != 2) {
+        matrix(g, &r, "ln1_g", 1, d);
+        if (norm == 0)
+            matrix(g, &r, "ln1_b", 1, d);
+        if (ffn != 4)
+            matrix(g, &r, "ln2_g", 1, d);
+        if (ffn != 4 && norm == 0)
+            matrix(g, &r, "ln2_b", 1, d);
+        if (pre && as_prng_range(&r, 0, 2) == 0)
+            matrix(g, &r, "lnf_g", 1, d);
+    }
+    if (ffn == 4)
+        return;
+    matrix(g, &r, "Wup", d, dff);
+    matrix(g, &r, "Wdown", dff, d);
+    if (ffn == 3)
+        matrix(g, &r, "Wgate", d, dff);
+    if (as_prng_range(&r, 0, 1) == 0)
+        matrix(g, &r, "bup", 1, dff);
+    if (as_prng_range(&r, 0, 1) == 0)
+        matrix(g, &r, "bdown", 1, d);
+}
+
+/* The same on 60 random block inputs of 1 to 40 tokens (under valgrind 4). */
+static void test_decode_of_a_block_gives_the_runs_rows_bit_for_bit_on_random_blocks(void **state)
+{
+    static gen g;
+    as_prng r;
+    uint64_t i;
+    FILE *f;
+
+    (void)state;
+    as_prng_seed(&r, 3115);
+    for (i = 0; i < (under_valgrind() ? 4u : 60u); i++) {
+        const size_t n = (size_t)as_prng_range(&r, 1, 40);
+        block_input(&g, 3100 + i, n);
+        assert_non_null(f = fopen(BLK_IN, "wb"));
+        assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
+        assert_int_equal(fclose(f), 0);
+        block_decode_equals_run(BLK_IN, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +804,9 @@ int main(void)
         cmocka_unit_test(test_decode_rows_equal_run_rows_bit_for_bit_on_generated_inputs),
         cmocka_unit_test(test_the_generated_inputs_cover_heads_shared_heads_and_windows),
         cmocka_unit_test(test_the_lean_decode_on_two_threads_equals_run),
+        cmocka_unit_test(test_decode_of_a_block_walks_each_steps_block_rows),
+        cmocka_unit_test(test_decode_of_a_block_gives_the_runs_rows_bit_for_bit_on_examples_and_cases),
+        cmocka_unit_test(test_decode_of_a_block_gives_the_runs_rows_bit_for_bit_on_random_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -257,6 +257,31 @@ static void test_the_decode_page_grows_the_cache_step_by_step(void **state)
     free(s);
 }
 
+/* decode with block: pre (SPEC §11, §15): each step shows N1's row before the projections
+ * and the rest of the block's rows after the output, each a grid whose numbers are the
+ * step's JSON and whose tooltip is the walk's line. Row 0 of N1 is the SPEC's LayerNorm
+ * of [1,0,0,0]: 1.7320046214, -0.5773348738 (ε = 1e-5). */
+static void test_the_decode_page_of_a_block_shows_each_steps_block_rows(void **state)
+{
+    static const char *const names[] = {"N1", "H1", "N2", "U", "F", "D", "H2", "Y"};
+    char *s = page("decode examples/block-pre-gelu.txt --format html --lang en");
+    char want[64];
+    size_t k, t;
+
+    (void)state;
+    assert_int_equal(count(s, "<section class=\"step\""), 4); /* three steps, then O */
+    for (t = 0; t < 3; t++)
+        for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+            snprintf(want, sizeof want, "data-j=\"steps.%zu.block.%s\"", t, names[k]);
+            if (strstr(s, want) == NULL)
+                fail_msg("no grid %s", want);
+        }
+    assert_non_null(strstr(s, "the whole block (pre-LN): the attention reads this row normalised, N1:"));
+    assert_non_null(strstr(s, "title=\"N1[0] ≈ [1.7320046214, -0.5773348738, -0.5773348738, -0.5773348738]\""));
+    assert_non_null(strstr(s, "\"block\": {\"N1\": [1.7320046213947808,"));
+    free(s);
+}
+
 static void test_the_grad_page_names_each_table_by_its_formula(void **state)
 {
     static const char *const names[] = {"> dO<", "> dV = Aᵀ·dO<", "> dA = dO·Vᵀ<",
@@ -368,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_trace_lists_the_lines_of_the_row_and_step_asked),
         cmocka_unit_test(test_the_block_page_adds_its_tables_and_norm_steps),
         cmocka_unit_test(test_the_decode_page_grows_the_cache_step_by_step),
+        cmocka_unit_test(test_the_decode_page_of_a_block_shows_each_steps_block_rows),
         cmocka_unit_test(test_the_grad_page_names_each_table_by_its_formula),
         cmocka_unit_test(test_the_tiles_page_shows_each_block),
         cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),

@@ -53,6 +53,21 @@ int as_block_finish(as_block_trace *b, const as_matrix *O, const as_problem *p, 
  * and t with as_trace_free(). Returns 0; or -1 with err set, b and t then empty. */
 int as_block_run(as_block_trace *b, as_trace *t, const as_problem *p, as_error *err);
 
+/* The block row by row (decode and generate, SPEC §11 and §19): each step on row t of
+ * p->X alone, as the whole block makes that row (its steps are row-wise, and the one-row
+ * products are the run's sums in the run's order), so every row is the run's bit for
+ * bit. as_block_row_begin(): for pre, N1's row and norm1's sub-steps into the one-row
+ * trace b (b zeroed and nothing more for post). as_block_row_finish(): the rest of the
+ * block on row t from o [d_model], row t of the attention's output, into the one-row b.
+ * Both return 0; or -1 with err set, b then freed; free b with as_block_trace_free(). */
+int as_block_row_begin(as_block_trace *b, const as_problem *p, size_t t, as_error *err);
+int as_block_row_finish(as_block_trace *b, const double *o, const as_problem *p, size_t t,
+                        as_error *err);
+
+/* Copies every table and sub-step of the one-row trace one into row t of all, making a
+ * table of all n rows the first time one has it. Returns 0, or -1 when memory ran out. */
+int as_block_put_row(as_block_trace *all, const as_block_trace *one, size_t t, size_t n);
+
 /* The table of b that registry row id names (AS_TAB_N1 … AS_TAB_Y), or NULL when id is
  * none of the block's or b has not made it (empty). */
 const as_matrix *as_block_table(const as_block_trace *b, as_tab id);

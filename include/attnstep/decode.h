@@ -2,12 +2,15 @@
  * of X, computes only q_t, k_t and v_t, appends k_t and v_t to the cache, and computes
  * row t of the output from the cache. Every row is bit for bit the row that
  * as_attention_run() computes: the same products, sums and divisions in the same order
- * (a cell the mask forbids adds an exact 0 in the run, and is skipped here). */
+ * (a cell the mask forbids adds an exact 0 in the run, and is skipped here). With
+ * block: each step is the block's on that row (its norm before the attention for pre,
+ * the residuals, norms and FFN after), so the block's rows are the run's too. */
 #ifndef ATTNSTEP_DECODE_H
 #define ATTNSTEP_DECODE_H
 
 #include <stddef.h>
 #include "attnstep/attention.h"
+#include "attnstep/block.h"
 #include "attnstep/error.h"
 #include "attnstep/matrix.h"
 #include "attnstep/model.h"
@@ -36,6 +39,10 @@ typedef struct as_decode {
     double *slopes;    /* [heads] positions: alibi: each head's slope (else zeros) */
     int *same;         /* [n] after as_decode_compare(): 1 when row t of O is bit for bit
                           the run's, else 0; NULL before */
+    as_block_trace blk; /* block: (SPEC §15) the block's tables and sub-steps, row t made at
+                           step t around the attention's step (block.h's row steps: for
+                           pre N1's row, which the attention reads, then the rest from
+                           row t of O); without keep only pre's N1. Else zeroed */
     struct step_scratch *scratch; /* as_decode_begin(): the steps' scratch; else NULL */
 } as_decode;
 
@@ -83,10 +90,11 @@ void as_decode_row_free(as_decode_row *r);
 int as_decode_scores(as_decode_row *r, const as_decode *d, const as_problem *p, size_t hd,
                      size_t t);
 
-/* Compares each row of d->O with t->O bit for bit (as the shortest round-trip text
- * would: memcmp of the doubles), filling d->same. Returns the number of rows that
+/* Compares each row of d->O with t->O, and with a block (b not NULL, d made with keep)
+ * each row of every table of d->blk with b's, bit for bit (as the shortest round-trip
+ * text would: memcmp of the doubles), filling d->same. Returns the number of rows that
  * differ, or -1 when out of memory. */
-long as_decode_compare(as_decode *d, const as_trace *t);
+long as_decode_compare(as_decode *d, const as_trace *t, const as_block_trace *b);
 
 /* Frees everything d holds. */
 void as_decode_free(as_decode *d);

@@ -1,8 +1,8 @@
 /* generate.h - `attnstep generate FILE N` (SPEC §19): decode with the KV cache (decode.h)
  * → the output head on the new row (outhead.h) → the token drawn → its row of E (plus P
  * at its position) appended as the next row of X, N times. With block: the block's
- * norms, residuals and FFN run on each new row (block.h), row by row as the whole run
- * makes them. No I/O. */
+ * norms, residuals and FFN run on each new row (decode's block steps, block.h's row
+ * steps), row by row as the whole run makes them. No I/O. */
 #ifndef ATTNSTEP_GENERATE_H
 #define ATTNSTEP_GENERATE_H
 
@@ -28,7 +28,6 @@ typedef struct as_generate {
     /* owned by the run: the input p reads (the file's, with X grown and labels made) */
     as_input in;
     char **labels;      /* [n0+count-1] token labels: the file's, then each token's id */
-    as_matrix N1;       /* block: pre: [n0+count-1, d_model] norm1 of each row; else empty */
     as_prng rng;        /* seeded: the draws' stream */
 } as_generate;
 

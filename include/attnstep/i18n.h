@@ -575,6 +575,8 @@ typedef enum as_msg {
     AS_MSG_DC_SHARES,      /* %s the shares */
     AS_MSG_DC_SAME,        /* %zu row: bit for bit run's row */
     AS_MSG_DC_DIFFERS,     /* %zu row: not bit for bit (never expected) */
+    AS_MSG_DC_SAME_BLOCK,  /* %zu row: with block, O's and the block's rows bit for bit run's */
+    AS_MSG_DC_DIFFERS_BLOCK, /* %zu row: with block, not bit for bit (never expected) */
     AS_MSG_DC_WORK,        /* %zu dots, %zu rows, %zu rows, %zu dots */
     AS_MSG_DC_TOTAL,       /* %zu rows, %zu dots, %zu rows, %zu dots */
     AS_MSG_DC_READS,       /* %s the cache rows read, by token */
@@ -582,8 +584,8 @@ typedef enum as_msg {
     AS_MSG_DC_GROUP,       /* %zu groups: after a row of every K/V head side by side */
     AS_MSG_DECODE_CROSS,   /* decode refuses cross-attention */
     AS_MSG_HINT_DECODE_CROSS,
-    AS_MSG_DECODE_BLOCK,   /* decode refuses block: (not decoded through the block yet) */
-    AS_MSG_HINT_DECODE_BLOCK,
+    AS_MSG_DC_BLOCK_NORM,  /* decode with block: pre: the row's N1 before the projections */
+    AS_MSG_DC_BLOCK_REST,  /* decode with block: the block's rows after the attention's */
     AS_MSG_DECODE_FUTURE,  /* %zu row, %zu position, %zu row: the mask reads the future */
     AS_MSG_HINT_DECODE_FUTURE,
     /* positions (SPEC §12) */

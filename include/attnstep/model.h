@@ -54,7 +54,11 @@ typedef struct as_problem {
     const as_matrix *Wup, *Wgate, *Wdown; /* book layout: [d_model, d_ff] (Wgate NULL but
                                              for swiglu), [d_ff, d_model]; NULL with ffn: none */
     const as_matrix *bup, *bdown;         /* [1, d_ff], [1, d_model] or NULL */
-    as_matrix own_ffn[3];                 /* layout: torch: Wup, Wgate, Wdown as [in, out] */
+    as_matrix own_ffn[3];                 /* layout: torch: Wup, Wgate, Wdown as [in, out]
+                                             (as_problem_build_lean: their shapes only) */
+    const as_matrix *Wffn_t[3];           /* lean build, layout: torch: the file's Wup,
+                                             Wgate, Wdown ([out, in]), which the FFN reads
+                                             transposed (no copy made); else NULL */
     size_t d_ff;                          /* columns of U: Wup's */
     /* the output head (SPEC §19); head is AS_HEAD_NONE without head:, and then nothing
        below is set */

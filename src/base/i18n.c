@@ -1237,6 +1237,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
                      "(Bit for bit row %zu of the O that run computes: the same arithmetic in "
                      "the same order.)"},
     [AS_MSG_DC_DIFFERS] = {"（与run算出的O第%zu行不是逐位相同！）", "(NOT bit for bit row %zu of the O that run computes!)"},
+    [AS_MSG_DC_SAME_BLOCK] = {"（O和块的每张表的第%zu行都与run算出的逐位相同：同样的运算，同样的顺序。）",
+                           "(Row %zu of O and of every table of the block: bit for bit the rows "
+                           "run computes, the same arithmetic in the same order.)"},
+    [AS_MSG_DC_DIFFERS_BLOCK] = {"（O和块的表的第%zu行与run算出的不是逐位相同！）",
+                              "(Row %zu of O and the block's tables: NOT bit for bit the rows "
+                              "run computes!)"},
     [AS_MSG_DC_WORK] = {"本步工作：投影1行，打分点积%zu个；若不用缓存、从头重算这%zu行：投影%zu行，打分点积%zu个。",
                      "Work this step: 1 row projected, score dot products: %zu. Recomputing "
                      "from scratch (rows so far: %zu): rows projected: %zu, score dot "
@@ -1248,12 +1254,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_DC_READS] = {"从缓存中读取：%s", "reads from the cache: %s"},
     [AS_MSG_DC_HEAD] = {"  各头并排（共%zu个头）", " for the %zu heads side by side"},
     [AS_MSG_DC_GROUP] = {"  各组K、V并排（共%zu组）", " for the %zu K/V groups side by side"},
-    [AS_MSG_DECODE_BLOCK] = {"decode还不能逐个生成整个块（block:）：归一化、残差和前馈网络还没有接上KV缓存",
-                             "decode does not yet generate through a whole block (block:): the "
-                             "norms, the residual and the FFN are not joined to the KV cache yet"},
-    [AS_MSG_HINT_DECODE_BLOCK] = {"去掉block:这一行，decode就逐个生成注意力层本身；整个块的每张表用run和trace查看",
-                                  "leave the block: line out to decode the attention layer alone; "
-                                  "run and trace show every table of the whole block"},
+    [AS_MSG_DC_BLOCK_NORM] = {"整个块（Pre-LN）：注意力读的是这一行归一化之后的N1：",
+                              "the whole block (pre-LN): the attention reads this row normalised, N1:"},
+    [AS_MSG_DC_BLOCK_REST] = {"块的其余部分（残差、归一化、前馈网络）也只算这一行：",
+                              "the rest of the block (residuals, norms, FFN), on this row only:"},
     [AS_MSG_DECODE_CROSS] = {"decode需要自注意力，但输入给了Xkv",
                           "decode needs self-attention, but Xkv is given"},
     [AS_MSG_HINT_DECODE_CROSS] = {"decode逐个生成同一条序列，它的Key和Value来自自己的Token；交叉注意力请用run和trace查看",

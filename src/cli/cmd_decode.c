@@ -26,19 +26,31 @@ static int check_options(const as_cli *cli, as_error *err)
 
 /* The text says each row is the run's row bit for bit: so it runs the layer too (a rows
  * run: the same O bit for bit, and no n x n table kept, SPEC §10; refused where the
- * full run it replaces refused) and compares. */
+ * full run it replaces refused), with block: the whole block around it, and compares. */
 static int compare_with_run(as_decode *d, const as_problem *p, as_error *err)
 {
+    as_block_trace b;
+    as_problem q;
     as_trace t;
+    long rc;
 
-    if (as_attention_too_large(p, err) != 0 || as_attention_run_rows(&t, p, err) != 0)
+    if (as_attention_too_large(p, err) != 0 || as_block_begin(&b, &q, p, err) != 0)
         return -1;
-    if (as_decode_compare(d, &t) < 0) {
+    if (as_attention_run_rows(&t, &q, err) != 0) { /* with block: the whole block's run */
+        as_block_trace_free(&b);
+        return -1;
+    }
+    if (p->block != AS_BLOCK_NONE && as_block_finish(&b, &t.O, p, err) != 0) {
         as_trace_free(&t);
+        return -1;
+    }
+    rc = as_decode_compare(d, &t, p->block != AS_BLOCK_NONE ? &b : NULL);
+    as_block_trace_free(&b);
+    as_trace_free(&t);
+    if (rc < 0) {
         as_error_msg(err, "", 0, 0, AS_MSG_OOM);
         return -1;
     }
-    as_trace_free(&t);
     return 0;
 }
 

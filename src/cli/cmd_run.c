@@ -10,11 +10,12 @@ static const renderer by_format[] = {
     [AS_FMT_HTML] = as_render_html,
 };
 
-/* A run that shows only the output (O, C) keeps only that: at most one n x m score
- * table at a time instead of every table of every head (issue 8, --only O). */
+/* A run that shows only the output (O, C, and a block's Y) keeps only that: at most one
+ * n x m score table at a time instead of every table of every head (issue 8, --only O;
+ * the block's tables are made from O whole, issue 31). */
 static int wants_lean(const as_cli *cli)
 {
-    const unsigned outputs = (1u << AS_T_O) | (1u << AS_T_C);
+    const unsigned outputs = (1u << AS_T_O) | (1u << AS_T_C) | (1u << AS_T_Y);
 
     return cli->render.only != 0 && (cli->render.only & ~outputs) == 0 && !cli->render.heatmap &&
            cli->format != AS_FMT_SVG && cli->format != AS_FMT_HTML;

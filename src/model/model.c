@@ -441,8 +441,9 @@ static int check_norms(const as_problem *p, as_error *err)
 }
 
 /* The FFN's W tables in book layout ([in, out]): the input's, or with layout: torch
- * their transposes made into the problem's own. */
-static int take_ffn_weights(as_problem *p, as_error *err)
+ * their transposes made into the problem's own -- unless make is 0 (the lean build, as
+ * take_weights): then the own have their shapes only, and Wffn_t the input's tables. */
+static int take_ffn_weights(as_problem *p, int make, as_error *err)
 {
     static const as_mat_id w[] = {AS_WUP, AS_WGATE, AS_WDOWN};
     const as_matrix **to[] = {&p->Wup, &p->Wgate, &p->Wdown};
@@ -452,6 +453,12 @@ static int take_ffn_weights(as_problem *p, as_error *err)
         *to[k] = NAMED(w[k])->given ? &NAMED(w[k])->m : NULL;
         if (*to[k] == NULL || p->in->layout != AS_LAYOUT_TORCH)
             continue;
+        if (!make) {
+            p->Wffn_t[k] = *to[k];
+            p->own_ffn[k] = (as_matrix){(*to[k])->cols, (*to[k])->rows, NULL};
+            *to[k] = &p->own_ffn[k];
+            continue;
+        }
         if (as_matrix_transposed(&p->own_ffn[k], *to[k]) != 0)
             return fail_at(err, p, (as_pos){0, 0}, NULL, T(AS_MSG_OOM));
         *to[k] = &p->own_ffn[k];
@@ -517,7 +524,7 @@ static int ffn_shapes(const as_problem *p, as_error *err)
 
 /* block: and everything that belongs to it; without block:, that nothing of it is
  * given. The residual adds O to X, so O must be as wide as X. */
-static int check_block(as_problem *p, as_error *err)
+static int check_block(as_problem *p, int make_w, as_error *err)
 {
     const as_input *in = p->in;
     const size_t d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
@@ -538,7 +545,7 @@ static int check_block(as_problem *p, as_error *err)
     p->norm_style = in->norm_style;
     p->norm_eps = in->norm_eps_set ? in->norm_eps : as_norm_default_eps(p->norm, p->norm_style);
     p->ffn = in->ffn;
-    if (check_norms(p, err) || take_ffn_weights(p, err) || ffn_tables(p, err) ||
+    if (check_norms(p, err) || take_ffn_weights(p, make_w, err) || ffn_tables(p, err) ||
         ffn_shapes(p, err))
         return -1;
     for (k = 0; k < 3; k++) { /* norm1, norm2, normf: their γ and β side by side in the ids */
@@ -683,7 +690,7 @@ static int build(as_problem *p, const as_input *in, as_mask_kind mask_override, 
         check_bias(p, err, AS_BK, AS_WK, p->Wk) || check_bias(p, err, AS_BV, AS_WV, p->Wv) ||
         check_heads(p, err) || check_output(p, err) || check_sizes(p, err) ||
         check_tokens(p, err) || check_positions(p, err) ||
-        decide_mask(p, mask_override, err) || check_block(p, err))
+        decide_mask(p, mask_override, err) || check_block(p, make_w, err))
         goto fail;
     p->d_out = p->Wo ? p->Wo->cols : p->heads * p->d_v;
     if (check_head(p, err) != 0)

@@ -5,6 +5,7 @@
 #include "attnstep/expand.h"
 #include "attnstep/html.h"
 #include "attnstep/render.h"
+#include "attnstep/tables.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -258,21 +259,67 @@ static void output(dwalk *w, size_t t)
     as_block_add(w->b, as_say(w->o, AS_MSG_TR_OUT_ROW), w->p->tokens[t], as_text_str(&line));
     w->b->failed |= line.failed;
     as_text_free(&line);
-    if (d->same != NULL)
+    if (d->same != NULL && w->p->block == AS_BLOCK_NONE) /* with a block: after its rows */
         as_block_add(w->b, as_say(w->o, d->same[t] ? AS_MSG_DC_SAME : AS_MSG_DC_DIFFERS), t);
     as_block_add(w->b, as_say(w->o, AS_MSG_DC_WORK), d->reads[t] * w->p->heads, t + 1, t + 1,
                  d->full[t]);
 }
 
+/* "H1[2] = [..]", row t of the block's table m (registry row id), trace's name for a
+ * row of a block table, into t. */
+static void block_row_text(as_text *line, const dwalk *w, as_tab id, const as_matrix *m,
+                           size_t t)
+{
+    const as_view v = span(&AS_AT(*m, t, 0), m->cols);
+    as_text res = {0};
+    const int rounded = as_expand_vector_whole(&res, &v, &w->st);
+
+    as_text_addf(line, "%s[%zu] %s %s", as_tab_shown(id, w->o->ascii), t,
+                 rounded ? as_sym_text(w->o->ascii, AS_SYM_APPROX) : "=", as_text_str(&res));
+    line->failed |= res.failed;
+    as_text_free(&res);
+}
+
+/* With a block, its tables from first to last that it makes: each one's row t (the
+ * step made them row by row, block.h's row steps). */
+static void block_rows(dwalk *w, size_t t, as_tab first, as_tab last)
+{
+    as_tab id;
+
+    for (id = first; id <= last; id++) {
+        const as_matrix *m = as_block_table(&w->d->blk, id);
+        as_text line = {0};
+        if (m == NULL)
+            continue;
+        block_row_text(&line, w, id, m, t);
+        as_block_add(w->b, "%s", as_text_str(&line));
+        w->b->failed |= line.failed;
+        as_text_free(&line);
+    }
+}
+
 static void step(dwalk *w, size_t t)
 {
+    const as_problem *p = w->p;
+
     as_block_gap(w->b);
-    as_block_add(w->b, as_say(w->o, AS_MSG_DC_STEP), t, w->p->tokens[t]);
+    as_block_add(w->b, as_say(w->o, AS_MSG_DC_STEP), t, p->tokens[t]);
+    if (p->block == AS_BLOCK_PRE) { /* step 1 of the block: what the attention reads */
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_DC_BLOCK_NORM));
+        block_rows(w, t, AS_TAB_N1, AS_TAB_N1);
+    }
     projections(w, t);
     cache(w, t);
     reads_line(w, t);
     heads(w, t);
     output(w, t);
+    if (p->block != AS_BLOCK_NONE) { /* the rest of the block on the row */
+        as_block_add(w->b, "%s", as_say(w->o, AS_MSG_DC_BLOCK_REST));
+        block_rows(w, t, AS_TAB_H1, AS_TAB_Y);
+        if (w->d->same != NULL)
+            as_block_add(w->b, as_say(w->o, w->d->same[t] ? AS_MSG_DC_SAME_BLOCK
+                                                          : AS_MSG_DC_DIFFERS_BLOCK), t);
+    }
 }
 
 int as_render_decode_text(FILE *out, const as_problem *p, const as_decode *d,
@@ -370,6 +417,27 @@ static int json_head_rows(FILE *out, const as_problem *p, const as_decode *d, si
     return 0;
 }
 
+/* With a block: ", "block": {"N1": [..], "H1": [..], …}", row t of each of the block's
+ * tables that it makes, named as run's JSON names them. */
+static void json_block_rows(FILE *out, const as_problem *p, const as_decode *d, size_t t)
+{
+    as_tab id;
+    int any = 0;
+
+    if (p->block == AS_BLOCK_NONE)
+        return;
+    fputs(", \"block\": {", out);
+    for (id = AS_TAB_N1; id <= AS_TAB_Y; id++) {
+        const as_matrix *m = as_block_table(&d->blk, id);
+        if (m == NULL)
+            continue;
+        fprintf(out, "%s\"%s\": ", any ? ", " : "", as_tab_get(id)->name);
+        json_row(out, &AS_AT(*m, t, 0), m->cols);
+        any = 1;
+    }
+    fputc('}', out);
+}
+
 static int json_step(FILE *out, const as_problem *p, const as_decode *d, size_t t,
                      as_decode_row *r)
 {
@@ -387,6 +455,7 @@ static int json_step(FILE *out, const as_problem *p, const as_decode *d, size_t 
         return -1;
     fputs(", \"o\": ", out);
     json_row(out, &AS_AT(d->O, t, 0), d->O.cols);
+    json_block_rows(out, p, d, t);
     fputc('}', out);
     return 0;
 }
@@ -688,6 +757,34 @@ static int row_grids(dpage *pg, size_t t)
     return rc;
 }
 
+/* With a block: each of its tables' row t (first to last), a grid each, its tooltip the
+ * walk's line for it, its numbers at steps.t.block.NAME of the JSON. */
+static int block_grids(dpage *pg, size_t t, as_tab first, as_tab last)
+{
+    as_tab id;
+    int rc = 0;
+
+    for (id = first; id <= last && rc == 0; id++) {
+        const as_matrix *m = as_block_table(&pg->w.d->blk, id);
+        as_text line = {0};
+        char path[64], *tip[1];
+        dgrid g = {NULL, 0, NULL, tip, NULL, NULL};
+        if (m == NULL)
+            continue;
+        g.v = &AS_AT(*m, t, 0);
+        block_row_text(&line, &pg->w, id, m, t);
+        tip[0] = line_of(&line, NULL);
+        as_text_free(&line);
+        snprintf(path, sizeof path, "steps.%zu.block.%s", t, as_tab_get(id)->name);
+        rc = dgrid_write(pg, as_tab_get(id)->name, path, &g, 1, m->cols, pg->labels + t, NULL,
+                         id == first ? as_say(pg->w.o, id == AS_TAB_N1 ? AS_MSG_DC_BLOCK_NORM
+                                                                       : AS_MSG_DC_BLOCK_REST)
+                                     : NULL);
+        free(tip[0]);
+    }
+    return rc;
+}
+
 /* The lines the walk writes for step t, under it. */
 static int step_lines(dpage *pg, size_t t)
 {
@@ -727,9 +824,11 @@ int as_render_decode_html(FILE *out, const as_problem *p, const as_decode *d,
     for (t = 0; t < d->n && rc == 0; t++) {
         snprintf(name, sizeof name, as_say(o, AS_MSG_DC_STEP), t, p->tokens[t]);
         as_html_step(&pg.h, name, NULL);
-        rc = new_rows(&pg, t);
+        rc = p->block == AS_BLOCK_PRE ? block_grids(&pg, t, AS_TAB_N1, AS_TAB_N1) : 0;
+        rc |= rc == 0 ? new_rows(&pg, t) : 0;
         rc |= rc == 0 ? cache_grids(&pg, t) : 0;
         rc |= rc == 0 ? row_grids(&pg, t) : 0;
+        rc |= rc == 0 && p->block != AS_BLOCK_NONE ? block_grids(&pg, t, AS_TAB_H1, AS_TAB_Y) : 0;
         rc |= rc == 0 ? step_lines(&pg, t) : 0;
         as_html_step_end(&pg.h);
     }

@@ -5,6 +5,7 @@
  * with ffn: none ending at H1. Every table and each norm's sub-steps are recorded. */
 #include "attnstep/block.h"
 #include "attnstep/ffn.h"
+#include "attnstep/kernels.h"
 #include "attnstep/norm.h"
 
 #include <math.h>
@@ -71,15 +72,20 @@ static int residual(as_matrix *out, const as_matrix *a, const as_matrix *b, cons
     return finite(out, name, p, err);
 }
 
-/* out = x @ w (+ bias): one of the FFN's projections. */
-static int project(as_matrix *out, const as_matrix *x, const as_matrix *w, const as_matrix *bias,
+/* out = x @ W (+ bias), W the FFN's Wup, Wgate or Wdown (which 0, 1, 2): one of its
+ * projections, by the fast kernel (as_matmul() then as_add_bias(), bit for bit: one row,
+ * as decode makes it, or all, as run does; GPT-2's FFN is two thirds of its block's
+ * products). */
+static int project(as_matrix *out, const as_matrix *x, int which, const as_matrix *bias,
                    const char *name, const as_problem *p, as_error *err)
 {
+    const as_matrix *w = which == 0 ? p->Wup : which == 1 ? p->Wgate : p->Wdown;
+    const as_matrix *wt = p->Wffn_t[which]; /* lean, torch layout: read as the file has it */
+
     if (as_matrix_init(out, x->rows, w->cols) != 0)
         return out_of_memory(p, err);
-    as_matmul(out->v, x->v, w->v, x->rows, x->cols, w->cols);
-    if (bias != NULL)
-        as_add_bias(out->v, bias->v, x->rows, w->cols);
+    as_project_fast(out->v, x->v, wt != NULL ? wt->v : w->v, wt != NULL,
+                    bias != NULL ? bias->v : NULL, x->rows, x->cols, w->cols);
     return finite(out, name, p, err);
 }
 
@@ -88,12 +94,12 @@ static int ffn(as_block_trace *b, const as_matrix *x, const as_problem *p, as_er
 {
     const size_t cells = x->rows * p->d_ff;
 
-    if (project(&b->U, x, p->Wup, p->bup, "U", p, err) != 0)
+    if (project(&b->U, x, 0, p->bup, "U", p, err) != 0)
         return -1;
     if (as_matrix_init(&b->F, x->rows, p->d_ff) != 0)
         return out_of_memory(p, err);
     if (p->ffn == AS_FFN_SWIGLU) {
-        if (project(&b->G, x, p->Wgate, NULL, "G", p, err) != 0)
+        if (project(&b->G, x, 1, NULL, "G", p, err) != 0)
             return -1;
         as_silu(b->G.v, b->G.v, cells);
         as_hadamard(b->F.v, b->G.v, b->U.v, cells);
@@ -102,7 +108,7 @@ static int ffn(as_block_trace *b, const as_matrix *x, const as_problem *p, as_er
     }
     if (finite(&b->G, "G", p, err) != 0 || finite(&b->F, "F", p, err) != 0)
         return -1;
-    return project(&b->D, &b->F, p->Wdown, p->bdown, "D", p, err);
+    return project(&b->D, &b->F, 2, p->bdown, "D", p, err);
 }
 
 int as_block_begin(as_block_trace *b, as_problem *q, const as_problem *p, as_error *err)
@@ -180,6 +186,76 @@ int as_block_run(as_block_trace *b, as_trace *t, const as_problem *p, as_error *
         return -1;
     }
     return 0;
+}
+
+/* ---- row by row ---- */
+
+/* p on row t of its X alone (a borrowed one-row table in *x): what a row step reads. */
+static as_problem one_row(const as_problem *p, size_t t, as_matrix *x)
+{
+    as_problem q = *p;
+
+    *x = (as_matrix){1, p->X->cols, &AS_AT(*p->X, t, 0)};
+    q.X = x;
+    q.Xkv = x;
+    q.n = 1;
+    q.m = 1;
+    return q;
+}
+
+int as_block_row_begin(as_block_trace *b, const as_problem *p, size_t t, as_error *err)
+{
+    as_matrix x;
+    const as_problem q = one_row(p, t, &x);
+    as_problem attends; /* the attention's problem on the row: unused, decode makes its own */
+
+    return as_block_begin(b, &attends, &q, err);
+}
+
+int as_block_row_finish(as_block_trace *b, const double *o, const as_problem *p, size_t t,
+                        as_error *err)
+{
+    as_matrix x;
+    const as_problem q = one_row(p, t, &x);
+    const as_matrix orow = {1, p->d_model, (double *)o};
+
+    memset(b, 0, sizeof *b);
+    return as_block_finish(b, &orow, &q, err);
+}
+
+/* Row t of all's m (n rows, made when first needed) = one's single row. */
+static int put(as_matrix *all, const as_matrix *one, size_t t, size_t n)
+{
+    if (one->v == NULL)
+        return 0;
+    if (all->v == NULL && as_matrix_init(all, n, one->cols) != 0)
+        return -1;
+    memcpy(&AS_AT(*all, t, 0), one->v, one->cols * sizeof *one->v);
+    return 0;
+}
+
+static int put_norm(as_norm_trace *all, const as_norm_trace *one, size_t t, size_t n)
+{
+    return put(&all->mean, &one->mean, t, n) || put(&all->var, &one->var, t, n) ||
+           put(&all->div, &one->div, t, n) || put(&all->xhat, &one->xhat, t, n) ||
+           put(&all->centred, &one->centred, t, n);
+}
+
+int as_block_put_row(as_block_trace *all, const as_block_trace *one, size_t t, size_t n)
+{
+    as_matrix *a[] = {&all->N1, &all->R1, &all->H1, &all->N2, &all->U, &all->G,
+                      &all->F,  &all->D,  &all->R2, &all->H2, &all->Y};
+    const as_matrix *o[] = {&one->N1, &one->R1, &one->H1, &one->N2, &one->U, &one->G,
+                            &one->F,  &one->D,  &one->R2, &one->H2, &one->Y};
+    size_t k;
+
+    for (k = 0; k < sizeof a / sizeof a[0]; k++)
+        if (put(a[k], o[k], t, n) != 0)
+            return -1;
+    return put_norm(&all->norm1, &one->norm1, t, n) || put_norm(&all->norm2, &one->norm2, t, n) ||
+                   put_norm(&all->normf, &one->normf, t, n)
+               ? -1
+               : 0;
 }
 
 const as_matrix *as_block_table(const as_block_trace *b, as_tab id)

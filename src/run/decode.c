@@ -10,7 +10,9 @@
  * attention.c (whose kernels are bit for bit the plain products), so each row is the
  * run's row bit for bit; where the run adds a forbidden cell's exact 0 (a share of 0,
  * an exp of 0), this loop skips it, which changes no bit: x + 0 = x, and no sum here
- * starts below +0 or can become -0. */
+ * starts below +0 or can become -0.
+ * With block: step t is wrapped in the block's own row steps (block.c): before it, for
+ * pre, N1's row t (what the attention reads); after it, the rest of the block on row t. */
 #include "attnstep/decode.h"
 #include "attnstep/expvec.h"
 #include "attnstep/kernels.h"
@@ -163,6 +165,51 @@ static void turn_row(as_decode *d, const as_problem *p, size_t t, double *k, dou
         as_rope(turn, k + h * p->d_k, 1, p->d_k, cs, sn, p->rope);
         memcpy(k + h * p->d_k, turn, p->d_k * sizeof *k);
     }
+}
+
+/* What the attention reads: p, or for block: pre p with X the rows of N1 made so far;
+ * the block's own steps are around the attention's (block_step). */
+static as_problem attending(const as_decode *d, const as_problem *p)
+{
+    as_problem q = *p;
+
+    if (p->block == AS_BLOCK_PRE)
+        q.X = q.Xkv = &d->blk.N1;
+    q.block = AS_BLOCK_NONE;
+    return q;
+}
+
+/* A row step's one-row trace (made when rc is 0) kept as row t of d->blk, then freed. */
+static int keep_row(as_decode *d, const as_problem *p, size_t t, as_block_trace *one, int rc,
+                    as_error *err)
+{
+    if (rc != 0)
+        return -1;
+    rc = as_block_put_row(&d->blk, one, t, p->n);
+    as_block_trace_free(one);
+    if (rc != 0)
+        as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
+    return rc;
+}
+
+/* pre: N1's row t = norm1(x_t), with norm1's sub-steps, into d->blk. */
+static int norm_row(as_decode *d, const as_problem *p, size_t t, as_error *err)
+{
+    as_block_trace one;
+
+    if (p->block != AS_BLOCK_PRE)
+        return 0;
+    return keep_row(d, p, t, &one, as_block_row_begin(&one, p, t, err), err);
+}
+
+/* The rest of the block on row t, from row t of O: H1, N2, the FFN, H2, Y into d->blk. */
+static int finish_row(as_decode *d, const as_problem *p, size_t t, as_error *err)
+{
+    as_block_trace one;
+
+    if (p->block == AS_BLOCK_NONE)
+        return 0;
+    return keep_row(d, p, t, &one, as_block_row_finish(&one, &AS_AT(d->O, t, 0), p, t, err), err);
 }
 
 /* Steps 1-2: q_t, k_t, v_t, and k_t, v_t appended to their heads' caches. With ahead
@@ -446,23 +493,48 @@ fail:
     return -1;
 }
 
+/* Step t whole: the block's norm (pre), the attention's steps 1-4, the block's rest. */
+static int block_step(as_decode *d, const as_problem *p, size_t t, step_scratch *w,
+                      as_error *err)
+{
+    const as_problem q = attending(d, p);
+
+    if (norm_row(d, p, t, err) != 0)
+        return -1;
+    as_mask_row(w->mrow, &q, t);
+    reading(d, &q, t, w->mrow);
+    if (project_step(d, &q, t, w) != 0)
+        return out_of_range(&q, t, err);
+    if (attend_step(d, &q, t, w, err) != 0)
+        return -1;
+    return finish_row(d, p, t, err);
+}
+
+/* keep: every step at its own time (block_step); else the lean steps on what the
+ * attention reads -- for pre N1, every row of it first (the lean steps project rows
+ * ahead; a row's norm reads that row alone, so its bits are the same), and of the block
+ * nothing after the attention: only O is asked for. */
+static int all_steps(as_decode *d, const as_problem *p, step_scratch *w, as_error *err)
+{
+    as_problem q;
+    size_t t;
+
+    for (t = 0; t < p->n; t++)
+        if ((d->keep ? block_step(d, p, t, w, err) : norm_row(d, p, t, err)) != 0)
+            return -1;
+    if (d->keep)
+        return 0;
+    q = attending(d, p);
+    return steps(d, &q, w, err);
+}
+
 int as_decode_run(as_decode *d, const as_problem *p, int keep, as_error *err)
 {
     step_scratch w;
 
-    if (p->block != AS_BLOCK_NONE) {
-        /* decode's walk is the lone layer's: its norms and FFN are not written out yet, so
-         * a block is refused, never the layer's rows passed off as the block's (generate
-         * runs the block around as_decode_begin/as_decode_step itself) */
-        memset(d, 0, sizeof *d);
-        as_error_msg(err, p->in->path, p->in->block_pos.line, p->in->block_pos.col,
-                     AS_MSG_DECODE_BLOCK);
-        as_error_hint_msg(err, AS_MSG_HINT_DECODE_BLOCK);
-        return -1;
-    }
     if (setup(d, &w, p, keep, err) != 0)
         return -1;
-    if (steps(d, p, &w, err) != 0) {
+    if (all_steps(d, p, &w, err) != 0) {
         scratch_free(&w);
         as_decode_free(d);
         return -1;
@@ -490,13 +562,7 @@ int as_decode_begin(as_decode *d, const as_problem *p, as_error *err)
 
 int as_decode_step(as_decode *d, const as_problem *p, size_t t, as_error *err)
 {
-    step_scratch *w = d->scratch;
-
-    as_mask_row(w->mrow, p, t);
-    reading(d, p, t, w->mrow);
-    if (project_step(d, p, t, w) != 0)
-        return out_of_range(p, t, err);
-    return attend_step(d, p, t, w, err);
+    return block_step(d, p, t, d->scratch, err);
 }
 
 int as_decode_row_init(as_decode_row *r, const as_problem *p)
@@ -531,7 +597,28 @@ int as_decode_scores(as_decode_row *r, const as_decode *d, const as_problem *p, 
     return head_step(d, p, hd, t, r->M, r->S, r->A, r->o) == 0 ? 0 : -1;
 }
 
-long as_decode_compare(as_decode *d, const as_trace *t)
+/* Nonzero when row i of a and b (both given, of one width) hold the same bits. */
+static int same_row(const as_matrix *a, const as_matrix *b, size_t i)
+{
+    return a != NULL && b != NULL && a->cols == b->cols && i < a->rows && i < b->rows &&
+           memcmp(&AS_AT(*a, i, 0), &AS_AT(*b, i, 0), a->cols * sizeof(double)) == 0;
+}
+
+/* Nonzero when row i of every table of the block is the run's b (a table only one of
+ * them has differs). */
+static int block_rows_same(const as_block_trace *mine, const as_block_trace *b, size_t i)
+{
+    as_tab id;
+
+    for (id = AS_TAB_N1; id <= AS_TAB_Y; id++) {
+        const as_matrix *x = as_block_table(mine, id), *y = as_block_table(b, id);
+        if ((x == NULL) != (y == NULL) || (x != NULL && !same_row(x, y, i)))
+            return 0;
+    }
+    return 1;
+}
+
+long as_decode_compare(as_decode *d, const as_trace *t, const as_block_trace *b)
 {
     size_t i;
     long differ = 0;
@@ -543,7 +630,8 @@ long as_decode_compare(as_decode *d, const as_trace *t)
     for (i = 0; i < d->n; i++) {
         d->same[i] = t->O.rows == d->n && t->O.cols == d->O.cols &&
                      memcmp(&AS_AT(d->O, i, 0), &AS_AT(t->O, i, 0),
-                            d->O.cols * sizeof(double)) == 0;
+                            d->O.cols * sizeof(double)) == 0 &&
+                     (b == NULL || block_rows_same(&d->blk, b, i));
         differ += !d->same[i];
     }
     return differ;
@@ -567,6 +655,7 @@ void as_decode_free(as_decode *d)
     free(d->full);
     free(d->same);
     free(d->slopes);
+    as_block_trace_free(&d->blk);
     if (d->scratch != NULL) {
         scratch_free(d->scratch);
         free(d->scratch);

@@ -1,7 +1,7 @@
 /* generate.c - `attnstep generate FILE N` (SPEC §19). Step t, for t = 0 … n0+N-2:
- *   1. with block: pre, N1's row t = norm1(x_t) (the block's own step on that one row);
- *   2. the decode's step t: q_t, k_t, v_t, the cache, row t of O (decode.c);
- *   3. with a block, the rest of it on row t: H1, N2, the FFN, H2, Y (block.c);
+ *   1-3. the decode's step t (decode.c): with block: pre, N1's row t = norm1(x_t);
+ *      q_t, k_t, v_t, the cache, row t of O; with a block, the rest of it on row t: H1,
+ *      N2, the FFN, H2, Y (block.c's row steps, which decode calls);
  *   4. from the last prompt row on, the head on that row (h = row t of O or Y): the
  *      logits, the temperature, the cuts, the draw (outhead.c); the token's row of E,
  *      plus P's row of its position, becomes row t+1 of X.
@@ -121,50 +121,13 @@ static as_matrix row_of(const as_matrix *m, size_t t)
     return (as_matrix){1, m->cols, &AS_AT(*m, t, 0)};
 }
 
-/* p on one row of X only (its row t): what the block's row-wise steps read. */
-static as_problem one_row(const as_problem *p, const as_matrix *x)
+/* Steps 1-3 were decode's (the block's row steps around the attention's): row t of
+ * the layer's final table, Y with a block, else O, into H's row t. */
+static void final_row(as_generate *g, size_t t)
 {
-    as_problem q = *p;
+    const as_matrix *last = g->p.block != AS_BLOCK_NONE ? &g->d.blk.Y : &g->d.O;
 
-    q.X = x;
-    q.Xkv = x;
-    q.n = 1;
-    q.m = 1;
-    return q;
-}
-
-/* Step 1 (block: pre): N1's row t = norm1(x_t). */
-static int norm_row(as_generate *g, size_t t, as_error *err)
-{
-    const as_matrix x = row_of(&g->X, t);
-    const as_problem q = one_row(&g->p, &x);
-    as_block_trace b;
-    as_problem qq;
-
-    if (as_block_begin(&b, &qq, &q, err) != 0)
-        return -1;
-    memcpy(&AS_AT(g->N1, t, 0), b.N1.v, g->N1.cols * sizeof *b.N1.v);
-    as_block_trace_free(&b);
-    return 0;
-}
-
-/* Step 3: the block's rest on row t (or O's row itself), into H's row t. */
-static int finish_row(as_generate *g, size_t t, as_error *err)
-{
-    const as_matrix x = row_of(&g->X, t), o = row_of(&g->d.O, t);
-    const as_problem q = one_row(&g->p, &x);
-    as_block_trace b;
-
-    if (g->p.block == AS_BLOCK_NONE) {
-        memcpy(&AS_AT(g->H, t, 0), o.v, o.cols * sizeof *o.v);
-        return 0;
-    }
-    memset(&b, 0, sizeof b);
-    if (as_block_finish(&b, &o, &q, err) != 0)
-        return -1;
-    memcpy(&AS_AT(g->H, t, 0), b.Y.v, g->H.cols * sizeof *b.Y.v);
-    as_block_trace_free(&b);
-    return 0;
+    memcpy(&AS_AT(g->H, t, 0), &AS_AT(*last, t, 0), g->H.cols * sizeof *g->H.v);
 }
 
 /* Step 4: the head on H's row t; the token's row of E (+ P) becomes X's row t+1. */
@@ -189,15 +152,14 @@ static int draw(as_generate *g, size_t k, size_t t, as_error *err)
 }
 
 /* Steps 1-4 for every row. */
-static int steps(as_generate *g, const as_problem *dp, as_error *err)
+static int steps(as_generate *g, as_error *err)
 {
     size_t t;
 
     for (t = 0; t < g->p.n; t++) {
-        if (g->p.block == AS_BLOCK_PRE && norm_row(g, t, err) != 0)
+        if (as_decode_step(&g->d, &g->p, t, err) != 0)
             return -1;
-        if (as_decode_step(&g->d, dp, t, err) != 0 || finish_row(g, t, err) != 0)
-            return -1;
+        final_row(g, t);
         if (t + 1 >= g->n0 && draw(g, t + 1 - g->n0, t, err) != 0)
             return -1;
     }
@@ -208,7 +170,6 @@ int as_generate_run(as_generate *g, const as_input *in, size_t count, as_mask_ki
                     size_t offset, as_error *err)
 {
     const size_t n0 = in->mat[AS_X].m.rows;
-    as_problem dp;
 
     memset(g, 0, sizeof *g);
     g->n0 = n0;
@@ -229,18 +190,12 @@ int as_generate_run(as_generate *g, const as_input *in, size_t count, as_mask_ki
     g->E = embedding(&g->p, &g->P);
     if ((g->tokens = calloc(count, sizeof *g->tokens)) == NULL ||
         (g->head = calloc(count, sizeof *g->head)) == NULL ||
-        as_matrix_init(&g->H, g->p.n, g->p.block != AS_BLOCK_NONE ? g->p.d_model : g->p.d_out) != 0 ||
-        (g->p.block == AS_BLOCK_PRE && as_matrix_init(&g->N1, g->p.n, g->p.d_model) != 0)) {
+        as_matrix_init(&g->H, g->p.n, g->p.block != AS_BLOCK_NONE ? g->p.d_model : g->p.d_out) != 0) {
         oom(in, err);
         goto fail;
     }
     as_prng_seed(&g->rng, g->p.seed);
-    dp = g->p; /* what the attention reads: X, or N1 with block: pre; the block's other
-                * steps are this loop's (steps 1 and 3), so decode gets the attention alone */
-    if (g->p.block == AS_BLOCK_PRE)
-        dp.X = dp.Xkv = &g->N1;
-    dp.block = AS_BLOCK_NONE;
-    if (as_decode_begin(&g->d, &dp, err) != 0 || steps(g, &dp, err) != 0)
+    if (as_decode_begin(&g->d, &g->p, err) != 0 || steps(g, err) != 0)
         goto fail;
     return 0;
 fail:
@@ -263,6 +218,5 @@ void as_generate_free(as_generate *g)
     free(g->labels);
     as_matrix_free(&g->X);
     as_matrix_free(&g->H);
-    as_matrix_free(&g->N1);
     memset(g, 0, sizeof *g);
 }

@@ -23,6 +23,8 @@
 # 4. at 512 tokens also: decode against run (issue 15), every table as text against JSON,
 #    the number conversion alone, the kernels against OpenBLAS's dgemm (paired rounds) on the
 #    projection's shape.
+# 5. GPT-2-small's whole block (d_model 768, 12 heads, FFN 3072, GELU tanh, pre-LN) at
+#    BENCH_BLOCK_SIZES tokens (default "512 4096"), run --only Y against both peers.
 # Sizes: BENCH_SIZES (default "128 512 1024 2048 4096"). Exit status 1 when outputs
 # disagree.
 set -eu
@@ -51,15 +53,16 @@ if [ -n "$PY" ]; then
     if [ -e "$REFBLAS/libblas.so.3" ]; then PEERS="$PEERS refnp"; fi
 fi
 
-# peer NAME LAYERDIR OUT.npy: the command line of one peer (its stdout is "key value"
-# lines), with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset and its BLAS chosen.
+# peer NAME LAYERDIR OUT.npy [block]: the command line of one peer (its stdout is "key
+# value" lines), with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset and its BLAS chosen;
+# with block, the whole GPT-2 block of that directory.
 peer() {
     case $1 in
     refnp) lib=$REFBLAS script=numpy_ref.py ;;
     torch) lib=$OPENBLAS script=torch_ref.py ;;
     *) lib=$OPENBLAS script=numpy_ref.py ;;
     esac
-    echo "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=$lib $PY tests/bench/$script $2 12 $3"
+    echo "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE LD_LIBRARY_PATH=$lib $PY tests/bench/$script $2 12 $3 ${4:-}"
 }
 label() {
     case $1 in
@@ -198,6 +201,103 @@ function peer(s, a) { return s == "-" ? "-" : sprintf("%.3f (%.1fx)", s, s / a) 
 function mb(k) { return k == "-" ? "-" : sprintf("%.0f", k / 1024) }
 { printf "  %6s %10.3f %20s %20s %20s %7s %7s %7s\n", $1, $2, peer($4, $2), peer($6, $2),
   peer($8, $2), mb($3), mb($5), mb($7) }' "$DIR/summary.txt"
+
+# ---- GPT-2-small's whole block (issue 31) ----
+# d_model 768, 12 heads, FFN 3072 with the tanh GELU, pre-LN, causal, savetxt files that
+# gen_layer writes (its layer, the same bytes as above, and the block's norms and FFN);
+# `attnstep run --only Y --format json block.txt` against numpy_ref.py and torch_ref.py
+# with "block", interleaved rounds as above; Y compared to 1e-9. Sizes BENCH_BLOCK_SIZES
+# (default "512 4096"; "" skips it). The goal: at least 6x numpy+OpenBLAS at 512 tokens
+# and 4x at 4096, end to end, with less peak memory.
+BLOCK_SIZES=${BENCH_BLOCK_SIZES-512 4096}
+: >"$DIR/block_summary.txt"
+
+# bench_block SIZE: one size of the block; a line of the block's summary.
+bench_block() {
+    n=$1
+    d=$DIR/block/n$n
+    mkdir -p "$d"
+    if [ ! -f "$d/block.txt" ] || [ -n "$(find tests/bench/gen_layer.c -newer "$d/block.txt")" ]; then
+        echo "bench: generating GPT-2's block of $n tokens into $d/"
+        "$DIR/gen_layer" "$d" "$n" 768 12 3072
+        sync # as above: written back before any timing
+    fi
+    bytes=$(cat "$d"/*.txt | wc -c)
+    runs=$RUNS
+    [ "$n" -le 2048 ] || runs=$RUNS_BIG
+    peers=""
+    for q in $PEERS; do [ "$q" = refnp ] || peers="$peers $q"; done
+    for q in attnstep $peers; do
+        : >"$d/$q.times"
+        : >"$d/$q.load"
+        : >"$d/$q.compute"
+    done
+    i=1
+    while [ "$i" -le "$runs" ]; do
+        timed "$d/attnstep_Y.json" "$BIN" run --only Y --format json "$d/block.txt" >>"$d/attnstep.times"
+        for q in $peers; do
+            # shellcheck disable=SC2046
+            timed "$d/$q.out" $(peer "$q" "$d" "$d/${q}_Y.npy" block) >>"$d/$q.times"
+            value "$d/$q.out" load_s >>"$d/$q.load"
+            value "$d/$q.out" compute_s >>"$d/$q.compute"
+        done
+        i=$((i + 1))
+    done
+    a_s=$(median "$d/attnstep.times" 1)
+    echo
+    echo "== GPT-2-small block, $n tokens (d_model 768, 12 heads, FFN 3072, GELU tanh, pre-LN, causal):" \
+        "$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB of text, median of $runs interleaved runs"
+    set -- "$(label attnstep)"
+    for q in $peers; do set -- "$@" "$(label "$q")"; done
+    row "" "$@"
+    set -- "$(sec "$a_s")"
+    for q in $peers; do set -- "$@" "$(sec "$(median "$d/$q.times" 1)")"; done
+    row "end to end" "$@"
+    set -- "-"
+    for q in $peers; do set -- "$@" "$(sec "$(median "$d/$q.load" 1)")"; done
+    row "  load" "$@"
+    set -- "-"
+    for q in $peers; do set -- "$@" "$(sec "$(median "$d/$q.compute" 1)")"; done
+    row "  compute" "$@"
+    set -- "$(mem "$(median "$d/attnstep.times" 2)")"
+    for q in $peers; do set -- "$@" "$(mem "$(median "$d/$q.times" 2)")"; done
+    row "peak memory (RSS)" "$@"
+    set -- "-"
+    for q in $peers; do set -- "$@" "$(ratio "$(median "$d/$q.times" 1)" "$a_s")"; done
+    row "attnstep faster by" "$@"
+    set -- "-"
+    for q in $peers; do
+        if diff=$("$PY" tests/bench/agree.py "$d/attnstep_Y.json" "$d/${q}_Y.npy" "$TOL" Y); then
+            set -- "$@" "$diff"
+        else
+            set -- "$@" "$diff!"
+            STATUS=1
+        fi
+    done
+    row "max |Y - attnstep's Y|" "$@"
+    line="$n $a_s $(median "$d/attnstep.times" 2)"
+    for q in numpy torch; do
+        case " $peers " in
+        *" $q "*) line="$line $(median "$d/$q.times" 1) $(median "$d/$q.times" 2)" ;;
+        *) line="$line - -" ;;
+        esac
+    done
+    echo "$line" >>"$DIR/block_summary.txt"
+}
+
+for n in $BLOCK_SIZES; do
+    bench_block "$n"
+done
+if [ -n "$BLOCK_SIZES" ]; then
+    echo
+    echo "GPT-2-small block, end to end (median seconds; attnstep's lead in brackets; peak memory MB; goal >= 6x numpy at 512, >= 4x at 4096):"
+    printf '  %6s %10s %20s %20s %7s %7s %7s\n' tokens attnstep "numpy+OpenBLAS" "torch f64" "MB ours" numpy torch
+    awk '
+    function peer(s, a) { return s == "-" ? "-" : sprintf("%.3f (%.1fx)", s, s / a) }
+    function mb(k) { return k == "-" ? "-" : sprintf("%.0f", k / 1024) }
+    { printf "  %6s %10.3f %20s %20s %7s %7s %7s\n", $1, $2, peer($4, $2), peer($6, $2), mb($3), mb($5), mb($7) }' \
+        "$DIR/block_summary.txt"
+fi
 
 # ---- at 512 tokens: decode (issue 15), number conversion, kernels against dgemm ----
 case " $SIZES " in *" 512 "*) ;; *) exit $STATUS ;; esac
