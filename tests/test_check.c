@@ -235,6 +235,73 @@ static void test_answers_errors_name_the_place(void **state)
     }
 }
 
+/* The names a head is written with, as SPEC §6 lists them: a subscript (Q₀, as `run`
+ * prints several heads) or brackets (A[1], as --ascii writes them) become the grading's
+ * "_h" name; a name whose heads disagree (Q₀K₁ᵀ) is no head's table and is kept as
+ * written, so the grading ignores it rather than guess. ℓ₁ (the online softmax's
+ * running sum) is a name, and `variant:` is read as `name:` is. */
+static void test_a_heads_subscript_or_brackets_become_its_grading_name(void **state)
+{
+    static const char text[] = "name: Ann   # the student\n"
+                               "variant: K7QM\t \n"
+                               "Q\xe2\x82\x80 = [[0, 1]]\n"                       /* Q₀ */
+                               "A[1] = [[1, 0]]\n"
+                               "Q[0]K[0]^T = [[0, 1]]\n"
+                               "S\xe2\x82\x81\xe2\x82\x82 = [[0, 1]]\n"           /* S₁₂ */
+                               "Q\xe2\x82\x80K\xe2\x82\x81\xe1\xb5\x80 = [[0, 1]]\n" /* Q₀K₁ᵀ */
+                               "\xe2\x84\x93\xe2\x82\x81 = [[2]]\n";               /* ℓ₁ */
+    static const char *const want[] = {"Q_h0", "A_h1", "QKT_h0", "S_h12",
+                                       "Q\xe2\x82\x80K\xe2\x82\x81\xe1\xb5\x80",
+                                       "\xe2\x84\x93\xe2\x82\x81"};
+    as_answers a;
+    size_t i;
+
+    (void)state;
+    parse(&a, text);
+    assert_string_equal(a.student, "Ann");
+    assert_string_equal(a.variant, "K7QM");
+    assert_int_equal(a.count, sizeof want / sizeof want[0]);
+    for (i = 0; i < a.count; i++)
+        assert_string_equal(a.item[i].name, want[i]);
+    as_answers_free(&a);
+}
+
+/* `run`'s and `decode`'s own text pasted back (SPEC §6: the tool's output is valid
+ * ANSWERS): headings "── 第0个头 ──" / "-- head 0 --", notes in parentheses, captions
+ * that end in a colon or a blank before "s₁ ≈ [...]", and "≈" / "~=" for rounded
+ * tables, are all read. Every value is the chapter's F11 number (Q, K, V, S, A, O as
+ * printed; s₀ = [0, -∞], s₁ = [1/√2, 0] by hand), so every table is right. */
+static void test_the_tools_own_output_pasted_back_grades_right(void **state)
+{
+    static const char text[] =
+        "\xe2\x94\x80\xe2\x94\x80 \xe7\xac\xac" "0\xe4\xb8\xaa\xe5\xa4\xb4 \xe2\x94\x80\xe2\x94\x80\n"
+        "-- head 0 --\n"
+        "\xef\xbc\x88\xe6\xb3\xa8\xe6\x84\x8f\xef\xbc\x9a\xe4\xb8\x80\xe4\xb8\xaa\xe5\xa4\xb4\xef\xbc\x89\n"
+        "(note: one head)\n"
+        "Q = [[0, 1], [1, 0]]\n"
+        "K ~= [[1, 0], [0, 1]]\n"
+        "V \xe2\x89\x88 [[10, 0], [0, 20]]\n"
+        "QKT = [[0, 1], [1, 0]]\n"
+        "S = [[0, -inf], [0.7071, 0]]\n"
+        "\xe7\xbc\xa9\xe6\x94\xbe\xe5\x88\x86\xe6\x95\xb0\xef\xbc\x9a" "s\xe2\x82\x81 \xe2\x89\x88 [0.7071067812, 0]\n"
+        "scaled scores s0 ~= [0, -inf]\n"
+        "A = [[1, 0], [0.6698, 0.3302]]\n"
+        "attention output of row 0: o0 = [10, 0]\n"
+        "O = [[10, 0], [6.698, 6.605]]\n";
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(a.count, 10);
+    assert_string_equal(a.item[5].name, "s\xe2\x82\x81");
+    assert_string_equal(a.item[6].name, "s0");
+    assert_string_equal(a.item[8].name, "o0");
+    assert_true(g.correct);
+    done(&g, &s, &a);
+}
+
 /* ---- grading the F11 example ---- */
 
 static void test_right_answers_to_4_places_are_all_right(void **state)
@@ -924,6 +991,8 @@ int main(void)
         cmocka_unit_test(test_answer_names_follow_the_book),
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
+        cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
+        cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
         cmocka_unit_test(test_right_answers_to_4_places_are_all_right),
         cmocka_unit_test(test_two_places_are_right_for_0_6698),
         cmocka_unit_test(test_a_wrong_last_digit_is_wrong),
