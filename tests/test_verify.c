@@ -498,21 +498,29 @@ static void test_a_chapter_without_x_is_refused_with_its_place(void **state)
     as_chapter_free(&ch);
 }
 
-static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
+/* The chapter text (freed here) reads, and verify refuses it at line:col with msg (any
+ * message when msg is NULL). */
+static void assert_refused_at(char *text, int line, int col, const char *msg)
 {
-    char *text = planted("当前接收者：爱，q₁=[1,0]", "当前接收者：爱，q₅=[1,0]");
     as_chapter ch;
     as_verify v;
     as_error err;
 
-    (void)state;
     as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_chapter_parse(&ch, text, strlen(text), "c.txt", &err), 0);
     assert_int_equal(as_verify_chapter(&v, &ch, &err), -1);
-    assert_int_equal(err.line, 80);
-    assert_int_equal(err.col, 9);
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.col, col);
+    if (msg != NULL)
+        assert_string_equal(err.msg, msg);
     as_chapter_free(&ch);
     free(text);
+}
+
+static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
+{
+    (void)state;
+    assert_refused_at(planted("当前接收者：爱，q₁=[1,0]", "当前接收者：爱，q₅=[1,0]"), 80, 9, NULL);
 }
 
 /* ---- a misprint carried downstream ---- */
@@ -1042,6 +1050,49 @@ static void test_an_alibi_bias_with_its_sign_turned_is_named_and_carried(void **
     verified_free(&w);
 }
 
+/* A chapter need not state the setting its printed tables imply (SPEC §18): Qr/Kr are
+ * only made with rope, B only with ALiBi, N1 … Y only in a block. Each chapter with its
+ * setting line taken out verifies as clean as with it, to the same hand count
+ * (tests/data/verify/F15-F12-count.md). */
+static void test_printed_qr_b_or_n1_imply_their_setting_without_its_line(void **state)
+{
+    static const struct {
+        const char *path, *line;
+        size_t count;
+    } ch[] = {{"tests/data/verify/F12-rope.zh.txt", "positions: rope\n", 87},
+              {"tests/data/verify/F12-alibi.zh.txt", "positions: alibi\n", 60},
+              {"tests/data/verify/F15-block.zh.txt", "block: pre\n", 88}};
+    verified w;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof ch / sizeof ch[0]; i++) {
+        char *text = slurp(ch[i].path);
+
+        assert_non_null(text);
+        memset(&w, 0, sizeof w);
+        verify_generated(&w, replaced(text, ch[i].line, ""));
+        free(text);
+        assert_int_equal(w.v.count, ch[i].count);
+        assert_int_equal(w.v.agree, ch[i].count);
+        verified_free(&w);
+    }
+}
+
+/* F11 with Q printed a column too wide ([2,3]; X @ Wq is [2,2]): no number of it can be
+ * compared, so verify refuses the chapter at Q's name (line 119 of the chapter), with
+ * both shapes in its words and exit status 2. */
+static void test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes(void **state)
+{
+    char *a = planted("Q = [[0,1],        K", "Q = [[0,1,0],      K");
+
+    (void)state;
+    assert_refused_at(replaced(a, "     [1,0]]             [0,1]]", "     [1,0,0]]           [0,1]]"),
+                      119, 1, "\xe2\x80\x9cQ\xe2\x80\x9d is printed as [2,3], but the table the "
+                              "chapter's X and W make is [2,2]");
+    free(a);
+}
+
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
 {
     char *text = planted("指数之和： 1.4930686914", "指数之和： 1.4930686941");
@@ -1107,6 +1158,8 @@ int main(void)
         cmocka_unit_test(test_a_kr_with_its_pairs_taken_the_other_way_is_named_and_carried),
         cmocka_unit_test(test_the_alibi_chapter_verifies_clean_with_its_bias),
         cmocka_unit_test(test_an_alibi_bias_with_its_sign_turned_is_named_and_carried),
+        cmocka_unit_test(test_printed_qr_b_or_n1_imply_their_setting_without_its_line),
+        cmocka_unit_test(test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
