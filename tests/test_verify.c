@@ -1093,6 +1093,40 @@ static void test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes(v
     free(a);
 }
 
+/* F11 written as a plain-text editor would: rows named with ASCII digits (q1, k0), "~="
+ * for a rounded table or row, and three names that are no table of the chapter: a word
+ * (a1b), a score of two heads at once (Q₀K₁ᵀ) and a given table with a head (X₀). The
+ * numbers are the chapter's own; counted by hand: Q 4, q1 and k0 4, q1·k0 1, √2 1, S 4
+ * (its −∞ too), o1 2 = 16, all agreeing, and none from the last three lines. */
+static void test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skipped(void **state)
+{
+    static const char text[] =
+        "X = [[1, 1],\n"
+        "     [1,-1]]\n"
+        "Wq = [[0.5, 0.5], [-0.5, 0.5]]\n"
+        "Wk = [[0.5, 0.5], [0.5, -0.5]]\n"
+        "Wv = [[5, 10], [5, -10]]\n"
+        "mask: causal\n"
+        "Q = [[0,1],[1,0]]\n"
+        "q1=[1,0], k0 = [1,0]\n"
+        "q1\xc2\xb7k0 = 1\xc3\x97" "1+0\xc3\x97" "0 = 1\n"
+        "\xe2\x88\x9a" "2\xe2\x89\x88" "1.414214\n"
+        "S ~= [[0, \xe2\x88\x92\xe2\x88\x9e], [0.7071067812, 0]]\n"
+        "o1 ~= [6.6976154933, 6.6047690135]\n"
+        "a1b = [1, 2]\n"
+        "Q\xe2\x82\x80K\xe2\x82\x81\xe1\xb5\x80 = [[5, 5]]\n"
+        "X\xe2\x82\x80 = [[5, 5]]\n";
+    verified w;
+
+    (void)state;
+    memset(&w, 0, sizeof w);
+    verify_generated(&w, strdup(text));
+    assert_int_equal(w.v.count, 16);
+    assert_int_equal(w.v.agree, 16);
+    assert_int_equal(w.v.num[w.v.count - 1].at.line, 12);
+    verified_free(&w);
+}
+
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
 {
     char *text = planted("指数之和： 1.4930686914", "指数之和： 1.4930686941");
@@ -1160,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_an_alibi_bias_with_its_sign_turned_is_named_and_carried),
         cmocka_unit_test(test_printed_qr_b_or_n1_imply_their_setting_without_its_line),
         cmocka_unit_test(test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes),
+        cmocka_unit_test(test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skipped),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
