@@ -1094,10 +1094,11 @@ static void test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes(v
 }
 
 /* F11 written as a plain-text editor would: rows named with ASCII digits (q1, k0), "~="
- * for a rounded table or row, and three names that are no table of the chapter: a word
- * (a1b), a score of two heads at once (Q₀K₁ᵀ) and a given table with a head (X₀). The
- * numbers are the chapter's own; counted by hand: Q 4, q1 and k0 4, q1·k0 1, √2 1, S 4
- * (its −∞ too), o1 2 = 16, all agreeing, and none from the last three lines. */
+ * for a rounded table or row, English captions beside a block, and three names that are
+ * no table of the chapter: a word (a1b), a score of two heads at once (Q₀K₁ᵀ) and a given
+ * table with a head (X₀). The numbers are the chapter's own; counted by hand: Q 4, q1
+ * and k0 4, q1·k0 1, √2 1, QKT 4, S 4 (its −∞ too), o1 2 = 20, all agreeing, and none
+ * from the captions or the last three lines. */
 static void test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skipped(void **state)
 {
     static const char text[] =
@@ -1111,6 +1112,8 @@ static void test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skip
         "q1=[1,0], k0 = [1,0]\n"
         "q1\xc2\xb7k0 = 1\xc3\x97" "1+0\xc3\x97" "0 = 1\n"
         "\xe2\x88\x9a" "2\xe2\x89\x88" "1.414214\n"
+        "QKT = [[0,1],     rows: who receives (Query)\n"
+        "       [1,0]]     cols: who gives (Key)\n"
         "S ~= [[0, \xe2\x88\x92\xe2\x88\x9e], [0.7071067812, 0]]\n"
         "o1 ~= [6.6976154933, 6.6047690135]\n"
         "a1b = [1, 2]\n"
@@ -1121,10 +1124,24 @@ static void test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skip
     (void)state;
     memset(&w, 0, sizeof w);
     verify_generated(&w, strdup(text));
-    assert_int_equal(w.v.count, 16);
-    assert_int_equal(w.v.agree, 16);
-    assert_int_equal(w.v.num[w.v.count - 1].at.line, 12);
+    assert_int_equal(w.v.count, 20);
+    assert_int_equal(w.v.agree, 20);
+    assert_int_equal(w.v.num[w.v.count - 1].at.line, 14);
     verified_free(&w);
+}
+
+/* A chapter's table is read by the one matrix reader (STYLE: one grammar, one message):
+ * a row one number short is refused at its "[" (8:6, counted by hand) with the words an
+ * input file gets, in either language, exit status 2 and nothing on standard output. */
+static void test_a_ragged_table_in_a_chapter_is_refused_as_in_an_input(void **state)
+{
+    (void)state;
+    assert_int_equal(run("verify --lang en tests/data/verify/ragged-q.txt"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "attnstep: tests/data/verify/ragged-q.txt:8:6: error: row 1 of "
+                                  "Q has 1 number, but row 0 has 2\n");
+    assert_int_equal(run("verify tests/data/verify/ragged-q.txt"), 2);
+    assert_file_contains(CLI_ERR, "attnstep: tests/data/verify/ragged-q.txt:8:6: \xe9\x94\x99\xe8\xaf\xaf\xef\xbc\x9a");
 }
 
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
@@ -1195,6 +1212,7 @@ int main(void)
         cmocka_unit_test(test_printed_qr_b_or_n1_imply_their_setting_without_its_line),
         cmocka_unit_test(test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes),
         cmocka_unit_test(test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skipped),
+        cmocka_unit_test(test_a_ragged_table_in_a_chapter_is_refused_as_in_an_input),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
