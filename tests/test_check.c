@@ -302,6 +302,18 @@ static void test_the_tools_own_output_pasted_back_grades_right(void **state)
     done(&g, &s, &a);
 }
 
+/* SPEC §6: the tables the problem gives (X, the W tables, M), pasted from `run` before
+ * the answers, are the problem's own and earn no mark; E, without ids: no input, is a
+ * worksheet's eˣ table and is named as not graded. Only Q (the chapter's [[0,1],[1,0]])
+ * is graded: 1 of 7, exit 0. */
+static void test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check --lang en examples/f11.txt " DATA "given-tables-pasted.txt"), 0);
+    assert_file_contains(CLI_OUT, "score: 1/7\nQ: right\n");
+    assert_file_contains(CLI_OUT, "not graded: E (no table the chapter asks)\n");
+}
+
 /* ---- grading the F11 example ---- */
 
 static void test_right_answers_to_4_places_are_all_right(void **state)
@@ -993,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_answers_errors_name_the_place),
         cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
         cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
+        cmocka_unit_test(test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing),
         cmocka_unit_test(test_right_answers_to_4_places_are_all_right),
         cmocka_unit_test(test_two_places_are_right_for_0_6698),
         cmocka_unit_test(test_a_wrong_last_digit_is_wrong),
