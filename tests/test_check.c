@@ -314,6 +314,27 @@ static void test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_noth
     assert_file_contains(CLI_OUT, "not graded: E (no table the chapter asks)\n");
 }
 
+/* One grammar (STYLE): a table whose "[" ends its name's line, its rows below, as an
+ * input file may write it (X = [\n [1,1], [1,-1]]), is read in ANSWERS too. It was
+ * taken for a formula and skipped, so the next row was "unexpected [" (3:3). S is the
+ * chapter's. */
+static void test_a_table_opened_at_the_end_of_its_names_line_is_read(void **state)
+{
+    static const char text[] = "S = [   # as Python prints it\n"
+                               "  [0, -inf],\n"
+                               "  [0.7071, 0]]\n";
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(a.count, 1);
+    assert_int_equal(a.item[0].value.rows, 2);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+}
+
 /* ---- grading the F11 example ---- */
 
 static void test_right_answers_to_4_places_are_all_right(void **state)
@@ -1006,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
         cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
         cmocka_unit_test(test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing),
+        cmocka_unit_test(test_a_table_opened_at_the_end_of_its_names_line_is_read),
         cmocka_unit_test(test_right_answers_to_4_places_are_all_right),
         cmocka_unit_test(test_two_places_are_right_for_0_6698),
         cmocka_unit_test(test_a_wrong_last_digit_is_wrong),
