@@ -99,6 +99,19 @@ static void assert_grades(const char *text, double tol, int correct, size_t nwro
     done(&g, &s, &a);
 }
 
+/* The answers text, graded on F11, holds count answers and every one is right. */
+static void assert_all_right(const char *text, size_t count)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(a.count, count);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+}
+
 /* ---- the precision a number was written to ---- */
 
 static void test_written_unit_is_the_last_decimal_place(void **state)
@@ -288,18 +301,15 @@ static void test_the_tools_own_output_pasted_back_grades_right(void **state)
         "A = [[1, 0], [0.6698, 0.3302]]\n"
         "attention output of row 0: o0 = [10, 0]\n"
         "O = [[10, 0], [6.698, 6.605]]\n";
-    as_session s;
     as_answers a;
-    as_grade g;
 
     (void)state;
-    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
-    assert_int_equal(a.count, 10);
+    parse(&a, text);
     assert_string_equal(a.item[5].name, "s\xe2\x82\x81");
     assert_string_equal(a.item[6].name, "s0");
     assert_string_equal(a.item[8].name, "o0");
-    assert_true(g.correct);
-    done(&g, &s, &a);
+    as_answers_free(&a);
+    assert_all_right(text, 10);
 }
 
 /* SPEC §6: the tables the problem gives (X, the W tables, M), pasted from `run` before
@@ -323,16 +333,9 @@ static void test_a_table_opened_at_the_end_of_its_names_line_is_read(void **stat
     static const char text[] = "S = [   # as Python prints it\n"
                                "  [0, -inf],\n"
                                "  [0.7071, 0]]\n";
-    as_session s;
-    as_answers a;
-    as_grade g;
 
     (void)state;
-    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
-    assert_int_equal(a.count, 1);
-    assert_int_equal(a.item[0].value.rows, 2);
-    assert_true(g.correct);
-    done(&g, &s, &a);
+    assert_all_right(text, 1);
 }
 
 /* ---- grading the F11 example ---- */
