@@ -338,6 +338,34 @@ static void test_a_table_opened_at_the_end_of_its_names_line_is_read(void **stat
     assert_all_right(text, 1);
 }
 
+/* A file that ends inside a statement, with no line end after it (each text is given
+ * with its exact length, no NUL after it, so valgrind would see a read past the end):
+ * refused where the "=" or the table should be, counted by hand. */
+static void test_answers_that_end_inside_a_statement_are_refused_where_it_stops(void **state)
+{
+    static const struct {
+        const char *text;
+        int col;
+    } bad[] = {{"S", 2}, {"A[1", 2}, {"k[1]", 5}, {"S ~", 3}, {"S =", 4}, {"S ~=", 5}};
+    as_answers a;
+    as_error err;
+    size_t i, n;
+    char *exact;
+
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = strlen(bad[i].text);
+        exact = malloc(n);
+        assert_non_null(exact);
+        memcpy(exact, bad[i].text, n);
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_answers_parse(&a, exact, n, "f", &err), -1);
+        assert_int_equal(err.line, 1);
+        assert_int_equal(err.col, bad[i].col);
+        free(exact);
+    }
+}
+
 /* ---- grading the F11 example ---- */
 
 static void test_right_answers_to_4_places_are_all_right(void **state)
@@ -1031,6 +1059,7 @@ int main(void)
         cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
         cmocka_unit_test(test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing),
         cmocka_unit_test(test_a_table_opened_at_the_end_of_its_names_line_is_read),
+        cmocka_unit_test(test_answers_that_end_inside_a_statement_are_refused_where_it_stops),
         cmocka_unit_test(test_right_answers_to_4_places_are_all_right),
         cmocka_unit_test(test_two_places_are_right_for_0_6698),
         cmocka_unit_test(test_a_wrong_last_digit_is_wrong),
