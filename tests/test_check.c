@@ -99,6 +99,19 @@ static void assert_grades(const char *text, double tol, int correct, size_t nwro
     done(&g, &s, &a);
 }
 
+/* The answers text, graded on F11, holds count answers and every one is right. */
+static void assert_all_right(const char *text, size_t count)
+{
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    grade_text(&g, &s, &a, "examples/f11.txt", text, -1);
+    assert_int_equal(a.count, count);
+    assert_true(g.correct);
+    done(&g, &s, &a);
+}
+
 /* ---- the precision a number was written to ---- */
 
 static void test_written_unit_is_the_last_decimal_place(void **state)
@@ -232,6 +245,124 @@ static void test_answers_errors_name_the_place(void **state)
         assert_int_equal(err.line, bad[i].line);
         assert_int_equal(err.col, bad[i].col);
         assert_int_equal(a.count, 0);
+    }
+}
+
+/* The names a head is written with, as SPEC §6 lists them: a subscript (Q₀, as `run`
+ * prints several heads) or brackets (A[1], as --ascii writes them) become the grading's
+ * "_h" name; a name whose heads disagree (Q₀K₁ᵀ) is no head's table and is kept as
+ * written, so the grading ignores it rather than guess. ℓ₁ (the online softmax's
+ * running sum) is a name, and `variant:` is read as `name:` is. */
+static void test_a_heads_subscript_or_brackets_become_its_grading_name(void **state)
+{
+    static const char text[] = "name: Ann   # the student\n"
+                               "variant: K7QM\t \n"
+                               "Q\xe2\x82\x80 = [[0, 1]]\n"                       /* Q₀ */
+                               "A[1] = [[1, 0]]\n"
+                               "Q[0]K[0]^T = [[0, 1]]\n"
+                               "S\xe2\x82\x81\xe2\x82\x82 = [[0, 1]]\n"           /* S₁₂ */
+                               "Q\xe2\x82\x80K\xe2\x82\x81\xe1\xb5\x80 = [[0, 1]]\n" /* Q₀K₁ᵀ */
+                               "\xe2\x84\x93\xe2\x82\x81 = [[2]]\n";               /* ℓ₁ */
+    static const char *const want[] = {"Q_h0", "A_h1", "QKT_h0", "S_h12",
+                                       "Q\xe2\x82\x80K\xe2\x82\x81\xe1\xb5\x80",
+                                       "\xe2\x84\x93\xe2\x82\x81"};
+    as_answers a;
+    size_t i;
+
+    (void)state;
+    parse(&a, text);
+    assert_string_equal(a.student, "Ann");
+    assert_string_equal(a.variant, "K7QM");
+    assert_int_equal(a.count, sizeof want / sizeof want[0]);
+    for (i = 0; i < a.count; i++)
+        assert_string_equal(a.item[i].name, want[i]);
+    as_answers_free(&a);
+}
+
+/* `run`'s and `decode`'s own text pasted back (SPEC §6: the tool's output is valid
+ * ANSWERS): headings "── 第0个头 ──" / "-- head 0 --", notes in parentheses, captions
+ * that end in a colon or a blank before "s₁ ≈ [...]", and "≈" / "~=" for rounded
+ * tables, are all read. Every value is the chapter's F11 number (Q, K, V, S, A, O as
+ * printed; s₀ = [0, -∞], s₁ = [1/√2, 0] by hand), so every table is right. */
+static void test_the_tools_own_output_pasted_back_grades_right(void **state)
+{
+    static const char text[] =
+        "\xe2\x94\x80\xe2\x94\x80 \xe7\xac\xac" "0\xe4\xb8\xaa\xe5\xa4\xb4 \xe2\x94\x80\xe2\x94\x80\n"
+        "-- head 0 --\n"
+        "\xef\xbc\x88\xe6\xb3\xa8\xe6\x84\x8f\xef\xbc\x9a\xe4\xb8\x80\xe4\xb8\xaa\xe5\xa4\xb4\xef\xbc\x89\n"
+        "(note: one head)\n"
+        "Q = [[0, 1], [1, 0]]\n"
+        "K ~= [[1, 0], [0, 1]]\n"
+        "V \xe2\x89\x88 [[10, 0], [0, 20]]\n"
+        "QKT = [[0, 1], [1, 0]]\n"
+        "S = [[0, -inf], [0.7071, 0]]\n"
+        "\xe7\xbc\xa9\xe6\x94\xbe\xe5\x88\x86\xe6\x95\xb0\xef\xbc\x9a" "s\xe2\x82\x81 \xe2\x89\x88 [0.7071067812, 0]\n"
+        "scaled scores s0 ~= [0, -inf]\n"
+        "A = [[1, 0], [0.6698, 0.3302]]\n"
+        "attention output of row 0: o0 = [10, 0]\n"
+        "O = [[10, 0], [6.698, 6.605]]\n";
+    as_answers a;
+
+    (void)state;
+    parse(&a, text);
+    assert_string_equal(a.item[5].name, "s\xe2\x82\x81");
+    assert_string_equal(a.item[6].name, "s0");
+    assert_string_equal(a.item[8].name, "o0");
+    as_answers_free(&a);
+    assert_all_right(text, 10);
+}
+
+/* SPEC §6: the tables the problem gives (X, the W tables, M), pasted from `run` before
+ * the answers, are the problem's own and earn no mark; E, without ids: no input, is a
+ * worksheet's eˣ table and is named as not graded. Only Q (the chapter's [[0,1],[1,0]])
+ * is graded: 1 of 7, exit 0. */
+static void test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check --lang en examples/f11.txt " DATA "given-tables-pasted.txt"), 0);
+    assert_file_contains(CLI_OUT, "score: 1/7\nQ: right\n");
+    assert_file_contains(CLI_OUT, "not graded: E (no table the chapter asks)\n");
+}
+
+/* One grammar (STYLE): a table whose "[" ends its name's line, its rows below, as an
+ * input file may write it (X = [\n [1,1], [1,-1]]), is read in ANSWERS too. It was
+ * taken for a formula and skipped, so the next row was "unexpected [" (3:3). S is the
+ * chapter's. */
+static void test_a_table_opened_at_the_end_of_its_names_line_is_read(void **state)
+{
+    static const char text[] = "S = [   # as Python prints it\n"
+                               "  [0, -inf],\n"
+                               "  [0.7071, 0]]\n";
+
+    (void)state;
+    assert_all_right(text, 1);
+}
+
+/* A file that ends inside a statement, with no line end after it (each text is given
+ * with its exact length, no NUL after it, so valgrind would see a read past the end):
+ * refused where the "=" or the table should be, counted by hand. */
+static void test_answers_that_end_inside_a_statement_are_refused_where_it_stops(void **state)
+{
+    static const struct {
+        const char *text;
+        int col;
+    } bad[] = {{"S", 2}, {"A[1", 2}, {"k[1]", 5}, {"S ~", 3}, {"S =", 4}, {"S ~=", 5}};
+    as_answers a;
+    as_error err;
+    size_t i, n;
+    char *exact;
+
+    (void)state;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n = strlen(bad[i].text);
+        exact = malloc(n);
+        assert_non_null(exact);
+        memcpy(exact, bad[i].text, n);
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_answers_parse(&a, exact, n, "f", &err), -1);
+        assert_int_equal(err.line, 1);
+        assert_int_equal(err.col, bad[i].col);
+        free(exact);
     }
 }
 
@@ -924,6 +1055,11 @@ int main(void)
         cmocka_unit_test(test_answer_names_follow_the_book),
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
+        cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
+        cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
+        cmocka_unit_test(test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing),
+        cmocka_unit_test(test_a_table_opened_at_the_end_of_its_names_line_is_read),
+        cmocka_unit_test(test_answers_that_end_inside_a_statement_are_refused_where_it_stops),
         cmocka_unit_test(test_right_answers_to_4_places_are_all_right),
         cmocka_unit_test(test_two_places_are_right_for_0_6698),
         cmocka_unit_test(test_a_wrong_last_digit_is_wrong),

@@ -45,7 +45,7 @@ static void test_run_prints_the_cut_and_the_draw(void **state)
     assert_int_equal(run("run --lang en examples/head.txt"), 0);
     assert_file_contains(CLI_OUT, "draw: u = 0.7415648788 lies in token 1's interval [0.7310585786, 1): the next token is 1");
     /* run's own text reads back as answers that check marks all right (SPEC §2) */
-    assert_int_equal(sh("build/attnstep run examples/head.txt > build/tests/head_cli_back.txt"), 0);
+    assert_int_equal(sh("${ATTNSTEP_BIN:-build/attnstep} run examples/head.txt > build/tests/head_cli_back.txt"), 0);
     assert_int_equal(run("check --lang en examples/head.txt build/tests/head_cli_back.txt"), 0);
     assert_file_contains(CLI_OUT, "probs: right");
     assert_file_contains(CLI_OUT, "all right: 8 tables");
@@ -131,7 +131,7 @@ static void test_practice_asks_the_probabilities_and_names_the_order(void **stat
 {
     (void)state;
     write_head("temperature: 0.5\ntop_p: 0.9");
-    assert_int_equal(sh("printf '0.7311\\n0.8808\\n0.1192\\n' | build/attnstep practice --lang en "
+    assert_int_equal(sh("printf '0.7311\\n0.8808\\n0.1192\\n' | ${ATTNSTEP_BIN:-build/attnstep} practice --lang en "
                         "--only probs " HEAD_FILE " > " CLI_OUT), 0);
     assert_file_contains(CLI_OUT, "the logits kept, divided by T = 0.5: [4,2,−∞]");
     assert_file_contains(CLI_OUT, "most likely comes from this: the temperature was applied after the softmax");

@@ -498,21 +498,29 @@ static void test_a_chapter_without_x_is_refused_with_its_place(void **state)
     as_chapter_free(&ch);
 }
 
-static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
+/* The chapter text (freed here) reads, and verify refuses it at line:col with msg (any
+ * message when msg is NULL). */
+static void assert_refused_at(char *text, int line, int col, const char *msg)
 {
-    char *text = planted("当前接收者：爱，q₁=[1,0]", "当前接收者：爱，q₅=[1,0]");
     as_chapter ch;
     as_verify v;
     as_error err;
 
-    (void)state;
     as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_chapter_parse(&ch, text, strlen(text), "c.txt", &err), 0);
     assert_int_equal(as_verify_chapter(&v, &ch, &err), -1);
-    assert_int_equal(err.line, 80);
-    assert_int_equal(err.col, 9);
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.col, col);
+    if (msg != NULL)
+        assert_string_equal(err.msg, msg);
     as_chapter_free(&ch);
     free(text);
+}
+
+static void test_a_row_past_the_table_is_refused_at_its_place(void **state)
+{
+    (void)state;
+    assert_refused_at(planted("当前接收者：爱，q₁=[1,0]", "当前接收者：爱，q₅=[1,0]"), 80, 9, NULL);
 }
 
 /* ---- a misprint carried downstream ---- */
@@ -1042,6 +1050,100 @@ static void test_an_alibi_bias_with_its_sign_turned_is_named_and_carried(void **
     verified_free(&w);
 }
 
+/* A chapter need not state the setting its printed tables imply (SPEC §18): Qr/Kr are
+ * only made with rope, B only with ALiBi, N1 … Y only in a block. Each chapter with its
+ * setting line taken out verifies as clean as with it, to the same hand count
+ * (tests/data/verify/F15-F12-count.md). */
+static void test_printed_qr_b_or_n1_imply_their_setting_without_its_line(void **state)
+{
+    static const struct {
+        const char *path, *line;
+        size_t count;
+    } ch[] = {{"tests/data/verify/F12-rope.zh.txt", "positions: rope\n", 87},
+              {"tests/data/verify/F12-alibi.zh.txt", "positions: alibi\n", 60},
+              {"tests/data/verify/F15-block.zh.txt", "block: pre\n", 88}};
+    verified w;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof ch / sizeof ch[0]; i++) {
+        char *text = slurp(ch[i].path);
+
+        assert_non_null(text);
+        memset(&w, 0, sizeof w);
+        verify_generated(&w, replaced(text, ch[i].line, ""));
+        free(text);
+        assert_int_equal(w.v.count, ch[i].count);
+        assert_int_equal(w.v.agree, ch[i].count);
+        verified_free(&w);
+    }
+}
+
+/* F11 with Q printed a column too wide ([2,3]; X @ Wq is [2,2]): no number of it can be
+ * compared, so verify refuses the chapter at Q's name (line 119 of the chapter), with
+ * both shapes in its words and exit status 2. */
+static void test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes(void **state)
+{
+    char *a = planted("Q = [[0,1],        K", "Q = [[0,1,0],      K");
+
+    (void)state;
+    assert_refused_at(replaced(a, "     [1,0]]             [0,1]]", "     [1,0,0]]           [0,1]]"),
+                      119, 1, "\xe2\x80\x9cQ\xe2\x80\x9d is printed as [2,3], but the table the "
+                              "chapter's X and W make is [2,2]");
+    free(a);
+}
+
+/* F11 written as a plain-text editor would: rows named with ASCII digits (q1, k0), "~="
+ * for a rounded table or row, English captions beside a block, and three names that are
+ * no table of the chapter: a word (a1b), a score of two heads at once (Q₀K₁ᵀ) and a given
+ * table with a head (X₀). The numbers are the chapter's own; counted by hand: Q 4, q1
+ * and k0 4, q1·k0 1, √2 1, QKT 4, S 4 (its −∞ too), o1 2 = 20, all agreeing, and none
+ * from the captions or the last three lines. */
+static void test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skipped(void **state)
+{
+    static const char text[] =
+        "X = [[1, 1],\n"
+        "     [1,-1]]\n"
+        "Wq = [[0.5, 0.5], [-0.5, 0.5]]\n"
+        "Wk = [[0.5, 0.5], [0.5, -0.5]]\n"
+        "Wv = [[5, 10], [5, -10]]\n"
+        "mask: causal\n"
+        "Q = [[0,1],[1,0]]\n"
+        "q1=[1,0], k0 = [1,0]\n"
+        "q1\xc2\xb7k0 = 1\xc3\x97" "1+0\xc3\x97" "0 = 1\n"
+        "\xe2\x88\x9a" "2\xe2\x89\x88" "1.414214\n"
+        "QKT = [[0,1],     rows: who receives (Query)\n"
+        "       [1,0]]     cols: who gives (Key)\n"
+        "S ~= [[0, \xe2\x88\x92\xe2\x88\x9e], [0.7071067812, 0]]\n"
+        "o1 ~= [6.6976154933, 6.6047690135]\n"
+        "a1b = [1, 2]\n"
+        "Q\xe2\x82\x80K\xe2\x82\x81\xe1\xb5\x80 = [[5, 5]]\n"
+        "X\xe2\x82\x80 = [[5, 5]]\n";
+    verified w;
+
+    (void)state;
+    memset(&w, 0, sizeof w);
+    verify_generated(&w, strdup(text));
+    assert_int_equal(w.v.count, 20);
+    assert_int_equal(w.v.agree, 20);
+    assert_int_equal(w.v.num[w.v.count - 1].at.line, 14);
+    verified_free(&w);
+}
+
+/* A chapter's table is read by the one matrix reader (STYLE: one grammar, one message):
+ * a row one number short is refused at its "[" (8:6, counted by hand) with the words an
+ * input file gets, in either language, exit status 2 and nothing on standard output. */
+static void test_a_ragged_table_in_a_chapter_is_refused_as_in_an_input(void **state)
+{
+    (void)state;
+    assert_int_equal(run("verify --lang en tests/data/verify/ragged-q.txt"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "attnstep: tests/data/verify/ragged-q.txt:8:6: error: row 1 of "
+                                  "Q has 1 number, but row 0 has 2\n");
+    assert_int_equal(run("verify tests/data/verify/ragged-q.txt"), 2);
+    assert_file_contains(CLI_ERR, "attnstep: tests/data/verify/ragged-q.txt:8:6: \xe9\x94\x99\xe8\xaf\xaf\xef\xbc\x9a");
+}
+
 static void test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input(void **state)
 {
     char *text = planted("指数之和： 1.4930686914", "指数之和： 1.4930686941");
@@ -1107,6 +1209,10 @@ int main(void)
         cmocka_unit_test(test_a_kr_with_its_pairs_taken_the_other_way_is_named_and_carried),
         cmocka_unit_test(test_the_alibi_chapter_verifies_clean_with_its_bias),
         cmocka_unit_test(test_an_alibi_bias_with_its_sign_turned_is_named_and_carried),
+        cmocka_unit_test(test_printed_qr_b_or_n1_imply_their_setting_without_its_line),
+        cmocka_unit_test(test_a_table_printed_a_column_too_wide_is_refused_with_both_shapes),
+        cmocka_unit_test(test_ascii_row_numbers_and_approx_signs_are_read_and_non_tables_skipped),
+        cmocka_unit_test(test_a_ragged_table_in_a_chapter_is_refused_as_in_an_input),
         cmocka_unit_test(test_the_command_exits_0_clean_1_with_an_erratum_2_for_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

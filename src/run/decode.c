@@ -56,7 +56,7 @@ static int check_decodable(double *mrow, const as_problem *p, as_error *err)
 
 static as_matrix *tables(size_t count)
 {
-    return calloc(count ? count : 1, sizeof(as_matrix));
+    return calloc(count, sizeof(as_matrix));
 }
 
 static void free_tables(as_matrix *m, size_t count)
@@ -72,7 +72,7 @@ static void free_tables(as_matrix *m, size_t count)
  * (SPEC §10): heads x n x n numbers. */
 static int keep_too_large(const as_problem *p, as_error *err)
 {
-    if (p->n == 0 || p->heads <= AS_MAX_CELLS / (p->n * p->n))
+    if (p->heads <= AS_MAX_CELLS / (p->n * p->n))
         return 0;
     as_error_msg(err, p->in->path, p->in->heads_pos.line, p->in->heads_pos.col,
                  AS_MSG_RUN_HEADS_CELLS, p->heads, p->n, p->n, AS_MAX_CELLS);
@@ -92,9 +92,9 @@ static int alloc_decode(as_decode *d, const as_problem *p, int keep)
     d->K = tables(p->kv_heads);
     d->KT = calloc(p->kv_heads, sizeof *d->KT);
     d->V = tables(p->kv_heads);
-    d->reads = calloc(p->n ? p->n : 1, sizeof *d->reads);
-    d->first = calloc(p->n ? p->n : 1, sizeof *d->first);
-    d->full = calloc(p->n ? p->n : 1, sizeof *d->full);
+    d->reads = calloc(p->n, sizeof *d->reads);
+    d->first = calloc(p->n, sizeof *d->first);
+    d->full = calloc(p->n, sizeof *d->full);
     if (d->K == NULL || d->KT == NULL || d->V == NULL || d->reads == NULL || d->first == NULL || d->full == NULL)
         return -1;
     bad |= as_matrix_init(&d->Q, p->n, p->heads * p->d_k) |
@@ -460,12 +460,13 @@ static void scratch_free(step_scratch *w)
 }
 
 /* The decode's tables and the scratch w of its steps, p checked first. Returns 0; or -1
- * with err set, d and w freed. */
+ * with err set, d and w freed. The model checked p: n, m, d_model, heads, d_k and d_v are
+ * each at least 1 (no table is empty), so no size asked for here is 0. */
 static int setup(as_decode *d, step_scratch *w, const as_problem *p, int keep, as_error *err)
 {
     memset(d, 0, sizeof *d);
     memset(w, 0, sizeof *w);
-    if ((w->mrow = malloc((p->m > p->n ? p->m : p->n ? p->n : 1) * sizeof *w->mrow)) == NULL) {
+    if ((w->mrow = malloc((p->m > p->n ? p->m : p->n) * sizeof *w->mrow)) == NULL) {
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_OOM);
         return -1;
     }
@@ -474,11 +475,11 @@ static int setup(as_decode *d, step_scratch *w, const as_problem *p, int keep, a
     w->ahead = keep || p->n < 2 ? 1 : AS_DECODE_AHEAD;
     w->k = malloc(w->ahead * p->Wk->cols * sizeof *w->k);
     w->v = malloc(w->ahead * p->Wv->cols * sizeof *w->v);
-    w->s = malloc((p->n ? p->n : 1) * sizeof *w->s);
-    w->a = malloc((p->n ? p->n : 1) * sizeof *w->a);
-    w->xp = malloc(w->ahead * (p->d_model ? p->d_model : 1) * sizeof *w->xp);
-    w->turn = malloc((p->d_k ? p->d_k * 3 : 1) * sizeof *w->turn); /* d_k + 3 × d_k/2 */
-    d->slopes = calloc(p->heads ? p->heads : 1, sizeof *d->slopes);
+    w->s = malloc(p->n * sizeof *w->s);
+    w->a = malloc(p->n * sizeof *w->a);
+    w->xp = malloc(w->ahead * p->d_model * sizeof *w->xp);
+    w->turn = malloc(p->d_k * 3 * sizeof *w->turn); /* d_k + 3 × d_k/2 */
+    d->slopes = calloc(p->heads, sizeof *d->slopes);
     if (d->slopes != NULL && p->positions == AS_POSITIONS_ALIBI)
         as_alibi_slopes(d->slopes, p->heads);
     if (w->k == NULL || w->v == NULL || w->s == NULL || w->a == NULL || w->xp == NULL ||
@@ -567,12 +568,12 @@ int as_decode_step(as_decode *d, const as_problem *p, size_t t, as_error *err)
 
 int as_decode_row_init(as_decode_row *r, const as_problem *p)
 {
-    const size_t n = p->n ? p->n : 1;
+    const size_t n = p->n;
 
     r->S = malloc(n * sizeof *r->S);
     r->A = malloc(n * sizeof *r->A);
     r->M = malloc(n * sizeof *r->M);
-    r->o = malloc((p->d_v ? p->d_v : 1) * sizeof *r->o);
+    r->o = malloc(p->d_v * sizeof *r->o);
     if (r->S == NULL || r->A == NULL || r->M == NULL || r->o == NULL) {
         as_decode_row_free(r);
         return -1;
@@ -624,7 +625,7 @@ long as_decode_compare(as_decode *d, const as_trace *t, const as_block_trace *b)
     long differ = 0;
 
     free(d->same);
-    d->same = calloc(d->n ? d->n : 1, sizeof *d->same);
+    d->same = calloc(d->n, sizeof *d->same);
     if (d->same == NULL)
         return -1;
     for (i = 0; i < d->n; i++) {

@@ -291,8 +291,9 @@ static char *grading_name(const char *p, size_t n)
     return out;
 }
 
-/* Nonzero when p opens brackets that hold no words ("[]", "[,0", "[1"): a table the
- * reader reports on, not a formula such as "[head₀|head₁] Wo". */
+/* Nonzero when p opens brackets that hold no words ("[]", "[,0", "[1", or "[" that ends
+ * the line, its rows below it as an input file may write them): a table the reader
+ * reads or reports on, not a formula such as "[head₀|head₁] Wo". */
 static int bracketed(const char *p, const char *end)
 {
     size_t k;
@@ -301,8 +302,8 @@ static int bracketed(const char *p, const char *end)
         return 0;
     for (p++; (k = as_lex_blank(p, end)) > 0;)
         p += k;
-    return p < end && (*p == '[' || *p == ']' || as_lex_comma(p, end) > 0 ||
-                       as_lex_number_start(p, end));
+    return p >= end || as_lex_eol(p, end) > 0 || *p == '#' || *p == '[' || *p == ']' ||
+           as_lex_comma(p, end) > 0 || as_lex_number_start(p, end);
 }
 
 /* "NAME = [[...": a new answer, opened on the reader; "NAME = formula" with no table on
