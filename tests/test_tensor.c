@@ -548,6 +548,64 @@ static void test_nan_and_inf_are_refused_at_their_cell_and_byte(void **state)
     as_input_free(&in);
 }
 
+/* A tensor of 12 MiB (read by both threads, in pieces of 256 KiB taken as they come
+ * free): every element is the double that C's own float-to-double conversion gives for
+ * its bits (exact, IEEE 754), in either byte order; the first NaN or infinity in row
+ * order is the one named, wherever the piece that holds it went. */
+static void test_a_large_float32_tensor_widens_exactly_on_both_threads(void **state)
+{
+    enum { ROWS = 2048, COLS = 1536, N = ROWS * COLS };
+    const char *dicts[2] = {"{'descr': '<f4', 'fortran_order': False, 'shape': (2048, 1536), }",
+                            "{'descr': '>f4', 'fortran_order': False, 'shape': (2048, 1536), }"};
+    unsigned char *b = malloc(128 + (size_t)N * 4);
+    uint32_t *bits = malloc((size_t)N * 4);
+    const char *path;
+    as_input in;
+    as_error err;
+    char text[256];
+    size_t i, k;
+    int big;
+
+    (void)state;
+    assert_non_null(b);
+    assert_non_null(bits);
+    for (i = 0; i < N; i++) { /* every exponent and sign, none all ones */
+        bits[i] = (uint32_t)(i * 2654435761u);
+        if ((bits[i] & 0x7f800000u) == 0x7f800000u)
+            bits[i] ^= 0x00800000u;
+    }
+    for (big = 0; big < 2; big++) {
+        npy_v1(b, dicts[big], b + 128, 0);
+        for (i = 0; i < N; i++)
+            for (k = 0; k < 4; k++)
+                b[128 + 4 * i + k] = (unsigned char)(bits[i] >> (big ? 24 - 8 * k : 8 * k));
+        path = put_file("big.npy", b, 128 + (size_t)N * 4);
+        snprintf(text, sizeof text, "X = load(\"%s\")\n", path);
+        assert_int_equal(parse_in_data(&in, &err, text), 0);
+        assert_int_equal(in.mat[AS_X].m.rows, ROWS);
+        for (i = 0; i < N; i++) {
+            float f;
+            double want;
+            memcpy(&f, &bits[i], 4);
+            want = f;
+            if (memcmp(&want, &in.mat[AS_X].m.v[i], sizeof want) != 0)
+                fail_msg("%s [%zu]: loaded %a, the float is %a", dicts[big], i, in.mat[AS_X].m.v[i], want);
+        }
+        as_input_free(&in);
+    }
+    /* little-endian again, a NaN in the last rows and an -inf before it */
+    npy_v1(b, dicts[0], b + 128, 0);
+    memcpy(b + 128, bits, (size_t)N * 4); /* this machine's order: x86 and ARM little-endian */
+    memcpy(b + 128 + (2000u * COLS + 7) * 4, "\0\0\xc0\x7f", 4);
+    path = put_file("nan.npy", b, 128 + (size_t)N * 4);
+    refused(path, NULL, "byte 12288156:", "row 2000, column 7 is NaN");
+    memcpy(b + 128 + (1500u * COLS + 2) * 4, "\0\0\x80\xff", 4);
+    path = put_file("inf.npy", b, 128 + (size_t)N * 4);
+    refused(path, NULL, "byte 9216136:", "row 1500, column 2 is -inf");
+    free(bits);
+    free(b);
+}
+
 static void test_a_wrong_name_or_slice_is_refused_with_what_there_is(void **state)
 {
     (void)state;
@@ -620,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_a_zip64_npz_loads_as_its_member_does),
         cmocka_unit_test(test_dtypes_and_shapes_not_read_are_named_with_what_is),
         cmocka_unit_test(test_nan_and_inf_are_refused_at_their_cell_and_byte),
+        cmocka_unit_test(test_a_large_float32_tensor_widens_exactly_on_both_threads),
         cmocka_unit_test(test_a_wrong_name_or_slice_is_refused_with_what_there_is),
         cmocka_unit_test(test_weights_lists_each_tensor_with_dtype_shape_and_bytes),
         cmocka_unit_test(test_a_malformed_npy_header_is_refused_where_it_stops),

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,9 +33,19 @@ static void range_error(const as_problem *p, as_tab table, double x, size_t row,
 static int check_range(const as_matrix *t, as_tab name, const as_matrix *mask,
                        const as_problem *p, as_error *err)
 {
+    const size_t cells = t->rows * t->cols;
+    uint64_t bad = 0, bits;
     size_t i;
 
-    for (i = 0; i < t->rows * t->cols; i++) {
+    /* first a pass without a branch (vectorised): a NaN or an infinity has every
+     * exponent bit set, so adding one unit to its exponent carries into the top bit */
+    for (i = 0; i < cells; i++) {
+        memcpy(&bits, &t->v[i], sizeof bits);
+        bad |= (bits & UINT64_C(0x7ff0000000000000)) + UINT64_C(0x0010000000000000);
+    }
+    if ((bad >> 63) == 0)
+        return 0; /* every cell finite: the usual case */
+    for (i = 0; i < cells; i++) {
         const double x = t->v[i];
         if (isfinite(x) || (mask != NULL && x == -INFINITY && mask->v[i] == -INFINITY))
             continue;
