@@ -52,7 +52,7 @@ static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *in
     open_file(s, input);
     parse(a, text);
     as_error_init(&err, AS_LANG_EN);
-    const as_check_opts o = {tol, 0, NULL};
+    const as_check_opts o = {tol, 0, NULL, 0};
 
     assert_int_equal(as_check_grade(g, &s->p, &s->t, a, &o, &err), 0);
 }
@@ -165,7 +165,7 @@ static void test_a_trailing_point_is_exact_and_earns_nothing_by_its_width(void *
  * "1.00": right for 0.996, wrong for 0.994 (by hand: |1 - 0.994| = 0.006 > 0.005). */
 static void test_an_exponent_keeps_the_unit_of_the_digits_written(void **state)
 {
-    const as_check_opts o = {-1, 0, NULL};
+    const as_check_opts o = {-1, 0, NULL, 0};
 
     (void)state;
     assert_int_equal(as_cell_judge(0, as_written_unit("0.00e0", 6), 0.003, &o), AS_CELL_RIGHT);
@@ -475,7 +475,7 @@ static void test_a_wrong_table_that_fits_no_mistake_has_no_diagnosis(void **stat
 
 static void test_answers_that_cannot_be_graded_are_refused(void **state)
 {
-    const as_check_opts opts = {-1, 0, NULL};
+    const as_check_opts opts = {-1, 0, NULL, 0};
     static const char *const bad[] = {"S_h1 = [[0]]", "O = [[1]]\nO_h0 = [[1]]"};
     as_session s;
     as_answers a;
@@ -568,7 +568,7 @@ static void test_check_text_names_the_cell_and_the_expected_value(void **state)
 
 static void test_one_cell_is_judged_to_its_written_place_or_the_required_digits(void **state)
 {
-    const as_check_opts plain = {-1, 0, NULL}, three = {-1, 3, NULL}, tol = {0.05, 0, NULL};
+    const as_check_opts plain = {-1, 0, NULL, 0}, three = {-1, 3, NULL, 0}, tol = {0.05, 0, NULL, 0};
 
     (void)state;
     /* 0.67 stands for 0.6697615493 (the chapter's share): within 0.005 */
@@ -807,7 +807,7 @@ static void test_require_digits_makes_two_places_too_few(void **state)
  * that is whole (F11's A[0][0] = 1, A[0][1] = 0 under the mask) may be written "1.00". */
 static void test_require_digits_judges_the_true_value_not_the_written_one(void **state)
 {
-    const as_check_opts four = {-1, 4, NULL};
+    const as_check_opts four = {-1, 4, NULL, 0};
     as_session s;
     as_answers a;
     as_grade g;

@@ -54,7 +54,7 @@ static void assert_student(const as_session *s, const gstudent *st)
     as_answers a;
     as_grade g;
     as_error err;
-    const as_check_opts o = {-1, 0, NULL};
+    const as_check_opts o = {-1, 0, NULL, 0};
     char path[256], fits[128], *text;
     double score;
     int n, i;

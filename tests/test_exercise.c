@@ -444,7 +444,7 @@ static void key_checks_as_right(unsigned long seed, int level)
     fclose(mem);
     as_error_init(&err, AS_LANG_EN);
     assert_int_equal(as_answers_parse(&a, key, klen, "key", &err), 0);
-    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &(as_check_opts){-1, 0, NULL}, &err), 0);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &(as_check_opts){-1, 0, NULL, 0}, &err), 0);
     assert_true(g.correct);
     assert_int_equal(g.count, 7);
     as_grade_free(&g);

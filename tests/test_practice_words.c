@@ -65,7 +65,7 @@ static char *script(const as_session *s, as_chain_cache *cache, size_t v, const 
     char *buf = NULL;
     size_t len = 0, k, n;
     FILE *f = open_memstream(&buf, &len);
-    const as_check_opts judge = {-1, 0, NULL};
+    const as_check_opts judge = {-1, 0, NULL, 0};
     as_practice_cell *cells;
 
     assert_non_null(f);

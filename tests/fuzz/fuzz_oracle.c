@@ -183,7 +183,7 @@ static void compare(const as_grade *g, const omark *m, const ostudent *s, const 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     bytes b = {data, size, 0};
-    const as_check_opts o = {-1, 0, NULL};
+    const as_check_opts o = {-1, 0, NULL, 0};
     oprob p;
     ostudent s;
     omark m;
