@@ -95,7 +95,7 @@ static void walk_block_weights(walk *w, const as_problem *p)
     size_t i;
 
     for (i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (!(p->norm == AS_NORM_RMS && name[i][4] == 'b')) /* RMSNorm has no β */
+        if (!(p->norm == AS_NORM_RMS && i < 6 && i % 2 == 1)) /* RMSNorm has no β */
             show(w, (as_table_view){AS_T_W, name[i], 0, 0, m[i], {0}, NULL, NULL});
 }
 
