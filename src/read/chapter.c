@@ -613,7 +613,7 @@ static int setting_line(as_reader *r)
     for (i = 0; i < sizeof chapter_settings / sizeof chapter_settings[0]; i++) {
         k = strlen(chapter_settings[i]);
         if ((size_t)(e - p) > k && memcmp(p, chapter_settings[i], k) == 0 &&
-            *(q = blanks(p + k, e)) == ':')
+            (q = blanks(p + k, e)) < e && *q == ':') /* the text may end after the blanks */
             break;
     }
     if (i == sizeof chapter_settings / sizeof chapter_settings[0])
