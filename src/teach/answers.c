@@ -84,6 +84,9 @@ static size_t key_len(const char *p, const char *end)
  * "（交叉注意力：…）", "(cross-attention: …)". */
 static int at_note(const char *p, const char *end)
 {
+    if ((end - p >= 9 && memcmp(p, "\xE6\xA0\x87\xE9\xA2\x98\xEF\xBC\x9A", 9) == 0) ||
+        (end - p >= 7 && memcmp(p, "title: ", 7) == 0))
+        return 1; /* run's "标题：…" / "title: …": the input's own words, never a table */
     return (end - p >= 3 && (memcmp(p, "\xE2\x94\x80", 3) == 0 || /* ─ */
                              memcmp(p, "\xEF\xBC\x88", 3) == 0 || /* （ */
                              memcmp(p, "-- ", 3) == 0)) ||
@@ -357,14 +360,16 @@ static int answer(as_reader *r, size_t n, as_pos at)
 static int statement(as_reader *r, int first)
 {
     as_cursor *c = &r->c;
-    const size_t caption = first ? caption_len(c->p, c->end) : 0;
-    const size_t key = first && caption == 0 ? key_len(c->p, c->end) : 0;
+    const int note = first && at_note(c->p, c->end); /* before a caption: a title may
+                                                       * hold "… D = [[" in its words */
+    const size_t caption = first && !note ? caption_len(c->p, c->end) : 0;
+    const size_t key = first && !note && caption == 0 ? key_len(c->p, c->end) : 0;
 
     if (caption > 0)
         c->p += caption; /* the caption is the tool's words: the answer follows */
     if (key > 0)
         return setting(r, key);
-    if (first && at_note(c->p, c->end)) {
+    if (note) {
         as_cursor_skip_line(c);
         return 0;
     }
