@@ -135,8 +135,6 @@ static void test_input_errors_name_their_place_in_the_users_language(void **stat
     refused("grad " BAD "target-shape.txt --lang en",
             "target-shape.txt:6:1: error: target is [1,2], but the output O is [2,2]");
     refused("grad " BAD "both.txt --lang en", "both.txt:6:1: error: dO and loss (line 5)");
-    refused("grad " BAD "rope.txt --lang en",
-            "rope.txt:5:1: error: grad does not yet take the gradient through positions: rope");
 }
 
 /* A row that can read nothing is the error run gives, word for word. */

@@ -68,6 +68,25 @@ void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
     }
 }
 
+void as_rope_backward(double *dx, const double *dy, size_t n, size_t d, const double *cs,
+                      const double *sn, as_rope_pairing pairing)
+{
+    const size_t pairs = d / 2;
+    size_t r, i, a, b;
+
+    for (r = 0; r < n; r++) {
+        const double *row = dy + r * d;
+        double *o = dx + r * d;
+        for (i = 0; i < pairs; i++) {
+            /* the turn is orthogonal: its backward is its transpose, the turn by −angle */
+            const double c = cs[r * pairs + i], s = sn[r * pairs + i];
+            as_rope_pair(&a, &b, i, d, pairing);
+            o[a] = row[a] * c + row[b] * s;
+            o[b] = row[b] * c - row[a] * s;
+        }
+    }
+}
+
 /* The slopes of a power of two h: start^1, start^2, ... with start = 2^(−8/h). */
 static void power_of_two_slopes(double *slopes, size_t h, size_t step, size_t count)
 {
