@@ -71,6 +71,13 @@ static void test_a_gpt2_block_with_sinusoidal_positions_agrees_with_torch(void *
     agree("gpt2_sinusoidal", 25);
 }
 
+/* examples/grad-llama.txt, the LLaMA block the guide runs, as it is. */
+static void test_the_llama_example_agrees_with_torch(void **state)
+{
+    (void)state;
+    assert_true(case_agree_with_torch(DIR "llama_example.cases", "llama_example", 1) >= 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -80,6 +87,7 @@ int main(void)
         cmocka_unit_test(test_rope_with_several_and_shared_heads_agrees_with_torch),
         cmocka_unit_test(test_the_llama_block_agrees_with_torch),
         cmocka_unit_test(test_a_gpt2_block_with_sinusoidal_positions_agrees_with_torch),
+        cmocka_unit_test(test_the_llama_example_agrees_with_torch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -314,6 +314,44 @@ def blocks(name, **kw):
             write_case(f, c, k)
 
 
+def llama_example():
+    """examples/grad-llama.txt itself (its text the case's input), its numbers typed here
+    again: every gradient of that LLaMA block, loss: sum."""
+    T = lambda rows: torch.tensor(rows, dtype=D)
+    mats = dict(
+        X=T([[1, 0, 0, 1], [0, 1, 1, 0], [2, 0, 1, 1]]),
+        Wq=T([[1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 0, -1], [0, 1, 1, 0]]),
+        Wk=T([[1, 0], [0, 1], [0, 1], [1, 0]]),
+        Wv=T([[0.5, 0], [0, 0.5], [0.5, 0], [0, -0.5]]),
+        Wo=torch.eye(4, dtype=D), ln1_g=torch.ones(4, dtype=D), ln2_g=torch.ones(4, dtype=D),
+        Wgate=T([[1, 0, 1], [0, 1, -1], [-1, 0, 0], [0, -1, 1]]),
+        Wup=T([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, -1, 0]]),
+        Wdown=T([[0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, 0.5, 0.5]]))
+    c = dict(name="llama_example", block="pre", norm="rms", ffn="swiglu", positions="rope",
+             rope="half", heads=2, kv_heads=1, loss="sum")
+    L = {nm: v.clone().requires_grad_(True) for nm, v in mats.items()}
+    keep = {}
+    Lv = block(c, L, keep).sum()
+    Lv.backward()
+    path = os.path.join(HERE, "..", "..", "..", "..", "examples", "grad-llama.txt")
+    with open(path) as src:
+        lines = src.read().rstrip("\n").split("\n")
+    with open(os.path.join(HERE, "llama_example.cases"), "w") as f:
+        f.write(f"case 0 {len(lines)}\n" + "\n".join(lines) + "\n")
+        tables = [("loss", torch.tensor([[float(Lv)]], dtype=D))]
+        tables += [("d" + nm, keep[nm].grad) for nm in ("Y", "H2", "D", "F", "G", "Z", "U", "N2",
+                                                         "H1", "O", "N1")]
+        tables += [(f"head{h}.d{nm}", keep[f"head{h}.{nm}"].grad)
+                   for h in range(2) for nm in ("QKT", "Qr", "Kr", "Q", "K", "V")]
+        tables += [("d" + nm, leaf.grad if leaf.grad.dim() == 2 else leaf.grad[None])
+                   for nm, leaf in L.items()]
+        for name, t in tables:
+            f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
+            for r in t.tolist():
+                f.write(" ".join(repr(float(x)) for x in r) + "\n")
+        f.write("end\n")
+
+
 def main():
     lone("rope_half", "rope", rope="half")
     lone("rope_interleaved", "rope", rope="interleaved")
@@ -321,6 +359,7 @@ def main():
     heads_gqa()
     blocks("llama", positions="rope", rope="half", norm="rms", ffn="swiglu")
     blocks("gpt2_sinusoidal", positions="sinusoidal", norm="layer", ffn="gelu_tanh")
+    llama_example()
 
 
 if __name__ == "__main__":
