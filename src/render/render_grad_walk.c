@@ -211,11 +211,8 @@ static void step_scale(walk *w, const as_grad_head *gh, size_t i)
 static void named_whole(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
 {
     const as_view row = row_of(m, i);
-    as_text res = {0};
-    const int rounded = as_expand_vector(&res, &row, &w->st);
 
-    as_expand_sub(t, name, i, &w->st);
-    equals(w, t, rounded, &res);
+    as_expand_named_row(t, name, i, &row, &w->st);
 }
 
 /* positions: rope: row r of the turned gradient dr turned back into row r of d, pair by

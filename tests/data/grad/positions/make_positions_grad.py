@@ -30,23 +30,22 @@ tests/data/grad/block/*.cases).
 """
 import math
 import os
+import sys
 import torch
 import torch.nn.functional as Fn
 
-torch.manual_seed(20261203 + 12)
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ left in tests/data
+sys.path.insert(0, os.path.join(HERE, "..", "block"))
+from make_block_grad import write_input, write_table  # noqa: E402 (the same case files)
+
+torch.manual_seed(20261203 + 12)
 D = torch.float64
 CASES = 30
 
 
 def rnd(*shape, scale=0.5, centre=0.0):
     return (centre + torch.randn(*shape, dtype=D) * scale).round(decimals=4)
-
-
-def mat(name, t):
-    t = t if t.dim() == 2 else t[None]
-    rows = ",\n     ".join("[" + ", ".join(repr(float(x)) for x in r) + "]" for r in t.tolist())
-    return f"{name} = [{rows}]\n"
 
 
 # ---- positions, as the papers write them ----
@@ -234,19 +233,10 @@ def write_case(f, c, k):
         text += [f"block: {c['block']}", f"norm: {c['norm']}", f"ffn: {c['ffn']}"]
     if loss != "dO":
         text.append(f"loss: {loss}")
-    body = "".join(mat(nm, v) for nm, v in mats.items())
-    if loss == "mse":
-        body += mat("target", target)
-    if loss == "dO":
-        body += mat("dO", dO)
-    lines = text + body.rstrip("\n").split("\n")
-    f.write(f"case {k} {len(lines)}\n" + "\n".join(lines) + "\n")
+    write_input(f, k, text, mats, loss, target if loss == "mse" else dO if loss == "dO" else None)
 
     def table(name, t):
-        t = t if t.dim() == 2 else t[None]
-        f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
-        for r in t.tolist():
-            f.write(" ".join(repr(float(x)) for x in r) + "\n")
+        write_table(f, name, t)
 
     if loss != "dO":
         table("loss", torch.tensor([[float(Lv)]], dtype=D))
@@ -346,9 +336,7 @@ def llama_example():
         tables += [("d" + nm, leaf.grad if leaf.grad.dim() == 2 else leaf.grad[None])
                    for nm, leaf in L.items()]
         for name, t in tables:
-            f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
-            for r in t.tolist():
-                f.write(" ".join(repr(float(x)) for x in r) + "\n")
+            write_table(f, name, t)
         f.write("end\n")
 
 
