@@ -430,6 +430,8 @@ static void assert_rows_backward_is_the_full_one(const char *text, size_t len)
             assert_same_bits(&a->rowdot, &b->rowdot, "rowdot of a head");
             assert_same_bits(&a->dQ, &b->dQ, "dQ of a head");
             assert_same_bits(&a->dK, &b->dK, "dK of a head");
+            assert_same_bits(&a->dQr, &b->dQr, "dQr of a head (rope)");
+            assert_same_bits(&a->dKr, &b->dKr, "dKr of a head (rope)");
             assert_int_equal(b->dA.rows + b->dS.rows + b->dQKT.rows, 0);
             assert_true(a->dS.rows == sf.p.n); /* the full run keeps them */
             assert_rows_are_the_tables(&gr, &sr, hd, a);
@@ -443,8 +445,8 @@ static void assert_rows_backward_is_the_full_one(const char *text, size_t len)
 
 /* Every torch case, and generated inputs of 1 to 99 tokens (more than one block of
  * GRAD_BLOCK_ROWS rows: the sums of dV and dK go on from block to block; several heads,
- * shared K/V heads, windows, custom masks, biases, Wo, ALiBi; the positions grad refuses
- * are refused alike). */
+ * shared K/V heads, windows, custom masks, biases, Wo, and every kind of positions:
+ * sinusoidal, RoPE with both pairings, ALiBi). */
 static void test_the_backward_pass_row_by_row_gives_the_full_ones_bits(void **state)
 {
     static const char *const cases[] = {"f11_sum", "self_heads_wo_mse", "cross_two_heads_dO",

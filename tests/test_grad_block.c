@@ -19,6 +19,7 @@
 #include "attnstep/session.h"
 #include "test_util.h"
 #include "grad_expected.h"
+#include "grad_cases.h"
 
 #define DIR "tests/data/grad/block/"
 
@@ -71,116 +72,13 @@ static void test_activation_backward_at_hand_points(void **state)
 
 /* ---- the stored cases ---- */
 
-/* The gradient table make_block_grad.py names name, or NULL. */
-static const as_matrix *table(const as_grad *g, const char *name, as_matrix *loss)
-{
-    const struct { const char *n; const as_matrix *m; } all[] = {
-        {"dY", &g->dY}, {"dH2", &g->dH2}, {"dR2", &g->dR2}, {"dD", &g->dD}, {"dF", &g->dF},
-        {"dG", &g->dG}, {"dZ", &g->dZ}, {"dU", &g->dU}, {"dN2", &g->dN2}, {"dH1", &g->dH1},
-        {"dR1", &g->dR1}, {"dO", &g->dO}, {"dN1", &g->dN1}, {"dX", &g->dX},
-        {"dXkv", &g->dXkv},
-        {"dWq", &g->dWq}, {"dWk", &g->dWk}, {"dWv", &g->dWv}, {"dWo", &g->dWo},
-        {"dbq", &g->dbq}, {"dbk", &g->dbk}, {"dbv", &g->dbv}, {"dbo", &g->dbo},
-        {"dWup", &g->dWup}, {"dbup", &g->dbup}, {"dWdown", &g->dWdown},
-        {"dbdown", &g->dbdown}, {"dWgate", &g->dWgate},
-        {"dln1_g", &g->dln_g[0]}, {"dln2_g", &g->dln_g[1]}, {"dlnf_g", &g->dln_g[2]},
-        {"dln1_b", &g->dln_b[0]}, {"dln2_b", &g->dln_b[1]}, {"dlnf_b", &g->dln_b[2]}};
-    size_t i;
-
-    if (strcmp(name, "loss") == 0) {
-        *loss = (as_matrix){1, 1, (double *)&g->loss};
-        return loss;
-    }
-    for (i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (strcmp(all[i].n, name) == 0)
-            return all[i].m->v != NULL ? all[i].m : NULL;
-    return NULL;
-}
-
-/* The backward pass of text[0..len) on its session (rows: its rows trace), or fail(). */
-static void grad_of(as_session *s, as_grad *g, const char *text, size_t len, int rows,
-                    const char *what)
-{
-    as_session_opts o;
-    as_error err;
-
-    memset(&o, 0, sizeof o);
-    memset(g, 0, sizeof *g);
-    o.rows = rows;
-    as_error_clear(&err);
-    if (as_session_open_text(s, text, len, what, &o, &err) != 0 ||
-        as_grad_loss(g, &s->p, &s->t, AS_LANG_EN, &err) != 0 ||
-        as_grad_run(g, &s->p, &s->t, &err) != 0) {
-        as_error_print(&err, stderr);
-        fail();
-    }
-}
-
-/* Reads the input of one case ("case K LINES" then LINES lines) into text; 0 at the end. */
-static int read_case(FILE *f, char *text, size_t size, size_t *len)
-{
-    unsigned k, lines, i;
-
-    if (fscanf(f, " case %u %u\n", &k, &lines) != 2)
-        return 0;
-    *len = 0;
-    for (i = 0; i < lines; i++) {
-        assert_non_null(fgets(text + *len, (int)(size - *len), f));
-        *len += strlen(text + *len);
-    }
-    return 1;
-}
-
-/* table() as grad_expected.h reads it. */
-static const as_matrix *grad_table(const void *g, const char *name, as_matrix *loss)
-{
-    return table(g, name, loss);
-}
-
-/* The tables a gradient of the block has in both runs, the same bits. */
-static void assert_same_bits(const as_grad *a, const as_grad *b)
-{
-    const char *const names[] = {"dY", "dH2", "dD", "dF", "dG", "dU", "dN2", "dH1", "dO",
-                                 "dN1", "dX", "dWq", "dWk", "dWv", "dWup", "dWdown", "dWgate",
-                                 "dln1_g", "dln2_g"};
-    as_matrix l1, l2;
-    size_t i;
-
-    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const as_matrix *x = table(a, names[i], &l1), *y = table(b, names[i], &l2);
-        assert_true((x == NULL) == (y == NULL));
-        if (x != NULL && x->rows * x->cols > 0)
-            assert_memory_equal(x->v, y->v, x->rows * x->cols * sizeof *x->v);
-    }
-}
-
-/* Each case of one configuration, full run against torch and the rows run against the
- * full run bit for bit; returns the tables compared. */
+/* Each case of one configuration (grad_cases.h); returns the tables compared. */
 static size_t agree_with_torch(const char *config)
 {
-    static char text[1 << 16];
     char path[256];
-    size_t len, tables = 0, cases = 0;
-    FILE *f;
 
     snprintf(path, sizeof path, DIR "%s.cases", config);
-    assert_non_null(f = fopen(path, "r"));
-    while (read_case(f, text, sizeof text, &len)) {
-        as_session s, r;
-        as_grad g, gr;
-        grad_of(&s, &g, text, len, 0, config);
-        tables += grad_compare_tables(f, grad_table, &g, config, (unsigned)cases);
-        grad_of(&r, &gr, text, len, 1, config);
-        assert_same_bits(&g, &gr);
-        as_grad_free(&gr);
-        as_session_free(&r);
-        as_grad_free(&g);
-        as_session_free(&s);
-        cases++;
-    }
-    fclose(f);
-    assert_int_equal(cases, 30);
-    return tables;
+    return case_agree_with_torch(path, config, 30);
 }
 
 /* Every configuration: the block's kinds against each other. */

@@ -14,6 +14,8 @@
 
 #define EX "examples/grad-f11.txt"
 #define BAD "tests/data/grad/bad/"
+#define ROPE "tests/data/grad/rope-f11.txt"
+#define SINUSOIDAL "tests/data/grad/sinusoidal-f11.txt"
 
 static void test_f11_gradients_in_chinese_match_the_hand_calculation(void **state)
 {
@@ -135,8 +137,53 @@ static void test_input_errors_name_their_place_in_the_users_language(void **stat
     refused("grad " BAD "target-shape.txt --lang en",
             "target-shape.txt:6:1: error: target is [1,2], but the output O is [2,2]");
     refused("grad " BAD "both.txt --lang en", "both.txt:6:1: error: dO and loss (line 5)");
-    refused("grad " BAD "rope.txt --lang en",
-            "rope.txt:5:1: error: grad does not yet take the gradient through positions: rope");
+}
+
+/* positions: rope (the F11 example turned, examples/rope.txt with loss: sum): the text says
+ * where the turn is taken backwards, in each language; the walk-through turns row 1's
+ * dqr back by position 1's angle (1 rad); JSON carries each head's dQr and dKr, and
+ * --only dQr picks them with dQ. The numbers are test_grad_positions.c's to check. */
+static void test_rope_says_where_the_turn_is_taken_backwards(void **state)
+{
+    (void)state;
+    assert_int_equal(run("grad " ROPE), 0);
+    assert_file_contains(OUT, "dQr = d(QKᵀ)·Kr");
+    assert_file_contains(OUT, "dQ = Rᵀ·dQr");
+    assert_file_contains(OUT, "RoPE反向：把dQr按位置反向旋转");
+    assert_file_contains(OUT, "dKr = d(QKᵀ)ᵀ·Qr");
+    assert_int_equal(run("grad " ROPE " --lang en"), 0);
+    assert_file_contains(OUT, "RoPE backwards: dKr turned back by position");
+    assert_int_equal(run("grad " ROPE " --row 1"), 0);
+    assert_file_contains(OUT, "第五步：流向dQr。");
+    assert_file_contains(OUT, "把dqr₁按位置1反向旋转");
+    assert_file_contains(OUT, "第0对（第0、1格），角度1：");
+    assert_int_equal(run("grad " ROPE " --format json --only dQr"), 0);
+    assert_file_contains(OUT, "\"dQr\": [[0,0],");
+    assert_file_contains(OUT, "\"dQ\": [[0,0],");
+    assert_file_lacks(OUT, "\"dKr\"");
+    assert_int_equal(run("grad " ROPE " --format json"), 0);
+    assert_file_contains(OUT, "\"dKr\": [[");
+}
+
+/* positions: sinusoidal: the W gradients read X + PE, and dX is said to pass PE by. */
+static void test_sinusoidal_says_pe_is_a_constant(void **state)
+{
+    (void)state;
+    assert_int_equal(run("grad " SINUSOIDAL), 0);
+    assert_file_contains(OUT, "dWq = (X+PE)ᵀ·dQ");
+    assert_file_contains(OUT, "正弦位置编码PE是常数：投影读的是X + PE，对它的梯度原样就是对X的梯度");
+    assert_int_equal(run("grad " SINUSOIDAL " --row 1 --lang en --ascii"), 0);
+    assert_file_contains(OUT, "dWq = (X+PE)^T*dQ");
+}
+
+/* The LLaMA example runs through grad (its numbers: test_grad_positions.c). */
+static void test_the_llama_example_runs_backwards(void **state)
+{
+    (void)state;
+    assert_int_equal(run("grad examples/grad-llama.txt --lang en"), 0);
+    assert_file_contains(OUT, "dQ₁ = Rᵀ·dQr₁");
+    assert_file_contains(OUT, "dK = [dK₀+dK₁]");
+    assert_file_contains(OUT, "dX = dH1 + norm1ᵀ(dN1)");
 }
 
 /* A row that can read nothing is the error run gives, word for word. */
@@ -185,6 +232,9 @@ int main(void)
         cmocka_unit_test(test_layout_torch_says_the_gradients_are_in_book_layout),
         cmocka_unit_test(test_ascii_english_output_is_pure_ascii),
         cmocka_unit_test(test_input_errors_name_their_place_in_the_users_language),
+        cmocka_unit_test(test_rope_says_where_the_turn_is_taken_backwards),
+        cmocka_unit_test(test_sinusoidal_says_pe_is_a_constant),
+        cmocka_unit_test(test_the_llama_example_runs_backwards),
         cmocka_unit_test(test_a_fully_masked_row_is_the_error_of_run),
         cmocka_unit_test(test_usage_errors_of_grad),
     };

@@ -126,6 +126,33 @@ static void test_rope_position_zero_changes_nothing(void **state)
         assert_close(o[i], x[i], 0);
 }
 
+/* RoPE's backward pass: the turn of F11's q1 by 1 radian, (a, b) → (a cos − b sin,
+ * a sin + b cos), has the Jacobian [[cos, −sin], [sin, cos]]; its transpose sends the
+ * gradient [1, 0] of the turned pair to [cos 1, −sin 1] (the chain rule by hand:
+ * ∂L/∂a = 1·cos, ∂L/∂b = 1·(−sin)). The half pairing pairs (0,2) and (1,3): dy = e₁
+ * (column 1) goes back to [0, cos 0.01, 0, −sin 0.01]. */
+static void test_rope_backward_is_the_transposed_turn(void **state)
+{
+    const double dy[2] = {1, 0}, e1[4] = {0, 1, 0, 0};
+    double angle[2], cs[2], sn[2], dx[4];
+
+    (void)state;
+    as_rope_angles(angle, cs, sn, 1, 2, 10000, 1);
+    as_rope_backward(dx, dy, 1, 2, cs, sn, AS_ROPE_HALF);
+    assert_close(dx[0], cos(1.0), 1e-16);
+    assert_close(dx[1], -sin(1.0), 1e-16);
+    as_rope_angles(angle, cs, sn, 1, 4, 10000, 1);
+    as_rope_backward(dx, e1, 1, 4, cs, sn, AS_ROPE_HALF);
+    assert_close(dx[0], 0, 0);
+    assert_close(dx[1], cos(0.01), 1e-16);
+    assert_close(dx[2], 0, 0);
+    assert_close(dx[3], -sin(0.01), 1e-16);
+    /* interleaved pairs (2,3): e₃ goes back to [0, 0, sin 0.01, cos 0.01] */
+    as_rope_backward(dx, (const double[4]){0, 0, 0, 1}, 1, 4, cs, sn, AS_ROPE_INTERLEAVED);
+    assert_close(dx[2], sin(0.01), 1e-16);
+    assert_close(dx[3], cos(0.01), 1e-16);
+}
+
 /* q at position p and k at position p - 3: their dot product after the rotation depends
  * only on the distance 3 (a rotation by pθ and one by (p−3)θ leave an angle of 3θ). */
 static void test_rope_dot_product_depends_only_on_the_distance(void **state)
@@ -413,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_rope_interleaved_pairs_neighbours),
         cmocka_unit_test(test_rope_position_zero_changes_nothing),
         cmocka_unit_test(test_rope_dot_product_depends_only_on_the_distance),
+        cmocka_unit_test(test_rope_backward_is_the_transposed_turn),
         cmocka_unit_test(test_alibi_slopes_of_eight_heads_are_halvings),
         cmocka_unit_test(test_alibi_slopes_of_three_heads_follow_the_paper),
         cmocka_unit_test(test_alibi_slopes_of_six_heads_follow_the_paper),

@@ -93,6 +93,11 @@ int as_expand_vector(as_text *t, const as_view *v, const as_expand_style *st);
  * (decode's rows, which check grades). */
 int as_expand_vector_whole(as_text *t, const as_view *v, const as_expand_style *st);
 
+/* Appends "name₁ ≈ [0.5, 1]" (or "= [0,1]" when no shown value was rounded): name with
+ * the subscript i, then the vector of row, as a walk-through names a row it made. */
+void as_expand_named_row(as_text *t, const char *name, size_t i, const as_view *row,
+                         const as_expand_style *st);
+
 /* Appends "[a,b]" of count strings joined by ",", elided like every list. */
 void as_expand_words(as_text *t, const char *const *word, const size_t *idx, size_t count,
                      const as_expand_style *st);

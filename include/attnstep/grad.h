@@ -28,8 +28,10 @@ typedef struct as_grad_head {
     as_matrix rowdot;  /* [n,1]  Σ_j dA⊙A of each row */
     as_matrix dS;      /* [n,m]  A ⊙ (dA - rowdot): 0 in masked cells */
     as_matrix dQKT;    /* [n,m]  dS·scale */
-    as_matrix dQ;      /* [n,d_k] d(QKᵀ)·K */
-    as_matrix dK;      /* [m,d_k] d(QKᵀ)ᵀ·Q */
+    as_matrix dQr;     /* positions: rope: [n,d_k] d(QKᵀ)·Kr, the turned Qr's; else empty */
+    as_matrix dKr;     /* positions: rope: [m,d_k] d(QKᵀ)ᵀ·Qr, the turned Kr's; else empty */
+    as_matrix dQ;      /* [n,d_k] d(QKᵀ)·K; with rope dQr turned back (Rᵀ·dQr, positions.h) */
+    as_matrix dK;      /* [m,d_k] d(QKᵀ)ᵀ·Q; with rope dKr turned back */
 } as_grad_head;
 
 /* Every gradient of one run, in book layout ([in, out] for W tables, also when the

@@ -509,8 +509,6 @@ typedef enum as_msg {
     AS_MSG_GRAD_HINT_DO_SHAPE,
     AS_MSG_GRAD_HINT_TARGET_SHAPE,
     AS_MSG_GRAD_NO_MEMORY,
-    AS_MSG_GRAD_POSITIONS,      /* %s rope or sinusoidal */
-    AS_MSG_GRAD_HINT_POSITIONS,
     AS_MSG_GRAD_BLOCK,          /* grad refuses block: (its backward steps are not taken yet) */
     AS_MSG_GRAD_HINT_BLOCK,
     AS_MSG_GRAD_INTRO,          /* the first line of grad's tables */
@@ -530,6 +528,8 @@ typedef enum as_msg {
     AS_MSG_GRAD_MASKED_ZERO,    /* caption of dS: masked cells get 0 */
     AS_MSG_GRAD_HEAD_SLICE,     /* %s "dC", %zu %zu first and last column */
     AS_MSG_GRAD_COLSUM,         /* %s the table: "dQ的列和" */
+    AS_MSG_GRAD_ROPE,           /* %s "dQr₀", %s "dQ₀": RoPE's turn backwards, caption */
+    AS_MSG_GRAD_PE,             /* %s "X" (or "N1", "Xkv") twice: PE is a constant */
     AS_MSG_GW_TITLE,            /* %s token, %zu row */
     AS_MSG_GW_GIVEN,            /* %s "a₁=[…]", %s "dO₁=[1,1]" */
     AS_MSG_GW_STEP1,            /* heading: dA */
@@ -544,11 +544,18 @@ typedef enum as_msg {
     AS_MSG_GW_STEP4,            /* heading: the scaling, %s "/√2" or "×0.5" */
     AS_MSG_GW_SCALED,           /* %s "d(QKᵀ)₁ = [...] ≈ [...]" */
     AS_MSG_GW_STEP5,            /* heading: into dQ */
+    AS_MSG_GW_STEP5_ROPE,       /* heading: into dQr (rope) */
     AS_MSG_GW_DQ_CELL,          /* %zu column, %s the written-out sum */
+    AS_MSG_GW_DQR_CELL,         /* the same for dqr (rope) */
+    AS_MSG_GW_DQR_ROW,          /* %s token, %s "dqr₁ ≈ [...]" */
+    AS_MSG_GW_TURN_BACK,        /* %s "dqr₁", %zu position, %s "dq₁": heading of the turn back */
+    AS_MSG_GW_TURN_PAIR,        /* %zu pair, %zu %zu its cells, %s angle, %s the pair turned back */
     AS_MSG_GW_DQ_ROW,           /* %s "dq₁ ≈ [...]" */
     AS_MSG_GW_STEP6,            /* heading: into dK */
+    AS_MSG_GW_STEP6_ROPE,       /* heading: into dKr (rope), then each turned back */
     AS_MSG_GW_DK_ROW,           /* %s token, %s "dk₀ = [...] ≈ [...]" */
     AS_MSG_GW_NEXT,             /* closing: what follows dQ and dK */
+    AS_MSG_GW_NEXT_PE,          /* the same with sinusoidal positions: X + PE */
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     AS_MSG_HEAD_TITLE_GQA, /* %zu head, %zu its K/V group, %zu heads in a group */
     AS_MSG_TR_HEAD_GQA,    /* %zu head, %zu %zu q columns, %zu group, %zu %zu k, %zu %zu v */

@@ -35,6 +35,13 @@ void as_rope_angles(double *angle, double *cs, double *sn, size_t rows, size_t d
 void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
              const double *sn, as_rope_pairing pairing);
 
+/* dx[n, d] = Rᵀ·dy[n, d] for each row: as_rope()'s backward pass, from the gradient dy
+ * of the turned rows to that of the rows before the turn. A turn is orthogonal, so its
+ * transpose turns each pair back by the same angle:
+ * (a, b) → (a·cos + b·sin, b·cos − a·sin). dx and dy may not overlap. */
+void as_rope_backward(double *dx, const double *dy, size_t n, size_t d, const double *cs,
+                      const double *sn, as_rope_pairing pairing);
+
 /* slopes[heads]: ALiBi's slope of each head, as the paper computes them: for a power of
  * two H, the geometric sequence 2^(−8/H), 2^(−16/H), …; otherwise the slopes of the
  * nearest smaller power of two c, then every other slope of 2c. */

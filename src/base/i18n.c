@@ -1091,20 +1091,12 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                          "with block:, target holds the wanted value of each cell of the "
                                          "block's output Y: give target = [[...]] with Y's shape"},
     [AS_MSG_GRAD_NO_MEMORY] = {"内存不足", "out of memory"},
-    [AS_MSG_GRAD_POSITIONS] = {"grad还不能对positions: %s求梯度",
-                               "grad does not yet take the gradient through positions: %s"},
     [AS_MSG_GRAD_BLOCK] = {"grad还不能对整个块（block:）求梯度：归一化、前馈网络和残差的反向步骤还没有",
                            "grad does not yet take the gradient through a whole block (block:): "
                            "the backward steps of the norms, the FFN and the residual are not there yet"},
     [AS_MSG_GRAD_HINT_BLOCK] = {"去掉block:这一行，grad就对注意力层本身求梯度；整个块的前向计算用run和trace查看",
                                 "leave the block: line out for the attention layer's own gradient; "
                                 "run and trace show the whole block's forward pass"},
-    [AS_MSG_GRAD_HINT_POSITIONS] = {"位置编码改变了投影前后的数，反向还要多一步；先去掉positions这一行，"
-                                    "或用positions: alibi（只给分数加常数，梯度不变）",
-                                    "these positions change the numbers around the projections, "
-                                    "which needs one more backward step; leave the positions "
-                                    "line out, or use positions: alibi (a constant added to the "
-                                    "scores, which the gradient passes through)"},
     [AS_MSG_GRAD_INTRO] = {"反向传播：误差从输出出发，沿“O→A与V→Q与K→各张W”的计算依赖逐表传回。",
                            "The backward pass: the error starts at the output and flows back "
                            "along O -> A and V -> Q and K -> the W tables, table by table."},
@@ -1148,6 +1140,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GRAD_MASKED_ZERO] = {"被掩码的格子份额为0，梯度也为0", "masked cells have share 0, so gradient 0"},
     [AS_MSG_GRAD_HEAD_SLICE] = {"%s的第%zu至%zu列", "%s, columns %zu to %zu"},
     [AS_MSG_GRAD_COLSUM] = {"%s的列和", "column sums of %s"},
+    [AS_MSG_GRAD_ROPE] = {"RoPE反向：把%s按位置反向旋转（第p行的每一对转回它的角度p·θᵢ，即乘Rᵀ），"
+                          "得到旋转前的%s",
+                          "RoPE backwards: %s turned back by position (each pair of row p turned "
+                          "back by its angle p·θᵢ, i.e. times Rᵀ) gives %s, before the turn"},
+    [AS_MSG_GRAD_PE] = {"正弦位置编码PE是常数：投影读的是%s + PE，对它的梯度原样就是对%s的梯度",
+                        "the sinusoidal encoding PE is a constant: the projections read %s + PE, "
+                        "and its gradient passes unchanged to %s"},
     [AS_MSG_GW_TITLE] = {"反向：对“%s”这个位置（第%zu行），把误差沿softmax传回分数",
                          "Backwards, position “%s” (row %zu): the error flows back through the "
                          "softmax to the scores"},
@@ -1174,15 +1173,38 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_GW_STEP5] = {"第五步：流向dQ。dQ的这一行只来自这一行分数：每个可读位置的k乘上它那格d(QKᵀ)再相加。",
                          "Step 5: into dQ. This row of dQ comes from this row's scores alone: "
                          "each readable position's k times its cell of d(QK^T), added up."},
+    [AS_MSG_GW_STEP5_ROPE] = {"第五步：流向dQr。分数是旋转后的qr与kr的点积，dQr的这一行只来自这一行分数："
+                              "每个可读位置的kr乘上它那格d(QKᵀ)再相加。",
+                              "Step 5: into dQr. The scores are dot products of the turned qr and kr, "
+                              "so this row of dQr comes from this row's scores alone: each readable "
+                              "position's kr times its cell of d(QK^T), added up."},
     [AS_MSG_GW_DQ_CELL] = {"dq的第%zu格 = %s", "cell %zu of dq = %s"},
+    [AS_MSG_GW_DQR_CELL] = {"dqr的第%zu格 = %s", "cell %zu of dqr = %s"},
+    [AS_MSG_GW_DQR_ROW] = {"“%s”位置旋转后的Query梯度 %s", "the gradient of the turned Query of “%s”: %s"},
+    [AS_MSG_GW_TURN_BACK] = {"把%s按位置%zu反向旋转（每一对转回它的角度，即乘Rᵀ），得到旋转前的%s：",
+                             "turn %s back by position %zu (each pair back by its angle, i.e. "
+                             "times R^T) to get %s, before the turn:"},
+    [AS_MSG_GW_TURN_PAIR] = {"第%zu对（第%zu、%zu格），角度%s：%s",
+                             "pair %zu (cells %zu and %zu), angle %s: %s"},
     [AS_MSG_GW_DQ_ROW] = {"“%s”位置的Query梯度 %s", "the Query gradient of “%s”: %s"},
     [AS_MSG_GW_STEP6] = {"第六步：流向dK。位置j的Key被每个读它的行用过，dK的第j行把各行的d(QKᵀ)ᵢⱼ·qᵢ都加起来（本行是其中一项）：",
                          "Step 6: into dK. The Key of position j was used by every row that reads "
                          "it, so row j of dK adds up d(QK^T)[i][j] q[i] over all rows i (this row is one term):"},
+    [AS_MSG_GW_STEP6_ROPE] = {"第六步：流向dKr，再反向旋转成dK。位置j的kr被每个读它的行用过，"
+                              "dKr的第j行把各行的d(QKᵀ)ᵢⱼ·qrᵢ都加起来（本行是其中一项），再按位置j反向旋转：",
+                              "Step 6: into dKr, then turned back into dK. The turned Key kr of "
+                              "position j was used by every row that reads it, so row j of dKr adds up "
+                              "d(QK^T)[i][j] qr[i] over all rows i (this row is one term), then it is "
+                              "turned back by position j:"},
     [AS_MSG_GW_DK_ROW] = {"“%s”的Key梯度 %s", "the Key gradient of “%s”: %s"},
     [AS_MSG_GW_NEXT] = {"再往下：dWq = Xᵀ·dQ，dWk和dWv同理，dX把经过Q、K、V三条路径的梯度相加（整张表见不带--row的grad）。",
                         "Further down: dWq = X^T*dQ, dWk and dWv likewise, and dX adds the paths "
                         "through Q, K and V (grad without --row prints every table)."},
+    [AS_MSG_GW_NEXT_PE] = {"再往下：dWq = (X+PE)ᵀ·dQ，dWk和dWv同理；dX把经过Q、K、V三条路径的梯度相加，"
+                           "PE是常数，这就是对X本身的梯度（整张表见不带--row的grad）。",
+                           "Further down: dWq = (X+PE)^T*dQ, dWk and dWv likewise; dX adds the paths "
+                           "through Q, K and V, and since PE is a constant it is the gradient of X "
+                           "itself (grad without --row prints every table)."},
     /* ---- decode, online softmax, shared Keys, windows (issue 15, SPEC §11) ---- */
     [AS_MSG_HEAD_TITLE_GQA] = {"── 第%zu个头（K、V取第%zu组，每组由%zu个头共用）──",
                             "── head %zu (K and V of group %zu, shared by %zu heads) ──"},

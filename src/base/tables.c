@@ -137,6 +137,9 @@ int as_grad_lookup(const char *s, size_t len)
     for (t = 0; t < (int)AS_G_COUNT; t++)
         if (same(s, len, grad_names[t], strlen(grad_names[t]), 1))
             return t;
+    /* RoPE's dQr and dKr have no row of their own: they come with dQ and dK (tables.def) */
+    if (same(s, len, "dQr", 3, 1) || same(s, len, "dKr", 3, 1))
+        return s[1] == 'Q' || s[1] == 'q' ? AS_G_DQ : AS_G_DK;
     if (len > 1 && (s[0] == 'd' || s[0] == 'D')) {
         const int of = as_tab_lookup(s + 1 + paren, len - 1 - 2 * (size_t)paren, 1);
         for (t = 0; of >= 0 && t < (int)AS_G_COUNT; t++)

@@ -215,6 +215,19 @@ int as_expand_vector_whole(as_text *t, const as_view *v, const as_expand_style *
     return vector(t, v, st, 0);
 }
 
+void as_expand_named_row(as_text *t, const char *name, size_t i, const as_view *row,
+                         const as_expand_style *st)
+{
+    as_text res = {0};
+    const int rounded = as_expand_vector(&res, row, st);
+
+    as_expand_sub(t, name, i, st);
+    as_text_addf(t, " %s %s", rounded ? as_sym_text(st->ascii, AS_SYM_APPROX) : "=",
+                 as_text_str(&res));
+    t->failed |= res.failed;
+    as_text_free(&res);
+}
+
 struct words {
     const char *const *word;
     const size_t *idx;

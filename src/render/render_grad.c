@@ -90,12 +90,13 @@ static void put(out_text *w, as_grad_table t, const char *expr, const as_matrix 
         w->b->failed |= captions->failed;
 }
 
-/* put() of a table with no row of its own (a norm's γ/β gradient), shown with t's. */
+/* put() of a table with no row of its own (a norm's γ/β gradient, RoPE's dQr and dKr),
+ * shown with t's. */
 static void put_named(out_text *w, as_grad_table t, const char *name, const char *expr,
-                      const as_matrix *m)
+                      const as_matrix *m, const as_block *captions)
 {
     w->name = name;
-    put(w, t, expr, m, NULL);
+    put(w, t, expr, m, captions);
     w->name = NULL;
 }
 
@@ -203,6 +204,34 @@ static void head_slice(out_text *w, const as_grad_head *gh, size_t hd)
     put(w, w->p->Wo != NULL ? AS_G_DC : AS_G_DO, expr, &gh->dO, NULL);
 }
 
+/* positions: rope: the scores read the turned Qr and Kr, so step 1 backwards gives their
+ * gradients dQr = d(QKᵀ)·Kr and dKr = d(QKᵀ)ᵀ·Qr, and the turn backwards (Rᵀ, each row's
+ * pairs turned back by its position's angles) gives dQ and dK. dq is "d(QKᵀ)₀". */
+static void rope_back(out_text *w, const as_grad_head *gh, size_t hd, const char *dq)
+{
+    static const char *const kind[] = {"Q", "K"};
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT);
+    const as_matrix *turned[] = {&gh->dQr, &gh->dKr}, *back[] = {&gh->dQ, &gh->dK};
+    static const as_grad_table tt[] = {AS_G_DQ, AS_G_DK};
+    char dr[32], d[32], other[32], base[8], expr[256];
+    as_block cap = {0};
+    size_t k;
+
+    for (k = 0; k < 2; k++) {
+        snprintf(base, sizeof base, "d%sr", kind[k]);
+        hn(dr, sizeof dr, w, base, hd);
+        hn(d, sizeof d, w, k ? "dK" : "dQ", hd);
+        hn(other, sizeof other, w, k ? "Qr" : "Kr", hd);
+        snprintf(expr, sizeof expr, "%s = %s%s%s%s", dr, dq, k ? T : "", dot, other);
+        put_named(w, tt[k], base, expr, turned[k], NULL);
+        if (shows(w, tt[k]))
+            as_block_add(&cap, as_say(w->o, AS_MSG_GRAD_ROPE), dr, d);
+        snprintf(expr, sizeof expr, "%s = R%s%s%s", d, T, dot, dr);
+        put(w, tt[k], expr, back[k], &cap);
+        as_block_free(&cap);
+    }
+}
+
 /* One head: dV, dA, dS, d(QKᵀ), dQ, dK, each with the formula that made it. */
 static void head(out_text *w, size_t hd)
 {
@@ -246,10 +275,14 @@ static void head(out_text *w, size_t hd)
     scaled(sc, sizeof sc, w, ds);
     snprintf(expr, sizeof expr, "%s = %s", dq, sc);
     put_square(w, AS_G_DQKT, hd, expr, NULL);
-    snprintf(expr, sizeof expr, "%s = %s%s%s", hn(sc, sizeof sc, w, "dQ", hd), dq, dot, k);
-    put(w, AS_G_DQ, expr, &gh->dQ, NULL);
-    snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dK", hd), dq, T, dot, q);
-    put(w, AS_G_DK, expr, &gh->dK, NULL);
+    if (gh->dQr.rows > 0) {
+        rope_back(w, gh, hd, dq);
+    } else {
+        snprintf(expr, sizeof expr, "%s = %s%s%s", hn(sc, sizeof sc, w, "dQ", hd), dq, dot, k);
+        put(w, AS_G_DQ, expr, &gh->dQ, NULL);
+        snprintf(expr, sizeof expr, "%s = %s%s%s%s", hn(sc, sizeof sc, w, "dK", hd), dq, T, dot, q);
+        put(w, AS_G_DK, expr, &gh->dK, NULL);
+    }
     w->hd = -1;
 }
 
@@ -333,11 +366,11 @@ static void norm_step(out_text *w, as_grad_table t, const char *expr, const as_m
              w->o->ascii ? "xhat" : "x\xcc\x82");
     n = snprintf(e, sizeof e, "%s = ", name);
     snprintf(e + n, sizeof e - (size_t)n, as_say(w->o, AS_MSG_GRAD_COLSUM), what);
-    put_named(w, t, name, e, &w->g->dln_g[k]);
+    put_named(w, t, name, e, &w->g->dln_g[k], NULL);
     snprintf(name, sizeof name, "dln%s_b", tag[k]);
     n = snprintf(e, sizeof e, "%s = ", name);
     snprintf(e + n, sizeof e - (size_t)n, as_say(w->o, AS_MSG_GRAD_COLSUM), dyname);
-    put_named(w, t, name, e, &w->g->dln_b[k]);
+    put_named(w, t, name, e, &w->g->dln_b[k], NULL);
 }
 
 /* "dbup = column sums of dU" into expr. */
@@ -447,8 +480,12 @@ static void projections(out_text *w)
 {
     const as_grad *g = w->g;
     const int pre = w->p->block == AS_BLOCK_PRE, post = w->p->block == AS_BLOCK_POST;
-    const char *x = pre ? "N1" : "X"; /* what the attention read */
-    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT), *kv = w->p->cross ? "Xkv" : x;
+    const int pe = w->t->PE.rows > 0; /* sinusoidal: the projections read X + PE */
+    const char *x0 = pre ? "N1" : "X"; /* what the attention read */
+    const char *x = pe ? (pre ? "(N1+PE)" : "(X+PE)") : x0;
+    const char *T = sym(w, AS_SYM_T), *dot = sym(w, AS_SYM_DOT);
+    const char *kv = !w->p->cross ? x : pe ? "(Xkv+PE)" : "Xkv";
+    as_block cap = {0}, capkv = {0};
     static const char *const wn[] = {"Wq", "Wk", "Wv"}, *const dn[] = {"dQ", "dK", "dV"};
     static const as_grad_table wt[] = {AS_G_DWQ, AS_G_DWK, AS_G_DWV};
     static const as_grad_table bt[] = {AS_G_DBQ, AS_G_DBK, AS_G_DBV};
@@ -471,16 +508,22 @@ static void projections(out_text *w)
         put(w, bt[i], expr, db[i], NULL);
     }
     as_block_gap(w->b);
+    if (pe && shows(w, pre ? AS_G_DN1 : AS_G_DX))
+        as_block_add(&cap, as_say(w->o, AS_MSG_GRAD_PE), x0, x0);
+    if (pe && w->p->cross && shows(w, AS_G_DXKV))
+        as_block_add(&capkv, as_say(w->o, AS_MSG_GRAD_PE), "Xkv", "Xkv");
     if (w->p->cross) {
-        snprintf(expr, sizeof expr, "d%s = dQ%sWq%s%s", x, dot, T, post ? " + dO" : "");
-        put(w, pre ? AS_G_DN1 : AS_G_DX, expr, pre ? &g->dN1 : &g->dX, NULL);
+        snprintf(expr, sizeof expr, "d%s = dQ%sWq%s%s", x0, dot, T, post ? " + dO" : "");
+        put(w, pre ? AS_G_DN1 : AS_G_DX, expr, pre ? &g->dN1 : &g->dX, &cap);
         snprintf(expr, sizeof expr, "dXkv = dK%sWk%s + dV%sWv%s", dot, T, dot, T);
-        put(w, AS_G_DXKV, expr, &g->dXkv, NULL);
-        return;
+        put(w, AS_G_DXKV, expr, &g->dXkv, &capkv);
+    } else {
+        snprintf(expr, sizeof expr, "d%s = dQ%sWq%s + dK%sWk%s + dV%sWv%s%s", x0, dot, T, dot, T,
+                 dot, T, post ? " + dO" : "");
+        put(w, pre ? AS_G_DN1 : AS_G_DX, expr, pre ? &g->dN1 : &g->dX, &cap);
     }
-    snprintf(expr, sizeof expr, "d%s = dQ%sWq%s + dK%sWk%s + dV%sWv%s%s", x, dot, T, dot, T, dot,
-             T, post ? " + dO" : "");
-    put(w, pre ? AS_G_DN1 : AS_G_DX, expr, pre ? &g->dN1 : &g->dX, NULL);
+    as_block_free(&cap);
+    as_block_free(&capkv);
 }
 
 /* pre: the block's input X gets the residual's path and norm1's. */
@@ -544,16 +587,16 @@ static void jtable(FILE *out, const char **sep, const char *next, as_grad_table 
     *sep = next;
 }
 
-/* jtable() for a table with no row of its own (a norm's γ/β gradient, named name),
- * shown with row t's. */
-static void jnamed(FILE *out, const char **sep, as_grad_table t, const char *name,
-                   const as_matrix *m, const as_render_opts *o)
+/* jtable() for a table with no row of its own (a norm's γ/β gradient, RoPE's dQr and
+ * dKr, named name), shown with row t's; next as jtable()'s. */
+static void jnamed(FILE *out, const char **sep, const char *next, as_grad_table t,
+                   const char *name, const as_matrix *m, const as_render_opts *o)
 {
     if (m->rows == 0 || (o->only != 0 && (o->only & (1u << t)) == 0))
         return;
     fprintf(out, "%s\"%s\": ", *sep, name);
     as_json_matrix(out, m);
-    *sep = TOP;
+    *sep = next;
 }
 
 /* Norm k's γ and β gradients, with the table of the step that makes them. */
@@ -563,8 +606,8 @@ static void jnorm(FILE *out, const char **sep, const as_problem *p, const as_gra
     static const char *const gn[] = {"dln1_g", "dln2_g", "dlnf_g"};
     static const char *const bn[] = {"dln1_b", "dln2_b", "dlnf_b"};
 
-    jnamed(out, sep, norm_owner(p, k), gn[k], &g->dln_g[k], o);
-    jnamed(out, sep, norm_owner(p, k), bn[k], &g->dln_b[k], o);
+    jnamed(out, sep, TOP, norm_owner(p, k), gn[k], &g->dln_g[k], o);
+    jnamed(out, sep, TOP, norm_owner(p, k), bn[k], &g->dln_b[k], o);
 }
 
 /* The block's tables after the attention (SPEC §15), from dY down, in the order made. */
@@ -618,6 +661,8 @@ static int jhead(FILE *out, const as_problem *p, const as_trace *t, const as_gra
     rc |= jsquare(out, &sep, AS_G_DA, p, t, g, hd, o);
     rc |= jsquare(out, &sep, AS_G_DS, p, t, g, hd, o);
     rc |= jsquare(out, &sep, AS_G_DQKT, p, t, g, hd, o);
+    jnamed(out, &sep, IN_HEAD, AS_G_DQ, "dQr", &gh->dQr, o); /* rope: before the turn back */
+    jnamed(out, &sep, IN_HEAD, AS_G_DK, "dKr", &gh->dKr, o);
     jtable(out, &sep, IN_HEAD, AS_G_DQ, &gh->dQ, o);
     jtable(out, &sep, IN_HEAD, AS_G_DK, &gh->dK, o);
     fputc('}', out);
@@ -682,7 +727,7 @@ static void grad_path(char *buf, size_t size, as_grad_table t, const char *name,
     else if (t == AS_G_DO || t == AS_G_DC)
         buf[0] = '\0';
     else
-        snprintf(buf, size, "heads.%ld.%s", hd, as_grad_name(t));
+        snprintf(buf, size, "heads.%ld.%s", hd, name);
 }
 
 /* One gradient table as one step: named by the expression that made it, the lines said

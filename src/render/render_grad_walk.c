@@ -5,6 +5,7 @@
  * sums are only their formatting (expand.h). */
 #include "attnstep/render_grad.h"
 #include "attnstep/expand.h"
+#include "attnstep/positions.h"
 #include "attnstep/textblock.h"
 
 #include <math.h>
@@ -206,28 +207,95 @@ static void step_scale(walk *w, const as_grad_head *gh, size_t i)
     line1(w, AS_MSG_GW_SCALED, &t);
 }
 
-/* "dq的第0格 = (-1.5639859655)×1 + 1.5639859655×0 ≈ -1.5639859655", then the row. */
+/* "name₁ ≈ [row i of m]" */
+static void named_whole(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
+{
+    const as_view row = row_of(m, i);
+
+    as_expand_named_row(t, name, i, &row, &w->st);
+}
+
+/* positions: rope: row r of the turned gradient dr turned back into row r of d, pair by
+ * pair, at position p (offset + r): "第0对（第0、1格），角度1：[a×cos + b×sin, b×cos −
+ * a×sin] ≈ [..]" (as_rope_backward()'s arithmetic written out; pairs as the forward's). */
+static void turn_back_pairs(walk *w, const as_matrix *dr, const as_matrix *d, size_t r)
+{
+    const as_trace *tr = w->t;
+    const size_t pairs = w->p->d_k / 2, shown = pairs > AS_EXPAND_MAX ? AS_EXPAND_HEAD : pairs;
+    const char *x = sym(w, AS_SYM_TIMES);
+    as_text ang = {0}, t = {0}, res = {0};
+    size_t k, a, b;
+
+    for (k = 0; k < shown; k++) {
+        const double c = AS_AT(tr->rope_cos, r, k), sn = AS_AT(tr->rope_sin, r, k);
+        int rounded;
+        as_rope_pair(&a, &b, k, w->p->d_k, w->p->rope);
+        as_expand_number(&ang, AS_AT(tr->rope_angle, r, k), &w->st);
+        as_text_addf(&t, "[");
+        rounded = as_expand_factor(&t, AS_AT(*dr, r, a), &w->st);
+        as_text_addf(&t, "%s", x);
+        rounded |= as_expand_factor(&t, c, &w->st);
+        as_text_addf(&t, "+");
+        rounded |= as_expand_factor(&t, AS_AT(*dr, r, b), &w->st);
+        as_text_addf(&t, "%s", x);
+        rounded |= as_expand_factor(&t, sn, &w->st);
+        as_text_addf(&t, ", ");
+        rounded |= as_expand_factor(&t, AS_AT(*dr, r, b), &w->st);
+        as_text_addf(&t, "%s", x);
+        rounded |= as_expand_factor(&t, c, &w->st);
+        as_text_addf(&t, "%s", sym(w, AS_SYM_MINUS));
+        rounded |= as_expand_factor(&t, AS_AT(*dr, r, a), &w->st);
+        as_text_addf(&t, "%s", x);
+        rounded |= as_expand_factor(&t, sn, &w->st);
+        as_text_addf(&t, "]");
+        as_text_addf(&res, "[");
+        rounded |= as_expand_number(&res, AS_AT(*d, r, a), &w->st);
+        as_text_addf(&res, ", ");
+        rounded |= as_expand_number(&res, AS_AT(*d, r, b), &w->st);
+        as_text_addf(&res, "]");
+        equals(w, &t, rounded, &res);
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_TURN_PAIR), k, a, b, as_text_str(&ang),
+                     as_text_str(&t));
+        done(w, &t);
+        done(w, &ang);
+    }
+    if (shown < pairs)
+        as_block_add(w->b, "%s", sym(w, AS_SYM_ELLIPSIS));
+}
+
+/* "dq的第0格 = (-1.5639859655)×1 + 1.5639859655×0 ≈ -1.5639859655", then the row; with
+ * rope the same for dqr from the turned kr, then dqr turned back into dq. */
 static void step_dQ(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
 {
+    const int rope = gh->dQr.rows > 0;
+    const as_matrix *dq = rope ? &gh->dQr : &gh->dQ, *key = rope ? &h->Kr : &h->K;
     const as_view d = readable_of(w, &gh->dQKT, i);
-    as_text t = {0}, res = {0};
+    as_text t = {0}, res = {0}, dqr = {0}, dqn = {0};
     size_t c;
 
-    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GW_STEP5));
-    for (c = 0; c < gh->dQ.cols; c++) {
-        const as_view k = column_of(&h->K, c, w->idx, w->nread);
+    as_block_add(w->b, "%s", as_say(w->o, rope ? AS_MSG_GW_STEP5_ROPE : AS_MSG_GW_STEP5));
+    for (c = 0; c < dq->cols; c++) {
+        const as_view k = column_of(key, c, w->idx, w->nread);
         int rounded = as_expand_products(&t, &d, &k, " + ", &w->st);
-        rounded |= as_expand_number(&res, AS_AT(gh->dQ, i, c), &w->st);
+        rounded |= as_expand_number(&res, AS_AT(*dq, i, c), &w->st);
         equals(w, &t, rounded, &res);
-        as_block_add(w->b, as_say(w->o, AS_MSG_GW_DQ_CELL), c, as_text_str(&t));
+        as_block_add(w->b, as_say(w->o, rope ? AS_MSG_GW_DQR_CELL : AS_MSG_GW_DQ_CELL), c,
+                     as_text_str(&t));
         done(w, &t);
     }
-    {
-        const as_view row = row_of(&gh->dQ, i);
-        const int rounded = as_expand_vector(&res, &row, &w->st);
-        as_expand_sub(&t, "dq", i, &w->st);
-        equals(w, &t, rounded, &res);
+    if (rope) {
+        named_whole(w, &t, "dqr", i, &gh->dQr);
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_DQR_ROW), w->p->tokens[i], as_text_str(&t));
+        done(w, &t);
+        as_expand_sub(&dqr, "dqr", i, &w->st);
+        as_expand_sub(&dqn, "dq", i, &w->st);
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_TURN_BACK), as_text_str(&dqr),
+                     w->p->offset + i, as_text_str(&dqn));
+        done(w, &dqr);
+        done(w, &dqn);
+        turn_back_pairs(w, &gh->dQr, &gh->dQ, i);
     }
+    named_whole(w, &t, "dq", i, &gh->dQ);
     as_block_add(w->b, as_say(w->o, AS_MSG_GW_DQ_ROW), w->p->tokens[i], as_text_str(&t));
     done(w, &t);
 }
@@ -235,7 +303,7 @@ static void step_dQ(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
 struct dk_ctx {
     const walk *w;
     const as_grad_head *gh;
-    const as_head_trace *h;
+    const as_matrix *q; /* Q, or with rope the turned Qr */
     size_t j;
 };
 
@@ -244,28 +312,46 @@ static int dk_cell(as_text *t, size_t c, void *ctx)
 {
     const struct dk_ctx *x = ctx;
     const as_view d = column_of(&x->gh->dQKT, x->j, NULL, x->gh->dQKT.rows);
-    const as_view q = column_of(&x->h->Q, c, NULL, x->h->Q.rows);
+    const as_view q = column_of(x->q, c, NULL, x->q->rows);
 
     return as_expand_products(t, &d, &q, "+", &x->w->st);
 }
 
-/* For each position this row reads: "dk₀ = [0×0+(-1.56)×1, 0×1+(-1.56)×0] ≈ [-1.56,0]". */
+/* For each position this row reads: "dk₀ = [0×0+(-1.56)×1, 0×1+(-1.56)×0] ≈ [-1.56,0]";
+ * with rope "dkr₀ = […]" from the turned qr, then turned back by position j into dk₀. */
 static void step_dK(walk *w, const as_grad_head *gh, const as_head_trace *h)
 {
-    as_text t = {0}, res = {0};
+    const int rope = gh->dKr.rows > 0;
+    const as_matrix *dk = rope ? &gh->dKr : &gh->dK;
+    as_text t = {0}, res = {0}, dn = {0};
     size_t k;
 
-    as_block_add(w->b, "%s", as_say(w->o, AS_MSG_GW_STEP6));
+    as_block_add(w->b, "%s", as_say(w->o, rope ? AS_MSG_GW_STEP6_ROPE : AS_MSG_GW_STEP6));
     for (k = 0; k < w->nread; k++) {
-        struct dk_ctx x = {w, gh, h, w->idx[k]};
-        const as_view row = row_of(&gh->dK, x.j);
+        struct dk_ctx x = {w, gh, rope ? &h->Qr : &h->Q, w->idx[k]};
+        const as_view row = row_of(dk, x.j);
         int rounded;
-        as_expand_sub(&t, "dk", x.j, &w->st);
+        as_expand_sub(&t, rope ? "dkr" : "dk", x.j, &w->st);
         as_text_addf(&t, " = [");
-        rounded = as_expand_join(&t, gh->dK.cols, ", ", dk_cell, &x, &w->st);
+        rounded = as_expand_join(&t, dk->cols, ", ", dk_cell, &x, &w->st);
         as_text_addf(&t, "]");
         rounded |= as_expand_vector(&res, &row, &w->st);
         equals(w, &t, rounded, &res);
+        if (!rope) {
+            as_block_add(w->b, as_say(w->o, AS_MSG_GW_DK_ROW), w->p->kv_tokens[x.j], as_text_str(&t));
+            done(w, &t);
+            continue;
+        }
+        as_block_add(w->b, "%s", as_text_str(&t));
+        done(w, &t);
+        as_expand_sub(&t, "dkr", x.j, &w->st);
+        as_expand_sub(&dn, "dk", x.j, &w->st);
+        as_block_add(w->b, as_say(w->o, AS_MSG_GW_TURN_BACK), as_text_str(&t), w->p->offset + x.j,
+                     as_text_str(&dn));
+        done(w, &t);
+        done(w, &dn);
+        turn_back_pairs(w, &gh->dKr, &gh->dK, x.j);
+        named_whole(w, &t, "dk", x.j, &gh->dK);
         as_block_add(w->b, as_say(w->o, AS_MSG_GW_DK_ROW), w->p->kv_tokens[x.j], as_text_str(&t));
         done(w, &t);
     }
@@ -329,7 +415,7 @@ int as_grad_walk_lines(as_block *b, const as_problem *p, const as_trace *t, cons
     for (i = first; i <= last; i++)
         walk_row(&w, i);
     as_block_gap(w.b);
-    as_block_add(b, "%s", as_say(w.o, AS_MSG_GW_NEXT));
+    as_block_add(b, "%s", as_say(w.o, t->PE.rows > 0 ? AS_MSG_GW_NEXT_PE : AS_MSG_GW_NEXT));
     free(w.idx);
     return b->failed ? -1 : 0;
 }

@@ -807,11 +807,8 @@ static void out_cell(walk *w, const as_head_trace *h, size_t i, size_t j)
 static void named_result(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
 {
     const as_view row = row_of(m, i);
-    as_text res = {0};
-    const int rounded = as_expand_vector(&res, &row, &w->st);
 
-    as_expand_sub(t, name, i, &w->st);
-    equals(w, t, rounded, &res);
+    as_expand_named_row(t, name, i, &row, &w->st);
 }
 
 /* "“爱”位置的注意力输出 o₁ ≈ [6.6976154933, 6.6047690135]" */

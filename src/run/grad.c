@@ -6,6 +6,7 @@
 #include "attnstep/block.h"
 #include "attnstep/block_backward.h"
 #include "attnstep/kernels.h"
+#include "attnstep/positions.h"
 #include "attnstep/steps.h"
 
 #include <math.h>
@@ -128,17 +129,6 @@ static int loss_kind(const as_problem *p, const as_trace *t, as_lang lang, as_er
     return kind;
 }
 
-/* Positions that change Q, K or X before the scores (RoPE turns q and k, sinusoidal adds
- * to X) have a backward step of their own that grad does not take yet; ALiBi only adds a
- * constant to the scores, as the mask does, and needs none. */
-static int positions_supported(const as_problem *p, as_lang lang, as_error *err)
-{
-    if (p->positions == AS_POSITIONS_NONE || p->positions == AS_POSITIONS_ALIBI)
-        return 0;
-    return fail(err, p, p->in->positions_pos, lang, AS_MSG_GRAD_HINT_POSITIONS,
-                AS_MSG_GRAD_POSITIONS, p->positions == AS_POSITIONS_ROPE ? "rope" : "sinusoidal");
-}
-
 /* A block needs its forward record (the session's, t->block): without it the lone
  * attention layer's gradient would be given as the block's. */
 static int block_supported(const as_problem *p, const as_trace *t, as_lang lang, as_error *err)
@@ -151,10 +141,7 @@ static int block_supported(const as_problem *p, const as_trace *t, as_lang lang,
 int as_grad_loss(as_grad *g, const as_problem *p, const as_trace *t, as_lang lang,
                  as_error *err)
 {
-    const int kind = positions_supported(p, lang, err) != 0 ||
-                             block_supported(p, t, lang, err) != 0
-                         ? -1
-                         : loss_kind(p, t, lang, err);
+    const int kind = block_supported(p, t, lang, err) != 0 ? -1 : loss_kind(p, t, lang, err);
     const as_matrix *o = output(t);
     as_matrix *d = t->block != NULL ? &g->dY : &g->dO; /* the loss's gradient */
     const size_t count = o->rows * o->cols;
@@ -198,6 +185,8 @@ static int alloc_all(as_grad *g, const as_problem *p, int rows)
         if (!rows)
             bad |= as_matrix_init(&gh->dA, n, m) | as_matrix_init(&gh->dS, n, m) |
                    as_matrix_init(&gh->dQKT, n, m);
+        if (p->positions == AS_POSITIONS_ROPE)
+            bad |= as_matrix_init(&gh->dQr, n, p->d_k) | as_matrix_init(&gh->dKr, m, p->d_k);
     }
     if (p->Wo != NULL)
         bad |= as_matrix_init(&g->dWo, dv, p->d_out) | as_matrix_init(&g->dC, n, dv);
@@ -225,13 +214,39 @@ static void output_projection(as_grad *g, const as_problem *p, const as_trace *t
     as_scores_fast(g->dC.v, g->dO.v, p->Wo->v, n, dv, p->d_out);
 }
 
+/* The scores read Q and K, or with rope their turned copies Qr and Kr: the tables step 1
+ * backwards reads (h's) and writes (gh's: dQr and dKr with rope, then turned back). */
+typedef struct score_sides {
+    const double *q, *k;
+    double *dq, *dk;
+} score_sides;
+
+static score_sides sides(as_grad_head *gh, const as_head_trace *h)
+{
+    if (h->Qr.v != NULL)
+        return (score_sides){h->Qr.v, h->Kr.v, gh->dQr.v, gh->dKr.v};
+    return (score_sides){h->Q.v, h->K.v, gh->dQ.v, gh->dK.v};
+}
+
+/* rope: the turn that made Qr and Kr, backwards (positions.h): each row's pairs of dQr
+ * and dKr turned back by that row's angles, into dQ and dK. Nothing without rope. */
+static void turn_back(as_grad_head *gh, const as_trace *t, const as_problem *p)
+{
+    if (gh->dQr.v == NULL)
+        return;
+    as_rope_backward(gh->dQ.v, gh->dQr.v, p->n, p->d_k, t->rope_cos.v, t->rope_sin.v, p->rope);
+    as_rope_backward(gh->dK.v, gh->dKr.v, p->m, p->d_k, t->rope_cos.v, t->rope_sin.v, p->rope);
+}
+
 /* One head, the chapter's four steps backwards: the mixing (dV, dA), the softmax (dS),
- * the scaling (d(QKᵀ)), the scores (dQ, dK). dC holds the gradient of the heads'
- * outputs side by side. */
-static void head_backward(as_grad_head *gh, const as_head_trace *h, size_t hd,
+ * the scaling (d(QKᵀ)), the scores (dQ, dK; with rope dQr and dKr, then turned back).
+ * dC holds the gradient of the heads' outputs side by side. */
+static void head_backward(as_grad_head *gh, const as_trace *t, size_t hd,
                           const as_matrix *dC, const as_problem *p)
 {
+    const as_head_trace *h = &t->head[hd];
     const size_t n = p->n, m = p->m, dk = p->d_k, dv = p->d_v;
+    const score_sides sd = sides(gh, h);
 
     as_take_columns(gh->dO.v, dC->v, n, dC->cols, hd * dv, dv);
     /* step 4 backwards: O = A·V */
@@ -241,9 +256,10 @@ static void head_backward(as_grad_head *gh, const as_head_trace *h, size_t hd,
     as_softmax_backward_rows(gh->dS.v, gh->rowdot.v, gh->dA.v, h->A.v, n, m);
     /* step 2 backwards: the mask adds a constant, the scaling multiplies */
     as_scale(gh->dQKT.v, gh->dS.v, n * m, p->scale);
-    /* step 1 backwards: QKᵀ */
-    as_matmul_fast(gh->dQ.v, gh->dQKT.v, h->K.v, n, m, dk);
-    as_matmul_tn_fast(gh->dK.v, gh->dQKT.v, h->Q.v, n, m, dk);
+    /* step 1 backwards: QKᵀ (with rope Qr·Krᵀ, and the turn backwards) */
+    as_matmul_fast(sd.dq, gh->dQKT.v, sd.k, n, m, dk);
+    as_matmul_tn_fast(sd.dk, gh->dQKT.v, sd.q, n, m, dk);
+    turn_back(gh, t, p);
 }
 
 /* Rows of a head's n x m tables worked on together by head_backward_rows(): enough for
@@ -256,13 +272,15 @@ static void head_backward(as_grad_head *gh, const as_head_trace *h, size_t hd,
  * as_trace_row() makes them, as flash attention's backward pass does), then the same
  * steps on that block: dA = dO·Vᵀ, the softmax backward, d(QKᵀ), its rows of dQ, and
  * the block's terms of dV = Aᵀ·dO and dK = d(QKᵀ)ᵀ·Q added on in row order (each cell
- * the same running sum as one product over all the rows). -1 when memory ran out. */
+ * the same running sum as one product over all the rows); with rope dQr and dKr so, and
+ * the turn backwards once they are whole. -1 when memory ran out. */
 static int head_backward_rows(as_grad_head *gh, const as_trace *t, size_t hd,
                               const as_matrix *dC, const as_problem *p)
 {
     const as_head_trace *h = &t->head[hd];
     const size_t n = p->n, m = p->m, dk = p->d_k, dv = p->d_v;
     const size_t cells = GRAD_BLOCK_ROWS * (m ? m : 1);
+    const score_sides sd = sides(gh, h);
     double *a = malloc(4 * cells * sizeof *a), *da = a + cells, *ds = da + cells;
     double *dqkt = ds + cells;
     as_row_trace r = {0};
@@ -273,7 +291,7 @@ static int head_backward_rows(as_grad_head *gh, const as_trace *t, size_t hd,
         return -1;
     as_take_columns(gh->dO.v, dC->v, n, dC->cols, hd * dv, dv);
     memset(gh->dV.v, 0, m * dv * sizeof *gh->dV.v); /* the running sums start at +0 */
-    memset(gh->dK.v, 0, m * dk * sizeof *gh->dK.v);
+    memset(sd.dk, 0, m * dk * sizeof *sd.dk);
     for (i0 = 0; i0 < n; i0 += GRAD_BLOCK_ROWS) {
         const size_t b = n - i0 < GRAD_BLOCK_ROWS ? n - i0 : GRAD_BLOCK_ROWS;
         const double *dO = gh->dO.v + i0 * dv;
@@ -291,9 +309,10 @@ static int head_backward_rows(as_grad_head *gh, const as_trace *t, size_t hd,
         /* step 2 backwards: the mask adds a constant, the scaling multiplies */
         as_scale(dqkt, ds, b * m, p->scale);
         /* step 1 backwards: QKᵀ */
-        as_matmul_fast(gh->dQ.v + i0 * dk, dqkt, h->K.v, b, m, dk);
-        as_matmul_tn_acc(gh->dK.v, dqkt, h->Q.v + i0 * dk, b, m, dk);
+        as_matmul_fast(sd.dq + i0 * dk, dqkt, sd.k, b, m, dk);
+        as_matmul_tn_acc(sd.dk, dqkt, sd.q + i0 * dk, b, m, dk);
     }
+    turn_back(gh, t, p);
     rc = 0;
 done:
     as_row_trace_free(&r);
@@ -302,18 +321,22 @@ done:
 }
 
 /* The projections backwards: dW = inputᵀ·d(result), a bias's gradient the column sums,
- * and each path's dX = d(result)·Wᵀ, added into dX (or dXkv for cross-attention). */
-static int projections(as_grad *g, const as_problem *p)
+ * and each path's dX = d(result)·Wᵀ, added into dX (or dXkv for cross-attention). The
+ * input is what the projections read: with sinusoidal positions X + PE (the trace's Xp);
+ * PE is a constant, so the gradient of X + PE is X's own and dX needs no step more. */
+static int projections(as_grad *g, const as_problem *p, const as_trace *t)
 {
     const size_t n = p->n, m = p->m, dq = g->dQ.cols, dk = g->dK.cols, dv = g->dV.cols;
+    const as_matrix *x = t->Xp.v != NULL ? &t->Xp : p->X;
+    const as_matrix *xkv = !p->cross ? x : t->Xkvp.v != NULL ? &t->Xkvp : p->Xkv;
     as_matrix *dkv = p->cross ? &g->dXkv : &g->dX;
     double *path = malloc(m * p->d_kv_model * sizeof *path + 1);
 
     if (path == NULL)
         return -1;
-    as_matmul_tn_fast(g->dWq.v, p->X->v, g->dQ.v, n, p->d_model, dq);
-    as_matmul_tn_fast(g->dWk.v, p->Xkv->v, g->dK.v, m, p->d_kv_model, dk);
-    as_matmul_tn_fast(g->dWv.v, p->Xkv->v, g->dV.v, m, p->d_kv_model, dv);
+    as_matmul_tn_fast(g->dWq.v, x->v, g->dQ.v, n, p->d_model, dq);
+    as_matmul_tn_fast(g->dWk.v, xkv->v, g->dK.v, m, p->d_kv_model, dk);
+    as_matmul_tn_fast(g->dWv.v, xkv->v, g->dV.v, m, p->d_kv_model, dv);
     if (p->bq != NULL)
         as_column_sums(g->dbq.v, g->dQ.v, n, dq);
     if (p->bk != NULL)
@@ -501,7 +524,7 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
         as_grad_head *gh = &g->head[hd];
         const size_t kvh = as_kv_head(p, hd);
         if (!t->rows)
-            head_backward(gh, &t->head[hd], hd, dC, p);
+            head_backward(gh, t, hd, dC, p);
         else if (head_backward_rows(gh, t, hd, dC, p) != 0)
             goto nomem;
         as_put_columns(g->dQ.v, gh->dQ.v, p->n, g->dQ.cols, hd * p->d_k, p->d_k);
@@ -509,7 +532,7 @@ int as_grad_run(as_grad *g, const as_problem *p, const as_trace *t, as_error *er
         as_add_columns(g->dV.v, gh->dV.v, p->m, g->dV.cols, kvh * p->d_v, p->d_v);
     }
     /* the three projections, back to the weights, the biases and the input */
-    if (projections(g, p) != 0)
+    if (projections(g, p, t) != 0)
         goto nomem;
     if (t->block != NULL && block_bottom(g, p, t->block) != 0)
         goto nomem;
@@ -576,7 +599,7 @@ void as_grad_free(as_grad *g)
     for (h = 0; h < g->heads; h++) {
         as_grad_head *gh = &g->head[h];
         as_matrix *each[] = {&gh->dO, &gh->dV, &gh->dA, &gh->rowdot, &gh->dS, &gh->dQKT,
-                             &gh->dQ, &gh->dK};
+                             &gh->dQr, &gh->dKr, &gh->dQ, &gh->dK};
         for (k = 0; k < sizeof each / sizeof each[0]; k++)
             as_matrix_free(each[k]);
     }

@@ -50,8 +50,10 @@ void as_rope_angles(double *angle, double *cs, double *sn, size_t rows, size_t d
         }
 }
 
-void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
-             const double *sn, as_rope_pairing pairing)
+/* Each row's pairs turned by its angles (sign 1) or back by them (sign −1, the sine
+ * negated: exact, so the turn forwards keeps its bits). */
+static void turn(double *out, const double *x, size_t n, size_t d, const double *cs,
+                 const double *sn, as_rope_pairing pairing, double sign)
 {
     const size_t pairs = d / 2;
     size_t r, i, a, b;
@@ -60,12 +62,25 @@ void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
         const double *row = x + r * d;
         double *o = out + r * d;
         for (i = 0; i < pairs; i++) {
-            const double c = cs[r * pairs + i], s = sn[r * pairs + i];
+            const double c = cs[r * pairs + i], s = sign * sn[r * pairs + i];
             as_rope_pair(&a, &b, i, d, pairing);
             o[a] = row[a] * c - row[b] * s;
             o[b] = row[a] * s + row[b] * c;
         }
     }
+}
+
+void as_rope(double *out, const double *x, size_t n, size_t d, const double *cs,
+             const double *sn, as_rope_pairing pairing)
+{
+    turn(out, x, n, d, cs, sn, pairing, 1.0);
+}
+
+void as_rope_backward(double *dx, const double *dy, size_t n, size_t d, const double *cs,
+                      const double *sn, as_rope_pairing pairing)
+{
+    /* the turn is orthogonal: its backward pass is its transpose, the turn by −angle */
+    turn(dx, dy, n, d, cs, sn, pairing, -1.0);
 }
 
 /* The slopes of a power of two h: start^1, start^2, ... with start = 2^(−8/h). */

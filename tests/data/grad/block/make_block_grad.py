@@ -157,6 +157,24 @@ def leaves(c, k):
 WEIGHTS = ("Wq", "Wk", "Wv", "Wo", "Wup", "Wdown", "Wgate")
 
 
+def write_input(f, k, text, mats, loss, given):
+    """Case k's input: its settings' lines text, its tables mats, and target (loss: mse) or
+    dO (a given dO) from given, as "case K LINES" and the lines."""
+    body = "".join(mat(n, v) for n, v in mats.items())
+    if loss in ("mse", "dO"):
+        body += mat("target" if loss == "mse" else "dO", given)
+    lines = text + body.rstrip("\n").split("\n")
+    f.write(f"case {k} {len(lines)}\n" + "\n".join(lines) + "\n")
+
+
+def write_table(f, name, t):
+    """One expected table: "NAME rows cols", then its rows."""
+    t = t if t.dim() == 2 else t[None]
+    f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
+    for r in t.tolist():
+        f.write(" ".join(repr(float(x)) for x in r) + "\n")
+
+
 def write_case(f, c, k):
     mats = leaves(c, k)
     if c.get("cross"):
@@ -196,20 +214,11 @@ def write_case(f, c, k):
     text.append(f"ffn: {c['ffn']}")
     if loss != "dO":
         text.append(f"loss: {loss}")
-    body = "".join(mat(n, v.T if c.get("torch_layout") and n in WEIGHTS else v)
-                   for n, v in mats.items())
-    if loss == "mse":
-        body += mat("target", target)
-    if loss == "dO":
-        body += mat("dO", dY)
-    lines = text + body.rstrip("\n").split("\n")
-    f.write(f"case {k} {len(lines)}\n" + "\n".join(lines) + "\n")
+    shown = {n: v.T if c.get("torch_layout") and n in WEIGHTS else v for n, v in mats.items()}
+    write_input(f, k, text, shown, loss, target if loss == "mse" else dY if loss == "dO" else None)
 
     def table(name, t):
-        t = t if t.dim() == 2 else t[None]
-        f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
-        for r in t.tolist():
-            f.write(" ".join(repr(float(x)) for x in r) + "\n")
+        write_table(f, name, t)
 
     table("loss", torch.tensor([[0.0 if loss == "dO" else float(Lv)]], dtype=D)) \
         if loss != "dO" else None
