@@ -35,9 +35,9 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     /* every table is written from its rows (as_head_rows: a rows trace makes each row
      * again), so no n x m table is kept and memory follows n·d plus the row being
      * printed (SPEC §10); the formats but text keep the limit on all heads' scores
-     * together that they had when they kept them. The page (html) embeds every cell
-     * with its arithmetic for its script: it reads the full trace. */
-    so.rows = !so.lean && cli->format != AS_FMT_HTML;
+     * together that they had when they kept them. The page (html) too: each cell's
+     * arithmetic is walked again a row at a time (render_html.c). */
+    so.rows = !so.lean;
     so.cells_limit = cli->format != AS_FMT_TEXT;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;

@@ -21,9 +21,11 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    /* the walk reads one row at a time: no n x m table is kept whole (the page shows
-     * every table, and shades A, whole) */
-    so.rows = cli->format != AS_FMT_HTML;
+    /* the walk reads one row at a time: no n x m table is kept whole; the page writes
+     * its tables a row at a time too, and keeps the limit on all heads' scores together
+     * it had when it kept them */
+    so.rows = 1;
+    so.cells_limit = cli->format == AS_FMT_HTML;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
     if (as_cli_check_row(&s, cli, err) != 0) {
