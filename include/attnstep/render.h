@@ -84,12 +84,13 @@ typedef void (*as_trace_line_fn)(void *ctx, as_table t, size_t head, size_t row,
 int as_trace_lines_inputs(const as_problem *p, const as_trace *t, const as_render_opts *o,
                           as_trace_line_fn fn, void *ctx);
 
-/* The same for receiving row i's steps, every head's, and its closing (the heads side by
- * side, Wo): one row's lines, as trace walks them (a rows trace makes the row again), so
- * a caller can go through the rows keeping one at a time. Returns 0, or -1 when memory
- * ran out or i is no row. */
+/* The same for receiving row i: who it reads (M's lines), then every head's steps and
+ * the closing (the heads side by side, Wo) with s 0, or step s only (1 to 4: QKᵀ, S, A,
+ * the head's output) -- one row's lines, as trace walks them (a rows trace makes the row
+ * again), so a caller can go through the rows keeping one at a time. Returns 0, or -1
+ * when memory ran out or i is no row. */
 int as_trace_lines_row(const as_problem *p, const as_trace *t, const as_render_opts *o, size_t i,
-                       as_trace_line_fn fn, void *ctx);
+                       int s, as_trace_line_fn fn, void *ctx);
 
 /* ---- what other renderers (grad) share with run's text and JSON ---- */
 

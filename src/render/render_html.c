@@ -124,6 +124,7 @@ typedef struct page {
     tips proj;           /* the projections' lines, sorted */
     tips row;            /* the lines of receiving row row_at (every head), sorted */
     long row_at;         /* -1: none yet */
+    int step_at;         /* the step of row_at walked */
     as_row_trace r;      /* row r_row of head r_hd: its mask and shares, for the heat */
     size_t r_hd;
     long r_row;          /* -1: none yet */
@@ -133,35 +134,47 @@ typedef struct page {
     const as_table_view *v; /* the table being written */
 } page;
 
-/* The lines of receiving row i, walked when the page's row is another; NULL when memory
- * ran out. */
-static const tips *row_tips(page *pg, size_t i)
+/* The lines of receiving row i, who it reads (M's) and step s (0: every step and the
+ * closing), walked when the page's row is another; NULL when memory ran out. */
+static const tips *row_tips(page *pg, size_t i, int s)
 {
     if (pg->failed)
         return NULL;
-    if (pg->row_at != (long)i) {
+    if (pg->row_at != (long)i || pg->step_at != s) {
         tips_clear(&pg->row);
         pg->row_at = -1;
-        if (as_trace_lines_row(pg->p, pg->t, pg->walk_o, i, keep_tip, &pg->row) != 0 ||
+        if (as_trace_lines_row(pg->p, pg->t, pg->walk_o, i, s, keep_tip, &pg->row) != 0 ||
             pg->row.failed) {
             pg->failed = 1;
             return NULL;
         }
         qsort(pg->row.v, pg->row.count, sizeof *pg->row.v, tip_cmp);
         pg->row_at = (long)i;
+        pg->step_at = s;
     }
     return &pg->row;
 }
 
 /* Where the lines that make the cells of a table of kind in row i are: the
- * projections', that row's walk, or none (NULL: the weights, the block's tables). */
+ * projections', that row's walk of the one step that makes them (M's lines come with
+ * every step), or none (NULL: the weights, the block's tables, the heads side by side). */
 static const tips *tips_of(page *pg, as_table kind, size_t i)
 {
+    const int final = pg->p->heads == 1 && pg->p->Wo == NULL; /* the head's O is the layer's */
+
     switch (kind) {
     case AS_T_X: case AS_T_Q: case AS_T_K: case AS_T_V:
         return &pg->proj;
-    case AS_T_M: case AS_T_QKT: case AS_T_S: case AS_T_A: case AS_T_O: case AS_T_C:
-        return row_tips(pg, i);
+    case AS_T_QKT:
+        return row_tips(pg, i, 1);
+    case AS_T_S:
+        return row_tips(pg, i, 2);
+    case AS_T_M: case AS_T_A:
+        return row_tips(pg, i, 3);
+    case AS_T_C:
+        return row_tips(pg, i, 4);
+    case AS_T_O: /* the head's (step 4), or the layer's through Wo (the closing) */
+        return final ? row_tips(pg, i, 4) : pg->p->Wo != NULL ? row_tips(pg, i, 0) : NULL;
     default:
         return NULL;
     }
@@ -261,7 +274,7 @@ static size_t cell_tips(void *ctx, size_t i, size_t j, const char **lines)
             return 0;
         forbidden = r->M[j] == -INFINITY;
     }
-    if ((ts = tips_of(pg, forbidden ? AS_T_M : v->kind, i)) == NULL)
+    if ((ts = tips_of(pg, v->kind, i)) == NULL) /* with M's lines, for a forbidden cell */
         return 0;
     t = tips_find(ts, forbidden ? AS_T_M : v->kind, v->head, i, (long)j, &n);
     if (t == NULL && !forbidden)
@@ -333,7 +346,7 @@ static void table_lines(page *pg, const as_table_view *v)
             list_lines(pg, &pg->proj, v, &last, &shown);
     } else if (tips_of(pg, v->kind, pg->first) != NULL) {
         for (i = pg->first; i <= pg->last && !pg->failed; i++) {
-            const tips *ts = row_tips(pg, i);
+            const tips *ts = tips_of(pg, v->kind, i);
             if (ts != NULL)
                 list_lines(pg, ts, v, &last, &shown);
         }

@@ -1003,9 +1003,10 @@ static int whole(walk *w)
 }
 
 /* A walk that writes nothing and tells fn of each line that makes a cell: of the
- * projections (row < 0), or of receiving row `row`, every head and the closing. */
+ * projections (row < 0), or of receiving row `row`, every head, its steps (step s
+ * only, 1 to 4) and the closing (s 0). */
 static int lines_walk(const as_problem *p, const as_trace *t, const as_render_opts *o, long row,
-                      as_trace_line_fn fn, void *ctx)
+                      int s, as_trace_line_fn fn, void *ctx)
 {
     as_block b = {0};
     walk w = {p, t, o, {o->digits, o->ascii}, &b, NULL, 0, 0, 0, NULL, 0, {0}, fn, ctx, 0, 0};
@@ -1015,7 +1016,7 @@ static int lines_walk(const as_problem *p, const as_trace *t, const as_render_op
     if (row < 0)
         projections(&w);
     else
-        walk_row(&w, (size_t)row, 0);
+        walk_row(&w, (size_t)row, s);
     flush(&w);
     free(w.idx);
     as_row_trace_free(&w.r);
@@ -1025,13 +1026,13 @@ static int lines_walk(const as_problem *p, const as_trace *t, const as_render_op
 int as_trace_lines_inputs(const as_problem *p, const as_trace *t, const as_render_opts *o,
                           as_trace_line_fn fn, void *ctx)
 {
-    return lines_walk(p, t, o, -1, fn, ctx);
+    return lines_walk(p, t, o, -1, 0, fn, ctx);
 }
 
 int as_trace_lines_row(const as_problem *p, const as_trace *t, const as_render_opts *o, size_t i,
-                       as_trace_line_fn fn, void *ctx)
+                       int s, as_trace_line_fn fn, void *ctx)
 {
-    return i < p->n ? lines_walk(p, t, o, (long)i, fn, ctx) : -1;
+    return i < p->n && s >= 0 && s <= 4 ? lines_walk(p, t, o, (long)i, s, fn, ctx) : -1;
 }
 
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)
