@@ -41,6 +41,11 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     so.cells_limit = cli->format != AS_FMT_TEXT;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
+    if (as_cli_page_fits(cli, as_numbers_estimate(&s.p, &s.t, &cli->render, 0),
+                         AS_MSG_HINT_PAGE_TOO_BIG_ONLY, err) != 0) {
+        as_session_free(&s);
+        return AS_EXIT_USAGE;
+    }
     as_note_alibi_unmasked(&s, cli);
     as_note_long_output(&s, cli, 0);
     rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);
