@@ -430,6 +430,28 @@ static void test_a_page_of_512_tokens_is_written_a_row_at_a_time(void **state)
     unlink("build/tests/html-512.txt");
 }
 
+/* grad's page ends with the walk of a row (grad --row), which read the full tables: the
+ * forward run's and dA, dS and d(QKᵀ), 93 MB resident at 1024 tokens. It reads a row at
+ * a time (and of d(QKᵀ)'s columns only the rows dk's elided sums show): within 40 MB of
+ * address space, with every dk line of the last row (it reads all 1024 positions). */
+static void test_the_walk_of_a_row_of_1024_tokens_reads_a_row_at_a_time(void **state)
+{
+    char *s;
+
+    (void)state;
+    if (starts_within(40000))
+        skip();
+    long_column_grad("build/tests/html-1024.txt", 1024);
+    assert_int_equal(sh("ulimit -v 40000; %s grad build/tests/html-1024.txt --row last --lang en"
+                        " >" CLI_OUT " 2>" CLI_ERR,
+                        getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep"), 0);
+    s = slurp(CLI_OUT);
+    assert_non_null(s);
+    assert_int_equal(count(s, " dk"), 1024);
+    free(s);
+    unlink("build/tests/html-1024.txt");
+}
+
 /* decode's page draws each step's scores and shares over the cache, (t+1) cells at step
  * t: n² cells in all. A row's cells each repeated the row's whole line as its tooltip,
  * so the page grew as n³ (7.9 MB at 100 tokens, 54 MB at 200: 6.9 times); it must grow
@@ -499,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_the_decode_page_draws_the_cache_while_the_walk_does),
         cmocka_unit_test(test_a_page_of_512_tokens_is_written_a_row_at_a_time),
         cmocka_unit_test(test_the_decode_page_grows_as_its_cells),
+        cmocka_unit_test(test_the_walk_of_a_row_of_1024_tokens_reads_a_row_at_a_time),
         cmocka_unit_test(test_a_page_too_large_for_a_browser_is_refused_before_any_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

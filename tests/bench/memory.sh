@@ -9,7 +9,7 @@
 # row's numbers), never as their square. The pages (`run`, `grad` and `decode` with
 # --format html) too, up to the most cells a page holds (4 194 304, html.h: about 1000
 # tokens for run's page and grad's, 2047 for decode's); a larger page is refused before
-# any output ("refused"). grad's page keeps its n x n tables for its walk of a row.
+# any output ("refused").
 #
 # Each run is under an address-space limit of MEMBENCH_LIMIT_MB (default 2048): a run
 # that needs more stops there ("> LIMIT" in the table) instead of taking the memory of a
