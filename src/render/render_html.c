@@ -1,10 +1,11 @@
 /* render_html.c - `run --format html` and `trace --format html` (SPEC §17), written with
  * the one page skeleton (html_page.c): the tables in the chapter's order as steps, then
  * the block's (N1 … Y, with each norm's sub-steps) when block settings are on. Every
- * cell's tooltip is the very line `trace` writes for it (as_trace_lines), never
+ * cell's tooltip is the very line `trace` writes for it (as_trace_lines_row), never
  * recomputed here; A and S are heatmaps with their numbers; the run's JSON is embedded
  * for the script (--predict judges a guess against it). trace's page lists under each
- * table the lines that made it, for the rows --row walks and the step --step names.
+ * table the lines that made it, for the rows --row walks and the step --step names. No
+ * n x n table is kept: every table is written a row at a time (SPEC §10).
  * Words come from the message table. */
 #include "attnstep/block.h"
 #include "attnstep/html.h"

@@ -35,7 +35,7 @@ typedef struct walk {
     size_t *idx;   /* [m] the positions the current row may read */
     size_t nread;  /* how many */
     as_row_trace r; /* the current row of the current head, as the run made it */
-    as_trace_line_fn cell; /* as_trace_lines(): told which cells each line makes (out NULL) */
+    as_trace_line_fn cell; /* as_trace_lines_*(): told which cells each line makes (out NULL) */
     void *cell_ctx;
     size_t hd, row; /* the head and the receiving row being walked */
 } walk;
