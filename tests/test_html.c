@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "gen_input.h"
 #include "test_util.h"
 
 #define CLI_OUT "build/tests/html.out"
@@ -380,6 +382,124 @@ static void test_the_decode_page_draws_the_cache_while_the_walk_does(void **stat
     free(s);
 }
 
+/* ---- memory that follows the work (issue 30, SPEC §10) ---- */
+
+/* The size of the file at path in bytes. */
+static long bytes_of(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+/* 0 when `attnstep --version` starts under an address-space limit of kb (1: it does not,
+ * as under AddressSanitizer or valgrind, which need address space of their own). */
+static int starts_within(long kb)
+{
+    return sh("ulimit -v %ld; %s %s --version >/dev/null 2>&1",
+              kb, getenv("ATTNSTEP_WRAP") ? getenv("ATTNSTEP_WRAP") : "",
+              getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep") != 0;
+}
+
+/* The page writes its tables a row at a time, each cell's lines walked again for its
+ * row: run --only A of 512 tokens (A of 512 x 512, 262 144 cells) within 40 MB of
+ * address space, where the page that kept the full trace and every table's lines needed
+ * 78 MB resident (and stopped at 40 MB). Every row and cell of A is there, to the end. */
+static void test_a_page_of_512_tokens_is_written_a_row_at_a_time(void **state)
+{
+    char *s;
+
+    (void)state;
+    if (starts_within(40000))
+        skip();
+    long_column("build/tests/html-512.txt", 512);
+    assert_int_equal(sh("ulimit -v 40000; %s run build/tests/html-512.txt --format html --only A"
+                        " >" CLI_OUT " 2>" CLI_ERR,
+                        getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep"), 0);
+    s = slurp(CLI_OUT);
+    assert_non_null(s);
+    assert_int_equal(count(s, "<th scope=\"row\">"), 512);
+    assert_int_equal(count(s, "<td class=\"c"), 512 * 512);
+    assert_non_null(strstr(s, "</script>\n</body>\n</html>\n"));
+    free(s);
+    unlink("build/tests/html-512.txt");
+}
+
+/* grad's page ends with the walk of a row (grad --row), which read the full tables: the
+ * forward run's and dA, dS and d(QKᵀ), 93 MB resident at 1024 tokens. It reads a row at
+ * a time (and of d(QKᵀ)'s columns only the rows dk's elided sums show): within 40 MB of
+ * address space, with every dk line of the last row (it reads all 1024 positions). */
+static void test_the_walk_of_a_row_of_1024_tokens_reads_a_row_at_a_time(void **state)
+{
+    char *s;
+
+    (void)state;
+    if (starts_within(40000))
+        skip();
+    long_column_grad("build/tests/html-1024.txt", 1024);
+    assert_int_equal(sh("ulimit -v 40000; %s grad build/tests/html-1024.txt --row last --lang en"
+                        " >" CLI_OUT " 2>" CLI_ERR,
+                        getenv("ATTNSTEP_BIN") ? getenv("ATTNSTEP_BIN") : "build/attnstep"), 0);
+    s = slurp(CLI_OUT);
+    assert_non_null(s);
+    assert_int_equal(count(s, " dk"), 1024);
+    free(s);
+    unlink("build/tests/html-1024.txt");
+}
+
+/* decode's page draws each step's scores and shares over the cache, (t+1) cells at step
+ * t: n² cells in all. A row's cells each repeated the row's whole line as its tooltip,
+ * so the page grew as n³ (7.9 MB at 100 tokens, 54 MB at 200: 6.9 times); it must grow
+ * as n², about 4 times for twice the tokens (the walk's lines grow as n² too). */
+static void test_the_decode_page_grows_as_its_cells(void **state)
+{
+    long size[2];
+    int k;
+
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        long_column("build/tests/html-col.txt", 100 * (k + 1));
+        assert_int_equal(run("decode build/tests/html-col.txt --format html"), 0);
+        size[k] = bytes_of(CLI_OUT);
+    }
+    unlink("build/tests/html-col.txt");
+    assert_true(size[1] < 9 * size[0] / 2);
+}
+
+/* A page of more cells than a browser opens (AS_HTML_MAX_CELLS, 4 194 304) is refused
+ * before any output, with what to do instead: run's of 2048 tokens would draw QKᵀ, M,
+ * S and A of 2048 x 2048 (16 787 459 cells with X, Q, K, V, O and the weights). */
+static void test_a_page_too_large_for_a_browser_is_refused_before_any_output(void **state)
+{
+    static const char *const cmd[] = {"run", "trace --row 0", "grad", "decode"};
+    size_t k;
+
+    (void)state;
+    long_column_grad("build/tests/html-2048.txt", 2048);
+    assert_int_equal(run("run build/tests/html-2048.txt --format html --lang en"), 2);
+    assert_int_equal(bytes_of(CLI_OUT), 0);
+    assert_file_contains(CLI_ERR, "this page would draw about 16787459 cells, more than the "
+                                  "4194304 a page may hold");
+    assert_file_contains(CLI_ERR, "--only");
+    for (k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
+        char args[256];
+        snprintf(args, sizeof args, "%s build/tests/html-2048.txt --format html -o build/tests/html-big.html", cmd[k]);
+        unlink("build/tests/html-big.html");
+        assert_int_equal(run(args), 2);
+        assert_int_equal(access("build/tests/html-big.html", F_OK), -1); /* nothing written */
+        assert_file_contains(CLI_ERR, "这一页要画约");
+        assert_file_contains(CLI_ERR, "用更少的Token");
+    }
+    /* the same tables as JSON are written, row by row */
+    assert_int_equal(run("run build/tests/html-2048.txt --format json --only O"), 0);
+    unlink("build/tests/html-2048.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +519,10 @@ int main(void)
         cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),
         cmocka_unit_test(test_predict_hides_the_decode_pages_worked_cells),
         cmocka_unit_test(test_the_decode_page_draws_the_cache_while_the_walk_does),
+        cmocka_unit_test(test_a_page_of_512_tokens_is_written_a_row_at_a_time),
+        cmocka_unit_test(test_the_decode_page_grows_as_its_cells),
+        cmocka_unit_test(test_the_walk_of_a_row_of_1024_tokens_reads_a_row_at_a_time),
+        cmocka_unit_test(test_a_page_too_large_for_a_browser_is_refused_before_any_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,11 @@ as_session_opts as_cli_session(const as_cli *cli);
  * with err set and s empty. */
 int as_cli_open(as_session *s, const char *path, const as_session_opts *so, as_error *err);
 
+/* With --format html, a page of about cells cells must fit a page (AS_HTML_MAX_CELLS,
+ * html.h): returns 0 (and 0 for every other format), or -1 with a usage message in err
+ * and hint (what to do instead) -- said before any output. */
+int as_cli_page_fits(const as_cli *cli, size_t cells, as_msg hint, as_error *err);
+
 /* --row must name a row of X, known only once the file is read (trace and grad):
  * returns 0, or -1 with a usage message in err. */
 int as_cli_check_row(const as_session *s, const as_cli *cli, as_error *err);

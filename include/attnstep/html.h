@@ -20,6 +20,10 @@ typedef struct as_html {
     size_t step; /* steps written so far */
 } as_html;
 
+/* At most this many cells make one page (SPEC §10, §17): a page of more (hundreds of
+ * megabytes of HTML) is one no browser opens, so it is refused before any output. */
+#define AS_HTML_MAX_CELLS ((size_t)1 << 22)
+
 /* At most this many lines make one cell's tooltip. */
 #define AS_HTML_TIP_MAX 16
 

@@ -78,11 +78,19 @@ unsigned as_trace_step_tables(int s);
 typedef void (*as_trace_line_fn)(void *ctx, as_table t, size_t head, size_t row, long col,
                                  const char *line);
 
-/* Walks trace's lines for every row (the projections, then each row's steps), writing
- * nothing, and tells fn of each line that makes a cell. Returns 0, or -1 when memory ran
- * out. */
-int as_trace_lines(const as_problem *p, const as_trace *t, const as_render_opts *o,
-                   as_trace_line_fn fn, void *ctx);
+/* Walks trace's lines of the projections (each row's input and its q, k and v; for
+ * cross-attention each key's too), writing nothing, and tells fn of each line that makes
+ * a cell. Returns 0, or -1 when memory ran out. */
+int as_trace_lines_inputs(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                          as_trace_line_fn fn, void *ctx);
+
+/* The same for receiving row i: who it reads (M's lines), then every head's steps and
+ * the closing (the heads side by side, Wo) with s 0, or step s only (1 to 4: QKᵀ, S, A,
+ * the head's output) -- one row's lines, as trace walks them (a rows trace makes the row
+ * again), so a caller can go through the rows keeping one at a time. Returns 0, or -1
+ * when memory ran out or i is no row. */
+int as_trace_lines_row(const as_problem *p, const as_trace *t, const as_render_opts *o, size_t i,
+                       int s, as_trace_line_fn fn, void *ctx);
 
 /* ---- what other renderers (grad) share with run's text and JSON ---- */
 
@@ -116,8 +124,14 @@ const char *as_block_act_name(const as_problem *p);
 void as_json_matrix(FILE *out, const as_matrix *m);
 
 /* Writes s as a JSON string: quotes, backslashes and control characters escaped; UTF-8
- * as is. (render_json.c) */
+ * as is; "<" as \u003c when out is the stream as_json_embed() named. (render_json.c) */
 void as_json_string(FILE *out, const char *s);
+
+/* Names out (NULL: none) as the stream a page embeds JSON in as it is written: until
+ * the next call every JSON string written to out spells "<" as \u003c (it reads back the
+ * same), and JSON has a "<" only inside a string, so no "</script>" can end the
+ * element early (html_page.c). Strings are written from one thread. */
+void as_json_embed(FILE *out);
 /* The same for the rows of r (a matrix's on two threads when large). Returns 0, or -1
  * when a row could not be had. */
 int as_json_rows(FILE *out, const as_rows *r);

@@ -29,8 +29,10 @@ int as_render_grad_json(FILE *out, const as_problem *p, const as_trace *t, const
 
 /* `grad --row I`: the softmax backward of receiving row o->row (-1: the last; -2: every
  * row), head by head, as the chapter would write it out: dA of the row, Σ dA⊙A, each
- * cell of dS, the scaling, then the flow into dQ and dK. Returns 0, or -1 when o->row is
- * no row of p or writing failed. (render_grad_walk.c) */
+ * cell of dS, the scaling, then the flow into dQ and dK. It reads a row at a time (of a
+ * rows run, each made again: SPEC §10), of d(QKᵀ)'s columns only the rows dk's sums
+ * show. Returns 0, or -1 when o->row is no row of p or writing failed.
+ * (render_grad_walk.c) */
 int as_render_grad_walk(FILE *out, const as_problem *p, const as_trace *t, const as_grad *g,
                         const as_render_opts *o);
 

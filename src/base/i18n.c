@@ -1863,6 +1863,19 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HTML_DC_ROW] = {"这一行的分数、份额和输出", "This row's scores, shares and output"},
     [AS_MSG_HTML_GRAD_TITLE] = {"反向传播：每张梯度表", "The backward pass: every gradient table"},
     [AS_MSG_HTML_GRAD_WALK] = {"逐步写出：softmax的反向传播", "Worked out: the softmax backward"},
+    [AS_MSG_USE_PAGE_TOO_BIG] = {"这一页要画约%zu个格子，超过了一页最多能画的%zu个：这么大的网页，浏览器打不开",
+        "this page would draw about %zu cells, more than the %zu a page may hold: no browser "
+        "opens a page that large"},
+    [AS_MSG_HINT_PAGE_TOO_BIG_ONLY] = {"用 --only 只画几张表（如 --only O），或用更少的Token；"
+        "每个数都在文本输出和 --format json 里，它们逐行写出，多大都行",
+        "draw a few tables with --only (e.g. --only O), or use fewer tokens; every number is "
+        "in the text output and in --format json, which are written row by row at any size"},
+    [AS_MSG_HINT_PAGE_TOO_BIG_TRACE] = {"用更少的Token，或看文本的逐步计算（trace --row N 只走第N行）",
+        "use fewer tokens, or read the walk as text (trace --row N walks row N alone)"},
+    [AS_MSG_HINT_PAGE_TOO_BIG_WALK] = {"用更少的Token，或改用文本输出或 --format json："
+        "它们逐行写出，多大都行",
+        "use fewer tokens, or the text output or --format json: they are written row by row "
+        "at any size"},
     [AS_MSG_HTML_TL_TITLE] = {"在线softmax：每块%zu个Key", "The online softmax: blocks of %zu Keys"},
     [AS_MSG_HTML_TL_ROW] = {"第%zu行“%s”，头%zu：一块一块地读", "Row %zu “%s”, head %zu: block by block"},
     [AS_MSG_HTML_TL_COLS] = {"每一行是读完一块之后：m是目前的最大值，ℓ是指数之和，f是这一块的缩放系数，其余各列是还没除以ℓ的输出。",

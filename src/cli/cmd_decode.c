@@ -73,6 +73,9 @@ int as_cmd_decode(FILE *out, const as_cli *cli, as_error *err)
         as_problem_build(&p, &in, cli->mask, err) != 0)
         goto free_input;
     p.offset = cli->offset; /* --offset: the position of row 0, as the session sets it */
+    /* the page draws each step's scores and shares over the cache: n(n+1) a head */
+    if (as_cli_page_fits(cli, p.heads * p.n * (p.n + 1), AS_MSG_HINT_PAGE_TOO_BIG_WALK, err) != 0)
+        goto free_problem;
     if (as_decode_run(&d, &p, keep, err) != 0)
         goto free_problem;
     if (cli->format != AS_FMT_JSON && compare_with_run(&d, &p, err) != 0)

@@ -27,17 +27,6 @@ static int render(FILE *out, const as_session *s, const as_grad *g, const as_cli
     return as_render_grad_text(out, &s->p, &s->t, g, &cli->render);
 }
 
-/* Nonzero but for the walk-through of a row (--row, which reads the full tables) and the
- * page (which ends with that walk, and embeds every cell anyway): the forward run keeps
- * no n x m table, the backward pass makes A's rows again a block at a time, and the
- * renderers make each row of dA, dS and d(QKᵀ) again as they write it (grad.h), so
- * memory follows the work (SPEC §10: 8192 tokens in megabytes, not gigabytes), with the
- * same numbers. */
-static int by_rows(const as_cli *cli)
-{
-    return !cli->row_given && cli->format != AS_FMT_HTML;
-}
-
 int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
 {
     as_session_opts so = as_cli_session(cli); /* every table: the backward pass reads them */
@@ -47,10 +36,16 @@ int as_cmd_grad(FILE *out, const as_cli *cli, as_error *err)
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    so.rows = by_rows(cli);
+    /* the forward run keeps no n x m table, the backward pass makes A's rows again a
+     * block at a time, and the renderers (the tables, the walk of a row, the page) make
+     * each row of dA, dS and d(QKᵀ) again as they read it (grad.h), so memory follows
+     * the work (SPEC §10: 8192 tokens in megabytes, not gigabytes), with the same
+     * numbers; the page draws each head's dA, dS and d(QKᵀ), n x m each */
+    so.rows = 1;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_cli_check_row(&s, cli, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||
+    if (as_cli_check_row(&s, cli, err) != 0 ||
+        as_cli_page_fits(cli, 3 * s.p.heads * s.p.n * s.p.m, AS_MSG_HINT_PAGE_TOO_BIG_WALK, err) != 0 || as_grad_loss(&g, &s.p, &s.t, cli->render.lang, err) != 0 ||
         as_grad_run(&g, &s.p, &s.t, err) != 0)
         goto done;
     if (render(out, &s, &g, cli) != 0) {

@@ -35,12 +35,17 @@ int as_cmd_run(FILE *out, const as_cli *cli, as_error *err)
     /* every table is written from its rows (as_head_rows: a rows trace makes each row
      * again), so no n x m table is kept and memory follows n·d plus the row being
      * printed (SPEC §10); the formats but text keep the limit on all heads' scores
-     * together that they had when they kept them. The page (html) embeds every cell
-     * with its arithmetic for its script: it reads the full trace. */
-    so.rows = !so.lean && cli->format != AS_FMT_HTML;
+     * together that they had when they kept them. The page (html) too: each cell's
+     * arithmetic is walked again a row at a time (render_html.c). */
+    so.rows = !so.lean;
     so.cells_limit = cli->format != AS_FMT_TEXT;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
+    if (as_cli_page_fits(cli, as_numbers_estimate(&s.p, &s.t, &cli->render, 0),
+                         AS_MSG_HINT_PAGE_TOO_BIG_ONLY, err) != 0) {
+        as_session_free(&s);
+        return AS_EXIT_USAGE;
+    }
     as_note_alibi_unmasked(&s, cli);
     as_note_long_output(&s, cli, 0);
     rc = by_format[cli->format](out, &s.p, &s.t, &cli->render);

@@ -13,6 +13,16 @@ static int check_options(const as_cli *cli, as_error *err)
     return 0;
 }
 
+/* The cells of trace's page: every table, or with --step those the step starts from and
+ * makes. */
+static size_t page_cells(const as_session *s, const as_cli *cli)
+{
+    as_render_opts shown = cli->render;
+
+    shown.only = cli->render.step != 0 ? as_trace_step_tables(cli->render.step) : 0;
+    return as_numbers_estimate(&s->p, &s->t, &shown, 0);
+}
+
 int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
 {
     as_session_opts so = as_cli_session(cli);
@@ -21,12 +31,16 @@ int as_cmd_trace(FILE *out, const as_cli *cli, as_error *err)
 
     if (check_options(cli, err) != 0)
         return AS_EXIT_USAGE;
-    /* the walk reads one row at a time: no n x m table is kept whole (the page shows
-     * every table, and shades A, whole) */
-    so.rows = cli->format != AS_FMT_HTML;
+    /* the walk reads one row at a time: no n x m table is kept whole; the page writes
+     * its tables a row at a time too, and keeps the limit on all heads' scores together
+     * it had when it kept them */
+    so.rows = 1;
+    so.cells_limit = cli->format == AS_FMT_HTML;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_cli_check_row(&s, cli, err) != 0) {
+    if (as_cli_check_row(&s, cli, err) != 0 ||
+        (cli->tiles == 0 && as_cli_page_fits(cli, page_cells(&s, cli),
+                                             AS_MSG_HINT_PAGE_TOO_BIG_TRACE, err) != 0)) {
         as_session_free(&s);
         return AS_EXIT_USAGE;
     }

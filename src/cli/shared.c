@@ -3,6 +3,7 @@
  * every command; calls none. */
 #include "attnstep/check.h"
 #include "attnstep/cli.h"
+#include "attnstep/html.h"
 #include "attnstep/output.h"
 
 #include <errno.h>
@@ -27,6 +28,15 @@ int as_cli_open(as_session *s, const char *path, const as_session_opts *so, as_e
     if (as_check_ask(&s->p, err) == 0)
         return 0;
     as_session_free(s);
+    return -1;
+}
+
+int as_cli_page_fits(const as_cli *cli, size_t cells, as_msg hint, as_error *err)
+{
+    if (cli->format != AS_FMT_HTML || cells <= AS_HTML_MAX_CELLS)
+        return 0;
+    as_error_msg(err, "", 0, 0, AS_MSG_USE_PAGE_TOO_BIG, cells, AS_HTML_MAX_CELLS);
+    as_error_hint_msg(err, hint);
     return -1;
 }
 

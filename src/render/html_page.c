@@ -101,22 +101,6 @@ static const char script[] =
     "if(e.key==='ArrowRight'||e.key===' '){e.preventDefault();show(shown+1);}});\n"
     "ctl.hidden=false;tip.hidden=true;show(1);})();\n";
 
-/* JSON in a <script> element: every "<" written as \u003c (JSON allows it only inside
- * strings, where \u003c reads back the same), so no token can end the element. */
-static void embed(as_html *h, const char *id, const char *json, size_t len)
-{
-    size_t i;
-
-    fprintf(h->out, "<script type=\"application/json\" id=\"%s\">", id);
-    for (i = 0; i < len; i++) {
-        if (json[i] == '<')
-            fputs("\\u003c", h->out);
-        else
-            fputc(json[i], h->out);
-    }
-    fputs("</script>\n", h->out);
-}
-
 /* The words the script says. */
 static int words_json(FILE *out, void *ctx)
 {
@@ -133,22 +117,18 @@ static int words_json(FILE *out, void *ctx)
     return 0;
 }
 
-/* What json(ctx) writes, embedded as element id. Returns 0, or -1 when it failed or
- * memory ran out. */
+/* What json(ctx) writes, embedded as element id, written as it is made (no copy of it
+ * is kept): no "<" can end the element, since JSON has one only inside a string, which
+ * as_json_string() writes as \u003c here. Returns 0, or -1 when json failed. */
 static int embed_json(as_html *h, const char *id, int (*json)(FILE *, void *), void *ctx)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
     int rc;
 
-    if (mem == NULL)
-        return -1;
-    rc = json != NULL ? json(mem, ctx) : (fputs("{}", mem) < 0 ? -1 : 0);
-    rc |= fclose(mem) != 0 ? -1 : 0;
-    if (rc == 0)
-        embed(h, id, buf, len);
-    free(buf);
+    fprintf(h->out, "<script type=\"application/json\" id=\"%s\">", id);
+    as_json_embed(h->out);
+    rc = json != NULL ? json(h->out, ctx) : (fputs("{}", h->out) < 0 ? -1 : 0);
+    as_json_embed(NULL);
+    fputs("</script>\n", h->out);
     return rc;
 }
 

@@ -16,6 +16,11 @@
 /* The cache is drawn in full up to this many rows; longer, only its size is said. */
 #define CACHE_SHOWN 8
 
+/* A page's row of scores or shares of up to this many positions gives each cell the
+ * walk's line for the row as its tooltip; a longer row's cells say what they are, so
+ * that the page grows with the cells it shows (n² over the steps), not n³ (issue 30). */
+#define ROW_TIP_SHOWN 16
+
 typedef struct dwalk {
     const as_problem *p;
     const as_decode *d;
@@ -721,7 +726,8 @@ static int row_grids(dpage *pg, size_t t)
             return -1;
         {   /* the walk's lines: "缩放分数：s₂ = [..]", "读取份额：a₂ = [..]" */
             const double *S = pg->w.r.S, *A = pg->w.r.A;
-            dgrid gs = {S, 0, NULL, tip, A, S}, ga = {A, 0, NULL, tip, A, S};
+            char **tips = t + 1 <= ROW_TIP_SHOWN ? tip : NULL;
+            dgrid gs = {S, 0, NULL, tips, A, S}, ga = {A, 0, NULL, tips, A, S};
             row_text(&line, &pg->w, "s", t, hd, span(pg->w.r.S + f, count));
             tip[0] = line_of(&line, as_say(pg->w.o, AS_MSG_TR_SCALED));
             as_text_free(&line);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct walk {
     const as_problem *p;
@@ -21,6 +22,13 @@ typedef struct walk {
     as_block *b;
     size_t *idx;   /* [m] the positions the current row may read */
     size_t nread;
+    /* the current row of the current head, [m] each: of a full run views into its
+     * tables; of a rows run (SPEC §10) made again (as_trace_row, as_grad_rows) */
+    const double *M, *A, *dA, *dS, *dQKT;
+    /* d(QKᵀ) at the receiving rows dk's sums show, for step_dK: receiving row r is row
+     * dcol_at[r] of dcol (m columns); dcol_at NULL: dcol is the whole table */
+    const double *dcol;
+    const size_t *dcol_at;
 } walk;
 
 static const char *sym(const walk *w, as_sym s)
@@ -48,9 +56,10 @@ static as_view row_of(const as_matrix *m, size_t i)
     return as_view_row(m->v, m->cols, i);
 }
 
-static as_view readable_of(const walk *w, const as_matrix *m, size_t i)
+/* The current row (w->A, w->dA, ...: m numbers) at its readable positions. */
+static as_view readable_of(const walk *w, const double *row)
 {
-    return as_view_row_at(m->v, m->cols, i, w->idx, w->nread);
+    return as_view_row_at(row, w->p->m, 0, w->idx, w->nread);
 }
 
 static as_view column_of(const as_matrix *m, size_t j, const size_t *idx, size_t count)
@@ -58,20 +67,24 @@ static as_view column_of(const as_matrix *m, size_t j, const size_t *idx, size_t
     return as_view_column(m->v, m->cols, j, idx, count);
 }
 
-/* "name₁=[1,0]" (name with subscript i, then row i of m). */
-static void named_row(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
+/* "name₁=[1,0]" (name with subscript i, then v: row i of a table). */
+static void named_row_of(walk *w, as_text *t, const char *name, size_t i, as_view v)
 {
-    const as_view v = row_of(m, i);
-
     as_expand_sub(t, name, i, &w->st);
     as_text_addf(t, "=");
     as_expand_vector(t, &v, &w->st);
 }
 
-/* "name₁ ≈ [readable cells of row i of m]" */
-static void named_readable(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
+/* The same for row i of m. */
+static void named_row(walk *w, as_text *t, const char *name, size_t i, const as_matrix *m)
 {
-    const as_view v = readable_of(w, m, i);
+    named_row_of(w, t, name, i, row_of(m, i));
+}
+
+/* "name₁ ≈ [readable cells of row, the current row i of a table]" */
+static void named_readable(walk *w, as_text *t, const char *name, size_t i, const double *row)
+{
+    const as_view v = readable_of(w, row);
     as_text res = {0};
     const int rounded = as_expand_vector(&res, &v, &w->st);
 
@@ -105,19 +118,19 @@ static void step_dA(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
         as_expand_sub(&t, "v", j, &w->st);
         as_text_addf(&t, " = ");
         rounded = as_expand_products(&t, &o, &v, "+", &w->st);
-        rounded |= as_expand_number(&res, AS_AT(gh->dA, i, j), &w->st);
+        rounded |= as_expand_number(&res, w->dA[j], &w->st);
         equals(w, &t, rounded, &res);
         as_block_add(w->b, as_say(w->o, AS_MSG_GW_DA_ONE), w->p->kv_tokens[j], as_text_str(&t));
         done(w, &t);
     }
-    named_readable(w, &t, "dA", i, &gh->dA);
+    named_readable(w, &t, "dA", i, w->dA);
     line1(w, AS_MSG_GW_DA_ALL, &t);
 }
 
 /* "Σ dA⊙A = 10×0.6697615493 + 20×0.3302384507 ≈ 13.3023845067" */
-static void step_rowdot(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
+static void step_rowdot(walk *w, const as_grad_head *gh, size_t i)
 {
-    const as_view da = readable_of(w, &gh->dA, i), a = readable_of(w, &h->A, i);
+    const as_view da = readable_of(w, w->dA), a = readable_of(w, w->A);
     as_text t = {0}, res = {0};
     int rounded = as_expand_products(&t, &da, &a, " + ", &w->st);
 
@@ -131,7 +144,7 @@ static void step_rowdot(walk *w, const as_grad_head *gh, const as_head_trace *h,
 
 /* "dS₁₀ = 0.6697615493×(10−13.3023845067) ≈ -2.2118101637" for every position of the
  * row: a masked one is 0 (its share is 0). */
-static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, size_t i)
+static void step_dS(walk *w, const as_grad_head *gh, size_t i)
 {
     as_text sum = {0}, t = {0}, res = {0};
     size_t j;
@@ -142,19 +155,19 @@ static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
         int rounded;
         as_expand_sub(&t, "dS", i, &w->st);
         as_expand_sub(&t, "", j, &w->st);
-        if (AS_AT(w->t->M, i, j) == -INFINITY) {
+        if (w->M[j] == -INFINITY) {
             as_block_add(w->b, as_say(w->o, AS_MSG_GW_DS_MASKED), w->p->kv_tokens[j], as_text_str(&t));
             done(w, &t);
             continue;
         }
         as_text_addf(&t, " = ");
-        rounded = as_expand_number(&t, AS_AT(h->A, i, j), &w->st);
+        rounded = as_expand_number(&t, w->A[j], &w->st);
         as_text_addf(&t, "%s(", sym(w, AS_SYM_TIMES));
-        rounded |= as_expand_number(&t, AS_AT(gh->dA, i, j), &w->st);
+        rounded |= as_expand_number(&t, w->dA[j], &w->st);
         as_text_addf(&t, "%s", sym(w, AS_SYM_MINUS));
         rounded |= as_expand_factor(&t, AS_AT(gh->rowdot, i, 0), &w->st);
         as_text_addf(&t, ")");
-        rounded |= as_expand_number(&res, AS_AT(gh->dS, i, j), &w->st);
+        rounded |= as_expand_number(&res, w->dS[j], &w->st);
         equals(w, &t, rounded, &res);
         as_block_add(w->b, as_say(w->o, AS_MSG_GW_DS_ONE), w->p->kv_tokens[j], as_text_str(&t));
         done(w, &t);
@@ -162,7 +175,7 @@ static void step_dS(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
     done(w, &sum);
     as_expand_sub(&t, "dS", i, &w->st);
     {
-        const as_view all = row_of(&gh->dS, i);
+        const as_view all = as_view_row(w->dS, w->p->m, 0);
         const int rounded = as_expand_vector(&res, &all, &w->st);
         equals(w, &t, rounded, &res);
     }
@@ -182,9 +195,9 @@ static int over_sqrt(as_text *t, size_t k, void *ctx)
 }
 
 /* "d(QKᵀ)₁ = [-2.2118101637/√2, 2.2118101637/√2] ≈ [-1.5639859655, 1.5639859655]" */
-static void step_scale(walk *w, const as_grad_head *gh, size_t i)
+static void step_scale(walk *w, size_t i)
 {
-    const as_view ds = row_of(&gh->dS, i), out = row_of(&gh->dQKT, i);
+    const as_view ds = as_view_row(w->dS, w->p->m, 0), out = as_view_row(w->dQKT, w->p->m, 0);
     const as_view scale = {&w->p->scale, 0, NULL, ds.count};
     struct scale_ctx c = {w, &ds};
     as_text head = {0}, t = {0}, res = {0};
@@ -269,7 +282,7 @@ static void step_dQ(walk *w, const as_grad_head *gh, const as_head_trace *h, siz
 {
     const int rope = gh->dQr.rows > 0;
     const as_matrix *dq = rope ? &gh->dQr : &gh->dQ, *key = rope ? &h->Kr : &h->K;
-    const as_view d = readable_of(w, &gh->dQKT, i);
+    const as_view d = readable_of(w, w->dQKT);
     as_text t = {0}, res = {0}, dqr = {0}, dqn = {0};
     size_t c;
 
@@ -311,7 +324,7 @@ struct dk_ctx {
 static int dk_cell(as_text *t, size_t c, void *ctx)
 {
     const struct dk_ctx *x = ctx;
-    const as_view d = column_of(&x->gh->dQKT, x->j, NULL, x->gh->dQKT.rows);
+    const as_view d = as_view_column(x->w->dcol, x->w->p->m, x->j, x->w->dcol_at, x->w->p->n);
     const as_view q = column_of(x->q, c, NULL, x->q->rows);
 
     return as_expand_products(t, &d, &q, "+", &x->w->st);
@@ -359,17 +372,79 @@ static void step_dK(walk *w, const as_grad_head *gh, const as_head_trace *h)
 
 /* ---- the walk ---- */
 
-static void walk_head(walk *w, size_t hd, size_t i)
+/* What the walk of one head's row reads of its n x m tables, a row at a time (SPEC
+ * §10: a full run's rows are views into its tables, a rows run's are made again). */
+typedef struct head_rows {
+    as_row_trace r;         /* the row's mask and shares */
+    as_grad_rows g[3];      /* its dA, dS, d(QKᵀ) */
+    as_grad_rows col;       /* d(QKᵀ)'s rows that dk's sums show */
+    double *dcol;           /* [AS_EXPAND_MAX, m] those rows */
+    size_t *at;             /* [n] where each receiving row is in dcol */
+} head_rows;
+
+/* Row i of head hd's tables into w (w->M ... w->dcol, and w->idx: the positions the row
+ * reads, the same for every head). Returns 0, or -1 when memory ran out. */
+static int head_rows_of(walk *w, head_rows *hr, size_t hd, size_t i)
+{
+    static const as_grad_square sq[3] = {AS_GRAD_DA, AS_GRAD_DS, AS_GRAD_DQKT};
+    const size_t n = w->p->n, m = w->p->m;
+    const size_t shown = as_expand_elides(n) ? AS_EXPAND_HEAD + AS_EXPAND_TAIL : n;
+    const double *row[3];
+    as_rows r;
+    size_t k, j;
+
+    r = as_grad_rows_open(&hr->col, w->g, w->p, w->t, hd, AS_GRAD_DQKT);
+    for (k = 0; k < shown; k++) { /* the head and tail of an elided sum, or every row */
+        const size_t at = shown == n || k < AS_EXPAND_HEAD ? k : n - shown + k;
+        const double *d = r.row(r.ctx, at);
+        if (d == NULL)
+            break;
+        memcpy(hr->dcol + k * m, d, m * sizeof *d);
+        hr->at[at] = k;
+    }
+    as_grad_rows_close(&hr->col);
+    if (k < shown || as_trace_row(&hr->r, w->t, w->p, hd, i) != 0)
+        return -1;
+    for (k = 0; k < 3; k++) {
+        r = as_grad_rows_open(&hr->g[k], w->g, w->p, w->t, hd, sq[k]);
+        if ((row[k] = r.row(r.ctx, i)) == NULL)
+            return -1;
+    }
+    w->M = hr->r.M, w->A = hr->r.A, w->dA = row[0], w->dS = row[1], w->dQKT = row[2];
+    w->dcol = hr->dcol, w->dcol_at = hr->at;
+    w->nread = 0;
+    for (j = 0; j < m; j++)
+        if (w->M[j] != -INFINITY)
+            w->idx[w->nread++] = j;
+    return 0;
+}
+
+static void head_rows_close(head_rows *hr)
+{
+    size_t k;
+
+    for (k = 0; k < 3; k++)
+        as_grad_rows_close(&hr->g[k]);
+    as_row_trace_free(&hr->r);
+}
+
+static void walk_head(walk *w, head_rows *hr, size_t hd, size_t i)
 {
     const as_grad_head *gh = &w->g->head[hd];
     const as_head_trace *h = &w->t->head[hd];
     as_text a = {0}, o = {0};
 
+    memset(hr->g, 0, sizeof hr->g);
+    if (head_rows_of(w, hr, hd, i) != 0) {
+        head_rows_close(hr);
+        w->b->failed = 1;
+        return;
+    }
     if (w->p->heads > 1) {
         as_block_gap(w->b);
         as_block_add(w->b, as_say(w->o, AS_MSG_HEAD_TITLE), hd);
     }
-    named_row(w, &a, "a", i, &h->A);
+    named_row_of(w, &a, "a", i, as_view_row(w->A, w->p->m, 0));
     named_row(w, &o, "dO", i, &gh->dO);
     as_block_add(w->b, as_say(w->o, AS_MSG_GW_GIVEN), as_text_str(&a), as_text_str(&o));
     done(w, &a);
@@ -377,46 +452,53 @@ static void walk_head(walk *w, size_t hd, size_t i)
     as_block_gap(w->b);
     step_dA(w, gh, h, i);
     as_block_gap(w->b);
-    step_rowdot(w, gh, h, i);
+    step_rowdot(w, gh, i);
     as_block_gap(w->b);
-    step_dS(w, gh, h, i);
+    step_dS(w, gh, i);
     as_block_gap(w->b);
-    step_scale(w, gh, i);
+    step_scale(w, i);
     as_block_gap(w->b);
     step_dQ(w, gh, h, i);
     as_block_gap(w->b);
     step_dK(w, gh, h);
+    head_rows_close(hr);
 }
 
-static void walk_row(walk *w, size_t i)
+static void walk_row(walk *w, head_rows *hr, size_t i)
 {
-    size_t j, hd;
+    size_t hd;
 
-    w->nread = 0;
-    for (j = 0; j < w->p->m; j++)
-        if (AS_AT(w->t->M, i, j) != -INFINITY)
-            w->idx[w->nread++] = j;
     as_block_gap(w->b);
     as_block_add(w->b, as_say(w->o, AS_MSG_GW_TITLE), w->p->tokens[i], i);
-    for (hd = 0; hd < w->g->heads; hd++)
-        walk_head(w, hd, i);
+    for (hd = 0; hd < w->g->heads && !w->b->failed; hd++)
+        walk_head(w, hr, hd, i);
 }
 
 int as_grad_walk_lines(as_block *b, const as_problem *p, const as_trace *t, const as_grad *g,
                        const as_render_opts *o)
 {
-    walk w = {p, t, g, o, {o->digits, o->ascii}, b, NULL, 0};
+    walk w = {p, t, g, o, {o->digits, o->ascii}, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL,
+              NULL};
+    head_rows hr;
     size_t first, last;
     size_t i;
 
-    if (as_row_span(o->row, p->n, &first, &last) != 0 || (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
+    memset(&hr, 0, sizeof hr);
+    if (as_row_span(o->row, p->n, &first, &last) != 0 ||
+        (w.idx = malloc(p->m * sizeof *w.idx + 1)) == NULL)
         return -1;
+    hr.dcol = malloc((AS_EXPAND_MAX * p->m + 1) * sizeof *hr.dcol);
+    hr.at = calloc(p->n + 1, sizeof *hr.at);
+    if (hr.dcol == NULL || hr.at == NULL)
+        b->failed = 1;
     as_block_add(b, "%s", as_say(w.o, AS_MSG_GRAD_INTRO));
-    for (i = first; i <= last; i++)
-        walk_row(&w, i);
+    for (i = first; i <= last && !b->failed; i++)
+        walk_row(&w, &hr, i);
     as_block_gap(w.b);
     as_block_add(b, "%s", as_say(w.o, t->PE.rows > 0 ? AS_MSG_GW_NEXT_PE : AS_MSG_GW_NEXT));
     free(w.idx);
+    free(hr.dcol);
+    free(hr.at);
     return b->failed ? -1 : 0;
 }
 

@@ -1,10 +1,11 @@
 /* render_html.c - `run --format html` and `trace --format html` (SPEC §17), written with
  * the one page skeleton (html_page.c): the tables in the chapter's order as steps, then
  * the block's (N1 … Y, with each norm's sub-steps) when block settings are on. Every
- * cell's tooltip is the very line `trace` writes for it (as_trace_lines), never
+ * cell's tooltip is the very line `trace` writes for it (as_trace_lines_row), never
  * recomputed here; A and S are heatmaps with their numbers; the run's JSON is embedded
  * for the script (--predict judges a guess against it). trace's page lists under each
- * table the lines that made it, for the rows --row walks and the step --step names.
+ * table the lines that made it, for the rows --row walks and the step --step names. No
+ * n x n table is kept: every table is written a row at a time (SPEC §10).
  * Words come from the message table. */
 #include "attnstep/block.h"
 #include "attnstep/html.h"
@@ -94,27 +95,108 @@ static const tip *tips_find(const tips *ts, as_table kind, size_t head, size_t r
     return n > 0 ? &ts->v[lo] : NULL;
 }
 
-static void tips_free(tips *ts)
+/* Forgets every tip of ts, keeping its room. */
+static void tips_clear(tips *ts)
 {
     size_t i;
 
     for (i = 0; i < ts->count; i++)
         free(ts->v[i].line);
+    ts->count = 0;
+}
+
+static void tips_free(tips *ts)
+{
+    tips_clear(ts);
     free(ts->v);
 }
 
 /* ---- the page ---- */
 
+/* The page keeps the projections' lines (each row's x, q, k, v: n·d of them) and the
+ * lines of one receiving row at a time, walked again for each table that needs them,
+ * and one row of the mask and the shares: never an n x m table (SPEC §10). */
 typedef struct page {
     as_html h;
     const as_problem *p;
     const as_trace *t;
     const as_render_opts *o;
-    tips ts;
+    const as_render_opts *walk_o; /* what trace's lines are walked with */
+    tips proj;           /* the projections' lines, sorted */
+    tips row;            /* the lines of receiving row row_at (every head), sorted */
+    long row_at;         /* -1: none yet */
+    int step_at;         /* the step of row_at walked */
+    as_row_trace r;      /* row r_row of head r_hd: its mask and shares, for the heat */
+    size_t r_hd;
+    long r_row;          /* -1: none yet */
+    int failed;          /* memory ran out */
     int lines;           /* trace: each table's lines under it */
     size_t first, last;  /* trace: the rows whose lines are listed (--row) */
     const as_table_view *v; /* the table being written */
 } page;
+
+/* The lines of receiving row i, who it reads (M's) and step s (0: every step and the
+ * closing), walked when the page's row is another; NULL when memory ran out. */
+static const tips *row_tips(page *pg, size_t i, int s)
+{
+    if (pg->failed)
+        return NULL;
+    if (pg->row_at != (long)i || pg->step_at != s) {
+        tips_clear(&pg->row);
+        pg->row_at = -1;
+        if (as_trace_lines_row(pg->p, pg->t, pg->walk_o, i, s, keep_tip, &pg->row) != 0 ||
+            pg->row.failed) {
+            pg->failed = 1;
+            return NULL;
+        }
+        qsort(pg->row.v, pg->row.count, sizeof *pg->row.v, tip_cmp);
+        pg->row_at = (long)i;
+        pg->step_at = s;
+    }
+    return &pg->row;
+}
+
+/* Where the lines that make the cells of a table of kind in row i are: the
+ * projections', that row's walk of the one step that makes them (M's lines come with
+ * every step), or none (NULL: the weights, the block's tables, the heads side by side). */
+static const tips *tips_of(page *pg, as_table kind, size_t i)
+{
+    const int final = pg->p->heads == 1 && pg->p->Wo == NULL; /* the head's O is the layer's */
+
+    switch (kind) {
+    case AS_T_X: case AS_T_Q: case AS_T_K: case AS_T_V:
+        return &pg->proj;
+    case AS_T_QKT:
+        return row_tips(pg, i, 1);
+    case AS_T_S:
+        return row_tips(pg, i, 2);
+    case AS_T_M: case AS_T_A:
+        return row_tips(pg, i, 3);
+    case AS_T_C:
+        return row_tips(pg, i, 4);
+    case AS_T_O: /* the head's (step 4), or the layer's through Wo (the closing) */
+        return final ? row_tips(pg, i, 4) : pg->p->Wo != NULL ? row_tips(pg, i, 0) : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* Row i of head hd's mask and shares (r.M, r.A); NULL when memory ran out. */
+static const as_row_trace *row_of(page *pg, size_t hd, size_t i)
+{
+    if (pg->failed)
+        return NULL;
+    if (pg->r_row != (long)i || pg->r_hd != hd) {
+        pg->r_row = -1;
+        if (as_trace_row(&pg->r, pg->t, pg->p, hd, i) != 0) {
+            pg->failed = 1;
+            return NULL;
+        }
+        pg->r_row = (long)i;
+        pg->r_hd = hd;
+    }
+    return &pg->r;
+}
 
 /* What a table is, under its name. */
 static as_msg table_words(as_table kind)
@@ -161,32 +243,43 @@ static void json_path(char *buf, size_t size, const page *pg, const as_table_vie
 static const char *heat(void *ctx, size_t i, size_t j)
 {
     static const char *const level[] = {" h0", " h1", " h2", " h3", " h4"};
-    const page *pg = ctx;
+    page *pg = ctx;
     const as_table_view *v = pg->v;
-    const as_matrix *A;
+    const as_row_trace *r;
 
     if (v->kind != AS_T_A && v->kind != AS_T_S)
         return "";
-    if (AS_AT(pg->t->M, i, j) == -INFINITY)
+    if ((r = row_of(pg, v->head, i)) == NULL)
+        return "";
+    if (r->M[j] == -INFINITY)
         return " x";
-    A = &pg->t->head[v->head].A;
-    return A->v != NULL ? level[as_share_level(AS_AT(*A, i, j))] : "";
+    return r->A != NULL ? level[as_share_level(r->A[j])] : "";
 }
 
 /* The tips of cell (i, j): its own lines, else its row's; for a cell of S or A the mask
  * forbids, why it is not readable (M's line). */
 static size_t cell_tips(void *ctx, size_t i, size_t j, const char **lines)
 {
-    const page *pg = ctx;
+    page *pg = ctx;
     const as_table_view *v = pg->v;
-    const int forbidden = (v->kind == AS_T_S || v->kind == AS_T_A) && AS_AT(pg->t->M, i, j) == -INFINITY;
+    const as_row_trace *r;
+    const tips *ts;
+    const tip *t;
+    int forbidden = 0;
     size_t n, k;
-    const tip *t = tips_find(&pg->ts, forbidden ? AS_T_M : v->kind, v->head, i, (long)j, &n);
 
-    if (t == NULL && !forbidden)
-        t = tips_find(&pg->ts, v->kind, v->head, i, -1, &n);
     if ((v->kind == AS_T_C && !v->per_head) || block_table(v->kind))
-        n = 0; /* the heads side by side: no line of trace makes a cell of it alone */
+        return 0; /* the heads side by side: no line of trace makes a cell of it alone */
+    if (v->kind == AS_T_S || v->kind == AS_T_A) {
+        if ((r = row_of(pg, v->head, i)) == NULL)
+            return 0;
+        forbidden = r->M[j] == -INFINITY;
+    }
+    if ((ts = tips_of(pg, v->kind, i)) == NULL) /* with M's lines, for a forbidden cell */
+        return 0;
+    t = tips_find(ts, forbidden ? AS_T_M : v->kind, v->head, i, (long)j, &n);
+    if (t == NULL && !forbidden)
+        t = tips_find(ts, v->kind, v->head, i, -1, &n);
     n = n < AS_HTML_TIP_MAX ? n : AS_HTML_TIP_MAX;
     for (k = 0; k < n; k++)
         lines[k] = t[k].line;
@@ -217,30 +310,49 @@ static int row_walked(as_table kind)
     }
 }
 
-/* Nonzero when the line of tip t is one trace walks: the projections and inputs of
- * every row, the other tables' of the rows --row names. */
-static int walked(const page *pg, const tip *t)
+/* The lines of ts that made v, in trace's order, none twice in a row; *last is the
+ * line listed last (a copy the caller frees), *shown how many were. */
+static void list_lines(page *pg, const tips *ts, const as_table_view *v, char **last,
+                       size_t *shown)
 {
-    return !row_walked(t->kind) || (t->row >= pg->first && t->row <= pg->last);
+    size_t k;
+
+    for (k = 0; k < ts->count && !pg->failed; k++) {
+        const tip *t = &ts->v[k];
+        char *copy;
+        if (t->kind != v->kind || t->head != v->head || strcmp(t->line, *last ? *last : "") == 0)
+            continue;
+        if ((*shown)++ == 0)
+            as_html_lines_begin(&pg->h, NULL);
+        as_html_line(&pg->h, t->line);
+        if ((copy = realloc(*last, strlen(t->line) + 1)) == NULL) {
+            pg->failed = 1;
+            return;
+        }
+        *last = strcpy(copy, t->line);
+    }
 }
 
-/* The lines of trace that made v, in trace's order, once each (trace's page). */
+/* The lines of trace that made v, in trace's order, once each (trace's page): the
+ * projections' of every row, the other tables' of the rows --row walks, a row at a time. */
 static void table_lines(page *pg, const as_table_view *v)
 {
-    size_t k, shown = 0;
-    const char *last = "";
+    char *last = NULL;
+    size_t shown = 0, i;
 
     if ((v->kind == AS_T_C && !v->per_head) || !lists_lines(pg, v->kind))
         return;
-    for (k = 0; k < pg->ts.count; k++) {
-        const tip *t = &pg->ts.v[k];
-        if (t->kind != v->kind || t->head != v->head || strcmp(t->line, last) == 0 || !walked(pg, t))
-            continue;
-        if (shown++ == 0)
-            as_html_lines_begin(&pg->h, NULL);
-        as_html_line(&pg->h, t->line);
-        last = t->line;
+    if (!row_walked(v->kind)) {
+        if (tips_of(pg, v->kind, 0) == &pg->proj)
+            list_lines(pg, &pg->proj, v, &last, &shown);
+    } else if (tips_of(pg, v->kind, pg->first) != NULL) {
+        for (i = pg->first; i <= pg->last && !pg->failed; i++) {
+            const tips *ts = tips_of(pg, v->kind, i);
+            if (ts != NULL)
+                list_lines(pg, ts, v, &last, &shown);
+        }
     }
+    free(last);
     if (shown > 0)
         as_html_lines_end(&pg->h);
 }
@@ -321,30 +433,33 @@ static int run_json(FILE *out, void *ctx)
 {
     const page *pg = ctx;
 
-    return as_render_json(out, pg->p, pg->t, pg->o);
+    return as_render_json(out, pg->p, pg->t, pg->walk_o); /* every table, whatever --step shows */
 }
 
 static int render(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o,
                   int lines)
 {
     as_render_opts shown = *o;
-    page pg = {{0}, p, t, &shown, {0}, lines, 0, 0, NULL};
+    page pg = {.p = p, .t = t, .o = &shown, .walk_o = o, .row_at = -1, .r_row = -1,
+               .lines = lines};
     int rc;
 
     if (lines && o->step != 0) /* trace --step N: the tables it starts from and makes */
         shown.only = as_trace_step_tables(o->step);
     if (lines && as_row_span(o->row, p->n, &pg.first, &pg.last) != 0)
         return -1;
-    rc = as_trace_lines(p, t, o, keep_tip, &pg.ts);
-    if (rc == 0 && !pg.ts.failed) {
+    rc = as_trace_lines_inputs(p, t, o, keep_tip, &pg.proj);
+    if (rc == 0 && !pg.proj.failed) {
         const char *title = p->in->title != NULL ? p->in->title : "attnstep";
-        qsort(pg.ts.v, pg.ts.count, sizeof *pg.ts.v, tip_cmp);
+        qsort(pg.proj.v, pg.proj.count, sizeof *pg.proj.v, tip_cmp);
         as_html_begin(&pg.h, out, title, AS_MSG_HTML_KEYS, &shown);
         rc = as_each_table(p, t, &shown, step, &pg); /* the block's among them */
-        rc |= as_html_end(&pg.h, run_json, &(page){{0}, p, t, o, {0}, 0, 0, 0, NULL});
+        rc |= as_html_end(&pg.h, run_json, &pg);
     }
-    rc |= pg.ts.failed ? -1 : 0;
-    tips_free(&pg.ts);
+    rc |= pg.proj.failed || pg.failed ? -1 : 0;
+    tips_free(&pg.proj);
+    tips_free(&pg.row);
+    as_row_trace_free(&pg.r);
     return rc != 0 || ferror(out) ? -1 : 0;
 }
 

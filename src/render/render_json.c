@@ -12,7 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 as is. */
+/* The stream a page is embedding JSON in (as_json_embed), or NULL. */
+static FILE *page_stream;
+
+void as_json_embed(FILE *out)
+{
+    page_stream = out;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 as is; in
+ * a page's embedded JSON "<" as \u003c. */
 void as_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -20,6 +29,8 @@ void as_json_string(FILE *out, const char *s)
         const unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
+        else if (c == '<' && out == page_stream)
+            fputs("\\u003c", out);
         else if (c < 0x20)
             fprintf(out, "\\u%04x", c);
         else

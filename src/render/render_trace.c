@@ -35,7 +35,7 @@ typedef struct walk {
     size_t *idx;   /* [m] the positions the current row may read */
     size_t nread;  /* how many */
     as_row_trace r; /* the current row of the current head, as the run made it */
-    as_trace_line_fn cell; /* as_trace_lines(): told which cells each line makes (out NULL) */
+    as_trace_line_fn cell; /* as_trace_lines_*(): told which cells each line makes (out NULL) */
     void *cell_ctx;
     size_t hd, row; /* the head and the receiving row being walked */
 } walk;
@@ -999,22 +999,37 @@ static int whole(walk *w)
     return run_tables(w, w->t, only, 1, 1);
 }
 
-int as_trace_lines(const as_problem *p, const as_trace *t, const as_render_opts *o,
-                   as_trace_line_fn fn, void *ctx)
+/* A walk that writes nothing and tells fn of each line that makes a cell: of the
+ * projections (row < 0), or of receiving row `row`, every head, its steps (step s
+ * only, 1 to 4) and the closing (s 0). */
+static int lines_walk(const as_problem *p, const as_trace *t, const as_render_opts *o, long row,
+                      int s, as_trace_line_fn fn, void *ctx)
 {
     as_block b = {0};
     walk w = {p, t, o, {o->digits, o->ascii}, &b, NULL, 0, 0, 0, NULL, 0, {0}, fn, ctx, 0, 0};
-    size_t i;
 
     if ((w.idx = malloc((p->m > 0 ? p->m : 1) * sizeof *w.idx)) == NULL)
         return -1;
-    projections(&w);
-    for (i = 0; i < p->n && flush(&w) == 0; i++)
-        walk_row(&w, i, 0);
+    if (row < 0)
+        projections(&w);
+    else
+        walk_row(&w, (size_t)row, s);
     flush(&w);
     free(w.idx);
     as_row_trace_free(&w.r);
     return w.failed ? -1 : 0;
+}
+
+int as_trace_lines_inputs(const as_problem *p, const as_trace *t, const as_render_opts *o,
+                          as_trace_line_fn fn, void *ctx)
+{
+    return lines_walk(p, t, o, -1, 0, fn, ctx);
+}
+
+int as_trace_lines_row(const as_problem *p, const as_trace *t, const as_render_opts *o, size_t i,
+                       int s, as_trace_line_fn fn, void *ctx)
+{
+    return i < p->n && s >= 0 && s <= 4 ? lines_walk(p, t, o, (long)i, s, fn, ctx) : -1;
 }
 
 int as_render_trace(FILE *out, const as_problem *p, const as_trace *t, const as_render_opts *o)

@@ -6,7 +6,10 @@
 # a time: grad.h), `decode` and `trace --tiles 1 --row all`, on a column of tokens (X
 # of width 1, Wq, Wk, Wv of one number: the 32 KB file of 8192 tokens of issue 30), all
 # output to /dev/null. Memory must grow linearly with the tokens (the inputs and each
-# row's numbers), never as their square.
+# row's numbers), never as their square. The pages (`run`, `grad` and `decode` with
+# --format html) too, up to the most cells a page holds (4 194 304, html.h: about 1000
+# tokens for run's page and grad's, 2047 for decode's); a larger page is refused before
+# any output ("refused").
 #
 # Each run is under an address-space limit of MEMBENCH_LIMIT_MB (default 2048): a run
 # that needs more stops there ("> LIMIT" in the table) instead of taking the memory of a
@@ -63,7 +66,7 @@ peak() {
     kb=$(tail -1 "$DIR/kb" 2>/dev/null || echo 0)
     if [ "$rc" -eq 0 ]; then
         awk -v kb="$kb" 'BEGIN { printf "%.1f", kb / 1024 }'
-    elif grep -q "16384" "$DIR/err"; then
+    elif grep -q "16384\|4194304" "$DIR/err"; then
         printf "refused"
     else
         printf "> %s" "$LIMIT_MB"
@@ -71,8 +74,8 @@ peak() {
 }
 
 printf "peak resident memory, MB (limit %s MB of address space)\n" "$LIMIT_MB"
-printf "%-7s %10s %10s %10s %10s %10s %12s\n" tokens "run" "run json" grad "grad dX" decode \
-    "tiles walk"
+printf "%-7s %10s %10s %10s %10s %10s %12s %10s %10s %10s\n" tokens "run" "run json" grad \
+    "grad dX" decode "tiles walk" "run html" "grad html" "dec html"
 for n in $SIZES; do
     printf "%-7s" "$n"
     printf " %10s" "$(peak "$n" run)"
@@ -81,8 +84,11 @@ for n in $SIZES; do
     printf " %10s" "$(peak "$n" grad --only dX,dWq)"
     printf " %10s" "$(peak "$n" decode)"
     if [ "$n" -le "$WALK_MAX" ]; then
-        printf " %12s\n" "$(peak "$n" trace --tiles 1 --row all)"
+        printf " %12s" "$(peak "$n" trace --tiles 1 --row all)"
     else
-        printf " %12s\n" "-"
+        printf " %12s" "-"
     fi
+    printf " %10s" "$(peak "$n" run --format html)"
+    printf " %10s" "$(peak "$n" grad --format html)"
+    printf " %10s\n" "$(peak "$n" decode --format html)"
 done
