@@ -24,7 +24,8 @@
 /* ------------------------------------------------------------------------------ */
 
 static const char *const step_names[AS_STEP_COUNT] = {"all", "project", "scores", "softmax",
-                                                      "mix", "sample"};
+                                                      "mix", "sample", "norm", "residual",
+                                                      "ffn"};
 
 int as_step_parse(const char *s, as_step *step)
 {
@@ -48,9 +49,39 @@ unsigned as_step_given(as_step step)
     static const unsigned given[AS_STEP_COUNT] = {
         T_BIT(AS_T_X) | T_BIT(AS_T_W) | T_BIT(AS_T_M), T_BIT(AS_T_X) | T_BIT(AS_T_W),
         T_BIT(AS_T_Q) | T_BIT(AS_T_K) | T_BIT(AS_T_M), T_BIT(AS_T_S),
-        T_BIT(AS_T_A) | T_BIT(AS_T_V), T_BIT(AS_T_LOGITS)};
+        T_BIT(AS_T_A) | T_BIT(AS_T_V), T_BIT(AS_T_LOGITS),
+        T_BIT(AS_T_X) | T_BIT(AS_T_H1) | T_BIT(AS_T_W), T_BIT(AS_T_X) | T_BIT(AS_T_O) | T_BIT(AS_T_D),
+        T_BIT(AS_T_N2) | T_BIT(AS_T_W)};
 
     return given[step];
+}
+
+unsigned as_step_given_to(as_step step, const as_problem *p)
+{
+    if (step == AS_STEP_FFN && p->block == AS_BLOCK_POST) /* post's FFN reads H1 */
+        return T_BIT(AS_T_H1) | T_BIT(AS_T_W);
+    return as_step_given(step);
+}
+
+int as_step_of_block(as_step step)
+{
+    return step == AS_STEP_NORM || step == AS_STEP_RESIDUAL || step == AS_STEP_FFN;
+}
+
+int as_step_reads_weight(as_step step, const char *name)
+{
+    static const char *const ffn[] = {"Wup", "bup", "Wgate", "Wdown", "bdown"};
+    size_t k;
+
+    if (step == AS_STEP_NORM)
+        return strncmp(name, "ln", 2) == 0;
+    if (step == AS_STEP_FFN) {
+        for (k = 0; k < sizeof ffn / sizeof ffn[0]; k++)
+            if (strcmp(name, ffn[k]) == 0)
+                return 1;
+        return 0;
+    }
+    return step != AS_STEP_RESIDUAL;
 }
 
 unsigned as_step_asked(as_step step)
@@ -347,7 +378,7 @@ static int sheet_page(const as_sheet_page *pg)
     title(pg, 0);
     instructions(pg);
     heading(pg, AS_MSG_SHEET_GIVEN, NULL, 0);
-    as_sheet_gather(l, pg, as_step_given(pg->o->step), 0);
+    as_sheet_gather(l, pg, as_step_given_to(pg->o->step, pg->s->p), 0);
     as_sheet_show_items(pg, l);
     if (as_step_given(pg->o->step) & T_BIT(AS_T_M) || pg->o->step == AS_STEP_ALL)
         rule(pg);

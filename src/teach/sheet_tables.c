@@ -93,11 +93,12 @@ size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, siz
 void as_sheet_gather(as_sheet_items *l, const as_sheet_page *pg, unsigned want, int empty)
 {
     as_table_view v[AS_SHEET_MAX_ITEMS];
+    const size_t n = as_sheet_tables(pg->s, want, v, AS_SHEET_MAX_ITEMS);
     size_t k;
 
-    l->count = as_sheet_tables(pg->s, want, v, AS_SHEET_MAX_ITEMS);
-    for (k = 0; k < l->count; k++)
-        l->it[k] = (as_sheet_item){v[k], empty};
+    for (l->count = k = 0; k < n; k++) /* a block's drill: its own step's weights alone */
+        if (v[k].kind != AS_T_W || as_step_reads_weight(pg->o->step, v[k].name))
+            l->it[l->count++] = (as_sheet_item){v[k], empty};
 }
 
 /* The subscript of a head's table: "_{0}" (LaTeX) or "₀" (Markdown); "" for none. */
