@@ -823,6 +823,9 @@ static int ffn_kept(const as_block_trace *b)
         if (fabs(b->U.v[i]) > ACT_LIMIT)
             return 0;
     }
+    for (i = 0; i < b->Z.rows * b->Z.cols; i++) /* swiglu: what SiLU reads, as U */
+        if (fabs(b->Z.v[i]) > ACT_LIMIT)
+            return 0;
     return below && above && !near_zero_row(&b->U) && !near_zero_row(&b->F) &&
            !near_zero_row(&b->D) && (b->G.v == NULL || !near_zero_row(&b->G));
 }

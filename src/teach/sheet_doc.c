@@ -388,7 +388,7 @@ static int sheet_page(const as_sheet_page *pg)
     if (pg->o->step == AS_STEP_SAMPLE)
         token_line(pg, 0);
     if (pg->o->exp_table && (pg->o->step == AS_STEP_ALL || pg->o->step == AS_STEP_SOFTMAX ||
-                             pg->o->step == AS_STEP_SAMPLE))
+                             pg->o->step == AS_STEP_SAMPLE || pg->o->step == AS_STEP_FFN))
         rc = as_sheet_exp_table(pg);
     heading(pg, AS_MSG_SHEET_WORK, NULL, 0);
     fputs(pg->o->latex ? "\\vfill\n" : "\n\n\n\n", pg->out);
