@@ -637,7 +637,7 @@ static int act_table(const as_sheet_page *pg)
 {
     const as_problem *p = pg->s->p;
     const int glu = p->ffn == AS_FFN_SWIGLU;
-    char head[48];
+    char head[48], name[48];
     const char *raw[2];
     power *pw;
     long n;
@@ -649,12 +649,15 @@ static int act_table(const as_sheet_page *pg)
         return -1;
     raw[0] = glu ? "SiLU" : as_block_act_name(p);
     raw[1] = as_sheet_msg(pg, glu ? AS_MSG_SHEET_ACT_GATE : AS_MSG_SHEET_ACT_U);
-    if (pg->o->latex) {
+    if (pg->o->latex) { /* the name as mathematics, in the words and above the values */
         char act[40];
         tex_act(act, sizeof act, p);
         snprintf(head, sizeof head, "%s(x)", act);
-    } else
+        snprintf(name, sizeof name, "$%s$", act);
+        raw[0] = name;
+    } else {
         snprintf(head, sizeof head, "%s(x)", raw[0]);
+    }
     if (n > 0) {
         as_sheet_say(pg, AS_MSG_SHEET_ACT, raw, 2);
         fputs(pg->o->latex ? "\n" : "\n\n", pg->out);
