@@ -199,7 +199,7 @@ static void test_other_kinds_of_block_keep_their_promises(void **state)
 
     (void)state;
     for (k = 0; k < sizeof kind / sizeof kind[0]; k++)
-        for (seed = 500; seed < 500 + (kind[k].level == 1 ? KIND_SEEDS / 5 : KIND_SEEDS); seed++) {
+        for (seed = 500; seed < 500 + (kind[k].level == 1 || kind[k].width > 4 ? KIND_SEEDS / 5 : KIND_SEEDS); seed++) {
             as_session s;
             size_t len;
             char *text = make_block(&kind[k], seed, &o, &len);

@@ -599,6 +599,20 @@ static int promises_kept(const as_problem *p, const as_trace *t, const as_exerci
     return o->level != 2 || (has_fraction(p->Wq) && has_fraction(p->Wk));
 }
 
+/* Nonzero when some column of m is all 0. */
+static int zero_column(const as_matrix *m)
+{
+    size_t i, j;
+
+    for (j = 0; j < m->cols; j++) {
+        for (i = 0; i < m->rows && AS_AT(*m, i, j) == 0; i++)
+            ;
+        if (i == m->rows)
+            return 1;
+    }
+    return 0;
+}
+
 /* Nonzero when some row of x @ w is all zero. Every value is a multiple of 1/8 far
  * below 2^50, so each sum is exact: the run's product has the same zero rows. */
 static int product_has_zero_row(const as_matrix *x, const as_matrix *w)
@@ -627,6 +641,8 @@ static int breaks_a_promise_already(const draft *d)
 {
     const as_matrix *in = d->in.v != NULL ? &d->in : &d->x; /* what the attention reads */
 
+    if (d->in.v != NULL && (zero_column(&d->wq) || zero_column(&d->wk) || zero_column(&d->up)))
+        return 1; /* the block's promise on the weights as drawn (block_promises_kept) */
     return proportional_rows(&d->x) || product_has_zero_row(in, &d->wq) ||
            product_has_zero_row(in, &d->wk) || product_has_zero_row(in, &d->wv);
 }
@@ -744,20 +760,6 @@ static int near_zero_row(const as_matrix *m)
         for (j = 0; j < m->cols && fabs(AS_AT(*m, i, j)) < KEY_HALF; j++)
             ;
         if (j == m->cols)
-            return 1;
-    }
-    return 0;
-}
-
-/* Nonzero when some column of m is all 0. */
-static int zero_column(const as_matrix *m)
-{
-    size_t i, j;
-
-    for (j = 0; j < m->cols; j++) {
-        for (i = 0; i < m->rows && AS_AT(*m, i, j) == 0; i++)
-            ;
-        if (i == m->rows)
             return 1;
     }
     return 0;
