@@ -385,6 +385,8 @@ typedef enum as_msg {
     AS_MSG_HINT_GRAD_ROW,  /* leave out --row for JSON */
     AS_MSG_USE_OFFSET,     /* %s what was given to --offset */
     AS_MSG_HELP,           /* --help after the synopsis lines: what it is, the options */
+    AS_MSG_HELP_MORE,      /* --help, then: the options from --count on (a string each
+                              stays within the 4095 bytes C promises) */
     AS_MSG_HELP_INPUT,     /* --help, then: the input format, limits, exit status, examples
                               (two strings: C11 promises string literals of 4095 bytes) */
     /* worksheets (issue 14): the SHEET_ ones are set in LaTeX too, any %s may be
