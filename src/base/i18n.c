@@ -2210,7 +2210,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HINT_EX_FFN_NONE] = {"去掉--ffn none，或者选relu、gelu、gelu_tanh、swiglu之一",
                                  "leave out --ffn none, or take relu, gelu, gelu_tanh or swiglu"},
     [AS_MSG_EX_TASK_BLOCK] = {"手算ask:一行列出的表，再用 attnstep run 和 attnstep check 核对。",
-                              "compute the tables the ask: line lists by hand, then check with "
+                              "Compute the tables the ask: line lists by hand, then check with "
                               "attnstep run and attnstep check."},
     [AS_MSG_EX_BLOCK_EPS] = {"ε取默认值%s（文件里不写norm_eps）：X每一行的√(σ²+ε)保留4位小数时正好是整数或半整数",
                              "ε is the default %s (no norm_eps: in the file): each row of X has a "

@@ -641,7 +641,8 @@ static int breaks_a_promise_already(const draft *d)
 {
     const as_matrix *in = d->in.v != NULL ? &d->in : &d->x; /* what the attention reads */
 
-    if (d->in.v != NULL && (zero_column(&d->wq) || zero_column(&d->wk) || zero_column(&d->up)))
+    if (d->in.v != NULL && (zero_column(&d->wq) || zero_column(&d->wk) || zero_column(&d->up) ||
+                            zero_column(&d->down)))
         return 1; /* the block's promise on the weights as drawn (block_promises_kept) */
     return proportional_rows(&d->x) || product_has_zero_row(in, &d->wq) ||
            product_has_zero_row(in, &d->wk) || product_has_zero_row(in, &d->wv);
@@ -846,8 +847,9 @@ static int block_promises_kept(const as_problem *p, const as_trace *t, const as_
         !near_grain_within(&t->V, r->v > 2 ? r->v : 2, -1) ||
         !near_grain_within(&h->QKT, r->qk * r->qk, limit))
         return 0;
-    if (zero_column(p->Wq) || zero_column(p->Wk) || (p->Wup != NULL && zero_column(p->Wup)))
-        return 0; /* a score's or U's column no feature feeds: a wasted column */
+    if (zero_column(p->Wq) || zero_column(p->Wk) ||
+        (p->Wup != NULL && (zero_column(p->Wup) || zero_column(p->Wdown))))
+        return 0; /* a score's, U's or D's column nothing feeds: a wasted column */
     if (!norm_kept(&b->norm1, p->block == AS_BLOCK_PRE) || !norm_kept(&b->norm2, 0) ||
         near_zero_row(&b->H1) || (b->N1.v != NULL && near_zero_row(&b->N1)))
         return 0;
