@@ -107,7 +107,7 @@ static void assert_block_promises(const as_session *s, const char *text, const a
     size_t i;
 
     assert_non_null(b);
-    assert_true(x->cols >= (o->norm == AS_NORM_LAYER ? 4u : 2u)); /* width ≥ 3 (SPEC), 4 for LayerNorm */
+    assert_true(x->cols >= (o->norm == AS_NORM_LAYER ? 4u : 3u)); /* width ≥ 3 (SPEC), 4 for LayerNorm */
     assert_int_equal(s->t.O.cols, x->cols);                      /* O added back to X */
     assert_null(strstr(text, "\nnorm_eps:")); /* the default ε, as the comment says */
     assert_no_zero_row_at_4(&s->t.Q, "Q");
@@ -422,6 +422,45 @@ static void test_a_named_mistake_in_a_drill_is_named(void **state)
     free(text);
 }
 
+/* The residual drill: H1 written as O alone (the residual left out: the student's
+ * mistake, made here from the run's O) is named no_residual, and H2 done right from that
+ * H1 (the student's H1 plus D) is carried_error. */
+static void test_a_residual_left_out_is_named(void **state)
+{
+    const as_exercise_opts want = {.level = 2, .step = AS_STEP_RESIDUAL};
+    as_exercise_opts o;
+    as_session s;
+    size_t len, i, j, k;
+    char *text = make_block(&want, 22, &o, &len);
+    FILE *f;
+
+    (void)state;
+    open_it(&s, text, len);
+    write_text("build/tests/exb_r.txt", text);
+    f = fopen("build/tests/exb_r_ans.txt", "w");
+    assert_non_null(f);
+    fputs("name: forgot\n", f);
+    for (k = 0; k < 2; k++) { /* H1 = O; H2 = O + D */
+        fprintf(f, "%s = [", k ? "H2" : "H1");
+        for (i = 0; i < s.t.O.rows; i++) {
+            fputs(i ? ", [" : "[", f);
+            for (j = 0; j < s.t.O.cols; j++)
+                fprintf(f, "%s%.4f", j ? ", " : "",
+                        AS_AT(s.t.O, i, j) + (k ? AS_AT(s.t.block->D, i, j) : 0));
+            fputc(']', f);
+        }
+        fputs("]\n", f);
+    }
+    fclose(f);
+    assert_int_equal(run("check --format json build/tests/exb_r.txt build/tests/exb_r_ans.txt"), 1);
+    assert_file_contains(OUT, "\"name\": \"H1\"");
+    assert_file_contains(OUT, "\"diagnosis\": \"no_residual\"");
+    assert_file_contains(OUT, "\"diagnosis\": \"carried_error\"");
+    assert_file_contains(OUT, "\"score\": 1, \"max\": 2");
+    as_session_free(&s);
+    free(text);
+}
+
 /* practice on a block exercise asks the block's cells, N1's first (the attention reads it). */
 static void test_practice_asks_a_block_exercises_cells(void **state)
 {
@@ -481,7 +520,9 @@ static void test_bad_block_options_are_refused_with_a_hint(void **state)
     assert_int_equal(run("exercise --step ffn --ffn none --seed 1"), 2);
     assert_file_contains(ERR, "--step ffn练的是前馈网络");
     assert_int_equal(run("exercise --block pre --width 3 --seed 1 --lang en"), 2);
-    assert_file_contains(ERR, "a LayerNorm exercise of width 3 has no hand-friendly rows");
+    assert_file_contains(ERR, "a normalisation exercise of width 3 has no hand-friendly rows");
+    assert_int_equal(run("exercise --block pre --norm rms --width 2 --seed 1 --lang en"), 2);
+    assert_file_contains(ERR, "RMSNorm takes at least 3");
     assert_int_equal(run("exercise --block pre --dv 2 --seed 1"), 2);
     assert_file_contains(ERR, "提示：去掉--dv");
     assert_int_equal(run("run --block pre examples/f11.txt --lang en"), 2);
@@ -505,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_the_norm_drills_sheet_gives_what_the_norm_reads),
         cmocka_unit_test(test_the_exp_table_gives_the_activations_values),
         cmocka_unit_test(test_a_named_mistake_in_a_drill_is_named),
+        cmocka_unit_test(test_a_residual_left_out_is_named),
         cmocka_unit_test(test_practice_asks_a_block_exercises_cells),
         cmocka_unit_test(test_moodle_and_a_class_follow_the_drill),
         cmocka_unit_test(test_bad_block_options_are_refused_with_a_hint),

@@ -40,7 +40,7 @@ typedef struct as_exercise_opts {
  * at most 5 tokens and d_v != d_k; at least 2 tokens; sizes within the limits above).
  * A drill of the block's steps (norm, residual, ffn) takes block pre when none is set;
  * a block takes width 4 and d_v = width (O is added back to X: no Wo), LayerNorm a
- * width of at least 4 (2 gives ±1 and 3 no whole root), a norm or residual drill
+ * width of at least 4 (2 gives ±1 and 3 no whole root), RMSNorm 3, a norm or residual drill
  * block pre, an ffn drill an FFN. Returns 0, or -1 with a usage message in err. */
 int as_exercise_settle(as_exercise_opts *o, as_error *err);
 

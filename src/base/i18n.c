@@ -2199,12 +2199,13 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_HINT_EX_BLOCK_DV] = {"去掉--dv：块的练习取d_v = d_model，O和X一样宽，不需要Wo",
                                  "leave out --dv: a block exercise takes d_v = d_model, so O is as wide "
                                  "as X without a Wo"},
-    [AS_MSG_EX_LN_WIDTH] = {"宽度%zu的LayerNorm练习出不来好算的数", "a LayerNorm exercise of width %zu "
+    [AS_MSG_EX_LN_WIDTH] = {"宽度%zu的归一化练习出不来好算的数", "a normalisation exercise of width %zu "
                             "has no hand-friendly rows"},
-    [AS_MSG_HINT_EX_LN_WIDTH] = {"宽度2时LayerNorm总是±1；宽度3时√σ²永远不是整数或半整数。"
-                                 "用--width 4（默认）或更宽，或者用--norm rms",
+    [AS_MSG_HINT_EX_LN_WIDTH] = {"宽度2时LayerNorm总是±1，宽度3时√σ²永远不是整数或半整数：LayerNorm用--width 4（默认）或更宽；"
+                                 "RMSNorm至少要宽度3",
                                  "at width 2 LayerNorm always gives ±1, and at width 3 √σ² is never a "
-                                 "whole or half number: take --width 4 (the default) or more, or --norm rms"},
+                                 "whole or half number: take --width 4 (the default) or more for LayerNorm; "
+                                 "RMSNorm takes at least 3"},
     [AS_MSG_EX_FFN_NONE] = {"--step ffn练的是前馈网络，可--ffn none的块没有前馈网络",
                             "--step ffn drills the feed-forward network, and a block of --ffn none has none"},
     [AS_MSG_HINT_EX_FFN_NONE] = {"去掉--ffn none，或者选relu、gelu、gelu_tanh、swiglu之一",

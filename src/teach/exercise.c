@@ -112,7 +112,7 @@ static int settle_block(as_exercise_opts *o, size_t width, size_t dv, as_error *
     if (dv != 0 && dv != o->width)
         return usage(err, AS_MSG_EX_BLOCK_DV, AS_MSG_HINT_EX_BLOCK_DV);
     o->dv = o->width;
-    if (o->norm == AS_NORM_LAYER && o->width < 4) {
+    if (o->width < (o->norm == AS_NORM_LAYER ? 4u : 3u)) { /* SPEC §15: width ≥ 3 */
         as_error_msg(err, "", 0, 0, AS_MSG_EX_LN_WIDTH, o->width);
         as_error_hint_msg(err, AS_MSG_HINT_EX_LN_WIDTH);
         return -1;
