@@ -706,7 +706,7 @@ static void draw_pre_row(draft *d, size_t i, as_prng *g, as_norm_kind norm)
                              (norm == AS_NORM_LAYER ? AS_AT(d->b[0], 0, k) : 0);
 }
 
-static void draw_row_of(as_matrix *m, as_prng *g, const range *r)
+static void draw_cells(as_matrix *m, as_prng *g, const range *r)
 {
     size_t k;
 
@@ -721,7 +721,7 @@ static void draw_ffn(draft *d, as_prng *g)
 
     for (k = 0; k < d->up.rows * d->up.cols; k++)
         d->up.v[k] = draw_weight(g, &block_w, d->up.rows);
-    draw_row_of(&d->bup, g, &block_bias);
+    draw_cells(&d->bup, g, &block_bias);
     for (k = 0; k < d->gate.rows * d->gate.cols; k++)
         d->gate.v[k] = draw_weight(g, &block_w, d->gate.rows);
     for (k = 0; k < d->down.rows * d->down.cols; k++)
@@ -735,14 +735,14 @@ static void draw_block(draft *d, as_prng *g, const level_rule *r, const as_exerc
     size_t i;
 
     for (i = 0; i < 2; i++) {
-        draw_row_of(&d->g[i], g, &block_gamma);
-        draw_row_of(&d->b[i], g, &block_beta);
+        draw_cells(&d->g[i], g, &block_gamma);
+        draw_cells(&d->b[i], g, &block_beta);
     }
     if (o->block == AS_BLOCK_PRE) {
         for (i = 0; i < d->x.rows; i++)
             draw_pre_row(d, i, g, o->norm);
     } else {
-        draw_row_of(&d->x, g, &r->x);
+        draw_cells(&d->x, g, &r->x);
         memcpy(d->in.v, d->x.v, d->x.rows * d->x.cols * sizeof *d->x.v);
     }
     draw_weights(&d->wq, &d->in, g, &r->w, r->qk);
