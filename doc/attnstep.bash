@@ -23,8 +23,8 @@ _attnstep()
         sed -n '/^$/q; s/^\(Usage:\)\{0,1\} *attnstep \[\{0,1\}\([a-z][a-z]*\).*/\2/p')
     local options="--lang --format --digits --mask --only --ascii --color --colour
         --heatmap --predict --row -o --output --force --tol --require-digits --seed --tokens --width --dk --dv
-        --level --answers --step --exp-table --count --class --expect --head --tiles --offset --help
-        --version"
+        --level --answers --step --block --norm --ffn --exp-table --count --class --expect --head
+        --tiles --offset --help --version"
 
     local values=
     case $prev in
@@ -44,7 +44,10 @@ _attnstep()
             done
             COMPREPLY=($(compgen -P "$done" -W "$names" -- "${cur##*,}"))
             return ;;
-        --step) values="project scores softmax mix 1 2 3 4" ;; # exercise, sheet; trace 1-4
+        --step) values="project scores softmax mix sample norm residual ffn 1 2 3 4" ;; # exercise, sheet; trace 1-4
+        --block) values="pre post" ;;   # exercise
+        --norm) values="layer rms" ;;
+        --ffn) values="gelu_tanh gelu relu swiglu none" ;;
         --class) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --digits | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --tiles | \
             --count | --head | --offset)
@@ -73,7 +76,8 @@ _attnstep()
             --*=*) ;;
             --lang | --format | --digits | --mask | --only | --color | --colour | --row | \
                 -o | --output | --tol | --require-digits | --seed | --tokens | --width | --dk | --dv | --level | \
-                --class | --expect | --count | --step | --head | --tiles | --offset)
+                --class | --expect | --count | --step | --head | --tiles | --offset | --block | \
+                --norm | --ffn)
                 ((i++)) ;;
             -*) ;;
             *) first= ; break ;;

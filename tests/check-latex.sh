@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-latex.sh - `make check-latex`: makes every kind of worksheet (md and latex, zh and
-# en, with and without the key; exercise, sheet FILE, --class, each --step, level 3),
+# en, with and without the key; exercise, sheet FILE, --class, each --step, level 3, the
+# whole block and its drills),
 # compiles every LaTeX one (pdflatex for English, xelatex + ctex for Chinese), fails on
 # an error, an overfull line or a "Missing character" (a name printed as an empty box),
 # and checks with pdfinfo that a 2-token sheet without its key is one A4 page. Then a
@@ -45,7 +46,13 @@ level3|0|exercise --seed 11 --level 3 --tokens 5 --exp-table
 three1|-|exercise --seed 1 --level 1 --tokens 3
 three2|1|exercise --seed 5 --level 2 --tokens 3
 three3|-|exercise --seed 1 --level 3 --tokens 3
-heads|0|sheet examples/two-heads.txt'
+heads|0|sheet examples/two-heads.txt
+block|0|exercise --seed 5 --block pre --exp-table
+blockpost|0|exercise --seed 5 --block post --norm rms --ffn swiglu --exp-table
+norm|0|exercise --seed 5 --step norm
+residual|0|exercise --seed 5 --step residual
+ffn|0|exercise --seed 5 --step ffn --exp-table
+blocksheet|0|sheet examples/block-pre-gelu.txt --step ffn --exp-table'
 docs=0
 fail=0
 compile() { # file.tex [dir]: compiles in dir ($out) with the engine its first line names

@@ -534,7 +534,7 @@ static void test_option_values_and_arguments_out_of_range_are_named(void **state
     refused_with("exercise --level 4 --lang en",
                  "attnstep: error: --level takes 1, 2 or 3, not \"4\"\n");
     refused_with("exercise --step foo --lang en",
-                 "attnstep: error: --step takes project, scores, softmax, mix or sample, not \"foo\"\n");
+                 "attnstep: error: --step takes project, scores, softmax, mix, sample, norm, residual or ffn, not \"foo\"\n");
     refused_with("sheet examples/f11.txt --format json --lang en",
                  "attnstep: error: sheet writes only --format md, latex, gift or moodle\n"
                  "  hint: md is the default; latex compiles with pdflatex (en) or xelatex (zh)\n");

@@ -27,6 +27,7 @@ typedef struct as_block_trace {
     as_matrix H1;         /* pre: X + O; post: norm1(X + O) */
     as_matrix N2;         /* pre: norm2(H1), what the FFN reads; empty for post */
     as_matrix U;          /* [n,d_ff] N2 @ Wup + bup (post: H1 @ Wup + bup) */
+    as_matrix Z;          /* swiglu: [n,d_ff] N2 @ Wgate, what SiLU reads; else empty */
     as_matrix G;          /* swiglu: [n,d_ff] silu(N2 @ Wgate); else empty */
     as_matrix F;          /* [n,d_ff] after the activation (swiglu: G ⊙ U) */
     as_matrix D;          /* [n,d_model] F @ Wdown + bdown */

@@ -55,6 +55,8 @@ typedef struct as_cli {
     const char *step_arg;    /* --step as given: read once the command is known (trace
                                 takes 1 to 4 into render.step) */
     int exp_table;           /* --exp-table */
+    int block;               /* exercise --block: an as_block_kind, 0 when not given */
+    int norm, ffn;           /* exercise --norm, --ffn: as_norm_kind/as_ffn_kind + 1, or 0 */
     long count;              /* --count N, 0 when not given */
     const char *roster;      /* exercise --class ROSTER, check --class DIR; or NULL */
     const char *output_dir;  /* -o DIR with --count or --class (output is then NULL) */

@@ -27,6 +27,9 @@ typedef struct as_exercise_opts {
     as_mask_kind mask;      /* CAUSAL or NONE; DEFAULT takes causal, as F11 */
     as_lang lang;           /* of the token labels and the comments */
     as_step step;           /* a drill on one step, or AS_STEP_ALL */
+    as_block_kind block;    /* the whole block (SPEC §15), or AS_BLOCK_NONE: the layer alone */
+    as_norm_kind norm;      /* with a block: layer (0, the default) or rms */
+    as_ffn_kind ffn;        /* with a block: gelu_tanh (0, the default, GPT-2's) … none */
     const char *student;    /* a class's variant: the student's name, or NULL */
     const char *variant;    /* and its short id, or NULL */
 } as_exercise_opts;
@@ -35,15 +38,23 @@ typedef struct as_exercise_opts {
  * d_v 2; level 2: 2 tokens, width 2, d_k 2, d_v 2; level 3: 3 tokens, width 2, d_k 2,
  * d_v 3) and checks the level's rules (level 1: d_k 1 or 4; level 2: d_k 2; level 3:
  * at most 5 tokens and d_v != d_k; at least 2 tokens; sizes within the limits above).
- * Returns 0, or -1 with a usage message in err. */
+ * A drill of the block's steps (norm, residual, ffn) takes block pre when none is set;
+ * a block takes width 4 and d_v = width (O is added back to X: no Wo), LayerNorm a
+ * width of at least 4 (2 gives ±1 and 3 no whole root), RMSNorm 3, a norm or residual drill
+ * block pre, an ffn drill an FFN. Returns 0, or -1 with a usage message in err. */
 int as_exercise_settle(as_exercise_opts *o, as_error *err);
+
+#define AS_EXERCISE_BLOCK_DFF 3   /* the block's FFN width: U, F are [n, 3] */
 
 /* Draws the exercise for settled options o and writes it as the text of an input file
  * (a comment naming seed and level first). Every draw is parsed back, built and run,
  * and a degenerate one (an all-zero row in Q, K or V; a walk-through row without two
  * readable positions of different scores; |QKᵀ| over the limit; fractions where the
  * level promises whole numbers) is replaced by the PRNG's next draw, so the same
- * options give the same bytes on every machine. Returns 0 and a new NUL-terminated
+ * options give the same bytes on every machine. With a block, also: block pre's norm1
+ * reads rows of X whose √(σ²+ε) (RMSNorm: √(Σx²/d+ε)) is a multiple of 1/2 at 4
+ * places; every norm's σ² (mean square) at least 1/4; no zero row in H1, N2, U, G, F or
+ * D; U has cells on both sides of 0 and within ±4, where the activation bends. Returns 0 and a new NUL-terminated
  * *text of *len bytes the caller frees; or -1 with err set. */
 int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_error *err);
 
@@ -52,9 +63,9 @@ int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_err
 int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err);
 
 /* Writes the answer key of the exercise's run t in the ANSWERS syntax that `check`
- * reads (Q, K, V, QKT, S, A, O, rounded to ro->digits places; masked cells as −∞, or
- * -inf with ro->ascii), after comment lines naming the exercise. Returns 0, or -1 when
- * writing failed. */
+ * reads (Q, K, V, QKT, S, A, O, and with a block N1 H1 N2 U G F D H2 as it has them,
+ * rounded to ro->digits places; masked cells as −∞, or -inf with ro->ascii), after
+ * comment lines naming the exercise. Returns 0, or -1 when writing failed. */
 int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
                     const as_render_opts *ro);
 

@@ -385,6 +385,8 @@ typedef enum as_msg {
     AS_MSG_HINT_GRAD_ROW,  /* leave out --row for JSON */
     AS_MSG_USE_OFFSET,     /* %s what was given to --offset */
     AS_MSG_HELP,           /* --help after the synopsis lines: what it is, the options */
+    AS_MSG_HELP_MORE,      /* --help, then: the options from --count on (a string each
+                              stays within the 4095 bytes C promises) */
     AS_MSG_HELP_INPUT,     /* --help, then: the input format, limits, exit status, examples
                               (two strings: C11 promises string literals of 4095 bytes) */
     /* worksheets (issue 14): the SHEET_ ones are set in LaTeX too, any %s may be
@@ -397,6 +399,9 @@ typedef enum as_msg {
     AS_MSG_SHEET_STEP_SOFTMAX,
     AS_MSG_SHEET_STEP_MIX,
     AS_MSG_SHEET_STEP_SAMPLE,
+    AS_MSG_SHEET_STEP_NORM,
+    AS_MSG_SHEET_STEP_RESIDUAL,
+    AS_MSG_SHEET_STEP_FFN,
     AS_MSG_SHEET_VARIANT,      /* %s the variant id */
     AS_MSG_SHEET_NAME,         /* the fields to fill in at the top */
     AS_MSG_SHEET_CLASS,
@@ -1115,6 +1120,22 @@ typedef enum as_msg {
     AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED,
     AS_MSG_PR_NAME_POST_FOR_PRE,
     AS_MSG_CHK_NO_SUCH_BLOCK_HINT, /* which block tables come with which settings */
+    /* exercises of the whole block (exercise --block, --step norm|residual|ffn) */
+    AS_MSG_HINT_USE_BLOCK,         /* what pre and post mean */
+    AS_MSG_HINT_USE_NORM,          /* what layer and rms mean */
+    AS_MSG_HINT_USE_FFN,           /* what the activations are */
+    AS_MSG_EX_POST_DRILL, AS_MSG_HINT_EX_POST_DRILL, /* %s step: post has no such table */
+    AS_MSG_EX_BLOCK_DV, AS_MSG_HINT_EX_BLOCK_DV,     /* --dv not the width */
+    AS_MSG_EX_LN_WIDTH, AS_MSG_HINT_EX_LN_WIDTH,     /* %zu width: no LayerNorm row of it */
+    AS_MSG_EX_FFN_NONE, AS_MSG_HINT_EX_FFN_NONE,     /* --step ffn with --ffn none */
+    AS_MSG_EX_TASK_BLOCK,          /* comment: compute the tables of ask: */
+    AS_MSG_EX_BLOCK_EPS,           /* %s ε: comment: the default ε keeps the roots readable */
+    AS_MSG_EX_BLOCK_POST,          /* comment: post's norms read sums the softmax made */
+    AS_MSG_SHEET_NO_BLOCK, AS_MSG_HINT_SHEET_NO_BLOCK, /* %s step: sheet --step on no block */
+    AS_MSG_SHEET_ACT,              /* %s activation, %s what x is: before its table */
+    AS_MSG_SHEET_ACT_U,            /* x is a cell of U */
+    AS_MSG_SHEET_ACT_GATE,         /* x is a cell of N2·Wgate */
+    AS_MSG_SHEET_NORM_WALK,        /* %s the norm's table: heading of its sub-steps */
     AS_MSG_COUNT
 } as_msg;
 

@@ -16,10 +16,12 @@
 typedef enum as_step {
     AS_STEP_ALL = 0, AS_STEP_PROJECT, AS_STEP_SCORES, AS_STEP_SOFTMAX, AS_STEP_MIX,
     AS_STEP_SAMPLE, /* the output head and the draw (SPEC §19): logits given, probs asked */
+    AS_STEP_NORM, AS_STEP_RESIDUAL, AS_STEP_FFN, /* the whole block's steps (SPEC §15) */
     AS_STEP_COUNT
 } as_step;
 
-/* Reads "project", "scores", "softmax", "mix" or "sample" (also "all"). Returns 0, or -1. */
+/* Reads "project", "scores", "softmax", "mix", "sample", "norm", "residual" or "ffn"
+ * (also "all"). Returns 0, or -1. */
 int as_step_parse(const char *s, as_step *step);
 
 /* The step's name as --step spells it ("all" for AS_STEP_ALL). */
@@ -28,9 +30,20 @@ const char *as_step_name(as_step step);
 /* The tables (bits 1u << as_table) a step gives, and those it asks: all: X, W and M
  * given, Q ... O asked; project: X, W given, Q, K, V asked; scores: Q, K, M given, QKᵀ
  * and S asked; softmax: S given, A asked; mix: A and V given, O (and C) asked; sample:
- * the logits given, the probabilities after the cut (probs) asked. */
+ * the logits given, the probabilities after the cut (probs) asked; the block's (SPEC
+ * §15): norm: X, H1 and γ/β given, N1, N2 (and Y) asked; residual: X, O and D given, H1
+ * and H2 asked; ffn: N2 (post: H1) and the FFN's weights given, U, G, F and D asked.
+ * as_step_given_to() is as_step_given() for problem p (post's FFN reads H1). */
 unsigned as_step_given(as_step step);
+unsigned as_step_given_to(as_step step, const as_problem *p);
 unsigned as_step_asked(as_step step);
+
+/* Nonzero when step is one of the block's (norm, residual, ffn). */
+int as_step_of_block(as_step step);
+
+/* Nonzero when weight table name (ln1_g, Wup, Wq …) is one the step reads: a block's
+ * drill gives only its own step's weights; every other step every weight. */
+int as_step_reads_weight(as_step step, const char *name);
 
 /* One sheet: a problem with its run, and what the page says about it. */
 typedef struct as_sheet {

@@ -683,8 +683,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_CMD_SHEET] = {"为一份输入出练习卷（和答案）", "a worksheet (and key) for an input"},
     [AS_MSG_USE_COUNT] = {"--count要给1到1000之间的整数，不能是“%s”",
                        "--count takes a whole number from 1 to 1000, not \"%s\""},
-    [AS_MSG_USE_STEP] = {"--step只能取project、scores、softmax、mix或sample，不能是“%s”",
-                      "--step takes project, scores, softmax, mix or sample, not \"%s\""},
+    [AS_MSG_USE_STEP] = {"--step只能取project、scores、softmax、mix、sample、norm、residual或ffn，"
+                         "不能是“%s”",
+                      "--step takes project, scores, softmax, mix, sample, norm, residual or ffn, "
+                      "not \"%s\""},
     [AS_MSG_USE_COUNT_CLASS] = {"--count和--class不能一起用：--class为每个名字出一道题",
                              "--count and --class do not go together: --class makes one "
                              "exercise per name"},
@@ -735,15 +737,15 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --answers             exercise、sheet：附上答案\n"
         "  --step STEP           exercise、sheet：只练一步：project、scores、softmax、\n"
         "                        mix（它之前的表直接给出）或sample（给出logits，求probs）；\n"
+        "                        整个块的norm（求N1、N2）、residual（求H1、H2）、\n"
+        "                        ffn（求U、F、D），默认--block pre；\n"
         "                        trace --step N：只看第N步（1到4）和它用到的表\n"
-        "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用\n"
-        "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
-        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字；\n"
-        "                        -o 目录：sheets/发给学生，teacher/老师留存）\n"
-        "  --class 目录          check：全班按各自的变式批改（答案文件…，不给文件）\n"
-        "  --expect 表           check：要答的表，如'Q K V S'（每人满分相同）\n"
-        "  -h, --help            显示本帮助后退出\n"
-        "  --version             显示版本号后退出\n"
+        "  --block pre|post      exercise：出整个块的题（宽度默认4，d_v = 宽度）；\n"
+        "                        只给--norm或--ffn时就是--block pre\n"
+        "  --norm layer|rms      exercise：块的归一化（默认layer）\n"
+        "  --ffn 激活            exercise：gelu_tanh（默认）、gelu、relu、swiglu或none\n"
+        "  --exp-table           exercise、sheet：附一张e^x表，供softmax查用；\n"
+        "                        有前馈网络时再附一张GELU/ReLU/SiLU的值表\n"
         ,
         "\n"
         "A teaching calculator for one attention layer that shows every number:\n"
@@ -790,9 +792,26 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "  --answers             exercise, sheet: add the answer key\n"
         "  --step STEP           exercise, sheet: a drill on one step: project, scores,\n"
         "                        softmax, mix (the tables before it are given) or\n"
-        "                        sample (the logits given, probs asked);\n"
+        "                        sample (the logits given, probs asked); the block's\n"
+        "                        norm (N1, N2), residual (H1, H2) or ffn (U, F, D),\n"
+        "                        with --block pre unless told;\n"
         "                        trace --step N: only step N (1-4) and its tables\n"
-        "  --exp-table           exercise, sheet: a table of e^x for the softmax\n"
+        "  --block pre|post      exercise: a whole block (width 4, d_v = width);\n"
+        "                        --norm or --ffn alone mean --block pre\n"
+        "  --norm layer|rms      exercise: the block's norm (layer by default)\n"
+        "  --ffn ACT             exercise: gelu_tanh (default), gelu, relu, swiglu, none\n"
+        "  --exp-table           exercise, sheet: a table of e^x for the softmax, and with\n"
+        "                        an FFN one of its GELU/ReLU/SiLU values\n"
+    },
+    [AS_MSG_HELP_MORE] = {
+        "  --count N             exercise：出N道变式（配合-o 目录：每道一个文件）\n"
+        "  --class 名单          exercise：名单里每个名字一道变式（每行一个名字；\n"
+        "                        -o 目录：sheets/发给学生，teacher/老师留存）\n"
+        "  --class 目录          check：全班按各自的变式批改（答案文件…，不给文件）\n"
+        "  --expect 表           check：要答的表，如'Q K V S'（每人满分相同）\n"
+        "  -h, --help            显示本帮助后退出\n"
+        "  --version             显示版本号后退出\n"
+        ,
         "  --count N             exercise: N variants (with -o DIR: a file each)\n"
         "  --class ROSTER        exercise: a variant per name in ROSTER (a name a line;\n"
         "                        -o DIR: DIR/sheets to hand out, DIR/teacher to keep)\n"
@@ -869,6 +888,9 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_SHEET_STEP_MIX] = {"混合Value（求O）", "mixing the Values (O)"},
     [AS_MSG_SHEET_STEP_SAMPLE] = {"输出头与抽样（求probs和抽到的词）",
                                   "the output head and the draw (probs and the token drawn)"},
+    [AS_MSG_SHEET_STEP_NORM] = {"归一化（求N1和N2）", "the normalisation (N1 and N2)"},
+    [AS_MSG_SHEET_STEP_RESIDUAL] = {"残差（求H1和H2）", "the residual adds (H1 and H2)"},
+    [AS_MSG_SHEET_STEP_FFN] = {"前馈网络（求U、F和D）", "the feed-forward network (U, F and D)"},
     [AS_MSG_SHEET_SAMPLE_ORDER] = {"先把%s除以温度T = %s，再做softmax，然后按下面的规则裁剪，"
                                    "最后在留下的词上重新归一化，得到%s（被裁掉的词概率为0）。",
                                    "Divide %s by the temperature T = %s first, then take the "
@@ -2189,6 +2211,60 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_BT_ACT_RULE] = {"其中%s", "where %s"},
     [AS_MSG_BT_SWIGLU] = {"门和U逐格相乘：%s", "the gate times U, cell by cell: %s"},
     [AS_MSG_BT_DOWN] = {"降维：%s", "down: %s"},
+    [AS_MSG_HINT_USE_BLOCK] = {"pre：先归一化再进子层（GPT-2、LLaMA）；post：子层的输出加回残差之后再归一化（最初的Transformer）",
+                               "pre: normalise before each sublayer (GPT-2, LLaMA); post: normalise after "
+                               "the residual add (the original Transformer)"},
+    [AS_MSG_HINT_USE_NORM] = {"layer：LayerNorm，减均值再除以√(σ²+ε)；rms：RMSNorm，只除以√(Σx²/d+ε)",
+                              "layer: LayerNorm, the mean taken off and divided by √(σ²+ε); rms: "
+                              "RMSNorm, divided by √(Σx²/d+ε) alone"},
+    [AS_MSG_HINT_USE_FFN] = {"relu、gelu（erf的精确形式）、gelu_tanh（GPT-2的tanh近似）、swiglu（LLaMA）；"
+                             "none：块在H1结束，没有前馈网络",
+                             "relu, gelu (the exact erf form), gelu_tanh (GPT-2's tanh form), swiglu "
+                             "(LLaMA); none: the block ends at H1, with no FFN"},
+    [AS_MSG_EX_POST_DRILL] = {"--step %s练的是Pre-LN块的表，Post-LN块没有单独的这一步",
+                              "--step %s drills a table of a Pre-LN block; a Post-LN block has no such "
+                              "step of its own"},
+    [AS_MSG_HINT_EX_POST_DRILL] = {"Post-LN里归一化紧跟在残差相加之后：H1 = norm1(X + O)。去掉--block post"
+                                   "（单步练习默认用--block pre），或者用--block post出一整道题",
+                                   "in a Post-LN block the norm follows the residual add at once: H1 = "
+                                   "norm1(X + O). Leave out --block post (a drill takes --block pre), or "
+                                   "make a whole --block post exercise"},
+    [AS_MSG_EX_BLOCK_DV] = {"块的练习里--dv必须等于--width（残差要把O加回X）",
+                            "in a block exercise --dv must equal --width (the residual adds O back to X)"},
+    [AS_MSG_HINT_EX_BLOCK_DV] = {"去掉--dv：块的练习取d_v = d_model，O和X一样宽，不需要Wo",
+                                 "leave out --dv: a block exercise takes d_v = d_model, so O is as wide "
+                                 "as X without a Wo"},
+    [AS_MSG_EX_LN_WIDTH] = {"宽度%zu的归一化练习出不来好算的数", "a normalisation exercise of width %zu "
+                            "has no hand-friendly rows"},
+    [AS_MSG_HINT_EX_LN_WIDTH] = {"宽度2时LayerNorm总是±1，宽度3时√σ²永远不是整数或半整数：LayerNorm用--width 4（默认）或更宽；"
+                                 "RMSNorm至少要宽度3",
+                                 "at width 2 LayerNorm always gives ±1, and at width 3 √σ² is never a "
+                                 "whole or half number: take --width 4 (the default) or more for LayerNorm; "
+                                 "RMSNorm takes at least 3"},
+    [AS_MSG_EX_FFN_NONE] = {"--step ffn练的是前馈网络，可--ffn none的块没有前馈网络",
+                            "--step ffn drills the feed-forward network, and a block of --ffn none has none"},
+    [AS_MSG_HINT_EX_FFN_NONE] = {"去掉--ffn none，或者选relu、gelu、gelu_tanh、swiglu之一",
+                                 "leave out --ffn none, or take relu, gelu, gelu_tanh or swiglu"},
+    [AS_MSG_EX_TASK_BLOCK] = {"手算ask:一行列出的表，再用 attnstep run 和 attnstep check 核对。",
+                              "Compute the tables the ask: line lists by hand, then check with "
+                              "attnstep run and attnstep check."},
+    [AS_MSG_EX_BLOCK_EPS] = {"ε取默认值%s（文件里不写norm_eps）：X每一行的√(σ²+ε)保留4位小数时正好是整数或半整数",
+                             "ε is the default %s (no norm_eps: in the file): each row of X has a "
+                             "√(σ²+ε) that is a whole or half number at 4 decimal places"},
+    [AS_MSG_EX_BLOCK_POST] = {"Post-LN的归一化读的是X + O这样的和，里面有softmax算出的份额，所以它们的根不是整数",
+                              "Post-LN's norms read sums such as X + O, made with the softmax's shares, "
+                              "so their roots are not whole numbers"},
+    [AS_MSG_SHEET_NO_BLOCK] = {"--step %s练的是整个块的一步，可这个输入没有这一步",
+                               "--step %s drills a step of the whole block, and this input has none"},
+    [AS_MSG_HINT_SHEET_NO_BLOCK] = {"在输入里加上block: pre和它的表（像examples/block-pre-gelu.txt那样；"
+                                    "norm、residual只练Pre-LN块，ffn要有前馈网络）；或者用exercise --step出一道题",
+                                    "give the input block: pre and its tables, as examples/block-pre-gelu.txt "
+                                    "does (norm and residual drill a Pre-LN block, ffn needs an FFN); or "
+                                    "make one with exercise --step"},
+    [AS_MSG_SHEET_ACT] = {"可能用到的%s值（%s）：", "Values of %s you may need (%s):"},
+    [AS_MSG_SHEET_ACT_U] = {"x是U的格子", "x is a cell of U"},
+    [AS_MSG_SHEET_ACT_GATE] = {"x是N2·Wgate的格子", "x is a cell of N2 Wgate"},
+    [AS_MSG_SHEET_NORM_WALK] = {"%s的最后一行", "The last row of %s"},
 };
 
 const char *as_msg_text(as_lang lang, as_msg msg)

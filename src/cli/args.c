@@ -19,7 +19,8 @@
 enum { OPT_LANG = 256, OPT_FORMAT, OPT_DIGITS, OPT_MASK, OPT_ONLY, OPT_ASCII, OPT_COLOR,
        OPT_FORCE, OPT_ROW, OPT_HEATMAP, OPT_TOL, OPT_SEED, OPT_TOKENS, OPT_WIDTH, OPT_DK,
        OPT_DV, OPT_LEVEL, OPT_ANSWERS, OPT_VERSION, OPT_REQUIRE_DIGITS, OPT_OFFSET,
-       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT, OPT_PREDICT, OPT_HEAD };
+       OPT_TILES, OPT_STEP, OPT_EXP_TABLE, OPT_COUNT, OPT_CLASS, OPT_EXPECT, OPT_PREDICT, OPT_HEAD,
+       OPT_BLOCK, OPT_NORM, OPT_FFN };
 
 static const struct option long_options[] = {
     {"lang", required_argument, NULL, OPT_LANG},
@@ -52,6 +53,9 @@ static const struct option long_options[] = {
     {"tiles", required_argument, NULL, OPT_TILES},
     {"predict", no_argument, NULL, OPT_PREDICT},
     {"head", required_argument, NULL, OPT_HEAD},
+    {"block", required_argument, NULL, OPT_BLOCK},
+    {"norm", required_argument, NULL, OPT_NORM},
+    {"ffn", required_argument, NULL, OPT_FFN},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -80,6 +84,8 @@ static const struct {
     {OPT_TILES, "--tiles", "run trace check"},
     {OPT_PREDICT, "--predict", "run trace decode grad"},
     {OPT_HEAD, "--head", "practice"},
+    {OPT_BLOCK, "--block", "exercise"}, {OPT_NORM, "--norm", "exercise"},
+    {OPT_FFN, "--ffn", "exercise"},
     {OPT_OFFSET, "--offset", "run trace decode grad check compare practice"},
 };
 
@@ -232,6 +238,35 @@ static int option_number(as_cli *cli, int opt, const char *arg, as_error *err)
     return 0;
 }
 
+/* exercise --block, --norm, --ffn (SPEC §15): the block an exercise is drawn with, by
+ * the words an input's settings take; a word not among them is refused with what each
+ * means. */
+static int option_block(as_cli *cli, int opt, const char *arg, as_error *err)
+{
+    static const char *const blocks[] = {"pre", "post"};
+    static const char *const norms[] = {"layer", "rms"};
+    static const char *const ffns[] = {"gelu_tanh", "gelu", "relu", "swiglu", "none"};
+    const char *const *words = opt == OPT_BLOCK ? blocks : opt == OPT_NORM ? norms : ffns;
+    const int n = opt == OPT_FFN ? 5 : 2;
+    const char *name = opt == OPT_BLOCK ? "--block" : opt == OPT_NORM ? "--norm" : "--ffn";
+    const int i = choice(arg, words, n);
+
+    if (i < 0) {
+        bad_choice(err, name, arg, words, (size_t)n);
+        if (err->hint[0] == '\0')
+            as_error_hint_msg(err, opt == OPT_BLOCK ? AS_MSG_HINT_USE_BLOCK
+                                   : opt == OPT_NORM ? AS_MSG_HINT_USE_NORM : AS_MSG_HINT_USE_FFN);
+        return -1;
+    }
+    if (opt == OPT_BLOCK)
+        cli->block = i + 1;      /* an as_block_kind: AS_BLOCK_PRE or AS_BLOCK_POST */
+    else if (opt == OPT_NORM)
+        cli->norm = i + 1;       /* an as_norm_kind + 1 */
+    else
+        cli->ffn = i + 1;        /* an as_ffn_kind + 1, in ffn.h's order */
+    return 0;
+}
+
 static int option(as_cli *cli, int opt, const char *arg, as_error *err)
 {
     static const char *const colors[] = {"auto", "always", "never"};
@@ -273,6 +308,7 @@ static int option(as_cli *cli, int opt, const char *arg, as_error *err)
     case OPT_CLASS: cli->roster = arg; return 0;
     case OPT_EXPECT: cli->expect = arg; return 0;
     case OPT_STEP: cli->step_arg = arg; return 0; /* read once the command is known */
+    case OPT_BLOCK: case OPT_NORM: case OPT_FFN: return option_block(cli, opt, arg, err);
     case 'o': cli->output = arg; return 0;
     case 'h': cli->help = 1; return 0;
     case OPT_VERSION: cli->version = 1; return 0;

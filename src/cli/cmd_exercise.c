@@ -71,6 +71,11 @@ static int options(as_exercise_opts *o, const as_cli *cli, as_error *err)
     o->mask = cli->mask;
     o->lang = cli->render.lang;
     o->step = (as_step)cli->step;
+    /* --norm or --ffn alone mean a block too: pre, GPT-2's and LLaMA's order */
+    o->block = cli->block ? (as_block_kind)cli->block
+                          : cli->norm || cli->ffn ? AS_BLOCK_PRE : AS_BLOCK_NONE;
+    o->norm = cli->norm ? (as_norm_kind)(cli->norm - 1) : AS_NORM_LAYER;
+    o->ffn = cli->ffn ? (as_ffn_kind)(cli->ffn - 1) : AS_FFN_GELU_TANH;
     if (!cli->seed_set) {
         fprintf(stderr, "attnstep: ");
         fprintf(stderr, as_msg_text(o->lang, AS_MSG_EX_SEED_DRAWN), o->seed);

@@ -23,6 +23,14 @@ int as_cmd_sheet(FILE *out, const as_cli *cli, as_error *err)
         as_error_hint_msg(err, AS_MSG_HINT_SHEET_NO_HEAD);
         return AS_EXIT_USAGE;
     }
+    if (as_step_of_block((as_step)cli->step) && /* the block's drills need that step */
+        (s.t.block == NULL || (cli->step != AS_STEP_FFN && s.p.block != AS_BLOCK_PRE) ||
+         (cli->step == AS_STEP_FFN && s.p.ffn == AS_FFN_NONE))) {
+        as_session_free(&s);
+        as_error_msg(err, cli->arg[0], 0, 0, AS_MSG_SHEET_NO_BLOCK, as_step_name((as_step)cli->step));
+        as_error_hint_msg(err, AS_MSG_HINT_SHEET_NO_BLOCK);
+        return AS_EXIT_USAGE;
+    }
     base = strrchr(cli->arg[0], '/');
     memset(&so, 0, sizeof so);
     so.lang = cli->render.lang;

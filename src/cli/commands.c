@@ -99,6 +99,7 @@ void as_cli_help(FILE *out, as_lang lang)
     fprintf(out, "%*sattnstep --help | --version\n",
             (int)as_display_width(as_msg_text(lang, AS_MSG_HELP_USAGE)), "");
     fputs(as_msg_text(lang, AS_MSG_HELP), out);
+    fputs(as_msg_text(lang, AS_MSG_HELP_MORE), out);
     fputs(as_msg_text(lang, AS_MSG_HELP_INPUT), out);
 }
 

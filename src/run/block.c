@@ -99,9 +99,11 @@ static int ffn(as_block_trace *b, const as_matrix *x, const as_problem *p, as_er
     if (as_matrix_init(&b->F, x->rows, p->d_ff) != 0)
         return out_of_memory(p, err);
     if (p->ffn == AS_FFN_SWIGLU) {
-        if (project(&b->G, x, 1, NULL, "G", p, err) != 0)
+        if (project(&b->Z, x, 1, NULL, "G", p, err) != 0)
             return -1;
-        as_silu(b->G.v, b->G.v, cells);
+        if (as_matrix_init(&b->G, x->rows, p->d_ff) != 0)
+            return out_of_memory(p, err);
+        as_silu(b->G.v, b->Z.v, cells); /* Z kept: the sheet's table of SiLU reads it */
         as_hadamard(b->F.v, b->G.v, b->U.v, cells);
     } else {
         as_ffn_activate(b->F.v, b->U.v, cells, p->ffn);
@@ -243,9 +245,9 @@ static int put_norm(as_norm_trace *all, const as_norm_trace *one, size_t t, size
 
 int as_block_put_row(as_block_trace *all, const as_block_trace *one, size_t t, size_t n)
 {
-    as_matrix *a[] = {&all->N1, &all->R1, &all->H1, &all->N2, &all->U, &all->G,
+    as_matrix *a[] = {&all->N1, &all->R1, &all->H1, &all->N2, &all->U, &all->Z, &all->G,
                       &all->F,  &all->D,  &all->R2, &all->H2, &all->Y};
-    const as_matrix *o[] = {&one->N1, &one->R1, &one->H1, &one->N2, &one->U, &one->G,
+    const as_matrix *o[] = {&one->N1, &one->R1, &one->H1, &one->N2, &one->U, &one->Z, &one->G,
                             &one->F,  &one->D,  &one->R2, &one->H2, &one->Y};
     size_t k;
 
@@ -288,7 +290,7 @@ static void norm_trace_free(as_norm_trace *nt)
 
 void as_block_trace_free(as_block_trace *b)
 {
-    as_matrix *m[] = {&b->N1, &b->R1, &b->H1, &b->N2, &b->U, &b->G,
+    as_matrix *m[] = {&b->N1, &b->R1, &b->H1, &b->N2, &b->U, &b->Z, &b->G,
                       &b->F,  &b->D,  &b->R2, &b->H2, &b->Y};
     size_t k;
 

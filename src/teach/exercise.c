@@ -3,8 +3,10 @@
  * project's own PRNG; each draw is written out, parsed back and run for real, and a
  * draw that breaks a promise of its level is replaced by the next one. */
 #include "attnstep/exercise.h"
+#include "attnstep/block.h"
 #include "attnstep/headcheck.h"
 #include "attnstep/lex.h"
+#include "attnstep/numfmt.h"
 #include "attnstep/outhead.h"
 #include "attnstep/parse.h"
 #include "attnstep/prng.h"
@@ -88,9 +90,40 @@ static int check_level(const as_exercise_opts *o, as_error *err)
     return 0;
 }
 
+/* The block's own rules (SPEC §15), after the level's defaults: a drill of its steps
+ * takes pre; width 4 unless given, d_v = width (the residual adds O to X), LayerNorm
+ * at least 4 wide, norm and residual drills on pre, an ffn drill with an FFN. */
+static int settle_block(as_exercise_opts *o, size_t width, size_t dv, as_error *err)
+{
+    if (o->block == AS_BLOCK_NONE && as_step_of_block(o->step))
+        o->block = AS_BLOCK_PRE;
+    if (o->block == AS_BLOCK_NONE)
+        return 0;
+    if (o->block == AS_BLOCK_POST && (o->step == AS_STEP_NORM || o->step == AS_STEP_RESIDUAL)) {
+        as_error_msg(err, "", 0, 0, AS_MSG_EX_POST_DRILL, as_step_name(o->step));
+        as_error_hint_msg(err, AS_MSG_HINT_EX_POST_DRILL);
+        return -1;
+    }
+    if (o->step == AS_STEP_FFN && o->ffn == AS_FFN_NONE)
+        return usage(err, AS_MSG_EX_FFN_NONE, AS_MSG_HINT_EX_FFN_NONE);
+    if (o->step == AS_STEP_SAMPLE)
+        return usage(err, AS_MSG_SHEET_NO_HEAD, AS_MSG_HINT_SHEET_NO_HEAD);
+    o->width = width ? width : 4;
+    if (dv != 0 && dv != o->width)
+        return usage(err, AS_MSG_EX_BLOCK_DV, AS_MSG_HINT_EX_BLOCK_DV);
+    o->dv = o->width;
+    if (o->width < (o->norm == AS_NORM_LAYER ? 4u : 3u)) { /* SPEC §15: width ≥ 3 */
+        as_error_msg(err, "", 0, 0, AS_MSG_EX_LN_WIDTH, o->width);
+        as_error_hint_msg(err, AS_MSG_HINT_EX_LN_WIDTH);
+        return -1;
+    }
+    return 0;
+}
+
 int as_exercise_settle(as_exercise_opts *o, as_error *err)
 {
     const level_rule *r;
+    const size_t width = o->width, dv = o->dv; /* as given: a block has its own defaults */
 
     if (o->level == 0)
         o->level = 2;
@@ -103,6 +136,8 @@ int as_exercise_settle(as_exercise_opts *o, as_error *err)
     o->dv = o->dv ? o->dv : r->dv;
     if (o->mask == AS_MASK_DEFAULT)
         o->mask = AS_MASK_CAUSAL;
+    if (settle_block(o, width, dv, err) != 0)
+        return -1;
     if (o->tokens < 2)
         return usage(err, AS_MSG_EX_TOKENS, AS_MSG_HINT_EX_TOKENS);
     if (o->tokens > AS_EXERCISE_MAX_TOKENS || o->width > AS_EXERCISE_MAX_WIDTH ||
@@ -117,6 +152,10 @@ int as_exercise_settle(as_exercise_opts *o, as_error *err)
 
 typedef struct draft {
     as_matrix x, wq, wk, wv; /* [n, width], [width, d_k], [width, d_k], [width, d_v] */
+    /* the block's (SPEC §15; empty without one): γ and β of norm1 and norm2 [1, width];
+     * the FFN's Wup, bup, Wgate (swiglu) and Wdown; and what the attention reads, as
+     * the exact rows give it (pre: norm1(X) without ε; post: X itself) */
+    as_matrix g[2], b[2], up, bup, gate, down, in;
 } draft;
 
 static double draw_one(as_prng *g, const range *r)
@@ -138,6 +177,14 @@ static double draw_weight(as_prng *g, const range *r, size_t length)
 static int on_grain(double v, int grain)
 {
     return v * grain == floor(v * grain);
+}
+
+/* Nonzero when v is within tol of a multiple of 1/grain: a block's tables carry ε's
+ * traces (N1 ≈ 0.999995 where the exact row gives 1), so they are checked as the key's
+ * places show them. */
+static int near_grain(double v, int grain, double tol)
+{
+    return fabs(v * grain - round(v * grain)) <= tol * grain;
 }
 
 /* Column j of w, drawn again until every entry of x @ column is a multiple of 1/grain.
@@ -184,17 +231,29 @@ static void draw_all(draft *d, as_prng *g, const level_rule *r)
 
 static int draft_init(draft *d, const as_exercise_opts *o)
 {
+    const size_t w = o->width, f = AS_EXERCISE_BLOCK_DFF;
+    int rc;
+
     memset(d, 0, sizeof *d);
-    return as_matrix_init(&d->x, o->tokens, o->width) | as_matrix_init(&d->wq, o->width, o->dk) |
-           as_matrix_init(&d->wk, o->width, o->dk) | as_matrix_init(&d->wv, o->width, o->dv);
+    rc = as_matrix_init(&d->x, o->tokens, o->width) | as_matrix_init(&d->wq, o->width, o->dk) |
+         as_matrix_init(&d->wk, o->width, o->dk) | as_matrix_init(&d->wv, o->width, o->dv);
+    if (o->block == AS_BLOCK_NONE)
+        return rc;
+    return rc | as_matrix_init(&d->g[0], 1, w) | as_matrix_init(&d->b[0], 1, w) |
+           as_matrix_init(&d->g[1], 1, w) | as_matrix_init(&d->b[1], 1, w) |
+           as_matrix_init(&d->up, w, f) | as_matrix_init(&d->bup, 1, f) |
+           as_matrix_init(&d->gate, w, f) | as_matrix_init(&d->down, f, w) |
+           as_matrix_init(&d->in, o->tokens, w);
 }
 
 static void draft_free(draft *d)
 {
-    as_matrix_free(&d->x);
-    as_matrix_free(&d->wq);
-    as_matrix_free(&d->wk);
-    as_matrix_free(&d->wv);
+    as_matrix *m[] = {&d->x, &d->wq, &d->wk, &d->wv, &d->g[0], &d->b[0], &d->g[1], &d->b[1],
+                      &d->up, &d->bup, &d->gate, &d->down, &d->in};
+    size_t k;
+
+    for (k = 0; k < sizeof m / sizeof m[0]; k++)
+        as_matrix_free(m[k]);
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -218,12 +277,16 @@ static as_block statement_block(const char *name, const as_matrix *m, int digits
 static void header(FILE *out, const as_exercise_opts *o, as_msg what)
 {
     static const char *const masks[] = {"causal", "causal", "none", "custom"};
-    char again[320];
+    char again[400], block[80] = "";
 
+    if (o->block != AS_BLOCK_NONE)
+        snprintf(block, sizeof block, " --block %s --norm %s --ffn %s",
+                 o->block == AS_BLOCK_PRE ? "pre" : "post", o->norm == AS_NORM_RMS ? "rms" : "layer",
+                 as_ffn_name(o->ffn));
     snprintf(again, sizeof again,
              "attnstep exercise --level %d --seed %lu --tokens %zu --width %zu --dk %zu "
-             "--dv %zu --mask %s%s%s%s",
-             o->level, o->seed, o->tokens, o->width, o->dk, o->dv, masks[o->mask],
+             "--dv %zu --mask %s%s%s%s%s",
+             o->level, o->seed, o->tokens, o->width, o->dk, o->dv, masks[o->mask], block,
              o->step != AS_STEP_ALL ? " --step " : "",
              o->step != AS_STEP_ALL ? as_step_name(o->step) : "",
              o->lang == AS_LANG_EN ? " --lang en" : "");
@@ -262,16 +325,64 @@ static void write_x(as_block *out, const as_matrix *x, const char *const *labels
     as_block_free(&b);
 }
 
-/* Wq, Wk and Wv side by side, as the chapter prints them. */
-static void write_weights(as_block *out, const draft *d)
+
+/* Nonzero when the exercise's block makes table t (SPEC §15): N1 and N2 only pre, G
+ * only swiglu, nothing after H1 with ffn: none; Y is never a table of its own (no lnf). */
+static int block_makes(const as_exercise_opts *o, as_table t)
 {
-    const as_matrix *w[] = {&d->wq, &d->wk, &d->wv};
-    static const char *const name[] = {"Wq", "Wk", "Wv"};
+    const int ffn = o->ffn != AS_FFN_NONE;
+
+    switch (t) {
+    case AS_T_N1: return o->block == AS_BLOCK_PRE;
+    case AS_T_N2: return o->block == AS_BLOCK_PRE && ffn;
+    case AS_T_H1: return 1;
+    case AS_T_G: return o->ffn == AS_FFN_SWIGLU;
+    case AS_T_U: case AS_T_F: case AS_T_D: case AS_T_H2: return ffn;
+    default: return 0;
+    }
+}
+
+/* The tables the exercise asks, in the order its block computes them: N1 (pre, what the
+ * attention reads), Q … O, then H1 N2 U G F D H2; into out, how many. */
+static size_t asked_tables(const as_exercise_opts *o, as_table *out)
+{
+    static const as_table order[] = {AS_T_N1, AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S, AS_T_A,
+                                     AS_T_O, AS_T_H1, AS_T_N2, AS_T_U, AS_T_G, AS_T_F, AS_T_D,
+                                     AS_T_H2, AS_T_PROBS};
+    const unsigned asked = as_step_asked(o->step);
+    size_t i, n = 0;
+
+    for (i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const int of_block = order[i] >= AS_T_N1 && order[i] <= AS_T_Y;
+        if ((asked & (1u << order[i])) && (!of_block || (o->block != AS_BLOCK_NONE &&
+                                                         block_makes(o, order[i]))))
+            out[n++] = order[i];
+    }
+    return n;
+}
+
+/* The ask: line: the tables the sheet asks, that check marks every student out of
+ * (SPEC §6); one head, so C (the one head's O) is not a mark of its own. */
+static void write_ask(FILE *out, const as_exercise_opts *o)
+{
+    as_table t[AS_T_COUNT];
+    size_t i, n = asked_tables(o, t);
+
+    fputs("ask:", out);
+    for (i = 0; i < n; i++)
+        fprintf(out, " %s", as_table_name(t[i]));
+    fputc('\n', out);
+}
+
+/* NAME = [[…]] of each table, side by side. */
+static void write_beside(as_block *out, const as_matrix *const *m, const char *const *name,
+                         size_t count)
+{
     as_block row = {0};
     size_t i;
 
-    for (i = 0; i < 3; i++) {
-        as_block one = statement_block(name[i], w[i], EXACT_DIGITS, 1);
+    for (i = 0; i < count; i++) {
+        as_block one = statement_block(name[i], m[i], EXACT_DIGITS, 1);
         as_block next = as_block_beside(&row, &one, row.count ? 4 : 0);
         as_block_free(&one);
         as_block_free(&row);
@@ -281,19 +392,64 @@ static void write_weights(as_block *out, const draft *d)
     as_block_free(&row);
 }
 
-/* The ask: line: the tables the sheet asks, that check marks every student out of
- * (SPEC §6); one head, so C (the one head's O) is not a mark of its own. */
-static void write_ask(FILE *out, as_step step)
+/* Wq, Wk and Wv side by side, as the chapter prints them. */
+static void write_weights(as_block *out, const draft *d)
 {
-    static const as_table order[] = {AS_T_Q, AS_T_K, AS_T_V, AS_T_QKT, AS_T_S,
-                                     AS_T_A, AS_T_O, AS_T_PROBS};
-    const unsigned asked = as_step_asked(step);
-    size_t i;
+    const as_matrix *w[] = {&d->wq, &d->wk, &d->wv};
+    static const char *const name[] = {"Wq", "Wk", "Wv"};
 
-    fputs("ask:", out);
-    for (i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (asked & (1u << order[i]))
-            fprintf(out, " %s", as_table_name(order[i]));
+    write_beside(out, w, name, 3);
+}
+
+/* The block's settings, after mask: (SPEC §15). */
+static void write_block_settings(FILE *out, const as_exercise_opts *o)
+{
+    if (o->block == AS_BLOCK_NONE)
+        return;
+    fprintf(out, "block: %s\nnorm: %s\nffn: %s\n", o->block == AS_BLOCK_PRE ? "pre" : "post",
+            o->norm == AS_NORM_RMS ? "rms" : "layer", as_ffn_name(o->ffn));
+}
+
+/* The block's tables: γ and β of each norm (RMSNorm has no β), then the FFN's. */
+static void write_block_tables(as_block *b, const draft *d, const as_exercise_opts *o)
+{
+    const int rms = o->norm == AS_NORM_RMS, ffn = o->ffn != AS_FFN_NONE;
+    const as_matrix *n1[] = {&d->g[0], &d->b[0]}, *n2[] = {&d->g[1], &d->b[1]};
+    static const char *const n1name[] = {"ln1_g", "ln1_b"}, *const n2name[] = {"ln2_g", "ln2_b"};
+    const as_matrix *up[] = {&d->up, &d->bup}, *down[] = {&d->down}, *gate[] = {&d->gate};
+    static const char *const upname[] = {"Wup", "bup"}, *const downname[] = {"Wdown"},
+                             *const gatename[] = {"Wgate"};
+
+    if (o->block == AS_BLOCK_NONE)
+        return;
+    as_block_add(b, "%s", "");
+    write_beside(b, n1, n1name, rms ? 1 : 2);
+    if (ffn)
+        write_beside(b, n2, n2name, rms ? 1 : 2);
+    if (!ffn)
+        return;
+    as_block_add(b, "%s", "");
+    write_beside(b, up, upname, 2);
+    if (o->ffn == AS_FFN_SWIGLU)
+        write_beside(b, gate, gatename, 1);
+    write_beside(b, down, downname, 1);
+}
+
+/* The comment of a block exercise: that ε is the default and keeps X's roots readable
+ * (pre), or that post's norms read sums the softmax made. */
+static void write_block_note(FILE *out, const as_exercise_opts *o)
+{
+    char eps[AS_NUM_BUF];
+
+    if (o->block == AS_BLOCK_NONE)
+        return;
+    fputs("# ", out);
+    if (o->block == AS_BLOCK_PRE) {
+        as_fmt_display(eps, sizeof eps, as_norm_default_eps(o->norm, AS_NORM_TORCH), 17, 1);
+        fprintf(out, as_msg_text(o->lang, AS_MSG_EX_BLOCK_EPS), eps);
+    } else {
+        fputs(as_msg_text(o->lang, AS_MSG_EX_BLOCK_POST), out);
+    }
     fputc('\n', out);
 }
 
@@ -308,16 +464,19 @@ static int write_input(char **text, size_t *len, const draft *d, const as_exerci
 
     if (out == NULL)
         return -1;
-    header(out, o, AS_MSG_EX_TASK);
+    header(out, o, o->block != AS_BLOCK_NONE ? AS_MSG_EX_TASK_BLOCK : AS_MSG_EX_TASK);
+    write_block_note(out, o);
     fputs("tokens:", out);
     for (i = 0; i < o->tokens; i++)
         fprintf(out, " %s", labels[i]);
     fprintf(out, "\nmask: %s\n", o->mask == AS_MASK_NONE ? "none" : "causal");
-    write_ask(out, o->step);
+    write_block_settings(out, o);
+    write_ask(out, o);
     fputc('\n', out);
     write_x(&b, &d->x, labels, o->lang);
     as_block_add(&b, "%s", "");
     write_weights(&b, d);
+    write_block_tables(&b, d, o);
     as_block_print(out, &b);
     failed = b.failed;
     as_block_free(&b);
@@ -440,6 +599,20 @@ static int promises_kept(const as_problem *p, const as_trace *t, const as_exerci
     return o->level != 2 || (has_fraction(p->Wq) && has_fraction(p->Wk));
 }
 
+/* Nonzero when some column of m is all 0. */
+static int zero_column(const as_matrix *m)
+{
+    size_t i, j;
+
+    for (j = 0; j < m->cols; j++) {
+        for (i = 0; i < m->rows && AS_AT(*m, i, j) == 0; i++)
+            ;
+        if (i == m->rows)
+            return 1;
+    }
+    return 0;
+}
+
 /* Nonzero when some row of x @ w is all zero. Every value is a multiple of 1/8 far
  * below 2^50, so each sum is exact: the run's product has the same zero rows. */
 static int product_has_zero_row(const as_matrix *x, const as_matrix *w)
@@ -466,8 +639,223 @@ static int product_has_zero_row(const as_matrix *x, const as_matrix *w)
  * of the draws that sizes hard to fit make (hundreds of times as fast to give up). */
 static int breaks_a_promise_already(const draft *d)
 {
-    return proportional_rows(&d->x) || product_has_zero_row(&d->x, &d->wq) ||
-           product_has_zero_row(&d->x, &d->wk) || product_has_zero_row(&d->x, &d->wv);
+    const as_matrix *in = d->in.v != NULL ? &d->in : &d->x; /* what the attention reads */
+
+    if (d->in.v != NULL && (zero_column(&d->wq) || zero_column(&d->wk) || zero_column(&d->up) ||
+                            zero_column(&d->down)))
+        return 1; /* the block's promise on the weights as drawn (block_promises_kept) */
+    return proportional_rows(&d->x) || product_has_zero_row(in, &d->wq) ||
+           product_has_zero_row(in, &d->wk) || product_has_zero_row(in, &d->wv);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The whole block (--block pre|post, --step norm|residual|ffn; SPEC §15)           */
+/* ------------------------------------------------------------------------------ */
+
+#define ROW_TRIES 4000      /* draws of one row of X whose root must come out readable */
+#define KEY_HALF 5e-5       /* half a unit of the key's 4 places: below it a cell reads 0 */
+#define ACT_LIMIT 4.0       /* |U| at most this: the activation's table stays short */
+#define MIN_VAR 0.25        /* every norm's σ² (mean square) at least this: no flat row */
+
+static const range block_x = {-4, 4, 1};       /* X: whole numbers */
+static const range block_gamma = {1, 4, 2};    /* γ: 0.5, 1, 1.5, 2 */
+static const range block_beta = {-2, 2, 2};    /* β: −1 … 1 in halves */
+static const range block_w = {-2, 2, 2};       /* the FFN's weights: −1 … 1 in halves */
+static const range block_bias = {-1, 1, 2};    /* bup: −0.5, 0, 0.5 */
+
+/* Nonzero when the row x[0..w) of whole numbers has a root a student reads: LayerNorm's
+ * σ (RMSNorm's root mean square) a multiple of 1/2 from 1/2 to 4, into *root. Whole
+ * sums, so exact: σ² = (w·Σx² − (Σx)²)/w², and σ = j/2 when 4(w·Σx² − (Σx)²) = (j·w)². */
+static int root_readable(const double *x, size_t w, as_norm_kind norm, double *root)
+{
+    long s1 = 0, s2 = 0, t, r, j;
+    size_t k;
+
+    for (k = 0; k < w; k++) {
+        const long v = lround(x[k]);
+        s1 += v;
+        s2 += v * v;
+    }
+    t = norm == AS_NORM_LAYER ? 4 * ((long)w * s2 - s1 * s1) : 4 * (long)w * s2;
+    r = lround(sqrt((double)t));
+    if (t <= 0 || r * r != t || r % (long)w != 0)
+        return 0;
+    j = r / (long)w;
+    *root = (double)j / 2;
+    return j >= 1 && j <= 8;
+}
+
+/* Row i of X for block pre: drawn again until its root is readable (the first draw
+ * kept if none is); and row i of what the attention reads, the exact norm1 of it. */
+static void draw_pre_row(draft *d, size_t i, as_prng *g, as_norm_kind norm)
+{
+    const size_t w = d->x.cols;
+    double *x = &AS_AT(d->x, i, 0), root = 1, mean = 0;
+    size_t k, tries;
+    int ok = 0;
+
+    for (tries = 0; tries < ROW_TRIES && !ok; tries++) {
+        for (k = 0; k < w; k++)
+            x[k] = draw_one(g, &block_x);
+        ok = root_readable(x, w, norm, &root);
+    }
+    for (k = 0; norm == AS_NORM_LAYER && k < w; k++)
+        mean += x[k] / (double)w;
+    for (k = 0; k < w; k++)
+        AS_AT(d->in, i, k) = AS_AT(d->g[0], 0, k) * (x[k] - mean) / root +
+                             (norm == AS_NORM_LAYER ? AS_AT(d->b[0], 0, k) : 0);
+}
+
+static void draw_cells(as_matrix *m, as_prng *g, const range *r)
+{
+    size_t k;
+
+    for (k = 0; k < m->rows * m->cols; k++)
+        m->v[k] = draw_one(g, r);
+}
+
+/* The FFN's weights: about two nonzero halves a column of Wup (Wgate), and of Wdown. */
+static void draw_ffn(draft *d, as_prng *g)
+{
+    size_t k;
+
+    for (k = 0; k < d->up.rows * d->up.cols; k++)
+        d->up.v[k] = draw_weight(g, &block_w, d->up.rows);
+    draw_cells(&d->bup, g, &block_bias);
+    for (k = 0; k < d->gate.rows * d->gate.cols; k++)
+        d->gate.v[k] = draw_weight(g, &block_w, d->gate.rows);
+    for (k = 0; k < d->down.rows * d->down.cols; k++)
+        d->down.v[k] = draw_weight(g, &block_w, d->down.rows);
+}
+
+/* One draw of a block exercise: γ and β, X (pre: rows with readable roots), the
+ * attention's W on what it reads (the level's grains), the FFN. */
+static void draw_block(draft *d, as_prng *g, const level_rule *r, const as_exercise_opts *o)
+{
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        draw_cells(&d->g[i], g, &block_gamma);
+        draw_cells(&d->b[i], g, &block_beta);
+    }
+    if (o->block == AS_BLOCK_PRE) {
+        for (i = 0; i < d->x.rows; i++)
+            draw_pre_row(d, i, g, o->norm);
+    } else {
+        draw_cells(&d->x, g, &r->x);
+        memcpy(d->in.v, d->x.v, d->x.rows * d->x.cols * sizeof *d->x.v);
+    }
+    draw_weights(&d->wq, &d->in, g, &r->w, r->qk);
+    draw_weights(&d->wk, &d->in, g, &r->w, r->qk);
+    /* small, and halves at least: V is added back to X, not squared into the scores */
+    draw_weights(&d->wv, &d->in, g, &r->w, r->v > 2 ? r->v : 2);
+    draw_ffn(d, g);
+}
+
+/* Nonzero when some row of m reads all 0 at the key's 4 places. */
+static int near_zero_row(const as_matrix *m)
+{
+    size_t i, j;
+
+    for (i = 0; i < m->rows; i++) {
+        for (j = 0; j < m->cols && fabs(AS_AT(*m, i, j)) < KEY_HALF; j++)
+            ;
+        if (j == m->cols)
+            return 1;
+    }
+    return 0;
+}
+
+/* Nonzero when every cell of m is within KEY_HALF of a multiple of 1/grain, and at most
+ * limit in size (limit < 0: any). */
+static int near_grain_within(const as_matrix *m, int grain, double limit)
+{
+    size_t i;
+
+    for (i = 0; i < m->rows * m->cols; i++)
+        if (!near_grain(m->v[i], grain, KEY_HALF) || (limit >= 0 && fabs(m->v[i]) > limit))
+            return 0;
+    return 1;
+}
+
+/* Nonzero when every row norm nt read has σ² (mean square) at least MIN_VAR, and, when
+ * readable is set (pre's norm1, on X as drawn), a divisor that reads as a multiple of
+ * 1/2 at the key's places. An empty record (no such norm) keeps it. */
+static int norm_kept(const as_norm_trace *nt, int readable)
+{
+    size_t i;
+
+    for (i = 0; i < nt->var.rows; i++) {
+        const double div = nt->div.v[i];
+        if (nt->var.v[i] < MIN_VAR || (readable && fabs(div - round(2 * div) / 2) >= KEY_HALF))
+            return 0;
+    }
+    return 1;
+}
+
+/* Nonzero when the walk-through row's scores differ and each readable share is at
+ * least MIN_SHARE, with the scores compared at the key's places (ε moves them a little). */
+static int row_teaches_near(const as_head_trace *h, size_t i)
+{
+    size_t j, first = h->S.cols;
+    int differ = 0;
+
+    for (j = 0; j < h->S.cols; j++) {
+        const double sc = AS_AT(h->S, i, j);
+        if (sc == -INFINITY)
+            continue;
+        if (AS_AT(h->A, i, j) < MIN_SHARE)
+            return 0;
+        if (first == h->S.cols)
+            first = j;
+        else if (fabs(sc - AS_AT(h->S, i, first)) > 0.01)
+            differ = 1;
+    }
+    return differ;
+}
+
+/* The FFN's promises: U on both sides of 0 (the activation bends) and within ±ACT_LIMIT. */
+static int ffn_kept(const as_block_trace *b)
+{
+    int below = 0, above = 0;
+    size_t i;
+
+    for (i = 0; i < b->U.rows * b->U.cols; i++) {
+        below |= b->U.v[i] < -0.1;
+        above |= b->U.v[i] > 0.1;
+        if (fabs(b->U.v[i]) > ACT_LIMIT)
+            return 0;
+    }
+    for (i = 0; i < b->Z.rows * b->Z.cols; i++) /* swiglu: what SiLU reads, as U */
+        if (fabs(b->Z.v[i]) > ACT_LIMIT)
+            return 0;
+    return below && above && !near_zero_row(&b->U) && !near_zero_row(&b->F) &&
+           !near_zero_row(&b->D) && (b->G.v == NULL || !near_zero_row(&b->G));
+}
+
+static int block_promises_kept(const as_problem *p, const as_trace *t, const as_exercise_opts *o)
+{
+    const as_head_trace *h = &t->head[0];
+    const as_block_trace *b = t->block;
+    const level_rule *r = &rules[o->level - 1];
+    const double limit = o->level < 3 ? AS_EXERCISE_MAX_SCORE : -1;
+
+    if (b == NULL || near_zero_row(&t->Q) || near_zero_row(&t->K) || near_zero_row(&t->V) ||
+        proportional_rows(&p->in->mat[AS_X].m) || !row_teaches_near(h, p->n - 1))
+        return 0;
+    if (!near_grain_within(&t->Q, r->qk, -1) || !near_grain_within(&t->K, r->qk, -1) ||
+        !near_grain_within(&t->V, r->v > 2 ? r->v : 2, -1) ||
+        !near_grain_within(&h->QKT, r->qk * r->qk, limit))
+        return 0;
+    if (zero_column(p->Wq) || zero_column(p->Wk) ||
+        (p->Wup != NULL && (zero_column(p->Wup) || zero_column(p->Wdown))))
+        return 0; /* a score's, U's or D's column nothing feeds: a wasted column */
+    if (!norm_kept(&b->norm1, p->block == AS_BLOCK_PRE) || !norm_kept(&b->norm2, 0) ||
+        near_zero_row(&b->H1) || (b->N1.v != NULL && near_zero_row(&b->N1)))
+        return 0;
+    if (p->ffn == AS_FFN_NONE)
+        return 1;
+    return ffn_kept(b) && (b->N2.v == NULL || !near_zero_row(&b->N2)) && !near_zero_row(&b->H2);
 }
 
 int as_exercise_open(as_session *s, const char *text, size_t len, as_error *err)
@@ -484,7 +872,7 @@ static int acceptable(const char *text, size_t len, const as_exercise_opts *o, a
 
     if (as_exercise_open(&s, text, len, err) != 0)
         return -1;
-    ok = promises_kept(&s.p, &s.t, o);
+    ok = o->block != AS_BLOCK_NONE ? block_promises_kept(&s.p, &s.t, o) : promises_kept(&s.p, &s.t, o);
     as_session_free(&s);
     return ok;
 }
@@ -563,7 +951,7 @@ static int write_head_input(char **text, size_t *len, const head_draft *h,
         return -1;
     header(out, o, AS_MSG_EX_TASK_SAMPLE);
     fprintf(out, "tokens: %s\nmask: none\n", label);
-    write_ask(out, o->step);
+    write_ask(out, o);
     fprintf(out, "\n# %s\nX = [[", as_msg_text(o->lang, AS_MSG_EX_HEAD_NOTE));
     for (i = 0; i < h->vocab; i++)
         fprintf(out, "%s%g", i ? ", " : "", h->logit[i]);
@@ -694,7 +1082,10 @@ int as_exercise_make(char **text, size_t *len, const as_exercise_opts *o, as_err
     if (draft_init(&d, o) != 0)
         goto nomem;
     for (tries = 0; tries < MAX_TRIES && ok == 0; tries++) {
-        draw_all(&d, &g, r);
+        if (o->block != AS_BLOCK_NONE)
+            draw_block(&d, &g, r, o);
+        else
+            draw_all(&d, &g, r);
         if (breaks_a_promise_already(&d))
             continue; /* the run would refuse it for the same reason: no need to run it */
         if (write_input(text, len, &d, o, labels) != 0)
@@ -749,17 +1140,21 @@ int as_exercise_key(FILE *out, const as_trace *t, const as_exercise_opts *o,
                     const as_render_opts *ro)
 {
     const as_head_trace *h = &t->head[0];
-    const as_matrix *m[] = {&t->Q, &t->K, &t->V, &h->QKT, &h->S, &h->A, &t->O};
-    static const as_tab name[] = {AS_TAB_Q, AS_TAB_K, AS_TAB_V, AS_TAB_QKT,
-                                  AS_TAB_S, AS_TAB_A, AS_TAB_O};
+    const as_matrix *m[7 + 8] = {&t->Q, &t->K, &t->V, &h->QKT, &h->S, &h->A, &t->O};
+    as_tab name[7 + 8] = {AS_TAB_Q, AS_TAB_K, AS_TAB_V, AS_TAB_QKT, AS_TAB_S, AS_TAB_A, AS_TAB_O};
+    static const as_tab block[] = {AS_TAB_N1, AS_TAB_H1, AS_TAB_N2, AS_TAB_U,
+                                   AS_TAB_G,  AS_TAB_F,  AS_TAB_D,  AS_TAB_H2};
     as_block b = {0};
-    size_t i;
+    size_t i, n = 7;
     int failed;
 
     header(out, o, AS_MSG_EX_KEY);
     if (o->step == AS_STEP_SAMPLE)
         return head_key(out, t, o, ro);
-    for (i = 0; i < sizeof m / sizeof m[0]; i++) {
+    for (i = 0; t->block != NULL && i < sizeof block / sizeof block[0]; i++)
+        if ((m[n] = as_block_table(t->block, block[i])) != NULL) /* the tables the block made */
+            name[n++] = block[i];
+    for (i = 0; i < n; i++) {
         as_block one = statement_block(as_tab_get(name[i])->name, m[i], ro->digits, ro->ascii);
         as_block_add(&b, "%s", "");
         as_block_append(&b, &one);

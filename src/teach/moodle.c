@@ -151,7 +151,7 @@ static void html_given(const quiz *z)
     const unsigned asked = as_step_asked(z->o->step);
     as_table_view v[MAX_TABLES];
     char list[256], places[16];
-    size_t k, n = as_sheet_tables(z->s, as_step_given(z->o->step), v, MAX_TABLES);
+    size_t k, n = as_sheet_tables(z->s, as_step_given_to(z->o->step, z->s->p), v, MAX_TABLES);
 
     as_sheet_asked_list(list, sizeof list, z->s, z->o);
     snprintf(places, sizeof places, "%d", z->o->places);
@@ -183,8 +183,9 @@ static void html_given(const quiz *z)
             "\xe2\x88\x92\xe2\x88\x9e", "", "", "", "");
     }
     fputs("</p>", z->out);
-    for (k = 0; k < n; k++)
-        html_values(z, &v[k]);
+    for (k = 0; k < n; k++) /* a block's drill: its own step's weights alone */
+        if (v[k].kind != AS_T_W || as_step_reads_weight(z->o->step, v[k].name))
+            html_values(z, &v[k]);
 }
 
 /* ------------------------------------------------------------------------------ */

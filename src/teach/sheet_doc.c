@@ -19,55 +19,6 @@
 
 #define T_BIT(t) (1u << (t))
 
-/* ------------------------------------------------------------------------------ */
-/* Steps                                                                            */
-/* ------------------------------------------------------------------------------ */
-
-static const char *const step_names[AS_STEP_COUNT] = {"all", "project", "scores", "softmax",
-                                                      "mix", "sample"};
-
-int as_step_parse(const char *s, as_step *step)
-{
-    int i;
-
-    for (i = 0; i < AS_STEP_COUNT; i++)
-        if (strcmp(s, step_names[i]) == 0) {
-            *step = (as_step)i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *as_step_name(as_step step)
-{
-    return step_names[step];
-}
-
-unsigned as_step_given(as_step step)
-{
-    static const unsigned given[AS_STEP_COUNT] = {
-        T_BIT(AS_T_X) | T_BIT(AS_T_W) | T_BIT(AS_T_M), T_BIT(AS_T_X) | T_BIT(AS_T_W),
-        T_BIT(AS_T_Q) | T_BIT(AS_T_K) | T_BIT(AS_T_M), T_BIT(AS_T_S),
-        T_BIT(AS_T_A) | T_BIT(AS_T_V), T_BIT(AS_T_LOGITS)};
-
-    return given[step];
-}
-
-unsigned as_step_asked(as_step step)
-{
-    unsigned asked = 0;
-    size_t k;
-
-    if (step == AS_STEP_SAMPLE) /* the head's tables have no step of the layer's walk */
-        return T_BIT(AS_T_PROBS);
-    for (k = 0; k < AS_T_COUNT; k++) { /* the tables the step makes; all four for all */
-        const int made = as_tab_get(as_tab_of_table((as_table)k))->step;
-        if (made != 0 && (step == AS_STEP_ALL || made == (int)step))
-            asked |= T_BIT(k);
-    }
-    return asked;
-}
-
 static int ascii_only(const char *s)
 {
     for (; *s; s++)
@@ -347,7 +298,7 @@ static int sheet_page(const as_sheet_page *pg)
     title(pg, 0);
     instructions(pg);
     heading(pg, AS_MSG_SHEET_GIVEN, NULL, 0);
-    as_sheet_gather(l, pg, as_step_given(pg->o->step), 0);
+    as_sheet_gather(l, pg, as_step_given_to(pg->o->step, pg->s->p), 0);
     as_sheet_show_items(pg, l);
     if (as_step_given(pg->o->step) & T_BIT(AS_T_M) || pg->o->step == AS_STEP_ALL)
         rule(pg);
@@ -357,7 +308,7 @@ static int sheet_page(const as_sheet_page *pg)
     if (pg->o->step == AS_STEP_SAMPLE)
         token_line(pg, 0);
     if (pg->o->exp_table && (pg->o->step == AS_STEP_ALL || pg->o->step == AS_STEP_SOFTMAX ||
-                             pg->o->step == AS_STEP_SAMPLE))
+                             pg->o->step == AS_STEP_SAMPLE || pg->o->step == AS_STEP_FFN))
         rc = as_sheet_exp_table(pg);
     heading(pg, AS_MSG_SHEET_WORK, NULL, 0);
     fputs(pg->o->latex ? "\\vfill\n" : "\n\n\n\n", pg->out);

@@ -2,6 +2,7 @@
  * step written out (the projections, the scores, the scaling and the mask, the softmax,
  * the mix) with the numbers of the trace. */
 #include "sheet_text.h"
+#include "attnstep/block.h"
 #include "attnstep/numfmt.h"
 
 #include <math.h>
@@ -265,6 +266,72 @@ static void walk_heading(const as_sheet_page *pg, size_t i)
     free(text);
 }
 
+/* ---- the block's drills (SPEC §15): the walked row through the drilled step ---- */
+
+/* "name_{i} &\approx [a, b, …]": row i of m, a line of the aligned block. */
+static void row_line(eqs *e, const char *name, const as_matrix *m, size_t i, int places)
+{
+    FILE *out = eq(e);
+
+    fprintf(out, "%s_{%zu} &%s", name, i, row_sign(m, i, places) + 1);
+    vec(out, m, i, places);
+}
+
+/* One norm of row i: μ (LayerNorm), σ² or the mean square, the divisor, x̂, and the
+ * norm's table out = γ⊙x̂ (+ β), each from the trace. */
+static void walk_norm(const as_sheet_page *pg, const as_norm_trace *nt, const as_matrix *out,
+                      const char *name, size_t i)
+{
+    const int pl = pg->o->key_places, layer = nt->mean.v != NULL;
+    const char *raw[] = {name};
+    eqs e;
+
+    if (nt->div.v == NULL || out == NULL)
+        return;
+    key_heading(pg, AS_MSG_SHEET_NORM_WALK, raw, 1);
+    e = math_begin(pg);
+    if (layer) {
+        fputs("\\mu &", eq(&e));
+        equals(e.pg->out, nt->mean.v[i], pl);
+    }
+    fputs(layer ? "\\sigma^2 &" : "\\tfrac{1}{d}\\textstyle\\sum_j x_j^2 &", eq(&e));
+    equals(e.pg->out, nt->var.v[i], pl);
+    fputs(layer ? "\\sqrt{\\sigma^2+\\varepsilon} &" : "\\sqrt{\\tfrac{1}{d}\\textstyle\\sum_j x_j^2+\\varepsilon} &",
+          eq(&e));
+    equals(e.pg->out, nt->div.v[i], pl);
+    row_line(&e, "\\hat{x}", &nt->xhat, i, pl);
+    row_line(&e, name, out, i, pl);
+    math_end(&e);
+}
+
+/* The walked row of the block's step the sheet drills: each norm's sub-steps, the
+ * residual sums, or the FFN row before and after its activation. */
+static void walk_block_step(const as_sheet_page *pg, size_t i)
+{
+    const as_block_trace *b = pg->s->t->block;
+    const int pl = pg->o->key_places, pre = pg->s->p->block == AS_BLOCK_PRE;
+    const as_tab ffn[] = {AS_TAB_U, AS_TAB_G, AS_TAB_F, AS_TAB_D};
+    const as_tab residual[] = {AS_TAB_H1, AS_TAB_H2};
+    size_t k;
+    eqs e;
+
+    if (b == NULL)
+        return;
+    if (pg->o->step == AS_STEP_NORM) {
+        walk_norm(pg, &b->norm1, as_block_table(b, pre ? AS_TAB_N1 : AS_TAB_H1), pre ? "N1" : "H1", i);
+        walk_norm(pg, &b->norm2, as_block_table(b, pre ? AS_TAB_N2 : AS_TAB_H2), pre ? "N2" : "H2", i);
+        return;
+    }
+    e = math_begin(pg);
+    for (k = 0; k < (pg->o->step == AS_STEP_FFN ? 4u : 2u); k++) {
+        const as_tab id = pg->o->step == AS_STEP_FFN ? ffn[k] : residual[k];
+        const as_matrix *m = as_block_table(b, id);
+        if (m != NULL)
+            row_line(&e, as_tab_get(id)->name, m, i, pl);
+    }
+    math_end(&e);
+}
+
 /* The walk-through of the last row, through the steps the sheet asks. */
 void as_sheet_key_walk(const as_sheet_page *pg)
 {
@@ -278,6 +345,10 @@ void as_sheet_key_walk(const as_sheet_page *pg)
     size_t h, k;
 
     walk_heading(pg, i);
+    if (as_step_of_block(st)) {
+        walk_block_step(pg, i);
+        return;
+    }
     if (st == AS_STEP_PROJECT) {
         walk_project(pg, i);
         return;

@@ -3,6 +3,7 @@
  * LaTeX as far as the line holds (or one after another in Markdown), and the table of
  * e^x. Every number comes from the trace. */
 #include "sheet_text.h"
+#include "attnstep/block.h"
 #include "attnstep/numfmt.h"
 #include "attnstep/outhead.h"
 #include "attnstep/steps.h"
@@ -93,11 +94,12 @@ size_t as_sheet_tables(const as_sheet *s, unsigned want, as_table_view *out, siz
 void as_sheet_gather(as_sheet_items *l, const as_sheet_page *pg, unsigned want, int empty)
 {
     as_table_view v[AS_SHEET_MAX_ITEMS];
+    const size_t n = as_sheet_tables(pg->s, want, v, AS_SHEET_MAX_ITEMS);
     size_t k;
 
-    l->count = as_sheet_tables(pg->s, want, v, AS_SHEET_MAX_ITEMS);
-    for (k = 0; k < l->count; k++)
-        l->it[k] = (as_sheet_item){v[k], empty};
+    for (l->count = k = 0; k < n; k++) /* a block's drill: its own step's weights alone */
+        if (v[k].kind != AS_T_W || as_step_reads_weight(pg->o->step, v[k].name))
+            l->it[l->count++] = (as_sheet_item){v[k], empty};
 }
 
 /* The subscript of a head's table: "_{0}" (LaTeX) or "₀" (Markdown); "" for none. */
@@ -110,6 +112,16 @@ static void head_sub(const as_sheet_page *pg, char *buf, size_t size, const as_t
         snprintf(buf, size, "_{%zu}", v->head);
     else
         as_subscript(buf, size, v->head, pg->o->ascii);
+}
+
+/* The FFN's activation as LaTeX mathematics sets it: GELU's tanh form as GELU with a
+ * subscript tanh (its name's "_" would be a subscript of one letter). */
+static void tex_act(char *buf, size_t size, const as_problem *p)
+{
+    if (p->ffn == AS_FFN_GELU_TANH)
+        snprintf(buf, size, "\\operatorname{GELU}_{\\tanh}");
+    else
+        snprintf(buf, size, "\\operatorname{%s}", p->ffn == AS_FFN_SWIGLU ? "SiLU" : as_block_act_name(p));
 }
 
 /* The formula of a block table to fill (SPEC §15): "N1 = LayerNorm(X), ε = 0.00001",
@@ -163,8 +175,12 @@ static int block_formula(const as_sheet_page *pg, const as_table_view *v, char *
     case AS_T_F:
         if (p->ffn == AS_FFN_SWIGLU)
             snprintf(buf, size, tex ? "F = G \\odot U" : "F = G %s U", as_sheet_sym(pg, AS_SYM_HADAMARD));
-        else
-            snprintf(buf, size, tex ? "F = \\operatorname{%s}(U)" : "F = %s(U)", as_block_act_name(p));
+        else if (tex) {
+            char act[48];
+            tex_act(act, sizeof act, p);
+            snprintf(buf, size, "F = %s(U)", act);
+        } else
+            snprintf(buf, size, "F = %s(U)", as_block_act_name(p));
         return 1;
     default: return 0;
     }
@@ -537,14 +553,19 @@ static long powers(const as_sheet_page *pg, power **out)
     return (long)n;
 }
 
-static void exp_row(const as_sheet_page *pg, const power *pw, size_t n, int ex)
+/* One row of a table of values: x, or f(x) (head: its name in the page's syntax, NULL
+ * for e^x). */
+static void exp_row(const as_sheet_page *pg, const power *pw, size_t n, int ex, const char *head)
 {
     char buf[AS_NUM_BUF];
     size_t k;
 
-    fputs(pg->o->latex ? (ex ? "e^{x}" : "x")
-                       : (ex ? (pg->o->ascii ? "| e^x |" : "| e\xcb\xa3 |") : "| x |"),
-          pg->out);
+    if (ex && head != NULL)
+        fprintf(pg->out, pg->o->latex ? "%s" : "| %s |", head);
+    else
+        fputs(pg->o->latex ? (ex ? "e^{x}" : "x")
+                           : (ex ? (pg->o->ascii ? "| e^x |" : "| e\xcb\xa3 |") : "| x |"),
+              pg->out);
     for (k = 0; k < n; k++) {
         as_sheet_mnum(buf, sizeof buf, ex ? pw[k].ex : pw[k].x, pg->o->key_places);
         if (!pg->o->latex && pw[k].x < 0 && !ex) /* Markdown shows the book's minus sign */
@@ -555,38 +576,113 @@ static void exp_row(const as_sheet_page *pg, const power *pw, size_t n, int ex)
     fputs(pg->o->latex ? (ex ? "\n" : " \\\\ \\hline\n") : "\n", pg->out);
 }
 
-int as_sheet_exp_table(const as_sheet_page *pg)
+/* The block's activation (SPEC §15), each value the FFN needs once as the key's places
+ * show it, with what the trace made of it: x a cell of U and F = act(U); swiglu x a
+ * cell of N2·Wgate (Z) and G = SiLU(Z). Returns how many, or -1. */
+static long act_values(const as_sheet_page *pg, power **out)
 {
-    power *pw;
-    long n = powers(pg, &pw);
+    const as_block_trace *b = pg->s->t->block;
+    const int glu = pg->s->p->ffn == AS_FFN_SWIGLU;
+    const as_matrix *x = glu ? &b->Z : &b->U, *y = glu ? &b->G : &b->F;
+    const size_t cells = x->rows * x->cols;
+    size_t i, k, n = 0;
+    power *pw = malloc((cells > 0 ? cells : 1) * sizeof *pw);
+
+    if (pw == NULL)
+        return -1;
+    for (i = 0; i < cells; i++) {
+        char a[AS_NUM_BUF], c[AS_NUM_BUF];
+        as_fmt_display(a, sizeof a, x->v[i], pg->o->key_places, 1);
+        for (k = 0; k < n; k++) {
+            as_fmt_display(c, sizeof c, pw[k].x, pg->o->key_places, 1);
+            if (strcmp(a, c) == 0)
+                break;
+        }
+        if (k == n)
+            pw[n++] = (power){x->v[i], y->v[i]};
+    }
+    qsort(pw, n, sizeof *pw, by_x_descending);
+    *out = pw;
+    return (long)n;
+}
+
+/* The values pw[0..n) as lines of a table of EXP_PER_LINE columns: x above, f(x) below. */
+static void value_lines(const as_sheet_page *pg, const power *pw, size_t n, const char *head)
+{
     size_t i, k, m;
 
-    if (n < 0)
-        return -1;
-    if (n > 0) {
-        as_sheet_say(pg, AS_MSG_SHEET_EXP, NULL, 0);
-        fputs(pg->o->latex ? "\n" : "\n\n", pg->out);
-    }
-    for (i = 0; i < (size_t)n; i += m) {
-        m = (size_t)n - i < EXP_PER_LINE ? (size_t)n - i : EXP_PER_LINE;
+    for (i = 0; i < n; i += m) {
+        m = n - i < EXP_PER_LINE ? n - i : EXP_PER_LINE;
         if (pg->o->latex) {
             fputs("\\[\n\\begin{array}{c|", pg->out);
             for (k = 0; k < m; k++)
                 fputc('c', pg->out);
             fputs("}\n", pg->out);
         }
-        exp_row(pg, pw + i, m, 0);
+        exp_row(pg, pw + i, m, 0, head);
         if (!pg->o->latex) {
             fputs("| -- |", pg->out);
             for (k = 0; k < m; k++)
                 fputs(" --: |", pg->out);
             fputc('\n', pg->out);
         }
-        exp_row(pg, pw + i, m, 1);
+        exp_row(pg, pw + i, m, 1, head);
         fputs(pg->o->latex ? "\\end{array}\n\\]\n" : "\n", pg->out);
     }
+}
+
+/* The table of the FFN's activation, when the sheet asks F (the whole block, or its
+ * ffn drill). */
+static int act_table(const as_sheet_page *pg)
+{
+    const as_problem *p = pg->s->p;
+    const int glu = p->ffn == AS_FFN_SWIGLU;
+    char head[48], name[48];
+    const char *raw[2];
+    power *pw;
+    long n;
+
+    if (pg->s->t->block == NULL || p->ffn == AS_FFN_NONE || pg->s->t->block->F.v == NULL ||
+        (pg->o->step != AS_STEP_ALL && pg->o->step != AS_STEP_FFN))
+        return 0;
+    if ((n = act_values(pg, &pw)) < 0)
+        return -1;
+    raw[0] = glu ? "SiLU" : as_block_act_name(p);
+    raw[1] = as_sheet_msg(pg, glu ? AS_MSG_SHEET_ACT_GATE : AS_MSG_SHEET_ACT_U);
+    if (pg->o->latex) { /* the name as mathematics, in the words and above the values */
+        char act[40];
+        tex_act(act, sizeof act, p);
+        snprintf(head, sizeof head, "%s(x)", act);
+        snprintf(name, sizeof name, "$%s$", act);
+        raw[0] = name;
+    } else {
+        snprintf(head, sizeof head, "%s(x)", raw[0]);
+    }
+    if (n > 0) {
+        as_sheet_say(pg, AS_MSG_SHEET_ACT, raw, 2);
+        fputs(pg->o->latex ? "\n" : "\n\n", pg->out);
+    }
+    value_lines(pg, pw, (size_t)n, head);
     free(pw);
     return 0;
+}
+
+int as_sheet_exp_table(const as_sheet_page *pg)
+{
+    power *pw;
+    long n;
+
+    if (pg->o->step == AS_STEP_FFN) /* no softmax in the drill: the activation's alone */
+        return act_table(pg);
+    if ((n = powers(pg, &pw)) < 0)
+        return -1;
+    if (n > 0) {
+        as_sheet_say(pg, AS_MSG_SHEET_EXP, NULL, 0);
+        fputs(pg->o->latex ? "\n" : "\n\n", pg->out);
+    }
+    value_lines(pg, pw, (size_t)n, NULL);
+    free(pw);
+    return act_table(pg);
 }
 
 
