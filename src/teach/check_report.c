@@ -380,8 +380,14 @@ static void text_student(FILE *out, const as_student *s, const as_render_opts *o
     text_notes(out, &s->grade, o);
     if (s->grade.count == 0)
         return; /* nothing written: the missing line says it all */
-    if (wrong == 0)
+    if (wrong == 0 && s->grade.count == 1)
+        fputs(as_say(o, AS_MSG_CHK_ALL_RIGHT_ONE), out);
+    else if (wrong == 0)
         fprintf(out, as_say(o, AS_MSG_CHK_ALL_RIGHT), s->grade.count);
+    else if (s->grade.count == 1)
+        fputs(as_say(o, AS_MSG_CHK_ONLY_WRONG), out);
+    else if (wrong == 1)
+        fprintf(out, as_say(o, AS_MSG_CHK_ONE_WRONG), s->grade.count);
     else
         fprintf(out, as_say(o, AS_MSG_CHK_SOME_WRONG), wrong, s->grade.count);
     fputc('\n', out);
