@@ -206,18 +206,22 @@ static int act_of(as_matrix *out, as_matrix *err, const as_matrix *u, const as_m
 
 /* ---- comparing the student's table with a step ---- */
 
-/* Nonzero when every cell g wrote stands for the cell of want, widened by j->err. */
+/* Nonzero when every cell g wrote stands for the cell of want, widened by j->err; a row
+ * answer (decode's N1[0]) for that row of want. */
 static int gives(const judging *j, const as_matrix *want)
 {
     const as_matrix *w = j->g->given ? &j->g->given->value : NULL;
     const as_matrix *u = j->g->given ? &j->g->given->unit : NULL;
-    size_t i;
+    const long row = j->g->row;
+    size_t i, at;
 
-    if (j->g->given == NULL || want->v == NULL || w->rows != want->rows || w->cols != want->cols)
+    if (j->g->given == NULL || want->v == NULL || w->cols != want->cols ||
+        (row < 0 ? w->rows != want->rows : w->rows != 1 || (size_t)row >= want->rows))
         return 0;
+    at = row < 0 ? 0 : (size_t)row * want->cols;
     for (i = 0; i < w->rows * w->cols; i++)
-        if (!as_answer_cell_ok(w->v[i], u->v[i], want->v[i], j->tol,
-                               j->tol < 0 && j->err.v != NULL ? j->err.v[i] : 0))
+        if (!as_answer_cell_ok(w->v[i], u->v[i], want->v[at + i], j->tol,
+                               j->tol < 0 && j->err.v != NULL ? j->err.v[at + i] : 0))
             return 0;
     return 1;
 }
