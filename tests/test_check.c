@@ -972,6 +972,11 @@ static void test_keys_for_values_is_named_with_a_right_v_and_a_fit_names_its_w(v
     assert_file_contains(CLI_OUT, "有几种错误同样对得上（keys_for_values、wrong_weights（V用了Wk））");
     assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --format csv"), 1);
     assert_file_contains(CLI_OUT, ",O:keys_for_values|wrong_weights(V=X@Wk)");
+    /* JSON keeps the codes, and says beside them which W made which table */
+    assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --format json"), 1);
+    assert_file_contains(CLI_OUT, "\"diagnosis\": null, \"fits\": [\"keys_for_values\", "
+                                  "\"wrong_weights\"], \"fits_weights\": [null, {\"table\": \"V\", "
+                                  "\"weights\": \"Wk\"}]}");
 }
 
 /* The name `Li, "Lei" | 3` quoted as RFC 4180 asks in CSV (lines end
