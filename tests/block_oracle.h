@@ -307,9 +307,17 @@ typedef struct bstudent {
     omat raw[B_KINDS];  /* as computed (full precision) */
 } bstudent;
 
+/* 10^places, places 0 … 6 (exact). */
+static inline double b_ten(int places)
+{
+    static const double ten[] = {1, 10, 100, 1000, 1e4, 1e5, 1e6};
+
+    return ten[places];
+}
+
 static inline double b_half(const bstudent *s, int k)
 {
-    return 0.5 * pow(10, -s->places[k]);
+    return 0.5 / b_ten(s->places[k]);
 }
 
 /* Each cell of m as the student writes it to `places` (≤ 6) decimals: k/10^places for
@@ -317,7 +325,7 @@ static inline double b_half(const bstudent *s, int k)
  * 10^places are exact, and one division rounds once, as reading the text does). */
 static inline void b_round(omat *m, int places)
 {
-    const double scale = pow(10, places);
+    const double scale = b_ten(places);
     int i;
 
     for (i = 0; i < m->r * m->c; i++)
@@ -342,8 +350,8 @@ static inline void b_work_on(bstudent *s, const bprob *p, int from)
         }
 }
 
-/* A student of p who writes every table at `places` decimals (mixed: each table at its
- * own, drawn from r) and keeps full precision or not, with no mistake. */
+/* A student of p who writes table k at places[k] decimals and keeps full precision
+ * between steps (full) or works from the written numbers, with no mistake. */
 static inline void b_student(bstudent *s, const bprob *p, const int places[B_KINDS], int full)
 {
     memset(s, 0, sizeof *s);
@@ -393,9 +401,9 @@ static inline void b_step_bound(omat *out, double bound[O_CELLS], const bprob *p
         for (c = 0; c < s->t[i].r * s->t[i].c; c++) {
             if (isinf(s->t[i].v[c]))
                 continue;
-            memcpy(t, s->t, sizeof t);
-            t[i].v[c] += b_half(s, i);
+            t[i].v[c] = s->t[i].v[c] + b_half(s, i); /* step k writes only t[k] */
             b_step(t, p, k, m);
+            t[i].v[c] = s->t[i].v[c];
             for (j = 0; j < out->r * out->c; j++)
                 if (!isinf(out->v[j]))
                     bound[j] += fabs(t[k].v[j] - out->v[j]);

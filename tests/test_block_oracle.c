@@ -390,10 +390,9 @@ static void one_problem(tally *t, const bprob *p, const gen *problem, uint64_t s
     t->problems++;
     for (i = 0; i < POOL; i++)
         draw_student(&right[i], p, r);
-    for (i = 0; i < 2; i++) /* the right answers: full marks */
-        if (b_first_order(p, &right[i]))
-            t->failures += !graded_as_the_oracle_says(&ss, problem, p, &right[i], seed,
-                                                      (int)as_prng_range(r, 0, 1));
+    if (b_first_order(p, &right[0])) /* the right answers: full marks */
+        t->failures += !graded_as_the_oracle_says(&ss, problem, p, &right[0], seed,
+                                                  (int)as_prng_range(r, 0, 1));
     for (k = 0; k < B_KINDS; k++)
         for (i = 0, n = (asked >> k & 1) ? b_mistakes_at(p, k, m) : 0; i < n; i++) {
             if (t->tested[k][m[i]] >= PER_CASE)
