@@ -532,8 +532,8 @@ static inline void b_mark(bverdict v[B_KINDS], const bprob *p, const bstudent *s
 /* ---- the files ---- */
 
 /* The caption run's text gives table k (NULL: none), so that the answers are pasted
- * from a run's printout as well as typed. */
-static inline const char *b_caption(const bprob *p, int k)
+ * from a run's printout as well as typed; zh: run's Chinese one where it has words. */
+static inline const char *b_caption(const bprob *p, int k, int zh)
 {
     switch (k) {
     case B_N1: case B_N2: return p->norm == BN_RMS ? "\xce\xb3\xe2\x8a\x99x\xcc\x82"
@@ -541,7 +541,7 @@ static inline const char *b_caption(const bprob *p, int k)
     case B_Q: return p->pre ? "N1 @ Wq" : "X @ Wq";
     case B_QKT: return "";
     case B_S: return "QK\xe1\xb5\x80/\xe2\x88\x9a" "2 + M";
-    case B_A: return "softmax of each row of S";
+    case B_A: return zh ? "\xe6\xaf\x8f\xe8\xa1\x8csoftmax(S)" : "softmax of each row of S";
     case B_O: return "AV";
     case B_H1: return p->pre ? "X + O" : "RMSNorm(X + O)";
     case B_U: return "N2 @ Wup + bup";
@@ -551,8 +551,8 @@ static inline const char *b_caption(const bprob *p, int k)
     }
 }
 
-/* Writes what s hands in to f: every table asked, plain (`N1 = [[…]]`) or, when
- * captions, with run's captions (`QKᵀ ≈ [[…]]`). */
+/* Writes what s hands in to f: every table asked, plain (`N1 = [[…]]`, captions 0) or
+ * with run's captions (`QKᵀ ≈ [[…]]`; 1 English, 2 Chinese). */
 static inline void b_put(FILE *f, const bprob *p, const bstudent *s, int captions)
 {
     const unsigned asked = b_asked(p);
@@ -562,7 +562,7 @@ static inline void b_put(FILE *f, const bprob *p, const bstudent *s, int caption
     for (k = 0; k < B_KINDS; k++)
         if (asked >> k & 1)
             o_put_labelled(f, k == B_QKT && captions ? "QK\xe1\xb5\x80" : b_name[k],
-                           captions ? b_caption(p, k) : NULL, &s->t[k], s->places[k]);
+                           captions ? b_caption(p, k, captions == 2) : NULL, &s->t[k], s->places[k]);
 }
 
 #endif

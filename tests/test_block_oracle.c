@@ -46,18 +46,26 @@ static void fill(as_prng *r, double *v, int cells, long lo, long hi)
         v[i] = hundredths(r, lo, hi);
 }
 
-static void put_table(gen *g, const char *name, const double *v, int rows, int cols)
+/* Writes v [rows, cols] as table name, or (torch) its transpose, as PyTorch's
+ * [out, in] weights are laid out (layout: torch); one row ([a, b]: a bias, γ, β) bare. */
+static void put_laid(gen *g, const char *name, const double *v, int rows, int cols, int torch)
 {
+    const int r = torch ? cols : rows, c = torch ? rows : cols, rowed = rows > 1;
     int i, j;
 
     put(g, "%s = [", name);
-    for (i = 0; i < rows; i++) {
-        put(g, "%s%s", i ? ",\n     " : "", rows > 1 ? "[" : "");
-        for (j = 0; j < cols; j++)
-            put(g, "%s%.2f", j ? ", " : "", v[i * cols + j]);
-        put(g, "%s", rows > 1 ? "]" : "");
+    for (i = 0; i < r; i++) {
+        put(g, "%s%s", i ? ",\n     " : "", rowed ? "[" : "");
+        for (j = 0; j < c; j++)
+            put(g, "%s%.2f", j ? ", " : "", torch ? v[j * cols + i] : v[i * cols + j]);
+        put(g, "%s", rowed ? "]" : "");
     }
     put(g, "]\n");
+}
+
+static void put_table(gen *g, const char *name, const double *v, int rows, int cols)
+{
+    put_laid(g, name, v, rows, cols, 0);
 }
 
 /* Norm `which`'s γ and β: given (and written) or not (γ 1, β 0). */
@@ -87,6 +95,7 @@ static void draw_problem(bprob *p, gen *g, uint64_t seed, int pre, int norm, int
     static const double eps[] = {1e-5, 1e-3, 0.01, 0.1, 0.25, 0.5};
     as_prng r;
     long e;
+    int torch;
 
     as_prng_seed(&r, seed);
     memset(p, 0, sizeof *p);
@@ -106,22 +115,24 @@ static void draw_problem(bprob *p, gen *g, uint64_t seed, int pre, int norm, int
     if (e > 0)
         put(g, "norm_eps: %.17g\n", p->eps);
     put(g, "ffn: %s\nmask: %s\n", ffn_word[ffn], p->causal ? "causal" : "none");
+    if ((torch = as_prng_range(&r, 0, 3) == 0) != 0)
+        put(g, "layout: torch\n"); /* every W as [out, in]: the same problem */
     fill(&r, p->X, p->n * p->dm, -500, 500);
     fill(&r, p->Wq, p->dm * p->dk, -100, 100);
     fill(&r, p->Wk, p->dm * p->dk, -100, 100);
     fill(&r, p->Wv, p->dm * p->dm, -100, 100);
     put_table(g, "X", p->X, p->n, p->dm);
-    put_table(g, "Wq", p->Wq, p->dm, p->dk);
-    put_table(g, "Wk", p->Wk, p->dm, p->dk);
-    put_table(g, "Wv", p->Wv, p->dm, p->dm);
+    put_laid(g, "Wq", p->Wq, p->dm, p->dk, torch);
+    put_laid(g, "Wk", p->Wk, p->dm, p->dk, torch);
+    put_laid(g, "Wv", p->Wv, p->dm, p->dm, torch);
     if (ffn != BF_NONE) {
         fill(&r, p->Wup, p->dm * p->dff, -100, 100);
         fill(&r, p->Wdown, p->dff * p->dm, -100, 100);
-        put_table(g, "Wup", p->Wup, p->dm, p->dff);
-        put_table(g, "Wdown", p->Wdown, p->dff, p->dm);
+        put_laid(g, "Wup", p->Wup, p->dm, p->dff, torch);
+        put_laid(g, "Wdown", p->Wdown, p->dff, p->dm, torch);
         if (ffn == BF_SWIGLU) {
             fill(&r, p->Wgate, p->dm * p->dff, -100, 100);
-            put_table(g, "Wgate", p->Wgate, p->dm, p->dff);
+            put_laid(g, "Wgate", p->Wgate, p->dm, p->dff, torch);
         }
         if (as_prng_range(&r, 0, 1)) {
             fill(&r, p->bup, p->dff, -50, 50);
@@ -141,7 +152,7 @@ static void draw_problem(bprob *p, gen *g, uint64_t seed, int pre, int norm, int
 
 /* ---- grading a student in the process, as `check` does ---- */
 
-/* The answers text of s into *text (the caller frees it); its length. */
+/* The answers text of s into *text (the caller frees it), captions as b_put(); its length. */
 static size_t answers_text(char **text, const bprob *p, const bstudent *s, int captions)
 {
     size_t len = 0;
@@ -392,7 +403,7 @@ static void one_problem(tally *t, const bprob *p, const gen *problem, uint64_t s
         draw_student(&right[i], p, r);
     if (b_first_order(p, &right[0])) /* the right answers: full marks */
         t->failures += !graded_as_the_oracle_says(&ss, problem, p, &right[0], seed,
-                                                  (int)as_prng_range(r, 0, 1));
+                                                  (int)as_prng_range(r, 0, 2));
     for (k = 0; k < B_KINDS; k++)
         for (i = 0, n = (asked >> k & 1) ? b_mistakes_at(p, k, m) : 0; i < n; i++) {
             if (t->tested[k][m[i]] >= PER_CASE)
@@ -411,7 +422,7 @@ static void one_problem(tally *t, const bprob *p, const gen *problem, uint64_t s
                 t->tested[k][m[i]]++;
             }
             t->failures += !graded_as_the_oracle_says(&ss, problem, p, &s, seed,
-                                                      (int)as_prng_range(r, 0, 1));
+                                                      (int)as_prng_range(r, 0, 2));
             if (s.m != BM_NONE && !*cli_done && !under_valgrind()) {
                 *cli_done = 1;
                 t->failures += !cli_names_it_once(problem, p, &s);
