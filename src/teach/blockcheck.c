@@ -58,7 +58,19 @@ typedef struct judging {
     double *vals;
 } judging;
 
-/* o = the student's whole answer of kind k (the run's table truth when there is none). */
+/* Nonzero when answer a is of kind k for the layer (O: the layer's output, not one
+ * head's before Wo), of truth's width, and whole (row -1) or one row. */
+static int own_answer(const judging *j, const as_table_grade *a, as_answer_kind k,
+                      const as_matrix *truth, long row)
+{
+    return a->kind == k && (row < 0 ? a->row < 0 : a->row >= 0) && a->shape_ok && a->own == NULL &&
+           a->expected.rows == (row < 0 ? truth->rows : 1) && a->expected.cols == truth->cols &&
+           (row < 0 || (size_t)a->row < truth->rows) &&
+           !(k == AS_ANS_O && a->head >= 0 && (j->p->heads > 1 || j->p->Wo != NULL));
+}
+
+/* o = the student's whole answer of kind k; else the run's table truth with the rows
+ * they answered (decode's N1[0], o₀ …) in place of its own. */
 static int own_of(own *o, const judging *j, as_answer_kind k, const as_matrix *truth)
 {
     size_t i, c;
@@ -66,10 +78,8 @@ static int own_of(own *o, const judging *j, as_answer_kind k, const as_matrix *t
     memset(o, 0, sizeof *o);
     for (i = 0; i < j->n; i++) {
         const as_table_grade *a = &j->ans[i];
-        if (a->kind != k || a->row >= 0 || !a->shape_ok || a->own != NULL ||
-            a->expected.rows != truth->rows || a->expected.cols != truth->cols ||
-            (k == AS_ANS_O && a->head >= 0 && (j->p->heads > 1 || j->p->Wo != NULL)))
-            continue; /* O: the layer's output, not one head's before Wo */
+        if (!own_answer(j, a, k, truth, -1))
+            continue;
         if (as_matrix_copy(&o->v, &a->given->value) != 0 ||
             as_matrix_copy(&o->half, &a->given->unit) != 0)
             return -1;
@@ -78,7 +88,19 @@ static int own_of(own *o, const judging *j, as_answer_kind k, const as_matrix *t
         o->bits = AS_CHAIN_BIT(a->index);
         return 0;
     }
-    return as_matrix_copy(&o->v, truth) != 0 || as_matrix_init(&o->half, truth->rows, truth->cols);
+    if (as_matrix_copy(&o->v, truth) != 0 || as_matrix_init(&o->half, truth->rows, truth->cols) != 0)
+        return -1;
+    for (i = 0; i < j->n; i++) {
+        const as_table_grade *a = &j->ans[i];
+        if (!own_answer(j, a, k, truth, 0))
+            continue;
+        for (c = 0; c < truth->cols; c++) {
+            AS_AT(o->v, a->row, c) = a->given->value.v[c];
+            AS_AT(o->half, a->row, c) = a->given->unit.v[c] / 2;
+        }
+        o->bits |= AS_CHAIN_BIT(a->index);
+    }
+    return 0;
 }
 
 /* s = a + b, its rounding the sum of theirs. */
