@@ -532,17 +532,28 @@ static inline void o_put_row(FILE *f, const omat *m, int i, int places)
     fputc(']', f);
 }
 
-static inline void o_put_table(FILE *f, const char *name, const omat *m, int places)
+/* Writes table m as `name = [[…]]`, or as run's text writes it with a caption: `name =
+ * label ≈ [[…]]` (label NULL: none; "" : `name ≈ [[…]]`, as run prints QKᵀ). */
+static inline void o_put_labelled(FILE *f, const char *name, const char *label, const omat *m,
+                                  int places)
 {
     int i;
 
-    fprintf(f, "%s = [", name);
+    if (label == NULL)
+        fprintf(f, "%s = [", name);
+    else
+        fprintf(f, "%s%s%s \xe2\x89\x88 [", name, label[0] ? " = " : "", label);
     for (i = 0; i < m->r; i++) {
         if (i)
             fputs(",\n     ", f);
         o_put_row(f, m, i, places);
     }
     fputs("]\n", f);
+}
+
+static inline void o_put_table(FILE *f, const char *name, const omat *m, int places)
+{
+    o_put_labelled(f, name, NULL, m, places);
 }
 
 /* Writes what s hands in for problem p to f (a name line when s->name is set). */

@@ -512,6 +512,35 @@ static void test_tables_are_reported_in_the_books_order(void **state)
 
 /* ---- the command ---- */
 
+/* The closing line counts the tables in words that agree with their number: "1 table"
+ * and "1 of 3 tables is wrong", not "1 tables" and "1 of 3 tables are wrong". */
+static void test_the_summary_line_says_one_table_in_the_singular(void **state)
+{
+    (void)state;
+    write_text("build/tests/check_one.txt", "Q = [[0, 1], [1, 0]]\n");
+    assert_int_equal(run("check --lang en examples/f11.txt build/tests/check_one.txt"), 0);
+    assert_file_contains(CLI_OUT, "\nall right: 1 table\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check_one.txt"), 0);
+    assert_file_contains(CLI_OUT, "\n全部正确：共1张表\n");
+    write_text("build/tests/check_one.txt", "Q = [[0, 1], [1, 1]]\n");
+    assert_int_equal(run("check --lang en examples/f11.txt build/tests/check_one.txt"), 1);
+    assert_file_contains(CLI_OUT, "\nthe 1 table given is wrong\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check_one.txt"), 1);
+    assert_file_contains(CLI_OUT, "\n这1张表不对\n");
+    write_text("build/tests/check_one.txt", "Q = [[0, 1], [1, 1]]\nK = [[1, 0], [0, 1]]\n"
+               "V = [[10, 0], [0, 20]]\n");
+    assert_int_equal(run("check --lang en examples/f11.txt build/tests/check_one.txt"), 1);
+    assert_file_contains(CLI_OUT, "\n1 of 3 tables is wrong\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check_one.txt"), 1);
+    assert_file_contains(CLI_OUT, "\n有1张表不对，共3张\n");
+    write_text("build/tests/check_one.txt", "Q = [[0, 1], [1, 1]]\nK = [[1, 1], [0, 1]]\n"
+               "V = [[10, 0], [0, 20]]\n");
+    assert_int_equal(run("check --lang en examples/f11.txt build/tests/check_one.txt"), 1);
+    assert_file_contains(CLI_OUT, "\n2 of 3 tables are wrong\n");
+    assert_int_equal(run("check --lang en examples/f11.txt examples/f11-answers.txt"), 0);
+    assert_file_contains(CLI_OUT, "\nall right: 7 tables\n");
+}
+
 static void test_check_command_exits_0_1_2(void **state)
 {
     (void)state;
@@ -943,6 +972,11 @@ static void test_keys_for_values_is_named_with_a_right_v_and_a_fit_names_its_w(v
     assert_file_contains(CLI_OUT, "有几种错误同样对得上（keys_for_values、wrong_weights（V用了Wk））");
     assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --format csv"), 1);
     assert_file_contains(CLI_OUT, ",O:keys_for_values|wrong_weights(V=X@Wk)");
+    /* JSON keeps the codes, and says beside them which W made which table */
+    assert_int_equal(run("check examples/f11.txt build/tests/check-kv.txt --format json"), 1);
+    assert_file_contains(CLI_OUT, "\"diagnosis\": null, \"fits\": [\"keys_for_values\", "
+                                  "\"wrong_weights\"], \"fits_weights\": [null, {\"table\": \"V\", "
+                                  "\"weights\": \"Wk\"}]}");
 }
 
 /* The name `Li, "Lei" | 3` quoted as RFC 4180 asks in CSV (lines end
@@ -1075,6 +1109,7 @@ int main(void)
         cmocka_unit_test(test_answers_that_cannot_be_graded_are_refused),
         cmocka_unit_test(test_tables_are_reported_in_the_books_order),
         cmocka_unit_test(test_check_command_exits_0_1_2),
+        cmocka_unit_test(test_the_summary_line_says_one_table_in_the_singular),
         cmocka_unit_test(test_check_json_is_exactly_the_specs_shape),
         cmocka_unit_test(test_check_text_names_the_cell_and_the_expected_value),
         cmocka_unit_test(test_one_cell_is_judged_to_its_written_place_or_the_required_digits),

@@ -308,6 +308,60 @@ static void test_decode_output_of_every_example_reads_back_as_answers_all_right(
         }
 }
 
+/* With a block (SPEC §15) decode also prints each step's rows of the block's tables,
+ * N1[t], H1[t], N2[t], U[t], G[t], F[t], D[t], H2[t], Y[t]: they read back as row answers
+ * of those tables too (U[0] is U's row 0, not a head: the block's tables have none),
+ * pre and post, RMSNorm and LayerNorm (torch, annotated), GELU and SwiGLU, final norm;
+ * a wrong row is judged by its step, from the student's own rows (SPEC §6's chain). */
+static void test_decode_output_of_a_block_reads_back_row_by_row(void **state)
+{
+    static const char *const in[] = {"examples/block-pre-gelu.txt", "examples/block-f11-post-rms.txt",
+                                     "tests/data/block/cases/gpt_03.txt",
+                                     "tests/data/block/cases/llama_00.txt",
+                                     "tests/data/block/cases/post_01.txt"};
+    static const char *const opts[] = {"", "--lang en", "--ascii", "--ascii --lang en"};
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof in / sizeof in[0]; i++)
+        for (k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            assert_decode_reads_back(in[i], opts[k]);
+    assert_decode_reads_back("tests/data/block/cases/llama_00.txt", "");
+    assert_file_contains(CLI_OUT, "\nG[1]: right\n");
+    assert_decode_reads_back("examples/block-pre-gelu.txt", "");
+    assert_file_contains(CLI_OUT, "\nN1[0]: right\n");
+    assert_file_contains(CLI_OUT, "\nU[2]: right\n");
+    assert_file_contains(CLI_OUT, "\nH2[1]: right\n");
+    assert_file_contains(CLI_OUT, "score: 13/14\n"); /* all but QKT, which decode never makes */
+    /* a row of F by GELU's tanh form where the file asks the exact one: U[1] of the
+     * example is [-1.9171169249, 1.9171169249, -2.6604437811], and
+     * 0.5u(1 + tanh(√(2/π)(u + 0.044715u³))) of it is [-0.0529075795, 1.8642093454,
+     * -0.0099087148] (Python's math, float64) */
+    assert_int_equal(sh("sed 's/^F\\[1\\] .*/F[1] = [-0.0529075795, 1.8642093454, -0.0099087148]/' "
+                        DEC_OUT " > build/tests/decode-answers-tanh.txt"), 0);
+    assert_int_equal(run("check --lang en examples/block-pre-gelu.txt build/tests/decode-answers-tanh.txt"), 1);
+    assert_file_contains(CLI_OUT, "\nF[1]: wrong (3 of 3 cells)\n");
+    assert_file_contains(CLI_OUT, "diagnosis: gelu_tanh_for_erf");
+    assert_file_contains(CLI_OUT, "\nF[2]: right\n");
+    /* ... and the rows after it worked from that row are carried, each row from the
+     * student's own rows: D[1] = F[1]·Wdown = [F₀/2, F₁/2, F₂/2, F₂/2] ≈ [-0.026454,
+     * 0.932105, -0.004954, -0.004954], H2[1] = H1[1] + D[1] with decode's H1[1] =
+     * [0.1830061552, 1.1056612817, 0.8943387183, 0.3943287186] ≈ [0.156552, 2.037766,
+     * 0.889385, 0.389375] (by hand, 6 places), Y[1] = H2[1] (no final norm) */
+    assert_int_equal(sh("sed -i 's/^D\\[1\\] .*/D[1] = [-0.026454, 0.932105, -0.004954, -0.004954]/; "
+                        "s/^H2\\[1\\] .*/H2[1] = [0.156552, 2.037766, 0.889385, 0.389375]/; "
+                        "s/^Y\\[1\\] .*/Y[1] = [0.156552, 2.037766, 0.889385, 0.389375]/' "
+                        "build/tests/decode-answers-tanh.txt"), 0);
+    assert_int_equal(run("check --lang en examples/block-pre-gelu.txt build/tests/decode-answers-tanh.txt"), 1);
+    assert_file_contains(CLI_OUT, "score: 12.67/14\n"); /* F: 2 rows of 3 */
+    assert_file_contains(CLI_OUT, "\nD[1]: this step itself was done right; the error comes from "
+                                  "your own F[1] (carried_error: the mark is earned)\n");
+    assert_file_contains(CLI_OUT, "\nH2[1]: this step itself was done right; the error comes from "
+                                  "your own F[1] (carried_error: the mark is earned)\n");
+    assert_file_contains(CLI_OUT, "\nY[1]: this step itself was done right");
+    assert_file_contains(CLI_OUT, "\n4 of 48 tables are wrong\n");
+}
+
 /* The same for 60 generated inputs of 1 to 8 tokens (the cache is drawn up to 8 rows):
  * several heads, shared K/V heads, windows, custom masks, positions (RoPE with several
  * heads names its turned rows per head), Wo. */
@@ -792,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_decode_only_o_prints_the_same_json_text_as_run),
         cmocka_unit_test(test_the_ascii_walk_through_has_no_unicode_symbols),
         cmocka_unit_test(test_decode_output_of_every_example_reads_back_as_answers_all_right),
+        cmocka_unit_test(test_decode_output_of_a_block_reads_back_row_by_row),
         cmocka_unit_test(test_decode_output_of_generated_inputs_reads_back_all_right),
         cmocka_unit_test(test_a_wrong_cell_of_a_decode_step_is_marked_in_both_languages),
         cmocka_unit_test(test_decode_refuses_cross_attention),

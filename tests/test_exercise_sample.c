@@ -251,7 +251,7 @@ static void test_sample_key_read_back_through_check_is_all_right(void **state)
         assert_int_equal(run(args), 0);
         assert_int_equal(sh("cp " CLI_OUT " " TMP ".in.txt"), 0);
         assert_int_equal(run("check --lang en " TMP ".in.txt " TMP ".key.txt"), 0);
-        assert_file_contains(CLI_OUT, "all right: 1 tables");
+        assert_file_contains(CLI_OUT, "all right: 1 table\n");
     }
 }
 

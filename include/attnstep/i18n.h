@@ -91,8 +91,11 @@ typedef enum as_msg {
     AS_MSG_CHK_CELL,       /* %s table, %zu %zu cell, %s written, %s expected */
     AS_MSG_CHK_MORE,       /* %zu wrong cells not listed */
     AS_MSG_CHK_DIAG,       /* %s code, %s its explanation */
-    AS_MSG_CHK_ALL_RIGHT,  /* %zu tables */
-    AS_MSG_CHK_SOME_WRONG, /* %zu wrong tables, %zu tables */
+    AS_MSG_CHK_ALL_RIGHT,  /* %zu tables (2 or more) */
+    AS_MSG_CHK_ALL_RIGHT_ONE, /* the one table given is right */
+    AS_MSG_CHK_SOME_WRONG, /* %zu wrong tables (2 or more), %zu tables */
+    AS_MSG_CHK_ONE_WRONG,  /* %zu tables (2 or more): one of them wrong */
+    AS_MSG_CHK_ONLY_WRONG, /* the one table given is wrong */
     AS_MSG_DIAG_NO_SCALE,  /* %s "√d_k" */
     AS_MSG_DIAG_SCALE_MULT,/* %s "√d_k" */
     AS_MSG_DIAG_NO_MASK,

@@ -244,6 +244,14 @@ static int subscript_digit(const char *p, const char *end)
     return (unsigned char)p[2] - 0x80;
 }
 
+/* Nonzero when the rows of table t go by its own capital name in brackets ("N1[0]",
+ * "U[2]": the block's, one table for the layer, no head's) -- so "U[0]" is U's row 0,
+ * where "A[1]" is head 1's A (--ascii). */
+static int own_rows(const as_tab_info *t)
+{
+    return t->row[0] >= 'A' && t->row[0] <= 'Z' && strcmp(t->row, t->name) == 0 && !t->per_head;
+}
+
 /* The name as the grading knows it: a head written as a subscript, as `run` prints
  * several heads ("Q₀", "S₀", "Q₀K₀ᵀ", or "A[1]", "Q[0]K[0]^T" with --ascii), becomes
  * "_h0" after the table's letters ("Q_h0", "S_h0", "QKT_h0", "A_h1"). Any other name is
@@ -254,7 +262,7 @@ static char *grading_name(const char *p, size_t n)
     char base[16], *out = malloc(n + 24);
     size_t used = 0, k;
     long head = -1, group = -1, b;
-    int d, plain = 0;
+    int d, plain = 0, bracket = 0, t;
 
     if (out == NULL)
         return NULL;
@@ -265,7 +273,7 @@ static char *grading_name(const char *p, size_t n)
             continue;
         }
         if ((k = bracket_head(p, end, &b)) > 0)
-            group = b, p += k;
+            group = b, p += k, bracket = 1;
         if (group >= 0) { /* a head just ended: every head in a name is the same one */
             plain |= head >= 0 && head != group;
             head = group;
@@ -287,6 +295,8 @@ static char *grading_name(const char *p, size_t n)
         head = group;
     }
     base[used] = '\0';
+    if (bracket && (t = as_tab_lookup(base, used, 0)) >= 0 && own_rows(as_tab_get((as_tab)t)))
+        plain = 1; /* "U[0]": U's row 0 (decode's), kept for as_answer_row */
     if (!plain && head >= 0 && base[0] >= 'A' && base[0] <= 'Z')
         snprintf(out, n + 24, "%s_h%ld", base, head);
     else
@@ -512,8 +522,9 @@ static int row_named(const char *name, const as_tab_info *t, long *head, long *r
     const char *also = t->also;
     size_t n = strlen(t->row);
 
-    if (strncmp(name, t->row, n) == 0 && (*row = row_number(name + n, head)) >= 0)
-        return 1;
+    if (strncmp(name, t->row, n) == 0 && (!own_rows(t) || name[n] == '[') &&
+        (*row = row_number(name + n, head)) >= 0)
+        return 1; /* N1[0]: the block's rows only in brackets, as decode prints them */
     if (strcmp(t->row, t->name) != 0)
         return 0;
     for (; *also != '\0'; also += n + (also[n] == '|')) { /* ℓ1 for l1 */

@@ -58,7 +58,19 @@ typedef struct judging {
     double *vals;
 } judging;
 
-/* o = the student's whole answer of kind k (the run's table truth when there is none). */
+/* Nonzero when answer a is of kind k for the layer (O: the layer's output, not one
+ * head's before Wo), of truth's width, and whole (row -1) or one row. */
+static int own_answer(const judging *j, const as_table_grade *a, as_answer_kind k,
+                      const as_matrix *truth, long row)
+{
+    return a->kind == k && (row < 0 ? a->row < 0 : a->row >= 0) && a->shape_ok && a->own == NULL &&
+           a->expected.rows == (row < 0 ? truth->rows : 1) && a->expected.cols == truth->cols &&
+           (row < 0 || (size_t)a->row < truth->rows) &&
+           !(k == AS_ANS_O && a->head >= 0 && (j->p->heads > 1 || j->p->Wo != NULL));
+}
+
+/* o = the student's whole answer of kind k; else the run's table truth with the rows
+ * they answered (decode's N1[0], o₀ …) in place of its own. */
 static int own_of(own *o, const judging *j, as_answer_kind k, const as_matrix *truth)
 {
     size_t i, c;
@@ -66,10 +78,8 @@ static int own_of(own *o, const judging *j, as_answer_kind k, const as_matrix *t
     memset(o, 0, sizeof *o);
     for (i = 0; i < j->n; i++) {
         const as_table_grade *a = &j->ans[i];
-        if (a->kind != k || a->row >= 0 || !a->shape_ok || a->own != NULL ||
-            a->expected.rows != truth->rows || a->expected.cols != truth->cols ||
-            (k == AS_ANS_O && a->head >= 0 && (j->p->heads > 1 || j->p->Wo != NULL)))
-            continue; /* O: the layer's output, not one head's before Wo */
+        if (!own_answer(j, a, k, truth, -1))
+            continue;
         if (as_matrix_copy(&o->v, &a->given->value) != 0 ||
             as_matrix_copy(&o->half, &a->given->unit) != 0)
             return -1;
@@ -78,7 +88,19 @@ static int own_of(own *o, const judging *j, as_answer_kind k, const as_matrix *t
         o->bits = AS_CHAIN_BIT(a->index);
         return 0;
     }
-    return as_matrix_copy(&o->v, truth) != 0 || as_matrix_init(&o->half, truth->rows, truth->cols);
+    if (as_matrix_copy(&o->v, truth) != 0 || as_matrix_init(&o->half, truth->rows, truth->cols) != 0)
+        return -1;
+    for (i = 0; i < j->n; i++) {
+        const as_table_grade *a = &j->ans[i];
+        if (!own_answer(j, a, k, truth, 0))
+            continue;
+        for (c = 0; c < truth->cols; c++) {
+            AS_AT(o->v, a->row, c) = a->given->value.v[c];
+            AS_AT(o->half, a->row, c) = a->given->unit.v[c] / 2;
+        }
+        o->bits |= AS_CHAIN_BIT(a->index);
+    }
+    return 0;
 }
 
 /* s = a + b, its rounding the sum of theirs. */
@@ -172,7 +194,11 @@ static int proj_of(as_matrix *out, as_matrix *err, const own *x, const as_matrix
     return 0;
 }
 
-/* out = the activation `kind` of u, cell by cell; with err, u's rounding through it. */
+/* out = the activation `kind` of u, cell by cell; with err, u's rounding through it:
+ * the farther of f(u − h) and f(u + h) from f(u). Half their difference (a central
+ * difference) is too little where f bends sharply: ReLU at 0 (a U written 0.00 stands
+ * for any u in ±0.005, and ReLU of it for anything in [0, 0.005]), GELU at its minimum
+ * (its slope 0 there, yet the cell moves by the curve). */
 static int act_of(as_matrix *out, as_matrix *err, const as_matrix *u, const as_matrix *half,
                   as_ffn_kind kind)
 {
@@ -195,25 +221,29 @@ static int act_of(as_matrix *out, as_matrix *err, const as_matrix *u, const as_m
             as_silu(y, in, 2);
         else
             as_ffn_activate(y, in, 2, kind);
-        err->v[i] = fabs(y[0] - y[1]) / 2;
+        err->v[i] = fmax(fabs(y[0] - out->v[i]), fabs(y[1] - out->v[i]));
     }
     return 0;
 }
 
 /* ---- comparing the student's table with a step ---- */
 
-/* Nonzero when every cell g wrote stands for the cell of want, widened by j->err. */
+/* Nonzero when every cell g wrote stands for the cell of want, widened by j->err; a row
+ * answer (decode's N1[0]) for that row of want. */
 static int gives(const judging *j, const as_matrix *want)
 {
     const as_matrix *w = j->g->given ? &j->g->given->value : NULL;
     const as_matrix *u = j->g->given ? &j->g->given->unit : NULL;
-    size_t i;
+    const long row = j->g->row;
+    size_t i, at;
 
-    if (j->g->given == NULL || want->v == NULL || w->rows != want->rows || w->cols != want->cols)
+    if (j->g->given == NULL || want->v == NULL || w->cols != want->cols ||
+        (row < 0 ? w->rows != want->rows : w->rows != 1 || (size_t)row >= want->rows))
         return 0;
+    at = row < 0 ? 0 : (size_t)row * want->cols;
     for (i = 0; i < w->rows * w->cols; i++)
-        if (!as_answer_cell_ok(w->v[i], u->v[i], want->v[i], j->tol,
-                               j->tol < 0 && j->err.v != NULL ? j->err.v[i] : 0))
+        if (!as_answer_cell_ok(w->v[i], u->v[i], want->v[at + i], j->tol,
+                               j->tol < 0 && j->err.v != NULL ? j->err.v[at + i] : 0))
             return 0;
     return 1;
 }

@@ -205,7 +205,10 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
         return blocks_row(g, all, p, t, head, err);
     g->expected.rows = 1;
     g->expected.v = whole->v + (size_t)g->row * whole->cols;
-    snprintf(g->name, sizeof g->name, "%s%ld%s", as_answer_row_letter(g->kind), g->row, head);
+    if (as_block_answer(g->kind)) /* N1[0]: the block's rows as decode names them */
+        snprintf(g->name, sizeof g->name, "%s[%ld]", as_answer_kind_name(g->kind), g->row);
+    else
+        snprintf(g->name, sizeof g->name, "%s%ld%s", as_answer_row_letter(g->kind), g->row, head);
     if ((g->kind == AS_ANS_S || g->kind == AS_ANS_A) &&
         widen_row(g, whole, &t->head[g->head].S, (size_t)g->row) != 0) {
         as_error_msg(err, a->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);

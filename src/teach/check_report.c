@@ -380,8 +380,14 @@ static void text_student(FILE *out, const as_student *s, const as_render_opts *o
     text_notes(out, &s->grade, o);
     if (s->grade.count == 0)
         return; /* nothing written: the missing line says it all */
-    if (wrong == 0)
+    if (wrong == 0 && s->grade.count == 1)
+        fputs(as_say(o, AS_MSG_CHK_ALL_RIGHT_ONE), out);
+    else if (wrong == 0)
         fprintf(out, as_say(o, AS_MSG_CHK_ALL_RIGHT), s->grade.count);
+    else if (s->grade.count == 1)
+        fputs(as_say(o, AS_MSG_CHK_ONLY_WRONG), out);
+    else if (wrong == 1)
+        fprintf(out, as_say(o, AS_MSG_CHK_ONE_WRONG), s->grade.count);
     else
         fprintf(out, as_say(o, AS_MSG_CHK_SOME_WRONG), wrong, s->grade.count);
     fputc('\n', out);
@@ -915,6 +921,33 @@ static void json_cells(FILE *out, const as_table_grade *t)
     fputs("]", out);
 }
 
+/* Beside "fits" (the codes, stable identifiers, as "diagnosis"), when a fit is made with
+ * another W table -- wrong_weights, torch_layout -- which table it made and with which W
+ * (what the text, md and csv reports say: "wrong_weights (V made with Wk)"), each fit
+ * null or {"table": "V", "weights": "Wk"}; nothing when no fit names a W. */
+static void json_fit_weights(FILE *out, const as_table_grade *t)
+{
+    static const char *const table[3] = {"Q", "K", "V"}, *const w[3] = {"Wq", "Wk", "Wv"};
+    size_t k, any = 0;
+
+    for (k = 0; k < t->nfits; k++)
+        any |= t->fits[k].diag == AS_DIAG_WRONG_WEIGHTS || t->fits[k].diag == AS_DIAG_TORCH_LAYOUT;
+    if (!any)
+        return;
+    fputs(", \"fits_weights\": [", out);
+    for (k = 0; k < t->nfits; k++) {
+        const as_fit f = t->fits[k];
+        const int made = f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail / 3 % 3 : f.detail % 3;
+        fputs(k ? ", " : "", out);
+        if (f.diag != AS_DIAG_WRONG_WEIGHTS && f.diag != AS_DIAG_TORCH_LAYOUT)
+            fputs("null", out);
+        else
+            fprintf(out, "{\"table\": \"%s\", \"weights\": \"%s\"}", table[made],
+                    w[f.diag == AS_DIAG_WRONG_WEIGHTS ? f.detail % 3 : made]);
+    }
+    fputs("]", out);
+}
+
 static void json_table(FILE *out, const as_table_grade *t)
 {
     static const char *const w[3] = {"Wq", "Wk", "Wv"};
@@ -940,6 +973,7 @@ static void json_table(FILE *out, const as_table_grade *t)
         for (k = 0; k < t->nfits; k++)
             fprintf(out, "%s\"%s\"", k ? ", " : "", as_diag_code(t->fits[k].diag));
         fputs("]", out);
+        json_fit_weights(out, t);
     }
     fputs("}", out);
 }
