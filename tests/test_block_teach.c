@@ -18,6 +18,7 @@
 #define CLI_ERR "build/tests/block_teach.err"
 #include "cli_util.h"
 #include "test_util.h"
+#include "sections.h"
 
 #define PRE "examples/block-pre-gelu.txt"
 #define POST "examples/block-f11-post-rms.txt"
@@ -154,6 +155,88 @@ static void test_trace_writes_out_the_layer_norm_of_a_row(void **state)
     assert_file_contains(OUT, "激活，逐格：F[2] = GELU(U[2]) = [GELU(");
     assert_file_contains(OUT, "其中GELU(u) = u·Φ(u) = u/2·(1 + erf(u/√2))");
     assert_file_contains(OUT, "残差，逐格相加：H2[2] = H1[2] + D[2] = [");
+}
+
+/* Each walk line of row `row` of table name (a line holding "NAME[row] = ") ends with
+ * torch's row: the numbers of its last [...] against want[cols] to the ten decimals
+ * printed; returns how many such lines there were. */
+static int walk_rows_agree(const char *text, const char *name, size_t row, const double *want,
+                           size_t cols, const char *what)
+{
+    char key[32];
+    const char *p = text;
+    int lines = 0;
+
+    snprintf(key, sizeof key, "%s[%zu] = ", name, row);
+    while ((p = strstr(p, key)) != NULL) {
+        const char *eol = strchr(p, '\n'), *b = NULL, *q;
+        size_t k;
+        if (p > text + 1 && p[-1] != '\n' && !(p[-2] == ':' && p[-1] == ' ')) {
+            p++; /* not where a line gives the row: "… = H1[1] + D[1] = …" */
+            continue;
+        }
+        for (q = p; q < eol; q++)
+            if (*q == '[')
+                b = q;
+        assert_non_null(b);
+        for (q = b; q < eol && strncmp(q, "…", strlen("…")) != 0 &&
+                    strncmp(q, "...", 3) != 0; q++)
+            ;
+        if (q < eol) { /* a long row shown cut short: its cells are not all there */
+            p = eol;
+            continue;
+        }
+        for (q = b + 1, k = 0; k < cols; k++) {
+            char *e;
+            const double v = strtod(q, &e);
+            if (e == q || !(fabs(v - want[k]) <= 6e-11 * fmax(1.0, fabs(want[k]))))
+                fail_msg("%s: %s[%zu] cell %zu printed %.40s, torch %.12g", what, name, row, k,
+                         q, want[k]);
+            q = e + strspn(e, ", ");
+        }
+        assert_true(*q == ']');
+        lines++;
+        p = eol;
+    }
+    return lines;
+}
+
+/* trace --row 1 through blocks of each kind (PyTorch's cases of make_block.py: post-LN
+ * with ReLU, GPT's GELU_tanh with a final norm, LLaMA's SwiGLU gate with RMSNorm, no FFN
+ * with and without the final norm), in English and in ASCII: each line that gives row 1
+ * of a table ends with torch's row, and the FFN's rule is named. */
+static void test_trace_walks_each_kind_of_block_row_as_torch(void **state)
+{
+    static const struct { const char *name, *rule; int lines; } cases[] = {
+        {"post_00", "ReLU(u) = max(0, u)", 5}, {"gpt_19", "GELU_tanh(u) = u/2", 7},
+        {"llama_00", "SiLU(u) = u/(1 + e^", 6}, {"prenone_01", NULL, 3},
+        {"none_00", NULL, 1}};
+    static const char *const args[] = {"--lang en", "--lang en --ascii"};
+    static section s;
+    size_t c, a;
+
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (a = 0; a < 2; a++) {
+            char cmd[256], path[128], *text;
+            int lines = 0;
+            FILE *f;
+            snprintf(cmd, sizeof cmd, "trace tests/data/block/cases/%s.txt --row 1 %s",
+                     cases[c].name, args[a]);
+            assert_int_equal(run(cmd), 0);
+            assert_non_null(text = slurp(OUT));
+            if (cases[c].rule != NULL)
+                assert_file_contains(OUT, cases[c].rule);
+            snprintf(path, sizeof path, "tests/data/block/cases/%s.expected", cases[c].name);
+            assert_non_null(f = fopen(path, "r"));
+            while (read_section(f, &s))
+                if (strchr(s.name, '.') == NULL && s.rows > 1)
+                    lines += walk_rows_agree(text, s.name, 1, s.v + s.cols, s.cols, cmd);
+            fclose(f);
+            if (lines < cases[c].lines)
+                fail_msg("%s: %d lines of row 1 checked, wanted %d", cmd, lines, cases[c].lines);
+            free(text);
+        }
 }
 
 static void test_trace_writes_the_annotated_convention_as_it_is(void **state)
@@ -415,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_trace_walks_the_block_as_golden),
         cmocka_unit_test(test_trace_writes_out_the_layer_norm_of_a_row),
         cmocka_unit_test(test_trace_writes_the_annotated_convention_as_it_is),
+        cmocka_unit_test(test_trace_walks_each_kind_of_block_row_as_torch),
         cmocka_unit_test(test_check_marks_the_blocks_own_run_output_right),
         cmocka_unit_test(test_check_grades_torch_references_of_a_block_right),
         cmocka_unit_test(test_check_names_each_convention_mistake_once_where_it_is_made),
