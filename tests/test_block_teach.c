@@ -433,6 +433,35 @@ static void test_practice_names_a_block_mistake_and_works_the_cell(void **state)
     assert_file_contains(OUT, "这一格这样算：GELU(-0.5306583398) ≈ -0.1580447953");
 }
 
+/* practice works a cell of each of the block's rarer steps with PyTorch's number (the
+ * cases of make_block.py, their .expected files): LLaMA's gate G = SiLU(N2·Wgate) and
+ * F = G ⊙ U, GPT's final norm Y = normf(H2), and post-LN's H1 and H2 = LayerNorm(R). */
+static void test_practice_works_the_gate_the_final_norm_and_post_norms_as_torch(void **state)
+{
+    (void)state;
+    /* G = [[-0.12781584979576185, -0.18184951707160432], [0.38951233204579,
+     * -0.2517675356170863]] and F[0][0] = -0.05121501744793304 (llama_00) */
+    assert_int_equal(practice("--only G,F --lang en tests/data/block/cases/llama_00.txt",
+                              "-0.1278\n-0.1818\n0.3895\n-0.2518\n1\nq\n"), 1);
+    assert_file_contains(OUT, "G[1][1] = -0.2518\nRight.");
+    assert_file_contains(OUT, "── F ──");
+    assert_file_contains(OUT, "Wgate column 0 = [");
+    assert_file_contains(OUT, "≈ -0.0512150174; you wrote 1.");
+    /* Y[0][0] = 1.993134688186459 (gpt_19, with lnf) */
+    assert_int_equal(practice("--only Y --lang en tests/data/block/cases/gpt_19.txt", "1\nq\n"), 1);
+    assert_file_contains(OUT, "made from: H2[0][0] ≈ -3.9240971354, μ ≈");
+    assert_file_contains(OUT, "≈ 1.9931346882; you wrote 1.");
+    /* H2[0][0] = 0.8474030138953658, H1[0][0] = 2.3141270876491884 (post_00) */
+    assert_int_equal(practice("--only H2 --lang en tests/data/block/cases/post_00.txt", "1\nq\n"), 1);
+    assert_file_contains(OUT, "made from: R2[0][0] ≈");
+    assert_file_contains(OUT, "≈ 0.8474030139; you wrote 1.");
+    assert_int_equal(practice("--only H1 --ascii --lang en tests/data/block/cases/post_00.txt",
+                              "1\nq\n"), 1);
+    assert_file_contains(OUT, "made from: R1[0][0] ~= ");
+    assert_file_contains(OUT, "sqrt(sigma^2+eps) ~= ");
+    assert_file_contains(OUT, "~= 2.3141270876; you wrote 1.");
+}
+
 /* ---- the document formats and worksheets follow the block ---- */
 
 static void test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables(void **state)
@@ -507,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_check_refuses_a_head_on_a_block_table),
         cmocka_unit_test(test_practice_asks_the_blocks_tables_in_its_order),
         cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
+        cmocka_unit_test(test_practice_works_the_gate_the_final_norm_and_post_norms_as_torch),
         cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
         cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
         cmocka_unit_test(test_moodle_offers_the_blocks_own_mistakes_not_the_attentions),
