@@ -491,6 +491,39 @@ static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
     assert_file_contains(OUT, "H1 = \\operatorname{RMSNorm}(X + O),\\ \\varepsilon = 0.000001");
 }
 
+/* The worksheet's formula of each rarer block table, as SPEC §15 defines them: LLaMA's
+ * gate and F = G ⊙ U with RMSNorm, post-LN's normalised sums with bup and bdown, GPT's
+ * final norm Y and GELU_tanh, in Markdown and LaTeX (where GELU_tanh's _ must be
+ * written \_: bare, it made "tanh" a subscript after its "t"). */
+static void test_a_worksheet_gives_each_kind_of_blocks_formulas(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet --lang en tests/data/block/cases/llama_00.txt"), 0);
+    assert_file_contains(OUT, "**N1 = RMSNorm(X), ε = 0.00001**");
+    assert_file_contains(OUT, "**U = N2·Wup**");
+    assert_file_contains(OUT, "**G = SiLU(N2·Wgate)**");
+    assert_file_contains(OUT, "**F = G ⊙ U**");
+    assert_file_contains(OUT, "**D = F·Wdown**");
+    assert_int_equal(run("sheet --format latex --lang en tests/data/block/cases/llama_00.txt"), 0);
+    assert_file_contains(OUT, "G = \\operatorname{SiLU}(N2W_{gate})");
+    assert_file_contains(OUT, "F = G \\odot U");
+    assert_file_contains(OUT, "U = N2W_{up} \\\\");
+    assert_int_equal(run("sheet --lang en tests/data/block/cases/post_00.txt"), 0);
+    assert_file_contains(OUT, "**H1 = LayerNorm(X + O), ε = 0.00001**");
+    assert_file_contains(OUT, "**U = H1·Wup + bup**");
+    assert_file_contains(OUT, "**F = ReLU(U)**");
+    assert_file_contains(OUT, "**D = F·Wdown + bdown**");
+    assert_file_contains(OUT, "**H2 = LayerNorm(H1 + D), ε = 0.00001**");
+    assert_int_equal(run("sheet --ascii --lang en tests/data/block/cases/gpt_19.txt"), 0);
+    assert_file_contains(OUT, "**Y = LayerNorm(H2), eps = 0.00001**");
+    assert_file_contains(OUT, "**F = GELU_tanh(U)**");
+    assert_int_equal(run("sheet --format latex --lang en tests/data/block/cases/gpt_19.txt"), 0);
+    assert_file_contains(OUT, "Y = \\operatorname{LayerNorm}(H2),\\ \\varepsilon = 0.00001");
+    assert_file_contains(OUT, "F = \\operatorname{GELU\\_tanh}(U)");
+    assert_file_contains(OUT, "D = FW_{down} + b_{down}");
+    assert_file_contains(OUT, "U = N2W_{up} + b_{up}");
+}
+
 static void test_moodle_offers_the_blocks_own_mistakes_not_the_attentions(void **state)
 {
     char *xml, *cell, *end;
@@ -539,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_practice_works_the_gate_the_final_norm_and_post_norms_as_torch),
         cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
         cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
+        cmocka_unit_test(test_a_worksheet_gives_each_kind_of_blocks_formulas),
         cmocka_unit_test(test_moodle_offers_the_blocks_own_mistakes_not_the_attentions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,6 +163,8 @@ static int block_formula(const as_sheet_page *pg, const as_table_view *v, char *
     case AS_T_F:
         if (p->ffn == AS_FFN_SWIGLU)
             snprintf(buf, size, tex ? "F = G \\odot U" : "F = G %s U", as_sheet_sym(pg, AS_SYM_HADAMARD));
+        else if (tex && p->ffn == AS_FFN_GELU_TANH) /* a bare _ in mathematics is a subscript */
+            snprintf(buf, size, "F = \\operatorname{GELU\\_tanh}(U)");
         else
             snprintf(buf, size, tex ? "F = \\operatorname{%s}(U)" : "F = %s(U)", as_block_act_name(p));
         return 1;
