@@ -144,6 +144,15 @@ static void test_a_key_of_another_variant_is_named_copied_variant(void **state)
     free(json);
     assert_int_equal(run("check --class " DIR " " DIR "/answers --format csv"), 1);
     assert_file_contains(CLI_OUT, ",copied_variant:");
+    /* a bad --expect: told once, at the first problem, before any answer is read */
+    assert_int_equal(run("check --class " DIR " " DIR "/answers --expect 'O Z' --lang en"), 2);
+    assert_stdout_empty();
+    json = slurp(CLI_ERR);
+    assert_non_null(json);
+    assert_string_equal(json, "attnstep: error: --expect: Z is no table an answer may give\n"
+                              "  hint: --expect lists the tables asked, separated by blanks: "
+                              "--expect 'Q K V QKT S A O'\n");
+    free(json);
     free(tsv);
 }
 
