@@ -620,6 +620,7 @@ typedef enum lstep {
     L_DOWN,     /* D = F·Wdown + bdown */
     L_ACT,      /* F = act(U) */
     L_GLU,      /* swiglu: F = G ⊙ U */
+    L_GATE,     /* swiglu: G = SiLU(N2·Wgate) */
     L_NORM,     /* a norm (its sub-step part, or its output) of one row */
     L_NORM_SUM, /* post: a norm of the sum of two rows (H1 = norm1(X + O)) */
     L_VAR,      /* σ² of a row from its printed μ */
@@ -644,6 +645,7 @@ typedef struct lcall {
     double *in[L_IN], *unit[L_IN];
     size_t len[L_IN];
     long from[L_IN];           /* the printed item each input comes from, -1: the run */
+    size_t at[L_IN];           /* the row of its table each input is */
     size_t nin;
 } lcall;
 
@@ -675,7 +677,8 @@ static long find_src(const as_chapter *ch, size_t before, as_printed_what what, 
 
 /* Adds len numbers v (units u, NULL: exact) that item from printed (-1: the run's) to
  * c. 0; 1 when c is full; -1 memory. */
-static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from)
+static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from,
+                       size_t row)
 {
     const size_t k = c->nin;
 
@@ -689,6 +692,7 @@ static int add_numbers(lcall *c, const double *v, const double *u, size_t len, l
         memcpy(c->unit[k], u, len * sizeof *u);
     c->len[k] = len;
     c->from[k] = from;
+    c->at[k] = row;
     c->nin++;
     return 0;
 }
@@ -714,7 +718,7 @@ static int add_row(lcall *c, const as_chapter *ch, long src, const as_matrix *m,
             return 1;
         v = m->v + row * len;
     }
-    return add_numbers(c, v, u, len, src);
+    return add_numbers(c, v, u, len, src, row);
 }
 
 /* add_row() of c's own row. */
@@ -773,12 +777,15 @@ static double leval(const work *w, const lcall *c, size_t j)
         break;
     case L_RESID: as_residual_add(a, c->in[0], c->in[1], n0); x = a[j]; break;
     case L_UP:
-    case L_DOWN: {
-        const as_matrix *W = c->step == L_UP ? p->Wup : p->Wdown;
-        const as_matrix *bias = c->step == L_UP ? p->bup : p->bdown;
+    case L_DOWN:
+    case L_GATE: {
+        const as_matrix *W = c->step == L_UP ? p->Wup : c->step == L_GATE ? p->Wgate : p->Wdown;
+        const as_matrix *bias = c->step == L_UP ? p->bup : c->step == L_GATE ? NULL : p->bdown;
         as_matmul(a, c->in[0], W->v, 1, n0, W->cols);
         if (bias != NULL)
             as_add_bias(a, bias->v, 1, W->cols);
+        if (c->step == L_GATE)
+            as_silu(a, a, W->cols);
         x = a[j];
         break;
     }
@@ -894,7 +901,7 @@ static int add_sub(lcall *c, const as_chapter *ch, long src, size_t d)
 
     if (!one_per_token(it))
         return add_row(c, ch, src, NULL, d, c->row);
-    return add_numbers(c, it->value.v + c->row, it->unit.v + c->row, 1, src);
+    return add_numbers(c, it->value.v + c->row, it->unit.v + c->row, 1, src, c->row);
 }
 
 /* A sub-step or the output of norm k (pre, or normf: one row in) done from the
@@ -993,7 +1000,8 @@ static int block_inputs(lcall *c, const work *w, const as_chapter *ch, size_t id
         return (rc = add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, AS_TAB_H1, -1, c->row, 0), &b->H1, d)) != 0
                    ? rc : add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, AS_TAB_D, -1, c->row, 0), &b->D, d);
     case AS_TAB_U:
-        c->step = L_UP;
+    case AS_TAB_G:
+        c->step = tab == AS_TAB_U ? L_UP : L_GATE;
         return add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, fed, -1, c->row, 0),
                       as_block_table(b, (as_tab)fed), d);
     case AS_TAB_F:
@@ -1013,7 +1021,7 @@ static int block_inputs(lcall *c, const work *w, const as_chapter *ch, size_t id
         return add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, last, -1, c->row, 0),
                       as_block_table(b, (as_tab)last), d);
     }
-    default: return 1; /* N1 reads the chapter's X; G = silu(N2·Wgate) is not done again */
+    default: return 1; /* N1 reads the chapter's X */
     }
 }
 
@@ -1099,10 +1107,31 @@ static int softmax_inputs(lcall *c, const work *w, const as_chapter *ch, size_t 
     }
 }
 
+/* Where the mistake behind row `row` of printed item src was made, by its numbers'
+ * verdicts (already given: src is printed before what reads it): the item itself for
+ * a wrong number, the item a carried one comes from; -1 when the row is right. */
+static long row_origin(const as_verify *v, const work *w, const as_chapter *ch, long src,
+                       size_t row)
+{
+    size_t i;
+
+    for (i = 0; i < v->count; i++) {
+        const as_vnumber *n = &v->num[i];
+        if (n->item != &ch->item[src] || n->row != (long)row)
+            continue;
+        if (n->verdict == AS_VF_WRONG)
+            return first_printing(w, ch, (size_t)src);
+        if (n->verdict == AS_VF_CARRIED && n->from != NULL)
+            return (long)(n->from - ch->item);
+    }
+    return -1;
+}
+
 /* Whether wrong number n is carried by a step done again on the printed numbers before
  * it: the item where its mistake was made (>= 0); -1 when its step, done again, does
  * not give it or gives it from right numbers; -2 when no step is done again for it. */
-static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
+static long carried_locally(const as_verify *v, work *w, const as_chapter *ch,
+                            const as_vnumber *n)
 {
     const size_t idx = (size_t)(n->item - ch->item);
     const as_printed *it = n->item;
@@ -1140,10 +1169,15 @@ static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
         return -2;
     }
     x = leval_slack(w, &c, (size_t)n->col, &slack);
-    if (!isnan(x) && as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack))
+    if (!isnan(x) && as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack)) {
+        /* the input whose own row is wrong: a table may hold two mistakes */
+        for (k = 0; k < c.nin && from < 0; k++)
+            if (c.from[k] >= 0)
+                from = row_origin(v, w, ch, c.from[k], c.at[k]);
         for (k = 0; k < c.nin && from < 0; k++)
             if (c.from[k] >= 0 && w->origin[c.from[k]] >= 0)
                 from = first_printing(w, ch, (size_t)w->origin[c.from[k]]);
+    }
     lcall_free(&c);
     return from;
 }
@@ -1151,9 +1185,9 @@ static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
 /* The item where the mistake behind wrong number n was made, when n is carried: by a
  * step done again on the printed numbers before it, else by the own chain on the
  * printed blocks; -1 otherwise. */
-static long carried(work *w, const as_chapter *ch, const as_vnumber *n)
+static long carried(const as_verify *v, work *w, const as_chapter *ch, const as_vnumber *n)
 {
-    const long f = carried_locally(w, ch, n);
+    const long f = carried_locally(v, w, ch, n);
 
     if (f != -2)
         return f;
@@ -1176,7 +1210,7 @@ static void carry(as_verify *v, work *w, const as_chapter *ch)
         int left = 0;
         for (i = start; i < v->count && v->num[i].item == v->num[start].item; i++) {
             as_vnumber *n = &v->num[i];
-            const long f = n->verdict == AS_VF_WRONG ? carried(w, ch, n) : -1;
+            const long f = n->verdict == AS_VF_WRONG ? carried(v, w, ch, n) : -1;
             if (f < 0) {
                 left |= n->verdict == AS_VF_WRONG;
                 continue;
