@@ -43,6 +43,7 @@ typedef struct work {
     as_chain_cache own;   /* the chain on them */
     int own_made;
     long *origin;         /* per item: the item where its mistake was made, -1: none */
+    int oom;              /* memory ran out in a value done again: the report would lie */
 } work;
 
 /* ------------------------------------------------------------------ the problem ---- */
@@ -198,13 +199,16 @@ static const as_matrix *run_table(const work *w, const as_chapter *ch, size_t id
 }
 
 /* Cell (i, j) of a softmax sub-step (what: shifted, exps or sum) of row i of scores s
- * [rows, m]; NAN when the row reads nothing or memory ran out. */
-static double softmax_step(const as_matrix *s, as_printed_what what, size_t i, size_t j)
+ * [rows, m]; NAN when the row reads nothing, or when memory ran out (*oom set). */
+static double softmax_step(const as_matrix *s, as_printed_what what, size_t i, size_t j,
+                           int *oom)
 {
     double *room = malloc(3 * s->cols * sizeof *room), mx, sum, x;
 
-    if (room == NULL)
+    if (room == NULL) {
+        *oom = 1;
         return NAN;
+    }
     if (as_softmax_rows(room, &mx, room + s->cols, room + 2 * s->cols, &sum,
                         s->v + i * s->cols, 1, s->cols) >= 0)
         x = NAN;
@@ -227,8 +231,10 @@ static double variant_value(work *w, size_t k, const as_printed *it, size_t i, s
         as_chain_cache_init(&w->cache, &w->q, &w->t.M, NULL, 0);
         w->cached = 1;
     }
-    if ((c = as_chain_get(&w->cache, k)) == NULL)
+    if ((c = as_chain_get(&w->cache, k)) == NULL) {
+        w->oom = 1;
         return NAN;
+    }
     memset(&g, 0, sizeof g);
     g.kind = chain_kind(it, &g.head);
     s = as_chain_slot_of(c, &w->q, &g);
@@ -237,7 +243,7 @@ static double variant_value(work *w, size_t k, const as_printed *it, size_t i, s
     if (what == AS_PR_SCALED)
         return w->t.M.v[i * w->t.M.cols + j] == 0 ? s->calc.v[i * s->calc.cols + j] : NAN;
     if (what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
-        return softmax_step(&s->calc, what, i, j);
+        return softmax_step(&s->calc, what, i, j, &w->oom);
     return s->calc.v[i * s->calc.cols + j];
 }
 
@@ -361,13 +367,14 @@ static const as_matrix *norm_input(const work *w, int k)
  * ε under the root or (outside) added to σ, by the steps of norm.h: its sub-step what
  * (μ, σ², the divisor, x̂) or, for anything else, its output y = γ⊙x̂ + β. NAN when
  * memory ran out or d − ddof is 0. */
-static double layer_norm_cell(const work *w, int k, const double *x, size_t d, size_t ddof,
+static double layer_norm_cell(work *w, int k, const double *x, size_t d, size_t ddof,
                               int outside, as_printed_what what, size_t j)
 {
     const as_matrix *g = w->p.ln_g[k], *b = w->p.ln_b[k];
     double mean, var, div, *row = malloc(d * sizeof *row), out;
 
     if (row == NULL || d <= ddof) {
+        w->oom |= row == NULL;
         free(row);
         return NAN;
     }
@@ -407,8 +414,10 @@ static double other_pairing(work *w, const as_printed *it, size_t i, size_t j)
         as_error err;
         q.rope = q.rope == AS_ROPE_HALF ? AS_ROPE_INTERLEAVED : AS_ROPE_HALF;
         as_error_init(&err, AS_LANG_EN);
-        if (as_attention_run(&w->alt, &q, &err) != 0)
+        if (as_attention_run(&w->alt, &q, &err) != 0) {
+            w->oom = 1; /* the chapter's own problem, which ran: only memory can fail */
             return NAN;
+        }
         w->alt_made = 1;
     }
     h = &w->alt.head[it->head < 0 ? 0 : it->head];
@@ -556,8 +565,10 @@ static double own_value(work *w, const as_printed *it, size_t i, size_t j, doubl
     const as_chain_slot *s;
     as_table_grade g;
 
-    if (c == NULL || what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
+    if (c == NULL || what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM) {
+        w->oom |= c == NULL;
         return NAN;
+    }
     memset(&g, 0, sizeof g);
     g.kind = chain_kind(it, &g.head);
     s = as_chain_slot_of(c, &w->q, &g);
@@ -647,6 +658,7 @@ typedef struct lcall {
     long from[L_IN];           /* the printed item each input comes from, -1: the run */
     size_t at[L_IN];           /* the row of its table each input is */
     size_t nin;
+    int oom;                   /* memory ran out doing it */
 } lcall;
 
 /* Nonzero for the tables of one head's scores, which the layer's name also means. */
@@ -685,8 +697,10 @@ static int add_numbers(lcall *c, const double *v, const double *u, size_t len, l
     if (k == L_IN)
         return 1;
     if ((c->in[k] = malloc(len * sizeof *c->in[k])) == NULL ||
-        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL)
+        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL) {
+        free(c->in[k]); /* not counted in nin yet: lcall_free() would not see it */
         return -1;
+    }
     memcpy(c->in[k], v, len * sizeof *v);
     if (u != NULL)
         memcpy(c->unit[k], u, len * sizeof *u);
@@ -737,8 +751,8 @@ static void lcall_free(lcall *c)
     }
 }
 
-/* Cell j of the step c on its inputs as they stand; NAN when memory ran out. */
-static double leval(const work *w, const lcall *c, size_t j)
+/* Cell j of the step c on its inputs as they stand; NAN when memory ran out (c->oom). */
+static double leval(const work *w, lcall *c, size_t j)
 {
     const as_problem *p = &w->p;
     const size_t n0 = c->len[0], width = n0 > p->d_ff ? n0 : p->d_ff;
@@ -748,8 +762,10 @@ static double leval(const work *w, const lcall *c, size_t j)
     double mx, sum, mean = 0, var = 0, div = 0;
     size_t k;
 
-    if (room == NULL)
+    if (room == NULL) {
+        c->oom = 1;
         return NAN;
+    }
     sh = room + 2 * (width + 1);
     ex = room + 4 * (width + 1);
     switch (c->step) {
@@ -832,6 +848,7 @@ static double leval(const work *w, const lcall *c, size_t j)
                                                                                 : w->q.bv;
         double *out = malloc(W->cols * sizeof *out);
         if (out == NULL || W->v == NULL) {
+            c->oom |= out == NULL;
             free(out);
             break;
         }
@@ -1165,10 +1182,12 @@ static long carried_locally(const as_verify *v, work *w, const as_chapter *ch,
         if (c.from[k] >= 0)
             break;
     if (rc != 0 || k == c.nin) { /* nothing printed to do it again on */
+        w->oom |= rc < 0;
         lcall_free(&c);
         return -2;
     }
     x = leval_slack(w, &c, (size_t)n->col, &slack);
+    w->oom |= c.oom;
     if (!isnan(x) && as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack)) {
         /* the input whose own row is wrong: a table may hold two mistakes */
         for (k = 0; k < c.nin && from < 0; k++)
@@ -1290,6 +1309,10 @@ int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
         if (printed_answers(&w, ch, err) != 0)
             goto done;
         carry(v, &w, ch);
+    }
+    if (w.oom) { /* a value done again is missing: the verdicts would be wrong */
+        as_error_msg(err, ch->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+        goto done;
     }
     rc = 0;
 done:
