@@ -649,10 +649,10 @@ static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cl
     every_allocation_of_the_command_may_fail(csv);
 }
 
-/* The carry of a gated block's errata through verify's steps done again, a decode page
- * and the walk through LLaMA's block: their out-of-memory paths were never
- * taken (and verify and the decode page, short of memory, gave wrong verdicts and
- * tooltips cut short, with status 0). */
+/* The carry of a gated block's errata through verify's steps done again, a decode page,
+ * the walk through LLaMA's block, a check report and a trace as pages, a block's
+ * worksheet: their out-of-memory paths were never taken (and verify and the decode page,
+ * short of memory, gave wrong verdicts and tooltips cut short, with status 0). */
 static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(void **state)
 {
     static const char *const verify[] = {"verify", "tests/data/verify/F15-swiglu-errata.zh.txt",
@@ -662,10 +662,21 @@ static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(voi
     static const char *const walk[] = {"trace", "tests/data/block/cases/llama_00.txt", "--row", "1",
                                        "--lang", "en", NULL};
 
+    static const char *const report[] = {"check", "examples/f11.txt",
+                                         "tests/data/check/f11-no-scale.txt", "--format", "html",
+                                         "--lang", "en", NULL};
+    static const char *const page[] = {"trace", "examples/rope.txt", "--format", "html", "--lang",
+                                       "en", NULL};
+    static const char *const sheet[] = {"sheet", "tests/data/block/cases/llama_00.txt", "--lang",
+                                        "en", NULL};
+
     (void)state;
     every_allocation_of_the_command_may_fail(verify);
     every_allocation_of_the_command_may_fail(decode);
     every_allocation_of_the_command_may_fail(walk);
+    every_allocation_of_the_command_may_fail(report);
+    every_allocation_of_the_command_may_fail(page);
+    every_allocation_of_the_command_may_fail(sheet);
 }
 
 int main(void)
