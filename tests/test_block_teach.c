@@ -163,7 +163,7 @@ static void test_trace_writes_out_the_layer_norm_of_a_row(void **state)
 static int walk_rows_agree(const char *text, const char *name, size_t row, const double *want,
                            size_t cols, const char *what)
 {
-    char key[32];
+    char key[64];
     const char *p = text;
     int lines = 0;
 
