@@ -17,7 +17,7 @@ typedef struct section {
 
 /* The next section of f into s: 1, or 0 at the end of the file. Fails the test on a
  * section cut short or too large. Skips `#` comment lines before the section. */
-static int read_section(FILE *f, section *s)
+static inline int read_section(FILE *f, section *s)
 {
     size_t i;
     int ch;
@@ -39,8 +39,8 @@ static int read_section(FILE *f, section *s)
 
 /* got[count] against the reference want[count], to 1e-12 relative (absolute for values
  * below 1); what and name say where a mismatch is. */
-static void assert_cells_close(const double *got, const double *want, size_t count,
-                               const char *what, const char *name)
+static inline void assert_cells_close(const double *got, const double *want, size_t count,
+                                      const char *what, const char *name)
 {
     size_t i;
 

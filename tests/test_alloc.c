@@ -649,6 +649,36 @@ static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cl
     every_allocation_of_the_command_may_fail(csv);
 }
 
+/* The carry of a gated block's errata through verify's steps done again, a decode page,
+ * the walk through LLaMA's block, a check report and a trace as pages, a block's
+ * worksheet: their out-of-memory paths were never taken (and verify and the decode page,
+ * short of memory, gave wrong verdicts and tooltips cut short, with status 0). */
+static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(void **state)
+{
+    static const char *const verify[] = {"verify", "tests/data/verify/F15-swiglu-errata.zh.txt",
+                                         "--lang", "en", NULL};
+    static const char *const decode[] = {"decode", "examples/f11.txt", "--format", "html",
+                                         "--lang", "en", NULL};
+    static const char *const walk[] = {"trace", "tests/data/block/cases/llama_00.txt", "--row", "1",
+                                       "--lang", "en", NULL};
+
+    static const char *const report[] = {"check", "examples/f11.txt",
+                                         "tests/data/check/f11-no-scale.txt", "--format", "html",
+                                         "--lang", "en", NULL};
+    static const char *const page[] = {"trace", "examples/rope.txt", "--format", "html", "--lang",
+                                       "en", NULL};
+    static const char *const sheet[] = {"sheet", "tests/data/block/cases/llama_00.txt", "--lang",
+                                        "en", NULL};
+
+    (void)state;
+    every_allocation_of_the_command_may_fail(verify);
+    every_allocation_of_the_command_may_fail(decode);
+    every_allocation_of_the_command_may_fail(walk);
+    every_allocation_of_the_command_may_fail(report);
+    every_allocation_of_the_command_may_fail(page);
+    every_allocation_of_the_command_may_fail(sheet);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_every_allocation_of_grad_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly),
+        cmocka_unit_test(test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #define CLI_ERR "build/tests/block_teach.err"
 #include "cli_util.h"
 #include "test_util.h"
+#include "sections.h"
 
 #define PRE "examples/block-pre-gelu.txt"
 #define POST "examples/block-f11-post-rms.txt"
@@ -154,6 +155,88 @@ static void test_trace_writes_out_the_layer_norm_of_a_row(void **state)
     assert_file_contains(OUT, "激活，逐格：F[2] = GELU(U[2]) = [GELU(");
     assert_file_contains(OUT, "其中GELU(u) = u·Φ(u) = u/2·(1 + erf(u/√2))");
     assert_file_contains(OUT, "残差，逐格相加：H2[2] = H1[2] + D[2] = [");
+}
+
+/* Each walk line of row `row` of table name (a line holding "NAME[row] = ") ends with
+ * torch's row: the numbers of its last [...] against want[cols] to the ten decimals
+ * printed; returns how many such lines there were. */
+static int walk_rows_agree(const char *text, const char *name, size_t row, const double *want,
+                           size_t cols, const char *what)
+{
+    char key[64];
+    const char *p = text;
+    int lines = 0;
+
+    snprintf(key, sizeof key, "%s[%zu] = ", name, row);
+    while ((p = strstr(p, key)) != NULL) {
+        const char *eol = strchr(p, '\n'), *b = NULL, *q;
+        size_t k;
+        if (p > text + 1 && p[-1] != '\n' && !(p[-2] == ':' && p[-1] == ' ')) {
+            p++; /* not where a line gives the row: "… = H1[1] + D[1] = …" */
+            continue;
+        }
+        for (q = p; q < eol; q++)
+            if (*q == '[')
+                b = q;
+        assert_non_null(b);
+        for (q = b; q < eol && strncmp(q, "…", strlen("…")) != 0 &&
+                    strncmp(q, "...", 3) != 0; q++)
+            ;
+        if (q < eol) { /* a long row shown cut short: its cells are not all there */
+            p = eol;
+            continue;
+        }
+        for (q = b + 1, k = 0; k < cols; k++) {
+            char *e;
+            const double v = strtod(q, &e);
+            if (e == q || !(fabs(v - want[k]) <= 6e-11 * fmax(1.0, fabs(want[k]))))
+                fail_msg("%s: %s[%zu] cell %zu printed %.40s, torch %.12g", what, name, row, k,
+                         q, want[k]);
+            q = e + strspn(e, ", ");
+        }
+        assert_true(*q == ']');
+        lines++;
+        p = eol;
+    }
+    return lines;
+}
+
+/* trace --row 1 through blocks of each kind (PyTorch's cases of make_block.py: post-LN
+ * with ReLU, GPT's GELU_tanh with a final norm, LLaMA's SwiGLU gate with RMSNorm, no FFN
+ * with and without the final norm), in English and in ASCII: each line that gives row 1
+ * of a table ends with torch's row, and the FFN's rule is named. */
+static void test_trace_walks_each_kind_of_block_row_as_torch(void **state)
+{
+    static const struct { const char *name, *rule; int lines; } cases[] = {
+        {"post_00", "ReLU(u) = max(0, u)", 5}, {"gpt_19", "GELU_tanh(u) = u/2", 7},
+        {"llama_00", "SiLU(u) = u/(1 + e^", 6}, {"prenone_01", NULL, 3},
+        {"none_00", NULL, 1}};
+    static const char *const args[] = {"--lang en", "--lang en --ascii"};
+    static section s;
+    size_t c, a;
+
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (a = 0; a < 2; a++) {
+            char cmd[256], path[128], *text;
+            int lines = 0;
+            FILE *f;
+            snprintf(cmd, sizeof cmd, "trace tests/data/block/cases/%s.txt --row 1 %s",
+                     cases[c].name, args[a]);
+            assert_int_equal(run(cmd), 0);
+            assert_non_null(text = slurp(OUT));
+            if (cases[c].rule != NULL)
+                assert_file_contains(OUT, cases[c].rule);
+            snprintf(path, sizeof path, "tests/data/block/cases/%s.expected", cases[c].name);
+            assert_non_null(f = fopen(path, "r"));
+            while (read_section(f, &s))
+                if (strchr(s.name, '.') == NULL && s.rows > 1)
+                    lines += walk_rows_agree(text, s.name, 1, s.v + s.cols, s.cols, cmd);
+            fclose(f);
+            if (lines < cases[c].lines)
+                fail_msg("%s: %d lines of row 1 checked, wanted %d", cmd, lines, cases[c].lines);
+            free(text);
+        }
 }
 
 static void test_trace_writes_the_annotated_convention_as_it_is(void **state)
@@ -350,6 +433,35 @@ static void test_practice_names_a_block_mistake_and_works_the_cell(void **state)
     assert_file_contains(OUT, "这一格这样算：GELU(-0.5306583398) ≈ -0.1580447953");
 }
 
+/* practice works a cell of each of the block's rarer steps with PyTorch's number (the
+ * cases of make_block.py, their .expected files): LLaMA's gate G = SiLU(N2·Wgate) and
+ * F = G ⊙ U, GPT's final norm Y = normf(H2), and post-LN's H1 and H2 = LayerNorm(R). */
+static void test_practice_works_the_gate_the_final_norm_and_post_norms_as_torch(void **state)
+{
+    (void)state;
+    /* G = [[-0.12781584979576185, -0.18184951707160432], [0.38951233204579,
+     * -0.2517675356170863]] and F[0][0] = -0.05121501744793304 (llama_00) */
+    assert_int_equal(practice("--only G,F --lang en tests/data/block/cases/llama_00.txt",
+                              "-0.1278\n-0.1818\n0.3895\n-0.2518\n1\nq\n"), 1);
+    assert_file_contains(OUT, "G[1][1] = -0.2518\nRight.");
+    assert_file_contains(OUT, "── F ──");
+    assert_file_contains(OUT, "Wgate column 0 = [");
+    assert_file_contains(OUT, "≈ -0.0512150174; you wrote 1.");
+    /* Y[0][0] = 1.993134688186459 (gpt_19, with lnf) */
+    assert_int_equal(practice("--only Y --lang en tests/data/block/cases/gpt_19.txt", "1\nq\n"), 1);
+    assert_file_contains(OUT, "made from: H2[0][0] ≈ -3.9240971354, μ ≈");
+    assert_file_contains(OUT, "≈ 1.9931346882; you wrote 1.");
+    /* H2[0][0] = 0.8474030138953658, H1[0][0] = 2.3141270876491884 (post_00) */
+    assert_int_equal(practice("--only H2 --lang en tests/data/block/cases/post_00.txt", "1\nq\n"), 1);
+    assert_file_contains(OUT, "made from: R2[0][0] ≈");
+    assert_file_contains(OUT, "≈ 0.8474030139; you wrote 1.");
+    assert_int_equal(practice("--only H1 --ascii --lang en tests/data/block/cases/post_00.txt",
+                              "1\nq\n"), 1);
+    assert_file_contains(OUT, "made from: R1[0][0] ~= ");
+    assert_file_contains(OUT, "sqrt(sigma^2+eps) ~= ");
+    assert_file_contains(OUT, "~= 2.3141270876; you wrote 1.");
+}
+
 /* ---- the document formats and worksheets follow the block ---- */
 
 static void test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables(void **state)
@@ -377,6 +489,40 @@ static void test_a_worksheet_asks_the_block_with_its_formulas(void **state)
     assert_file_contains(OUT, "**ln1_g** ="); /* given, so that N1 can be computed */
     assert_int_equal(run("sheet --format latex --lang en " POST), 0);
     assert_file_contains(OUT, "H1 = \\operatorname{RMSNorm}(X + O),\\ \\varepsilon = 0.000001");
+}
+
+/* The worksheet's formula of each rarer block table, as SPEC §15 defines them: LLaMA's
+ * gate and F = G ⊙ U with RMSNorm, post-LN's normalised sums with bup and bdown, GPT's
+ * final norm Y and GELU_tanh, in Markdown and LaTeX (where tanh is GELU's subscript:
+ * a bare _ made "tanh" a subscript after its "t"). */
+static void test_a_worksheet_gives_each_kind_of_blocks_formulas(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet --lang en tests/data/block/cases/llama_00.txt"), 0);
+    assert_file_contains(OUT, "**N1 = RMSNorm(X), ε = 0.00001**");
+    assert_file_contains(OUT, "**U = N2·Wup**");
+    assert_file_contains(OUT, "**G = SiLU(N2·Wgate)**");
+    assert_file_contains(OUT, "**F = G ⊙ U**");
+    assert_file_contains(OUT, "**D = F·Wdown**");
+    assert_int_equal(run("sheet --format latex --lang en tests/data/block/cases/llama_00.txt"), 0);
+    assert_file_contains(OUT, "G = \\operatorname{SiLU}(N2W_{gate})");
+    assert_file_contains(OUT, "F = G \\odot U");
+    assert_file_contains(OUT, "U = N2W_{up} \\\\");
+    assert_int_equal(run("sheet --lang en tests/data/block/cases/post_00.txt"), 0);
+    assert_file_contains(OUT, "**H1 = LayerNorm(X + O), ε = 0.00001**");
+    assert_file_contains(OUT, "**U = H1·Wup + bup**");
+    assert_file_contains(OUT, "**F = ReLU(U)**");
+    assert_file_contains(OUT, "**D = F·Wdown + bdown**");
+    assert_file_contains(OUT, "**H2 = LayerNorm(H1 + D), ε = 0.00001**");
+    assert_int_equal(run("sheet --ascii --lang en tests/data/block/cases/gpt_19.txt"), 0);
+    assert_file_contains(OUT, "**Y = LayerNorm(H2), eps = 0.00001**");
+    assert_file_contains(OUT, "**F = GELU_tanh(U)**");
+    assert_int_equal(run("sheet --format latex --lang en tests/data/block/cases/gpt_19.txt"), 0);
+    assert_file_contains(OUT, "Y = \\operatorname{LayerNorm}(H2),\\ \\varepsilon = 0.00001");
+    assert_file_contains(OUT, "F = \\operatorname{GELU}_{\\tanh}(U)");
+    assert_file_lacks(OUT, "GELU_tanh");
+    assert_file_contains(OUT, "D = FW_{down} + b_{down}");
+    assert_file_contains(OUT, "U = N2W_{up} + b_{up}");
 }
 
 static void test_moodle_offers_the_blocks_own_mistakes_not_the_attentions(void **state)
@@ -415,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_trace_walks_the_block_as_golden),
         cmocka_unit_test(test_trace_writes_out_the_layer_norm_of_a_row),
         cmocka_unit_test(test_trace_writes_the_annotated_convention_as_it_is),
+        cmocka_unit_test(test_trace_walks_each_kind_of_block_row_as_torch),
         cmocka_unit_test(test_check_marks_the_blocks_own_run_output_right),
         cmocka_unit_test(test_check_grades_torch_references_of_a_block_right),
         cmocka_unit_test(test_check_names_each_convention_mistake_once_where_it_is_made),
@@ -423,8 +570,10 @@ int main(void)
         cmocka_unit_test(test_check_refuses_a_head_on_a_block_table),
         cmocka_unit_test(test_practice_asks_the_blocks_tables_in_its_order),
         cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
+        cmocka_unit_test(test_practice_works_the_gate_the_final_norm_and_post_norms_as_torch),
         cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
         cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
+        cmocka_unit_test(test_a_worksheet_gives_each_kind_of_blocks_formulas),
         cmocka_unit_test(test_moodle_offers_the_blocks_own_mistakes_not_the_attentions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

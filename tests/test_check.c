@@ -882,6 +882,43 @@ static void test_the_bundled_class_gives_its_gradebook_and_report(void **state)
     assert_golden("tests/golden/check-class-en.txt");
 }
 
+/* --expect 'A O' (SPEC §6: it overrides what the problem asks): each student is marked out
+ * of 2; 王五 gave only row 1 of A and of O, so half of each mark (1/n for n = 2 rows);
+ * 李四's A and O carry his unscaled S and earn their marks; 孙八's O mixed from the
+ * Keys does not. The other tables given come after the marks, in the book's order. */
+static void test_expect_marks_only_the_tables_it_lists(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class --format csv --expect 'A O'"), 1);
+    assert_file_contains(CLI_OUT, "student,score,max,A,O,Q,q1,K,k0,k1,V,v0,v1,QKT,S,s1,mistakes\r\n");
+    assert_file_contains(CLI_OUT, "张三,2,2,1,1,");
+    assert_file_contains(CLI_OUT, "李四,2,2,1,1,");
+    assert_file_contains(CLI_OUT, "王五,1,2,0.5,0.5,");
+    assert_file_contains(CLI_OUT, "孙八,1,2,1,0,");
+}
+
+/* A word of --expect that names no table: said once (it was said again for every
+ * student's file), before any answer is read: exit 2, nothing on stdout. */
+static void test_a_bad_expect_is_told_once_before_any_answer(void **state)
+{
+    char *e;
+
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class --expect 'A Z' --lang en"), 2);
+    assert_stdout_empty();
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: error: --expect: Z is no table an answer may give\n"
+                           "  hint: --expect lists the tables asked, separated by blanks: "
+                           "--expect 'Q K V QKT S A O'\n");
+    free(e);
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --expect A,O"), 2);
+    assert_stdout_empty();
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: 错误：--expect：A,O不是答案可以写的表\n"
+                           "  提示：--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'\n");
+    free(e);
+}
+
 /* SPEC §6's item analysis of the bundled class, by hand from each file's comment:
  * 李四 (S no_scale) and 赵六 (S masked_zero) carry into A and O; 钱七's slip in K
  * carries into QKᵀ and is masked away in S; 王五 gave rows only (no QKᵀ); 孙八 mixed O
@@ -1125,6 +1162,8 @@ int main(void)
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
+        cmocka_unit_test(test_expect_marks_only_the_tables_it_lists),
+        cmocka_unit_test(test_a_bad_expect_is_told_once_before_any_answer),
         cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),

@@ -144,6 +144,15 @@ static void test_a_key_of_another_variant_is_named_copied_variant(void **state)
     free(json);
     assert_int_equal(run("check --class " DIR " " DIR "/answers --format csv"), 1);
     assert_file_contains(CLI_OUT, ",copied_variant:");
+    /* a bad --expect: told once, at the first problem, before any answer is read */
+    assert_int_equal(run("check --class " DIR " " DIR "/answers --expect 'O Z' --lang en"), 2);
+    assert_stdout_empty();
+    json = slurp(CLI_ERR);
+    assert_non_null(json);
+    assert_string_equal(json, "attnstep: error: --expect: Z is no table an answer may give\n"
+                              "  hint: --expect lists the tables asked, separated by blanks: "
+                              "--expect 'Q K V QKT S A O'\n");
+    free(json);
     free(tsv);
 }
 
@@ -228,6 +237,36 @@ static void test_an_answers_folder_without_answers_is_refused(void **state)
     assert_int_equal(rmdir(DIR "/empty"), 0);
 }
 
+/* A line of the class list (DIR/teacher/class.tsv) that is not 5 tab-separated fields,
+ * whose number is not a positive whole number, or whose file names a folder: refused at
+ * its line, before any answer is read: exit 2, nothing on stdout, in the language asked. */
+static void test_a_bad_line_of_the_class_list_is_refused_at_its_line(void **state)
+{
+    static const char *const bad[] = {"3\t王五\tV62F\t812\n", "0\t王五\tV62F\t812\t03-王五.txt\n",
+                                      "3\t王五\tV62F\t812\t../03-王五.txt\n"};
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char *tsv;
+        FILE *f;
+        assert_int_equal(system("rm -rf " DIR "-bad && cp -r " DIR " " DIR "-bad"), 0);
+        assert_non_null(tsv = slurp(DIR "/teacher/class.tsv"));
+        *strchr(strchr(tsv, '\n') + 1, '\n') = '\0'; /* the header and student 1 */
+        assert_non_null(f = fopen(DIR "-bad/teacher/class.tsv", "w"));
+        fprintf(f, "%s\n%s", tsv, bad[k]);
+        assert_int_equal(fclose(f), 0);
+        free(tsv);
+        assert_int_equal(run("check --class " DIR "-bad " DIR "-bad/answers --lang en"), 2);
+        assert_stdout_empty();
+        assert_file_contains(CLI_ERR, DIR "-bad/teacher/class.tsv:3:1: error: this line wants 5 "
+                                      "fields separated by tabs: number, name, variant, seed, file");
+    }
+    assert_int_equal(run("check --class " DIR "-bad " DIR "-bad/answers"), 2);
+    assert_file_contains(CLI_ERR, "class.tsv:3:1: 错误：这一行应当有5项，用制表符隔开：序号、姓名、版本、种子、文件");
+    assert_int_equal(system("rm -rf " DIR "-bad"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_unmatched_and_doubled_files_are_reported_and_the_rest_graded),
         cmocka_unit_test(test_expect_sets_the_maximum),
         cmocka_unit_test(test_an_answers_folder_without_answers_is_refused),
+        cmocka_unit_test(test_a_bad_line_of_the_class_list_is_refused_at_its_line),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -403,9 +403,9 @@ static void test_sample_latex_sheets_compile(void **state)
         return;
     }
     assert_int_equal(sh("mkdir -p " TMP "-tex"), 0);
-    assert_int_equal(sh("build/attnstep exercise --step sample --seed 4 --format latex --answers "
+    assert_int_equal(sh("${ATTNSTEP_BIN:-build/attnstep} exercise --step sample --seed 4 --format latex --answers "
                         "--exp-table --lang en > " TMP "-tex/en.tex"), 0);
-    assert_int_equal(sh("build/attnstep exercise --step sample --seed 4 --format latex --answers "
+    assert_int_equal(sh("${ATTNSTEP_BIN:-build/attnstep} exercise --step sample --seed 4 --format latex --answers "
                         "--exp-table > " TMP "-tex/zh.tex"), 0);
     assert_file_contains(TMP "-tex/en.tex", "\\mathrm{probs}");
     assert_int_equal(sh("cd " TMP "-tex && pdflatex -interaction=nonstopmode -halt-on-error "

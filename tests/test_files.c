@@ -248,6 +248,10 @@ static pid_t start_writing(const char *dir, const char *input, const char *out)
     pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
+        /* a test run in the background (`make coverage &`) inherits SIGINT and SIGQUIT
+         * ignored, which the program rightly keeps ignored: each signal as by default */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 
 #define CLI_OUT "build/tests/grad_cli.out"
 #define CLI_ERR "build/tests/grad_cli.err"
@@ -220,6 +221,173 @@ static void test_usage_errors_of_grad(void **state)
     assert_int_equal(run("run " EX " --only dX"), 2);
 }
 
+/* ---- the whole block, printed: each table against PyTorch ---- */
+
+#define BLK "tests/data/grad/block/"
+#define BLK_IN "build/tests/grad_cli_block.txt"
+
+/* The torch tables of one case: names, shapes and values as make_block_grad.py wrote. */
+typedef struct {
+    char name[40][16];
+    size_t rows[40], cols[40];
+    double v[40][64];
+    int n;
+} torch_tables;
+
+/* Reads case k of DIR config.cases: its input into BLK_IN, its tables into *t. */
+static void read_block_case(const char *config, unsigned k, torch_tables *t)
+{
+    char path[256], line[512];
+    unsigned kk, lines, i;
+    FILE *f, *in;
+
+    snprintf(path, sizeof path, BLK "%s.cases", config);
+    assert_non_null(f = fopen(path, "r"));
+    for (;;) {
+        assert_int_equal(fscanf(f, " case %u %u\n", &kk, &lines), 2);
+        if (kk == k)
+            break;
+        while (fgets(line, sizeof line, f) != NULL && strcmp(line, "end\n") != 0)
+            ;
+    }
+    assert_non_null(in = fopen(BLK_IN, "w"));
+    for (i = 0; i < lines; i++) {
+        assert_non_null(fgets(line, sizeof line, f));
+        fputs(line, in);
+    }
+    assert_int_equal(fclose(in), 0);
+    for (t->n = 0; t->n < 40 && fscanf(f, " %15s", t->name[t->n]) == 1 &&
+                   strcmp(t->name[t->n], "end") != 0; t->n++) {
+        assert_int_equal(fscanf(f, "%zu %zu", &t->rows[t->n], &t->cols[t->n]), 2);
+        assert_true(t->rows[t->n] * t->cols[t->n] <= 64);
+        for (i = 0; i < t->rows[t->n] * t->cols[t->n]; i++)
+            assert_int_equal(fscanf(f, "%lf", &t->v[t->n][i]), 1);
+    }
+    fclose(f);
+}
+
+/* The numbers of the matrix printed after key (a line's start in text, "\"name\": " in
+ * JSON) into v, row by row ("[[a, b],\n [c, d]]", notes right of a row skipped); returns
+ * how many were read, -1 when key is not in text. */
+static int printed_matrix(const char *text, const char *key, int json, double *v, int most)
+{
+    const char *p = text;
+    int n = 0;
+
+    if (strncmp(key, "data-name", 9) == 0) { /* an HTML grid: its cells in order */
+        const char *end;
+        if ((p = strstr(text, key)) == NULL)
+            return -1;
+        end = strstr(p, "</table>");
+        while (n < most && (p = strstr(p, "<span class=\"v\">")) != NULL && p < end)
+            v[n++] = strtod(p + strlen("<span class=\"v\">"), NULL), p++;
+        return n;
+    }
+
+    for (;;) {
+        if ((p = strstr(p, key)) == NULL)
+            return -1;
+        if (json || p == text || p[-1] == '\n')
+            break;
+        p++;
+    }
+    if ((p = strstr(p, "[[")) == NULL)
+        return -1;
+    p += 2;
+    for (;;) {
+        char *e;
+        while (n < most && (v[n] = strtod(p, &e), e != p)) {
+            n++;
+            p = e;
+            while (*p == ',' || *p == ' ')
+                p++;
+        }
+        if (*p != ']' || p[1] == ']')
+            return n;
+        p += 1 + (p[1] == ',');
+        p += strspn(p, " \n");
+        if (*p != '[' && ((p = strchr(p, '\n')) == NULL || (p = strchr(p, '[')) == NULL))
+            return n; /* past a note right of the row, the next row's '[' */
+        p++;
+    }
+}
+
+/* Every torch table among names that attnstep printed for case k of config (grad with
+ * args, text, JSON or HTML) agrees to the ten decimals printed; returns how many were found. */
+static int block_agrees(const char *config, unsigned k, const char *args)
+{
+    static const char *const names[] = {
+        "dY", "dH2", "dD", "dF", "dG", "dU", "dN2", "dH1", "dO", "dN1", "dX", "dWup", "dbup",
+        "dWdown", "dbdown", "dWgate", "dWo", "dbo", "dln1_g", "dln1_b", "dln2_g", "dln2_b",
+        "dlnf_g", "dlnf_b"};
+    const int json = strstr(args, "json") != NULL, html = strstr(args, "html") != NULL;
+    torch_tables t;
+    char cmd[256], key[32], *text;
+    double got[64];
+    size_t i;
+    int j, found = 0;
+
+    read_block_case(config, k, &t);
+    snprintf(cmd, sizeof cmd, "grad " BLK_IN " %s", args);
+    assert_int_equal(run(cmd), 0);
+    assert_non_null(text = slurp(OUT));
+    for (j = 0; j < t.n; j++) {
+        int n, found_name = 0;
+        for (i = 0; i < sizeof names / sizeof names[0]; i++)
+            found_name |= strcmp(names[i], t.name[j]) == 0;
+        if (!found_name)
+            continue;
+        snprintf(key, sizeof key, json ? "\"%s\": " : html ? "data-name=\"%s\"" : "%s = ",
+                 t.name[j]);
+        if ((n = printed_matrix(text, key, json, got, 64)) < 0)
+            continue;
+        if ((size_t)n != t.rows[j] * t.cols[j]) {
+            print_error("%s case %u (%s): %s has %d numbers, torch %zu\n", config, k, args,
+                        t.name[j], n, t.rows[j] * t.cols[j]);
+            fail();
+        }
+        for (i = 0; i < (size_t)n; i++)
+            if (!(fabs(got[i] - t.v[j][i]) <= 6e-11 + 1e-9 * fabs(t.v[j][i]))) {
+                print_error("%s case %u (%s): %s[%zu] printed %.12g, torch %.12g\n", config, k,
+                            args, t.name[j], i, got[i], t.v[j][i]);
+                fail();
+            }
+        found++;
+    }
+    free(text);
+    return found;
+}
+
+/* grad of the whole block, printed in both languages, as JSON and as a page: each gradient table
+ * it shows (the residual's, the FFN's, the norms' γ and β) is PyTorch autograd's to the
+ * printed digits, in every kind of block, norm and FFN, with and without a final norm
+ * (the cases of tests/data/grad/block/make_block_grad.py). */
+static void test_block_gradients_as_printed_agree_with_torch(void **state)
+{
+    static const char *const configs[] = {"pre_layer_swiglu", "post_rms_relu",
+                                          "pre_annotated_gelu_tanh", "post_none_gelu",
+                                          "pre_rms_none", "post_layer_swiglu"};
+    size_t c;
+    unsigned k;
+
+    (void)state;
+    for (c = 0; c < sizeof configs / sizeof configs[0]; c++)
+        for (k = 0; k < 2; k++) {
+            /* the FFN's tables, the residual's and a norm's at least */
+            const int want = strstr(configs[c], "none") != NULL ? 4 : 8;
+            assert_true(block_agrees(configs[c], k, k ? "" : "--lang en") >= want);
+            assert_true(block_agrees(configs[c], k, k ? "--format json" : "--format html") >= want);
+        }
+    /* the FFN's lines by name, in both languages */
+    read_block_case("pre_layer_swiglu", 0, &(torch_tables){0});
+    assert_int_equal(run("grad " BLK_IN " --lang en"), 0);
+    assert_file_contains(OUT, "dU = dF⊙G");
+    assert_file_contains(OUT, "dG = dF⊙U");
+    assert_file_contains(OUT, "dbdown = column sums of dD");
+    assert_int_equal(run("grad " BLK_IN " --lang en --ascii"), 0);
+    assert_file_contains(OUT, "dWgate = N2^T*(dG(.)silu'(N2*Wgate))");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_the_llama_example_runs_backwards),
         cmocka_unit_test(test_a_fully_masked_row_is_the_error_of_run),
         cmocka_unit_test(test_usage_errors_of_grad),
+        cmocka_unit_test(test_block_gradients_as_printed_agree_with_torch),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -284,6 +284,40 @@ static void test_the_decode_page_of_a_block_shows_each_steps_block_rows(void **s
     free(s);
 }
 
+/* decode with 4 query heads sharing 2 K/V heads (SPEC §11): each step shows each head's
+ * scores and shares and each group's cache, named as the walk names them, and the page's
+ * O is torch's (tests/data/gqa/make_cases.py, float64) to the ten decimals printed. */
+static void test_the_decode_page_of_grouped_heads_shows_each_head_and_group(void **state)
+{
+    static const char *const names[] = {"s_h0", "s_h3", "a_h0", "a_h3", "K_g0", "K_g1",
+                                        "V_g0", "V_g1"};
+    char *s = page("decode tests/data/gqa/gqa_4h_2kv_causal.txt --format html --lang en");
+    char want[64];
+    const char *p;
+    FILE *f;
+    size_t k;
+
+    (void)state;
+    assert_int_equal(count(s, "<section class=\"step\""), 7); /* six steps, then O */
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        snprintf(want, sizeof want, "data-name=\"%s\"", names[k]);
+        assert_int_equal(count(s, want), 6);
+    }
+    assert_non_null(p = strstr(s, "data-j=\"O\""));
+    assert_non_null(f = fopen("tests/data/gqa/gqa_4h_2kv_causal.expected", "r"));
+    for (k = 0; k < 6 * 5; k++) {
+        double torch, shown;
+        assert_int_equal(fscanf(f, "%lf", &torch), 1);
+        assert_non_null(p = strstr(p, "<span class=\"v\">"));
+        p += strlen("<span class=\"v\">");
+        shown = strtod(p, NULL);
+        if (!(fabs(shown - torch) <= 6e-11))
+            fail_msg("O cell %zu: the page shows %.12g, torch %.12g", k, shown, torch);
+    }
+    fclose(f);
+    free(s);
+}
+
 static void test_the_grad_page_names_each_table_by_its_formula(void **state)
 {
     static const char *const names[] = {"> dO<", "> dV = Aᵀ·dO<", "> dA = dO·Vᵀ<",
@@ -514,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_the_block_page_adds_its_tables_and_norm_steps),
         cmocka_unit_test(test_the_decode_page_grows_the_cache_step_by_step),
         cmocka_unit_test(test_the_decode_page_of_a_block_shows_each_steps_block_rows),
+        cmocka_unit_test(test_the_decode_page_of_grouped_heads_shows_each_head_and_group),
         cmocka_unit_test(test_the_grad_page_names_each_table_by_its_formula),
         cmocka_unit_test(test_the_tiles_page_shows_each_block),
         cmocka_unit_test(test_the_class_page_has_the_gradebook_bars_and_wrong_cells),

@@ -327,6 +327,39 @@ static void test_generate_refuses_a_layer_after_the_first(void **state)
     assert_file_contains(ERR, "错误：generate只走一层：model:的第1层前面还有1层");
 }
 
+/* A config.json beside the model whose heads are a word or not whole, or whose ε is a
+ * word: refused at the model line's file name (1:9), saying which file and which key,
+ * with the hint; exit 2 and nothing on stdout, in both languages. */
+static void test_a_config_value_that_is_no_number_is_refused_at_the_model_line(void **state)
+{
+    static const char *const bad[] = {"\"n_head\": \"two\"", "\"n_head\": 2.5", "\"n_head\": 0"};
+    char *config, *at;
+    size_t k;
+
+    (void)state;
+    assert_int_equal(system("mkdir -p build/tests/preset-bad && cp " DATA "gpt2/model.safetensors "
+                            "build/tests/preset-bad/"), 0);
+    write_text("build/tests/preset-in.txt", "model: \"preset-bad/model.safetensors\" layer 0\n"
+                                            "preset: gpt2\nids: 5 17 3 42\n");
+    assert_non_null(config = slurp(DATA "gpt2/config.json"));
+    assert_non_null(at = strstr(config, "\"n_head\": 2,"));
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        FILE *f = fopen("build/tests/preset-bad/config.json", "w");
+        assert_non_null(f);
+        fprintf(f, "%.*s%s%s", (int)(at - config), config, bad[k], at + strlen("\"n_head\": 2"));
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(run("run build/tests/preset-in.txt --lang en"), 2);
+        assert_stdout_empty();
+        assert_file_contains(CLI_ERR, "preset-in.txt:1:9: error: in “build/tests/preset-bad/"
+                                      "config.json”, the value of “n_head” is no number that fits");
+        assert_file_contains(CLI_ERR, "  hint: the config.json beside the model gives the heads");
+    }
+    assert_int_equal(run("run build/tests/preset-in.txt"), 2);
+    assert_file_contains(CLI_ERR, "preset-in.txt:1:9: 错误：“build/tests/preset-bad/config.json”"
+                                  "里“n_head”的值不是可用的数");
+    free(config);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_run_summarises_each_layer_before_in_one_line),
         cmocka_unit_test(test_json_gives_the_layers_before_and_trace_starts_from_the_ids),
         cmocka_unit_test(test_generate_refuses_a_layer_after_the_first),
+        cmocka_unit_test(test_a_config_value_that_is_no_number_is_refused_at_the_model_line),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

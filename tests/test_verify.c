@@ -948,6 +948,48 @@ static void test_a_misprinted_o_is_carried_through_a_post_blocks_norms(void **st
     verified_free(&w);
 }
 
+/* How many numbers of w are carried from the mistake printed at line from. */
+static size_t carried_count(const verified *w, int from)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < w->v.count; i++)
+        k += w->v.num[i].verdict == AS_VF_CARRIED && w->v.num[i].from->pos.line == from;
+    return k;
+}
+
+/* LLaMA's gated FFN in a pre-LN block (block-chapter.py swiglu: G = SiLU(N2·Wgate),
+ * F = G ⊙ U, Y printed as H2 again), clean, then with three errata (swiglu-errata):
+ * N1[1][0] misprinted with Q, K, V made from it - row 1 of everything below carries it
+ * (by hand: Q[1][0], K[1][1], V[1][0] through Wq, Wk, Wv's row 0; QKᵀ[1][1] (k₀ is 0),
+ * S[1][1], A[1] 2, O[1] 3, H1[1] 3, μ σ² and the divisor of row 1, N2[1] 3, U[1] 2,
+ * G[1] 2, F[1] 2, D[1] 3, H2[1] 3, Y[1] 2: 33 numbers, G's redone from the printed N2);
+ * U[0][1] misprinted and F made from it - F[0][1], D[0][1] and D[0][2] (Wdown's row 1 is
+ * [0, 1, -1]), H2[0] and Y[0]'s same two: 7, told as U's although U's row 1 carries
+ * N1's (each number by the row it was made from, not by its table); Y[1][2] alone. */
+static void test_a_gated_block_carries_each_mistake_from_the_row_it_was_made_from(void **state)
+{
+    verified w;
+
+    (void)state;
+    verify_file(&w, "tests/data/verify/F15-swiglu.zh.txt");
+    assert_int_equal(w.v.count, 92);
+    assert_int_equal(w.v.agree, 92);
+    verified_free(&w);
+    verify_file(&w, "tests/data/verify/F15-swiglu-errata.zh.txt");
+    assert_int_equal(w.v.count, 92);
+    assert_int_equal(w.v.agree, 49);
+    assert_int_equal(on_line(&w, 28, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 52, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 63, AS_VF_WRONG, AS_VV_NONE, 0), 1);
+    assert_int_equal(on_line(&w, 55, AS_VF_CARRIED, AS_VV_NONE, 27), 2); /* G[1] */
+    assert_int_equal(on_line(&w, 56, AS_VF_CARRIED, AS_VV_NONE, 52), 1); /* F[0][1] */
+    assert_int_equal(on_line(&w, 57, AS_VF_CARRIED, AS_VV_NONE, 27), 2); /* F[1] */
+    assert_int_equal(carried_count(&w, 27), 33);
+    assert_int_equal(carried_count(&w, 52), 7);
+    verified_free(&w);
+}
+
 static void test_scores_divided_by_dk_in_the_block_are_named(void **state)
 {
     char *text = slurp("tests/data/verify/F15-block.zh.txt");
@@ -1203,6 +1245,7 @@ int main(void)
         cmocka_unit_test(test_a_norm_with_the_unbiased_sigma_and_eps_outside_is_named_in_words),
         cmocka_unit_test(test_a_post_block_and_an_rms_block_verify_clean),
         cmocka_unit_test(test_a_misprinted_o_is_carried_through_a_post_blocks_norms),
+        cmocka_unit_test(test_a_gated_block_carries_each_mistake_from_the_row_it_was_made_from),
         cmocka_unit_test(test_scores_divided_by_dk_in_the_block_are_named),
         cmocka_unit_test(test_a_setting_the_chapter_states_wrongly_is_refused_at_its_place),
         cmocka_unit_test(test_the_rope_chapter_verifies_clean_with_its_turned_tables),

@@ -89,10 +89,11 @@ int as_check_grade_tiles(as_grade *g, const as_problem *p, const as_trace *t,
  * memory ran out. */
 int as_grade_uncarry(as_grade *g);
 
-/* Checks the names of the ask: setting of p (SPEC §6) as grading reads them (a lean run
- * keeps not every table: only the names). Returns 0, or -1 with err set at the word that
- * names no table of p (or when memory ran out). */
-int as_check_ask(const as_problem *p, as_error *err);
+/* Checks the names of the tables p asks (SPEC §6) as grading reads them: expect (the
+ * --expect list; NULL: none), else p's ask: setting (a lean run keeps not every table:
+ * only the names). Returns 0, or -1 with err set at the word that names no table of p
+ * (or when memory ran out), so that a bad list is told once, before any answer is read. */
+int as_check_ask(const as_problem *p, const char *expect, as_error *err);
 
 /* Frees what g owns and leaves it empty. */
 void as_grade_free(as_grade *g);

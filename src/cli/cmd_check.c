@@ -420,8 +420,9 @@ done:
     return rc;
 }
 
-/* Opens every member's problem, DIR/teacher/FILE. */
-static int open_problems(roll *r, const char *dir, const as_session_opts *so, as_error *err)
+/* Opens every member's problem, DIR/teacher/FILE, and checks --expect (expect) on it. */
+static int open_problems(roll *r, const char *dir, const as_session_opts *so,
+                         const char *expect, as_error *err)
 {
     char *teacher = as_path_join(dir, "teacher");
     size_t i;
@@ -431,6 +432,8 @@ static int open_problems(roll *r, const char *dir, const as_session_opts *so, as
         char *path = as_path_join(teacher, r->m[i].file);
         rc = path == NULL || as_cli_open(&r->m[i].s, path, so, err) != 0 ? -1 : 0;
         r->m[i].open = rc == 0;
+        if (rc == 0 && expect != NULL) /* told once, at the first problem, not per student */
+            rc = as_check_ask(&r->m[i].s.p, expect, err);
         free(path);
     }
     free(teacher);
@@ -587,7 +590,8 @@ static int check_roll(FILE *out, const as_cli *cli, as_error *err)
     int rc = AS_EXIT_USAGE;
 
     memset(&c, 0, sizeof c);
-    if (read_roll(&r, cli->roster, err) != 0 || open_problems(&r, cli->roster, &so, err) != 0 ||
+    if (read_roll(&r, cli->roster, err) != 0 ||
+        open_problems(&r, cli->roster, &so, cli->expect, err) != 0 ||
         list_answers(&ps, cli, 0, err) != 0) {
         if (!err->set)
             as_error_msg(err, "", 0, 0, AS_MSG_OOM);
@@ -619,6 +623,8 @@ int as_cmd_check(FILE *out, const as_cli *cli, as_error *err)
     memset(&c, 0, sizeof c);
     if (as_cli_open(&s, cli->files[0], &so, err) != 0)
         return AS_EXIT_USAGE;
+    if (as_check_ask(&s.p, cli->expect, err) != 0) /* once, before any answer is read */
+        goto done;
     if (list_answers(&ps, cli, 1, err) != 0)
         goto done;
     if (grade_all(&c, &ps, grade_against, &s, cli, &bad) != 0)

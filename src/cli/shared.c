@@ -25,7 +25,7 @@ int as_cli_open(as_session *s, const char *path, const as_session_opts *so, as_e
 {
     if (as_session_open(s, path, so, err) != 0)
         return -1;
-    if (as_check_ask(&s->p, err) == 0)
+    if (as_check_ask(&s->p, NULL, err) == 0)
         return 0;
     as_session_free(s);
     return -1;

@@ -532,12 +532,15 @@ static const char *dgrid_heat(void *ctx, size_t i, size_t j)
     return g->A == NULL ? "" : g->S[j] == -INFINITY ? " x" : level[as_share_level(g->A[j])];
 }
 
-/* The text of as_block_add(fmt, arg) into a new string (NULL when memory ran out). */
+/* The text of as_block_add(fmt, arg) into a new string (NULL when memory ran out, here
+ * or making t). */
 static char *line_of(const as_text *t, const char *fmt)
 {
     as_block b = {0};
     char *s = NULL;
 
+    if (t->failed)
+        return NULL;
     if (fmt != NULL)
         as_block_add(&b, fmt, as_text_str(t));
     else
@@ -555,11 +558,18 @@ typedef struct dpage {
 } dpage;
 
 /* Writes one grid of rows x cols from g, named name, its numbers at JSON path (or ""),
- * the columns labelled cols (NULL: numbered), each row rows[i]. */
+ * the columns labelled cols (NULL: numbered), each row rows[i]. -1 when a row's tip (the
+ * walk's line, made by the caller) is missing: memory ran out making it, and a page
+ * without it would not be the page asked for. */
 static int dgrid_write(dpage *pg, const char *name, const char *path, dgrid *g, size_t rows,
                        size_t cols, const char *const *rlabels, const char *const *clabels,
                        const char *caption)
 {
+    size_t i;
+
+    for (i = 0; g->tip != NULL && i < rows; i++)
+        if (g->tip[i] == NULL)
+            return -1;
     return as_html_grid_write(&pg->h, &(as_html_grid){
         .name = name, .json = path, .r = (as_rows){rows, cols, dgrid_row, g, 0}, .rows = rlabels,
         .cols = clabels, .caption = caption, .corner = name, .worked = 1, .tip = dgrid_tip,
@@ -752,7 +762,7 @@ static int row_grids(dpage *pg, size_t t)
         {
             as_block b = {0};
             as_block_add(&b, as_say(pg->w.o, AS_MSG_TR_OUT_ROW), p->tokens[t], as_text_str(&line));
-            tip[0] = !b.failed && b.count == 1 ? strdup(b.line[0]) : NULL;
+            tip[0] = !b.failed && !line.failed && b.count == 1 ? strdup(b.line[0]) : NULL;
             as_block_free(&b);
         }
         as_text_free(&line);

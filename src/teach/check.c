@@ -709,15 +709,16 @@ static int score(as_grade *g, const as_problem *p, const as_trace *t, const char
     return rc != 0 ? rc : add_up(g);
 }
 
-int as_check_ask(const as_problem *p, as_error *err)
+int as_check_ask(const as_problem *p, const char *expect, as_error *err)
 {
     as_grade g;
     int rc;
 
-    if (p->in->ask == NULL)
+    if (expect == NULL && p->in->ask == NULL)
         return 0;
     memset(&g, 0, sizeof g);
-    rc = asked_words(&g, p, NULL, p->in->ask, &p->in->ask_pos, err);
+    rc = expect != NULL ? asked_words(&g, p, NULL, expect, NULL, err)
+                        : asked_words(&g, p, NULL, p->in->ask, &p->in->ask_pos, err);
     free(g.mark);
     if (rc < 0)
         as_error_msg(err, p->in->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);

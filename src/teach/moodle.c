@@ -202,6 +202,8 @@ typedef struct wrongs {
     as_matrix transposed;       /* empty unless the table is square */
     as_out_head head[AS_HEAD_MISTAKES]; /* probs (SPEC §19): the head in each wrong order */
     int head_made[AS_HEAD_MISTAKES];    /* 1 when that order gives probabilities */
+    int oom;                    /* memory ran out making a mistake's table: a wrong answer
+                                   would be missing from the question */
 } wrongs;
 
 /* The answer kind and head that check gives table v. */
@@ -283,8 +285,10 @@ static const as_matrix *variant(wrongs *w, size_t i, as_fit *fit)
         return w->transposed.rows > 0 ? &w->transposed : NULL;
     }
     *fit = as_chain_variant(i);
-    if ((c = as_chain_get(&w->cache, i)) == NULL)
+    if ((c = as_chain_get(&w->cache, i)) == NULL) {
+        w->oom = 1;
         return NULL;
+    }
     slot = as_chain_slot_of(c, w->p, &w->g);
     return slot->ok ? &slot->calc : NULL;
 }
@@ -321,6 +325,7 @@ static void block_answers(const quiz *z, wrongs *w, const as_table_view *v, size
     size_t k, e;
     char why[512], num[AS_NUM_BUF];
 
+    w->oom |= n == (size_t)-1;
     for (k = 0; n != (size_t)-1 && k < n; k++) {
         int near = !isfinite(val[k]) || fabs(val[k] - AS_AT(*v->m, i, j)) <= 2 * z->tol;
         for (e = 0; e < k && !near; e++)
@@ -448,6 +453,8 @@ static int gift_one(const quiz *z)
                 if (!masked(&v[k], head_of(z, &v[k]), i, j))
                     gift_cell(z, name, &w, &v[k], i, j);
         wrongs_free(&w);
+        if (w.oom)
+            return -1;
     }
     if (z->o->step == AS_STEP_SAMPLE && z->s->t->out != NULL) {
         fputs("::", z->out);
@@ -527,7 +534,7 @@ static int cloze_table(const quiz *z, const as_table_view *v)
     }
     fputs("</table>\n", z->out);
     wrongs_free(&w);
-    return 0;
+    return w.oom ? -1 : 0;
 }
 
 static int cloze_one(const quiz *z)

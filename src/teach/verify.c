@@ -43,6 +43,7 @@ typedef struct work {
     as_chain_cache own;   /* the chain on them */
     int own_made;
     long *origin;         /* per item: the item where its mistake was made, -1: none */
+    int oom;              /* memory ran out in a value done again: the report would lie */
 } work;
 
 /* ------------------------------------------------------------------ the problem ---- */
@@ -198,13 +199,16 @@ static const as_matrix *run_table(const work *w, const as_chapter *ch, size_t id
 }
 
 /* Cell (i, j) of a softmax sub-step (what: shifted, exps or sum) of row i of scores s
- * [rows, m]; NAN when the row reads nothing or memory ran out. */
-static double softmax_step(const as_matrix *s, as_printed_what what, size_t i, size_t j)
+ * [rows, m]; NAN when the row reads nothing, or when memory ran out (*oom set). */
+static double softmax_step(const as_matrix *s, as_printed_what what, size_t i, size_t j,
+                           int *oom)
 {
     double *room = malloc(3 * s->cols * sizeof *room), mx, sum, x;
 
-    if (room == NULL)
+    if (room == NULL) {
+        *oom = 1;
         return NAN;
+    }
     if (as_softmax_rows(room, &mx, room + s->cols, room + 2 * s->cols, &sum,
                         s->v + i * s->cols, 1, s->cols) >= 0)
         x = NAN;
@@ -227,8 +231,10 @@ static double variant_value(work *w, size_t k, const as_printed *it, size_t i, s
         as_chain_cache_init(&w->cache, &w->q, &w->t.M, NULL, 0);
         w->cached = 1;
     }
-    if ((c = as_chain_get(&w->cache, k)) == NULL)
+    if ((c = as_chain_get(&w->cache, k)) == NULL) {
+        w->oom = 1;
         return NAN;
+    }
     memset(&g, 0, sizeof g);
     g.kind = chain_kind(it, &g.head);
     s = as_chain_slot_of(c, &w->q, &g);
@@ -237,7 +243,7 @@ static double variant_value(work *w, size_t k, const as_printed *it, size_t i, s
     if (what == AS_PR_SCALED)
         return w->t.M.v[i * w->t.M.cols + j] == 0 ? s->calc.v[i * s->calc.cols + j] : NAN;
     if (what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
-        return softmax_step(&s->calc, what, i, j);
+        return softmax_step(&s->calc, what, i, j, &w->oom);
     return s->calc.v[i * s->calc.cols + j];
 }
 
@@ -361,13 +367,14 @@ static const as_matrix *norm_input(const work *w, int k)
  * ε under the root or (outside) added to σ, by the steps of norm.h: its sub-step what
  * (μ, σ², the divisor, x̂) or, for anything else, its output y = γ⊙x̂ + β. NAN when
  * memory ran out or d − ddof is 0. */
-static double layer_norm_cell(const work *w, int k, const double *x, size_t d, size_t ddof,
+static double layer_norm_cell(work *w, int k, const double *x, size_t d, size_t ddof,
                               int outside, as_printed_what what, size_t j)
 {
     const as_matrix *g = w->p.ln_g[k], *b = w->p.ln_b[k];
     double mean, var, div, *row = malloc(d * sizeof *row), out;
 
     if (row == NULL || d <= ddof) {
+        w->oom |= row == NULL;
         free(row);
         return NAN;
     }
@@ -407,8 +414,10 @@ static double other_pairing(work *w, const as_printed *it, size_t i, size_t j)
         as_error err;
         q.rope = q.rope == AS_ROPE_HALF ? AS_ROPE_INTERLEAVED : AS_ROPE_HALF;
         as_error_init(&err, AS_LANG_EN);
-        if (as_attention_run(&w->alt, &q, &err) != 0)
+        if (as_attention_run(&w->alt, &q, &err) != 0) {
+            w->oom = 1; /* the chapter's own problem, which ran: only memory can fail */
             return NAN;
+        }
         w->alt_made = 1;
     }
     h = &w->alt.head[it->head < 0 ? 0 : it->head];
@@ -556,8 +565,10 @@ static double own_value(work *w, const as_printed *it, size_t i, size_t j, doubl
     const as_chain_slot *s;
     as_table_grade g;
 
-    if (c == NULL || what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM)
+    if (c == NULL || what == AS_PR_SHIFTED || what == AS_PR_EXPS || what == AS_PR_SUM) {
+        w->oom |= c == NULL;
         return NAN;
+    }
     memset(&g, 0, sizeof g);
     g.kind = chain_kind(it, &g.head);
     s = as_chain_slot_of(c, &w->q, &g);
@@ -620,6 +631,7 @@ typedef enum lstep {
     L_DOWN,     /* D = F·Wdown + bdown */
     L_ACT,      /* F = act(U) */
     L_GLU,      /* swiglu: F = G ⊙ U */
+    L_GATE,     /* swiglu: G = SiLU(N2·Wgate) */
     L_NORM,     /* a norm (its sub-step part, or its output) of one row */
     L_NORM_SUM, /* post: a norm of the sum of two rows (H1 = norm1(X + O)) */
     L_VAR,      /* σ² of a row from its printed μ */
@@ -644,7 +656,9 @@ typedef struct lcall {
     double *in[L_IN], *unit[L_IN];
     size_t len[L_IN];
     long from[L_IN];           /* the printed item each input comes from, -1: the run */
+    size_t at[L_IN];           /* the row of its table each input is */
     size_t nin;
+    int oom;                   /* memory ran out doing it */
 } lcall;
 
 /* Nonzero for the tables of one head's scores, which the layer's name also means. */
@@ -675,20 +689,24 @@ static long find_src(const as_chapter *ch, size_t before, as_printed_what what, 
 
 /* Adds len numbers v (units u, NULL: exact) that item from printed (-1: the run's) to
  * c. 0; 1 when c is full; -1 memory. */
-static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from)
+static int add_numbers(lcall *c, const double *v, const double *u, size_t len, long from,
+                       size_t row)
 {
     const size_t k = c->nin;
 
     if (k == L_IN)
         return 1;
     if ((c->in[k] = malloc(len * sizeof *c->in[k])) == NULL ||
-        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL)
+        (c->unit[k] = calloc(len, sizeof *c->unit[k])) == NULL) {
+        free(c->in[k]); /* not counted in nin yet: lcall_free() would not see it */
         return -1;
+    }
     memcpy(c->in[k], v, len * sizeof *v);
     if (u != NULL)
         memcpy(c->unit[k], u, len * sizeof *u);
     c->len[k] = len;
     c->from[k] = from;
+    c->at[k] = row;
     c->nin++;
     return 0;
 }
@@ -714,7 +732,7 @@ static int add_row(lcall *c, const as_chapter *ch, long src, const as_matrix *m,
             return 1;
         v = m->v + row * len;
     }
-    return add_numbers(c, v, u, len, src);
+    return add_numbers(c, v, u, len, src, row);
 }
 
 /* add_row() of c's own row. */
@@ -733,8 +751,8 @@ static void lcall_free(lcall *c)
     }
 }
 
-/* Cell j of the step c on its inputs as they stand; NAN when memory ran out. */
-static double leval(const work *w, const lcall *c, size_t j)
+/* Cell j of the step c on its inputs as they stand; NAN when memory ran out (c->oom). */
+static double leval(const work *w, lcall *c, size_t j)
 {
     const as_problem *p = &w->p;
     const size_t n0 = c->len[0], width = n0 > p->d_ff ? n0 : p->d_ff;
@@ -744,8 +762,10 @@ static double leval(const work *w, const lcall *c, size_t j)
     double mx, sum, mean = 0, var = 0, div = 0;
     size_t k;
 
-    if (room == NULL)
+    if (room == NULL) {
+        c->oom = 1;
         return NAN;
+    }
     sh = room + 2 * (width + 1);
     ex = room + 4 * (width + 1);
     switch (c->step) {
@@ -773,12 +793,15 @@ static double leval(const work *w, const lcall *c, size_t j)
         break;
     case L_RESID: as_residual_add(a, c->in[0], c->in[1], n0); x = a[j]; break;
     case L_UP:
-    case L_DOWN: {
-        const as_matrix *W = c->step == L_UP ? p->Wup : p->Wdown;
-        const as_matrix *bias = c->step == L_UP ? p->bup : p->bdown;
+    case L_DOWN:
+    case L_GATE: {
+        const as_matrix *W = c->step == L_UP ? p->Wup : c->step == L_GATE ? p->Wgate : p->Wdown;
+        const as_matrix *bias = c->step == L_UP ? p->bup : c->step == L_GATE ? NULL : p->bdown;
         as_matmul(a, c->in[0], W->v, 1, n0, W->cols);
         if (bias != NULL)
             as_add_bias(a, bias->v, 1, W->cols);
+        if (c->step == L_GATE)
+            as_silu(a, a, W->cols);
         x = a[j];
         break;
     }
@@ -825,6 +848,7 @@ static double leval(const work *w, const lcall *c, size_t j)
                                                                                 : w->q.bv;
         double *out = malloc(W->cols * sizeof *out);
         if (out == NULL || W->v == NULL) {
+            c->oom |= out == NULL;
             free(out);
             break;
         }
@@ -894,7 +918,7 @@ static int add_sub(lcall *c, const as_chapter *ch, long src, size_t d)
 
     if (!one_per_token(it))
         return add_row(c, ch, src, NULL, d, c->row);
-    return add_numbers(c, it->value.v + c->row, it->unit.v + c->row, 1, src);
+    return add_numbers(c, it->value.v + c->row, it->unit.v + c->row, 1, src, c->row);
 }
 
 /* A sub-step or the output of norm k (pre, or normf: one row in) done from the
@@ -993,7 +1017,8 @@ static int block_inputs(lcall *c, const work *w, const as_chapter *ch, size_t id
         return (rc = add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, AS_TAB_H1, -1, c->row, 0), &b->H1, d)) != 0
                    ? rc : add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, AS_TAB_D, -1, c->row, 0), &b->D, d);
     case AS_TAB_U:
-        c->step = L_UP;
+    case AS_TAB_G:
+        c->step = tab == AS_TAB_U ? L_UP : L_GATE;
         return add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, fed, -1, c->row, 0),
                       as_block_table(b, (as_tab)fed), d);
     case AS_TAB_F:
@@ -1013,7 +1038,7 @@ static int block_inputs(lcall *c, const work *w, const as_chapter *ch, size_t id
         return add_in(c, ch, find_src(ch, idx, AS_PR_BLOCK, last, -1, c->row, 0),
                       as_block_table(b, (as_tab)last), d);
     }
-    default: return 1; /* N1 reads the chapter's X; G = silu(N2·Wgate) is not done again */
+    default: return 1; /* N1 reads the chapter's X */
     }
 }
 
@@ -1099,10 +1124,31 @@ static int softmax_inputs(lcall *c, const work *w, const as_chapter *ch, size_t 
     }
 }
 
+/* Where the mistake behind row `row` of printed item src was made, by its numbers'
+ * verdicts (already given: src is printed before what reads it): the item itself for
+ * a wrong number, the item a carried one comes from; -1 when the row is right. */
+static long row_origin(const as_verify *v, const work *w, const as_chapter *ch, long src,
+                       size_t row)
+{
+    size_t i;
+
+    for (i = 0; i < v->count; i++) {
+        const as_vnumber *n = &v->num[i];
+        if (n->item != &ch->item[src] || n->row != (long)row)
+            continue;
+        if (n->verdict == AS_VF_WRONG)
+            return first_printing(w, ch, (size_t)src);
+        if (n->verdict == AS_VF_CARRIED && n->from != NULL)
+            return (long)(n->from - ch->item);
+    }
+    return -1;
+}
+
 /* Whether wrong number n is carried by a step done again on the printed numbers before
  * it: the item where its mistake was made (>= 0); -1 when its step, done again, does
  * not give it or gives it from right numbers; -2 when no step is done again for it. */
-static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
+static long carried_locally(const as_verify *v, work *w, const as_chapter *ch,
+                            const as_vnumber *n)
 {
     const size_t idx = (size_t)(n->item - ch->item);
     const as_printed *it = n->item;
@@ -1136,14 +1182,21 @@ static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
         if (c.from[k] >= 0)
             break;
     if (rc != 0 || k == c.nin) { /* nothing printed to do it again on */
+        w->oom |= rc < 0;
         lcall_free(&c);
         return -2;
     }
     x = leval_slack(w, &c, (size_t)n->col, &slack);
-    if (!isnan(x) && as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack))
+    w->oom |= c.oom;
+    if (!isnan(x) && as_answer_cell_ok(n->printed, n->unit, x, -1.0, slack)) {
+        /* the input whose own row is wrong: a table may hold two mistakes */
+        for (k = 0; k < c.nin && from < 0; k++)
+            if (c.from[k] >= 0)
+                from = row_origin(v, w, ch, c.from[k], c.at[k]);
         for (k = 0; k < c.nin && from < 0; k++)
             if (c.from[k] >= 0 && w->origin[c.from[k]] >= 0)
                 from = first_printing(w, ch, (size_t)w->origin[c.from[k]]);
+    }
     lcall_free(&c);
     return from;
 }
@@ -1151,9 +1204,9 @@ static long carried_locally(work *w, const as_chapter *ch, const as_vnumber *n)
 /* The item where the mistake behind wrong number n was made, when n is carried: by a
  * step done again on the printed numbers before it, else by the own chain on the
  * printed blocks; -1 otherwise. */
-static long carried(work *w, const as_chapter *ch, const as_vnumber *n)
+static long carried(const as_verify *v, work *w, const as_chapter *ch, const as_vnumber *n)
 {
-    const long f = carried_locally(w, ch, n);
+    const long f = carried_locally(v, w, ch, n);
 
     if (f != -2)
         return f;
@@ -1176,7 +1229,7 @@ static void carry(as_verify *v, work *w, const as_chapter *ch)
         int left = 0;
         for (i = start; i < v->count && v->num[i].item == v->num[start].item; i++) {
             as_vnumber *n = &v->num[i];
-            const long f = n->verdict == AS_VF_WRONG ? carried(w, ch, n) : -1;
+            const long f = n->verdict == AS_VF_WRONG ? carried(v, w, ch, n) : -1;
             if (f < 0) {
                 left |= n->verdict == AS_VF_WRONG;
                 continue;
@@ -1256,6 +1309,10 @@ int as_verify_chapter(as_verify *v, const as_chapter *ch, as_error *err)
         if (printed_answers(&w, ch, err) != 0)
             goto done;
         carry(v, &w, ch);
+    }
+    if (w.oom) { /* a value done again is missing: the verdicts would be wrong */
+        as_error_msg(err, ch->path, 0, 0, AS_MSG_RD_OUT_OF_MEMORY);
+        goto done;
     }
     rc = 0;
 done:

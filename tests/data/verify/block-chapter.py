@@ -6,6 +6,8 @@
 #   /usr/bin/python3 tests/data/verify/block-chapter.py post > tests/data/verify/F15-post.zh.txt
 #   /usr/bin/python3 tests/data/verify/block-chapter.py post-errata > tests/data/verify/F15-post-errata.zh.txt
 #   /usr/bin/python3 tests/data/verify/block-chapter.py rms > tests/data/verify/F15-rms.zh.txt
+#   /usr/bin/python3 tests/data/verify/block-chapter.py swiglu > tests/data/verify/F15-swiglu.zh.txt
+#   /usr/bin/python3 tests/data/verify/block-chapter.py swiglu-errata > tests/data/verify/F15-swiglu-errata.zh.txt
 # (post: the original Transformer's order, H1 = LayerNorm(X + O) with γ and β given,
 # H2 = LayerNorm(H1 + D) - its errata: O[1][2] printed with its 4th decimal changed and
 # everything after it made from that O; rms: pre with RMSNorm, rms = √(Σx²/d + ε), ε = 1e-6, γ given,
@@ -165,6 +167,65 @@ if mode == "rms":
     print(block("F = GELU(U)", F))
     print(block("D = F @ Wdown", D))
     print(block("H2 = H1 + D", H1 + D))
+    sys.exit(0)
+
+
+if mode in ("swiglu", "swiglu-errata"):
+    # LLaMA's gated FFN on the pre-LN block: G = SiLU(N2 @ Wgate), F = G ⊙ U, and Y = H2
+    # printed again (no final norm). Its errata, each carried as a student carries it:
+    # N1[1][0] with its 4th decimal changed and Q, K, V made from that N1; U[0][1] with
+    # its 4th decimal changed and F made from that U (G is right); Y copied from the
+    # right H2 but its [1][2] with its 5th decimal changed.
+    Wgate = np.array([[0.5, 1.0], [-1.0, 0.0], [0.0, 1.0]])
+
+    def changed(x, k):
+        d = list("%.10f" % x)
+        k += d.index(".")
+        d[k] = "1" if d[k] != "1" else "2"
+        return float("".join(d))
+
+    bad = mode == "swiglu-errata"
+    print_head("F15｜SwiGLU：门控的前馈网络", ["block: pre", "norm: layer", "ffn: swiglu"])
+    print("Wgate = [[0.5, 1],")
+    print("         [-1,  0],")
+    print("         [0,   1]]")
+    print()
+    mu, var, div, xh = layer_norm(X)
+    N1 = xh.copy()
+    if bad:
+        N1[1][0] = changed(N1[1][0], 4)
+    print(per_token("μ", mu))
+    print(per_token("σ²", var))
+    print(per_token("√(σ²+ε)", div))
+    print(block("N1", N1))
+    print()
+    att = attention(N1)
+    print_attention("N1", att)
+    H1 = X + att[6]
+    mu, var, div, N2 = layer_norm(H1)
+    U = N2 @ Wup + bup
+    if bad:
+        U[0][1] = changed(U[0][1], 4)
+    G = N2 @ Wgate
+    G = G / (1.0 + np.exp(-G))
+    F = G * U
+    D = F @ Wdown
+    H2 = H1 + D
+    Y = H2.copy()
+    if bad:
+        Y[1][2] = changed(Y[1][2], 5)
+    print()
+    print(block("H1 = X + O", H1))
+    print(per_token("μ", mu))
+    print(per_token("σ²", var))
+    print(per_token("√(σ²+ε)", div))
+    print(block("N2", N2))
+    print(block("U = N2 @ Wup + bup", U))
+    print(block("G = SiLU(N2 @ Wgate)", G))
+    print(block("F = G ⊙ U", F))
+    print(block("D = F @ Wdown", D))
+    print(block("H2 = H1 + D", H2))
+    print(block("Y", Y))
     sys.exit(0)
 
 
