@@ -651,7 +651,9 @@ static void test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cl
 
 /* The carry of a gated block's errata through verify's steps done again, a decode page,
  * the walk through LLaMA's block, a check report and a trace as pages, a block's
- * worksheet: their out-of-memory paths were never taken (and verify and the decode page,
+ * worksheet, the check of a block's answers (a residual from the normed table, RMSNorm
+ * with the mean) and an exercise of a gated Post-LN block: their out-of-memory paths were
+ * never taken (and verify and the decode page,
  * short of memory, gave wrong verdicts and tooltips cut short, with status 0). */
 static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(void **state)
 {
@@ -669,6 +671,14 @@ static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(voi
                                        "en", NULL};
     static const char *const sheet[] = {"sheet", "tests/data/block/cases/llama_00.txt", "--lang",
                                         "en", NULL};
+    static const char *const block_check[] = {"check", "tests/data/block/mistakes/block_a.txt",
+                                              "tests/data/block/mistakes/a_residual_from_normed.txt",
+                                              "--lang", "en", NULL};
+    static const char *const rms_check[] = {"check", "tests/data/block/mistakes/block_b.txt",
+                                            "tests/data/block/mistakes/b_rms_with_mean.txt",
+                                            "--lang", "en", NULL};
+    static const char *const block_exercise[] = {"exercise", "--block", "post", "--ffn", "swiglu",
+                                                 "--seed", "12", "--lang", "en", NULL};
 
     (void)state;
     every_allocation_of_the_command_may_fail(verify);
@@ -677,6 +687,9 @@ static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(voi
     every_allocation_of_the_command_may_fail(report);
     every_allocation_of_the_command_may_fail(page);
     every_allocation_of_the_command_may_fail(sheet);
+    every_allocation_of_the_command_may_fail(block_check);
+    every_allocation_of_the_command_may_fail(rms_check);
+    every_allocation_of_the_command_may_fail(block_exercise);
 }
 
 int main(void)

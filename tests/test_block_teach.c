@@ -433,6 +433,36 @@ static void test_practice_names_a_block_mistake_and_works_the_cell(void **state)
     assert_file_contains(OUT, "这一格这样算：GELU(-0.5306583398) ≈ -0.1580447953");
 }
 
+/* practice on the rarer norms, worked by hand: the Annotated Transformer's (σ unbiased,
+ * σ + ε), and a final norm after a block without FFN (Y = lnf(H1)). */
+static void test_practice_works_the_annotated_norm_and_a_final_norm_without_ffn(void **state)
+{
+    (void)state;
+    /* examples/block-pre-gelu.txt with norm_style: annotated. X₀ = [1,0,0,0]: μ = 1/4,
+     * σ² = (9/16 + 3/16)/3 = 1/4, σ = 1/2, ε = 1e-6: N1₀₀ = (3/4)/0.500001 = 1.499997 */
+    write_text("build/tests/block_teach_ann.txt",
+               "block: pre\nnorm: layer\nnorm_style: annotated\nffn: gelu\nmask: causal\n"
+               "X = [[1, 0, 0, 0], [0, 1, 1, 0], [2, 0, 1, 1]]\n"
+               "Wq = [[1, 0], [0, 1], [1, 0], [0, 1]]\nWk = [[1, 0], [0, 1], [0, 1], [1, 0]]\n"
+               "Wv = [[0.5, 0, 0, 0], [0, 0.5, 0, 0], [0, 0, -0.5, 0], [0, 0, 0, -0.5]]\n"
+               "Wup = [[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]]\n"
+               "Wdown = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]\n");
+    assert_int_equal(practice("--only N1 build/tests/block_teach_ann.txt", "1.4\nq\n"), 1);
+    assert_file_contains(OUT, "用到：X[0][0] = 1、μ = 0.25、σ+ε = 0.500001、γ[0] = 1、β[0] = 0");
+    assert_file_contains(OUT, "这一格这样算：(1−0.25)/0.500001×1+0 ≈ 1.499997；你写的是1.4。");
+    /* Wv = 0 gives O = 0 and H1 = X; with ffn: none Y = lnf(H1): X₀ = [1,0,0,0], μ = 1/4,
+     * σ² = 3/16, √(3/16 + 1e-5) = 0.4330242487…, Y₀₀ = 2 × (3/4)/0.4330242487 = 3.4640092… */
+    write_text("build/tests/block_teach_lnf.txt",
+               "block: pre\nnorm: layer\nffn: none\nmask: none\n"
+               "X = [[1, 0, 0, 0], [0, 1, 1, 0]]\n"
+               "Wq = [[1, 0], [0, 1], [1, 0], [0, 1]]\nWk = [[1, 0], [0, 1], [0, 1], [1, 0]]\n"
+               "Wv = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]\n"
+               "lnf_g = [2, 2, 2, 2]\n");
+    assert_int_equal(practice("--only Y --lang en build/tests/block_teach_lnf.txt", "3.4640092\nq\n"), 1);
+    assert_file_contains(OUT, "made from: H1[0][0] = 1, μ = 0.25, √(σ²+ε) ≈ 0.4330242487, γ[0] = 2");
+    assert_file_contains(OUT, "Y[0][0] = 3.4640092\nRight.\n");
+}
+
 /* practice works a cell of each of the block's rarer steps with PyTorch's number (the
  * cases of make_block.py, their .expected files): LLaMA's gate G = SiLU(N2·Wgate) and
  * F = G ⊙ U, GPT's final norm Y = normf(H2), and post-LN's H1 and H2 = LayerNorm(R). */
@@ -571,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_practice_asks_the_blocks_tables_in_its_order),
         cmocka_unit_test(test_practice_names_a_block_mistake_and_works_the_cell),
         cmocka_unit_test(test_practice_works_the_gate_the_final_norm_and_post_norms_as_torch),
+        cmocka_unit_test(test_practice_works_the_annotated_norm_and_a_final_norm_without_ffn),
         cmocka_unit_test(test_markdown_gives_the_file_x_then_n1_and_the_blocks_tables),
         cmocka_unit_test(test_a_worksheet_asks_the_block_with_its_formulas),
         cmocka_unit_test(test_a_worksheet_gives_each_kind_of_blocks_formulas),

@@ -806,6 +806,21 @@ static void test_the_ask_setting_is_what_every_student_is_marked_out_of(void **s
                                           "answer may give\n");
         }
     }
+    /* SPEC §6: C, PE and the block's tables belong to no head, so a head's name on them
+     * (_h0, though F11 has a head 0) names no table either: refused at the word, col 8 */
+    for (i = 0; i < 3; i++) {
+        static const char *const headed[] = {"C_h0", "PE_h0", "N1_h0"};
+        assert_non_null(f = fopen("build/tests/f11-ask.txt", "w"));
+        fprintf(f, "ask: A %s\n%s", headed[i], f11);
+        fclose(f);
+        assert_int_equal(run(i == 0 ? "check build/tests/f11-ask.txt " DATA "f11-two-places.txt"
+                                    : "check build/tests/f11-ask.txt " DATA "f11-two-places.txt "
+                                      "--lang en"), 2);
+        assert_file_contains(CLI_ERR, i == 0 ? "f11-ask.txt:1:8: 错误：ask：C_h0不是答案可以写的表"
+                                             : "f11-ask.txt:1:8: error: ask:");
+        assert_file_contains(CLI_ERR, headed[i]);
+        assert_stdout_empty();
+    }
     free(f11);
 }
 

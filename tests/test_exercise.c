@@ -475,6 +475,19 @@ static void test_exercise_command_writes_what_run_and_check_accept(void **state)
     assert_file_contains(CLI_ERR, "level 2 takes --dk 2");
     assert_int_equal(run("exercise --level 2 --dk 3"), 2);
     assert_file_contains(CLI_ERR, "第2级要求--dk为2");
+    /* SPEC: an exercise is computed by hand, at most 8 wide in X, in d_k and in d_v; 9 of
+     * any is refused before anything is drawn */
+    assert_int_equal(run("exercise --width 9 --seed 1 --lang en"), 2);
+    assert_file_contains(CLI_ERR, "error: an exercise has at most 8 tokens and widths of at most 8");
+    assert_file_contains(CLI_ERR, "hint: it is meant to be computed by hand");
+    assert_stdout_empty();
+    assert_int_equal(run("exercise --dk 9 --seed 1"), 2);
+    assert_file_contains(CLI_ERR, "错误：一道练习最多8个Token，各个宽度最多为8");
+    assert_file_contains(CLI_ERR, "提示：练习是要用手算的");
+    assert_stdout_empty();
+    assert_int_equal(run("exercise --dv 9 --seed 1 --lang en"), 2);
+    assert_file_contains(CLI_ERR, "widths of at most 8");
+    assert_stdout_empty();
 }
 
 /* Nonzero when every 2x2 minor of m is zero: rank at most 1 (the test's own check). */

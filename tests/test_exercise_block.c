@@ -525,6 +525,20 @@ static void test_bad_block_options_are_refused_with_a_hint(void **state)
     assert_file_contains(ERR, "RMSNorm takes at least 3");
     assert_int_equal(run("exercise --block pre --dv 2 --seed 1"), 2);
     assert_file_contains(ERR, "提示：去掉--dv");
+    /* a block has no output head: the sample drill is an exercise of its own */
+    assert_int_equal(run("exercise --block pre --step sample --seed 1 --lang en"), 2);
+    assert_file_contains(ERR, "error: --step sample drills the output head, and a block exercise "
+                              "has none");
+    assert_file_contains(ERR, "hint: leave out --block: exercise --step sample makes");
+    assert_file_lacks(ERR, "this input");
+    assert_stdout_empty();
+    assert_int_equal(run("exercise --block post --step sample --seed 1"), 2);
+    assert_file_contains(ERR, "错误：--step sample练的是输出头，可块的练习没有输出头");
+    assert_file_contains(ERR, "提示：去掉--block");
+    assert_stdout_empty();
+    assert_int_equal(run("exercise --block post --step norm --seed 1"), 2);
+    assert_file_contains(ERR, "错误：--step norm练的是Pre-LN块的表");
+    assert_stdout_empty();
     assert_int_equal(run("run --block pre examples/f11.txt --lang en"), 2);
     assert_file_contains(ERR, "--block");
     assert_int_equal(run("sheet examples/f11.txt --step norm --lang en"), 2);

@@ -413,6 +413,11 @@ static void test_full_width_colon_and_ideographic_space_are_accepted(void **stat
     assert_string_equal(in.tokens.label[0], "我");
     assert_string_equal(in.tokens.label[1], "爱");
     as_input_free(&in);
+    /* blanks after a value are no part of it: U+3000, NBSP, \v and \f as well as spaces */
+    parse_ok("title：标题\xE3\x80\x80\nmask: none\xC2\xA0\v\f \xE3\x80\x80\n", &in);
+    assert_string_equal(in.title, "标题");
+    assert_int_equal(in.mask, AS_MASK_NONE);
+    as_input_free(&in);
 }
 
 /* ------------------------------------------------------------------ names ---- */

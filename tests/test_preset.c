@@ -257,6 +257,17 @@ static void test_a_model_written_wrong_shows_how_to_write_it(void **state)
             "not “x”", "layer 0");
     refused(AS_LANG_EN, "model: 'none.safetensors' layer 0\npreset: gpt2\nids: 1\n", 1, 9,
             "none.safetensors", "relative to the folder of the input file");
+    /* a quote left open, an empty name, "layer" cut short or without its number, a
+     * number with a letter after it: each is pointed at, the name's place counted by hand */
+    refused(AS_LANG_EN, "model: \"gpt2/model.safetensors\npreset: gpt2\n", 1, 8,
+            "model takes a quoted file name", "layer 0");
+    refused(AS_LANG_ZH, "model: \"\"\npreset: gpt2\n", 1, 9, "这里却是“\"”", "层从0数起");
+    refused(AS_LANG_EN, "model: \"gpt2/model.safetensors\" lay\npreset: gpt2\n", 1, 33,
+            "not “lay”", "layer 0");
+    refused(AS_LANG_EN, "model: \"gpt2/model.safetensors\" layer\npreset: gpt2\n", 1, 8,
+            "then optionally layer N", "layer 0");
+    refused(AS_LANG_ZH, "model: \"gpt2/model.safetensors\" layer 1x\npreset: gpt2\n", 1, 40,
+            "这里却是“x”", "层从0数起");
 }
 
 static void test_too_many_ids_for_gpt2s_positions_are_refused(void **state)

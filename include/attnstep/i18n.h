@@ -1131,6 +1131,7 @@ typedef enum as_msg {
     AS_MSG_EX_BLOCK_DV, AS_MSG_HINT_EX_BLOCK_DV,     /* --dv not the width */
     AS_MSG_EX_LN_WIDTH, AS_MSG_HINT_EX_LN_WIDTH,     /* %zu width: no LayerNorm row of it */
     AS_MSG_EX_FFN_NONE, AS_MSG_HINT_EX_FFN_NONE,     /* --step ffn with --ffn none */
+    AS_MSG_EX_BLOCK_SAMPLE, AS_MSG_HINT_EX_BLOCK_SAMPLE, /* --step sample with --block */
     AS_MSG_EX_TASK_BLOCK,          /* comment: compute the tables of ask: */
     AS_MSG_EX_BLOCK_EPS,           /* %s ε: comment: the default ε keeps the roots readable */
     AS_MSG_EX_BLOCK_POST,          /* comment: post's norms read sums the softmax made */

@@ -2232,6 +2232,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
                                    "in a Post-LN block the norm follows the residual add at once: H1 = "
                                    "norm1(X + O). Leave out --block post (a drill takes --block pre), or "
                                    "make a whole --block post exercise"},
+    [AS_MSG_EX_BLOCK_SAMPLE] = {"--step sample练的是输出头，可块的练习没有输出头",
+                                "--step sample drills the output head, and a block exercise has none"},
+    [AS_MSG_HINT_EX_BLOCK_SAMPLE] = {"去掉--block，用exercise --step sample出一道带输出头的题",
+                                     "leave out --block: exercise --step sample makes an exercise "
+                                     "with an output head"},
     [AS_MSG_EX_BLOCK_DV] = {"块的练习里--dv必须等于--width（残差要把O加回X）",
                             "in a block exercise --dv must equal --width (the residual adds O back to X)"},
     [AS_MSG_HINT_EX_BLOCK_DV] = {"去掉--dv：块的练习取d_v = d_model，O和X一样宽，不需要Wo",

@@ -324,12 +324,13 @@ static void residual_mistakes(judging *j, const own *x, const own *normed, const
     own sum;
 
     try_mistake(j, AS_DIAG_NO_RESIDUAL, &alt, &ae, as_matrix_copy(&alt, &s->v) || as_matrix_copy(&ae, &s->half));
-    if (own_sum(&sum, normed, s) == 0)
-        try_mistake(j, AS_DIAG_RESIDUAL_FROM_NORMED, &alt, &ae,
-                    as_matrix_copy(&alt, &sum.v) || as_matrix_copy(&ae, &sum.half));
+    /* a sum short of memory is told as such (nomem), never a mistake silently not tried */
+    try_mistake(j, AS_DIAG_RESIDUAL_FROM_NORMED, &alt, &ae,
+                own_sum(&sum, normed, s) || as_matrix_copy(&alt, &sum.v) ||
+                    as_matrix_copy(&ae, &sum.half));
     own_free(&sum);
-    if (own_sum(&sum, x, s) == 0)
-        try_mistake(j, AS_DIAG_POST_FOR_PRE, &alt, &ae, norm_of(&alt, &ae, &sum, which, NV_RIGHT, j->p));
+    try_mistake(j, AS_DIAG_POST_FOR_PRE, &alt, &ae,
+                own_sum(&sum, x, s) || norm_of(&alt, &ae, &sum, which, NV_RIGHT, j->p));
     own_free(&sum);
 }
 

@@ -107,7 +107,7 @@ static int settle_block(as_exercise_opts *o, size_t width, size_t dv, as_error *
     if (o->step == AS_STEP_FFN && o->ffn == AS_FFN_NONE)
         return usage(err, AS_MSG_EX_FFN_NONE, AS_MSG_HINT_EX_FFN_NONE);
     if (o->step == AS_STEP_SAMPLE)
-        return usage(err, AS_MSG_SHEET_NO_HEAD, AS_MSG_HINT_SHEET_NO_HEAD);
+        return usage(err, AS_MSG_EX_BLOCK_SAMPLE, AS_MSG_HINT_EX_BLOCK_SAMPLE);
     o->width = width ? width : 4;
     if (dv != 0 && dv != o->width)
         return usage(err, AS_MSG_EX_BLOCK_DV, AS_MSG_HINT_EX_BLOCK_DV);
