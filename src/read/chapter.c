@@ -439,7 +439,9 @@ static int key_line(as_reader *r, size_t k, as_printed_what what, long cell)
     if (what != AS_PR_O)
         return rows_of_line(r, &it, name, k);
     it.col = cell; /* 输出第0格 = 0.6697615493×10 + 0.3302384507×0, then ≈ 6.6976154933 */
-    if ((q = last_equals(r->c.p, e)) != NULL && memcmp(q, APPROX, 3) == 0)
+    /* last_equals gives an = or a whole ≈: not =, it is the ≈ (an = at the very end of
+     * the text has no 3 bytes after it to compare) */
+    if ((q = last_equals(r->c.p, e)) != NULL && *q != '=')
         return number_item(r, &it, name, k, blanks(q + 3, e)) < 0 ? -1 : 0;
     x->cell = cell;
     x->cell_pos = as_reader_pos(r, name);
