@@ -109,7 +109,9 @@ static void assert_block_promises(const as_session *s, const char *text, const a
     assert_non_null(b);
     assert_true(x->cols >= (o->norm == AS_NORM_LAYER ? 4u : 3u)); /* width ≥ 3 (SPEC), 4 for LayerNorm */
     assert_int_equal(s->t.O.cols, x->cols);                      /* O added back to X */
-    assert_null(strstr(text, "\nnorm_eps:")); /* the default ε, as the comment says */
+    /* pre: ε = 0 written in the file, so that the roots are exact (a "-2" written is right) */
+    if (o->block == AS_BLOCK_PRE)
+        assert_non_null(strstr(text, "\nnorm_eps: 0\n"));
     assert_no_zero_row_at_4(&s->t.Q, "Q");
     assert_no_zero_row_at_4(&s->t.K, "K");
     assert_no_zero_row_at_4(&s->t.V, "V");
@@ -286,8 +288,8 @@ static void test_the_norm_drills_sheet_gives_what_the_norm_reads(void **state)
     assert_non_null(strstr(md, "**ln2_b** ="));
     assert_null(strstr(md, "**Wq**"));
     assert_null(strstr(md, "**Wup**"));
-    assert_non_null(strstr(fill + 1, "**N1 = LayerNorm(X), ε = 0.00001**"));
-    assert_non_null(strstr(fill + 1, "**N2 = LayerNorm(H1), ε = 0.00001**"));
+    assert_non_null(strstr(fill + 1, "**N1 = LayerNorm(X), ε = 0**"));
+    assert_non_null(strstr(fill + 1, "**N2 = LayerNorm(H1), ε = 0**"));
     assert_null(strstr(fill + 1, "**U = "));
     assert_non_null(strstr(fill + 1, "\\sqrt{\\sigma^2+\\varepsilon}"));
     assert_null(strstr(fill + 1, "第一步：Query和每一个Key打分")); /* no attention walk */
@@ -380,14 +382,40 @@ static void test_the_exp_table_gives_the_activations_values(void **state)
     assert_file_lacks(OUT, "GELU_tanh");
 }
 
+/* N1 = LayerNorm(X) as a student works it from the file's X, γ, β and ε, with σ²
+ * divided by d (or by d − 1 when unbiased), each cell printed with fmt. */
+static void write_n1(FILE *f, const as_session *s, int unbiased, const char *fmt)
+{
+    const as_matrix *x = &s->p.in->mat[AS_X].m;
+    const size_t d = x->cols;
+    size_t i, j;
+
+    fputs("N1 = [", f);
+    for (i = 0; i < s->p.n; i++) {
+        double mean = 0, v = 0;
+        for (j = 0; j < d; j++)
+            mean += AS_AT(*x, i, j) / d;
+        for (j = 0; j < d; j++)
+            v += (AS_AT(*x, i, j) - mean) * (AS_AT(*x, i, j) - mean) / (d - (unbiased ? 1 : 0));
+        fputs(i ? ", [" : "[", f);
+        for (j = 0; j < d; j++) {
+            fputs(j ? ", " : "", f);
+            fprintf(f, fmt, s->p.ln_g[0]->v[j] * (AS_AT(*x, i, j) - mean) / sqrt(v + s->p.norm_eps) +
+                                s->p.ln_b[0]->v[j]);
+        }
+        fputc(']', f);
+    }
+    fputs("]\n", f);
+}
+
 /* A convention mistake in a student's answers is named (SPEC §15): N1 with the unbiased
- * σ² (÷(d−1)), worked here from the file's X, γ and β. */
+ * σ² (÷(d−1)), worked here from the file's X, γ, β and ε. */
 static void test_a_named_mistake_in_a_drill_is_named(void **state)
 {
     const as_exercise_opts want = {.level = 2, .step = AS_STEP_NORM};
     as_exercise_opts o;
     as_session s;
-    size_t len, i, j;
+    size_t len;
     char *text = make_block(&want, 21, &o, &len);
     FILE *f;
 
@@ -396,22 +424,8 @@ static void test_a_named_mistake_in_a_drill_is_named(void **state)
     write_text("build/tests/exb_m.txt", text);
     f = fopen("build/tests/exb_m_ans.txt", "w");
     assert_non_null(f);
-    fputs("name: unbiased\nN1 = [", f);
-    for (i = 0; i < s.p.n; i++) {
-        const as_matrix *x = &s.p.in->mat[AS_X].m;
-        const size_t d = x->cols;
-        double mean = 0, v = 0;
-        for (j = 0; j < d; j++)
-            mean += AS_AT(*x, i, j) / d;
-        for (j = 0; j < d; j++)
-            v += (AS_AT(*x, i, j) - mean) * (AS_AT(*x, i, j) - mean) / (d - 1);
-        fputs(i ? ", [" : "[", f);
-        for (j = 0; j < d; j++)
-            fprintf(f, "%s%.4f", j ? ", " : "", s.p.ln_g[0]->v[j] * (AS_AT(*x, i, j) - mean) /
-                                                    sqrt(v + 1e-5) + s.p.ln_b[0]->v[j]);
-        fputc(']', f);
-    }
-    fputs("]\n", f);
+    fputs("name: unbiased\n", f);
+    write_n1(f, &s, 1, "%.4f");
     fclose(f);
     assert_int_equal(run("check --format json build/tests/exb_m.txt build/tests/exb_m_ans.txt"), 1);
     assert_file_contains(OUT, "\"diagnosis\": \"ln_unbiased\"");
@@ -420,6 +434,36 @@ static void test_a_named_mistake_in_a_drill_is_named(void **state)
     assert_file_contains(OUT, "ln_unbiased");
     as_session_free(&s);
     free(text);
+}
+
+/* A student who works N1 by hand writes its whole and half numbers as they come out
+ * ("-2", "1.5"): a number written without a decimal point must be exact (SPEC §6), so
+ * the exercise takes ε = 0 and N1 is exact. Worked here from the file's X, γ and β,
+ * with σ² ÷ d; over 20 seeds every such N1 is right (with torch's ε it was not). */
+static void test_n1_written_by_hand_as_whole_numbers_is_right(void **state)
+{
+    const as_exercise_opts want = {.level = 2, .step = AS_STEP_NORM};
+    unsigned long seed;
+
+    (void)state;
+    for (seed = 1; seed <= 20; seed++) {
+        as_exercise_opts o;
+        as_session s;
+        size_t len;
+        char *text = make_block(&want, seed, &o, &len);
+        FILE *f;
+
+        open_it(&s, text, len);
+        write_text("build/tests/exb_w.txt", text);
+        f = fopen("build/tests/exb_w_ans.txt", "w");
+        assert_non_null(f);
+        write_n1(f, &s, 0, "%g"); /* %g: -2, 1.5, 0.25 as a student writes them */
+        fclose(f);
+        run("check --format json build/tests/exb_w.txt build/tests/exb_w_ans.txt");
+        assert_file_contains(OUT, "{\"name\": \"N1\", \"correct\": true");
+        as_session_free(&s);
+        free(text);
+    }
 }
 
 /* The residual drill: H1 written as O alone (the residual left out: the student's
@@ -560,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_the_norm_drills_sheet_gives_what_the_norm_reads),
         cmocka_unit_test(test_the_exp_table_gives_the_activations_values),
         cmocka_unit_test(test_a_named_mistake_in_a_drill_is_named),
+        cmocka_unit_test(test_n1_written_by_hand_as_whole_numbers_is_right),
         cmocka_unit_test(test_a_residual_left_out_is_named),
         cmocka_unit_test(test_practice_asks_a_block_exercises_cells),
         cmocka_unit_test(test_moodle_and_a_class_follow_the_drill),

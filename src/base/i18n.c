@@ -2256,9 +2256,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_EX_TASK_BLOCK] = {"手算ask:一行列出的表，再用 attnstep run 和 attnstep check 核对。",
                               "Compute the tables the ask: line lists by hand, then check with "
                               "attnstep run and attnstep check."},
-    [AS_MSG_EX_BLOCK_EPS] = {"ε取默认值%s（文件里不写norm_eps）：X每一行的√(σ²+ε)保留4位小数时正好是整数或半整数",
-                             "ε is the default %s (no norm_eps: in the file): each row of X has a "
-                             "√(σ²+ε) that is a whole or half number at 4 decimal places"},
+    [AS_MSG_EX_BLOCK_EPS] = {"这道题取ε = 0（norm_eps: 0）：X每一行的√σ²正好是整数或半整数，手算不必管ε；torch默认的ε = 0.00001只会在小数点后第6位左右起作用",
+                             "This exercise takes ε = 0 (norm_eps: 0): each row of X has a √σ² that is "
+                             "a whole or half number, so ε need not be carried by hand; torch's default "
+                             "ε = 0.00001 would only show from about the 6th decimal place"},
     [AS_MSG_EX_BLOCK_POST] = {"Post-LN的归一化读的是X + O这样的和，里面有softmax算出的份额，所以它们的根不是整数",
                               "Post-LN's norms read sums such as X + O, made with the softmax's shares, "
                               "so their roots are not whole numbers"},

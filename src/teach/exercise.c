@@ -408,6 +408,10 @@ static void write_block_settings(FILE *out, const as_exercise_opts *o)
         return;
     fprintf(out, "block: %s\nnorm: %s\nffn: %s\n", o->block == AS_BLOCK_PRE ? "pre" : "post",
             o->norm == AS_NORM_RMS ? "rms" : "layer", as_ffn_name(o->ffn));
+    /* pre: ε = 0, so that X's roots and N1 are exact and a student's "-2" is right (SPEC
+     * §6: a number written without a decimal point must be exact) */
+    if (o->block == AS_BLOCK_PRE)
+        fputs("norm_eps: 0\n", out);
 }
 
 /* The block's tables: γ and β of each norm (RMSNorm has no β), then the FFN's. */
@@ -435,18 +439,15 @@ static void write_block_tables(as_block *b, const draft *d, const as_exercise_op
     write_beside(b, down, downname, 1);
 }
 
-/* The comment of a block exercise: that ε is the default and keeps X's roots readable
+/* The comment of a block exercise: that ε is 0 and X's roots are exact
  * (pre), or that post's norms read sums the softmax made. */
 static void write_block_note(FILE *out, const as_exercise_opts *o)
 {
-    char eps[AS_NUM_BUF];
-
     if (o->block == AS_BLOCK_NONE)
         return;
     fputs("# ", out);
     if (o->block == AS_BLOCK_PRE) {
-        as_fmt_display(eps, sizeof eps, as_norm_default_eps(o->norm, AS_NORM_TORCH), 17, 1);
-        fprintf(out, as_msg_text(o->lang, AS_MSG_EX_BLOCK_EPS), eps);
+        fputs(as_msg_text(o->lang, AS_MSG_EX_BLOCK_EPS), out);
     } else {
         fputs(as_msg_text(o->lang, AS_MSG_EX_BLOCK_POST), out);
     }
