@@ -534,6 +534,35 @@ static void test_a_page_too_large_for_a_browser_is_refused_before_any_output(voi
     unlink("build/tests/html-2048.txt");
 }
 
+/* The online softmax's page draws, for each walked row and head, its blocks [m, ℓ, f, the
+ * output] and its shares, besides the run's tables in its JSON: it too is refused before
+ * any output when it would draw more cells than a page holds (it had no limit: 262 MB at
+ * 512 tokens in blocks of 1, a gigabyte at 1024). 700 tokens in blocks of 1 would draw
+ * 4 904 203 cells; one walked row of them fits. */
+static void test_a_tiles_page_too_large_for_a_browser_is_refused_before_any_output(void **state)
+{
+    static const char *const cmd[] = {"run --tiles 1", "trace --tiles 1 --row all"};
+    size_t k;
+
+    (void)state;
+    long_column("build/tests/html-700.txt", 700);
+    for (k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
+        char args[256];
+        snprintf(args, sizeof args,
+                 "%s build/tests/html-700.txt --format html --lang en -o build/tests/html-big.html",
+                 cmd[k]);
+        unlink("build/tests/html-big.html");
+        assert_int_equal(run(args), 2);
+        assert_int_equal(access("build/tests/html-big.html", F_OK), -1); /* nothing written */
+        assert_file_contains(CLI_ERR, "this page would draw about 4904203 cells, more than the "
+                                      "4194304 a page may hold");
+        assert_file_contains(CLI_ERR, "use larger blocks");
+    }
+    assert_int_equal(run("trace --tiles 1 --row 3 build/tests/html-700.txt --format html"), 0);
+    assert_file_contains(CLI_OUT, "</html>");
+    unlink("build/tests/html-700.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_the_decode_page_grows_as_its_cells),
         cmocka_unit_test(test_the_walk_of_a_row_of_1024_tokens_reads_a_row_at_a_time),
         cmocka_unit_test(test_a_page_too_large_for_a_browser_is_refused_before_any_output),
+        cmocka_unit_test(test_a_tiles_page_too_large_for_a_browser_is_refused_before_any_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -946,6 +946,7 @@ typedef enum as_msg {
     AS_MSG_HINT_PAGE_TOO_BIG_ONLY,  /* run: --only, fewer tokens, text or JSON */
     AS_MSG_HINT_PAGE_TOO_BIG_TRACE, /* trace: fewer tokens, the text walk of one row */
     AS_MSG_HINT_PAGE_TOO_BIG_WALK,  /* grad, decode: fewer tokens, text or JSON */
+    AS_MSG_HINT_PAGE_TOO_BIG_TILES, /* --tiles: larger blocks, one row walked, text or JSON */
     AS_MSG_HTML_TL_TITLE,  /* %zu B: the tiles page's heading */
     AS_MSG_HTML_TL_ROW,    /* %zu row, %s its token, %zu head: one walked row's blocks */
     AS_MSG_HTML_TL_COLS,   /* what each row of the blocks' grid holds */

@@ -1901,6 +1901,11 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "它们逐行写出，多大都行",
         "use fewer tokens, or the text output or --format json: they are written row by row "
         "at any size"},
+    [AS_MSG_HINT_PAGE_TOO_BIG_TILES] = {"用更大的块（--tiles 后的数大一些），或只走一行（trace --tiles B --row N），"
+        "或用更少的Token；文本输出和 --format json 逐行写出，多大都行",
+        "use larger blocks (a larger number after --tiles), walk one row (trace --tiles B "
+        "--row N), or use fewer tokens; the text output and --format json are written row by "
+        "row at any size"},
     [AS_MSG_HTML_TL_TITLE] = {"在线softmax：每块%zu个Key", "The online softmax: blocks of %zu Keys"},
     [AS_MSG_HTML_TL_ROW] = {"第%zu行“%s”，头%zu：一块一块地读", "Row %zu “%s”, head %zu: block by block"},
     [AS_MSG_HTML_TL_COLS] = {"每一行是读完一块之后：m是目前的最大值，ℓ是指数之和，f是这一块的缩放系数，其余各列是还没除以ℓ的输出。",

@@ -17,6 +17,21 @@ static int json_with_tiles(FILE *out, const as_session *s, const as_tiles *tl, c
     return ferror(out) ? -1 : 0;
 }
 
+/* The cells of the tiles' page (render_tiles.c): for each walked row and head its blocks
+ * [m, ℓ, f, the output] and its shares; the output; and in its JSON the run's tables and
+ * the tiles' shares. Known before the blocks are read. */
+static size_t tiles_page_cells(const as_session *s, const as_cli *cli, int walk)
+{
+    const as_problem *p = &s->p;
+    const size_t B = (size_t)cli->tiles, blocks = (p->m + B - 1) / B;
+    const size_t walked = walk && cli->render.row != AS_ROW_ALL ? 1 : p->n;
+    as_render_opts all = cli->render;
+
+    all.only = 0;
+    return as_numbers_estimate(p, &s->t, &all, 0) + p->heads * p->n * p->m + p->n * p->d_v +
+           walked * p->heads * (blocks * (3 + p->d_v) + p->m);
+}
+
 int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
 {
     as_session_opts so = as_cli_session(cli);
@@ -31,7 +46,9 @@ int as_cli_with_tiles(FILE *out, const as_cli *cli, int walk, as_error *err)
     so.cells_limit = 1;
     if (as_cli_open(&s, cli->arg[0], &so, err) != 0)
         return AS_EXIT_USAGE;
-    if (as_tiles_run(&tl, &s.p, &s.t, (size_t)cli->tiles, 1, 0, err) != 0) {
+    if (as_cli_page_fits(cli, tiles_page_cells(&s, cli, walk), AS_MSG_HINT_PAGE_TOO_BIG_TILES,
+                         err) != 0 ||
+        as_tiles_run(&tl, &s.p, &s.t, (size_t)cli->tiles, 1, 0, err) != 0) {
         as_session_free(&s);
         return AS_EXIT_USAGE;
     }
