@@ -17,6 +17,7 @@
 #include "attnstep/exercise.h"
 #include "attnstep/prng.h"
 #include "cli_util.h"
+#include "exercise_util.h"
 #include "test_util.h"
 
 #define SEEDS 20
@@ -46,17 +47,6 @@ static char *make_in(unsigned long seed, int level, as_lang lang, as_exercise_op
 static char *make(unsigned long seed, int level, as_exercise_opts *o, size_t *len)
 {
     return make_in(seed, level, AS_LANG_ZH, o, len);
-}
-
-static void open_exercise(as_session *s, const char *text, size_t len)
-{
-    as_error err;
-
-    as_error_init(&err, AS_LANG_EN);
-    if (as_exercise_open(s, text, len, &err) != 0) {
-        print_error("the exercise does not run: %s\n%s\n", err.msg, text);
-        fail();
-    }
 }
 
 static int whole(const as_matrix *m)

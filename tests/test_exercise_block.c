@@ -19,6 +19,7 @@
 #include "attnstep/block.h"
 #include "attnstep/exercise.h"
 #include "cli_util.h"
+#include "exercise_util.h"
 #include "test_util.h"
 
 #define PROMISE_SEEDS 200 /* as the layer's promises: 200 seeds */
@@ -44,17 +45,6 @@ static char *make_block(const as_exercise_opts *want, unsigned long seed, as_exe
         fail();
     }
     return text;
-}
-
-static void open_it(as_session *s, const char *text, size_t len)
-{
-    as_error err;
-
-    as_error_init(&err, AS_LANG_EN);
-    if (as_exercise_open(s, text, len, &err) != 0) {
-        print_error("the exercise does not run: %s\n%s\n", err.msg, text);
-        fail();
-    }
 }
 
 /* No row of m reads all 0 at 4 places. */
@@ -175,7 +165,7 @@ static void test_200_seeds_of_a_pre_block_keep_every_promise(void **state)
         as_session s;
         size_t len;
         char *text = make_block(&want, seed, &o, &len);
-        open_it(&s, text, len);
+        open_exercise(&s, text, len);
         assert_block_promises(&s, text, &o);
         as_session_free(&s);
         free(text);
@@ -205,7 +195,7 @@ static void test_other_kinds_of_block_keep_their_promises(void **state)
             as_session s;
             size_t len;
             char *text = make_block(&kind[k], seed, &o, &len);
-            open_it(&s, text, len);
+            open_exercise(&s, text, len);
             assert_block_promises(&s, text, &o);
             if (o.ffn != AS_FFN_NONE) { /* the activation bends: U on both sides of 0 */
                 const as_matrix *u = &s.t.block->U;
@@ -420,7 +410,7 @@ static void test_a_named_mistake_in_a_drill_is_named(void **state)
     FILE *f;
 
     (void)state;
-    open_it(&s, text, len);
+    open_exercise(&s, text, len);
     write_text("build/tests/exb_m.txt", text);
     f = fopen("build/tests/exb_m_ans.txt", "w");
     assert_non_null(f);
@@ -453,7 +443,7 @@ static void test_n1_written_by_hand_as_whole_numbers_is_right(void **state)
         char *text = make_block(&want, seed, &o, &len);
         FILE *f;
 
-        open_it(&s, text, len);
+        open_exercise(&s, text, len);
         write_text("build/tests/exb_w.txt", text);
         f = fopen("build/tests/exb_w_ans.txt", "w");
         assert_non_null(f);
@@ -479,7 +469,7 @@ static void test_a_residual_left_out_is_named(void **state)
     FILE *f;
 
     (void)state;
-    open_it(&s, text, len);
+    open_exercise(&s, text, len);
     write_text("build/tests/exb_r.txt", text);
     f = fopen("build/tests/exb_r_ans.txt", "w");
     assert_non_null(f);
