@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -95,6 +96,7 @@ static int fails_now(void)
     if (fail_at == 0 || calls < fail_at || (mode == ONE_SHOT && calls > fail_at))
         return 0;
     injected = 1;
+    errno = ENOMEM; /* as malloc does when it fails (POSIX): what a caller may report */
     return 1;
 }
 
@@ -503,6 +505,10 @@ static void test_every_allocation_of_grad_may_fail_cleanly(void **state)
 
 #define STDERR_FILE "build/tests/alloc.err"
 
+/* What the commands read on standard input (practice: a student's answers), read again
+ * from the start on each run; NULL: /dev/null. */
+static const char *stdin_file;
+
 /* Runs the command line words (without the program's name) as main.c does, into libc's
  * memory, its standard error into STDERR_FILE; returns the command's status, its error
  * in err. */
@@ -528,6 +534,7 @@ static int command_once(const char *const *words, char **out, size_t *len, as_er
     assert_true(saved >= 0 && fd >= 0);
     dup2(fd, 2);
     close(fd);
+    assert_non_null(freopen(stdin_file != NULL ? stdin_file : "/dev/null", "r", stdin));
     rc = as_command_find(cli.command)->fn(mem, &cli, err);
     fflush(stderr);
     dup2(saved, 2);
@@ -692,6 +699,65 @@ static void test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly(voi
     every_allocation_of_the_command_may_fail(block_exercise);
 }
 
+/* A class graded by its roster (one student's Q wrong), a class report as a page, the
+ * online softmax's page, grad's page, Markdown, LaTeX and SVG, and the tutor answered
+ * from a file (wrong, right, "?", a fraction, a blank line, not a number, "q") on F11,
+ * RoPE and LLaMA's block: their out-of-memory paths were never taken. (And the tutor,
+ * short of memory, printed "This cell is: ·Wq column 0" without the row it multiplies,
+ * with status 1; check --class printed "attnstep: error: " and nothing more; the tiles'
+ * page lost a block's scores, the shares' tooltip and its closing line, with status 0.) */
+static void test_every_allocation_of_a_class_the_tutor_and_pages_may_fail_cleanly(void **state)
+{
+    static const char *const roster_class[] = {"exercise", "--class", "build/tests/alloc-roster.txt",
+                                               "-o", "build/tests/alloc-class", "--seed", "5",
+                                               "--lang", "en", NULL};
+    static const char *const class_check[] = {"check", "--class", "build/tests/alloc-class",
+                                              "build/tests/alloc-class/answers", "--lang", "en", NULL};
+    static const char *const report[] = {"check", "examples/f11.txt", "tests/data/check/f11-no-scale.txt",
+                                         "tests/data/check/f11-carried-error.txt", "--format",
+                                         "html", "--lang", "en", NULL};
+    static const char *const tiles[] = {"trace", "--tiles", "2", "examples/tiles.txt", "--format",
+                                        "html", "--lang", "en", NULL};
+    static const char *const grad[] = {"grad", "examples/grad-f11.txt", "--format", "html",
+                                       "--lang", "en", NULL};
+    static const char *const md[] = {"run", "examples/two-heads.txt", "--format", "md", "--lang",
+                                     "en", NULL};
+    static const char *const latex[] = {"run", "examples/rope.txt", "--format", "latex", "--lang",
+                                        "en", NULL};
+    static const char *const svg[] = {"run", "examples/two-heads.txt", "--format", "svg", "--lang",
+                                      "en", NULL};
+    static const char *const tutor[][5] = {
+        {"practice", "examples/f11.txt", "--lang", "en", NULL},
+        {"practice", "examples/rope.txt", "--lang", "en", NULL},
+        {"practice", "tests/data/block/cases/llama_00.txt", "--lang", "en", NULL}};
+    char *out;
+    size_t len, k;
+    as_error err;
+
+    (void)state;
+    assert_int_equal(system("printf '张三\\nMaría\\n' >build/tests/alloc-roster.txt && "
+                            "rm -rf build/tests/alloc-class"), 0);
+    assert_int_equal(command_once(roster_class, &out, &len, &err), 0);
+    __real_free(out);
+    /* each student's key as their answers, split at its header; 01's Q[0][0] made wrong */
+    assert_int_equal(system("cd build/tests/alloc-class && mkdir answers && awk '/^# attnstep "
+                            "exercise/ { n++ } { print > sprintf(\"answers/%02d.txt\", n) }' "
+                            "teacher/key.txt && sed -i 's/^Q = \\[\\[-1/Q = [[-2/' answers/01.txt && "
+                            "grep -q '^Q = \\[\\[-2' answers/01.txt"), 0);
+    every_allocation_of_the_command_may_fail(class_check);
+    every_allocation_of_the_command_may_fail(report);
+    every_allocation_of_the_command_may_fail(tiles);
+    every_allocation_of_the_command_may_fail(grad);
+    every_allocation_of_the_command_may_fail(md);
+    every_allocation_of_the_command_may_fail(latex);
+    every_allocation_of_the_command_may_fail(svg);
+    stdin_file = "tests/data/alloc/practice-answers.txt";
+    for (k = 0; k < sizeof tutor / sizeof tutor[0]; k++)
+        every_allocation_of_the_command_may_fail(tutor[k]);
+    stdin_file = NULL;
+    assert_int_equal(system("rm -rf build/tests/alloc-class build/tests/alloc-roster.txt"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -704,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_every_allocation_of_check_compare_sheet_decode_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_blocks_tiles_weights_and_verify_may_fail_cleanly),
         cmocka_unit_test(test_every_allocation_of_pages_walks_and_errata_may_fail_cleanly),
+        cmocka_unit_test(test_every_allocation_of_a_class_the_tutor_and_pages_may_fail_cleanly),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -220,9 +220,12 @@ static as_student *new_student(as_class *c, const char *path)
     return st;
 }
 
-/* A student whose file could not be graded: reported, counted, still named. */
+/* A student whose file could not be graded: reported, counted, still named. A grading
+ * that failed without saying why (every refusal says it) ran out of memory. */
 static int not_graded(as_student *st, as_error *e, size_t *bad)
 {
+    if (!e->set)
+        as_error_msg(e, st->path, 0, 0, AS_MSG_OOM);
     as_error_print(e, stderr);
     (*bad)++;
     if (st->name == NULL)

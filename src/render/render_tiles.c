@@ -362,6 +362,8 @@ static int tile_step(tpage *pg, size_t h, size_t i, size_t k)
         twalk w = pg->w;
         w.b = &g.said[b];
         block(&w, tw, tw->S, pg->tl->B, b);
+        if (g.said[b].failed) /* a tooltip cut short is no tooltip */
+            goto done;
     }
     snprintf(name, sizeof name, as_say(pg->w.o, AS_MSG_HTML_TL_ROW), i, p->tokens[i], h);
     as_html_step(&pg->h, name, NULL);
@@ -378,7 +380,7 @@ static int tile_step(tpage *pg, size_t h, size_t i, size_t k)
         drop(&w, &a);
         g.share_tip = sh.count == 1 && !sh.failed ? sh.line[0] : NULL;
         snprintf(path, sizeof path, "tiles.heads.%zu.A.%zu", h, i);
-        rc = as_html_grid_write(&pg->h, &(as_html_grid){
+        rc = g.share_tip == NULL ? -1 : as_html_grid_write(&pg->h, &(as_html_grid){
             .name = "A", .json = path, .r = (as_rows){1, p->m, share_row, &g, 0},
             .rows = p->tokens + i, .cols = p->kv_tokens, .caption = as_say(pg->w.o, AS_MSG_HTML_TL_END),
             .corner = "A", .worked = 1, .tip = share_tip, .heat = share_heat, .ctx = &g});
@@ -471,8 +473,9 @@ int as_render_tiles_html(FILE *out, const as_problem *p, const as_trace *t, cons
                                                        .worked = 1});
         snprintf(ulp, sizeof ulp, "%.0f", tl->max_ulp);
         as_block_add(&b, as_say(o, AS_MSG_TL_ULP), ulp);
+        rc |= b.count == 1 && !b.failed ? 0 : -1;
         as_html_lines_begin(&pg.h, NULL);
-        as_html_line(&pg.h, b.count == 1 ? b.line[0] : "");
+        as_html_line(&pg.h, rc == 0 ? b.line[0] : "");
         as_html_lines_end(&pg.h);
         as_block_free(&b);
         as_html_step_end(&pg.h);

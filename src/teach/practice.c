@@ -103,17 +103,15 @@ static int numbered(const as_problem *p, as_table tb, long hd)
 /* name with head hd's number, as run prints it: "S₀" ("S_0" with --ascii). */
 static void with_head(char *buf, size_t size, const char *name, long hd, int ascii)
 {
-    as_expand_style st;
-    as_text t = {0};
+    size_t n = strlen(name);
 
     if (ascii) {
         snprintf(buf, size, "%s_%ld", name, hd);
         return;
     }
-    memset(&st, 0, sizeof st);
-    as_expand_sub(&t, name, (size_t)hd, &st);
-    snprintf(buf, size, "%s", t.failed ? name : as_text_str(&t));
-    as_text_free(&t);
+    n = n < size ? n : size - 1;
+    memcpy(buf, name, n);
+    as_subscript(buf + n, size - n, (unsigned long)hd, 0); /* no memory asked for */
 }
 
 /* The name of table tb of head hd as the chapter prints it: QKᵀ (QK^T with --ascii),
@@ -396,6 +394,7 @@ static void alibi_term(as_text *t, const tutor *tu, const cell *c)
     number(&b, tu, AS_AT(h->B, c->i, c->j));
     as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_ALIBI), minus, as_text_str(&sl),
                  as_sym_text(tu->st.ascii, AS_SYM_TIMES), c->i, minus, c->j, as_text_str(&b));
+    t->failed |= sl.failed | b.failed;
     as_text_free(&sl);
     as_text_free(&b);
 }
@@ -421,6 +420,7 @@ static void from_scores(as_text *t, const tutor *tu, const cell *c)
     }
     as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_PAIR), name, as_text_str(&r), what,
                  as_text_str(&s));
+    t->failed |= r.failed | s.failed;
     alibi_term(t, tu, c);
     as_text_free(&s);
     as_text_free(&r);
@@ -694,6 +694,7 @@ static void made_from(as_text *t, const tutor *tu, const cell *c)
         as_view s = row_of(&head_of(tu, c)->S, c->i);
         as_expand_vector(&x, &s, &tu->st);
         as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_ROW_SCORES), c->i, as_text_str(&x));
+        t->failed |= x.failed;
         as_text_free(&x);
         return;
     }
@@ -710,6 +711,7 @@ static void made_from(as_text *t, const tutor *tu, const cell *c)
         as_expand_number(&y, *bias, &tu->st);
         as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_BIAS), as_text_str(&bn),
                      as_text_str(&y));
+        t->failed |= bn.failed | y.failed;
     }
     as_text_free(&bn);
     as_text_free(&x);
@@ -754,6 +756,7 @@ static void share_arithmetic(as_text *t, const tutor *tu, const cell *c)
     result(&x, tu, value(tu, c));
     as_text_addf(t, as_msg_text(tu->o->ro.lang, AS_MSG_PR_SHARE), as_text_str(&e),
                  as_text_str(&v), as_text_str(&s), as_text_str(&x));
+    t->failed |= e.failed | s.failed | v.failed | x.failed;
     as_text_free(&e);
     as_text_free(&s);
     as_text_free(&v);
@@ -824,12 +827,14 @@ static void arithmetic(as_text *t, const tutor *tu, const cell *c)
     as_text_addf(t, "%s%s%s = ", as_text_str(&an), as_sym_text(tu->st.ascii, AS_SYM_DOT),
                  as_text_str(&bn));
     as_expand_products(t, &a, &b, "+", &tu->st);
+    t->failed |= an.failed | bn.failed;
     as_text_free(&an);
     as_text_free(&bn);
     if ((bias = bias_of(tu, c, &bn)) != NULL) {
         as_text_addf(t, "+");
         as_expand_factor(t, *bias, &tu->st);
     }
+    t->failed |= bn.failed;
     as_text_free(&bn);
     result(t, tu, value(tu, c));
 }
