@@ -934,6 +934,106 @@ static void test_a_bad_expect_is_told_once_before_any_answer(void **state)
     free(e);
 }
 
+/* --expect (SPEC §6) names tables of this problem: F11 has one head and no Wo, so its O
+ * is head 0's; words are split at blanks and tabs, however many. Two heads give S as
+ * each head's S. A name the problem has no table for is refused, with the word as the
+ * teacher wrote it. */
+static void test_expect_marks_the_tables_of_this_problem(void **state)
+{
+    static const struct {
+        const char *input, *expect, *marks;
+    } fine[] = {
+        {"examples/f11.txt", "O", "O"},
+        {"examples/f11.txt", "Q\tK  V ", "Q K V"},
+        {"examples/f11.txt", " A\t\tS", "A S"},
+        {"examples/two-heads.txt", "S", "S_h0 S_h1"},
+        {"examples/two-heads.txt", "A_h1 C O", "A_h1 C O"},
+    };
+    static const struct {
+        const char *input, *expect, *word;
+    } refused[] = {
+        {"examples/f11.txt", "A S_h1", "S_h1"},  /* F11 has head 0 only */
+        {"examples/f11.txt", "m", "m"},          /* the online softmax's max: a row, no table */
+        {"examples/f11.txt", "A probs", "probs"}, /* no output head: no probabilities */
+        {"examples/f11.txt", "N1", "N1"},        /* no block: no norm */
+        {"examples/f11.txt", "Qr", "Qr"},        /* no RoPE: no rotated Q */
+        {"examples/two-heads.txt", "S_h2", "S_h2"},
+    };
+    const as_check_opts base = {-1, 0, NULL, 0};
+    char names[128], want[160];
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        as_check_opts o = base;
+        o.expect = fine[i].expect;
+        open_file(&s, fine[i].input);
+        parse(&a, "name: T\n"); /* no table: each mark missing */
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_check_ask(&s.p, o.expect, &err), 0);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, &err), 0);
+        names[0] = '\0';
+        for (k = 0; k < g.nmarks; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+                     g.mark[k].name);
+        assert_string_equal(names, fine[i].marks);
+        done(&g, &s, &a);
+    }
+    for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        as_check_opts o = base;
+        o.expect = refused[i].expect;
+        open_file(&s, refused[i].input);
+        parse(&a, "name: T\n");
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, &err), -1);
+        snprintf(want, sizeof want, "--expect: %s is no table an answer may give", refused[i].word);
+        assert_string_equal(err.msg, want);
+        assert_string_equal(err.hint, "--expect lists the tables asked, separated by blanks: "
+                                      "--expect 'Q K V QKT S A O'");
+        as_answers_free(&a);
+        as_session_free(&s);
+    }
+}
+
+/* A word of --expect is quoted as written: a long one whole up to 40 bytes and then cut
+ * at a character with "..." (it was cut at its 31st byte, in the middle of a Chinese
+ * character), and a terminal control shown as \x1b, never sent (issue 20). */
+static void test_a_refused_expect_word_is_quoted_as_written(void **state)
+{
+    char *e;
+
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --lang en "
+                         "--expect ThisIsAVeryLongNameOfATableBeyond32"), 2);
+    assert_stdout_empty();
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: error: --expect: ThisIsAVeryLongNameOfATableBeyond32 is no "
+                           "table an answer may give\n  hint: --expect lists the tables asked, "
+                           "separated by blanks: --expect 'Q K V QKT S A O'\n");
+    free(e);
+    /* 注意力权重表 twice and 注意力 (45 bytes): the first 13 characters (39 bytes), then ... */
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --expect "
+                         "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe6\x9d\x83\xe9\x87\x8d\xe8\xa1\xa8"
+                         "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe6\x9d\x83\xe9\x87\x8d\xe8\xa1\xa8"
+                         "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b"), 2);
+    assert_stdout_empty();
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: 错误：--expect：注意力权重表注意力权重表注...不是答案可以写的表\n"
+                           "  提示：--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'\n");
+    free(e);
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --lang en "
+                         "--expect \"$(printf 'A \\033[2J')\""), 2);
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: error: --expect: \\x1b[2J is no table an answer may give\n"
+                           "  hint: --expect lists the tables asked, separated by blanks: "
+                           "--expect 'Q K V QKT S A O'\n");
+    free(e);
+}
+
 /* SPEC §6's item analysis of the bundled class, by hand from each file's comment:
  * 李四 (S no_scale) and 赵六 (S masked_zero) carry into A and O; 钱七's slip in K
  * carries into QKᵀ and is masked away in S; 王五 gave rows only (no QKᵀ); 孙八 mixed O
@@ -1179,6 +1279,8 @@ int main(void)
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
         cmocka_unit_test(test_expect_marks_only_the_tables_it_lists),
         cmocka_unit_test(test_a_bad_expect_is_told_once_before_any_answer),
+        cmocka_unit_test(test_expect_marks_the_tables_of_this_problem),
+        cmocka_unit_test(test_a_refused_expect_word_is_quoted_as_written),
         cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),

@@ -7,6 +7,7 @@
 #include "attnstep/blockcheck.h"
 #include "attnstep/headcheck.h"
 #include "attnstep/i18n.h"
+#include "attnstep/lex.h"
 #include "attnstep/ownchain.h"
 
 #include <float.h>
@@ -606,12 +607,15 @@ static int asked_words(as_grade *g, const as_problem *p, const as_trace *t, cons
             break;
         snprintf(name, sizeof name, "%.*s", (int)n, w);
         if (n >= sizeof name || ask_named(g, p, t, name) != 0) {
+            char shown[64]; /* the word as written, not name's first 31 bytes: a long word
+                             * is cut at a character, with "...", and a control escaped */
+            as_lex_quote(shown, sizeof shown, w, n);
             if (at != NULL) {
                 as_error_msg(err, p->in->path, at->line, at->col + (int)(w - start),
-                             AS_MSG_CHK_ASK_UNKNOWN, name);
+                             AS_MSG_CHK_ASK_UNKNOWN, shown);
                 as_error_hint_msg(err, AS_MSG_CHK_ASK_UNKNOWN_HINT);
             } else {
-                as_error_msg(err, "", 0, 0, AS_MSG_CHK_EXPECT_UNKNOWN, name);
+                as_error_msg(err, "", 0, 0, AS_MSG_CHK_EXPECT_UNKNOWN, shown);
                 as_error_hint_msg(err, AS_MSG_CHK_EXPECT_UNKNOWN_HINT);
             }
             return 1;
