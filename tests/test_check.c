@@ -876,6 +876,139 @@ static void test_require_digits_judges_the_true_value_not_the_written_one(void *
     done(&g, &s, &a);
 }
 
+/* A masked cell's true value is -inf: no number of decimals makes a written 0.0 right
+ * there, so --require-digits does not call it "too few decimals" (a hint to write more
+ * of them); it is wrong, and the table is the masked_zero mistake, as with 0.00. */
+static void test_require_digits_asks_no_decimals_of_a_masked_cell(void **state)
+{
+    const as_check_opts two = {-1, 2, NULL, 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+
+    (void)state;
+    assert_int_equal(as_cell_judge(0, 0.1, -INFINITY, &two), AS_CELL_WRONG);
+    assert_int_equal(as_cell_judge(0.5, 0.1, 0.4512, &two), AS_CELL_TOO_FEW);
+    open_file(&s, "examples/f11.txt");
+    parse(&a, "S = [[0, 0.0], [0.71, 0]]\n");
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &two, &err), 0);
+    assert_int_equal(g.table[0].nwrong, 1);
+    assert_int_equal(g.table[0].wrong[0].cell, 1);
+    assert_false(g.table[0].wrong[0].too_few);
+    assert_int_equal(g.table[0].diagnosis, AS_DIAG_MASKED_ZERO);
+    done(&g, &s, &a);
+    write_text("build/tests/check-masked-0.0.txt", "S = [[0, 0.0], [0.71, 0]]\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-masked-0.0.txt --require-digits 2"), 1);
+    assert_file_contains(CLI_OUT, "  S[0][1]：写的是0，应为−∞\n  诊断：masked_zero——");
+}
+
+/* Answers a student may write that are graded as a teacher would (by hand on F11, where
+ * row 0 reads position 0 and row 1 reads both, and on the padding example, whose row 2
+ * reads positions 0 and 1 but not 2): a row of S or A written over just the positions it
+ * reads is that row (the others -inf or 0); a row cut short otherwise is the wrong
+ * shape; K or V with fewer rows is the cache K[:n] (1/2 of a two-row table); a K with
+ * too few columns or too many rows is the wrong shape. */
+static void test_short_rows_and_caches_are_graded_as_written(void **state)
+{
+    static const struct {
+        const char *input, *text;
+        double score;
+        int correct;
+        const char *names; /* the tables graded, in the book's order */
+    } cases[] = {
+        {"examples/padding-mask.txt", "s2 = [0, 0]\na2 = [0.5, 0.5]\n", 2.0 / 3, 1, "s2 a2"},
+        {"examples/padding-mask.txt", "a2 = [0.5, 0.5, 0]\n", 1.0 / 3, 1, "a2"},
+        {"examples/padding-mask.txt", "a1 = [0.85]\n", 0, 0, "a1"}, /* reads two positions */
+        {"examples/f11.txt", "a0 = [1]\n", 0.5, 1, "a0"},
+        {"examples/f11.txt", "s1 = [0.7071]\n", 0, 0, "s1"},
+        {"examples/f11.txt", "V = [[10, 0]]\n", 0.5, 1, "V[:1]"},
+        {"examples/f11.txt", "K = [[1]]\n", 0, 0, "K"},
+        {"examples/f11.txt", "K = [[1, 0], [0, 1], [0, 0]]\n", 0, 0, "K"},
+    };
+    char names[64];
+    as_session s;
+    as_answers a;
+    as_grade g;
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        grade_text(&g, &s, &a, cases[i].input, cases[i].text, -1);
+        names[0] = '\0';
+        for (k = 0; k < g.count; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+                     g.table[k].name);
+        if (fabs(g.score - cases[i].score) > 1e-12 || g.correct != cases[i].correct ||
+            strcmp(names, cases[i].names) != 0)
+            fail_msg("%s on %s: %s scored %g (correct %d), by hand %s %g (%d)", cases[i].text,
+                     cases[i].input, names, g.score, g.correct, cases[i].names, cases[i].score,
+                     cases[i].correct);
+        if (!cases[i].correct)
+            assert_false(g.table[0].shape_ok);
+        done(&g, &s, &a);
+    }
+}
+
+/* Answers that cannot be graded are refused at the answer's place, with what to do: a
+ * table given twice, though written alike but for its precision, its rows or its
+ * columns; a given table of another shape (another problem's); a head C has none of; a
+ * table the problem lacks (probs only come with an output head). */
+static void test_answers_that_name_no_gradable_table_are_refused_where_written(void **state)
+{
+    static const struct {
+        const char *input, *text;
+        int line;
+        const char *msg, *hint;
+    } cases[] = {
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\nA = [[1, 0], [0.670, 0.330]]\n", 2,
+         "A: this table is given twice", "keep one answer for each table"},
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\nA = [[1, 0]]\n", 2,
+         "A: this table is given twice", "keep one answer for each table"},
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\n\nA = [[1, 0, 0], [0.67, 0.33, 0]]\n", 3,
+         "A: this table is given twice", "keep one answer for each table"},
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\nX = [[1, 1]]\n", 2,
+         "X: these answers are to another problem: this table is not the one the problem gives",
+         "the given tables in ANSWERS (X, the W tables, M) must be the problem file's; grade "
+         "the answers against their own problem"},
+        {"examples/two-heads.txt", "C_h0 = [[1]]\n", 1, "C_h0: the problem has no such head",
+         "heads are numbered from 0 (S_h0); C, the heads side by side, has none"},
+        {"examples/f11.txt", "Qr = [[1]]\n", 1, "Qr: the problem has no such table",
+         "PE comes with positions: sinusoidal, Qr and Kr with positions: rope, B with "
+         "positions: alibi"},
+        {"examples/f11.txt", "probs = [[1, 0]]\n", 1, "probs: the problem has no such table",
+         "probs, the output head's probabilities, come only with an output head (head: tied "
+         "or head: Wout)"},
+    };
+    const as_check_opts o = {-1, 0, NULL, 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        open_file(&s, cases[i].input);
+        parse(&a, cases[i].text);
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, &err), -1);
+        assert_string_equal(err.msg, cases[i].msg);
+        assert_string_equal(err.hint, cases[i].hint);
+        assert_int_equal(err.line, cases[i].line);
+        assert_int_equal(err.col, 1);
+        as_answers_free(&a);
+        as_session_free(&s);
+    }
+    /* the hint for probs, as the chapter would say it */
+    write_text("build/tests/check-probs.txt", "probs = [[1, 0]]\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-probs.txt"), 2);
+    assert_file_contains(CLI_ERR, "check-probs.txt:1:1: 错误：probs：题目里没有这张表\n"
+                                  "  提示：probs是输出头给出的概率，只有题目里有输出头（head: tied或"
+                                  "head: Wout）时才有\n");
+}
+
 static void test_markdown_summary_of_two_students(void **state)
 {
     (void)state;
@@ -1275,6 +1408,9 @@ int main(void)
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),
+        cmocka_unit_test(test_require_digits_asks_no_decimals_of_a_masked_cell),
+        cmocka_unit_test(test_short_rows_and_caches_are_graded_as_written),
+        cmocka_unit_test(test_answers_that_name_no_gradable_table_are_refused_where_written),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
         cmocka_unit_test(test_expect_marks_only_the_tables_it_lists),

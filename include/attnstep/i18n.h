@@ -1124,6 +1124,7 @@ typedef enum as_msg {
     AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED,
     AS_MSG_PR_NAME_POST_FOR_PRE,
     AS_MSG_CHK_NO_SUCH_BLOCK_HINT, /* which block tables come with which settings */
+    AS_MSG_CHK_NO_PROBS_HINT,      /* probs come with an output head */
     /* exercises of the whole block (exercise --block, --step norm|residual|ffn) */
     AS_MSG_HINT_USE_BLOCK,         /* what pre and post mean */
     AS_MSG_HINT_USE_NORM,          /* what layer and rms mean */

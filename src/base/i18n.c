@@ -2192,6 +2192,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "N1 and N2 are the tables of block: pre (post normalises the sums into H1 and H2); U, F, "
         "D and H2 need a feed-forward network (not ffn: none), G only comes with ffn: swiglu; "
         "without block: there are none of these tables"},
+    [AS_MSG_CHK_NO_PROBS_HINT] = {"probs是输出头给出的概率，只有题目里有输出头（head: tied或head: Wout）时才有",
+        "probs, the output head's probabilities, come only with an output head (head: tied or head: Wout)"},
     [AS_MSG_BT_TITLE] = {"── 整个块，第%zu行“%s” ──", "── the whole block, row %zu “%s” ──"},
     [AS_MSG_BT_READS_N1] = {"（Pre-LN：注意力读的是N1，下面的x就是N1的行）",
         "(pre-LN: the attention reads N1, so the x below are the rows of N1)"},

@@ -20,18 +20,19 @@
 /* One cell                                                                         */
 /* ------------------------------------------------------------------------------ */
 
-/* Nonzero when the true value x is a whole number, to the margin of its computation
- * (a sum of shares that is 1 - 1e-16 is 1). */
-static int whole_number(double x)
+/* Nonzero when the true value x takes decimals to write: finite and no whole number, to
+ * the margin of its computation (a sum of shares that is 1 - 1e-16 is 1). -inf, a
+ * masked cell, takes none: no number of decimals makes a written 0.0 right there. */
+static int needs_decimals(double x)
 {
-    return isfinite(x) && fabs(x - nearbyint(x)) <= 1e-9 * fmax(1.0, fabs(x));
+    return isfinite(x) && fabs(x - nearbyint(x)) > 1e-9 * fmax(1.0, fabs(x));
 }
 
 as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts *o)
 {
     /* --require-digits asks of the true value (SPEC §6): "1.00" for 0.9965 has too few
      * decimals however whole it looks */
-    if (o->require_digits > 0 && u > 0 && !isinf(w) && !whole_number(x) &&
+    if (o->require_digits > 0 && u > 0 && !isinf(w) && needs_decimals(x) &&
         u > pow(10.0, -o->require_digits) * 1.5)
         return AS_CELL_TOO_FEW;
     return as_answer_cell_ok(w, u, x, o->tol, 0) ? AS_CELL_RIGHT : AS_CELL_WRONG;
@@ -190,8 +191,9 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     if (whole == NULL || whole->v == NULL) /* PE, Qr, Kr, B without their positions; probs
                                                without a head; the block's without it */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE,
-                          as_block_answer(g->kind) ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
-                                                   : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
+                          as_block_answer(g->kind)    ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
+                          : g->kind == AS_ANS_PROBS ? AS_MSG_CHK_NO_PROBS_HINT
+                                                    : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
     g->expected = *whole;
