@@ -194,6 +194,53 @@ static void test_answer_names_follow_the_book(void **state)
     assert_int_equal(head, 3);
 }
 
+/* Rows as the walk-through names them (SPEC §6): q1, q₁ (subscript digits), q[1] (as
+ * --ascii writes them), a head after them (s1_h0); a head or row past the largest table
+ * (AS_MAX_DIM = 16384 rows) and anything else after the letter is no row. */
+static void test_row_names_follow_the_walk_through(void **state)
+{
+    static const struct {
+        const char *name;
+        as_answer_kind kind;
+        long row, head;
+    } good[] = {
+        {"q1", AS_ANS_Q, 1, -1},
+        {"q\xe2\x82\x81", AS_ANS_Q, 1, -1},                 /* q₁ */
+        {"k\xe2\x82\x81\xe2\x82\x82", AS_ANS_K, 12, -1},    /* k₁₂ */
+        {"v[3]", AS_ANS_V, 3, -1},
+        {"s1_h0", AS_ANS_S, 1, 0},
+        {"a[2]_h1", AS_ANS_A, 2, 1},
+        {"o16383", AS_ANS_O, 16383, -1},
+        {"a0_h16383", AS_ANS_A, 0, 16383},
+    };
+    static const char *const bad[] = {
+        "q16384", "a0_h16384", "q[1", "q[1x]", "q1_", "q1_h", "q1_hx", "q1_x", "q1_h2x",
+        "q\xe2\x82\x8a",  /* ₊, after ₉ */
+        "q\xe2\x81\xb9",  /* ⁹, a superscript */
+        "qx", "S_h16384",
+    };
+    as_answer_kind kind;
+    long head, row;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        if (as_answer_row(good[i].name, &kind, &head, &row) != 0)
+            fail_msg("%s is no row", good[i].name);
+        assert_int_equal(kind, good[i].kind);
+        assert_int_equal(row, good[i].row);
+        assert_int_equal(head, good[i].head);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (as_answer_row(bad[i], &kind, &head, &row) == 0 ||
+            as_answer_name(bad[i], &kind, &head) == 0)
+            fail_msg("%s was read as a row or a table", bad[i]);
+    assert_string_equal(as_answer_row_letter(AS_ANS_S), "s");
+    assert_string_equal(as_answer_kind_name(AS_ANS_QKT), "QKT");
+    assert_string_equal(as_answer_row_letter((as_answer_kind)AS_ANS_KINDS), "");
+    assert_string_equal(as_answer_kind_name((as_answer_kind)AS_ANS_KINDS), "?");
+}
+
 /* ---- reading ANSWERS ---- */
 
 static void test_answers_read_side_by_side_as_the_book_prints(void **state)
@@ -1372,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_a_trailing_point_is_exact_and_earns_nothing_by_its_width),
         cmocka_unit_test(test_an_exponent_keeps_the_unit_of_the_digits_written),
         cmocka_unit_test(test_answer_names_follow_the_book),
+        cmocka_unit_test(test_row_names_follow_the_walk_through),
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
         cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
