@@ -243,6 +243,38 @@ static void test_empty_name_and_variant_lines_match_by_the_file_name(void **stat
     assert_int_equal(system("rm -rf " DIR "-nl"), 0);
 }
 
+/* The note of who handed in nothing holds as many names as its line does, then says how
+ * many more (it stopped without a word). By hand: 40 students of 60-byte names, one
+ * handed in; a name is listed while the list is under 2048 - 80 bytes long: 60 bytes,
+ * then 63 with the "、", so 32 names (S02 .. S33, 2013 bytes), and 7 more. */
+static void test_the_note_of_absent_students_says_how_many_it_leaves_out(void **state)
+{
+    char name[128], *tsv = malloc(8192), *e;
+    size_t k, len;
+
+    (void)state;
+    assert_non_null(tsv);
+    assert_int_equal(system("rm -rf " DIR "-many && mkdir -p " DIR "-many/teacher " DIR
+                            "-many/answers && cp " DIR "/teacher/01-张三.txt " DIR "-many/teacher/"), 0);
+    len = (size_t)sprintf(tsv, "number\tname\tvariant\tseed\tfile\n");
+    for (k = 1; k <= 40; k++)
+        len += (size_t)sprintf(tsv + len, "%zu\tS%02zu%s\tV%03zu\t1\t01-张三.txt\n", k, k,
+                               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", k);
+    write_text(DIR "-many/teacher/class.tsv", tsv);
+    write_text(DIR "-many/answers/01.txt", key[0]);
+    assert_int_equal(run("check --class " DIR "-many " DIR "-many/answers"), 0);
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_non_null(strstr(e, "attnstep: 没有交答案：S02xxx"));
+    snprintf(name, sizeof name, "、S33%s……还有7人\n", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    assert_non_null(strstr(e, name));
+    assert_null(strstr(e, "S34"));
+    free(e);
+    assert_int_equal(run("check --class " DIR "-many " DIR "-many/answers --lang en"), 0);
+    assert_file_contains(CLI_ERR, "xxx ... and 7 more\n");
+    assert_int_equal(system("rm -rf " DIR "-many"), 0);
+    free(tsv);
+}
+
 /* --expect overrides what is asked: the same maximum for every student. */
 static void test_expect_sets_the_maximum(void **state)
 {
@@ -313,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_unmatched_and_doubled_files_are_reported_and_the_rest_graded),
         cmocka_unit_test(test_expect_sets_the_maximum),
         cmocka_unit_test(test_empty_name_and_variant_lines_match_by_the_file_name),
+        cmocka_unit_test(test_the_note_of_absent_students_says_how_many_it_leaves_out),
         cmocka_unit_test(test_an_answers_folder_without_answers_is_refused),
         cmocka_unit_test(test_a_bad_line_of_the_class_list_is_refused_at_its_line),
     };

@@ -912,6 +912,7 @@ typedef enum as_msg {
     AS_MSG_CLS_TWICE_HINT,
     AS_MSG_CLS_COPIED,         /* %s variant id, %s its student: copied_variant */
     AS_MSG_CLS_NOT_HANDED_IN,  /* %s names: students of the class with no answers file */
+    AS_MSG_CLS_NOT_HANDED_IN_MORE, /* after that list when it is cut: how many more */
     AS_MSG_CHK_EXPECT_UNKNOWN, /* %s a word of --expect that names no table */
     AS_MSG_CHK_EXPECT_UNKNOWN_HINT,
     /* ---- the page: --format html (issue 33) ---- */

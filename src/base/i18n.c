@@ -1830,6 +1830,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                         "right answers of variant %s (%s): possibly copied, for the teacher to "
                         "decide; only the tables right for the student's own problem count"},
     [AS_MSG_CLS_NOT_HANDED_IN] = {"没有交答案：%s", "no answers handed in: %s"},
+    [AS_MSG_CLS_NOT_HANDED_IN_MORE] = {"……还有%zu人", " ... and %zu more"},
     [AS_MSG_CHK_EXPECT_UNKNOWN] = {"--expect：%s不是答案可以写的表",
                                 "--expect: %s is no table an answer may give"},
     [AS_MSG_CHK_EXPECT_UNKNOWN_HINT] = {"--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'",
