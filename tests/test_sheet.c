@@ -355,6 +355,41 @@ static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void 
     assert_file_contains("build/tests/quiz/teacher/quiz.gift", ", -dash, variant ");
 }
 
+/* A class folder's file names (SPEC §7): the roster number, two digits up to 99
+ * students and four from 100, then the safe name; a name of which nothing is left (𠮷,
+ * outside the BMP, which XeTeX cannot open) gives the number alone, and class.tsv keeps
+ * the name as written. A folder that cannot be made (under a regular file) is refused
+ * with the system's reason, exit 2, nothing written. */
+static void test_class_file_names_are_numbered_for_the_size_of_the_class(void **state)
+{
+    char *tsv;
+
+    (void)state;
+    assert_int_equal(system("rm -rf build/tests/cls-names build/tests/cls-100 build/tests/cls-file && "
+                            "printf '\\360\\240\\256\\267\\n张三\\n' > build/tests/cls-roster.txt"), 0);
+    assert_int_equal(run("exercise --seed 5 --class build/tests/cls-roster.txt -o build/tests/cls-names "
+                         "--lang en"), 0);
+    assert_file_contains(CLI_OUT, "wrote build/tests/cls-names/sheets/01.md\n"
+                                  "wrote build/tests/cls-names/teacher/01.txt\n"
+                                  "wrote build/tests/cls-names/sheets/02-张三.md\n"
+                                  "wrote build/tests/cls-names/teacher/02-张三.txt\n");
+    assert_non_null(tsv = slurp("build/tests/cls-names/teacher/class.tsv"));
+    assert_true(strncmp(tsv, "number\tname\tvariant\tseed\tfile\n1\t\xf0\xa0\xae\xb7\t", 35) == 0);
+    assert_non_null(strstr(tsv, "\t01.txt\n2\t张三\t"));
+    free(tsv);
+    assert_int_equal(run("exercise --seed 5 --count 100 -o build/tests/cls-100 --lang en"), 0);
+    assert_int_equal(dir_entries("build/tests/cls-100/teacher", "0"), 100);
+    assert_int_equal(dir_entries("build/tests/cls-100/teacher", "0100-"), 1);
+    assert_int_equal(dir_entries("build/tests/cls-100/sheets", "0001-"), 1);
+    write_text("build/tests/cls-file", "a file, not a folder\n");
+    assert_int_equal(run("exercise --seed 5 --count 2 -o build/tests/cls-file/class --lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "attnstep: build/tests/cls-file/class: error: cannot make the "
+                                  "directory: a part of the path is not a directory\n");
+    assert_int_equal(system("rm -rf build/tests/cls-names build/tests/cls-100 build/tests/cls-file "
+                            "build/tests/cls-roster.txt"), 0);
+}
+
 static void test_count_makes_that_many_variants(void **state)
 {
     char *out;
@@ -642,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_every_name_is_printed_and_file_names_are_safe),
         cmocka_unit_test(test_a_path_too_long_is_an_error_before_anything_is_written),
         cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
+        cmocka_unit_test(test_class_file_names_are_numbered_for_the_size_of_the_class),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
