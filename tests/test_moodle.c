@@ -293,6 +293,31 @@ static void test_a_quiz_states_the_inputs_own_reading_rule(void **state)
     assert_file_lacks(CLI_OUT, "Where the mask forbids reading");
 }
 
+/* Two heads with Wo (examples/two-heads.txt, 3 tokens, causal): the quiz asks every cell
+ * once, by hand 111: Q, K, V 3 x 4 each (36); per head QKᵀ 9, the 6 readable cells of S
+ * and of A, and the head's O 3 x 2 (27, twice); C 3 x 4 and O 3 x 3 (21). S₀[0][0] by
+ * hand: q = k = [2, 0], 4/√2 = 2.8284271247, with no_scale 4, scale_multiplied 4√2,
+ * scale_by_dk 4/2 and wrong_weights (Q from Wv: [1, 1] · [2, 0] / √2 = √2) as 0%. */
+static void test_a_two_head_quiz_asks_each_heads_cells_once(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/two-heads.txt --format moodle --lang en"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_int_equal(count(out, "{1:NUMERICAL:="), 111);
+    assert_non_null(strstr(out, "<p>Compute Q, K, V, QK\xe1\xb5\x80, S, A, C and O and write them"));
+    assert_non_null(strstr(out, "{1:NUMERICAL:=2.8284271247461903:0.005#Right.~%0%4:0.005#Not right "
+                                "(no_scale)"));
+    assert_non_null(strstr(out, "~%0%5.656854249492381:0.005#Not right (scale_multiplied)"));
+    assert_non_null(strstr(out, "~%0%2:0.005#Not right (scale_by_dk)"));
+    assert_non_null(strstr(out, "~%0%1.4142135623730951:0.005#Not right (wrong_weights)"));
+    free(out);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0)
+        assert_int_equal(system("xmllint --noout " CLI_OUT), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_tolerance_follows_digits),
         cmocka_unit_test(test_the_head_drill_asks_probs_and_the_token_drawn),
         cmocka_unit_test(test_a_quiz_states_the_inputs_own_reading_rule),
+        cmocka_unit_test(test_a_two_head_quiz_asks_each_heads_cells_once),
         cmocka_unit_test(test_a_class_exports_a_question_per_student),
         cmocka_unit_test(test_the_window_rule_is_said_and_a_title_is_escaped),
     };
