@@ -390,6 +390,32 @@ static void test_class_file_names_are_numbered_for_the_size_of_the_class(void **
                             "build/tests/cls-roster.txt"), 0);
 }
 
+/* A block's formulas on a sheet follow the input's settings (SPEC §15): GELU's tanh form
+ * is set in LaTeX as GELU with the subscript tanh; with norm: none nothing is normalised
+ * (N1 = X, N2 = H1); a post-LN block without an FFN and with a final norm (lnf_g) ends
+ * at Y = RMSNorm(H1), with its ε. */
+static void test_block_formulas_follow_the_inputs_settings(void **state)
+{
+    (void)state;
+    assert_int_equal(system("sed 's/^ffn: gelu$/ffn: gelu_tanh/' examples/block-pre-gelu.txt > "
+                            "build/tests/sheet-tanh.txt && "
+                            "sed '/^ln[12]_[gb]/d; s/^norm: layer$/norm: none/' examples/block-pre-gelu.txt > "
+                            "build/tests/sheet-no-norm.txt && "
+                            "(cat examples/block-f11-post-rms.txt; echo 'lnf_g = [1, 1]') > "
+                            "build/tests/sheet-final-norm.txt"), 0);
+    assert_int_equal(run("sheet build/tests/sheet-tanh.txt --format latex --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\nF = \\operatorname{GELU}_{\\tanh}(U) \\\\[3pt]\n");
+    assert_int_equal(run("sheet build/tests/sheet-no-norm.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "**N1 = X**");
+    assert_file_contains(CLI_OUT, "**H1 = X + O**");
+    assert_file_contains(CLI_OUT, "**N2 = H1**");
+    assert_int_equal(run("sheet build/tests/sheet-final-norm.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "**H1 = RMSNorm(X + O), \xce\xb5 = 0.000001**");
+    assert_file_contains(CLI_OUT, "**Y = RMSNorm(H1), \xce\xb5 = 0.000001**");
+    assert_int_equal(run("sheet build/tests/sheet-final-norm.txt --format latex --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\nY = \\operatorname{RMSNorm}(H1),\\ \\varepsilon = 0.000001 \\\\[3pt]\n");
+}
+
 static void test_count_makes_that_many_variants(void **state)
 {
     char *out;
@@ -671,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_a_path_too_long_is_an_error_before_anything_is_written),
         cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
         cmocka_unit_test(test_class_file_names_are_numbered_for_the_size_of_the_class),
+        cmocka_unit_test(test_block_formulas_follow_the_inputs_settings),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
