@@ -43,18 +43,41 @@ static void parse(as_answers *a, const char *text)
     }
 }
 
-/* Grades the answers text against examples/f11.txt (or another input). */
-static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *input,
-                       const char *text, double tol)
+/* Grades the answers text against the input, with the options o. */
+static void grade_with(as_grade *g, as_session *s, as_answers *a, const char *input,
+                       const char *text, const as_check_opts *o)
 {
     as_error err;
 
     open_file(s, input);
     parse(a, text);
     as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, o, &err), 0);
+}
+
+/* Grades the answers text against examples/f11.txt (or another input). */
+static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *input,
+                       const char *text, double tol)
+{
     const as_check_opts o = {tol, 0, NULL, 0};
 
-    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, &o, &err), 0);
+    grade_with(g, s, a, input, text, &o);
+}
+
+/* The answers text graded against the input is refused: err says why. */
+static void refused(const char *input, const char *text, as_error *err)
+{
+    const as_check_opts o = {-1, 0, NULL, 0};
+    as_grade g;
+    as_session s;
+    as_answers a;
+
+    open_file(&s, input);
+    parse(&a, text);
+    as_error_init(err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, err), -1);
+    as_answers_free(&a);
+    as_session_free(&s);
 }
 
 static void done(as_grade *g, as_session *s, as_answers *a)
@@ -932,15 +955,11 @@ static void test_require_digits_asks_no_decimals_of_a_masked_cell(void **state)
     as_session s;
     as_answers a;
     as_grade g;
-    as_error err;
 
     (void)state;
     assert_int_equal(as_cell_judge(0, 0.1, -INFINITY, &two), AS_CELL_WRONG);
     assert_int_equal(as_cell_judge(0.5, 0.1, 0.4512, &two), AS_CELL_TOO_FEW);
-    open_file(&s, "examples/f11.txt");
-    parse(&a, "S = [[0, 0.0], [0.71, 0]]\n");
-    as_error_init(&err, AS_LANG_EN);
-    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &two, &err), 0);
+    grade_with(&g, &s, &a, "examples/f11.txt", "S = [[0, 0.0], [0.71, 0]]\n", &two);
     assert_int_equal(g.table[0].nwrong, 1);
     assert_int_equal(g.table[0].wrong[0].cell, 1);
     assert_false(g.table[0].wrong[0].too_few);
@@ -1028,25 +1047,16 @@ static void test_answers_that_name_no_gradable_table_are_refused_where_written(v
          "probs, the output head's probabilities, come only with an output head (head: tied "
          "or head: Wout)"},
     };
-    const as_check_opts o = {-1, 0, NULL, 0};
-    as_session s;
-    as_answers a;
-    as_grade g;
     as_error err;
     size_t i;
 
     (void)state;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        open_file(&s, cases[i].input);
-        parse(&a, cases[i].text);
-        as_error_init(&err, AS_LANG_EN);
-        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, &err), -1);
+        refused(cases[i].input, cases[i].text, &err);
         assert_string_equal(err.msg, cases[i].msg);
         assert_string_equal(err.hint, cases[i].hint);
         assert_int_equal(err.line, cases[i].line);
         assert_int_equal(err.col, 1);
-        as_answers_free(&a);
-        as_session_free(&s);
     }
     /* the hint for probs, as the chapter would say it */
     write_text("build/tests/check-probs.txt", "probs = [[1, 0]]\n");
