@@ -349,6 +349,43 @@ static void test_a_heads_subscript_or_brackets_become_its_grading_name(void **st
     as_answers_free(&a);
 }
 
+/* What a student may paste, read as written: a name: with blanks and a comment after it;
+ * a caption before a row with "≈" or "~=", at the very end of the file; a note line
+ * "-- " as the last line; a table opened on its name's line with a comment after the
+ * "["; U[0], a row of the block's U in brackets, kept as written; and a name cut at the
+ * end of the file, refused just after it. */
+static void test_pasted_answers_are_read_to_the_last_byte(void **state)
+{
+    as_answers a;
+    as_error err;
+    const char *cut = "A[1";
+
+    (void)state;
+    parse(&a, "name: Ann \t# the student\nscores: a0 \xe2\x89\x88 [1, 0]\nx: s0 ~= [0, -inf]");
+    assert_string_equal(a.student, "Ann");
+    assert_int_equal(a.count, 2);
+    assert_string_equal(a.item[0].name, "a0");
+    assert_string_equal(a.item[1].name, "s0");
+    assert_true(AS_AT(a.item[1].value, 0, 1) == -INFINITY);
+    as_answers_free(&a);
+    parse(&a, "A = [1, 0]\n-- ");
+    assert_int_equal(a.count, 1);
+    as_answers_free(&a);
+    parse(&a, "A = [ # the shares\n [1, 0], [0.67, 0.33]]");
+    assert_int_equal(a.count, 1);
+    assert_int_equal(a.item[0].value.rows, 2);
+    assert_close(AS_AT(a.item[0].value, 1, 1), 0.33, 0);
+    as_answers_free(&a);
+    parse(&a, "U[0] = [1]\n");
+    assert_string_equal(a.item[0].name, "U[0]");
+    as_answers_free(&a);
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_answers_parse(&a, cut, strlen(cut), "f", &err), -1);
+    assert_string_equal(err.msg, "expected \"=\" after the name A");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, 2);
+}
+
 /* `run`'s and `decode`'s own text pasted back (SPEC §6: the tool's output is valid
  * ANSWERS): headings "── 第0个头 ──" / "-- head 0 --", notes in parentheses, captions
  * that end in a colon or a blank before "s₁ ≈ [...]", and "≈" / "~=" for rounded
@@ -1433,6 +1470,7 @@ int main(void)
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
         cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
+        cmocka_unit_test(test_pasted_answers_are_read_to_the_last_byte),
         cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
         cmocka_unit_test(test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing),
         cmocka_unit_test(test_a_table_opened_at_the_end_of_its_names_line_is_read),
