@@ -1226,6 +1226,40 @@ static void test_expect_marks_the_tables_of_this_problem(void **state)
     }
 }
 
+/* One head with Wo (tests/fuzz/corpus/roundtrip-one-head-wo.txt): the head's O, before
+ * Wo, is O_h0, the layer's O after it; --expect O_h0 marks the head's and says so (the
+ * report said "missing: O" beside "O: right"). By hand, row 0 reads only itself: o0_h0
+ * = v0 = [1, 0, 1] Wv = [1, 1, 1, 0], and o0 = o0_h0 Wo = [1, 1, 1]; each earns 1/3 of
+ * its own table's mark, never of the other's. */
+static void test_one_heads_o_before_wo_is_marked_by_its_own_name(void **state)
+{
+    static const char input[] = "tests/fuzz/corpus/roundtrip-one-head-wo.txt";
+    as_check_opts o = {-1, 0, "O_h0", 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_with(&g, &s, &a, input, "o0 = [1, 1, 1]\n", &o);
+    assert_int_equal(g.nmarks, 1);
+    assert_string_equal(g.mark[0].name, "O_h0");
+    assert_true(g.correct);
+    assert_close(g.score, 0, 0);
+    done(&g, &s, &a);
+    grade_with(&g, &s, &a, input, "o0_h0 = [1, 1, 1, 0]\n", &o);
+    assert_close(g.score, 1.0 / 3, 1e-12);
+    done(&g, &s, &a);
+    o.expect = "O";
+    grade_with(&g, &s, &a, input, "o0 = [1, 1, 1]\no0_h0 = [1, 1, 1, 0]\n", &o);
+    assert_string_equal(g.mark[0].name, "O");
+    assert_close(g.score, 1.0 / 3, 1e-12);
+    done(&g, &s, &a);
+    write_text("build/tests/check-o-h0.txt", "o0 = [1, 1, 1]\n");
+    assert_int_equal(run("check tests/fuzz/corpus/roundtrip-one-head-wo.txt build/tests/check-o-h0.txt "
+                         "--expect O_h0 --lang en"), 0);
+    assert_file_contains(CLI_OUT, "score: 0/1\no0: right\nmissing: O_h0 (0 marks each)\n");
+}
+
 /* A word of --expect is quoted as written: a long one whole up to 40 bytes and then cut
  * at a character with "..." (it was cut at its 31st byte, in the middle of a Chinese
  * character), and a terminal control shown as \x1b, never sent (issue 20). */
@@ -1513,6 +1547,7 @@ int main(void)
         cmocka_unit_test(test_a_bad_expect_is_told_once_before_any_answer),
         cmocka_unit_test(test_expect_marks_the_tables_of_this_problem),
         cmocka_unit_test(test_a_refused_expect_word_is_quoted_as_written),
+        cmocka_unit_test(test_one_heads_o_before_wo_is_marked_by_its_own_name),
         cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),

@@ -536,7 +536,7 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, const as_trace *t
 /* ------------------------------------------------------------------------------ */
 
 /* Adds the mark of the table of a kind (head -1: the layer's) to g's list, once. */
-static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
+static void ask(as_grade *g, const as_problem *p, const as_trace *t, as_answer_kind kind, long head)
 {
     as_mark *m = &g->mark[g->nmarks];
     const as_matrix *whole = head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind);
@@ -549,7 +549,9 @@ static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
     m->kind = kind;
     m->head = head;
     m->rows = whole->rows;
-    if (head >= 0 && t->heads > 1)
+    /* a head's table says whose when there are several heads, or when it is not the
+     * layer's: with one head and Wo, O_h0 is the head's O, before Wo; O is after it */
+    if (head >= 0 && (t->heads > 1 || (kind == AS_ANS_O && p->Wo != NULL)))
         snprintf(m->name, sizeof m->name, "%s_h%ld", as_answer_kind_name(kind), head);
     else
         snprintf(m->name, sizeof m->name, "%s", as_answer_kind_name(kind));
@@ -575,13 +577,13 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     if (head >= 0 || !per_head(kind)) {
         if ((head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind))->v == NULL)
             return -1;
-        ask(g, t, kind, head);
+        ask(g, p, t, kind, head);
         return 0;
     }
     for (h = 0; h < p->heads; h++) { /* QKT, S, A, Qr, Kr, B without a head: every head's */
         if (as_head_table(&t->head[h], kind)->v == NULL)
             return -1;
-        ask(g, t, kind, (long)h);
+        ask(g, p, t, kind, (long)h);
     }
     return 0;
 }
@@ -643,20 +645,20 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     if ((g->mark = calloc(3 * p->heads + 6 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
         return -1;
     if (layer_table(t, AS_ANS_N1)->v != NULL) /* pre: N1 first, the attention reads it */
-        ask(g, t, AS_ANS_N1, -1);
+        ask(g, p, t, AS_ANS_N1, -1);
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
-        ask(g, t, k, -1);
+        ask(g, p, t, k, -1);
     for (h = 0; h < p->heads; h++)
         for (k = AS_ANS_QKT; k <= AS_ANS_A; k++)
-            ask(g, t, k, (long)h);
+            ask(g, p, t, k, (long)h);
     if (p->heads > 1 && p->Wo != NULL)
-        ask(g, t, AS_ANS_C, -1);
-    ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+        ask(g, p, t, AS_ANS_C, -1);
+    ask(g, p, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
     for (k = AS_ANS_H1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
         if (layer_table(t, k)->v != NULL && (k != AS_ANS_Y || p->final_norm))
-            ask(g, t, k, -1);
+            ask(g, p, t, k, -1);
     if (t->out != NULL) /* SPEC §19: the probabilities the draw follows */
-        ask(g, t, AS_ANS_PROBS, -1);
+        ask(g, p, t, AS_ANS_PROBS, -1);
     return 0;
 }
 
