@@ -1260,6 +1260,38 @@ static void test_one_heads_o_before_wo_is_marked_by_its_own_name(void **state)
     assert_file_contains(CLI_OUT, "score: 0/1\no0: right\nmissing: O_h0 (0 marks each)\n");
 }
 
+/* probs on examples/head.txt (SPEC §19): softmax([2, 1, 0]) is 0.6652, 0.2447, 0.0900;
+ * top-p 0.9 keeps tokens 0 and 1, so probs = [e/(e+1), 1/(e+1), 0] = [0.7311, 0.2689, 0].
+ * Token 0 alone, [1, 0, 0], is topp_drops_crossing; a row of the wrong length is the
+ * wrong shape and no mistake is named; [0.73, 0.27, 0] is right. */
+static void test_probs_are_graded_and_the_heads_mistake_named(void **state)
+{
+    static const struct {
+        const char *text;
+        int correct, shape_ok;
+        as_diag diag;
+    } cases[] = {
+        {"probs = [[1, 0, 0]]\n", 0, 1, AS_DIAG_TOPP_DROPS_CROSSING},
+        {"probs = [[1, 0]]\n", 0, 0, AS_DIAG_NONE},
+        {"probs = [[0.73, 0.27, 0]]\n", 1, 1, AS_DIAG_NONE},
+    };
+    const as_check_opts o = {-1, 0, "probs", 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        grade_with(&g, &s, &a, "examples/head.txt", cases[i].text, &o);
+        assert_int_equal(g.table[0].correct, cases[i].correct);
+        assert_int_equal(g.table[0].shape_ok, cases[i].shape_ok);
+        assert_int_equal(g.table[0].diagnosis, cases[i].diag);
+        assert_close(g.score, cases[i].correct, 0);
+        done(&g, &s, &a);
+    }
+}
+
 /* A word of --expect is quoted as written: a long one whole up to 40 bytes and then cut
  * at a character with "..." (it was cut at its 31st byte, in the middle of a Chinese
  * character), and a terminal control shown as \x1b, never sent (issue 20). */
@@ -1548,6 +1580,7 @@ int main(void)
         cmocka_unit_test(test_expect_marks_the_tables_of_this_problem),
         cmocka_unit_test(test_a_refused_expect_word_is_quoted_as_written),
         cmocka_unit_test(test_one_heads_o_before_wo_is_marked_by_its_own_name),
+        cmocka_unit_test(test_probs_are_graded_and_the_heads_mistake_named),
         cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),
