@@ -1264,32 +1264,28 @@ static void test_one_heads_o_before_wo_is_marked_by_its_own_name(void **state)
  * top-p 0.9 keeps tokens 0 and 1, so probs = [e/(e+1), 1/(e+1), 0] = [0.7311, 0.2689, 0].
  * Token 0 alone, [1, 0, 0], is topp_drops_crossing; a row of the wrong length is the
  * wrong shape and no mistake is named; [0.73, 0.27, 0] is right. */
-static void test_probs_are_graded_and_the_heads_mistake_named(void **state)
+/* text graded as probs on examples/head.txt: right or not, its shape, its mistake. */
+static void assert_probs_graded(const char *text, int correct, int shape_ok, as_diag diag)
 {
-    static const struct {
-        const char *text;
-        int correct, shape_ok;
-        as_diag diag;
-    } cases[] = {
-        {"probs = [[1, 0, 0]]\n", 0, 1, AS_DIAG_TOPP_DROPS_CROSSING},
-        {"probs = [[1, 0]]\n", 0, 0, AS_DIAG_NONE},
-        {"probs = [[0.73, 0.27, 0]]\n", 1, 1, AS_DIAG_NONE},
-    };
     const as_check_opts o = {-1, 0, "probs", 0};
     as_session s;
     as_answers a;
     as_grade g;
-    size_t i;
 
+    grade_with(&g, &s, &a, "examples/head.txt", text, &o);
+    assert_int_equal(g.table[0].correct, correct);
+    assert_int_equal(g.table[0].shape_ok, shape_ok);
+    assert_int_equal(g.table[0].diagnosis, diag);
+    assert_close(g.score, correct, 0);
+    done(&g, &s, &a);
+}
+
+static void test_probs_are_graded_and_the_heads_mistake_named(void **state)
+{
     (void)state;
-    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        grade_with(&g, &s, &a, "examples/head.txt", cases[i].text, &o);
-        assert_int_equal(g.table[0].correct, cases[i].correct);
-        assert_int_equal(g.table[0].shape_ok, cases[i].shape_ok);
-        assert_int_equal(g.table[0].diagnosis, cases[i].diag);
-        assert_close(g.score, cases[i].correct, 0);
-        done(&g, &s, &a);
-    }
+    assert_probs_graded("probs = [[1, 0, 0]]\n", 0, 1, AS_DIAG_TOPP_DROPS_CROSSING);
+    assert_probs_graded("probs = [[1, 0]]\n", 0, 0, AS_DIAG_NONE);
+    assert_probs_graded("probs = [[0.73, 0.27, 0]]\n", 1, 1, AS_DIAG_NONE);
 }
 
 /* A word of --expect is quoted as written: a long one whole up to 40 bytes and then cut
