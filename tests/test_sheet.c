@@ -416,6 +416,25 @@ static void test_block_formulas_follow_the_inputs_settings(void **state)
     assert_file_contains(CLI_OUT, "\nY = \\operatorname{RMSNorm}(H1),\\ \\varepsilon = 0.000001 \\\\[3pt]\n");
 }
 
+/* The powers of e a head drill needs (--exp-table, SPEC §19): the logits over T less
+ * their max, for the tokens the cut keeps. By hand on examples/head.txt: T = 0.5 gives
+ * [4, 2, 0], x = -2 and -4, e^-2 = 0.1353 and e^-4 = 0.0183; T = 1 with top_k: 2 keeps
+ * [2, 1], x = -1 alone (the cut token's -2 is not needed), e^-1 = 0.3679, "e^x" with
+ * --ascii. */
+static void test_a_head_drills_powers_of_e_are_those_of_the_kept_tokens(void **state)
+{
+    (void)state;
+    assert_int_equal(system("sed 's/^temperature: 1$/temperature: 0.5/; /^top_p/d; /^sample/d' "
+                            "examples/head.txt > build/tests/sheet-head-t.txt && "
+                            "sed 's/^top_p: 0.9$/top_k: 2/; /^sample/d' examples/head.txt > "
+                            "build/tests/sheet-head-k.txt"), 0);
+    assert_int_equal(run("sheet build/tests/sheet-head-t.txt --step sample --exp-table --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\n| x | \xe2\x88\x92" "2 | \xe2\x88\x92" "4 |\n| -- | --: | --: |\n"
+                                  "| e\xcb\xa3 | 0.1353 | 0.0183 |\n");
+    assert_int_equal(run("sheet build/tests/sheet-head-k.txt --step sample --exp-table --ascii --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\n| x | -1 |\n| -- | --: |\n| e^x | 0.3679 |\n");
+}
+
 static void test_count_makes_that_many_variants(void **state)
 {
     char *out;
@@ -698,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
         cmocka_unit_test(test_class_file_names_are_numbered_for_the_size_of_the_class),
         cmocka_unit_test(test_block_formulas_follow_the_inputs_settings),
+        cmocka_unit_test(test_a_head_drills_powers_of_e_are_those_of_the_kept_tokens),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
