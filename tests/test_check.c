@@ -43,18 +43,41 @@ static void parse(as_answers *a, const char *text)
     }
 }
 
-/* Grades the answers text against examples/f11.txt (or another input). */
-static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *input,
-                       const char *text, double tol)
+/* Grades the answers text against the input, with the options o. */
+static void grade_with(as_grade *g, as_session *s, as_answers *a, const char *input,
+                       const char *text, const as_check_opts *o)
 {
     as_error err;
 
     open_file(s, input);
     parse(a, text);
     as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, o, &err), 0);
+}
+
+/* Grades the answers text against examples/f11.txt (or another input). */
+static void grade_text(as_grade *g, as_session *s, as_answers *a, const char *input,
+                       const char *text, double tol)
+{
     const as_check_opts o = {tol, 0, NULL, 0};
 
-    assert_int_equal(as_check_grade(g, &s->p, &s->t, a, &o, &err), 0);
+    grade_with(g, s, a, input, text, &o);
+}
+
+/* The answers text graded against the input is refused: err says why. */
+static void refused(const char *input, const char *text, as_error *err)
+{
+    const as_check_opts o = {-1, 0, NULL, 0};
+    as_grade g;
+    as_session s;
+    as_answers a;
+
+    open_file(&s, input);
+    parse(&a, text);
+    as_error_init(err, AS_LANG_EN);
+    assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, err), -1);
+    as_answers_free(&a);
+    as_session_free(&s);
 }
 
 static void done(as_grade *g, as_session *s, as_answers *a)
@@ -194,6 +217,53 @@ static void test_answer_names_follow_the_book(void **state)
     assert_int_equal(head, 3);
 }
 
+/* Rows as the walk-through names them (SPEC §6): q1, q₁ (subscript digits), q[1] (as
+ * --ascii writes them), a head after them (s1_h0); a head or row past the largest table
+ * (AS_MAX_DIM = 16384 rows) and anything else after the letter is no row. */
+static void test_row_names_follow_the_walk_through(void **state)
+{
+    static const struct {
+        const char *name;
+        as_answer_kind kind;
+        long row, head;
+    } good[] = {
+        {"q1", AS_ANS_Q, 1, -1},
+        {"q\xe2\x82\x81", AS_ANS_Q, 1, -1},                 /* q₁ */
+        {"k\xe2\x82\x81\xe2\x82\x82", AS_ANS_K, 12, -1},    /* k₁₂ */
+        {"v[3]", AS_ANS_V, 3, -1},
+        {"s1_h0", AS_ANS_S, 1, 0},
+        {"a[2]_h1", AS_ANS_A, 2, 1},
+        {"o16383", AS_ANS_O, 16383, -1},
+        {"a0_h16383", AS_ANS_A, 0, 16383},
+    };
+    static const char *const bad[] = {
+        "q16384", "a0_h16384", "q[1", "q[1x]", "q1_", "q1_h", "q1_hx", "q1_x", "q1_h2x",
+        "q\xe2\x82\x8a",  /* ₊, after ₉ */
+        "q\xe2\x81\xb9",  /* ⁹, a superscript */
+        "qx", "S_h16384",
+    };
+    as_answer_kind kind;
+    long head, row;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        if (as_answer_row(good[i].name, &kind, &head, &row) != 0)
+            fail_msg("%s is no row", good[i].name);
+        assert_int_equal(kind, good[i].kind);
+        assert_int_equal(row, good[i].row);
+        assert_int_equal(head, good[i].head);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (as_answer_row(bad[i], &kind, &head, &row) == 0 ||
+            as_answer_name(bad[i], &kind, &head) == 0)
+            fail_msg("%s was read as a row or a table", bad[i]);
+    assert_string_equal(as_answer_row_letter(AS_ANS_S), "s");
+    assert_string_equal(as_answer_kind_name(AS_ANS_QKT), "QKT");
+    assert_string_equal(as_answer_row_letter((as_answer_kind)AS_ANS_KINDS), "");
+    assert_string_equal(as_answer_kind_name((as_answer_kind)AS_ANS_KINDS), "?");
+}
+
 /* ---- reading ANSWERS ---- */
 
 static void test_answers_read_side_by_side_as_the_book_prints(void **state)
@@ -277,6 +347,43 @@ static void test_a_heads_subscript_or_brackets_become_its_grading_name(void **st
     for (i = 0; i < a.count; i++)
         assert_string_equal(a.item[i].name, want[i]);
     as_answers_free(&a);
+}
+
+/* What a student may paste, read as written: a name: with blanks and a comment after it;
+ * a caption before a row with "≈" or "~=", at the very end of the file; a note line
+ * "-- " as the last line; a table opened on its name's line with a comment after the
+ * "["; U[0], a row of the block's U in brackets, kept as written; and a name cut at the
+ * end of the file, refused just after it. */
+static void test_pasted_answers_are_read_to_the_last_byte(void **state)
+{
+    as_answers a;
+    as_error err;
+    const char *cut = "A[1";
+
+    (void)state;
+    parse(&a, "name: Ann \t# the student\nscores: a0 \xe2\x89\x88 [1, 0]\nx: s0 ~= [0, -inf]");
+    assert_string_equal(a.student, "Ann");
+    assert_int_equal(a.count, 2);
+    assert_string_equal(a.item[0].name, "a0");
+    assert_string_equal(a.item[1].name, "s0");
+    assert_true(AS_AT(a.item[1].value, 0, 1) == -INFINITY);
+    as_answers_free(&a);
+    parse(&a, "A = [1, 0]\n-- ");
+    assert_int_equal(a.count, 1);
+    as_answers_free(&a);
+    parse(&a, "A = [ # the shares\n [1, 0], [0.67, 0.33]]");
+    assert_int_equal(a.count, 1);
+    assert_int_equal(a.item[0].value.rows, 2);
+    assert_close(AS_AT(a.item[0].value, 1, 1), 0.33, 0);
+    as_answers_free(&a);
+    parse(&a, "U[0] = [1]\n");
+    assert_string_equal(a.item[0].name, "U[0]");
+    as_answers_free(&a);
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_answers_parse(&a, cut, strlen(cut), "f", &err), -1);
+    assert_string_equal(err.msg, "expected \"=\" after the name A");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, 2);
 }
 
 /* `run`'s and `decode`'s own text pasted back (SPEC §6: the tool's output is valid
@@ -876,6 +983,126 @@ static void test_require_digits_judges_the_true_value_not_the_written_one(void *
     done(&g, &s, &a);
 }
 
+/* A masked cell's true value is -inf: no number of decimals makes a written 0.0 right
+ * there, so --require-digits does not call it "too few decimals" (a hint to write more
+ * of them); it is wrong, and the table is the masked_zero mistake, as with 0.00. */
+static void test_require_digits_asks_no_decimals_of_a_masked_cell(void **state)
+{
+    const as_check_opts two = {-1, 2, NULL, 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    assert_int_equal(as_cell_judge(0, 0.1, -INFINITY, &two), AS_CELL_WRONG);
+    assert_int_equal(as_cell_judge(0.5, 0.1, 0.4512, &two), AS_CELL_TOO_FEW);
+    grade_with(&g, &s, &a, "examples/f11.txt", "S = [[0, 0.0], [0.71, 0]]\n", &two);
+    assert_int_equal(g.table[0].nwrong, 1);
+    assert_int_equal(g.table[0].wrong[0].cell, 1);
+    assert_false(g.table[0].wrong[0].too_few);
+    assert_int_equal(g.table[0].diagnosis, AS_DIAG_MASKED_ZERO);
+    done(&g, &s, &a);
+    write_text("build/tests/check-masked-0.0.txt", "S = [[0, 0.0], [0.71, 0]]\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-masked-0.0.txt --require-digits 2"), 1);
+    assert_file_contains(CLI_OUT, "  S[0][1]：写的是0，应为−∞\n  诊断：masked_zero——");
+}
+
+/* Answers a student may write that are graded as a teacher would (by hand on F11, where
+ * row 0 reads position 0 and row 1 reads both, and on the padding example, whose row 2
+ * reads positions 0 and 1 but not 2): a row of S or A written over just the positions it
+ * reads is that row (the others -inf or 0); a row cut short otherwise is the wrong
+ * shape; K or V with fewer rows is the cache K[:n] (1/2 of a two-row table); a K with
+ * too few columns or too many rows is the wrong shape. */
+static void test_short_rows_and_caches_are_graded_as_written(void **state)
+{
+    static const struct {
+        const char *input, *text;
+        double score;
+        int correct;
+        const char *names; /* the tables graded, in the book's order */
+    } cases[] = {
+        {"examples/padding-mask.txt", "s2 = [0, 0]\na2 = [0.5, 0.5]\n", 2.0 / 3, 1, "s2 a2"},
+        {"examples/padding-mask.txt", "a2 = [0.5, 0.5, 0]\n", 1.0 / 3, 1, "a2"},
+        {"examples/padding-mask.txt", "a1 = [0.85]\n", 0, 0, "a1"}, /* reads two positions */
+        {"examples/f11.txt", "a0 = [1]\n", 0.5, 1, "a0"},
+        {"examples/f11.txt", "s1 = [0.7071]\n", 0, 0, "s1"},
+        {"examples/f11.txt", "V = [[10, 0]]\n", 0.5, 1, "V[:1]"},
+        {"examples/f11.txt", "K = [[1]]\n", 0, 0, "K"},
+        {"examples/f11.txt", "K = [[1, 0], [0, 1], [0, 0]]\n", 0, 0, "K"},
+    };
+    char names[64];
+    as_session s;
+    as_answers a;
+    as_grade g;
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        grade_text(&g, &s, &a, cases[i].input, cases[i].text, -1);
+        names[0] = '\0';
+        for (k = 0; k < g.count; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+                     g.table[k].name);
+        if (fabs(g.score - cases[i].score) > 1e-12 || g.correct != cases[i].correct ||
+            strcmp(names, cases[i].names) != 0)
+            fail_msg("%s on %s: %s scored %g (correct %d), by hand %s %g (%d)", cases[i].text,
+                     cases[i].input, names, g.score, g.correct, cases[i].names, cases[i].score,
+                     cases[i].correct);
+        if (!cases[i].correct)
+            assert_false(g.table[0].shape_ok);
+        done(&g, &s, &a);
+    }
+}
+
+/* Answers that cannot be graded are refused at the answer's place, with what to do: a
+ * table given twice, though written alike but for its precision, its rows or its
+ * columns; a given table of another shape (another problem's); a head C has none of; a
+ * table the problem lacks (probs only come with an output head). */
+static void test_answers_that_name_no_gradable_table_are_refused_where_written(void **state)
+{
+    static const struct {
+        const char *input, *text;
+        int line;
+        const char *msg, *hint;
+    } cases[] = {
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\nA = [[1, 0], [0.670, 0.330]]\n", 2,
+         "A: this table is given twice", "keep one answer for each table"},
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\nA = [[1, 0]]\n", 2,
+         "A: this table is given twice", "keep one answer for each table"},
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\n\nA = [[1, 0, 0], [0.67, 0.33, 0]]\n", 3,
+         "A: this table is given twice", "keep one answer for each table"},
+        {"examples/f11.txt", "A = [[1, 0], [0.67, 0.33]]\nX = [[1, 1]]\n", 2,
+         "X: these answers are to another problem: this table is not the one the problem gives",
+         "the given tables in ANSWERS (X, the W tables, M) must be the problem file's; grade "
+         "the answers against their own problem"},
+        {"examples/two-heads.txt", "C_h0 = [[1]]\n", 1, "C_h0: the problem has no such head",
+         "heads are numbered from 0 (S_h0); C, the heads side by side, has none"},
+        {"examples/f11.txt", "Qr = [[1]]\n", 1, "Qr: the problem has no such table",
+         "PE comes with positions: sinusoidal, Qr and Kr with positions: rope, B with "
+         "positions: alibi"},
+        {"examples/f11.txt", "probs = [[1, 0]]\n", 1, "probs: the problem has no such table",
+         "probs, the output head's probabilities, come only with an output head (head: tied "
+         "or head: Wout)"},
+    };
+    as_error err;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        refused(cases[i].input, cases[i].text, &err);
+        assert_string_equal(err.msg, cases[i].msg);
+        assert_string_equal(err.hint, cases[i].hint);
+        assert_int_equal(err.line, cases[i].line);
+        assert_int_equal(err.col, 1);
+    }
+    /* the hint for probs, as the chapter would say it */
+    write_text("build/tests/check-probs.txt", "probs = [[1, 0]]\n");
+    assert_int_equal(run("check examples/f11.txt build/tests/check-probs.txt"), 2);
+    assert_file_contains(CLI_ERR, "check-probs.txt:1:1: 错误：probs：题目里没有这张表\n"
+                                  "  提示：probs是输出头给出的概率，只有题目里有输出头（head: tied或"
+                                  "head: Wout）时才有\n");
+}
+
 static void test_markdown_summary_of_two_students(void **state)
 {
     (void)state;
@@ -931,6 +1158,168 @@ static void test_a_bad_expect_is_told_once_before_any_answer(void **state)
     assert_non_null(e = slurp(CLI_ERR));
     assert_string_equal(e, "attnstep: 错误：--expect：A,O不是答案可以写的表\n"
                            "  提示：--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'\n");
+    free(e);
+}
+
+/* --expect (SPEC §6) names tables of this problem: F11 has one head and no Wo, so its O
+ * is head 0's; words are split at blanks and tabs, however many. Two heads give S as
+ * each head's S. A name the problem has no table for is refused, with the word as the
+ * teacher wrote it. */
+static void test_expect_marks_the_tables_of_this_problem(void **state)
+{
+    static const struct {
+        const char *input, *expect, *marks;
+    } fine[] = {
+        {"examples/f11.txt", "O", "O"},
+        {"examples/f11.txt", "Q\tK  V ", "Q K V"},
+        {"examples/f11.txt", " A\t\tS", "A S"},
+        {"examples/two-heads.txt", "S", "S_h0 S_h1"},
+        {"examples/two-heads.txt", "A_h1 C O", "A_h1 C O"},
+    };
+    static const struct {
+        const char *input, *expect, *word;
+    } refused[] = {
+        {"examples/f11.txt", "A S_h1", "S_h1"},  /* F11 has head 0 only */
+        {"examples/f11.txt", "m", "m"},          /* the online softmax's max: a row, no table */
+        {"examples/f11.txt", "A probs", "probs"}, /* no output head: no probabilities */
+        {"examples/f11.txt", "N1", "N1"},        /* no block: no norm */
+        {"examples/f11.txt", "Qr", "Qr"},        /* no RoPE: no rotated Q */
+        {"examples/two-heads.txt", "S_h2", "S_h2"},
+    };
+    const as_check_opts base = {-1, 0, NULL, 0};
+    char names[128], want[160];
+    as_session s;
+    as_answers a;
+    as_grade g;
+    as_error err;
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        as_check_opts o = base;
+        o.expect = fine[i].expect;
+        open_file(&s, fine[i].input);
+        parse(&a, "name: T\n"); /* no table: each mark missing */
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_check_ask(&s.p, o.expect, &err), 0);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, &err), 0);
+        names[0] = '\0';
+        for (k = 0; k < g.nmarks; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+                     g.mark[k].name);
+        assert_string_equal(names, fine[i].marks);
+        done(&g, &s, &a);
+    }
+    for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        as_check_opts o = base;
+        o.expect = refused[i].expect;
+        open_file(&s, refused[i].input);
+        parse(&a, "name: T\n");
+        as_error_init(&err, AS_LANG_EN);
+        assert_int_equal(as_check_grade(&g, &s.p, &s.t, &a, &o, &err), -1);
+        snprintf(want, sizeof want, "--expect: %s is no table an answer may give", refused[i].word);
+        assert_string_equal(err.msg, want);
+        assert_string_equal(err.hint, "--expect lists the tables asked, separated by blanks: "
+                                      "--expect 'Q K V QKT S A O'");
+        as_answers_free(&a);
+        as_session_free(&s);
+    }
+}
+
+/* One head with Wo (tests/fuzz/corpus/roundtrip-one-head-wo.txt): the head's O, before
+ * Wo, is O_h0, the layer's O after it; --expect O_h0 marks the head's and says so (the
+ * report said "missing: O" beside "O: right"). By hand, row 0 reads only itself: o0_h0
+ * = v0 = [1, 0, 1] Wv = [1, 1, 1, 0], and o0 = o0_h0 Wo = [1, 1, 1]; each earns 1/3 of
+ * its own table's mark, never of the other's. */
+static void test_one_heads_o_before_wo_is_marked_by_its_own_name(void **state)
+{
+    static const char input[] = "tests/fuzz/corpus/roundtrip-one-head-wo.txt";
+    as_check_opts o = {-1, 0, "O_h0", 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    (void)state;
+    grade_with(&g, &s, &a, input, "o0 = [1, 1, 1]\n", &o);
+    assert_int_equal(g.nmarks, 1);
+    assert_string_equal(g.mark[0].name, "O_h0");
+    assert_true(g.correct);
+    assert_close(g.score, 0, 0);
+    done(&g, &s, &a);
+    grade_with(&g, &s, &a, input, "o0_h0 = [1, 1, 1, 0]\n", &o);
+    assert_close(g.score, 1.0 / 3, 1e-12);
+    done(&g, &s, &a);
+    o.expect = "O";
+    grade_with(&g, &s, &a, input, "o0 = [1, 1, 1]\no0_h0 = [1, 1, 1, 0]\n", &o);
+    assert_string_equal(g.mark[0].name, "O");
+    assert_close(g.score, 1.0 / 3, 1e-12);
+    done(&g, &s, &a);
+    write_text("build/tests/check-o-h0.txt", "o0 = [1, 1, 1]\n");
+    assert_int_equal(run("check tests/fuzz/corpus/roundtrip-one-head-wo.txt build/tests/check-o-h0.txt "
+                         "--expect O_h0 --lang en"), 0);
+    assert_file_contains(CLI_OUT, "score: 0/1\no0: right\nmissing: O_h0 (0 marks each)\n");
+}
+
+/* probs on examples/head.txt (SPEC §19): softmax([2, 1, 0]) is 0.6652, 0.2447, 0.0900;
+ * top-p 0.9 keeps tokens 0 and 1, so probs = [e/(e+1), 1/(e+1), 0] = [0.7311, 0.2689, 0].
+ * Token 0 alone, [1, 0, 0], is topp_drops_crossing; a row of the wrong length is the
+ * wrong shape and no mistake is named; [0.73, 0.27, 0] is right. */
+/* text graded as probs on examples/head.txt: right or not, its shape, its mistake. */
+static void assert_probs_graded(const char *text, int correct, int shape_ok, as_diag diag)
+{
+    const as_check_opts o = {-1, 0, "probs", 0};
+    as_session s;
+    as_answers a;
+    as_grade g;
+
+    grade_with(&g, &s, &a, "examples/head.txt", text, &o);
+    assert_int_equal(g.table[0].correct, correct);
+    assert_int_equal(g.table[0].shape_ok, shape_ok);
+    assert_int_equal(g.table[0].diagnosis, diag);
+    assert_close(g.score, correct, 0);
+    done(&g, &s, &a);
+}
+
+static void test_probs_are_graded_and_the_heads_mistake_named(void **state)
+{
+    (void)state;
+    assert_probs_graded("probs = [[1, 0, 0]]\n", 0, 1, AS_DIAG_TOPP_DROPS_CROSSING);
+    assert_probs_graded("probs = [[1, 0]]\n", 0, 0, AS_DIAG_NONE);
+    assert_probs_graded("probs = [[0.73, 0.27, 0]]\n", 1, 1, AS_DIAG_NONE);
+}
+
+/* A word of --expect is quoted as written: a long one whole up to 40 bytes and then cut
+ * at a character with "..." (it was cut at its 31st byte, in the middle of a Chinese
+ * character), and a terminal control shown as \x1b, never sent (issue 20). */
+static void test_a_refused_expect_word_is_quoted_as_written(void **state)
+{
+    char *e;
+
+    (void)state;
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --lang en "
+                         "--expect ThisIsAVeryLongNameOfATableBeyond32"), 2);
+    assert_stdout_empty();
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: error: --expect: ThisIsAVeryLongNameOfATableBeyond32 is no "
+                           "table an answer may give\n  hint: --expect lists the tables asked, "
+                           "separated by blanks: --expect 'Q K V QKT S A O'\n");
+    free(e);
+    /* 注意力权重表 twice and 注意力 (45 bytes): the first 13 characters (39 bytes), then ... */
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --expect "
+                         "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe6\x9d\x83\xe9\x87\x8d\xe8\xa1\xa8"
+                         "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b\xe6\x9d\x83\xe9\x87\x8d\xe8\xa1\xa8"
+                         "\xe6\xb3\xa8\xe6\x84\x8f\xe5\x8a\x9b"), 2);
+    assert_stdout_empty();
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: 错误：--expect：注意力权重表注意力权重表注...不是答案可以写的表\n"
+                           "  提示：--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'\n");
+    free(e);
+    assert_int_equal(run("check examples/f11.txt examples/class/01-zhang.txt --lang en "
+                         "--expect \"$(printf 'A \\033[2J')\""), 2);
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_string_equal(e, "attnstep: error: --expect: \\x1b[2J is no table an answer may give\n"
+                           "  hint: --expect lists the tables asked, separated by blanks: "
+                           "--expect 'Q K V QKT S A O'\n");
     free(e);
 }
 
@@ -1139,9 +1528,11 @@ int main(void)
         cmocka_unit_test(test_a_trailing_point_is_exact_and_earns_nothing_by_its_width),
         cmocka_unit_test(test_an_exponent_keeps_the_unit_of_the_digits_written),
         cmocka_unit_test(test_answer_names_follow_the_book),
+        cmocka_unit_test(test_row_names_follow_the_walk_through),
         cmocka_unit_test(test_answers_read_side_by_side_as_the_book_prints),
         cmocka_unit_test(test_answers_errors_name_the_place),
         cmocka_unit_test(test_a_heads_subscript_or_brackets_become_its_grading_name),
+        cmocka_unit_test(test_pasted_answers_are_read_to_the_last_byte),
         cmocka_unit_test(test_the_tools_own_output_pasted_back_grades_right),
         cmocka_unit_test(test_given_tables_pasted_with_the_answers_earn_nothing_and_stop_nothing),
         cmocka_unit_test(test_a_table_opened_at_the_end_of_its_names_line_is_read),
@@ -1175,10 +1566,17 @@ int main(void)
         cmocka_unit_test(test_a_name_setting_names_the_student),
         cmocka_unit_test(test_require_digits_makes_two_places_too_few),
         cmocka_unit_test(test_require_digits_judges_the_true_value_not_the_written_one),
+        cmocka_unit_test(test_require_digits_asks_no_decimals_of_a_masked_cell),
+        cmocka_unit_test(test_short_rows_and_caches_are_graded_as_written),
+        cmocka_unit_test(test_answers_that_name_no_gradable_table_are_refused_where_written),
         cmocka_unit_test(test_markdown_summary_of_two_students),
         cmocka_unit_test(test_the_bundled_class_gives_its_gradebook_and_report),
         cmocka_unit_test(test_expect_marks_only_the_tables_it_lists),
         cmocka_unit_test(test_a_bad_expect_is_told_once_before_any_answer),
+        cmocka_unit_test(test_expect_marks_the_tables_of_this_problem),
+        cmocka_unit_test(test_a_refused_expect_word_is_quoted_as_written),
+        cmocka_unit_test(test_one_heads_o_before_wo_is_marked_by_its_own_name),
+        cmocka_unit_test(test_probs_are_graded_and_the_heads_mistake_named),
         cmocka_unit_test(test_the_item_analysis_counts_each_table_of_the_class),
         cmocka_unit_test(test_more_than_twelve_wrong_cells_are_counted_after_the_twelfth),
         cmocka_unit_test(test_two_mistakes_that_fit_equally_are_listed_and_neither_named),

@@ -209,6 +209,72 @@ static void test_unmatched_and_doubled_files_are_reported_and_the_rest_graded(vo
     assert_file_contains(CLI_ERR, "无法读取全班名单teacher/class.tsv");
 }
 
+/* How a file is matched when its name: or variant: line is empty (as if not there):
+ * by its file name, the roster number with anything after a dash ("03-林喆-v2": 林喆,
+ * number 3); a number with letters after it ("3x") is no student's, and is reported. A
+ * class list whose last line has no line end is read whole. */
+static void test_empty_name_and_variant_lines_match_by_the_file_name(void **state)
+{
+    char *tsv;
+    size_t n;
+
+    (void)state;
+    assert_int_equal(system("rm -f " DIR "/answers/*"), 0);
+    put("03-林喆-v2.txt", "name:\nvariant:", key[2]);
+    put("3x.txt", "name: \nvariant:  ", key[3]);
+    assert_int_equal(run("check --class " DIR " " DIR "/answers"), 2);
+    assert_file_contains(CLI_OUT, "学生：林喆　得分：7/7");
+    assert_file_lacks(CLI_OUT, "学生：萧峯");
+    assert_file_contains(CLI_ERR, DIR "/answers/3x.txt: 错误：这份答案对不上全班名单里的任何学生");
+    assert_int_equal(system("rm -rf " DIR "-nl && cp -r " DIR " " DIR "-nl"), 0);
+    assert_non_null(tsv = slurp(DIR "/teacher/class.tsv"));
+    n = strlen(tsv);
+    assert_true(n > 0 && tsv[n - 1] == '\n');
+    tsv[n - 1] = '\0';
+    write_text(DIR "-nl/teacher/class.tsv", tsv);
+    free(tsv);
+    assert_int_equal(system("rm -f " DIR "-nl/answers/* && cp " DIR "/answers/03-林喆-v2.txt " DIR
+                            "-nl/answers/08.txt"), 0);
+    assert_int_equal(system("sed -i 's/^name:$/name: Mar\xc3\xad" "a Jos\xc3\xa9/' " DIR
+                            "-nl/answers/08.txt"), 0);
+    assert_int_equal(run("check --class " DIR "-nl " DIR "-nl/answers"), 1);
+    assert_file_contains(CLI_OUT, "学生：María José　得分：");
+    assert_file_lacks(CLI_OUT, "得分：7/7"); /* 林喆's key on the last student's variant */
+    assert_int_equal(system("rm -rf " DIR "-nl"), 0);
+}
+
+/* The note of who handed in nothing holds as many names as its line does, then says how
+ * many more (it stopped without a word). By hand: 40 students of 60-byte names, one
+ * handed in; a name is listed while the list is under 2048 - 80 bytes long: 60 bytes,
+ * then 63 with the "、", so 32 names (S02 .. S33, 2013 bytes), and 7 more. */
+static void test_the_note_of_absent_students_says_how_many_it_leaves_out(void **state)
+{
+    char name[128], *tsv = malloc(8192), *e;
+    size_t k, len;
+
+    (void)state;
+    assert_non_null(tsv);
+    assert_int_equal(system("rm -rf " DIR "-many && mkdir -p " DIR "-many/teacher " DIR
+                            "-many/answers && cp " DIR "/teacher/01-张三.txt " DIR "-many/teacher/"), 0);
+    len = (size_t)sprintf(tsv, "number\tname\tvariant\tseed\tfile\n");
+    for (k = 1; k <= 40; k++)
+        len += (size_t)sprintf(tsv + len, "%zu\tS%02zu%s\tV%03zu\t1\t01-张三.txt\n", k, k,
+                               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", k);
+    write_text(DIR "-many/teacher/class.tsv", tsv);
+    write_text(DIR "-many/answers/01.txt", key[0]);
+    assert_int_equal(run("check --class " DIR "-many " DIR "-many/answers"), 0);
+    assert_non_null(e = slurp(CLI_ERR));
+    assert_non_null(strstr(e, "attnstep: 没有交答案：S02xxx"));
+    snprintf(name, sizeof name, "、S33%s……还有7人\n", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    assert_non_null(strstr(e, name));
+    assert_null(strstr(e, "S34"));
+    free(e);
+    assert_int_equal(run("check --class " DIR "-many " DIR "-many/answers --lang en"), 0);
+    assert_file_contains(CLI_ERR, "xxx ... and 7 more\n");
+    assert_int_equal(system("rm -rf " DIR "-many"), 0);
+    free(tsv);
+}
+
 /* --expect overrides what is asked: the same maximum for every student. */
 static void test_expect_sets_the_maximum(void **state)
 {
@@ -243,7 +309,10 @@ static void test_an_answers_folder_without_answers_is_refused(void **state)
 static void test_a_bad_line_of_the_class_list_is_refused_at_its_line(void **state)
 {
     static const char *const bad[] = {"3\t王五\tV62F\t812\n", "0\t王五\tV62F\t812\t03-王五.txt\n",
-                                      "3\t王五\tV62F\t812\t../03-王五.txt\n"};
+                                      "3\t王五\tV62F\t812\t../03-王五.txt\n",
+                                      "3x\t王五\tV62F\t812\t03-王五.txt\n", /* no whole number */
+                                      "3\t王五\tV62F\t812\t\n",             /* no file */
+                                      "3\t王五\tV62F\t812\t03-王五.txt\tx\n"}; /* 6 fields */
     size_t k;
 
     (void)state;
@@ -275,6 +344,8 @@ int main(void)
         cmocka_unit_test(test_a_copied_printout_with_its_given_tables_is_named_copied_variant),
         cmocka_unit_test(test_unmatched_and_doubled_files_are_reported_and_the_rest_graded),
         cmocka_unit_test(test_expect_sets_the_maximum),
+        cmocka_unit_test(test_empty_name_and_variant_lines_match_by_the_file_name),
+        cmocka_unit_test(test_the_note_of_absent_students_says_how_many_it_leaves_out),
         cmocka_unit_test(test_an_answers_folder_without_answers_is_refused),
         cmocka_unit_test(test_a_bad_line_of_the_class_list_is_refused_at_its_line),
     };

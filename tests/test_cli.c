@@ -547,6 +547,71 @@ static void test_option_values_and_arguments_out_of_range_are_named(void **state
                  "build/tests/cli-no-answers holds no *.txt answers file\n");
 }
 
+/* The exact words of an option's mistake (exit 2, nothing on stdout): --tol is a number
+ * as the input writes one, 0 or more and at most 1e300 (empty, hexadecimal, nan, -1 and
+ * 1e301 refused); --row a row number that fits (20 digits do not); --norm and --ffn
+ * words far from every choice get what each choice means; a long option longer than
+ * any gets no guess. */
+static void test_option_mistakes_are_told_in_exact_words(void **state)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"check examples/f11.txt examples/class --tol '' --lang en",
+         "attnstep: error: --tol takes a tolerance of 0 or more, not \"\"\n"},
+        {"check examples/f11.txt examples/class --tol 0x10 --lang en",
+         "attnstep: error: --tol takes a tolerance of 0 or more, not \"0x10\"\n"},
+        {"check examples/f11.txt examples/class --tol nan --lang en",
+         "attnstep: error: --tol takes a tolerance of 0 or more, not \"nan\"\n"},
+        {"check examples/f11.txt examples/class --tol -1 --lang en",
+         "attnstep: error: --tol takes a tolerance of 0 or more, not \"-1\"\n"},
+        {"check examples/f11.txt examples/class --tol 1e301 --lang en",
+         "attnstep: error: --tol takes a tolerance of 0 or more, not \"1e301\"\n"},
+        {"run examples/f11.txt --row 99999999999999999999 --lang en",
+         "attnstep: error: --row takes a row number, \"last\" or \"all\", not "
+         "\"99999999999999999999\"\n"},
+        {"exercise --norm xyz --lang en",
+         "attnstep: error: --norm takes layer or rms, not \"xyz\"\n  hint: layer: LayerNorm, the "
+         "mean taken off and divided by \xe2\x88\x9a(\xcf\x83\xc2\xb2+\xce\xb5); rms: RMSNorm, "
+         "divided by \xe2\x88\x9a(\xce\xa3x\xc2\xb2/d+\xce\xb5) alone\n"},
+        {"exercise --ffn xyz --lang en",
+         "attnstep: error: --ffn takes gelu_tanh, gelu, relu, swiglu or none, not \"xyz\"\n"
+         "  hint: relu, gelu (the exact erf form), gelu_tanh (GPT-2's tanh form), swiglu "
+         "(LLaMA); none: the block ends at H1, with no FFN\n"},
+        {"exercise --ffn gelu2 --lang en",
+         "attnstep: error: --ffn takes gelu_tanh, gelu, relu, swiglu or none, not \"gelu2\"\n"
+         "  hint: did you mean \"gelu\"?\n"},
+        {"--lang= examples/f11.txt --lang en", "attnstep: error: --lang takes zh or en, not \"\"\n"},
+        {"--xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxformat=json --lang en",
+         "attnstep: error: unknown option "
+         "\"--xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxformat=json\"\n"
+         "usage: attnstep"},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        refused_with(cases[i].args, cases[i].err);
+        assert_file_lacks(ERR, "did you mean \"--");
+    }
+}
+
+/* The language of a message: --lang=en as --lang en; an empty ATTNSTEP_LANG is no
+ * choice (Chinese); after "--" every word is a file, "--lang en" too, so the language
+ * stays Chinese and "--lang" is one word too many; a --lang with no value at the end. */
+static void test_the_language_is_chosen_from_the_words_before_a_double_dash(void **state)
+{
+    (void)state;
+    setenv("ATTNSTEP_LANG", "", 1);
+    refused_with("--lang=en --digits 99 examples/f11.txt",
+                 "attnstep: error: --digits takes a whole number from 0 to 17, not \"99\"\n");
+    refused_with("--digits 99 examples/f11.txt",
+                 "attnstep: 错误：--digits要给0到17之间的整数，不能是“99”\n");
+    unsetenv("ATTNSTEP_LANG");
+    refused_with("-- examples/f11.txt --lang en", "attnstep: 错误：多出了参数“--lang”\n");
+    refused_with("examples/f11.txt --lang", "attnstep: 错误：选项“--lang”后面要跟一个值\n");
+}
+
 /* Issue 29: --help says which numbers count from 1 (an error's FILE:LINE:COL, as an
  * editor counts) and which from 0 (a table's rows and columns, as the book counts). */
 static void test_help_says_what_counts_from_1_and_what_from_0(void **state)
@@ -633,6 +698,8 @@ int main(void)
         cmocka_unit_test(test_usage_errors_exit_2_with_a_usage_line),
         cmocka_unit_test(test_a_format_a_command_does_not_write_is_refused_before_any_work),
         cmocka_unit_test(test_option_values_and_arguments_out_of_range_are_named),
+        cmocka_unit_test(test_option_mistakes_are_told_in_exact_words),
+        cmocka_unit_test(test_the_language_is_chosen_from_the_words_before_a_double_dash),
         cmocka_unit_test(test_usage_errors_speak_the_language_chosen_even_before_lang),
         cmocka_unit_test(test_usage_errors_say_which_word_was_meant),
         cmocka_unit_test(test_help_speaks_the_language_chosen),

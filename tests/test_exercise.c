@@ -363,6 +363,27 @@ static void test_level_rules_refuse_what_they_cannot_keep(void **state)
     }
 }
 
+/* A level outside 1 to 3, given to the library directly (the command line refuses it
+ * first), is refused by the same rule, with the hint that level 2 is the chapter's. */
+static void test_a_level_outside_1_to_3_is_refused(void **state)
+{
+    as_exercise_opts o;
+    as_error err;
+
+    (void)state;
+    memset(&o, 0, sizeof o);
+    as_error_init(&err, AS_LANG_EN);
+    o.level = 4;
+    assert_int_equal(as_exercise_settle(&o, &err), -1);
+    assert_string_equal(err.msg, "--level takes 1, 2 or 3");
+    assert_string_equal(err.hint, "level 2 is like the chapter");
+    o.level = -1;
+    as_error_init(&err, AS_LANG_ZH);
+    assert_int_equal(as_exercise_settle(&o, &err), -1);
+    assert_string_equal(err.msg, "--level只能取1、2或3");
+    assert_string_equal(err.hint, "第2级和书中的例子一样");
+}
+
 /* --width 1: X has one column, any two rows are proportional (two tokens ask the same
  * question), so no draw could keep that promise: refused before any draw, at every
  * level, saying why and what to do (it used to draw 20,000 times, 0.8 s, then say "no
@@ -526,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_another_seed_gives_another_exercise),
         cmocka_unit_test(test_seed_1_level_2_is_pinned_to_these_bytes),
         cmocka_unit_test(test_level_rules_refuse_what_they_cannot_keep),
+        cmocka_unit_test(test_a_level_outside_1_to_3_is_refused),
         cmocka_unit_test(test_width_one_is_refused_before_drawing),
         cmocka_unit_test(test_sizes_hard_to_fit_give_up_with_their_message),
         cmocka_unit_test(test_answer_key_checks_as_right),

@@ -628,6 +628,195 @@ static void test_spaced_numbers_stop_at_the_first_other_gap(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------------ */
+/* Hard products, read by every path                                                */
+/* ------------------------------------------------------------------------------ */
+
+/* The numbers as_strtod_fast_spaced should read from text, found with strtod alone:
+ * each number, then one or more spaces and another number, up to most of them; *stop
+ * just past the last. */
+static size_t spaced_by_strtod(const char *text, double *want, size_t most, const char **stop)
+{
+    const char *p = text;
+    size_t n = 0;
+    char *e;
+
+    *stop = text;
+    while (n < most && *p != '\0' && *p != ' ') {
+        want[n] = strtod(p, &e);
+        if (e == p)
+            break;
+        n++;
+        *stop = p = e;
+        if (*p != ' ')
+            break;
+        p += strspn(p, " ");
+    }
+    return n;
+}
+
+/* text read as a row by as_strtod_fast_spaced: as many numbers, the same doubles bit for
+ * bit and the same stop as strtod gives, and at least `least` numbers. */
+static void assert_row_as_strtod(const char *text, size_t least)
+{
+    double got[8], want[8];
+    const char *stop, *want_stop;
+    const size_t len = strlen(text), k = as_strtod_fast_spaced(text, text + len, got, 8, &stop),
+                 n = spaced_by_strtod(text, want, 8, &want_stop);
+    size_t i;
+
+    if (k != n || stop != want_stop || n < least) {
+        print_error("\"%s\": read %zu numbers up to %td, strtod %zu up to %td\n", text, k,
+                    stop - text, n, want_stop - text);
+        fail();
+    }
+    for (i = 0; i < n; i++)
+        if (bits_of(got[i]) != bits_of(want[i])) {
+            print_error("\"%s\": number %zu is %a, strtod %a\n", text, i, got[i], want[i]);
+            fail();
+        }
+}
+
+/* w * 10^q written every way a file may hold it, each read as strtod reads it: as a
+ * bare integer with an exponent (the general path), as %.Ne writes it in a text and in
+ * a row of numbers (the straight paths), and with a nonzero digit after its 19 digits
+ * (more than 19: the first 19 are w, or w - 1 with w the one above). */
+static void assert_every_path_agrees(uint64_t w, int q)
+{
+    char digits[24], one[40], buf[200];
+    const int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)w);
+
+    snprintf(buf, sizeof buf, "%se%d", digits, q);
+    assert_same_as_strtod(buf);
+    snprintf(one, sizeof one, "%c%s%se%d", digits[0], n > 1 ? "." : "", digits + 1, q + n - 1);
+    assert_same_as_strtod(one);
+    snprintf(buf, sizeof buf, "%s %s   -%s 1", one, one, one);
+    assert_row_as_strtod(buf, 4);
+    if (n == 19) {
+        snprintf(buf, sizeof buf, "%s1e%d", digits, q - 1);
+        assert_same_as_strtod(buf);
+        snprintf(buf, sizeof buf, "%llu7e%d", (unsigned long long)(w - 1), q - 1);
+        assert_same_as_strtod(buf);
+    }
+}
+
+#if defined(__SIZEOF_INT128__)
+/* The 19-digit w (2^63 <= w < 10^19, so not shifted) whose product with the table's
+ * entry for 5^q, with its correction from the entry's low word, has a low word of all
+ * ones, as the Eisel-Lemire method computes it: w * high = -1 (mod 2^64), w the inverse
+ * of an odd high word, negated. 0 when there is none. */
+static uint64_t all_ones_below(int q)
+{
+    __extension__ typedef unsigned __int128 u128;
+    const uint64_t *p5 = pow5_128[q - POW5_MIN_Q];
+    uint64_t inv = p5[0], w, hi, lo, hi2;
+    int i;
+
+    if ((p5[0] & 1) == 0)
+        return 0;
+    for (i = 0; i < 6; i++) /* Newton: each step doubles the bits of the inverse */
+        inv *= 2 - p5[0] * inv;
+    w = -inv;
+    if (w < (uint64_t)1 << 63 || w >= 10000000000000000000u)
+        return 0;
+    hi = (uint64_t)(((u128)w * p5[0]) >> 64);
+    lo = (uint64_t)((u128)w * p5[0]);
+    hi2 = (hi & 0x1FF) == 0x1FF ? (uint64_t)(((u128)w * p5[1]) >> 64) : 0;
+    return lo + hi2 == UINT64_MAX && hi2 <= lo ? w : 0;
+}
+#endif
+
+/* A product whose low word is all ones may hide a carry from the bits of 5^q past the
+ * table's 128 (where 5^q is not exact: q < -27 or q > 55), so the answer is left to
+ * strtod; within that range it is exact and decided. Each path reads these as strtod. */
+static void test_products_that_may_hide_a_carry_agree_with_strtod(void **state)
+{
+#if defined(__SIZEOF_INT128__)
+    int q, below = 0, exact = 0, above = 0;
+
+    (void)state;
+    for (q = POW5_MIN_Q; q <= POW5_MAX_Q; q++) {
+        const uint64_t w = all_ones_below(q);
+        if (w == 0)
+            continue;
+        assert_every_path_agrees(w, q);
+        below += q < -27, exact += q >= -27 && q <= 55, above += q > 55;
+    }
+    /* at least one of each kind, or the test would prove nothing */
+    assert_true(below > 0 && exact > 0 && above > 0);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
+/* Exact ties at a small exponent (the product is exact: a tie is seen and goes to even)
+ * and values just above them, as 19-digit integers m * 2^11 + 2^10 + s (a 53-bit
+ * mantissa m, its half unit 2^10, and s of the 10 bits below), and the same around
+ * 2^63 times powers of ten. */
+static void test_ties_and_near_ties_at_small_exponents_agree_with_strtod(void **state)
+{
+    static const uint64_t below_half[] = {0, 2, 4, 512, 1022, 1023};
+    const uint64_t top = 10000000000000000000u;
+    uint64_t seed = 63, m;
+    double x;
+    char one[40], buf[100];
+    int round, q;
+    size_t i;
+
+    (void)state;
+    for (round = 0; round < 40; round++) {
+        /* 2^52 <= m < 10^19 / 2^11 - 1: the integer has 64 bits and 19 digits */
+        m = ((uint64_t)1 << 52) + next_random(&seed) % (top / 2048 - 1 - ((uint64_t)1 << 52));
+        for (i = 0; i < sizeof below_half / sizeof below_half[0]; i++)
+            assert_every_path_agrees(m * 2048 + 1024 + below_half[i], 0);
+    }
+    for (q = -40; q <= 40; q++) { /* 2^63 = 9223372036854775808 as w, and as w + 1 */
+        assert_every_path_agrees((uint64_t)1 << 63, q);
+        assert_every_path_agrees(((uint64_t)1 << 63) + 1, q);
+    }
+    /* rounding up carries into the next power of two */
+    assert_every_path_agrees(19999999999999999u, -16);
+    assert_every_path_agrees(9999999999999999999u, -19);
+    assert_every_path_agrees(9999999999999999999u, 290);
+    assert_reads_as("1.9999999999999999", 2.0);
+    /* the exact midpoints of doubles from 2^49 (4 binary places, 19 digits) to 2^63 */
+    for (round = 0; round < 60; round++) {
+        x = ldexp(1 + (double)(next_random(&seed) >> 12) * 0x1p-52, 49 + round % 14);
+        if (halfway_text(one, sizeof one, x, 18) < 0)
+            skip();
+        assert_same_as_strtod(one);
+        snprintf(buf, sizeof buf, "%s %s 0", one, one);
+        assert_row_as_strtod(buf, 3);
+    }
+}
+
+/* Rows whose numbers the straight path leaves to the general one (an exponent of one
+ * digit or of 3 to 8 digits, "e" with no digits, a leading '+'), and rows that end in
+ * spaces: read as strtod reads them, stopping just past the last number. */
+static void test_rows_of_unusual_numbers_agree_with_strtod(void **state)
+{
+    static const struct {
+        const char *text;
+        size_t least;
+    } rows[] = {
+        {"1.5e5 2.25e-3 3.125e123 -4.5e-00000012 +5.0e00000012 6.0E+7 7", 7},
+        {"+1.000000000000000001e-5 +1e+0 -1.23456789012345678901e2 8e0000 9", 5},
+        {"1.5e+x 2.5 3.5 4.5 5.5 6.5 7.5 8.5 9.5", 1},
+        {"1.5ex 2.5 3.5 4.5 5.5 6.5 7.5 8.5 9.5", 1},
+        {"1.5e 2.5 3.5 4.5 5.5 6.5 7.5 8.5 9.5", 1},
+        {"1.5e- 2.5 3.5 4.5 5.5 6.5 7.5 8.5 9.5", 1},
+        {"1.25 ", 1},
+        {"1.25 2.5    ", 2},
+        {"0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0", 8}, /* most = 8 */
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_row_as_strtod(rows[i].text, rows[i].least);
+}
+
 int main(void)
 {
     const char *n = getenv("ATTNSTEP_FUZZ_N");
@@ -642,6 +831,9 @@ int main(void)
         cmocka_unit_test(test_reading_stops_at_the_given_end),
         cmocka_unit_test(test_random_strings_agree_with_strtod),
         cmocka_unit_test(test_spaced_numbers_stop_at_the_first_other_gap),
+        cmocka_unit_test(test_products_that_may_hide_a_carry_agree_with_strtod),
+        cmocka_unit_test(test_ties_and_near_ties_at_small_exponents_agree_with_strtod),
+        cmocka_unit_test(test_rows_of_unusual_numbers_agree_with_strtod),
     };
 
     if (n != NULL && *n != '\0')

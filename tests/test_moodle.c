@@ -242,12 +242,91 @@ static void test_the_window_rule_is_said_and_a_title_is_escaped(void **state)
         assert_int_equal(system("xmllint --noout " CLI_OUT), 0);
 }
 
+/* The head's drill (SPEC §19) on examples/head.txt: h = [2, 1, 0] (one token, identity
+ * weights), logits [2, 1, 0], softmax 0.6652, 0.2447, 0.0900 (SPEC §19's numbers); top-p
+ * 0.9 keeps tokens 0 and 1 (0.6652 < 0.9 <= 0.9100), renormalised e/(e+1) =
+ * 0.7310585786 and 0.2689414214; without the crossing token (topp_drops_crossing) token
+ * 0 alone, 1. The draw's u = 0.7416 is past 0.7311: token 1. With top_k: 2 and no
+ * sample the same two are kept and the greedy choice is token 0. */
+static void test_the_head_drill_asks_probs_and_the_token_drawn(void **state)
+{
+    char *f;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/head.txt --step sample --format moodle --lang en"), 0);
+    assert_file_contains(CLI_OUT, "{1:NUMERICAL:=0.7310585786300049:0.005#Right.~%0%1:0.005#Not right "
+                                  "(topp_drops_crossing)");
+    assert_file_contains(CLI_OUT, "{1:NUMERICAL:=0.2689414213699951:0.005#Right.~%0%0:0.005#Not right "
+                                  "(topp_drops_crossing)");
+    assert_file_contains(CLI_OUT, "The cut is top-p: sort the probabilities from the largest down and "
+                                  "add them up; keep the fewest tokens whose sum reaches 0.9");
+    assert_file_contains(CLI_OUT, "the random number is u = 0.7416;");
+    assert_file_contains(CLI_OUT, "<p>Token drawn (its number): {1:NUMERICAL:=1:0#Right.}</p>");
+    assert_non_null(f = slurp("examples/head.txt"));
+    *strstr(f, "top_p: 0.9") = '\0'; /* the cut and the draw left out */
+    write_text("build/tests/moodle-head-topk.txt", f);
+    free(f);
+    assert_int_equal(system("echo 'top_k: 2' >> build/tests/moodle-head-topk.txt"), 0);
+    assert_int_equal(run("sheet build/tests/moodle-head-topk.txt --step sample --format gift --lang en"), 0);
+    assert_file_contains(CLI_OUT, "The cut is top-k\\: keep the 2 largest, the others get 0. Then "
+                                  "choose the next token greedily\\: the most likely one");
+    assert_file_contains(CLI_OUT, "probs[0][0]::");
+    assert_file_contains(CLI_OUT, "{#=0.7310585786300049:0.005#Right.}");
+    assert_file_contains(CLI_OUT, "<p>Token drawn (its number)\\: </p>{#=0:0#Right.}");
+}
+
+/* The reading rule a quiz states is the input's: its own mask M (the padding example),
+ * or none at all (F11 with mask: none), with no word of masked cells then. */
+static void test_a_quiz_states_the_inputs_own_reading_rule(void **state)
+{
+    (void)state;
+    assert_int_equal(run("sheet examples/padding-mask.txt --format moodle --lang en"), 0);
+    assert_file_contains(CLI_OUT, " Where the mask forbids reading, S holds \xe2\x88\x92\xe2\x88\x9e and A "
+                                  "holds 0. The mask M comes from the input: a cell of M that is "
+                                  "\xe2\x88\x92\xe2\x88\x9e may not be read; the others are added to the "
+                                  "scaled scores.");
+    assert_int_equal(system("sed 's/^mask: causal$/mask: none/' examples/f11.txt > "
+                            "build/tests/moodle-no-mask.txt"), 0);
+    assert_int_equal(run("sheet build/tests/moodle-no-mask.txt --format moodle --lang en"), 0);
+    assert_file_contains(CLI_OUT, "each row adds up to 1. There is no mask: every position reads every "
+                                  "position.");
+    assert_file_lacks(CLI_OUT, "Where the mask forbids reading");
+}
+
+/* Two heads with Wo (examples/two-heads.txt, 3 tokens, causal): the quiz asks every cell
+ * once, by hand 111: Q, K, V 3 x 4 each (36); per head QKᵀ 9, the 6 readable cells of S
+ * and of A, and the head's O 3 x 2 (27, twice); C 3 x 4 and O 3 x 3 (21). S₀[0][0] by
+ * hand: q = k = [2, 0], 4/√2 = 2.8284271247, with no_scale 4, scale_multiplied 4√2,
+ * scale_by_dk 4/2 and wrong_weights (Q from Wv: [1, 1] · [2, 0] / √2 = √2) as 0%. */
+static void test_a_two_head_quiz_asks_each_heads_cells_once(void **state)
+{
+    char *out;
+
+    (void)state;
+    assert_int_equal(run("sheet examples/two-heads.txt --format moodle --lang en"), 0);
+    out = slurp(CLI_OUT);
+    assert_non_null(out);
+    assert_int_equal(count(out, "{1:NUMERICAL:="), 111);
+    assert_non_null(strstr(out, "<p>Compute Q, K, V, QK\xe1\xb5\x80, S, A, C and O and write them"));
+    assert_non_null(strstr(out, "{1:NUMERICAL:=2.8284271247461903:0.005#Right.~%0%4:0.005#Not right "
+                                "(no_scale)"));
+    assert_non_null(strstr(out, "~%0%5.656854249492381:0.005#Not right (scale_multiplied)"));
+    assert_non_null(strstr(out, "~%0%2:0.005#Not right (scale_by_dk)"));
+    assert_non_null(strstr(out, "~%0%1.4142135623730951:0.005#Not right (wrong_weights)"));
+    free(out);
+    if (system("command -v xmllint >/dev/null 2>&1") == 0)
+        assert_int_equal(system("xmllint --noout " CLI_OUT), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gift_keeps_the_grammar_and_asks_every_cell),
         cmocka_unit_test(test_moodle_xml_is_one_cloze_question_with_a_blank_per_cell),
         cmocka_unit_test(test_tolerance_follows_digits),
+        cmocka_unit_test(test_the_head_drill_asks_probs_and_the_token_drawn),
+        cmocka_unit_test(test_a_quiz_states_the_inputs_own_reading_rule),
+        cmocka_unit_test(test_a_two_head_quiz_asks_each_heads_cells_once),
         cmocka_unit_test(test_a_class_exports_a_question_per_student),
         cmocka_unit_test(test_the_window_rule_is_said_and_a_title_is_escaped),
     };

@@ -206,6 +206,105 @@ static void test_a_closed_pipe_is_reported_as_a_closed_pipe(void **state)
     assert_non_null(strstr(err.msg, "cannot write: the reader of the output closed the pipe"));
 }
 
+/* Other ways a file system says it has no hard links (too many links, another device,
+ * no such call): the same fallback, the file written once and never clobbered. */
+static void test_every_no_hard_links_errno_falls_back(void **state)
+{
+    static const int no_links[] = {EMLINK, EXDEV, ENOSYS};
+    size_t i;
+
+    (void)state;
+    rename2_fails = EINVAL;
+    for (i = 0; i < sizeof no_links / sizeof no_links[0]; i++) {
+        link_fails = no_links[i];
+        assert_no_clobber_works();
+        assert_int_equal(unlink(path), 0);
+    }
+}
+
+/* A real error of the rename that cannot replace (not "no such call" or "no such flag")
+ * is that error: no fallback, nothing left behind. */
+static void test_a_real_rename_error_is_reported(void **state)
+{
+    as_error err;
+
+    (void)state;
+    rename2_fails = EACCES;
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_write_output(path, "x\n", 2, 0, &err), -1);
+    assert_non_null(strstr(err.msg, "permission denied"));
+    assert_int_equal(link_calls, 0);
+    assert_int_equal(dir_entries(dir, ""), 0);
+}
+
+/* The lengths the system takes (Linux: NAME_MAX 255 a part, PATH_MAX 4096 with the NUL):
+ * a last part of 256 bytes, a path of 4096 bytes, and a folder so long that the
+ * temporary file beside FILE (".attnstep-XXXXXX", 16 bytes) would not fit, are refused
+ * with the reason and the hint; a folder 1 byte shorter, and a name with no folder, are
+ * taken. */
+static void test_paths_too_long_for_the_system_are_refused_by_their_length(void **state)
+{
+    static char p[5000];
+    as_error err;
+    size_t k, len = 0;
+
+    (void)state;
+    memset(p, 'f', 256);
+    p[256] = '\0';
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_output_path_check(p, &err), -1);
+    assert_string_equal(err.msg, "cannot write: the file name is too long");
+    assert_string_equal(err.hint, "the system takes no path this long (255 bytes a part, under "
+                                  "4096 in all); choose a shorter folder or file name; nothing "
+                                  "has been written");
+    p[255] = '\0';
+    assert_int_equal(as_output_path_check(p, &err), 0);
+    for (k = 0; k < 15; k++) { /* 15 parts of 254 bytes and their slashes: 3825 bytes */
+        memset(p + len, 'd', 254);
+        len += 254;
+        p[len++] = '/';
+    }
+    memset(p + len, 'd', 253); /* a folder of 3825 + 253 + 1 = 4079 bytes: 4079 + 17 = 4096 */
+    strcpy(p + len + 253, "/f");
+    assert_int_equal(as_output_path_check(p, &err), 0);
+    memset(p + len, 'd', 254); /* 4080: its temporary file would not fit */
+    strcpy(p + len + 254, "/f");
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_output_path_check(p, &err), -1);
+    assert_string_equal(err.msg, "cannot write: the file name is too long");
+    memset(p + len, 'd', 254);
+    p[len + 254] = '/';
+    memset(p + len + 255, 'f', 4096 - (len + 255)); /* the whole path 4096 bytes */
+    p[4096] = '\0';
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_output_path_check(p, &err), -1);
+    assert_string_equal(err.msg, "cannot write: the file name is too long");
+}
+
+/* --ascii's filter sees the output in pieces that may end inside a character: “ cut
+ * after its first byte and after its second, σ after its first (and a last write of one
+ * byte, no character's start). Each comes out whole, spelt as as_ascii_punct() and
+ * as_ascii_letters() document: “ ” -> ", — -> --, σ -> sigma. */
+static void test_the_ascii_filter_mends_characters_cut_between_writes(void **state)
+{
+    static const char *const pieces[] = {"say \xe2", "\x80\x9chi\xe2\x80", "\x9d \xcf",
+                                         "\x83=1 \xe2\x80\x94 end", "\n"};
+    as_output o;
+    as_error err;
+    size_t i;
+    int quiet;
+
+    (void)state;
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_output_open(&o, path, 0, &err), 0);
+    assert_int_equal(as_output_ascii(&o), 0);
+    assert_int_equal(setvbuf(o.f, NULL, _IONBF, 0), 0); /* each piece is one write */
+    for (i = 0; i < sizeof pieces / sizeof pieces[0]; i++)
+        assert_int_equal(fwrite(pieces[i], 1, strlen(pieces[i]), o.f), strlen(pieces[i]));
+    assert_int_equal(as_output_commit(&o, &quiet, &err), 0);
+    assert_string_equal(contents(), "say \"hi\" sigma=1 -- end\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +314,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_real_link_error_is_reported, setup, teardown),
         cmocka_unit_test_setup_teardown(test_force_keeps_the_mode_of_the_replaced_file, setup, teardown),
         cmocka_unit_test(test_a_closed_pipe_is_reported_as_a_closed_pipe),
+        cmocka_unit_test_setup_teardown(test_every_no_hard_links_errno_falls_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_real_rename_error_is_reported, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paths_too_long_for_the_system_are_refused_by_their_length,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_ascii_filter_mends_characters_cut_between_writes,
+                                        setup, teardown),
     };
     umask(022);
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -355,6 +355,86 @@ static void test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz(void 
     assert_file_contains("build/tests/quiz/teacher/quiz.gift", ", -dash, variant ");
 }
 
+/* A class folder's file names (SPEC §7): the roster number, two digits up to 99
+ * students and four from 100, then the safe name; a name of which nothing is left (𠮷,
+ * outside the BMP, which XeTeX cannot open) gives the number alone, and class.tsv keeps
+ * the name as written. A folder that cannot be made (under a regular file) is refused
+ * with the system's reason, exit 2, nothing written. */
+static void test_class_file_names_are_numbered_for_the_size_of_the_class(void **state)
+{
+    char *tsv;
+
+    (void)state;
+    assert_int_equal(system("rm -rf build/tests/cls-names build/tests/cls-100 build/tests/cls-file && "
+                            "printf '\\360\\240\\256\\267\\n张三\\n' > build/tests/cls-roster.txt"), 0);
+    assert_int_equal(run("exercise --seed 5 --class build/tests/cls-roster.txt -o build/tests/cls-names "
+                         "--lang en"), 0);
+    assert_file_contains(CLI_OUT, "wrote build/tests/cls-names/sheets/01.md\n"
+                                  "wrote build/tests/cls-names/teacher/01.txt\n"
+                                  "wrote build/tests/cls-names/sheets/02-张三.md\n"
+                                  "wrote build/tests/cls-names/teacher/02-张三.txt\n");
+    assert_non_null(tsv = slurp("build/tests/cls-names/teacher/class.tsv"));
+    assert_true(strncmp(tsv, "number\tname\tvariant\tseed\tfile\n1\t\xf0\xa0\xae\xb7\t", 35) == 0);
+    assert_non_null(strstr(tsv, "\t01.txt\n2\t张三\t"));
+    free(tsv);
+    assert_int_equal(run("exercise --seed 5 --count 100 -o build/tests/cls-100 --lang en"), 0);
+    assert_int_equal(dir_entries("build/tests/cls-100/teacher", "0"), 100);
+    assert_int_equal(dir_entries("build/tests/cls-100/teacher", "0100-"), 1);
+    assert_int_equal(dir_entries("build/tests/cls-100/sheets", "0001-"), 1);
+    write_text("build/tests/cls-file", "a file, not a folder\n");
+    assert_int_equal(run("exercise --seed 5 --count 2 -o build/tests/cls-file/class --lang en"), 2);
+    assert_stdout_empty();
+    assert_file_contains(CLI_ERR, "attnstep: build/tests/cls-file/class: error: cannot make the "
+                                  "directory: a part of the path is not a directory\n");
+    assert_int_equal(system("rm -rf build/tests/cls-names build/tests/cls-100 build/tests/cls-file "
+                            "build/tests/cls-roster.txt"), 0);
+}
+
+/* A block's formulas on a sheet follow the input's settings (SPEC §15): GELU's tanh form
+ * is set in LaTeX as GELU with the subscript tanh; with norm: none nothing is normalised
+ * (N1 = X, N2 = H1); a post-LN block without an FFN and with a final norm (lnf_g) ends
+ * at Y = RMSNorm(H1), with its ε. */
+static void test_block_formulas_follow_the_inputs_settings(void **state)
+{
+    (void)state;
+    assert_int_equal(system("sed 's/^ffn: gelu$/ffn: gelu_tanh/' examples/block-pre-gelu.txt > "
+                            "build/tests/sheet-tanh.txt && "
+                            "sed '/^ln[12]_[gb]/d; s/^norm: layer$/norm: none/' examples/block-pre-gelu.txt > "
+                            "build/tests/sheet-no-norm.txt && "
+                            "(cat examples/block-f11-post-rms.txt; echo 'lnf_g = [1, 1]') > "
+                            "build/tests/sheet-final-norm.txt"), 0);
+    assert_int_equal(run("sheet build/tests/sheet-tanh.txt --format latex --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\nF = \\operatorname{GELU}_{\\tanh}(U) \\\\[3pt]\n");
+    assert_int_equal(run("sheet build/tests/sheet-no-norm.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "**N1 = X**");
+    assert_file_contains(CLI_OUT, "**H1 = X + O**");
+    assert_file_contains(CLI_OUT, "**N2 = H1**");
+    assert_int_equal(run("sheet build/tests/sheet-final-norm.txt --lang en"), 0);
+    assert_file_contains(CLI_OUT, "**H1 = RMSNorm(X + O), \xce\xb5 = 0.000001**");
+    assert_file_contains(CLI_OUT, "**Y = RMSNorm(H1), \xce\xb5 = 0.000001**");
+    assert_int_equal(run("sheet build/tests/sheet-final-norm.txt --format latex --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\nY = \\operatorname{RMSNorm}(H1),\\ \\varepsilon = 0.000001 \\\\[3pt]\n");
+}
+
+/* The powers of e a head drill needs (--exp-table, SPEC §19): the logits over T less
+ * their max, for the tokens the cut keeps. By hand on examples/head.txt: T = 0.5 gives
+ * [4, 2, 0], x = -2 and -4, e^-2 = 0.1353 and e^-4 = 0.0183; T = 1 with top_k: 2 keeps
+ * [2, 1], x = -1 alone (the cut token's -2 is not needed), e^-1 = 0.3679, "e^x" with
+ * --ascii. */
+static void test_a_head_drills_powers_of_e_are_those_of_the_kept_tokens(void **state)
+{
+    (void)state;
+    assert_int_equal(system("sed 's/^temperature: 1$/temperature: 0.5/; /^top_p/d; /^sample/d' "
+                            "examples/head.txt > build/tests/sheet-head-t.txt && "
+                            "sed 's/^top_p: 0.9$/top_k: 2/; /^sample/d' examples/head.txt > "
+                            "build/tests/sheet-head-k.txt"), 0);
+    assert_int_equal(run("sheet build/tests/sheet-head-t.txt --step sample --exp-table --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\n| x | \xe2\x88\x92" "2 | \xe2\x88\x92" "4 |\n| -- | --: | --: |\n"
+                                  "| e\xcb\xa3 | 0.1353 | 0.0183 |\n");
+    assert_int_equal(run("sheet build/tests/sheet-head-k.txt --step sample --exp-table --ascii --lang en"), 0);
+    assert_file_contains(CLI_OUT, "\n| x | -1 |\n| -- | --: |\n| e^x | 0.3679 |\n");
+}
+
 static void test_count_makes_that_many_variants(void **state)
 {
     char *out;
@@ -410,6 +490,52 @@ static void test_roster_errors_name_the_line_and_column(void **state)
     parse_roster(&r, "张三\nab\x01" "c\n", 0, 2, 3);          /* a control character */
     parse_roster(&r, "# only a comment\n\n", 0, 0, 0);       /* no name */
     parse_roster(&r, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", 0, 1, 1);
+}
+
+/* A name ends before a tab, a no-break space (U+00A0) or a "#" right after it, and at
+ * the end of a file with no line end; DEL is a control character like any other. */
+static void test_roster_names_end_where_a_reader_sees_them_end(void **state)
+{
+    as_roster r;
+    as_error err;
+
+    (void)state;
+    parse_roster(&r, "张三\t\nLi\xc2\xa0Lei\xc2\xa0\nAnn#no blank before the comment\n王五", 1, 0, 0);
+    assert_int_equal(r.count, 4);
+    assert_string_equal(r.name[0], "张三");
+    assert_string_equal(r.name[1], "Li\xc2\xa0Lei");
+    assert_string_equal(r.name[2], "Ann");
+    assert_string_equal(r.name[3], "王五");
+    as_roster_free(&r);
+    as_error_clear(&err);
+    assert_int_equal(as_roster_parse(&r, "张三\nab\x7f" "c\n", strlen("张三\nab\x7f" "c\n"), "roster.txt",
+                                     AS_LANG_EN, &err),
+                     -1);
+    assert_string_equal(err.msg, "a control character in a name");
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 3);
+}
+
+/* A roster file past its limit of 8 MiB (exercise.h) is refused before any line is
+ * read, with the limits and the hint to split the class (test_files.c refuses the
+ * 100001st name at its line). */
+static void test_a_roster_past_8_mib_is_refused_before_any_line(void **state)
+{
+    const size_t big = ((size_t)8 << 20) + 1;
+    char *text = malloc(big + 1);
+    as_roster r;
+    as_error err;
+
+    (void)state;
+    assert_non_null(text);
+    memset(text, 'a', big);
+    text[big] = '\0';
+    as_error_clear(&err);
+    assert_int_equal(as_roster_parse(&r, text, big, "roster.txt", AS_LANG_EN, &err), -1);
+    assert_string_equal(err.msg, "the roster is too big: at most 100000 names and 8 MiB");
+    assert_string_equal(err.hint, "split the class into several rosters and make each on its own");
+    assert_int_equal(err.line, 0);
+    free(text);
 }
 
 static void test_a_bad_roster_is_a_usage_error_with_its_place(void **state)
@@ -589,9 +715,14 @@ int main(void)
         cmocka_unit_test(test_every_name_is_printed_and_file_names_are_safe),
         cmocka_unit_test(test_a_path_too_long_is_an_error_before_anything_is_written),
         cmocka_unit_test(test_a_class_quiz_into_a_directory_has_safe_names_and_one_quiz),
+        cmocka_unit_test(test_class_file_names_are_numbered_for_the_size_of_the_class),
+        cmocka_unit_test(test_block_formulas_follow_the_inputs_settings),
+        cmocka_unit_test(test_a_head_drills_powers_of_e_are_those_of_the_kept_tokens),
         cmocka_unit_test(test_count_makes_that_many_variants),
         cmocka_unit_test(test_roster_takes_utf8_names_comments_and_blank_lines),
         cmocka_unit_test(test_roster_errors_name_the_line_and_column),
+        cmocka_unit_test(test_roster_names_end_where_a_reader_sees_them_end),
+        cmocka_unit_test(test_a_roster_past_8_mib_is_refused_before_any_line),
         cmocka_unit_test(test_a_bad_roster_is_a_usage_error_with_its_place),
         cmocka_unit_test(test_without_a_seed_one_is_drawn_and_named),
         cmocka_unit_test(test_the_key_walks_the_last_row_with_its_bias_scale_and_mask),

@@ -912,6 +912,7 @@ typedef enum as_msg {
     AS_MSG_CLS_TWICE_HINT,
     AS_MSG_CLS_COPIED,         /* %s variant id, %s its student: copied_variant */
     AS_MSG_CLS_NOT_HANDED_IN,  /* %s names: students of the class with no answers file */
+    AS_MSG_CLS_NOT_HANDED_IN_MORE, /* after that list when it is cut: how many more */
     AS_MSG_CHK_EXPECT_UNKNOWN, /* %s a word of --expect that names no table */
     AS_MSG_CHK_EXPECT_UNKNOWN_HINT,
     /* ---- the page: --format html (issue 33) ---- */
@@ -1124,6 +1125,7 @@ typedef enum as_msg {
     AS_MSG_PR_NAME_RESIDUAL_FROM_NORMED,
     AS_MSG_PR_NAME_POST_FOR_PRE,
     AS_MSG_CHK_NO_SUCH_BLOCK_HINT, /* which block tables come with which settings */
+    AS_MSG_CHK_NO_PROBS_HINT,      /* probs come with an output head */
     /* exercises of the whole block (exercise --block, --step norm|residual|ffn) */
     AS_MSG_HINT_USE_BLOCK,         /* what pre and post mean */
     AS_MSG_HINT_USE_NORM,          /* what layer and rms mean */

@@ -1830,6 +1830,7 @@ static const char *const table[AS_MSG_COUNT][2] = {
                         "right answers of variant %s (%s): possibly copied, for the teacher to "
                         "decide; only the tables right for the student's own problem count"},
     [AS_MSG_CLS_NOT_HANDED_IN] = {"没有交答案：%s", "no answers handed in: %s"},
+    [AS_MSG_CLS_NOT_HANDED_IN_MORE] = {"……还有%zu人", " ... and %zu more"},
     [AS_MSG_CHK_EXPECT_UNKNOWN] = {"--expect：%s不是答案可以写的表",
                                 "--expect: %s is no table an answer may give"},
     [AS_MSG_CHK_EXPECT_UNKNOWN_HINT] = {"--expect列出要答的表，用空格隔开，如：--expect 'Q K V QKT S A O'",
@@ -2192,6 +2193,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "N1 and N2 are the tables of block: pre (post normalises the sums into H1 and H2); U, F, "
         "D and H2 need a feed-forward network (not ffn: none), G only comes with ffn: swiglu; "
         "without block: there are none of these tables"},
+    [AS_MSG_CHK_NO_PROBS_HINT] = {"probs是输出头给出的概率，只有题目里有输出头（head: tied或head: Wout）时才有",
+        "probs, the output head's probabilities, come only with an output head (head: tied or head: Wout)"},
     [AS_MSG_BT_TITLE] = {"── 整个块，第%zu行“%s” ──", "── the whole block, row %zu “%s” ──"},
     [AS_MSG_BT_READS_N1] = {"（Pre-LN：注意力读的是N1，下面的x就是N1的行）",
         "(pre-LN: the attention reads N1, so the x below are the rows of N1)"},

@@ -565,20 +565,29 @@ static int grade_member(as_student *st, void *ctx, const as_cli *cli, as_error *
     return copied_whole(st, r, (size_t)k, &o, (size_t)cli->tiles, e);
 }
 
-/* A note on standard error naming the students of the class who handed in nothing. */
+/* A note on standard error naming the students of the class who handed in nothing: as
+ * many as the line holds, then how many more (the list was cut without a word, and a
+ * teacher read its first names as all of them). */
 static void note_absent(const roll *r, as_lang lang)
 {
-    size_t i, used = 0;
+    size_t i, used = 0, more = 0;
     char list[2048] = "";
 
-    for (i = 0; i < r->n && used + 80 < sizeof list; i++)
-        if (r->m[i].answers == NULL)
+    for (i = 0; i < r->n; i++) {
+        if (r->m[i].answers != NULL)
+            continue;
+        if (used + 80 < sizeof list)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
                                      used ? as_msg_text(lang, AS_MSG_CHK_LIST_SEP) : "",
                                      r->m[i].name);
+        else
+            more++;
+    }
     if (used > 0) {
         fprintf(stderr, "attnstep: ");
         fprintf(stderr, as_msg_text(lang, AS_MSG_CLS_NOT_HANDED_IN), list);
+        if (more > 0)
+            fprintf(stderr, as_msg_text(lang, AS_MSG_CLS_NOT_HANDED_IN_MORE), more);
         fputc('\n', stderr);
     }
 }

@@ -7,6 +7,7 @@
 #include "attnstep/blockcheck.h"
 #include "attnstep/headcheck.h"
 #include "attnstep/i18n.h"
+#include "attnstep/lex.h"
 #include "attnstep/ownchain.h"
 
 #include <float.h>
@@ -19,18 +20,19 @@
 /* One cell                                                                         */
 /* ------------------------------------------------------------------------------ */
 
-/* Nonzero when the true value x is a whole number, to the margin of its computation
- * (a sum of shares that is 1 - 1e-16 is 1). */
-static int whole_number(double x)
+/* Nonzero when the true value x takes decimals to write: finite and no whole number, to
+ * the margin of its computation (a sum of shares that is 1 - 1e-16 is 1). -inf, a
+ * masked cell, takes none: no number of decimals makes a written 0.0 right there. */
+static int needs_decimals(double x)
 {
-    return isfinite(x) && fabs(x - nearbyint(x)) <= 1e-9 * fmax(1.0, fabs(x));
+    return isfinite(x) && fabs(x - nearbyint(x)) > 1e-9 * fmax(1.0, fabs(x));
 }
 
 as_cell_verdict as_cell_judge(double w, double u, double x, const as_check_opts *o)
 {
     /* --require-digits asks of the true value (SPEC §6): "1.00" for 0.9965 has too few
      * decimals however whole it looks */
-    if (o->require_digits > 0 && u > 0 && !isinf(w) && !whole_number(x) &&
+    if (o->require_digits > 0 && u > 0 && !isinf(w) && needs_decimals(x) &&
         u > pow(10.0, -o->require_digits) * 1.5)
         return AS_CELL_TOO_FEW;
     return as_answer_cell_ok(w, u, x, o->tol, 0) ? AS_CELL_RIGHT : AS_CELL_WRONG;
@@ -189,8 +191,9 @@ static int place(as_table_grade *g, as_grade *all, const as_problem *p, const as
     if (whole == NULL || whole->v == NULL) /* PE, Qr, Kr, B without their positions; probs
                                                without a head; the block's without it */
         return name_error(a, ans, err, AS_MSG_CHK_NO_SUCH_TABLE,
-                          as_block_answer(g->kind) ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
-                                                   : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
+                          as_block_answer(g->kind)    ? AS_MSG_CHK_NO_SUCH_BLOCK_HINT
+                          : g->kind == AS_ANS_PROBS ? AS_MSG_CHK_NO_PROBS_HINT
+                                                    : AS_MSG_CHK_NO_SUCH_TABLE_HINT);
     if (named >= 0)
         snprintf(head, sizeof head, "_h%ld", named);
     g->expected = *whole;
@@ -533,7 +536,7 @@ static int judge(as_grade *g, size_t i, as_chain_cache *cache, const as_trace *t
 /* ------------------------------------------------------------------------------ */
 
 /* Adds the mark of the table of a kind (head -1: the layer's) to g's list, once. */
-static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
+static void ask(as_grade *g, const as_problem *p, const as_trace *t, as_answer_kind kind, long head)
 {
     as_mark *m = &g->mark[g->nmarks];
     const as_matrix *whole = head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind);
@@ -546,7 +549,9 @@ static void ask(as_grade *g, const as_trace *t, as_answer_kind kind, long head)
     m->kind = kind;
     m->head = head;
     m->rows = whole->rows;
-    if (head >= 0 && t->heads > 1)
+    /* a head's table says whose when there are several heads, or when it is not the
+     * layer's: with one head and Wo, O_h0 is the head's O, before Wo; O is after it */
+    if (head >= 0 && (t->heads > 1 || (kind == AS_ANS_O && p->Wo != NULL)))
         snprintf(m->name, sizeof m->name, "%s_h%ld", as_answer_kind_name(kind), head);
     else
         snprintf(m->name, sizeof m->name, "%s", as_answer_kind_name(kind));
@@ -572,13 +577,13 @@ static int ask_named(as_grade *g, const as_problem *p, const as_trace *t, const 
     if (head >= 0 || !per_head(kind)) {
         if ((head < 0 ? layer_table(t, kind) : as_head_table(&t->head[head], kind))->v == NULL)
             return -1;
-        ask(g, t, kind, head);
+        ask(g, p, t, kind, head);
         return 0;
     }
     for (h = 0; h < p->heads; h++) { /* QKT, S, A, Qr, Kr, B without a head: every head's */
         if (as_head_table(&t->head[h], kind)->v == NULL)
             return -1;
-        ask(g, t, kind, (long)h);
+        ask(g, p, t, kind, (long)h);
     }
     return 0;
 }
@@ -606,12 +611,15 @@ static int asked_words(as_grade *g, const as_problem *p, const as_trace *t, cons
             break;
         snprintf(name, sizeof name, "%.*s", (int)n, w);
         if (n >= sizeof name || ask_named(g, p, t, name) != 0) {
+            char shown[64]; /* the word as written, not name's first 31 bytes: a long word
+                             * is cut at a character, with "...", and a control escaped */
+            as_lex_quote(shown, sizeof shown, w, n);
             if (at != NULL) {
                 as_error_msg(err, p->in->path, at->line, at->col + (int)(w - start),
-                             AS_MSG_CHK_ASK_UNKNOWN, name);
+                             AS_MSG_CHK_ASK_UNKNOWN, shown);
                 as_error_hint_msg(err, AS_MSG_CHK_ASK_UNKNOWN_HINT);
             } else {
-                as_error_msg(err, "", 0, 0, AS_MSG_CHK_EXPECT_UNKNOWN, name);
+                as_error_msg(err, "", 0, 0, AS_MSG_CHK_EXPECT_UNKNOWN, shown);
                 as_error_hint_msg(err, AS_MSG_CHK_EXPECT_UNKNOWN_HINT);
             }
             return 1;
@@ -637,20 +645,20 @@ static int asked(as_grade *g, const as_problem *p, const as_trace *t, const char
     if ((g->mark = calloc(3 * p->heads + 6 + AS_ANS_Y - AS_ANS_N1 + 1, sizeof *g->mark)) == NULL)
         return -1;
     if (layer_table(t, AS_ANS_N1)->v != NULL) /* pre: N1 first, the attention reads it */
-        ask(g, t, AS_ANS_N1, -1);
+        ask(g, p, t, AS_ANS_N1, -1);
     for (k = AS_ANS_Q; k <= AS_ANS_V; k++)
-        ask(g, t, k, -1);
+        ask(g, p, t, k, -1);
     for (h = 0; h < p->heads; h++)
         for (k = AS_ANS_QKT; k <= AS_ANS_A; k++)
-            ask(g, t, k, (long)h);
+            ask(g, p, t, k, (long)h);
     if (p->heads > 1 && p->Wo != NULL)
-        ask(g, t, AS_ANS_C, -1);
-    ask(g, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
+        ask(g, p, t, AS_ANS_C, -1);
+    ask(g, p, t, AS_ANS_O, p->heads == 1 && p->Wo == NULL ? 0 : -1);
     for (k = AS_ANS_H1; t->block != NULL && k <= AS_ANS_Y; k++) /* the block's, as it makes them */
         if (layer_table(t, k)->v != NULL && (k != AS_ANS_Y || p->final_norm))
-            ask(g, t, k, -1);
+            ask(g, p, t, k, -1);
     if (t->out != NULL) /* SPEC §19: the probabilities the draw follows */
-        ask(g, t, AS_ANS_PROBS, -1);
+        ask(g, p, t, AS_ANS_PROBS, -1);
     return 0;
 }
 
