@@ -396,7 +396,8 @@ static void test_the_output_head_settings_are_read(void **state)
     assert_true(in.out.top_p == 1 && !in.out.temperature_set);
     as_input_free(&in);
     expect_error("sample: 18446744073709551616\n", 1, 9,
-                 "sample is greedy or a whole-number seed of 0 or more, not \"18446744073709551616\"");
+                 "sample is greedy or a whole-number seed from 0 to 18446744073709551615 (2^64 - 1), "
+                 "not \"18446744073709551616\"");
     expect_error("top_p: 1.0000001\n", 1, 8,
                  "top_p must be a number above 0 and at most 1, not \"1.0000001\"");
     expect_error("temperature: -0.5\n", 1, 14, "temperature must be a number above 0, not \"-0.5\"");
