@@ -198,6 +198,34 @@ static void test_settings_and_tables_the_file_writes_win(void **state)
     as_session_free(&s);
 }
 
+/* Every setting a LLaMA preset brings, written by the file, is the file's (the values
+ * the file gives, not the preset's 1e-6, half, 10000 and config.json's 2 and 1 heads). */
+static void test_a_llama_file_writes_every_setting_of_its_own(void **state)
+{
+    static const char *const text =
+        "model: 'llama/model.safetensors' layer 0\npreset: llama\nids: 5 17\n"
+        "block: pre\nnorm: rms\nnorm_eps: 0.01\nffn: swiglu\nlayout: torch\nheads: 4\n"
+        "kv_heads: 2\npositions: rope\nrope: interleaved\nrope_base: 500000\n";
+    as_session s;
+    as_error err;
+
+    (void)state;
+    if (open_in(&s, &err, AS_LANG_EN, text) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(s.p.block, AS_BLOCK_PRE);
+    assert_int_equal(s.p.norm, AS_NORM_RMS);
+    assert_true(s.p.norm_eps == 0.01);
+    assert_int_equal(s.p.ffn, AS_FFN_SWIGLU);
+    assert_int_equal(s.in.layout, AS_LAYOUT_TORCH);
+    assert_int_equal(s.p.heads, 4);
+    assert_int_equal(s.p.kv_heads, 2);
+    assert_int_equal(s.p.d_k, 2);
+    assert_int_equal(s.p.positions, AS_POSITIONS_ROPE);
+    assert_int_equal(s.p.rope, AS_ROPE_INTERLEAVED);
+    assert_true(s.p.rope_base == 500000);
+    as_session_free(&s);
+}
+
 /* ------------------------------------------------------------------ errors ---- */
 
 /* text is refused in lang at line:col, the message holding msg and the hint hint. */
@@ -379,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_gpt2_without_config_has_twelve_heads),
         cmocka_unit_test(test_each_preset_brings_its_conventions),
         cmocka_unit_test(test_settings_and_tables_the_file_writes_win),
+        cmocka_unit_test(test_a_llama_file_writes_every_setting_of_its_own),
         cmocka_unit_test(test_a_layer_beyond_the_model_names_its_layers),
         cmocka_unit_test(test_model_and_preset_need_each_other),
         cmocka_unit_test(test_a_preset_that_does_not_fit_the_file_says_to_look_inside),
