@@ -695,6 +695,38 @@ static void test_unknown_names_and_settings_are_reported(void **state)
     expect_error("X = [[1]]  mask: none", 1, 12, "a setting must start its line");
 }
 
+/* The hint of a setting with no near name names every setting there is, in either
+ * language, each as a word of its own (rope beside rope_base, norm beside norm_eps): it
+ * once stopped at rope and left out block, norm, ffn, ids, the head's and model:. */
+static void test_an_unknown_settings_hint_names_every_setting(void **state)
+{
+    static const as_lang langs[] = {AS_LANG_EN, AS_LANG_ZH};
+    size_t n, i, k;
+
+    (void)state;
+    const char *const *names = as_setting_names(&n);
+    for (k = 0; k < 2; k++) {
+        as_input in;
+        as_error err;
+
+        as_error_init(&err, langs[k]);
+        assert_int_equal(as_parse_text(&in, "colour: red\n", 12, "test.txt", &err), -1);
+        for (i = 0; i < n; i++) {
+            const size_t len = strlen(names[i]);
+            const char *at = err.hint;
+            int word = 0;
+
+            while (!word && (at = strstr(at, names[i])) != NULL) {
+                word = (at == err.hint || (at[-1] != '_' && !(at[-1] >= 'a' && at[-1] <= 'z'))) &&
+                       at[len] != '_' && !(at[len] >= 'a' && at[len] <= 'z');
+                at += len;
+            }
+            if (!word)
+                fail_msg("the hint \"%s\" does not name %s", err.hint, names[i]);
+        }
+    }
+}
+
 /* grad's statements: the loss as written (grad checks the word), dO and target. */
 static void test_the_loss_dO_and_target_are_read_for_grad(void **state)
 {
@@ -890,6 +922,7 @@ int main(void)
         cmocka_unit_test(test_a_word_inside_a_matrix_is_reported_at_the_word),
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_unknown_names_and_settings_are_reported),
+        cmocka_unit_test(test_an_unknown_settings_hint_names_every_setting),
         cmocka_unit_test(test_bad_setting_values_are_reported_at_the_value),
         cmocka_unit_test(test_the_loss_dO_and_target_are_read_for_grad),
         cmocka_unit_test(test_infinity_outside_the_mask_is_refused),
