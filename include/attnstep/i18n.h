@@ -630,6 +630,7 @@ typedef enum as_msg {
     AS_MSG_RD_SHAPE_FORM,     /* a shape line that is not 形状：[rows,cols] */
     AS_MSG_RD_SHAPE_FIRST,    /* a shape line before any matrix */
     AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
+    AS_MSG_RD_SHAPE_TOO_LARGE,/* %s the number written, %s matrix, %zu %zu its shape */
     AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
     AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
     AS_MSG_CHK_OTHER_PROBLEM,     /* a given table (X, Wq ...) in ANSWERS is not the problem's */

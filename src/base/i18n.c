@@ -1061,6 +1061,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_RD_SHAPE_FIRST] = {"形状行前面还没有矩阵", "a shape line with no matrix before it"},
     [AS_MSG_RD_SHAPE_DIFFERS] = {"形状写的是[%zu,%zu]，但矩阵%s是[%zu,%zu]",
                               "the shape says [%zu,%zu], but matrix %s is [%zu,%zu]"},
+    [AS_MSG_RD_SHAPE_TOO_LARGE] = {"形状里的“%s”太大，任何一张表都没有这么多行或列；矩阵%s是[%zu,%zu]",
+                                "the shape's \"%s\" is more rows or columns than any table has; matrix %s is [%zu,%zu]"},
     [AS_MSG_RD_SHAPE_HINT] = {"形状行跟在它描述的矩阵后面，如“形状：[2,2] = [Token位置数, 每个位置的特征数]”",
                            "a shape line follows the matrix it describes, e.g. \"shape: [2,2] = "
                            "[token positions, features per position]\""},

@@ -617,6 +617,15 @@ static int shape_number(as_reader *r, size_t *out)
         n = n * 10 + (size_t)(*c->p++ - '0');
     if (c->p == start)
         return shape_error(r, start, AS_MSG_RD_SHAPE_FORM);
+    if (c->p < c->end && *c->p >= '0' && *c->p <= '9') { /* beyond any table: quoted whole */
+        char q[64];
+
+        while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+            c->p++;
+        as_lex_quote(q, sizeof q, start, (size_t)(c->p - start));
+        return as_reader_err_at(r, start, AS_MSG_RD_SHAPE_HINT_ROWS, AS_MSG_RD_SHAPE_TOO_LARGE, q,
+                                r->last_name, r->last_rows, r->last_cols);
+    }
     *out = n;
     as_cursor_skip_blanks(c);
     return 0;
