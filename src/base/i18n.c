@@ -2344,9 +2344,10 @@ void as_msg_singular(char *text)
     for (i = 0; i < sizeof noun / sizeof noun[0]; i++)
         for (at = strstr(text, noun[i]); at != NULL; at = strstr(at + 1, noun[i])) {
             const size_t len = strlen(noun[i]);
-            if ((at > text && at[-1] >= '0' && at[-1] <= '9') ||
+            if ((at > text && ((at[-1] >= '0' && at[-1] <= '9') || strchr("-+./^_", at[-1]) ||
+                               (at[-1] >= 'A' && at[-1] <= 'Z') || (at[-1] >= 'a' && at[-1] <= 'z'))) ||
                 (at[len] >= 'a' && at[len] <= 'z'))
-                continue; /* "11 rows" stays, and so does a longer word */
+                continue; /* "11 rows", "the W-1 positions" stay, and so does a longer word */
             memmove(at + len - 1, at + len, strlen(at + len) + 1); /* drop the "s" */
         }
 }
