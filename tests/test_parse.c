@@ -727,6 +727,48 @@ static void test_an_unknown_settings_hint_names_every_setting(void **state)
     }
 }
 
+/* mask: window W, the width after blanks or a tab; "windows" is no mask of its own. */
+static void test_a_window_mask_is_read_after_a_tab(void **state)
+{
+    as_input in;
+
+    (void)state;
+    parse_ok("mask: window\t2\n", &in);
+    assert_int_equal(in.mask, AS_MASK_WINDOW);
+    assert_int_equal(in.window, 2);
+    as_input_free(&in);
+    parse_ok("mask: window  16384\n", &in);
+    assert_int_equal(in.window, 16384);
+    as_input_free(&in);
+    expect_error("mask: windows 3\n", 1, 7, "unknown mask \"windows 3\"");
+    expect_error("mask: window 0\n", 1, 14,
+                 "the window of mask: window W must be a positive whole number, not \"0\"");
+    expect_error("mask: window 16385\n", 1, 14,
+                 "the window of mask: window W is too large: at most 16384");
+}
+
+/* A title holding a direction control is refused at it, the control named by its code
+ * point (U+202E, U+2066, U+200F, U+061C; the four ranges of as_lex_bidi), and a C1
+ * control (U+0085) as its bytes; an em dash, a euro sign, U+2060 and a no-break space
+ * beside them are plain text and kept. */
+static void test_direction_and_c1_controls_in_a_title_are_refused(void **state)
+{
+    as_input in;
+
+    (void)state;
+    expect_error("title: a\xe2\x80\xae" "b\n", 1, 9,
+                 "a direction control U+202E in the title or a label");
+    expect_error("title: ab\xe2\x81\xa6\n", 1, 10,
+                 "a direction control U+2066 in the title or a label");
+    expect_error("title: \xe2\x80\x8f\n", 1, 8, "a direction control U+200F in the title or a label");
+    expect_error("title: a\xd8\x9c\n", 1, 9, "a direction control U+061C in the title or a label");
+    expect_error("title: a\xc2\x85\n", 1, 9,
+                 "a control character (\\xc2\\x85) in a title or label");
+    parse_ok("title: a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d\n", &in);
+    assert_string_equal(in.title, "a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d");
+    as_input_free(&in);
+}
+
 /* grad's statements: the loss as written (grad checks the word), dO and target. */
 static void test_the_loss_dO_and_target_are_read_for_grad(void **state)
 {
@@ -923,6 +965,8 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_unknown_names_and_settings_are_reported),
         cmocka_unit_test(test_an_unknown_settings_hint_names_every_setting),
+        cmocka_unit_test(test_a_window_mask_is_read_after_a_tab),
+        cmocka_unit_test(test_direction_and_c1_controls_in_a_title_are_refused),
         cmocka_unit_test(test_bad_setting_values_are_reported_at_the_value),
         cmocka_unit_test(test_the_loss_dO_and_target_are_read_for_grad),
         cmocka_unit_test(test_infinity_outside_the_mask_is_refused),
