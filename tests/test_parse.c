@@ -727,8 +727,9 @@ static void test_an_unknown_settings_hint_names_every_setting(void **state)
     }
 }
 
-/* mask: window W, the width after blanks or a tab; "windows" is no mask of its own. */
-static void test_a_window_mask_is_read_after_a_tab(void **state)
+/* mask: window W, the width after blanks or a tab; "windows" is no mask of its own; an id
+ * that is a word or negative is refused at it. */
+static void test_window_masks_and_ids_are_read_or_refused(void **state)
 {
     as_input in;
 
@@ -741,6 +742,10 @@ static void test_a_window_mask_is_read_after_a_tab(void **state)
     assert_int_equal(in.window, 16384);
     as_input_free(&in);
     expect_error("mask: windows 3\n", 1, 7, "unknown mask \"windows 3\"");
+    expect_error("ids: 5 x\n", 1, 8,
+                 "\xe2\x80\x9cx\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected");
+    expect_error("ids: 5 -1\n", 1, 8,
+                 "\xe2\x80\x9c-1\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected");
     expect_error("mask: window 0\n", 1, 14,
                  "the window of mask: window W must be a positive whole number, not \"0\"");
     expect_error("mask: window 16385\n", 1, 14,
@@ -749,8 +754,8 @@ static void test_a_window_mask_is_read_after_a_tab(void **state)
 
 /* A title holding a direction control is refused at it, the control named by its code
  * point (U+202E, U+2066, U+200F, U+061C; the four ranges of as_lex_bidi), and a C1
- * control (U+0085) as its bytes; an em dash, a euro sign, U+2060 and a no-break space
- * beside them are plain text and kept. */
+ * control (U+0085) as its bytes; an em dash, a euro sign, U+2060, a no-break space and
+ * a superscript 0 (U+2070, just past U+2069) beside them are plain text and kept. */
 static void test_direction_and_c1_controls_in_a_title_are_refused(void **state)
 {
     as_input in;
@@ -764,8 +769,8 @@ static void test_direction_and_c1_controls_in_a_title_are_refused(void **state)
     expect_error("title: a\xd8\x9c\n", 1, 9, "a direction control U+061C in the title or a label");
     expect_error("title: a\xc2\x85\n", 1, 9,
                  "a control character (\\xc2\\x85) in a title or label");
-    parse_ok("title: a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d\n", &in);
-    assert_string_equal(in.title, "a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d");
+    parse_ok("title: a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d\xe2\x81\xb0\n", &in);
+    assert_string_equal(in.title, "a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d\xe2\x81\xb0");
     as_input_free(&in);
 }
 
@@ -965,7 +970,7 @@ int main(void)
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_unknown_names_and_settings_are_reported),
         cmocka_unit_test(test_an_unknown_settings_hint_names_every_setting),
-        cmocka_unit_test(test_a_window_mask_is_read_after_a_tab),
+        cmocka_unit_test(test_window_masks_and_ids_are_read_or_refused),
         cmocka_unit_test(test_direction_and_c1_controls_in_a_title_are_refused),
         cmocka_unit_test(test_bad_setting_values_are_reported_at_the_value),
         cmocka_unit_test(test_the_loss_dO_and_target_are_read_for_grad),
