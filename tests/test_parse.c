@@ -728,7 +728,7 @@ static void test_an_unknown_settings_hint_names_every_setting(void **state)
 }
 
 /* mask: window W, the width after blanks or a tab; "windows" is no mask of its own; an id
- * that is a word or negative is refused at it. */
+ * that is a word, negative or 2^40 and more (quoted as written) is refused at it. */
 static void test_window_masks_and_ids_are_read_or_refused(void **state)
 {
     as_input in;
@@ -744,6 +744,8 @@ static void test_window_masks_and_ids_are_read_or_refused(void **state)
     expect_error("mask: windows 3\n", 1, 7, "unknown mask \"windows 3\"");
     expect_error("ids: 5 x\n", 1, 8,
                  "\xe2\x80\x9cx\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected");
+    expect_error("ids: 7 1099511627776\n", 1, 8, /* 2^40, the first id past any table */
+                 "the id \"1099511627776\" is past the last row of any embedding table");
     expect_error("ids: 5 -1\n", 1, 8,
                  "\xe2\x80\x9c-1\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected");
     expect_error("mask: window 0\n", 1, 14,

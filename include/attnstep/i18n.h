@@ -1022,6 +1022,7 @@ typedef enum as_msg {
     /* ids: through the embedding table E and the positions P (SPEC §16, F05) */
     AS_MSG_LD_CHANGED,         /* why a file indexed before cannot be read now */
     AS_MSG_EMB_NOT_ID,         /* %s the text that is no id */
+    AS_MSG_EMB_ID_HUGE,        /* %s an id of 2^40 or more, as written */
     AS_MSG_EMB_ID_HINT,
     AS_MSG_EMB_TOO_MANY,       /* %zu the most */
     AS_MSG_EMB_NO_E,

@@ -2060,6 +2060,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "with ids, X is made as E[ids] + P[0:n]: drop X, or drop ids"},
     [AS_MSG_EMB_ID_OUTSIDE] = {"id %zu超出了E的范围：E只有%zu行（第0行到第%zu行）",
         "id %zu is outside E: E has %zu rows (rows 0 to %zu)"},
+    [AS_MSG_EMB_ID_HUGE] = {"ids里的“%s”太大：没有哪张词表有这么多行",
+        "the id \"%s\" is past the last row of any embedding table"},
     [AS_MSG_EMB_ID_OUTSIDE_HINT] = {"E的第i行是第i个词元的向量：id就是行号，从0数起，必须小于词表的大小（E的行数）",
         "row i of E is the vector of token i: an id is a row number, counted from 0, below the size of the vocabulary (E's rows)"},
     [AS_MSG_EMB_TOO_LONG] = {"ids有%zu个，但P只有%zu行（位置0到%zu）",
