@@ -941,6 +941,59 @@ static void test_matrices_over_the_limits_are_refused(void **state)
     free(text);
 }
 
+/* Writes text to path (a scratch file under build/tests/). */
+static void put(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A loaded file over the limits is refused in it, at the number or row one too many:
+ * 16385 numbers on a line (the 16385th at column 2 * 16384 + 1), 16385 rows of one
+ * number, and 16385 rows of two numbers. */
+static void test_loaded_files_over_the_limits_are_refused(void **state)
+{
+    static const char *const row[] = {"0 ", "0\n", "0, 0\n"};
+    static const char *const name[] = {"build/tests/limit-cols.txt", "build/tests/limit-rows.txt",
+                                       "build/tests/limit-rows2.txt"};
+    const size_t n = 16385;
+    char *text = malloc(5 * n + 1), in[128];
+    size_t i, k, len;
+
+    (void)state;
+    assert_non_null(text);
+    for (k = 0; k < 3; k++) {
+        for (len = 0, i = 0; i < n; i++)
+            len += (size_t)sprintf(text + len, "%s", row[k]);
+        put(name[k], text, len);
+        len = (size_t)snprintf(in, sizeof in, "X = load(\"%s\")\n", name[k] + strlen("build/tests/"));
+        put("build/tests/limit-in.txt", in, len);
+        if (k == 0)
+            expect_file_error("build/tests/limit-in.txt", name[k], 1, 2 * 16384 + 1,
+                              "matrix X is too large: more than 16384 columns");
+        else
+            expect_file_error("build/tests/limit-in.txt", name[k], 16385, 1,
+                              "matrix X is too large: more than 16384 rows");
+    }
+    free(text);
+}
+
+/* Text that is not UTF-8 at its first byte: a lone FE, FE or FF before ASCII (no byte
+ * order mark: that is FF FE or FE FF), and UTF-16 BE whose first characters hold a DEL
+ * (not text, so the NUL is what is named). */
+static void test_bytes_that_are_no_utf8_are_named(void **state)
+{
+    (void)state;
+    expect_error_n("\xfe", 1, 1, 1, "invalid UTF-8 (byte 0xfe)");
+    expect_error_n("\xfe" "A\nX", 4, 1, 1, "invalid UTF-8 (byte 0xfe)");
+    expect_error_n("\xff" "A\nX", 4, 1, 1, "invalid UTF-8 (byte 0xff)");
+    expect_error_n("\0#\0 \0\x7f\0\n\0X\0=\0[\0[\0" "1", 17, 1, 1, "the file holds a NUL byte");
+    expect_error_n("\0#\0 \0a\0\n\0X\0=\0[\0[\0" "1", 17, 1, 1, "the file is UTF-16 text, not UTF-8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -986,6 +1039,8 @@ int main(void)
         cmocka_unit_test(test_unreadable_files_are_refused),
         cmocka_unit_test(test_load_errors_name_the_right_file_and_place),
         cmocka_unit_test(test_matrices_over_the_limits_are_refused),
+        cmocka_unit_test(test_loaded_files_over_the_limits_are_refused),
+        cmocka_unit_test(test_bytes_that_are_no_utf8_are_named),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
