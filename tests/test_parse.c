@@ -994,6 +994,19 @@ static void test_bytes_that_are_no_utf8_are_named(void **state)
     expect_error_n("\0#\0 \0a\0\n\0X\0=\0[\0[\0" "1", 17, 1, 1, "the file is UTF-16 text, not UTF-8");
 }
 
+/* A character of three bytes that starts like a number's (E2 88 92 −, E2 88 9E ∞, E2 88 9A
+ * √) but is none of them is a word in the matrix, quoted at its column: an em dash
+ * (E2 80 94), an n-ary sum (E2 88 91); a √ with nothing under it is no number. */
+static void test_signs_that_are_no_numbers_are_quoted_in_a_matrix(void **state)
+{
+    (void)state;
+    expect_error("X = [[1, \xe2\x80\x94]]\n", 1, 10, "unexpected word \"\xe2\x80\x94\" inside matrix X");
+    expect_error("X = [[\xe2\x88\x91]]\n", 1, 7, "unexpected word \"\xe2\x88\x91\" inside matrix X");
+    expect_error("X = [[1 \xe2\x88\x91 2]]\n", 1, 9,
+                 "unexpected word \"\xe2\x88\x91\" inside matrix X");
+    expect_error("X = [[\xe2\x88\x9a]]\n", 1, 7, "\"\xe2\x88\x9a\" is not a number");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1041,6 +1054,7 @@ int main(void)
         cmocka_unit_test(test_matrices_over_the_limits_are_refused),
         cmocka_unit_test(test_loaded_files_over_the_limits_are_refused),
         cmocka_unit_test(test_bytes_that_are_no_utf8_are_named),
+        cmocka_unit_test(test_signs_that_are_no_numbers_are_quoted_in_a_matrix),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
