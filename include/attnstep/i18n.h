@@ -1007,6 +1007,8 @@ typedef enum as_msg {
     AS_MSG_BIN_META,
     AS_MSG_BIN_OFFSETS,   /* %llu begin, %llu end */
     AS_MSG_LD_SLICE_SYNTAX,   /* %s the text where a slice was expected */
+    AS_MSG_LD_SLICE_INDEX_HUGE,/* %s an index of a slice beyond 2^62, as written */
+    AS_MSG_LD_SLICE_UNCLOSED, /* a slice the line ends inside */
     AS_MSG_LD_SLICE_HINT,
     AS_MSG_LD_SLICE_OUTSIDE,   /* %s the slice, %s the shape */
     AS_MSG_LD_SLICE_OUTSIDE_HINT,
