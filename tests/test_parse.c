@@ -271,6 +271,45 @@ static void test_number_prefixes_stop_where_the_number_ends(void **state)
     assert_int_equal(number("-\xE2\x88\x9E", 0, &x, &why), 0);
 }
 
+/* Roots as the chapter writes them (√2, U+221A) and in ASCII (sqrt(2)): the correctly
+ * rounded root, 1.4142135623730951 for 2; a sign before, a fraction bar on either side;
+ * "sqrt(2" without its ")" and a √ or sqrt( with no decimal under it are no number. */
+static void test_square_roots_are_read_in_both_spellings(void **state)
+{
+    double x;
+    const char *why;
+
+    (void)state;
+    expect_number("\xE2\x88\x9A" "2", 0, 4, 1.4142135623730951);
+    expect_number("sqrt(2)", 0, 7, 1.4142135623730951);
+    expect_number("sqrt(2)x", 0, 7, 1.4142135623730951);
+    expect_number("-\xE2\x88\x9A" "4", 0, 5, -2);
+    expect_number("1/\xE2\x88\x9A" "4", 0, 6, 0.5);
+    expect_number("\xE2\x88\x9A" "4/2", 0, 6, 1);
+    assert_int_equal(number("sqrt(2", 0, &x, &why), 0);
+    assert_int_equal(number("sqrt(", 0, &x, &why), 0);
+    assert_int_equal(number("sqrt(x)", 0, &x, &why), 0);
+    assert_int_equal(number("\xE2\x88\x9A", 0, &x, &why), 0);
+    assert_null(why);
+}
+
+/* The unit of a printed number is the place of its last digit, scaled by its exponent:
+ * 1.25e+1 has two places after the point and e+1, so 10^(1-2); 1.5E-2 10^(-2-1); a bare
+ * "e" adds nothing; fractions, roots, infinities and whole numbers are exact (0). */
+static void test_a_printed_numbers_unit_is_the_place_of_its_last_digit(void **state)
+{
+    (void)state;
+    assert_close(as_written_unit("1.25e+1", 7), 0.1, 1e-17);
+    assert_close(as_written_unit("1.5E-2", 6), 0.001, 1e-19);
+    assert_close(as_written_unit("1.5e", 4), 0.1, 1e-17);
+    assert_close(as_written_unit("3.0e1", 5), 1, 1e-15);
+    assert_true(as_written_unit("2/3", 3) == 0);
+    assert_true(as_written_unit("\xE2\x88\x9A" "2", 4) == 0);
+    assert_true(as_written_unit("sqrt(2)", 7) == 0);
+    assert_true(as_written_unit("inf", 3) == 0);
+    assert_true(as_written_unit("1.", 2) == 0);
+}
+
 static void test_infinities_are_read_only_when_allowed(void **state)
 {
     (void)state;
@@ -1015,6 +1054,8 @@ int main(void)
         cmocka_unit_test(test_crlf_bom_numpy_print_and_fractions_give_identical_matrices),
         cmocka_unit_test(test_every_number_form_is_read),
         cmocka_unit_test(test_number_prefixes_stop_where_the_number_ends),
+        cmocka_unit_test(test_square_roots_are_read_in_both_spellings),
+        cmocka_unit_test(test_a_printed_numbers_unit_is_the_place_of_its_last_digit),
         cmocka_unit_test(test_infinities_are_read_only_when_allowed),
         cmocka_unit_test(test_overflow_and_zero_denominators_are_refused),
         cmocka_unit_test(test_every_number_form_is_read_inside_a_matrix),
