@@ -1020,6 +1020,35 @@ static void test_loaded_files_over_the_limits_are_refused(void **state)
     free(text);
 }
 
+/* A file of 2 GiB and one byte (sparse: no disk is used) is refused before a byte of it
+ * is read, as the input and as a load(): the load's message has no hint, for where a
+ * path is taken from (the hint of a file that is not found) does not help a size. */
+static void test_a_file_over_two_gib_is_refused_unread(void **state)
+{
+    const char *big = "build/tests/over-2gib.txt";
+    int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    as_input in;
+    as_error err;
+
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)2147483648 + 1), 0);
+    assert_int_equal(close(fd), 0);
+    expect_file_error(big, big, 0, 0,
+                      "cannot read the file: it is larger than 2 GiB, the most one input file may hold");
+    put("build/tests/over-2gib-in.txt", "X = load(\"over-2gib.txt\")\n", 26);
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_parse_file(&in, "build/tests/over-2gib-in.txt", &err), -1);
+    assert_int_equal(unlink(big), 0);
+    assert_string_equal(err.msg, "cannot load \"build/tests/over-2gib.txt\": it is larger than 2 GiB, "
+                                 "the most one input file may hold");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, 11);
+    assert_string_equal(err.hint, "");
+    expect_file_error("build/tests/over-2gib-in.txt", "build/tests/over-2gib-in.txt", 1, 11,
+                      "cannot load \"build/tests/over-2gib.txt\": no such file");
+}
+
 /* Text that is not UTF-8 at its first byte: a lone FE, FE or FF before ASCII (no byte
  * order mark: that is FF FE or FE FF), and UTF-16 BE whose first characters hold a DEL
  * (not text, so the NUL is what is named). */
@@ -1094,6 +1123,7 @@ int main(void)
         cmocka_unit_test(test_load_errors_name_the_right_file_and_place),
         cmocka_unit_test(test_matrices_over_the_limits_are_refused),
         cmocka_unit_test(test_loaded_files_over_the_limits_are_refused),
+        cmocka_unit_test(test_a_file_over_two_gib_is_refused_unread),
         cmocka_unit_test(test_bytes_that_are_no_utf8_are_named),
         cmocka_unit_test(test_signs_that_are_no_numbers_are_quoted_in_a_matrix),
     };

@@ -550,9 +550,12 @@ static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load
         return 0;
     /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
     e = as_lex_read_file(path, 0, &text, &len);
-    if (e != 0)
-        return as_reader_err_pos(r, NULL, q->at, AS_MSG_LD_RELATIVE_HINT, AS_MSG_LD_CANNOT_LOAD,
-                                 path, as_msg_errno(why, sizeof why, r->err->lang, e));
+    if (e != 0) /* where the path is taken from helps a path that finds no file, not a size */
+        return as_reader_err_pos(r, NULL, q->at,
+                                 e == ENOENT || e == ENOTDIR || e == EISDIR ? AS_MSG_LD_RELATIVE_HINT
+                                                                            : AS_RD_NO_HINT,
+                                 AS_MSG_LD_CANNOT_LOAD, path,
+                                 as_msg_errno(why, sizeof why, r->err->lang, e));
     as_reader_init(&file, path, r->err, NULL, NULL);
     if ((*binary = as_tensor_sniff((const unsigned char *)text, len, len) != AS_TF_NONE))
         rc = load_tensor(r, b, path, -1, (const unsigned char *)text, len, q, NULL); /* the fuzzers' files */
