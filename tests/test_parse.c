@@ -91,6 +91,21 @@ static void expect_error(const char *text, int line, int col, const char *msg)
     expect_error_n(text, strlen(text), line, col, msg);
 }
 
+/* One input expect_errors refuses: at line 1, column col, with exactly msg. */
+typedef struct error_case {
+    const char *text;
+    int col;
+    const char *msg;
+} error_case;
+
+static void expect_errors(const error_case *cases, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        expect_error(cases[i].text, 1, cases[i].col, cases[i].msg);
+}
+
 /* The error as_parse_file gives for path. */
 static void expect_file_error(const char *path, const char *file, int line, int col,
                               const char *msg)
@@ -770,6 +785,18 @@ static void test_an_unknown_settings_hint_names_every_setting(void **state)
  * that is a word, negative or 2^40 and more (quoted as written) is refused at it. */
 static void test_window_masks_and_ids_are_read_or_refused(void **state)
 {
+    static const error_case refused[] = {
+        {"mask: windows 3\n", 7, "unknown mask \"windows 3\""},
+        {"ids: 5 x\n", 8,
+         "\xe2\x80\x9cx\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected"},
+        {"ids: 7 1099511627776\n", 8, /* 2^40, the first id past any table */
+         "the id \"1099511627776\" is past the last row of any embedding table"},
+        {"ids: 5 -1\n", 8,
+         "\xe2\x80\x9c-1\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected"},
+        {"mask: window 0\n", 14,
+         "the window of mask: window W must be a positive whole number, not \"0\""},
+        {"mask: window 16385\n", 14, "the window of mask: window W is too large: at most 16384"},
+    };
     as_input in;
 
     (void)state;
@@ -780,17 +807,7 @@ static void test_window_masks_and_ids_are_read_or_refused(void **state)
     parse_ok("mask: window  16384\n", &in);
     assert_int_equal(in.window, 16384);
     as_input_free(&in);
-    expect_error("mask: windows 3\n", 1, 7, "unknown mask \"windows 3\"");
-    expect_error("ids: 5 x\n", 1, 8,
-                 "\xe2\x80\x9cx\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected");
-    expect_error("ids: 7 1099511627776\n", 1, 8, /* 2^40, the first id past any table */
-                 "the id \"1099511627776\" is past the last row of any embedding table");
-    expect_error("ids: 5 -1\n", 1, 8,
-                 "\xe2\x80\x9c-1\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected");
-    expect_error("mask: window 0\n", 1, 14,
-                 "the window of mask: window W must be a positive whole number, not \"0\"");
-    expect_error("mask: window 16385\n", 1, 14,
-                 "the window of mask: window W is too large: at most 16384");
+    expect_errors(refused, sizeof refused / sizeof refused[0]);
 }
 
 /* A title holding a direction control is refused at it, the control named by its code
@@ -1067,12 +1084,15 @@ static void test_bytes_that_are_no_utf8_are_named(void **state)
  * (E2 80 94), an n-ary sum (E2 88 91); a √ with nothing under it is no number. */
 static void test_signs_that_are_no_numbers_are_quoted_in_a_matrix(void **state)
 {
+    static const error_case cases[] = {
+        {"X = [[1, \xe2\x80\x94]]\n", 10, "unexpected word \"\xe2\x80\x94\" inside matrix X"},
+        {"X = [[\xe2\x88\x91]]\n", 7, "unexpected word \"\xe2\x88\x91\" inside matrix X"},
+        {"X = [[1 \xe2\x88\x91 2]]\n", 9, "unexpected word \"\xe2\x88\x91\" inside matrix X"},
+        {"X = [[\xe2\x88\x9a]]\n", 7, "\"\xe2\x88\x9a\" is not a number"},
+    };
+
     (void)state;
-    expect_error("X = [[1, \xe2\x80\x94]]\n", 1, 10, "unexpected word \"\xe2\x80\x94\" inside matrix X");
-    expect_error("X = [[\xe2\x88\x91]]\n", 1, 7, "unexpected word \"\xe2\x88\x91\" inside matrix X");
-    expect_error("X = [[1 \xe2\x88\x91 2]]\n", 1, 9,
-                 "unexpected word \"\xe2\x88\x91\" inside matrix X");
-    expect_error("X = [[\xe2\x88\x9a]]\n", 1, 7, "\"\xe2\x88\x9a\" is not a number");
+    expect_errors(cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void)
