@@ -170,6 +170,12 @@ static void test_english_counts_of_one_are_singular(void **state)
     snprintf(s, sizeof s, "X has 1 rows and 11 rows, 1 columns, 21 numbers, 1 labels");
     as_msg_singular(s);
     assert_string_equal(s, "X has 1 row and 11 rows, 1 column, 21 numbers, 1 label");
+    snprintf(s, sizeof s, "the W-1 positions, d+1 rows, 0.1 tokens, 2^1 cells, (1 heads");
+    as_msg_singular(s); /* the 1 of an expression counts nothing: it once read "the W-1 position" */
+    assert_string_equal(s, "the W-1 positions, d+1 rows, 0.1 tokens, 2^1 cells, (1 head");
+    snprintf(s, sizeof s, "K1 rows, k1 files, a_1 tables, n/1 heads, {1 labels, 1 rowsy");
+    as_msg_singular(s);
+    assert_string_equal(s, "K1 rows, k1 files, a_1 tables, n/1 heads, {1 label, 1 rowsy");
 }
 
 static void test_an_english_error_counting_one_is_singular(void **state)

@@ -638,15 +638,16 @@ static void test_a_load_statement_cut_short_is_refused_where_it_stops(void **sta
     statement_refused("X = load(\"m.txt\", \"a\"", 22, "expected \")\" after the file name",
                       write);
     /* slices: at what cannot be read, quoted (at most 20 characters) */
-    statement_refused("X = load(\"m.txt\")[1:2", 22, "a slice is written [a:b] or [a:b, c:d]; here "
-                      "is “”", syntax);
+    statement_refused("X = load(\"m.txt\")[1:2", 22,
+                      "the slice is not finished: the line ends before its \"]\"", syntax);
     statement_refused("X = load(\"m.txt\")[0:1, 0:1, 0:1]\n", 28, "a slice is written [a:b] or "
                       "[a:b, c:d]; here is “ 0:1]”", syntax);
-    /* 10^18 - 1 after 18 nines is more than 2^62 / 10: refused at the 19th, column 37 */
-    statement_refused("X = load(\"m.txt\")[99999999999999999999:]\n", 37, "a slice is written "
-                      "[a:b] or [a:b, c:d]; here is “99:]”", syntax);
-    statement_refused("X = load(\"m.txt\")[0:99999999999999999999]\n", 39, "a slice is written "
-                      "[a:b] or [a:b, c:d]; here is “99]”", syntax);
+    /* 10^18 - 1 after 18 nines is more than 2^62 / 10: the index is refused whole, at its
+     * start (it was once refused at its 19th digit as a slice not written [a:b]) */
+    statement_refused("X = load(\"m.txt\")[99999999999999999999:]\n", 19, "the slice's index "
+                      "\"99999999999999999999\" is past the last row or column of any table", syntax);
+    statement_refused("X = load(\"m.txt\")[0:99999999999999999999]\n", 21, "the slice's index "
+                      "\"99999999999999999999\" is past the last row or column of any table", syntax);
 }
 
 int main(void)

@@ -91,6 +91,21 @@ static void expect_error(const char *text, int line, int col, const char *msg)
     expect_error_n(text, strlen(text), line, col, msg);
 }
 
+/* One input expect_errors refuses: at line 1, column col, with exactly msg. */
+typedef struct error_case {
+    const char *text;
+    int col;
+    const char *msg;
+} error_case;
+
+static void expect_errors(const error_case *cases, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        expect_error(cases[i].text, 1, cases[i].col, cases[i].msg);
+}
+
 /* The error as_parse_file gives for path. */
 static void expect_file_error(const char *path, const char *file, int line, int col,
                               const char *msg)
@@ -271,6 +286,45 @@ static void test_number_prefixes_stop_where_the_number_ends(void **state)
     assert_int_equal(number("-\xE2\x88\x9E", 0, &x, &why), 0);
 }
 
+/* Roots as the chapter writes them (√2, U+221A) and in ASCII (sqrt(2)): the correctly
+ * rounded root, 1.4142135623730951 for 2; a sign before, a fraction bar on either side;
+ * "sqrt(2" without its ")" and a √ or sqrt( with no decimal under it are no number. */
+static void test_square_roots_are_read_in_both_spellings(void **state)
+{
+    double x;
+    const char *why;
+
+    (void)state;
+    expect_number("\xE2\x88\x9A" "2", 0, 4, 1.4142135623730951);
+    expect_number("sqrt(2)", 0, 7, 1.4142135623730951);
+    expect_number("sqrt(2)x", 0, 7, 1.4142135623730951);
+    expect_number("-\xE2\x88\x9A" "4", 0, 5, -2);
+    expect_number("1/\xE2\x88\x9A" "4", 0, 6, 0.5);
+    expect_number("\xE2\x88\x9A" "4/2", 0, 6, 1);
+    assert_int_equal(number("sqrt(2", 0, &x, &why), 0);
+    assert_int_equal(number("sqrt(", 0, &x, &why), 0);
+    assert_int_equal(number("sqrt(x)", 0, &x, &why), 0);
+    assert_int_equal(number("\xE2\x88\x9A", 0, &x, &why), 0);
+    assert_null(why);
+}
+
+/* The unit of a printed number is the place of its last digit, scaled by its exponent:
+ * 1.25e+1 has two places after the point and e+1, so 10^(1-2); 1.5E-2 10^(-2-1); a bare
+ * "e" adds nothing; fractions, roots, infinities and whole numbers are exact (0). */
+static void test_a_printed_numbers_unit_is_the_place_of_its_last_digit(void **state)
+{
+    (void)state;
+    assert_close(as_written_unit("1.25e+1", 7), 0.1, 1e-17);
+    assert_close(as_written_unit("1.5E-2", 6), 0.001, 1e-19);
+    assert_close(as_written_unit("1.5e", 4), 0.1, 1e-17);
+    assert_close(as_written_unit("3.0e1", 5), 1, 1e-15);
+    assert_true(as_written_unit("2/3", 3) == 0);
+    assert_true(as_written_unit("\xE2\x88\x9A" "2", 4) == 0);
+    assert_true(as_written_unit("sqrt(2)", 7) == 0);
+    assert_true(as_written_unit("inf", 3) == 0);
+    assert_true(as_written_unit("1.", 2) == 0);
+}
+
 static void test_infinities_are_read_only_when_allowed(void **state)
 {
     (void)state;
@@ -396,7 +450,8 @@ static void test_the_output_head_settings_are_read(void **state)
     assert_true(in.out.top_p == 1 && !in.out.temperature_set);
     as_input_free(&in);
     expect_error("sample: 18446744073709551616\n", 1, 9,
-                 "sample is greedy or a whole-number seed of 0 or more, not \"18446744073709551616\"");
+                 "sample is greedy or a whole-number seed from 0 to 18446744073709551615 (2^64 - 1), "
+                 "not \"18446744073709551616\"");
     expect_error("top_p: 1.0000001\n", 1, 8,
                  "top_p must be a number above 0 and at most 1, not \"1.0000001\"");
     expect_error("temperature: -0.5\n", 1, 14, "temperature must be a number above 0, not \"-0.5\"");
@@ -694,6 +749,89 @@ static void test_unknown_names_and_settings_are_reported(void **state)
     expect_error("X = [[1]]  mask: none", 1, 12, "a setting must start its line");
 }
 
+/* The hint of a setting with no near name names every setting there is, in either
+ * language, each as a word of its own (rope beside rope_base, norm beside norm_eps): it
+ * once stopped at rope and left out block, norm, ffn, ids, the head's and model:. */
+static void test_an_unknown_settings_hint_names_every_setting(void **state)
+{
+    static const as_lang langs[] = {AS_LANG_EN, AS_LANG_ZH};
+    size_t n, i, k;
+
+    (void)state;
+    const char *const *names = as_setting_names(&n);
+    for (k = 0; k < 2; k++) {
+        as_input in;
+        as_error err;
+
+        as_error_init(&err, langs[k]);
+        assert_int_equal(as_parse_text(&in, "colour: red\n", 12, "test.txt", &err), -1);
+        for (i = 0; i < n; i++) {
+            const size_t len = strlen(names[i]);
+            const char *at = err.hint;
+            int word = 0;
+
+            while (!word && (at = strstr(at, names[i])) != NULL) {
+                word = (at == err.hint || (at[-1] != '_' && !(at[-1] >= 'a' && at[-1] <= 'z'))) &&
+                       at[len] != '_' && !(at[len] >= 'a' && at[len] <= 'z');
+                at += len;
+            }
+            if (!word)
+                fail_msg("the hint \"%s\" does not name %s", err.hint, names[i]);
+        }
+    }
+}
+
+/* mask: window W, the width after blanks or a tab; "windows" is no mask of its own; an id
+ * that is a word, negative or 2^40 and more (quoted as written) is refused at it. */
+static void test_window_masks_and_ids_are_read_or_refused(void **state)
+{
+    static const error_case refused[] = {
+        {"mask: windows 3\n", 7, "unknown mask \"windows 3\""},
+        {"ids: 5 x\n", 8,
+         "\xe2\x80\x9cx\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected"},
+        {"ids: 7 1099511627776\n", 8, /* 2^40, the first id past any table */
+         "the id \"1099511627776\" is past the last row of any embedding table"},
+        {"ids: 5 -1\n", 8,
+         "\xe2\x80\x9c-1\xe2\x80\x9d in ids is no row number: a whole number, 0 or more, is expected"},
+        {"mask: window 0\n", 14,
+         "the window of mask: window W must be a positive whole number, not \"0\""},
+        {"mask: window 16385\n", 14, "the window of mask: window W is too large: at most 16384"},
+    };
+    as_input in;
+
+    (void)state;
+    parse_ok("mask: window\t2\n", &in);
+    assert_int_equal(in.mask, AS_MASK_WINDOW);
+    assert_int_equal(in.window, 2);
+    as_input_free(&in);
+    parse_ok("mask: window  16384\n", &in);
+    assert_int_equal(in.window, 16384);
+    as_input_free(&in);
+    expect_errors(refused, sizeof refused / sizeof refused[0]);
+}
+
+/* A title holding a direction control is refused at it, the control named by its code
+ * point (U+202E, U+2066, U+200F, U+061C; the four ranges of as_lex_bidi), and a C1
+ * control (U+0085) as its bytes; an em dash, a euro sign, U+2060, a no-break space and
+ * a superscript 0 (U+2070, just past U+2069) beside them are plain text and kept. */
+static void test_direction_and_c1_controls_in_a_title_are_refused(void **state)
+{
+    as_input in;
+
+    (void)state;
+    expect_error("title: a\xe2\x80\xae" "b\n", 1, 9,
+                 "a direction control U+202E in the title or a label");
+    expect_error("title: ab\xe2\x81\xa6\n", 1, 10,
+                 "a direction control U+2066 in the title or a label");
+    expect_error("title: \xe2\x80\x8f\n", 1, 8, "a direction control U+200F in the title or a label");
+    expect_error("title: a\xd8\x9c\n", 1, 9, "a direction control U+061C in the title or a label");
+    expect_error("title: a\xc2\x85\n", 1, 9,
+                 "a control character (\\xc2\\x85) in a title or label");
+    parse_ok("title: a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d\xe2\x81\xb0\n", &in);
+    assert_string_equal(in.title, "a\xe2\x80\x94" "b\xe2\x82\xac\xe2\x81\xa0" "c\xc2\xa0" "d\xe2\x81\xb0");
+    as_input_free(&in);
+}
+
 /* grad's statements: the loss as written (grad checks the word), dO and target. */
 static void test_the_loss_dO_and_target_are_read_for_grad(void **state)
 {
@@ -859,6 +997,104 @@ static void test_matrices_over_the_limits_are_refused(void **state)
     free(text);
 }
 
+/* Writes text to path (a scratch file under build/tests/). */
+static void put(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A loaded file over the limits is refused in it, at the number or row one too many:
+ * 16385 numbers on a line (the 16385th at column 2 * 16384 + 1), 16385 rows of one
+ * number, and 16385 rows of two numbers. */
+static void test_loaded_files_over_the_limits_are_refused(void **state)
+{
+    static const char *const row[] = {"0 ", "0\n", "0, 0\n"};
+    static const char *const name[] = {"build/tests/limit-cols.txt", "build/tests/limit-rows.txt",
+                                       "build/tests/limit-rows2.txt"};
+    const size_t n = 16385;
+    char *text = malloc(5 * n + 1), in[128];
+    size_t i, k, len;
+
+    (void)state;
+    assert_non_null(text);
+    for (k = 0; k < 3; k++) {
+        for (len = 0, i = 0; i < n; i++)
+            len += (size_t)sprintf(text + len, "%s", row[k]);
+        put(name[k], text, len);
+        len = (size_t)snprintf(in, sizeof in, "X = load(\"%s\")\n", name[k] + strlen("build/tests/"));
+        put("build/tests/limit-in.txt", in, len);
+        if (k == 0)
+            expect_file_error("build/tests/limit-in.txt", name[k], 1, 2 * 16384 + 1,
+                              "matrix X is too large: more than 16384 columns");
+        else
+            expect_file_error("build/tests/limit-in.txt", name[k], 16385, 1,
+                              "matrix X is too large: more than 16384 rows");
+    }
+    free(text);
+}
+
+/* A file of 2 GiB and one byte (sparse: no disk is used) is refused before a byte of it
+ * is read, as the input and as a load(): the load's message has no hint, for where a
+ * path is taken from (the hint of a file that is not found) does not help a size. */
+static void test_a_file_over_two_gib_is_refused_unread(void **state)
+{
+    const char *big = "build/tests/over-2gib.txt";
+    int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    as_input in;
+    as_error err;
+
+    (void)state;
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)2147483648 + 1), 0);
+    assert_int_equal(close(fd), 0);
+    expect_file_error(big, big, 0, 0,
+                      "cannot read the file: it is larger than 2 GiB, the most one input file may hold");
+    put("build/tests/over-2gib-in.txt", "X = load(\"over-2gib.txt\")\n", 26);
+    as_error_init(&err, AS_LANG_EN);
+    assert_int_equal(as_parse_file(&in, "build/tests/over-2gib-in.txt", &err), -1);
+    assert_int_equal(unlink(big), 0);
+    assert_string_equal(err.msg, "cannot load \"build/tests/over-2gib.txt\": it is larger than 2 GiB, "
+                                 "the most one input file may hold");
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.col, 11);
+    assert_string_equal(err.hint, "");
+    expect_file_error("build/tests/over-2gib-in.txt", "build/tests/over-2gib-in.txt", 1, 11,
+                      "cannot load \"build/tests/over-2gib.txt\": no such file");
+}
+
+/* Text that is not UTF-8 at its first byte: a lone FE, FE or FF before ASCII (no byte
+ * order mark: that is FF FE or FE FF), and UTF-16 BE whose first characters hold a DEL
+ * (not text, so the NUL is what is named). */
+static void test_bytes_that_are_no_utf8_are_named(void **state)
+{
+    (void)state;
+    expect_error_n("\xfe", 1, 1, 1, "invalid UTF-8 (byte 0xfe)");
+    expect_error_n("\xfe" "A\nX", 4, 1, 1, "invalid UTF-8 (byte 0xfe)");
+    expect_error_n("\xff" "A\nX", 4, 1, 1, "invalid UTF-8 (byte 0xff)");
+    expect_error_n("\0#\0 \0\x7f\0\n\0X\0=\0[\0[\0" "1", 17, 1, 1, "the file holds a NUL byte");
+    expect_error_n("\0#\0 \0a\0\n\0X\0=\0[\0[\0" "1", 17, 1, 1, "the file is UTF-16 text, not UTF-8");
+}
+
+/* A character of three bytes that starts like a number's (E2 88 92 −, E2 88 9E ∞, E2 88 9A
+ * √) but is none of them is a word in the matrix, quoted at its column: an em dash
+ * (E2 80 94), an n-ary sum (E2 88 91); a √ with nothing under it is no number. */
+static void test_signs_that_are_no_numbers_are_quoted_in_a_matrix(void **state)
+{
+    static const error_case cases[] = {
+        {"X = [[1, \xe2\x80\x94]]\n", 10, "unexpected word \"\xe2\x80\x94\" inside matrix X"},
+        {"X = [[\xe2\x88\x91]]\n", 7, "unexpected word \"\xe2\x88\x91\" inside matrix X"},
+        {"X = [[1 \xe2\x88\x91 2]]\n", 9, "unexpected word \"\xe2\x88\x91\" inside matrix X"},
+        {"X = [[\xe2\x88\x9a]]\n", 7, "\"\xe2\x88\x9a\" is not a number"},
+    };
+
+    (void)state;
+    expect_errors(cases, sizeof cases / sizeof cases[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -867,6 +1103,8 @@ int main(void)
         cmocka_unit_test(test_crlf_bom_numpy_print_and_fractions_give_identical_matrices),
         cmocka_unit_test(test_every_number_form_is_read),
         cmocka_unit_test(test_number_prefixes_stop_where_the_number_ends),
+        cmocka_unit_test(test_square_roots_are_read_in_both_spellings),
+        cmocka_unit_test(test_a_printed_numbers_unit_is_the_place_of_its_last_digit),
         cmocka_unit_test(test_infinities_are_read_only_when_allowed),
         cmocka_unit_test(test_overflow_and_zero_denominators_are_refused),
         cmocka_unit_test(test_every_number_form_is_read_inside_a_matrix),
@@ -889,6 +1127,9 @@ int main(void)
         cmocka_unit_test(test_a_word_inside_a_matrix_is_reported_at_the_word),
         cmocka_unit_test(test_a_matrix_given_twice_is_reported_at_the_second),
         cmocka_unit_test(test_unknown_names_and_settings_are_reported),
+        cmocka_unit_test(test_an_unknown_settings_hint_names_every_setting),
+        cmocka_unit_test(test_window_masks_and_ids_are_read_or_refused),
+        cmocka_unit_test(test_direction_and_c1_controls_in_a_title_are_refused),
         cmocka_unit_test(test_bad_setting_values_are_reported_at_the_value),
         cmocka_unit_test(test_the_loss_dO_and_target_are_read_for_grad),
         cmocka_unit_test(test_infinity_outside_the_mask_is_refused),
@@ -901,6 +1142,10 @@ int main(void)
         cmocka_unit_test(test_unreadable_files_are_refused),
         cmocka_unit_test(test_load_errors_name_the_right_file_and_place),
         cmocka_unit_test(test_matrices_over_the_limits_are_refused),
+        cmocka_unit_test(test_loaded_files_over_the_limits_are_refused),
+        cmocka_unit_test(test_a_file_over_two_gib_is_refused_unread),
+        cmocka_unit_test(test_bytes_that_are_no_utf8_are_named),
+        cmocka_unit_test(test_signs_that_are_no_numbers_are_quoted_in_a_matrix),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

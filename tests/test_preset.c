@@ -198,6 +198,34 @@ static void test_settings_and_tables_the_file_writes_win(void **state)
     as_session_free(&s);
 }
 
+/* Every setting a LLaMA preset brings, written by the file, is the file's (the values
+ * the file gives, not the preset's 1e-6, half, 10000 and config.json's 2 and 1 heads). */
+static void test_a_llama_file_writes_every_setting_of_its_own(void **state)
+{
+    static const char *const text =
+        "model: 'llama/model.safetensors' layer 0\npreset: llama\nids: 5 17\n"
+        "block: pre\nnorm: rms\nnorm_eps: 0.01\nffn: swiglu\nlayout: torch\nheads: 4\n"
+        "kv_heads: 2\npositions: rope\nrope: interleaved\nrope_base: 500000\n";
+    as_session s;
+    as_error err;
+
+    (void)state;
+    if (open_in(&s, &err, AS_LANG_EN, text) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(s.p.block, AS_BLOCK_PRE);
+    assert_int_equal(s.p.norm, AS_NORM_RMS);
+    assert_true(s.p.norm_eps == 0.01);
+    assert_int_equal(s.p.ffn, AS_FFN_SWIGLU);
+    assert_int_equal(s.in.layout, AS_LAYOUT_TORCH);
+    assert_int_equal(s.p.heads, 4);
+    assert_int_equal(s.p.kv_heads, 2);
+    assert_int_equal(s.p.d_k, 2);
+    assert_int_equal(s.p.positions, AS_POSITIONS_ROPE);
+    assert_int_equal(s.p.rope, AS_ROPE_INTERLEAVED);
+    assert_true(s.p.rope_base == 500000);
+    as_session_free(&s);
+}
+
 /* ------------------------------------------------------------------ errors ---- */
 
 /* text is refused in lang at line:col, the message holding msg and the hint hint. */
@@ -277,6 +305,99 @@ static void test_too_many_ids_for_gpt2s_positions_are_refused(void **state)
             "model: 'gpt2/model.safetensors' layer 0\npreset: gpt2\n"
             "ids: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n",
             3, 45, "there are 17 ids but P has only 16 rows (positions 0 to 15)", "context length");
+}
+
+/* ------------------------------------------------------------------ config.json ---- */
+
+/* Opens "model: 'cfg/model.safetensors' layer 0" with preset (and the lines more) in
+ * build/tests/, the model of family (gpt2 or llama) copied there beside a config.json that
+ * holds config (none when NULL). 0, or -1 with err set. */
+static int open_with_config(as_session *s, as_error *err, const char *family, const char *preset,
+                            const char *config, const char *more)
+{
+    char text[512], cmd[256];
+
+    snprintf(cmd, sizeof cmd,
+             "rm -rf build/tests/cfg && mkdir -p build/tests/cfg && cp " DATA
+             "%s/model.safetensors build/tests/cfg/",
+             family);
+    assert_int_equal(system(cmd), 0);
+    if (config != NULL)
+        write_text("build/tests/cfg/config.json", config);
+    snprintf(text, sizeof text, "model: 'cfg/model.safetensors' layer 0\npreset: %s\nids: 5 17\n%s",
+             preset, more);
+    as_error_init(err, AS_LANG_EN);
+    return as_session_open_text(s, text, strlen(text), "build/tests/input.txt", NULL, err);
+}
+
+/* Only config.json's top level counts: an n_head inside an object or an array, or in a
+ * key that holds an escaped quote, is some other thing's; the second name of a key
+ * (num_attention_heads) is read when the first is missing. */
+static void test_config_json_is_read_at_its_top_level_only(void **state)
+{
+    as_session s;
+    as_error err;
+
+    (void)state;
+    if (open_with_config(&s, &err, "gpt2", "gpt2",
+                         "{\"task\": {\"n_head\": 7}, \"list\": [{\"n_head\": 3}],\n"
+                         " \"a\\\"n_head\": 5, \"n_head\" : 4, \"n_layer\": 3}\n",
+                         "") != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(s.p.heads, 4);
+    as_session_free(&s);
+    if (open_with_config(&s, &err, "gpt2", "gpt2", "{\"num_attention_heads\": 8}", "") != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(s.p.heads, 8);
+    assert_true(s.p.norm_eps == 1e-5); /* no layer_norm_epsilon: GPT-2's own */
+    as_session_free(&s);
+}
+
+/* A LLaMA whose config.json gives nothing: the preset's own ε 1e-6, RoPE base 10000 and
+ * 32 heads (too many for a width of 8, so the file says heads: 2 and kv_heads: 1 here). */
+static void test_a_llama_config_without_numbers_brings_the_presets_own(void **state)
+{
+    as_session s;
+    as_error err;
+
+    (void)state;
+    if (open_with_config(&s, &err, "llama", "llama", "{}", "heads: 2\nkv_heads: 1\n") != 0)
+        fail_msg("%s", err.msg);
+    assert_true(s.p.norm_eps == 1e-6);
+    assert_true(s.p.rope_base == 10000);
+    assert_int_equal(s.p.heads, 2);
+    assert_int_equal(s.p.kv_heads, 1);
+    as_session_free(&s);
+    assert_int_not_equal(open_with_config(&s, &err, "llama", "llama", "{}", "kv_heads: 1\n"), 0);
+    assert_error_is(&err, 1, 9, "heads: 32 and kv_heads: 1 do not divide the widths of Q (8) and V (4)",
+                    "equal block of the columns");
+}
+
+/* A config.json whose count is too large, or not a count, or whose ε is a word, or whose
+ * text is cut inside a key: refused at the model's file name, naming the key. */
+static void test_a_config_count_out_of_range_is_refused(void **state)
+{
+    as_session s;
+    as_error err;
+
+    (void)state;
+    assert_int_not_equal(open_with_config(&s, &err, "llama", "llama",
+                                          "{\"num_key_value_heads\": 0}", ""), 0);
+    assert_error_is(&err, 1, 9,
+                    "in “build/tests/cfg/config.json”, the value of “num_key_value_heads” is no "
+                    "number that fits", "the config.json beside the model gives the heads");
+    assert_int_not_equal(open_with_config(&s, &err, "gpt2", "gpt2", "{\"n_head\": 16385}", ""), 0);
+    assert_error_is(&err, 1, 9, "the value of “n_head” is no number that fits", "config.json");
+    assert_int_not_equal(open_with_config(&s, &err, "gpt2", "gpt2", "{\"n_layer\": -1}", ""), 0);
+    assert_error_is(&err, 1, 9, "the value of “n_layer” is no number that fits", "config.json");
+    assert_int_not_equal(
+        open_with_config(&s, &err, "gpt2", "gpt2", "{\"layer_norm_epsilon\": \"small\"}", ""), 0);
+    assert_error_is(&err, 1, 9, "the value of “layer_norm_epsilon” is no number that fits",
+                    "config.json");
+    if (open_with_config(&s, &err, "gpt2", "gpt2", "{\"n_head\": 2, \"n_emb", "") != 0)
+        fail_msg("%s", err.msg); /* cut: what was read before the cut is kept */
+    assert_int_equal(s.p.heads, 2);
+    as_session_free(&s);
 }
 
 /* ------------------------------------------------------------------ run and trace ---- */
@@ -379,6 +500,10 @@ int main(void)
         cmocka_unit_test(test_gpt2_without_config_has_twelve_heads),
         cmocka_unit_test(test_each_preset_brings_its_conventions),
         cmocka_unit_test(test_settings_and_tables_the_file_writes_win),
+        cmocka_unit_test(test_a_llama_file_writes_every_setting_of_its_own),
+        cmocka_unit_test(test_config_json_is_read_at_its_top_level_only),
+        cmocka_unit_test(test_a_llama_config_without_numbers_brings_the_presets_own),
+        cmocka_unit_test(test_a_config_count_out_of_range_is_refused),
         cmocka_unit_test(test_a_layer_beyond_the_model_names_its_layers),
         cmocka_unit_test(test_model_and_preset_need_each_other),
         cmocka_unit_test(test_a_preset_that_does_not_fit_the_file_says_to_look_inside),

@@ -84,6 +84,28 @@ static void test_every_json_escape_in_a_name_decodes_to_its_utf8(void **state)
     as_tensor_close(&f);
 }
 
+/* The escapes at the edges of the ranges: U+07FF and U+0800 (two bytes, then three),
+ * U+E000 just past the surrogates and U+FFFF, worked out by hand from RFC 3629 (DF BF,
+ * E0 A0 80, EE 80 80, EF BF BF); a high surrogate before U+E000, or a hex digit that is a
+ * ':' or a '@' (the bytes beside '9' and 'A'), is refused at the escape. */
+static void test_escapes_at_the_edges_of_the_ranges_decode_or_are_refused(void **state)
+{
+    static const char json[] =
+        "{\"\\u07FF\\u0800\\ue000\\uFFFF\":"
+        "{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}";
+    unsigned char b[512];
+    as_tensor_file f;
+    as_error err;
+
+    (void)state;
+    assert_int_equal(open_mem(&f, &err, "m.safetensors", b, st(b, json, 4)), 0);
+    assert_string_equal(f.t[0].name, "\xdf\xbf\xe0\xa0\x80\xee\x80\x80\xef\xbf\xbf");
+    as_tensor_close(&f);
+    json_refused("{\"\\ud83d\\ue000\":1}", 2, STRING, "\\ud83d\\ue000\":1}");
+    json_refused("{\"\\u00:0\":1}", 2, STRING, "\\u00:0\":1}");
+    json_refused("{\"\\u00@0\":1}", 2, STRING, "\\u00@0\":1}");
+}
+
 static void test_a_string_broken_anywhere_is_refused_at_its_escape_or_quote(void **state)
 {
     (void)state;
@@ -304,6 +326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_json_escape_in_a_name_decodes_to_its_utf8),
+        cmocka_unit_test(test_escapes_at_the_edges_of_the_ranges_decode_or_are_refused),
         cmocka_unit_test(test_a_string_broken_anywhere_is_refused_at_its_escape_or_quote),
         cmocka_unit_test(test_what_follows_a_key_or_a_value_must_be_what_json_allows),
         cmocka_unit_test(test_a_key_of_an_entry_not_known_or_given_twice_is_refused_at_its_quote),

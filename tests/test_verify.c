@@ -122,6 +122,73 @@ static void test_the_f11_chapter_verifies_clean_number_by_number(void **state)
     verified_free(&w);
 }
 
+/* s with every from replaced by to, in a new buffer (s freed). */
+static char *replace_all(char *s, const char *from, const char *to)
+{
+    size_t n = 0, k = strlen(from), len;
+    const char *at;
+    char *out, *put;
+
+    for (at = s; (at = strstr(at, from)) != NULL; at += k)
+        n++;
+    len = strlen(s) + n * strlen(to) - n * k;
+    assert_non_null(out = malloc(len + 1));
+    for (put = out, at = s;;) {
+        const char *next = strstr(at, from);
+        if (next == NULL)
+            break;
+        memcpy(put, at, (size_t)(next - at)), put += next - at;
+        strcpy(put, to), put += strlen(to);
+        at = next + k;
+    }
+    strcpy(put, at);
+    free(s);
+    return out;
+}
+
+/* The chapter spelt in ASCII as --ascii prints a walk-through (~= for ≈, q1 for q₁, QK^T
+ * for QKᵀ) is the same chapter: its 70 numbers, all agreeing; an output cell's "~= v" on
+ * the line after its sum is read too (it was skipped, 68 numbers), and a digit changed in
+ * it is found there. */
+static void test_the_chapter_spelt_in_ascii_verifies_the_same_numbers(void **state)
+{
+    static const char *const sub[] = {"\xE2\x82\x80", "\xE2\x82\x81"}; /* ₀ ₁ */
+    as_error err;
+    as_chapter ch;
+    as_verify v;
+    char *text = replace_all(replace_all(planted(NULL, NULL), "\xE2\x89\x88", "~="), "\xE1\xB5\x80",
+                             "^T");
+    size_t i, wrong = 0;
+    int k;
+
+    (void)state;
+    text = replace_all(replace_all(text, sub[0], "0"), sub[1], "1");
+    for (k = 0; k < 2; k++) {
+        if (k == 1) { /* 输出第0格's "~= 6.6976154933", line 107 */
+            char *at = strstr(text, "~= 6.6976154933");
+            assert_non_null(at);
+            at[strlen("~= 6.697615493")] = '5';
+        }
+        as_error_init(&err, AS_LANG_EN);
+        if (as_chapter_parse(&ch, text, strlen(text), "F11.txt", &err) != 0 ||
+            as_verify_chapter(&v, &ch, &err) != 0)
+            fail_msg("%d:%d: %s", err.line, err.col, err.msg);
+        assert_int_equal(v.count, F11_NUMBERS);
+        assert_int_equal(v.agree, F11_NUMBERS - k);
+        for (i = 0; i < v.count; i++)
+            if (v.num[i].verdict != AS_VF_AGREES) {
+                wrong++;
+                assert_int_equal(v.num[i].at.line, 107);
+                assert_int_equal(v.num[i].at.col, 14);
+                assert_close(v.num[i].right, 6.6976154933, 5e-11);
+            }
+        as_verify_free(&v);
+        as_chapter_free(&ch);
+    }
+    assert_int_equal(wrong, 1);
+    free(text);
+}
+
 static void test_each_number_is_found_at_its_place(void **state)
 {
     verified w;
@@ -1216,6 +1283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_f11_chapter_verifies_clean_number_by_number),
         cmocka_unit_test(test_each_number_is_found_at_its_place),
+        cmocka_unit_test(test_the_chapter_spelt_in_ascii_verifies_the_same_numbers),
         cmocka_unit_test(test_a_wrong_digit_is_found_with_its_right_value),
         cmocka_unit_test(test_a_truncated_number_is_reported_as_truncated),
         cmocka_unit_test(test_a_number_rounded_the_other_way_is_reported),

@@ -630,6 +630,7 @@ typedef enum as_msg {
     AS_MSG_RD_SHAPE_FORM,     /* a shape line that is not 形状：[rows,cols] */
     AS_MSG_RD_SHAPE_FIRST,    /* a shape line before any matrix */
     AS_MSG_RD_SHAPE_DIFFERS,  /* %zu %zu the shape written, %s matrix, %zu %zu its shape */
+    AS_MSG_RD_SHAPE_TOO_LARGE,/* %s the number written, %s matrix, %zu %zu its shape */
     AS_MSG_RD_SHAPE_HINT,     /* hint: how a shape line is written */
     AS_MSG_RD_SHAPE_HINT_ROWS,/* hint: what the two numbers of a shape count */
     AS_MSG_CHK_OTHER_PROBLEM,     /* a given table (X, Wq ...) in ANSWERS is not the problem's */
@@ -1007,6 +1008,8 @@ typedef enum as_msg {
     AS_MSG_BIN_META,
     AS_MSG_BIN_OFFSETS,   /* %llu begin, %llu end */
     AS_MSG_LD_SLICE_SYNTAX,   /* %s the text where a slice was expected */
+    AS_MSG_LD_SLICE_INDEX_HUGE,/* %s an index of a slice beyond 2^62, as written */
+    AS_MSG_LD_SLICE_UNCLOSED, /* a slice the line ends inside */
     AS_MSG_LD_SLICE_HINT,
     AS_MSG_LD_SLICE_OUTSIDE,   /* %s the slice, %s the shape */
     AS_MSG_LD_SLICE_OUTSIDE_HINT,
@@ -1022,6 +1025,7 @@ typedef enum as_msg {
     /* ids: through the embedding table E and the positions P (SPEC §16, F05) */
     AS_MSG_LD_CHANGED,         /* why a file indexed before cannot be read now */
     AS_MSG_EMB_NOT_ID,         /* %s the text that is no id */
+    AS_MSG_EMB_ID_HUGE,        /* %s an id of 2^40 or more, as written */
     AS_MSG_EMB_ID_HINT,
     AS_MSG_EMB_TOO_MANY,       /* %zu the most */
     AS_MSG_EMB_NO_E,

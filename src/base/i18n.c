@@ -596,8 +596,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_PS_WHAT_TOP_K] = {"top_k", "top_k"},
     [AS_MSG_PS_TOP_K_HINT] = {"top-k只留下分数最大的K个词，其余的设为−∞；K至少是1（只留1个就是贪心），如top_k: 40",
         "top-k keeps the K tokens with the largest scores and sets the others to −∞; K is at least 1 (keeping 1 is the greedy choice), e.g. top_k: 40"},
-    [AS_MSG_PS_SAMPLE_BAD] = {"sample只能是greedy或一个不小于0的整数种子，不能是“%s”",
-        "sample is greedy or a whole-number seed of 0 or more, not \"%s\""},
+    [AS_MSG_PS_SAMPLE_BAD] = {"sample只能是greedy或0到18446744073709551615（2^64−1）之间的整数种子，不能是“%s”",
+        "sample is greedy or a whole-number seed from 0 to 18446744073709551615 (2^64 - 1), not \"%s\""},
     [AS_MSG_PS_HEAD_TABLE_BIG] = {"有输出头时要保留整张%s，但它是[%zu,%zu]，超过了一张表的上限（%zu行、%zu格）",
         "with an output head the whole %s is kept, but it is [%zu,%zu], beyond the limits of one table (%zu rows, %zu cells)"},
     [AS_MSG_PS_HEAD_TABLE_BIG_HINT] = {"只用ids时只取用到的几行，不受这个限制；要用输出头，请在load()后面用切片只载入词表的一部分，如[0:1000, :]",
@@ -614,8 +614,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "layout is book ([in, out], Q = X @ Wq as in F11) or torch ([out, in], like torch.nn.Linear.weight)"},
     [AS_MSG_RD_UNKNOWN_SETTING] = {"没有“%s”这个设置",
         "unknown setting \"%s\""},
-    [AS_MSG_HINT_RD_SETTINGS] = {"设置有title、tokens、kv_tokens、mask、heads、kv_heads、layout、scale、loss、ask、positions、rope_base和rope",
-        "the settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale, loss, ask, positions, rope_base and rope"},
+    [AS_MSG_HINT_RD_SETTINGS] = {"注意力的设置有title、tokens、kv_tokens、mask、heads、kv_heads、layout、scale、loss、ask、positions、rope和rope_base；整层的有block、norm、norm_eps、norm_style和ffn；嵌入和输出头的有ids、head、temperature、top_k、top_p和sample；载入模型用model和preset",
+        "attention's settings are title, tokens, kv_tokens, mask, heads, kv_heads, layout, scale, loss, ask, positions, rope and rope_base; a whole layer's: block, norm, norm_eps, norm_style and ffn; the embedding's and the head's: ids, head, temperature, top_k, top_p and sample; a model's: model and preset"},
     [AS_MSG_HINT_RD_MATRIX_EQUALS] = {"矩阵要用“=”来写：%s = [[1, 2], [3, 4]]",
         "a matrix is written with \"=\": %s = [[1, 2], [3, 4]]"},
     [AS_MSG_HINT_RD_SETTING_COLON] = {"设置要用冒号来写，例如mask: causal",
@@ -1061,6 +1061,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
     [AS_MSG_RD_SHAPE_FIRST] = {"形状行前面还没有矩阵", "a shape line with no matrix before it"},
     [AS_MSG_RD_SHAPE_DIFFERS] = {"形状写的是[%zu,%zu]，但矩阵%s是[%zu,%zu]",
                               "the shape says [%zu,%zu], but matrix %s is [%zu,%zu]"},
+    [AS_MSG_RD_SHAPE_TOO_LARGE] = {"形状里的“%s”太大，任何一张表都没有这么多行或列；矩阵%s是[%zu,%zu]",
+                                "the shape's \"%s\" is more rows or columns than any table has; matrix %s is [%zu,%zu]"},
     [AS_MSG_RD_SHAPE_HINT] = {"形状行跟在它描述的矩阵后面，如“形状：[2,2] = [Token位置数, 每个位置的特征数]”",
                            "a shape line follows the matrix it describes, e.g. \"shape: [2,2] = "
                            "[token positions, features per position]\""},
@@ -2016,6 +2018,10 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "data_offsets [%llu, %llu] begin after they end"},
     [AS_MSG_LD_SLICE_SYNTAX] = {"切片应写成[a:b]或[a:b, c:d]，这里是“%s”",
         "a slice is written [a:b] or [a:b, c:d]; here is “%s”"},
+    [AS_MSG_LD_SLICE_INDEX_HUGE] = {"切片里的下标“%s”太大：没有哪张表有这么多行或列",
+        "the slice's index \"%s\" is past the last row or column of any table"},
+    [AS_MSG_LD_SLICE_UNCLOSED] = {"切片没写完：这一行在“]”之前就结束了",
+        "the slice is not finished: the line ends before its \"]\""},
     [AS_MSG_LD_SLICE_HINT] = {"a:b从第a个取到第b个之前（从0数起），“:”取全部，如[:, 0:768]取前768列",
         "a:b takes a up to but not including b (counted from 0) and “:” takes all: [:, 0:768] is the first 768 columns"},
     [AS_MSG_LD_SLICE_OUTSIDE] = {"切片%s超出了形状%s",
@@ -2059,6 +2065,8 @@ static const char *const table[AS_MSG_COUNT][2] = {
         "with ids, X is made as E[ids] + P[0:n]: drop X, or drop ids"},
     [AS_MSG_EMB_ID_OUTSIDE] = {"id %zu超出了E的范围：E只有%zu行（第0行到第%zu行）",
         "id %zu is outside E: E has %zu rows (rows 0 to %zu)"},
+    [AS_MSG_EMB_ID_HUGE] = {"ids里的“%s”太大：没有哪张词表有这么多行",
+        "the id \"%s\" is past the last row of any embedding table"},
     [AS_MSG_EMB_ID_OUTSIDE_HINT] = {"E的第i行是第i个词元的向量：id就是行号，从0数起，必须小于词表的大小（E的行数）",
         "row i of E is the vector of token i: an id is a row number, counted from 0, below the size of the vocabulary (E's rows)"},
     [AS_MSG_EMB_TOO_LONG] = {"ids有%zu个，但P只有%zu行（位置0到%zu）",
@@ -2345,9 +2353,10 @@ void as_msg_singular(char *text)
     for (i = 0; i < sizeof noun / sizeof noun[0]; i++)
         for (at = strstr(text, noun[i]); at != NULL; at = strstr(at + 1, noun[i])) {
             const size_t len = strlen(noun[i]);
-            if ((at > text && at[-1] >= '0' && at[-1] <= '9') ||
+            if ((at > text && ((at[-1] >= '0' && at[-1] <= '9') || strchr("-+./^_", at[-1]) ||
+                               (at[-1] >= 'A' && at[-1] <= 'Z') || (at[-1] >= 'a' && at[-1] <= 'z'))) ||
                 (at[len] >= 'a' && at[len] <= 'z'))
-                continue; /* "11 rows" stays, and so does a longer word */
+                continue; /* "11 rows", "the W-1 positions" stay, and so does a longer word */
             memmove(at + len - 1, at + len, strlen(at + len) + 1); /* drop the "s" */
         }
 }

@@ -547,16 +547,24 @@ static int prose_line(as_reader *r)
     return 0;
 }
 
-/* The "≈ 6.6976154933" line that ends an output cell (输出第0格 = … on the line before).
- * 1 when the line was one, 0 when it is not, -1 with the error set. */
+/* The "≈ 6.6976154933" line (or "~= 6.6976154933", as --ascii prints it) that ends an
+ * output cell (输出第0格 = … on the line before). 1 when the line was one, 0 when it is
+ * not, -1 with the error set. */
 static int cell_end(as_reader *r)
 {
     ctx *x = r->ctx;
     const char *p = r->c.p, *e = line_end(&r->c);
     as_printed it;
+    size_t k;
     int rc;
 
-    if (x->cell < 0 || e - p < 3 || memcmp(p, APPROX, 3) != 0)
+    if (x->cell < 0)
+        return 0;
+    if (e - p >= 3 && memcmp(p, APPROX, 3) == 0)
+        k = 3;
+    else if (e - p >= 2 && memcmp(p, "~=", 2) == 0)
+        k = 2;
+    else
         return 0;
     memset(&it, 0, sizeof it);
     it.head = -1;
@@ -564,7 +572,7 @@ static int cell_end(as_reader *r)
     it.row = x->row >= 0 ? x->row : 0;
     it.col = x->cell;
     x->cell = -1;
-    if ((rc = number_item(r, &it, p, 3, blanks(p + 3, e))) < 0)
+    if ((rc = number_item(r, &it, p, k, blanks(p + k, e))) < 0)
         return -1;
     if (rc > 0) {
         as_printed *done = &x->ch->item[x->ch->count - 1];

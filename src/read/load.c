@@ -550,9 +550,12 @@ static int read_file(as_reader *r, as_rd_matrix *b, const char *path, const load
         return 0;
     /* read, not mapped: a file cut short under a mapping would kill us (SIGBUS) */
     e = as_lex_read_file(path, 0, &text, &len);
-    if (e != 0)
-        return as_reader_err_pos(r, NULL, q->at, AS_MSG_LD_RELATIVE_HINT, AS_MSG_LD_CANNOT_LOAD,
-                                 path, as_msg_errno(why, sizeof why, r->err->lang, e));
+    if (e != 0) /* where the path is taken from helps a path that finds no file, not a size */
+        return as_reader_err_pos(r, NULL, q->at,
+                                 e == ENOENT || e == ENOTDIR || e == EISDIR ? AS_MSG_LD_RELATIVE_HINT
+                                                                            : AS_RD_NO_HINT,
+                                 AS_MSG_LD_CANNOT_LOAD, path,
+                                 as_msg_errno(why, sizeof why, r->err->lang, e));
     as_reader_init(&file, path, r->err, NULL, NULL);
     if ((*binary = as_tensor_sniff((const unsigned char *)text, len, len) != AS_TF_NONE))
         rc = load_tensor(r, b, path, -1, (const unsigned char *)text, len, q, NULL); /* the fuzzers' files */
@@ -622,15 +625,26 @@ static int quoted(as_reader *r, const as_rd_matrix *m, const char **s, size_t *n
     return 0;
 }
 
-/* An index of a slice at the cursor, when there is one: decimal digits (at most 2^62). */
-static int slice_index(as_cursor *c, uint64_t *v, int *given)
+/* An index of a slice at the cursor, when there is one: decimal digits (at most 2^62).
+ * 0, or -1 with the error set (quoting the whole index) when it is larger. */
+static int slice_index(as_reader *r, uint64_t *v, int *given)
 {
+    as_cursor *c = &r->c;
+    const char *start;
+
     as_cursor_skip_blanks(c);
+    start = c->p;
     *v = 0;
     *given = c->p < c->end && *c->p >= '0' && *c->p <= '9';
     for (; c->p < c->end && *c->p >= '0' && *c->p <= '9'; c->p++) {
-        if (*v > ((uint64_t)1 << 62) / 10)
-            return -1;
+        if (*v > ((uint64_t)1 << 62) / 10) {
+            char q[64];
+
+            while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+                c->p++;
+            as_lex_quote(q, sizeof q, start, (size_t)(c->p - start));
+            return as_reader_err_at(r, start, AS_MSG_LD_SLICE_HINT, AS_MSG_LD_SLICE_INDEX_HUGE, q);
+        }
         *v = *v * 10 + (uint64_t)(*c->p - '0');
     }
     as_cursor_skip_blanks(c);
@@ -649,11 +663,13 @@ static int slice_syntax(as_reader *r, load_req *q)
     q->slice_at = as_reader_pos(r, c->p);
     c->p++; /* "[" */
     for (q->slice_dims = 0; q->slice_dims < 2;) {
-        if (slice_index(c, &q->slice[q->slice_dims].a, &given) != 0 || c->p >= c->end || *c->p != ':')
+        if (slice_index(r, &q->slice[q->slice_dims].a, &given) != 0)
+            return -1;
+        if (c->p >= c->end || *c->p != ':')
             break;
         c->p++;
-        if (slice_index(c, &q->slice[q->slice_dims].b, &given) != 0)
-            break;
+        if (slice_index(r, &q->slice[q->slice_dims].b, &given) != 0)
+            return -1;
         q->slice[q->slice_dims++].to_end = !given;
         if (c->p < c->end && *c->p == ']') {
             q->slice_end = ++c->p;
@@ -665,6 +681,8 @@ static int slice_syntax(as_reader *r, load_req *q)
     }
     for (end = c->p; end < c->end && end - c->p < 20 && *end != '\n' && *end != '\r'; end++)
         ;
+    if (end == c->p) /* the line ends inside the slice: nothing to quote */
+        return as_reader_err_at(r, c->p, AS_MSG_LD_SLICE_HINT, AS_MSG_LD_SLICE_UNCLOSED);
     as_lex_quote(text, sizeof text, c->p, (size_t)(end - c->p));
     return as_reader_err_at(r, c->p, AS_MSG_LD_SLICE_HINT, AS_MSG_LD_SLICE_SYNTAX, text);
 }

@@ -289,6 +289,10 @@ static int set_ids(parser *ps, const char *v, const char *e, as_pos key)
             if (emb->ids[emb->count] < ((size_t)1 << 40)) /* past any E: stops growing */
                 emb->ids[emb->count] = emb->ids[emb->count] * 10 + (size_t)(*w - '0');
         }
+        if (emb->ids[emb->count] >= ((size_t)1 << 40)) { /* quoted as written, not as kept */
+            as_lex_quote(q, sizeof q, p, (size_t)(label_end(p, e) - p));
+            return as_reader_err_at(&ps->r, p, AS_MSG_EMB_ID_OUTSIDE_HINT, AS_MSG_EMB_ID_HUGE, q);
+        }
         emb->count++;
     }
     return 0;

@@ -617,6 +617,15 @@ static int shape_number(as_reader *r, size_t *out)
         n = n * 10 + (size_t)(*c->p++ - '0');
     if (c->p == start)
         return shape_error(r, start, AS_MSG_RD_SHAPE_FORM);
+    if (c->p < c->end && *c->p >= '0' && *c->p <= '9') { /* beyond any table: quoted whole */
+        char q[64];
+
+        while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+            c->p++;
+        as_lex_quote(q, sizeof q, start, (size_t)(c->p - start));
+        return as_reader_err_at(r, start, AS_MSG_RD_SHAPE_HINT_ROWS, AS_MSG_RD_SHAPE_TOO_LARGE, q,
+                                r->last_name, r->last_rows, r->last_cols);
+    }
     *out = n;
     as_cursor_skip_blanks(c);
     return 0;
@@ -702,7 +711,7 @@ static int read_line(as_reader *r)
 }
 
 /* Nonzero when text looks like UTF-16: a byte order mark, or its first characters ASCII
- * each beside a NUL byte (every other byte NUL, the others printable or line ends). */
+ * each beside a NUL byte (every other byte NUL, the others printable, tabs or line ends). */
 static int looks_utf16(const unsigned char *t, size_t len)
 {
     size_t i, n = (len < 32 ? len : 32) & ~(size_t)1;
@@ -711,8 +720,10 @@ static int looks_utf16(const unsigned char *t, size_t len)
     if (len >= 2 && ((t[0] == 0xFF && t[1] == 0xFE) || (t[0] == 0xFE && t[1] == 0xFF)))
         return 1;
     for (odd = even = n >= 8, i = 0; i < n; i += 2) {
-        odd &= t[i + 1] == 0 && (t[i] >= 0x20 || t[i] == '\n' || t[i] == '\r') && t[i] < 0x7F;
-        even &= t[i] == 0 && (t[i + 1] >= 0x20 || t[i + 1] == '\n' || t[i + 1] == '\r') &&
+        odd &= t[i + 1] == 0 && (t[i] >= 0x20 || t[i] == '\n' || t[i] == '\r' || t[i] == '\t') &&
+               t[i] < 0x7F;
+        even &= t[i] == 0 &&
+                (t[i + 1] >= 0x20 || t[i + 1] == '\n' || t[i + 1] == '\r' || t[i + 1] == '\t') &&
                 t[i + 1] < 0x7F;
     }
     return odd || even;
