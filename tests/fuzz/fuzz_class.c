@@ -63,6 +63,8 @@ static int unsafe_text(const unsigned char *s, size_t n)
     size_t i;
 
     for (i = 0; i < n; i++) {
+        if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n')
+            continue; /* a CSV line ends in CRLF (RFC 4180), as spreadsheets read it */
         if ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n') || s[i] == 0x7F)
             return 1;
         if (i + 2 < n && s[i] == 0xE2 && s[i + 1] == 0x80 &&
