@@ -484,8 +484,42 @@ static inline double o_clear(const oprob *p, const ostudent *s, const omat own[O
     return d > 1e-4 ? d : 1e-4;
 }
 
+/* Nonzero when mistakes made in steps not written cancel out in a table written after
+ * them: the table (or a row of it, for a student who writes rows) is, to its places, what
+ * the right steps make from the tables given (o_judge would call it wrong for a mistake
+ * no teacher can see in it). F11-sized, a
+ * forgotten mask followed by a mask applied after the softmax does this in a row where
+ * the masked share is e^-43. */
+static inline int o_hidden_cancels(const oprob *p, const ostudent *s, const owork *w)
+{
+    omat ref[O_KINDS];
+    int status[O_KINDS], k, r;
+
+    for (k = 0; k < O_KINDS; k++)
+        status[k] = 1;
+    for (k = 0; k < O_KINDS; k++) {
+        int wrong = 0, hidden = 0;
+        if (!o_given(s, k))
+            continue;
+        o_sources(s, w, k, status, &wrong, &hidden);
+        if (!hidden)
+            continue;
+        o_rebuild(p, s, w->own, k, ref);
+        if (s->writes >> k & 1) { /* judged whole, as o_judge does */
+            if (o_agrees(&w->own[k], &ref[k], -1, s->places[k]))
+                return 1;
+            continue;
+        }
+        for (r = 0; r < w->own[k].r; r++) /* judged a row at a time */
+            if (o_row_written(s, k, r) && o_agrees(&w->own[k], &ref[k], r, s->places[k]))
+                return 1;
+    }
+    return 0;
+}
+
 /* Nonzero when a mistake of s changes a table by more than nothing but not clearly more
- * than rounding moves it (o_clear): the mark there is a teacher's judgement, not a rule.
+ * than rounding moves it (o_clear), or when hidden mistakes cancel out in a table
+ * written (o_hidden_cancels): the mark there is a teacher's judgement, not a rule.
  * Callers leave such a student out. */
 static inline int o_borderline(const oprob *p, const ostudent *s)
 {
@@ -496,7 +530,7 @@ static inline int o_borderline(const oprob *p, const ostudent *s)
     for (k = 0; k < O_KINDS; k++)
         if (w.eff[k] > 1e-13 && w.eff[k] < o_clear(p, s, w.own, k))
             return 1;
-    return 0;
+    return o_hidden_cancels(p, s, &w);
 }
 
 /* Makes a slip of s clearly wrong: at least o_clear() at its table, its sign kept. */
